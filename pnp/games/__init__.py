@@ -1,0 +1,34 @@
+"""The registry: every game pnp knows, in one explicit list."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pnp.errors import PnpError
+
+
+@dataclass(frozen=True)
+class GameDef:
+    slug: str
+    title: str
+    blurb: str
+    default_params: Callable[[], Any]
+    build_kit: Callable[..., Any]  # (params, printing) -> Kit
+    checks: Callable[..., list]  # (kit) -> list[Finding]
+    engine: Any = None  # the game's simulation module (pnp.sim contract), if it has one
+
+
+def registry() -> dict[str, GameDef]:
+    from pnp.games.exploding_dice import game as exploding_dice
+
+    games = [exploding_dice.GAME]
+    return {g.slug: g for g in games}
+
+
+def get_game(slug: str) -> GameDef:
+    games = registry()
+    if slug not in games:
+        raise PnpError(f"unknown game '{slug}': choose one of {', '.join(games)} (see 'pnp list')")
+    return games[slug]

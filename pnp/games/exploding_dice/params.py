@@ -1,0 +1,106 @@
+"""Exploding Dice kit parameters and the play model the rules engine reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from geometry.intersections import Entry, entries, start_points, zone_cells
+from pnp.errors import PnpError
+
+COLOURS = ("red", "green", "blue", "purple")
+DIE_SIZES = (10.0, 12.0, 16.0)
+STANDARD_FACES = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True)
+class ExplodingDiceParams:
+    """What a designer may change. `faces` maps a colour to one face list for all its dice,
+    or to one face list per die; colours not named keep standard 1-6 dice."""
+
+    n: int = 4
+    die_size: float = 10.0
+    clearance: float = 3.0
+    colours: tuple[str, ...] = COLOURS
+    dice_per_colour: int = 4
+    faces: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    arrows: str = "all"
+    stall: str = "redraw"
+    sticker_margin: float = 2.0
+    tin_width: float = 91.5
+    tin_height: float = 56.9
+    tin_radius: float = 14.0
+
+
+@dataclass(frozen=True)
+class Die:
+    colour: int  # index into colours
+    faces: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayModel:
+    """Everything the rules engine needs, derived from the same params as the print."""
+
+    n: int
+    colours: tuple[str, ...]
+    dice: tuple[Die, ...]
+    entries: tuple[Entry, ...]
+    zones: tuple[tuple[tuple[int, int], ...], ...]
+    starts: tuple[tuple[int, int], ...]
+    stall: str
+
+
+def validate(p: ExplodingDiceParams) -> None:
+    if p.die_size <= 0:
+        raise PnpError(f"die size must be positive, got {p.die_size:g} mm")
+    if p.die_size > 40:
+        raise PnpError(f"die size {p.die_size:g} mm is too large: use 10, 12 or 16 mm")
+    if p.clearance < 0:
+        raise PnpError(f"clearance must not be negative, got {p.clearance:g} mm")
+    if p.n < 2 or p.n % 2:
+        raise PnpError(f"grid size n must be an even number of at least 2, got {p.n}")
+    if len(p.colours) != 4:
+        raise PnpError(f"Exploding Dice has four colour zones: give four colours, got {len(p.colours)}")
+    if len(set(p.colours)) != 4:
+        raise PnpError("the four colours must be different")
+    if p.dice_per_colour < 1:
+        raise PnpError(f"dice per colour must be at least 1, got {p.dice_per_colour}")
+    if p.arrows not in ("all", "pinwheel"):
+        raise PnpError(f"unknown arrows '{p.arrows}': choose all or pinwheel")
+    if p.stall not in ("redraw", "skip"):
+        raise PnpError(f"unknown stall rule '{p.stall}': choose redraw or skip")
+    for colour, sets in p.faces.items():
+        if colour not in p.colours:
+            raise PnpError(f"faces given for unknown colour '{colour}'")
+        if len(sets) not in (1, p.dice_per_colour):
+            raise PnpError(
+                f"faces for {colour}: give one face list or {p.dice_per_colour}, got {len(sets)}"
+            )
+        for fs in sets:
+            if len(fs) != 6 or not all(isinstance(v, int) and 1 <= v <= 6 for v in fs):
+                raise PnpError(f"faces for {colour}: each die needs six values from 1 to 6, got {list(fs)}")
+        if all(1 not in fs for fs in sets):
+            raise PnpError(f"faces for {colour}: the start die must be able to show 1")
+
+
+def dice(p: ExplodingDiceParams) -> tuple[Die, ...]:
+    """All dice, colour by colour; die 0 of each colour is the start die."""
+    out = []
+    for ci, colour in enumerate(p.colours):
+        sets = p.faces.get(colour, (STANDARD_FACES,))
+        for k in range(p.dice_per_colour):
+            out.append(Die(ci, tuple(sets[k if len(sets) > 1 else 0])))
+    return tuple(out)
+
+
+def play_model(p: ExplodingDiceParams) -> PlayModel:
+    validate(p)
+    return PlayModel(
+        n=p.n,
+        colours=p.colours,
+        dice=dice(p),
+        entries=entries(p.n, p.arrows),  # type: ignore[arg-type]
+        zones=zone_cells(p.n),
+        starts=start_points(p.n),
+        stall=p.stall,
+    )

@@ -1,0 +1,41 @@
+"""Print colours: each game colour name maps to an Okabe-Ito colour and a symbol.
+
+Okabe-Ito colours stay apart under the common colour-vision deficiencies; the symbol
+carries the colour in greyscale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp.errors import PnpError
+
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
+
+
+@dataclass(frozen=True)
+class Ink:
+    name: str
+    hex: str
+    symbol: str
+    light: str  # a pale tint for large areas (zones) so black lines and text stay readable
+    text_on: str  # text colour readable on `hex`
+
+
+INKS: dict[str, Ink] = {
+    "red": Ink("red", "#D55E00", "circle", "#F7D4BC", "#FFFFFF"),
+    "green": Ink("green", "#009E73", "triangle", "#BFE8DA", "#FFFFFF"),
+    "blue": Ink("blue", "#0072B2", "square", "#BFDAEC", "#FFFFFF"),
+    "purple": Ink("purple", "#CC79A7", "diamond", "#F2DDE9", "#000000"),
+    "orange": Ink("orange", "#E69F00", "star", "#F8E3B8", "#000000"),
+    "sky": Ink("sky", "#56B4E9", "hexagon", "#D3EBF9", "#000000"),
+    "yellow": Ink("yellow", "#F0E442", "cross", "#FBF6C7", "#000000"),
+    "black": Ink("black", "#000000", "star", "#CCCCCC", "#FFFFFF"),
+}
+
+
+def ink(name: str) -> Ink:
+    try:
+        return INKS[name]
+    except KeyError:
+        raise PnpError(f"unknown colour '{name}': choose from {', '.join(INKS)}") from None

@@ -1,0 +1,129 @@
+"""The renderer-neutral scene: what every game builds and every renderer draws.
+
+Coordinates are millimetres, y pointing up, origin at the bottom-left corner of a
+component's trim box (the finished size). Art may run past the trim into the bleed
+(negative coordinates or beyond width/height). Renderers read these objects and never
+compute geometry of their own; geometry comes from the `geometry` package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from shapely import affinity
+from shapely.geometry import Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+LAYERS: tuple[str, ...] = ("art", "guide", "score", "inner-cut", "cut", "drill")
+"""Drawing order, bottom to top. `cut`, `inner-cut`, `score` and `drill` are machine layers."""
+
+CUT_LAYERS: tuple[str, ...] = ("cut", "inner-cut", "score", "drill")
+"""Layers that go to cut files (DXF) and become Inkscape layers a laser or cutter reads."""
+
+Layer = Literal["art", "guide", "score", "inner-cut", "cut", "drill"]
+Imposition = Literal["card", "cutout", "board"]
+PT_PER_MM = 72.0 / 25.4
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a shape is painted. Colours are '#rrggbb' strings; widths and dashes in mm."""
+
+    fill: str | None = None
+    stroke: str | None = "#000000"
+    stroke_width: float = 0.25
+    dash: tuple[float, ...] | None = None
+    opacity: float = 1.0
+
+
+# Machine layers have fixed default looks (print-and-cut.md); shops may override colours.
+CUT_STYLE = Style(stroke="#ff0000", stroke_width=0.01)
+INNER_CUT_STYLE = Style(stroke="#0000ff", stroke_width=0.01)
+SCORE_STYLE = Style(stroke="#000000", stroke_width=0.2, dash=(1.5, 1.0))
+DRILL_STYLE = Style(stroke="#000000", stroke_width=0.15)
+GUIDE_STYLE = Style(stroke="#999999", stroke_width=0.15, dash=(1.0, 1.0))
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A piece of shapely geometry on a layer. A Point with `radius` is a circle."""
+
+    geom: BaseGeometry
+    layer: Layer = "art"
+    style: Style = field(default_factory=Style)
+    radius: float = 0.0
+
+    def moved(self, dx: float, dy: float) -> Shape:
+        return replace(self, geom=affinity.translate(self.geom, dx, dy))
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text. `x, y` is the baseline anchor point in mm; size in points."""
+
+    x: float
+    y: float
+    text: str
+    size: float = 8.0
+    bold: bool = False
+    anchor: Literal["start", "middle", "end"] = "start"
+    fill: str = "#000000"
+    rotate: float = 0.0
+    layer: Layer = "art"
+
+    def moved(self, dx: float, dy: float) -> Text:
+        return replace(self, x=self.x + dx, y=self.y + dy)
+
+
+Item = Shape | Text
+
+
+@dataclass
+class Component:
+    """One printable, cuttable thing: a board, a card, a sticker block, a die net.
+
+    `imposition` tells the sheet layout how to place it: `card` (many-up with bleed and
+    crop marks), `cutout` (packed with a gap, cut along its `cut` layer) or `board`
+    (a page of its own, tiled across sheets when larger than the printable area).
+    """
+
+    name: str
+    title: str
+    width: float
+    height: float
+    items: list[Item] = field(default_factory=list)
+    imposition: Imposition = "cutout"
+    bleed: float = 0.0
+    copies: int = 1
+    back: Component | None = None
+    outline: BaseGeometry | None = None
+    fold_lines: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = ()
+    meta: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def trim(self) -> Polygon:
+        return box(0, 0, self.width, self.height)
+
+    @property
+    def shape_outline(self) -> BaseGeometry:
+        """The physical outline: the explicit one, else the trim rectangle."""
+        return self.outline if self.outline is not None else self.trim
+
+    def add(self, *items: Item) -> Component:
+        self.items.extend(items)
+        return self
+
+    def shapes(self, layer: str | None = None) -> list[Shape]:
+        return [i for i in self.items if isinstance(i, Shape) and (layer is None or i.layer == layer)]
+
+    def texts(self) -> list[Text]:
+        return [i for i in self.items if isinstance(i, Text)]
+
+    def has_cut_lines(self) -> bool:
+        return any(s.layer in ("cut", "inner-cut") for s in self.shapes())
+
+
+def circle(x: float, y: float, r: float, layer: Layer = "art", style: Style | None = None) -> Shape:
+    """A true circle (renderers draw circles, DXF writes CIRCLE)."""
+    return Shape(Point(x, y), layer, style or Style(), radius=r)
