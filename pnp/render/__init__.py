@@ -1,0 +1,1 @@
+"""Renderers: PDF (reportlab), SVG (svgwrite), PNG (cairosvg, from the SVG), DXF (ezdxf)."""

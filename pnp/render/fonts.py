@@ -1,0 +1,37 @@
+"""Fonts: reportlab's bundled Bitstream Vera, registered as TrueType so PDFs embed them.
+
+Vera ships inside the reportlab wheel, so every machine that can build a kit has it.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+REGULAR = "PnpSans"
+BOLD = "PnpSans-Bold"
+SVG_FAMILY = "DejaVu Sans, Bitstream Vera Sans, Verdana, sans-serif"
+_FILES = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf"}
+
+
+@cache
+def register_fonts() -> tuple[str, str]:
+    """Register the regular and bold fonts once; return their reportlab names."""
+    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
+    for name, filename in _FILES.items():
+        pdfmetrics.registerFont(TTFont(name, os.path.join(folder, filename)))
+    return REGULAR, BOLD
+
+
+def font_name(bold: bool = False) -> str:
+    register_fonts()
+    return BOLD if bold else REGULAR
+
+
+def string_width(text: str, size_pt: float, bold: bool = False) -> float:
+    """Width of `text` in millimetres at `size_pt` points."""
+    return pdfmetrics.stringWidth(text, font_name(bold), size_pt) * 25.4 / 72.0
