@@ -5,6 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from shapely.geometry.base import BaseGeometry
+
+from geometry.folding import fits_inside
+from pnp.colour import CVD_MATRICES, delta_e
+from pnp.errors import PnpError
+from pnp.palette import ink
+from pnp.scene import Component
+
 Level = Literal["error", "warning", "info"]
 
 
@@ -20,3 +28,57 @@ class Finding:
 
 def has_errors(findings: list[Finding]) -> bool:
     return any(f.level == "error" for f in findings)
+
+
+def check_cut_outlines(component: Component) -> list[Finding]:
+    """Every cut outline must be a closed, valid ring a cutter can follow."""
+    out = []
+    for shape in component.shapes():
+        if shape.layer not in ("cut", "inner-cut") or shape.radius > 0:
+            continue
+        g = shape.geom
+        parts = getattr(g, "geoms", [g])
+        for part in parts:
+            if part.geom_type in ("LinearRing", "Polygon", "MultiPolygon"):
+                if not part.is_valid:
+                    out.append(Finding("error", component.name, f"{shape.layer} outline is not valid"))
+            elif part.geom_type == "LineString":
+                if not part.is_closed or not part.is_valid or part.length == 0:
+                    out.append(Finding("error", component.name, f"{shape.layer} line is not a closed outline"))
+    return out
+
+
+def check_fits(component: Component, name: str, container: BaseGeometry,
+               outline: BaseGeometry | None = None) -> list[Finding]:
+    """Does the component's physical outline fit inside `container` (a tin, a lid)?"""
+    shape = outline if outline is not None else component.shape_outline
+    if fits_inside(shape, container):
+        return []
+    b = shape.bounds
+    return [Finding("error", component.name,
+                    f"{b[2] - b[0]:.1f} x {b[3] - b[1]:.1f} mm does not fit inside the {name}")]
+
+
+def check_palette(colours: tuple[str, ...] | list[str], component: str = "palette") -> list[Finding]:
+    """Colours must differ for every common colour vision, and each needs its own symbol."""
+    out: list[Finding] = []
+    try:
+        inks = [ink(c) for c in colours]
+    except PnpError as exc:
+        return [Finding("error", component, str(exc))]
+    symbols = [k.symbol for k in inks]
+    if len(set(symbols)) != len(symbols):
+        out.append(Finding("error", component, "two colours share a symbol: greyscale play breaks"))
+    for i, a in enumerate(inks):
+        for b in inks[i + 1:]:
+            for vision in CVD_MATRICES:
+                d = delta_e(a.hex, b.hex, vision)
+                if d < MIN_DELTA_E:
+                    level: Level = "error" if vision == "normal" else "warning"
+                    out.append(Finding(level, component,
+                                       f"{a.name} and {b.name} are hard to tell apart with "
+                                       f"{vision} vision (delta E {d:.0f} < {MIN_DELTA_E})"))
+    return out
+
+
+MIN_DELTA_E = 10.0

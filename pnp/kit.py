@@ -34,6 +34,7 @@ class Kit:
     printing: PrintParams
     components: list[Component] = field(default_factory=list)
     model: object | None = None
+    findings: list = field(default_factory=list)  # found while building (e.g. text overflow)
 
     def component(self, name: str) -> Component:
         for c in self.components:

@@ -1,0 +1,189 @@
+"""Build kits: parameters -> Kit -> checks -> PDF, SVG, PNG, DXF files in output/<game>/.
+
+Checks run before anything renders, and every file is written to a temporary name and
+renamed, so a failed build never leaves a half-written file behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.atomic import ensure_dir, write_bytes
+from pnp.checks import Finding, has_errors
+from pnp.config import read_toml, split_config
+from pnp.errors import PnpError
+from pnp.games import GameDef, get_game, registry
+from pnp.kit import Kit, PrintParams
+from pnp.paper import PAPERS, get_paper
+
+FORMATS = ("pdf", "svg", "png", "dxf")
+Progress = Callable[[str], None]
+
+
+class ChecksFailed(Exception):
+    """The kit has check errors; nothing was written."""
+
+    def __init__(self, game: str, findings: list[Finding]):
+        super().__init__(f"{game}: {sum(f.level == 'error' for f in findings)} check error(s)")
+        self.findings = findings
+
+
+@dataclass
+class BuildResult:
+    game: str
+    files: list[Path] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def resolve_params(
+    game: GameDef, config: Path | None = None, overrides: dict[str, Any] | None = None
+) -> tuple[Any, PrintParams, bool]:
+    """Defaults, then the TOML config, then CLI overrides. Also: did anyone choose a paper?"""
+    data = read_toml(config) if config else {}
+    source = f"config file {config}" if config else "options"
+    params, printing = split_config(data, game.default_params(), source)
+    paper_chosen = "paper" in data
+    if overrides:
+        values = {k: v for k, v in overrides.items() if v is not None}
+        paper_chosen = paper_chosen or "paper" in values
+        printing = dataclasses.replace(printing, **values)
+    get_paper(printing.paper, printing.margin)  # unknown paper or impossible margin: fail now
+    if printing.kerf < 0 or printing.kerf > 5:
+        raise PnpError(f"kerf {printing.kerf:g} mm is impossible: use 0 to 5 mm")
+    if printing.bleed < 0 or printing.bleed > 10:
+        raise PnpError(f"bleed {printing.bleed:g} mm is impossible: use 0 to 10 mm")
+    if printing.card_width <= 0 or printing.card_height <= 0:
+        raise PnpError("card width and height must be positive")
+    return params, printing, paper_chosen
+
+
+def make_kit(slug: str, config: Path | None = None, paper: str | None = None) -> tuple[GameDef, Kit]:
+    game = get_game(slug)
+    params, printing, _ = resolve_params(game, config, {"paper": paper})
+    return game, game.build_kit(params, printing)
+
+
+def check_game(slug: str, config: Path | None = None, paper: str | None = None) -> list[Finding]:
+    game, kit = make_kit(slug, config, paper)
+    return game.checks(kit)
+
+
+def build_game(
+    slug: str,
+    papers: Iterable[str] | None = None,
+    out: Path = Path("output"),
+    config: Path | None = None,
+    formats: Iterable[str] = FORMATS,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Build one game's kit for each paper; returns the files written."""
+    started = time.perf_counter()
+    say = progress or (lambda _msg: None)
+    formats = _formats(formats)
+    game = get_game(slug)
+    params, printing, paper_chosen = resolve_params(game, config)
+    paper_list = list(papers) if papers else ([printing.paper] if paper_chosen else list(PAPERS))
+    for p in paper_list:
+        get_paper(p, printing.margin)
+    kits = []
+    for p in paper_list:
+        say(f"{slug}: building the {p} kit")
+        kit = game.build_kit(params, dataclasses.replace(printing, paper=p))
+        findings = game.checks(kit)
+        if has_errors(findings):
+            raise ChecksFailed(slug, findings)
+        kits.append(kit)
+    folder = ensure_dir(out / slug)
+    result = BuildResult(slug, findings=findings)
+    if "pdf" in formats:
+        from pnp.layout.document import kit_pages
+        from pnp.render.pdf import render_pdf
+
+        for kit in kits:
+            say(f"{slug}: rendering the {kit.printing.paper} PDF")
+            pages = kit_pages(kit, get_paper(kit.printing.paper, kit.printing.margin))
+            data = render_pdf(pages, title=f"{kit.title} - print-and-play kit")
+            result.files.append(write_bytes(folder / f"{slug}-{kit.printing.paper}.pdf", data))
+    result.files += _component_files(kits[0], folder, formats, say)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _component_files(kit: Kit, folder: Path, formats: set[str], say: Progress) -> list[Path]:
+    """One SVG, PNG preview and DXF cut file per component (paper does not change them)."""
+    from pnp.render.dxf import component_dxf
+    from pnp.render.png import component_png
+    from pnp.render.svg import component_svg
+
+    files = []
+    for comp in kit.components:
+        say(f"{kit.game}: {comp.name}")
+        if "svg" in formats:
+            svg = component_svg(comp)
+            files.append(write_bytes(folder / "svg" / f"{comp.name}.svg", svg.encode("utf-8")))
+        if "png" in formats:
+            files.append(write_bytes(folder / "png" / f"{comp.name}.png", component_png(comp)))
+        if "dxf" in formats:
+            dxf = component_dxf(comp, kerf=kit.printing.kerf)
+            if dxf is not None:
+                files.append(write_bytes(folder / "dxf" / f"{comp.name}.dxf", dxf))
+    return files
+
+
+def _formats(formats: Iterable[str]) -> set[str]:
+    chosen = {f.strip().lower() for f in formats if f.strip()}
+    unknown = chosen - set(FORMATS)
+    if unknown or not chosen:
+        raise PnpError(
+            f"unknown format '{', '.join(sorted(unknown)) or '(none)'}': choose from {', '.join(FORMATS)}"
+        )
+    return chosen
+
+
+def game_slugs(name: str) -> list[str]:
+    """'all' means every registered game; anything else must be one."""
+    if name == "all":
+        return list(registry())
+    get_game(name)
+    return [name]
+
+
+def build_gallery_for(out: Path) -> Path:
+    """The index page over every kit that has been built into `out`."""
+    from pnp.gallery import build_gallery
+
+    kits = []
+    for slug, game in registry().items():
+        folder = out / slug
+        if not folder.is_dir():
+            continue
+        kits.append(_gallery_entry(slug, game, folder, out))
+    return build_gallery(out, kits)
+
+
+def _gallery_entry(slug: str, game: GameDef, folder: Path, out: Path) -> dict[str, Any]:
+    def rel(p: Path) -> str:
+        return p.relative_to(out).as_posix()
+
+    pdfs = [{"label": f"Print PDF ({p.upper() if p == 'a4' else p.title()})", "href": rel(f)}
+            for p in PAPERS if (f := folder / f"{slug}-{p}.pdf").exists()]
+    comps = []
+    for png in sorted((folder / "png").glob("*.png")):
+        name = png.stem
+        svg, dxf = folder / "svg" / f"{name}.svg", folder / "dxf" / f"{name}.dxf"
+        comps.append({
+            "name": name,
+            "title": name.replace("-", " ").capitalize(),
+            "png": rel(png),
+            "svg": rel(svg) if svg.exists() else None,
+            "dxf": rel(dxf) if dxf.exists() else None,
+        })
+    report = folder / "report.html"
+    return {"slug": slug, "title": game.title, "blurb": game.blurb, "pdfs": pdfs,
+            "components": comps, "report": rel(report) if report.exists() else None}

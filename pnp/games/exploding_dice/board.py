@@ -1,0 +1,91 @@
+"""The Grid: the Exploding Dice board, drawn from geometry.intersections."""
+
+from __future__ import annotations
+
+from shapely.geometry import LineString
+
+from geometry.folding import container, fold_plan
+from geometry.intersections import GridLayout, entries, entry_anchor, grid_layout, grid_lines
+from geometry.intersections import start_points, zone_rect
+from geometry.shapes import arrow, centred_rounded_rect, rounded_rect, symbol
+from pnp.games.exploding_dice.params import ExplodingDiceParams
+from pnp.kit import PrintParams
+from pnp.palette import ink
+from pnp.scene import CUT_STYLE, SCORE_STYLE, Component, Shape, Style, Text, circle
+
+PAPER_TONE = "#FBF8F1"
+BAND_TONE = "#E9E4D8"
+LINE = "#3A3A3A"
+BOARD_RADIUS = 3.0
+
+
+def layout(p: ExplodingDiceParams) -> GridLayout:
+    return grid_layout(p.n, p.die_size, p.clearance)
+
+
+def board(p: ExplodingDiceParams, printing: PrintParams) -> Component:
+    """The square board: zones, grid lines, start marks, push arrows, fold lines."""
+    g = layout(p)
+    s, b = g.size, printing.bleed
+    c = Component("board", "The Grid (board)", s, s, imposition="board", bleed=b)
+    c.add(Shape(rounded_rect(-b, -b, s + 2 * b, s + 2 * b, 0), style=Style(fill=BAND_TONE, stroke=None)))
+    for z, colour in enumerate(p.colours):
+        c.add(Shape(zone_rect(g, z), style=Style(fill=ink(colour).light, stroke=None)))
+    _zone_dividers(c, g)
+    for line in grid_lines(g):
+        c.add(Shape(line, style=Style(stroke=LINE, stroke_width=0.35)))
+    for r in range(g.n):
+        for col in range(g.n):
+            x, y = g.point(r, col)
+            c.add(Shape(centred_rounded_rect(x, y, g.die, g.die, g.die * 0.15),
+                        style=Style(stroke="#9A9488", stroke_width=0.2)))
+            c.add(circle(x, y, 0.7, style=Style(fill=LINE, stroke=None)))
+    for z, (r, col) in enumerate(start_points(g.n)):
+        _start_mark(c, g, p.colours[z], *g.point(r, col))
+    for z, colour in enumerate(p.colours):
+        _corner_symbol(c, g, z, colour)
+    for e in entries(g.n, p.arrows):  # type: ignore[arg-type]
+        x, y, angle = entry_anchor(g, e)
+        c.add(Shape(arrow(x, y, g.arrow_band * 0.72, min(g.die * 0.55, g.arrow_band * 0.6), angle),
+                    style=Style(fill=LINE, stroke=None)))
+    outline = rounded_rect(0, 0, s, s, BOARD_RADIUS)
+    c.outline = outline
+    c.add(Shape(outline.exterior, layer="cut", style=CUT_STYLE))
+    plan = fold_plan(s, s, container(p.tin_width, p.tin_height, p.tin_radius))
+    if plan is not None:
+        c.fold_lines = plan.lines
+        for a, b2 in plan.lines:
+            c.add(Shape(LineString([a, b2]), layer="score", style=SCORE_STYLE))
+    c.meta.update(pitch=g.pitch, die=g.die, n=g.n, arrows=p.arrows, fold=plan)
+    return c
+
+
+def _zone_dividers(c: Component, g: GridLayout) -> None:
+    mid = g.size / 2
+    lo = g.origin - g.die / 2 - g.clearance / 2
+    hi = g.origin + g.grid_span + g.die / 2 + g.clearance / 2
+    style = Style(stroke="#FFFFFF", stroke_width=0.8)
+    c.add(Shape(LineString([(mid, lo), (mid, hi)]), style=style))
+    c.add(Shape(LineString([(lo, mid), (hi, mid)]), style=style))
+    frame = rounded_rect(lo, lo, hi - lo, hi - lo, 1.0)
+    c.add(Shape(frame.exterior, style=Style(stroke=LINE, stroke_width=0.5)))
+
+
+def _start_mark(c: Component, g: GridLayout, colour: str, x: float, y: float) -> None:
+    """The start point: a die-sized square in the zone colour showing the starting 1."""
+    k = ink(colour)
+    c.add(Shape(centred_rounded_rect(x, y, g.die, g.die, g.die * 0.15),
+                style=Style(fill=k.hex, stroke=LINE, stroke_width=0.25)))
+    size_pt = g.die * 1.25
+    c.add(Text(x, y - size_pt * 0.36 * 25.4 / 72, "1", size=size_pt, bold=True,
+               anchor="middle", fill=k.text_on))
+
+
+def _corner_symbol(c: Component, g: GridLayout, zone: int, colour: str) -> None:
+    """The zone's symbol in the board corner nearest it, so zones read in greyscale."""
+    half = g.arrow_band / 2 + (g.clearance / 2)
+    xs = {0: half, 1: g.size - half, 2: g.size - half, 3: half}
+    ys = {0: g.size - half, 1: g.size - half, 2: half, 3: half}
+    k = ink(colour)
+    c.add(Shape(symbol(k.symbol, xs[zone], ys[zone], g.arrow_band * 0.7),
+                style=Style(fill=k.hex, stroke=LINE, stroke_width=0.2)))

@@ -1,0 +1,93 @@
+"""Exploding Dice layout checks: the rules' facts measured on the kit that will print."""
+
+from __future__ import annotations
+
+
+from geometry.folding import container
+from geometry.intersections import quarter_turn
+from geometry.shapes import centred_rounded_rect
+from pnp.checks import Finding, check_cut_outlines, check_fits, check_palette
+from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel
+from pnp.kit import Kit
+from pnp.scene import Component
+
+
+
+def run(kit: Kit) -> list[Finding]:
+    p: ExplodingDiceParams = kit.params  # type: ignore[assignment]
+    model: PlayModel = kit.model  # type: ignore[assignment]
+    tin = container(p.tin_width, p.tin_height, p.tin_radius)
+    findings: list[Finding] = []
+    for c in kit.components:
+        findings += check_cut_outlines(c)
+        if c.imposition == "card" and c.name != "card-back":
+            findings += check_fits(c, _tin_name(p), tin)
+    findings += check_board_folds(kit.component("board"), tin)
+    findings += check_stickers(kit, p)
+    findings += check_dice_count(model)
+    findings += check_arrows(model, p.arrows)
+    findings += check_palette(p.colours)
+    return findings
+
+
+def _tin_name(p: ExplodingDiceParams) -> str:
+    return f"tin ({p.tin_width:g} x {p.tin_height:g} mm, r {p.tin_radius:g})"
+
+
+def check_board_folds(board: Component, tin) -> list[Finding]:
+    """The folded board must lie inside the tin."""
+    plan = board.meta.get("fold")
+    if plan is None:
+        return [Finding("error", board.name,
+                        f"{board.width:.1f} mm board cannot be folded to fit the tin "
+                        "(try smaller dice or a smaller grid)")]
+    w, h = plan.folded_size  # type: ignore[union-attr]
+    folded = centred_rounded_rect(0, 0, w, h, 0.5)
+    out = check_fits(board, "tin when folded", tin, folded)
+    if not out:
+        out.append(Finding("info", board.name,
+                           f"folds {plan.cols} x {plan.rows} to {w:.1f} x {h:.1f} mm for the tin"))  # type: ignore[union-attr]
+    return out
+
+
+def check_stickers(kit: Kit, p: ExplodingDiceParams) -> list[Finding]:
+    """A sticker must be smaller than the die face, or it wraps over the rounded edge."""
+    out = []
+    for c in kit.components:
+        if not c.name.startswith("stickers"):
+            continue
+        for s in c.shapes("cut"):
+            x0, y0, x1, y1 = s.geom.bounds
+            side = max(x1 - x0, y1 - y0)
+            if side >= p.die_size:
+                out.append(Finding("error", c.name,
+                                   f"a {side:.1f} mm sticker does not fit a {p.die_size:g} mm die face"))
+                break
+    return out
+
+
+def check_dice_count(model: PlayModel) -> list[Finding]:
+    cells = model.n * model.n
+    if len(model.dice) < cells:
+        return [Finding("warning", "dice",
+                        f"{len(model.dice)} dice cannot fill {cells} intersections: "
+                        "the 'grid full' ending can never happen")]
+    return []
+
+
+def check_arrows(model: PlayModel, mode: str) -> list[Finding]:
+    """Every row and column needs an entry; the pinwheel must survive a quarter turn."""
+    out = []
+    rows = {e.index for e in model.entries if e.axis == "row"}
+    cols = {e.index for e in model.entries if e.axis == "col"}
+    missing = [f"row {i + 1}" for i in range(model.n) if i not in rows]
+    missing += [f"column {i + 1}" for i in range(model.n) if i not in cols]
+    if missing:
+        out.append(Finding("error", "board", f"no arrow enters {', '.join(missing)}"))
+    if mode == "pinwheel":
+        turned = {quarter_turn(e, model.n) for e in model.entries}
+        if turned != set(model.entries):
+            out.append(Finding("error", "board", "pinwheel arrows change under a quarter turn"))
+    return out
+
+

@@ -1,0 +1,60 @@
+"""Exploding Dice: the kit (what prints) and its registration."""
+
+from __future__ import annotations
+
+from pnp.errors import PnpError
+from pnp.games import GameDef
+from pnp.games.exploding_dice import checks
+from pnp.games.exploding_dice.board import board, layout
+from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model, validate
+from pnp.games.exploding_dice.scoring import score_markers, score_sheet, score_track
+from pnp.kit import Kit, PrintParams
+from pnp.paper import get_paper
+
+TITLE = "Exploding Dice"
+
+
+def build_kit(params: ExplodingDiceParams, printing: PrintParams) -> Kit:
+    """Every printed piece, in the order a person prints and assembles them."""
+    from pnp.games.exploding_dice.cards import exploding_dice_cards
+    from pnp.games.exploding_dice.dice_parts import paper_dice, sticker_sheets
+
+    validate(params)
+    _check_board_fits_paper(params, printing)
+    kit = Kit("exploding-dice", TITLE, params, printing, model=play_model(params))
+    cards, card_findings = exploding_dice_cards(params, printing)
+    kit.components.append(board(params, printing))
+    kit.components += cards
+    kit.components += [score_track(params, printing), score_sheet(params, printing)]
+    kit.components.append(score_markers(params, printing))
+    kit.components += sticker_sheets(params)
+    kit.components += paper_dice(params)
+    kit.findings += card_findings
+    return kit
+
+
+def _check_board_fits_paper(p: ExplodingDiceParams, printing: PrintParams) -> None:
+    """A mint-tin board must print on one sheet; say so before drawing anything."""
+    size = layout(p).size + 2 * printing.bleed
+    paper = get_paper(printing.paper, printing.margin)
+    room = min(paper.printable_width, paper.printable_height - 30.0)
+    if size > room:
+        raise PnpError(
+            f"a {p.n} x {p.n} grid of {p.die_size:g} mm dice needs a {size:.0f} mm board, "
+            f"more than the {room:.0f} mm that fits on {paper.name} paper: use a smaller grid or dice"
+        )
+
+
+def run_checks(kit: Kit) -> list:
+    return list(kit.findings) + checks.run(kit)
+
+
+GAME = GameDef(
+    slug="exploding-dice",
+    title=TITLE,
+    blurb="Push dice onto a 4 x 4 grid; matching neighbours score and explode. 2-4 players, "
+    "a mint-tin game.",
+    default_params=ExplodingDiceParams,
+    build_kit=build_kit,
+    checks=run_checks,
+)
