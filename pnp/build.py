@@ -91,6 +91,7 @@ def build_game(
     paper_list = list(papers) if papers else ([printing.paper] if paper_chosen else list(PAPERS))
     for p in paper_list:
         get_paper(p, printing.margin)
+    ensure_dir(out)
     kits = []
     for p in paper_list:
         say(f"{slug}: building the {p} kit")

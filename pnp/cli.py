@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pnp.atomic import ensure_dir
 from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, game_slugs
 from pnp.checks import Finding, has_errors
 from pnp.errors import PnpError
@@ -42,6 +43,7 @@ def build(
     """Build print-ready kits into OUT/<game>/ and the gallery OUT/index.html."""
     slugs = game_slugs(game)
     papers = [paper] if paper else None
+    ensure_dir(out)
     failed = False
     with err_console.status("building") as status:
         for slug in slugs:
@@ -104,7 +106,7 @@ def main() -> None:
     try:
         app(standalone_mode=False)
     except PnpError as exc:
-        err_console.print(f"error: {exc}", highlight=False, markup=False)
+        print(f"error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

@@ -7,6 +7,7 @@ game's params or of PrintParams. A `[faces]` table (or any table) maps onto a di
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import tomllib
 from pathlib import Path
 from typing import Any, get_type_hints
@@ -27,6 +28,11 @@ def read_toml(path: Path | str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PnpError(f"config file {p} is not valid TOML: {exc}") from None
+
+
+def _suggest(key: str, known: set[str]) -> str:
+    close = difflib.get_close_matches(key, sorted(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else f" (known keys: {', '.join(sorted(known))})"
 
 
 def _coerce(name: str, hint: Any, value: Any) -> Any:
@@ -83,7 +89,7 @@ def apply_overrides(obj: Any, values: dict[str, Any], source: str) -> Any:
     changes = {}
     for key, value in values.items():
         if key not in names:
-            raise PnpError(f"unknown key '{key}' in {source}")
+            raise PnpError(f"unknown key '{key}' in {source}{_suggest(key, names)}")
         changes[key] = _coerce(key, hints[key], value)
     return dataclasses.replace(obj, **changes)
 
@@ -101,6 +107,5 @@ def split_config(
         elif key in print_keys:
             p[key] = value
         else:
-            known = ", ".join(sorted(game_keys | print_keys))
-            raise PnpError(f"unknown key '{key}' in {source} (known keys: {known})")
+            raise PnpError(f"unknown key '{key}' in {source}{_suggest(key, game_keys | print_keys)}")
     return apply_overrides(game_params, g, source), apply_overrides(PrintParams(), p, source)

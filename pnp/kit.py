@@ -21,7 +21,7 @@ class PrintParams:
     kerf: float = 0.0
     card_width: float = 85.0
     card_height: float = 55.0
-    card_radius: float = 3.0
+    card_radius: float = 8.0  # 85 x 55 cards fit the 91.5 x 56.9 r14 tin only from r 7.6 up
     back_offset_x: float = 0.0
     back_offset_y: float = 0.0
 

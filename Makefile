@@ -1,0 +1,41 @@
+# pnp - print-and-play kits, solitaire-tested before they are printed.
+# `make help` lists the targets.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help setup kits test bench lint golden clean
+
+help: ## List the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-8s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+setup: $(STAMP) ## Create .venv and install pnp with its test extras
+	@echo "pnp installed in $(VENV)"
+
+kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
+	$(BIN)/pnp build all
+
+test: $(STAMP) ## Run the test suite
+	$(BIN)/pytest
+
+bench: $(STAMP) ## Benchmarks: simulated games per second and kit build time
+	$(BIN)/python -m pnp.bench
+
+lint: $(STAMP) ## Ruff over the code and tests
+	$(BIN)/ruff check pnp geometry tests
+
+golden: $(STAMP) ## Regenerate the golden files after a deliberate change (review the diff!)
+	$(BIN)/pytest tests/test_golden.py --update-golden
+
+clean: ## Remove generated output and caches (keeps .venv)
+	find output -mindepth 1 ! -name README.md -exec rm -rf {} +
+	rm -rf .pytest_cache .ruff_cache .hypothesis

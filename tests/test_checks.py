@@ -1,0 +1,79 @@
+"""Rule-aware layout checks, each made to fail on purpose and to pass on the real set."""
+
+from __future__ import annotations
+
+import pytest
+from shapely.geometry import LineString
+
+from geometry.folding import container
+from geometry.intersections import Entry
+from geometry.shapes import rounded_rect
+from pnp.checks import check_cut_outlines, check_fits, check_palette
+from pnp.games.exploding_dice.board import board
+from pnp.games.exploding_dice.checks import check_arrows, check_board_folds, check_dice_count
+from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
+from pnp.kit import PrintParams
+from pnp.scene import CUT_STYLE, Component, Shape
+
+TIN = container(91.5, 56.9, 14.0)  # the contest tin, from the spec
+
+
+def card(w, h, r):
+    c = Component("c", "c", w, h, imposition="card")
+    c.outline = rounded_rect(0, 0, w, h, r)
+    return c
+
+
+@pytest.mark.parametrize(
+    "w, h, r, fits",
+    [
+        (85, 55, 8, True),  # our default card
+        (85, 55, 3, False),  # the same card with small corners: they hit the tin's r14 corners
+        (63.5, 44.45, 3, True),  # mini card, from the spec
+        (88.9, 50.8, 3, False),  # business card: corners hit the tin's corners
+        (105, 74, 0, False),  # folded PocketMod
+        (91.0, 56.0, 14, True),  # a card with the tin's own corner radius
+    ],
+)
+def test_tin_fit_is_geometry_not_width_and_height(w, h, r, fits):
+    assert (check_fits(card(w, h, r), "tin", TIN) == []) is fits
+
+
+def test_default_board_folds_into_tin_and_huge_board_cannot():
+    ok = board(ExplodingDiceParams(), PrintParams())
+    findings = check_board_folds(ok, TIN)
+    assert [f.level for f in findings] == ["info"]
+    big = board(ExplodingDiceParams(n=10, die_size=16), PrintParams())
+    assert [f.level for f in check_board_folds(big, TIN)] == ["error"]
+
+
+def test_dice_count_warns_when_grid_can_never_fill():
+    assert check_dice_count(play_model(ExplodingDiceParams())) == []
+    few = check_dice_count(play_model(ExplodingDiceParams(dice_per_colour=3)))
+    assert few and few[0].level == "warning" and "12 dice cannot fill 16" in few[0].message
+
+
+def test_arrow_checks():
+    m = play_model(ExplodingDiceParams(arrows="pinwheel"))
+    assert check_arrows(m, "pinwheel") == []
+    broken = m.__class__(**{**m.__dict__, "entries": m.entries[1:]})
+    assert any("no arrow enters" in f.message for f in check_arrows(broken, "pinwheel"))
+    lopsided = m.__class__(**{**m.__dict__, "entries": tuple(
+        Entry("W", i) for i in range(4)) + tuple(Entry("N", i) for i in range(4))})
+    msgs = [f.message for f in check_arrows(lopsided, "pinwheel")]
+    assert any("quarter turn" in s for s in msgs)
+
+
+def test_palette_checks():
+    assert [f for f in check_palette(["red", "green", "blue", "purple"]) if f.level == "error"] == []
+    assert any("share a symbol" in f.message for f in check_palette(["orange", "black"]))
+    assert any(f.level == "error" for f in check_palette(["red", "mauve"]))
+
+
+def test_open_cut_line_is_an_error():
+    c = Component("x", "x", 10, 10)
+    c.add(Shape(LineString([(0, 0), (10, 0), (10, 10)]), layer="cut", style=CUT_STYLE))
+    assert check_cut_outlines(c)[0].level == "error"
+    c.items.clear()
+    c.add(Shape(rounded_rect(0, 0, 10, 10, 2).exterior, layer="cut", style=CUT_STYLE))
+    assert check_cut_outlines(c) == []

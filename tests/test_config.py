@@ -1,0 +1,65 @@
+"""TOML config: overrides reach the kit, mistakes become one clear PnpError."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.build import resolve_params
+from pnp.errors import PnpError
+from pnp.games import get_game
+from pnp.games.exploding_dice.params import dice, play_model
+
+GAME = get_game("exploding-dice")
+
+
+def write(tmp_path, text):
+    p = tmp_path / "kit.toml"
+    p.write_text(text)
+    return p
+
+
+def test_overrides_reach_params_and_printing(tmp_path):
+    cfg = write(tmp_path, 'die_size = 12\narrows = "pinwheel"\npaper = "letter"\nkerf = 0.15\n'
+                          'card_width = 80\n[faces]\nred = [1, 1, 2, 2, 3, 3]\n')
+    params, printing, chosen = resolve_params(GAME, cfg)
+    assert params.die_size == 12.0 and params.arrows == "pinwheel"
+    assert printing.paper == "letter" and printing.kerf == 0.15 and printing.card_width == 80
+    assert chosen
+    reds = [d.faces for d in dice(params) if d.colour == 0]
+    assert reds == [(1, 1, 2, 2, 3, 3)] * 4
+    assert len(play_model(params).entries) == 8
+
+
+def test_per_die_faces(tmp_path):
+    cfg = write(tmp_path, "[faces]\nblue = [[1,2,3,4,5,6],[1,1,1,1,1,1],[2,2,2,2,2,1],[6,5,4,3,2,1]]\n")
+    params, _, _ = resolve_params(GAME, cfg)
+    blues = [d.faces for d in dice(params) if d.colour == 2]
+    assert blues[1] == (1,) * 6 and blues[3] == (6, 5, 4, 3, 2, 1)
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("die_size = ", "not valid TOML"),
+        ("dice_size = 12", "unknown key 'dice_size'"),
+        ('die_size = "big"', "must be a number"),
+        ("die_size = 0", "die size must be positive"),
+        ("die_size = -4", "die size must be positive"),
+        ('paper = "a5"', "unknown paper 'a5'"),
+        ('arrows = "spiral"', "unknown arrows 'spiral'"),
+        ("n = 5", "even number"),
+        ("[faces]\nred = [1, 2, 3]", "six values"),
+        ("[faces]\npink = [1, 2, 3, 4, 5, 6]", "unknown colour 'pink'"),
+        ("kerf = -1", "kerf"),
+    ],
+)
+def test_bad_config_is_one_clear_error(tmp_path, text, needle):
+    cfg = write(tmp_path, text)
+    with pytest.raises(PnpError, match=needle):
+        params, printing, _ = resolve_params(GAME, cfg)
+        play_model(params)
+
+
+def test_missing_config_file(tmp_path):
+    with pytest.raises(PnpError, match="does not exist"):
+        resolve_params(GAME, tmp_path / "nope.toml")
