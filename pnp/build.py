@@ -7,19 +7,21 @@ renamed, so a failed build never leaves a half-written file behind.
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.atomic import ensure_dir, write_bytes
+from pnp.atomic import ensure_dir, write_bytes, write_text
 from pnp.checks import Finding, has_errors
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, PrintParams
 from pnp.paper import PAPERS, get_paper
+from pnp.scene import Component
 
 FORMATS = ("pdf", "svg", "png", "dxf")
 Progress = Callable[[str], None]
@@ -103,17 +105,24 @@ def build_game(
     folder = ensure_dir(out / slug)
     result = BuildResult(slug, findings=findings)
     if "pdf" in formats:
-        from pnp.layout.document import kit_pages
         from pnp.render.pdf import render_pdf
 
         for kit in kits:
             say(f"{slug}: rendering the {kit.printing.paper} PDF")
-            pages = kit_pages(kit, get_paper(kit.printing.paper, kit.printing.margin))
-            data = render_pdf(pages, title=f"{kit.title} - print-and-play kit")
+            data = render_pdf(kit_pages(kit), title=f"{kit.title} - print-and-play kit")
             result.files.append(write_bytes(folder / f"{slug}-{kit.printing.paper}.pdf", data))
     result.files += _component_files(kits[0], folder, formats, say)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def kit_pages(kit: Kit) -> list:
+    """The kit's pages in print order, from the sections the game declared."""
+    from pnp.layout.document import Section, build_document
+
+    paper = get_paper(kit.printing.paper, kit.printing.margin)
+    sections = [Section(s.title, [kit.component(n) for n in s.names], s.note) for s in kit.sections]
+    return build_document(kit.title, sections, paper, kit.printing, subtitle="Print-and-play kit")
 
 
 def _component_files(kit: Kit, folder: Path, formats: set[str], say: Progress) -> list[Path]:
@@ -123,7 +132,10 @@ def _component_files(kit: Kit, folder: Path, formats: set[str], say: Progress) -
     from pnp.render.svg import component_svg
 
     files = []
-    for comp in kit.components:
+    comps = all_components(kit)
+    manifest = [{"name": c.name, "title": c.title} for c in comps]
+    files.append(write_text(folder / "manifest.json", json.dumps(manifest, indent=1) + "\n"))
+    for comp in comps:
         say(f"{kit.game}: {comp.name}")
         if "svg" in formats:
             svg = component_svg(comp)
@@ -135,6 +147,17 @@ def _component_files(kit: Kit, folder: Path, formats: set[str], say: Progress) -
             if dxf is not None:
                 files.append(write_bytes(folder / "dxf" / f"{comp.name}.dxf", dxf))
     return files
+
+
+def all_components(kit: Kit) -> list[Component]:
+    """The kit's components and, once each, the backs they carry (a card back is a part too)."""
+    out, seen = [], set()
+    for comp in kit.components:
+        for c in (comp, comp.back):
+            if c is not None and c.name not in seen:
+                seen.add(c.name)
+                out.append(c)
+    return out
 
 
 def _formats(formats: Iterable[str]) -> set[str]:
@@ -175,12 +198,17 @@ def _gallery_entry(slug: str, game: GameDef, folder: Path, out: Path) -> dict[st
     pdfs = [{"label": f"Print PDF ({p.upper() if p == 'a4' else p.title()})", "href": rel(f)}
             for p in PAPERS if (f := folder / f"{slug}-{p}.pdf").exists()]
     comps = []
-    for png in sorted((folder / "png").glob("*.png")):
-        name = png.stem
+    manifest = folder / "manifest.json"
+    listed = json.loads(manifest.read_text(encoding="utf-8")) if manifest.exists() else []
+    for item in listed:
+        name = item["name"]
+        png = folder / "png" / f"{name}.png"
         svg, dxf = folder / "svg" / f"{name}.svg", folder / "dxf" / f"{name}.dxf"
+        if not png.exists():
+            continue
         comps.append({
             "name": name,
-            "title": name.replace("-", " ").capitalize(),
+            "title": item["title"],
             "png": rel(png),
             "svg": rel(svg) if svg.exists() else None,
             "dxf": rel(dxf) if dxf.exists() else None,

@@ -26,6 +26,15 @@ class PrintParams:
     back_offset_y: float = 0.0
 
 
+@dataclass(frozen=True)
+class KitSection:
+    """A group of components printed together, in print-and-assembly order."""
+
+    title: str
+    names: tuple[str, ...]
+    note: str = ""
+
+
 @dataclass
 class Kit:
     game: str
@@ -35,6 +44,7 @@ class Kit:
     components: list[Component] = field(default_factory=list)
     model: object | None = None
     findings: list = field(default_factory=list)  # found while building (e.g. text overflow)
+    sections: list[KitSection] = field(default_factory=list)
 
     def component(self, name: str) -> Component:
         for c in self.components:

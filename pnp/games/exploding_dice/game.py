@@ -8,7 +8,7 @@ from pnp.games.exploding_dice import checks
 from pnp.games.exploding_dice.board import board, layout
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model, validate
 from pnp.games.exploding_dice.scoring import score_markers, score_sheet, score_track
-from pnp.kit import Kit, PrintParams
+from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paper import get_paper
 
 TITLE = "Exploding Dice"
@@ -30,7 +30,27 @@ def build_kit(params: ExplodingDiceParams, printing: PrintParams) -> Kit:
     kit.components += sticker_sheets(params)
     kit.components += paper_dice(params)
     kit.findings += card_findings
+    kit.sections = _sections(kit)
     return kit
+
+
+def _sections(kit: Kit) -> list[KitSection]:
+    names = [c.name for c in kit.components]
+
+    def pick(prefix: str) -> tuple[str, ...]:
+        return tuple(n for n in names if n.startswith(prefix))
+
+    return [
+        KitSection("Board", ("board",), "Cut on the outer line, fold on the dashed line."),
+        KitSection("Cards", pick("rule-card") + ("player-aid", "tin-label"),
+                   "Print the back page on the reverse (flip on the long edge)."),
+        KitSection("Scoring", ("score-track", "score-sheet", "score-markers"),
+                   "Track and markers, or the pen-and-paper sheet."),
+        KitSection("Dice stickers", pick("stickers"),
+                   "Print on sticker paper; pips or candy, one sticker per face."),
+        KitSection("Paper dice", pick("paper-die"),
+                   "Optional: fold your own dice if you have no blank ones."),
+    ]
 
 
 def _check_board_fits_paper(p: ExplodingDiceParams, printing: PrintParams) -> None:

@@ -1,0 +1,1 @@
+"""General components that many games reuse: sticker blocks, paper dice, and the like."""

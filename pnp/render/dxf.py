@@ -1,0 +1,137 @@
+"""DXF cut files: the machine layers of one component, in millimetres, for laser and cutter.
+
+Only what cutters reliably read goes in: closed and open LWPOLYLINEs and CIRCLEs (no
+splines, no text); R2000 so old laser software opens it. `$INSUNITS` is set to 4 (mm):
+ezdxf's default of metres would make a 40 mm card 40 m in some programs. DXF is y-up like
+the scene, so coordinates are written unchanged.
+
+Kerf: the blade removes `kerf` mm centred on its path, so `cut` outlines move outward and
+`inner-cut` holes inward by kerf/2 (geometry.shapes.kerf_offset); score and drill marks
+are not cut through and stay where they are.
+
+ezdxf stamps files with dates, GUIDs and its version; its fixed-metadata option replaces
+them with constants, so the same component always gives byte-identical DXF.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+import ezdxf
+from ezdxf import bbox
+from ezdxf.document import Drawing
+from ezdxf.layouts import Modelspace
+from shapely.geometry.base import BaseGeometry
+
+from geometry.shapes import kerf_offset
+from pnp.scene import Component, Shape
+
+DXF_VERSION = "R2000"
+INSUNITS_MM = 4
+# AutoCAD colour index per machine layer: cut red, inner-cut blue, score white/black, drill green
+LAYER_ACI: dict[str, int] = {"cut": 1, "inner-cut": 5, "score": 7, "drill": 3}
+DXF_LAYER_ORDER: tuple[str, ...] = ("inner-cut", "cut", "score", "drill")
+"""Inner cuts first: a part cut free of the sheet before its holes shifts under the beam."""
+
+
+def component_dxf(component: Component, kerf: float = 0.0) -> bytes | None:
+    """The component's cut, inner-cut, score and drill layers as DXF bytes (mm).
+
+    None when the component has no cut lines: a printed card is cut with scissors or a
+    guillotine from the PDF, and an empty cut file would only confuse.
+    """
+    if kerf < 0:
+        raise ValueError(f"kerf must not be negative, got {kerf}")
+    if not component.has_cut_lines():
+        return None
+    with _fixed_metadata():
+        doc = ezdxf.new(DXF_VERSION, setup=False, units=INSUNITS_MM)
+        doc.header["$INSUNITS"] = INSUNITS_MM
+        doc.header["$MEASUREMENT"] = 1
+        msp = doc.modelspace()
+        for layer in DXF_LAYER_ORDER:
+            shapes = component.shapes(layer)
+            if not shapes:
+                continue
+            doc.layers.add(layer, color=LAYER_ACI[layer])
+            for shape in shapes:
+                _add_shape(msp, shape, kerf)
+        _set_extents(doc)
+        stream = io.StringIO()
+        doc.write(stream)
+    return doc.encode(stream.getvalue())
+
+
+@contextmanager
+def _fixed_metadata() -> Iterator[None]:
+    """ezdxf stamps dates, GUIDs and a creation marker when a document is made and written;
+    its global fixed-metadata option makes them constants. Restored afterwards."""
+    previous = ezdxf.options.write_fixed_meta_data_for_testing
+    ezdxf.options.write_fixed_meta_data_for_testing = True
+    try:
+        yield
+    finally:
+        ezdxf.options.write_fixed_meta_data_for_testing = previous
+
+
+def _set_extents(doc: Drawing) -> None:
+    """Record the drawing extents and centre the view on them, so a viewer opens on the part."""
+    msp = doc.modelspace()
+    ext = bbox.extents(msp)
+    if not ext.has_data:
+        return
+    msp.dxf.extmin = ext.extmin
+    msp.dxf.extmax = ext.extmax
+    size = ext.size
+    doc.set_modelspace_vport(height=max(size.x, size.y) * 1.1, center=ext.center.vec2)
+
+
+def _add_shape(msp: Modelspace, shape: Shape, kerf: float) -> None:
+    attribs = {"layer": shape.layer}
+    geom, radius = shape.geom, shape.radius
+    if kerf > 0 and shape.layer in ("cut", "inner-cut"):
+        outward = shape.layer == "cut"
+        if _is_area(geom):
+            geom = kerf_offset(geom, kerf, outward=outward)
+        radius = radius + kerf / 2 if outward else radius - kerf / 2
+    for kind, part in _parts(geom):
+        if kind == "point":
+            if radius > 0:
+                msp.add_circle((part.x, part.y), radius, dxfattribs=attribs)
+        elif kind == "ring":
+            msp.add_lwpolyline(_xy(part.coords, drop_last=True), close=True, dxfattribs=attribs)
+        else:
+            msp.add_lwpolyline(_xy(part.coords), close=False, dxfattribs=attribs)
+
+
+def _is_area(geom: BaseGeometry) -> bool:
+    return geom.geom_type in ("Polygon", "MultiPolygon")
+
+
+def _parts(geom: BaseGeometry) -> Iterator[tuple[str, BaseGeometry]]:
+    """Split any geometry into points, closed rings (exteriors and holes) and open lines."""
+    if geom.is_empty:
+        return
+    kind = geom.geom_type
+    if kind == "Point":
+        yield "point", geom
+    elif kind == "Polygon":
+        yield "ring", geom.exterior
+        for hole in geom.interiors:
+            yield "ring", hole
+    elif kind == "LinearRing":
+        yield "ring", geom
+    elif kind == "LineString":
+        yield ("ring" if geom.is_closed and len(geom.coords) > 3 else "line"), geom
+    else:  # Multi* and GeometryCollection
+        for part in geom.geoms:
+            yield from _parts(part)
+
+
+def _xy(coords: Iterable[tuple[float, ...]], drop_last: bool = False) -> list[tuple[float, float]]:
+    pts = [(round(c[0], 6), round(c[1], 6)) for c in coords]
+    if drop_last and len(pts) > 1 and pts[0] == pts[-1]:
+        pts = pts[:-1]
+    return pts

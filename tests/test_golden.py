@@ -1,0 +1,45 @@
+"""Golden files: every component of every registered kit renders to the SVG on record.
+
+A change to how anything looks shows up here as a readable diff. After a deliberate
+change, run `make golden` (pytest --update-golden) and review the new files in git.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from pnp.build import make_kit
+from pnp.games import registry
+from pnp.render.svg import component_svg
+
+GOLDEN = Path(__file__).parent / "golden"
+KITS = {slug: make_kit(slug, paper="a4")[1] for slug in registry()}
+CASES = [(slug, c.name) for slug, kit in KITS.items() for c in kit.components]
+
+
+@pytest.mark.parametrize("slug, name", CASES, ids=[f"{s}/{n}" for s, n in CASES])
+def test_component_matches_golden_svg(slug, name, update_golden):
+    svg = component_svg(KITS[slug].component(name))
+    path = GOLDEN / slug / f"{name}.svg"
+    if update_golden:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(svg, encoding="utf-8")
+        return
+    assert path.exists(), f"no golden file {path}: run `make golden` and review it"
+    expected = path.read_text(encoding="utf-8")
+    if svg != expected:
+        diff = "".join(list(difflib.unified_diff(
+            expected.splitlines(keepends=True), svg.splitlines(keepends=True),
+            fromfile=f"golden/{slug}/{name}.svg", tofile="now", n=1))[:60])
+        pytest.fail(f"{slug}/{name} differs from its golden SVG (make golden to accept):\n{diff}")
+
+
+def test_every_golden_file_has_a_component():
+    """A golden file whose component disappeared is a silent loss: flag it."""
+    known = {f"{s}/{n}.svg" for s, n in CASES}
+    stale = [p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*.svg")
+             if p.relative_to(GOLDEN).as_posix() not in known]
+    assert stale == []
