@@ -42,14 +42,14 @@ def _sections(kit: Kit) -> list[KitSection]:
 
     return [
         KitSection("Board", ("board",), "Cut on the outer line, fold on the dashed line."),
-        KitSection("Cards", pick("rule-card") + ("player-aid", "tin-label"),
+        KitSection("Rule cards", pick("rule-card") + ("player-aid",),
                    "Print the back page on the reverse (flip on the long edge)."),
-        KitSection("Scoring", ("score-track", "score-sheet", "score-markers"),
-                   "Track and markers, or the pen-and-paper sheet."),
+        KitSection("Score track, score sheet, lid label", ("score-track", "score-sheet", "tin-label"),
+                   "Use the track with the markers, or the pen-and-paper sheet."),
         KitSection("Dice stickers", pick("stickers"),
                    "Print on sticker paper; pips or candy, one sticker per face."),
-        KitSection("Paper dice", pick("paper-die"),
-                   "Optional: fold your own dice if you have no blank ones."),
+        KitSection("Score markers and paper dice", ("score-markers",) + pick("paper-die"),
+                   "Markers for the track; paper dice only if you have no blank dice."),
     ]
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from shapely.geometry import LineString, box
 
 from geometry.score_track import TrackCell, serpentine
-from geometry.shapes import rounded_rect, symbol
+from geometry.shapes import symbol
+from pnp.cards import add_cut, card_base
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.kit import PrintParams
 from pnp.palette import ink
@@ -17,27 +18,12 @@ GOLD = "#E69F00"
 TRACK_CELL = 7.0
 
 
-def _card(name: str, title: str, printing: PrintParams) -> Component:
-    """A blank mint-tin card: background into the bleed, rounded trim on the cut layer."""
-    w, h, b = printing.card_width, printing.card_height, printing.bleed
-    c = Component(name, title, w, h, imposition="card", bleed=b)
-    c.add(Shape(box(-b, -b, w + b, h + b), style=Style(fill=CREAM, stroke=None)))
-    outline = rounded_rect(0, 0, w, h, printing.card_radius)
-    c.outline = outline
-    return c
-
-
-def _finish(c: Component) -> Component:
-    c.add(Shape(c.shape_outline.exterior, layer="cut", style=CUT_STYLE))
-    return c
-
-
 def score_track(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     """Cells 0-49 snake down in rows of ten; 50, the goal, closes the last row.
 
     Markers stack in a cell when colours tie, so one track serves all four colours.
     """
-    c = _card("score-track", "Score track 0-50", printing)
+    c = card_base("score-track", "Score track 0-50", printing, CREAM)
     w, h = c.width, c.height
     per_row = 10
     cols = per_row + 1
@@ -52,7 +38,8 @@ def score_track(p: ExplodingDiceParams, printing: PrintParams) -> Component:
         _track_cell(c, tc)
     c.add(Text(w / 2, 3.2, "Move a colour's marker each time it scores: 50 ends the game.",
                size=5.2, anchor="middle", fill=INK))
-    return _finish(c)
+    add_cut(c)
+    return c
 
 
 def _track_cell(c: Component, tc: TrackCell) -> None:
@@ -86,7 +73,7 @@ def score_markers(p: ExplodingDiceParams, printing: PrintParams) -> Component:
 
 def score_sheet(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     """A pen-and-paper alternative to the track: running totals per colour."""
-    c = _card("score-sheet", "Score sheet", printing)
+    c = card_base("score-sheet", "Score sheet", printing, CREAM)
     w, h = c.width, c.height
     margin = 4.0
     c.add(Text(w / 2, h - 7.0, "SCORE SHEET", size=9, bold=True, anchor="middle", fill=INK))
@@ -110,4 +97,5 @@ def score_sheet(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     for i in range(len(p.colours) + 1):
         x = margin + i * col_w
         c.add(Shape(LineString([(x, bottom), (x, head_y)]), style=Style(stroke="#8A8478", stroke_width=0.2)))
-    return _finish(c)
+    add_cut(c)
+    return c
