@@ -1,0 +1,202 @@
+"""A whole kit's pages in the order a person prints and assembles them.
+
+Cover (contents and how to print), then the sections in the order given, each back
+page right after its front, then the duplex alignment test if anything has a back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pnp.kit import PrintParams
+from pnp.layout.duplex import alignment_pages, check_back_offset, with_backs
+from pnp.layout.furniture import GREY, INK, add_furniture, fit_text, label, paper_label
+from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
+from pnp.layout.page import Page, blank_page, content_box
+from pnp.layout.tiling import GLUE_OVERLAP, board_pages
+from pnp.paper import Paper
+from pnp.render.fonts import string_width
+from pnp.scene import Component, Item
+
+ALIGNMENT_SECTION = "Duplex alignment test"
+
+
+@dataclass
+class Section:
+    """A group of components printed together, e.g. "Board", "Cards", "Dice stickers".
+
+    Components are laid out by their own `imposition`; consecutive components with the
+    same imposition share sheets. `note` is one line shown in the contents.
+    """
+
+    title: str
+    components: list[Component] = field(default_factory=list)
+    note: str = ""
+
+
+def section_pages(
+    section: Section,
+    paper: Paper,
+    printing: PrintParams,
+    overlap: float = GLUE_OVERLAP,
+    cutout_gap: float = CUTOUT_GAP,
+) -> list[Page]:
+    """The front pages of one section (backs are added by `with_backs`)."""
+    runs: list[tuple[str, list[Component]]] = []
+    for c in section.components:
+        if runs and runs[-1][0] == c.imposition:
+            runs[-1][1].append(c)
+        else:
+            runs.append((c.imposition, [c]))
+    pages: list[Page] = []
+    offset = (printing.back_offset_x, printing.back_offset_y)
+    for kind, comps in runs:
+        if kind == "card":
+            pages += impose_cards(comps, paper, printing, section.title, section.title)
+        elif kind == "cutout":
+            has_back = any(c.back is not None for c in comps)
+            pages += pack_cutouts(comps, paper, section.title, section.title, cutout_gap,
+                                  offset if has_back else (0.0, 0.0))
+        else:
+            for c in comps:
+                title = section.title if len(comps) == 1 else f"{section.title}: {c.title}"
+                pages += board_pages(c, paper, title, section.title, overlap)
+    return pages
+
+
+def build_document(
+    title: str,
+    sections: list[Section],
+    paper: Paper,
+    printing: PrintParams,
+    subtitle: str = "",
+    overlap: float = GLUE_OVERLAP,
+    cutout_gap: float = CUTOUT_GAP,
+) -> list[Page]:
+    """Every page of a kit, in print order, numbered, with header and footer on each."""
+    check_back_offset(printing)
+    body: list[Page] = []
+    for s in sections:
+        body += section_pages(s, paper, printing, overlap, cutout_gap)
+    body = with_backs(body, printing)
+    duplex = any(p.side == "back" for p in body)
+    if duplex:
+        body += alignment_pages(paper, printing, ALIGNMENT_SECTION)
+    notes = {s.title: s.note for s in sections}
+    pages = [cover_page(title, subtitle, body, notes, paper, printing, duplex)] + body
+    return add_furniture(pages, title, paper)
+
+
+def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """Greedy word wrap to `width` mm."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and string_width(trial, size, bold) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _page_range(a: int, b: int) -> str:
+    return f"{a}" if a == b else f"{a}–{b}"
+
+
+def contents_lines(body: list[Page], notes: dict[str, str], first: int,
+                   max_lines: int) -> list[tuple[str, str, bool]]:
+    """(pages, text, is_note) rows: one per sheet (front + back together), each section's
+    note under its first sheet; if that is too long, one row per section."""
+    rows: list[tuple[str, str, bool]] = []
+    n = first
+    noted: set[str] = set()
+    for i, p in enumerate(body):
+        if p.side == "back":
+            continue
+        has_back = i + 1 < len(body) and body[i + 1].side == "back"
+        nums = f"{n} + {n + 1}" if has_back else f"{n}"
+        title = p.title.removesuffix(" — front") if has_back else p.title
+        rows.append((nums, title + ("  (front + back: duplex)" if has_back else ""), False))
+        if notes.get(p.section) and p.section not in noted:
+            rows.append(("", notes[p.section], True))
+            noted.add(p.section)
+        n += 2 if has_back else 1
+    if len(rows) <= max_lines:
+        return rows
+    rows = []
+    n = first
+    i = 0
+    while i < len(body):
+        sec = body[i].section
+        j = i
+        while j < len(body) and body[j].section == sec:
+            j += 1
+        backs = sum(1 for p in body[i:j] if p.side == "back")
+        extra = f", {backs} back pages: duplex" if backs else ""
+        note = f" — {notes[sec]}" if notes.get(sec) else ""
+        rows.append((_page_range(n, n + j - i - 1),
+                     f"{sec or 'Pages'} ({j - i} pages{extra}){note}", False))
+        n += j - i
+        i = j
+    return rows[:max_lines]
+
+
+def cover_page(title: str, subtitle: str, body: list[Page], notes: dict[str, str], paper: Paper,
+               printing: PrintParams, duplex: bool) -> Page:
+    """Title, contents and how to print."""
+    page = blank_page(paper, "Cover and contents", "Cover")
+    x0, y0, x1, y1 = content_box(paper)
+    width = x1 - x0
+    items: list[Item] = []
+    y = y1 - 14.0
+    items.append(label(x0, y, fit_text(title, 24.0, True, width), size=24.0, bold=True))
+    y -= 8.0
+    items.append(label(x0, y, subtitle or "Print-and-play kit", size=11.0, fill=GREY))
+
+    how = [
+        "Print at 100 % (\"actual size\"); turn off fit-to-page and shrink-to-fit.",
+        "Before cutting, measure the 50 mm and 1 in bars at the foot of any page.",
+        f"Paper: {paper_label(paper)}. Nothing is printed within {paper.margin:g} mm of an "
+        "edge, so any home printer reaches every mark.",
+        f"Cards and tiles carry {printing.bleed:g} mm of bleed: cut on the line the crop "
+        "marks give, the art runs past it.",
+    ]
+    if duplex:
+        first_test = 2 + next(i for i, p in enumerate(body) if p.section == ALIGNMENT_SECTION)
+        how.append(
+            "Pages marked \"backs\" go on the reverse of the page before: print double-sided, "
+            f"flip on the long edge. Print the alignment test (pages {first_test}–"
+            f"{first_test + 1}) first and set the back offset it reads."
+        )
+    if any("assembly map" in p.title for p in body):
+        how.append("Boards larger than a sheet are tiled: cut and glue the sheets as their "
+                   "assembly map shows.")
+    how_lines: list[tuple[str, bool]] = [("How to print", True)]
+    for h in how:
+        for k, line in enumerate(wrap(h, 9.0, width - 5.0)):
+            how_lines.append(((" " if k else "• ") + line, False))
+    how_top = y0 + 5.0 * len(how_lines) + 2.0
+
+    y -= 16.0
+    items.append(label(x0, y, "Contents", size=12.0, bold=True))
+    y -= 7.0
+    max_lines = max(1, int((y - how_top - 8.0) // 5.0))
+    for nums, what, is_note in contents_lines(body, notes, 2, max_lines):
+        if nums:
+            items.append(label(x0 + 14.0, y, nums, size=9.0, anchor="end", fill=GREY))
+        size = 8.0 if is_note else 9.0
+        indent = 21.0 if is_note else 18.0
+        items.append(label(x0 + indent, y, fit_text(what, size, False, width - indent),
+                           size=size, fill=GREY if is_note else INK))
+        y -= 5.0
+    y = how_top
+    for text, bold in how_lines:
+        items.append(label(x0 + (0.0 if bold else 2.0), y, text, size=12.0 if bold else 9.0,
+                           bold=bold))
+        y -= 6.0 if bold else 5.0
+    page.items.extend(items)
+    return page

@@ -1,0 +1,170 @@
+"""Duplex backs: mirrored back pages and the front/back alignment test.
+
+Portrait sheets printed double-sided and flipped on the long edge turn about the
+vertical axis: a point at x on the front lies behind x' = page_width - x on the back,
+rows keep their height. So a piece whose footprint is at x (width w) on the front has
+its back at page_width - x - w, its rotation reversed; then the user's measured
+back offset shifts everything on the back page.
+"""
+
+from __future__ import annotations
+
+from shapely.geometry import LineString
+
+from pnp.errors import PnpError
+from pnp.kit import PrintParams
+from pnp.layout.furniture import GREY, label
+from pnp.layout.page import Box, Page, Placement, Rotation, blank_page
+from pnp.paper import Paper
+from pnp.scene import Item, Shape, Style, circle
+
+MAX_BACK_OFFSET = 10.0
+"""A larger correction means a setting mistake, not a printer's tolerance (mm)."""
+ALIGN_LINE = Style(stroke="#000000", stroke_width=0.15)
+RULER = Style(stroke="#000000", stroke_width=0.12)
+
+
+def check_back_offset(printing: PrintParams) -> None:
+    for axis, v in (("x", printing.back_offset_x), ("y", printing.back_offset_y)):
+        if abs(v) > MAX_BACK_OFFSET:
+            raise PnpError(
+                f"back offset {axis} = {v:g} mm is too large: printers are off by a few mm "
+                f"at most (use -{MAX_BACK_OFFSET:g} to {MAX_BACK_OFFSET:g})"
+            )
+
+
+def mirror_box(b: Box, page_width: float) -> Box:
+    return (page_width - b[2], b[1], page_width - b[0], b[3])
+
+
+def shift_box(b: Box, dx: float, dy: float) -> Box:
+    return (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
+
+
+def mirror_placement(p: Placement, page_width: float, dx: float = 0.0,
+                     dy: float = 0.0) -> Placement | None:
+    """The back of placement `p`, or None when its component has no back."""
+    back = p.component.back
+    if back is None:
+        return None
+    w, _ = p.footprint_size
+    rot: Rotation = (360 - p.rotation) % 360  # type: ignore[assignment]
+    clip = None if p.clip is None else shift_box(mirror_box(p.clip, page_width), dx, dy)
+    return Placement(back, page_width - p.x - w + dx, p.y + dy, rot, clip, "back")
+
+
+def back_page(front: Page, printing: PrintParams) -> Page | None:
+    """The mirrored back sheet of `front`, or None if nothing on it has a back."""
+    check_back_offset(printing)
+    dx, dy = printing.back_offset_x, printing.back_offset_y
+    backs = [b for p in front.placements if (b := mirror_placement(p, front.width, dx, dy))]
+    if not backs:
+        return None
+    page = Page(front.width, front.height, title=f"{front.title} — backs", section=front.section,
+                side="back", paper=front.paper, placements=backs)
+    if front.trim_box is not None:
+        trims = [b.trim_box for b in backs]
+        page.trim_box = (min(t[0] for t in trims), min(t[1] for t in trims),
+                         max(t[2] for t in trims), max(t[3] for t in trims))
+        bleed = printing.bleed
+        page.bleed_box = (page.trim_box[0] - bleed, page.trim_box[1] - bleed,
+                          page.trim_box[2] + bleed, page.trim_box[3] + bleed)
+    # No crop marks on backs: pieces are cut along the front's marks, and marks shifted
+    # by the back offset would only mislead.
+    return page
+
+
+def with_backs(pages: list[Page], printing: PrintParams) -> list[Page]:
+    """Insert each front's back page right after it (print double-sided, long edge)."""
+    out: list[Page] = []
+    for page in pages:
+        out.append(page)
+        if page.side == "front" and (b := back_page(page, printing)) is not None:
+            out.append(b)
+    return out
+
+
+def _line(x0: float, y0: float, x1: float, y1: float, style: Style = ALIGN_LINE) -> Shape:
+    return Shape(LineString([(x0, y0), (x1, y1)]), "art", style)
+
+
+def _ruler(cx: float, cy: float, horizontal: bool, sign: int, span: int = 10) -> list[Item]:
+    """Ticks every mm from -span to +span around (cx, cy), labelled every 5 mm.
+
+    A tick at offset t is labelled `sign * t`: the number to add to the back offset
+    when the back's line shows through at that tick.
+    """
+    items: list[Item] = []
+    for t in range(-span, span + 1):
+        length = 5.0 if t % 5 == 0 else (2.5 if t else 5.0)
+        if t == 0:
+            length = 7.0
+        if horizontal:
+            items.append(_line(cx + t, cy, cx + t, cy + length, RULER))
+        else:
+            items.append(_line(cx, cy + t, cx + length, cy + t, RULER))
+        if t % 5 == 0:
+            v = sign * t
+            text = "0" if v == 0 else f"{v:+d}"
+            if horizontal:
+                items.append(label(cx + t, cy - 3.2, text, size=6.0, anchor="middle"))
+            else:
+                items.append(label(cx + length + 1.5, cy + t - 0.8, text, size=6.0))
+    if horizontal:
+        items.append(_line(cx - span, cy, cx + span, cy, RULER))
+    else:
+        items.append(_line(cx, cy - span, cx, cy + span, RULER))
+    return items
+
+
+def alignment_pages(paper: Paper, printing: PrintParams,
+                    section: str = "Duplex test") -> list[Page]:
+    """A front page with rulers and a back page with a long cross, to read the offset.
+
+    Held up to a light, the back's vertical line crosses the front's X rulers and its
+    horizontal line the Y rulers; each ruler is labelled with the correction to add
+    (the back page already carries the current offset, so 0 means "aligned").
+    """
+    check_back_offset(printing)
+    w, h = paper.width, paper.height
+    cx, cy = w / 2, h / 2
+    arm = 60.0
+    front = blank_page(paper, "Duplex alignment test — front", section)
+    items: list[Item] = [
+        label(cx, cy + arm + 30.0, "Duplex alignment test", size=16.0, bold=True,
+              anchor="middle"),
+    ]
+    lines = [
+        "Print this sheet double-sided, flip on the long edge, at 100 %.",
+        "Hold it up to a light: the back shows a long cross.",
+        "Read where its vertical line meets the X rulers, its horizontal line the Y rulers.",
+        f"Add the readings to the back offset (now x = {printing.back_offset_x:g} mm, "
+        f"y = {printing.back_offset_y:g} mm) and rebuild.",
+        "When all rulers read 0, the backs of your cards land true.",
+    ]
+    for i, s in enumerate(lines):
+        items.append(label(cx, cy + arm + 21.0 - 5.0 * i, s, size=8.0, anchor="middle"))
+    # X rulers above and below the centre; Y rulers left and right (long-edge flip:
+    # x readings keep their sign, y readings flip, see module docstring).
+    for oy in (-arm + 15.0, arm - 15.0):
+        items += _ruler(cx, cy + oy, True, +1)
+        items.append(label(cx - 16.0, cy + oy + 1.0, "X", size=9.0, bold=True, anchor="end"))
+    for ox in (-arm + 15.0, arm - 20.0):
+        items += _ruler(cx + ox, cy, False, -1)
+        items.append(label(cx + ox + 2.5, cy - 16.0, "Y", size=9.0, bold=True, anchor="middle"))
+    items += [_line(cx - 4, cy, cx + 4, cy), _line(cx, cy - 4, cx, cy + 4)]
+    items.append(label(cx, cy - arm - 8.0, "front", size=8.0, anchor="middle", fill=GREY))
+    front.items.extend(items)
+
+    dx, dy = printing.back_offset_x, printing.back_offset_y
+    back = blank_page(paper, "Duplex alignment test — back", section)
+    back.side = "back"
+    bx, by = w - cx + dx, cy + dy  # the mirror of the centre, shifted by the current offset
+    back.items.extend([
+        _line(bx, by - arm - 5.0, bx, by + arm + 5.0),
+        _line(bx - arm - 5.0, by, bx + arm + 5.0, by),
+        circle(bx, by, 3.0, "art", ALIGN_LINE),
+        label(bx, by - arm - 10.0, "back side of the alignment test", size=8.0,
+              anchor="middle", fill=GREY),
+    ])
+    return [front, back]

@@ -1,0 +1,204 @@
+"""PDF renderer: draws Pages with reportlab, and decides nothing about where things go.
+
+Invariant mode makes rebuilds byte-identical; fonts are embedded TrueType subsets.
+Page coordinates are millimetres, converted to points here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+from pathlib import Path
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
+from shapely.geometry.base import BaseGeometry
+
+from pnp.atomic import write_bytes
+from pnp.layout.page import Box, Page, Placement
+from pnp.render.fonts import font_name, register_fonts
+from pnp.scene import GUIDE_STYLE, LAYERS, PT_PER_MM, Item, Shape, Style, Text
+
+K = PT_PER_MM
+DEFAULT_STYLE = Style()
+
+
+@cache
+def _colour(hex_colour: str) -> Color:
+    return HexColor(hex_colour)
+
+
+def _pt_box(b: Box | None) -> tuple[float, float, float, float] | None:
+    return None if b is None else (b[0] * K, b[1] * K, b[2] * K, b[3] * K)
+
+
+def render_pdf(pages: list[Page], title: str) -> bytes:
+    """All pages as one PDF: exact mm page sizes, TrimBox/BleedBox where the layout set them."""
+    regular, _ = register_fonts()
+    buf = io.BytesIO()
+    first = pages[0] if pages else None
+    size = (first.width * K, first.height * K) if first else (595.2756, 841.8898)
+    # The initial font is ours too: reportlab's default (Helvetica) would be an unembedded
+    # font resource on every page.
+    canv = Canvas(buf, pagesize=size, invariant=1, pageCompression=1, initialFontName=regular)
+    canv.setTitle(title)
+    canv.setAuthor("pnp")
+    canv.setCreator("pnp")
+    canv.setSubject("print-and-play kit")
+    for page in pages:
+        canv.setPageSize((page.width * K, page.height * K))
+        canv.setTrimBox(_pt_box(page.trim_box))
+        canv.setBleedBox(_pt_box(page.bleed_box))
+        draw_page(canv, page)
+        canv.showPage()
+    canv.save()
+    return buf.getvalue()
+
+
+def write_pdf(path: Path, pages: list[Page], title: str) -> Path:
+    """Render and write atomically (no half-written PDF on failure)."""
+    return write_bytes(path, render_pdf(pages, title))
+
+
+def _layers(page: Page) -> list[str]:
+    """Scene layers bottom to top; unknown layers (if any) go on top, sorted for stability."""
+    seen = {it.layer for it in page.items}
+    for p in page.placements:
+        seen.update(it.layer for it in p.component.items)
+    return list(LAYERS) + sorted(seen - set(LAYERS))
+
+
+def draw_page(canv: Canvas, page: Page) -> None:
+    """Each layer in order: every placement's items on it, then the page's own items."""
+    for layer in _layers(page):
+        for p in page.placements:
+            items = [it for it in p.component.items if it.layer == layer]
+            if items:
+                _draw_placement(canv, p, items)
+        for it in page.items:
+            if it.layer == layer:
+                _draw_item(canv, it)
+
+
+def _draw_placement(canv: Canvas, p: Placement, items: list[Item]) -> None:
+    canv.saveState()
+    if p.clip is not None:
+        x0, y0, x1, y1 = p.clip
+        path = canv.beginPath()
+        path.rect(x0 * K, y0 * K, (x1 - x0) * K, (y1 - y0) * K)
+        canv.clipPath(path, stroke=0, fill=0)
+    a, b, c, d, e, f = p.matrix
+    canv.transform(a, b, c, d, e * K, f * K)
+    for it in items:
+        _draw_item(canv, it)
+    canv.restoreState()
+
+
+def _draw_item(canv: Canvas, it: Item) -> None:
+    if isinstance(it, Shape):
+        _draw_shape(canv, it)
+    else:
+        _draw_text(canv, it)
+
+
+def _draw_text(canv: Canvas, t: Text) -> None:
+    fill = GUIDE_STYLE.stroke if t.layer == "guide" and t.fill == "#000000" else t.fill
+    canv.saveState()
+    canv.setFillColor(_colour(fill or "#000000"))
+    canv.setFont(font_name(t.bold), t.size)
+    canv.translate(t.x * K, t.y * K)
+    if t.rotate:
+        canv.rotate(t.rotate)
+    if t.anchor == "middle":
+        canv.drawCentredString(0, 0, t.text)
+    elif t.anchor == "end":
+        canv.drawRightString(0, 0, t.text)
+    else:
+        canv.drawString(0, 0, t.text)
+    canv.restoreState()
+
+
+def _parts(geom: BaseGeometry) -> list[BaseGeometry]:
+    if hasattr(geom, "geoms"):
+        out: list[BaseGeometry] = []
+        for g in geom.geoms:
+            out.extend(_parts(g))
+        return out
+    return [geom]
+
+
+def _is_rect(coords: list[tuple[float, float]]) -> bool:
+    pts = coords[:-1] if coords[0] == coords[-1] else coords
+    return (len(pts) == 4 and len({round(x, 9) for x, _ in pts}) == 2
+            and len({round(y, 9) for _, y in pts}) == 2
+            and all(pts[i][0] == pts[i - 1][0] or pts[i][1] == pts[i - 1][1] for i in range(4)))
+
+
+def _n(v: float) -> str:
+    """A PDF number in points: 0.001 pt (0.0004 mm) is far below what any printer shows."""
+    s = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if s in ("", "-0") else s
+
+
+def _ring_ops(coords: list[tuple[float, float]], close: bool) -> str:
+    """PDF path operators for one ring or line. Written here rather than through
+    reportlab's path object, whose pure-Python number formatting dominated render time."""
+    if close and _is_rect(coords):
+        xs = [x for x, _ in coords]
+        ys = [y for _, y in coords]
+        return (f"{_n(min(xs) * K)} {_n(min(ys) * K)} {_n((max(xs) - min(xs)) * K)} "
+                f"{_n((max(ys) - min(ys)) * K)} re")
+    pts = [f"{_n(x * K)} {_n(y * K)}" for x, y in coords]
+    return f"{pts[0]} m {' l '.join(pts[1:])} l" + (" h" if close else "")
+
+
+_PAINT = {(True, True): "B*", (False, True): "f*", (True, False): "S"}
+"""PDF painting operators by (stroke, fill); areas use the even-odd rule so holes stay open."""
+
+
+def _draw_shape(canv: Canvas, s: Shape) -> None:
+    """Areas (polygons, circles) are filled even-odd and stroked; lines are stroked only."""
+    st = GUIDE_STYLE if s.layer == "guide" and s.style == DEFAULT_STYLE else s.style
+    stroke = st.stroke is not None and st.stroke_width > 0
+    fill = st.fill is not None
+    if not (stroke or fill):
+        return
+    areas: list[str] = []
+    lines: list[str] = []
+    circles: list[tuple[float, float]] = []
+    for g in _parts(s.geom):
+        if g.is_empty:
+            continue
+        kind = g.geom_type
+        if kind == "Polygon":
+            areas.append(_ring_ops(list(g.exterior.coords), True))
+            areas.extend(_ring_ops(list(h.coords), True) for h in g.interiors)
+        elif kind in ("LineString", "LinearRing"):
+            coords = list(g.coords)
+            if len(coords) >= 2:
+                lines.append(_ring_ops(coords, kind == "LinearRing"))
+        elif kind == "Point" and s.radius > 0:
+            circles.append((g.x, g.y))
+    if not (areas or circles or (lines and stroke)):
+        return
+    canv.saveState()
+    if fill:
+        canv.setFillColor(_colour(st.fill))
+    if stroke:
+        canv.setStrokeColor(_colour(st.stroke))
+        canv.setLineWidth(st.stroke_width * K)
+        if st.dash:
+            canv.setDash([d * K for d in st.dash], 0)
+    if st.opacity < 1.0:
+        canv.setFillAlpha(st.opacity)
+        canv.setStrokeAlpha(st.opacity)
+    if areas:
+        canv.addLiteral("\n".join(areas) + " " + _PAINT[(stroke, fill)])
+    if circles:
+        path = canv.beginPath()
+        for x, y in circles:
+            path.circle(x * K, y * K, s.radius * K)
+        canv.drawPath(path, stroke=int(stroke), fill=int(fill), fillMode=FILL_EVEN_ODD)
+    if lines and stroke:
+        canv.addLiteral("\n".join(lines) + " S")
+    canv.restoreState()

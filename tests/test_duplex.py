@@ -1,0 +1,205 @@
+"""Duplex backs: mirrored for a long-edge flip, right after their fronts, offset-corrected."""
+
+from __future__ import annotations
+
+import io
+
+import pdfplumber
+import pypdf
+import pytest
+from shapely.geometry import box
+
+from pnp.errors import PnpError
+from pnp.kit import PrintParams
+from pnp.layout import Section, alignment_pages, build_document, with_backs
+from pnp.layout.impose import impose_cards, pack_cutouts
+from pnp.paper import get_paper
+from pnp.render.pdf import render_pdf
+from pnp.scene import CUT_STYLE, Component, Shape, Style, circle
+
+PT = 72.0 / 25.4
+BLEED = 3.0
+A4_W = 210.0
+
+
+def marker_colour(k: int, back: bool) -> str:
+    return f"#{(40 + 20 * k):02x}{(200 if back else 100):02x}{(10 + k):02x}"
+
+
+def marked_card(k: int, w: float, h: float) -> Component:
+    """A card whose back has a marker square exactly behind the front's marker square.
+
+    Front marker at local x 5..15; seen from behind (flipped left-right) the same paper is
+    at back-local x w-15..w-5, same height.
+    """
+    back = Component(f"back{k}", "back", w, h, imposition="card", bleed=BLEED)
+    back.add(Shape(box(-BLEED, -BLEED, w + BLEED, h + BLEED), style=Style(fill="#0072B2",
+                                                                          stroke=None)),
+             Shape(box(w - 15, 5, w - 5, 25), style=Style(fill=marker_colour(k, True),
+                                                          stroke=None)))
+    c = Component(f"card{k}", "card", w, h, imposition="card", bleed=BLEED, back=back)
+    c.add(Shape(box(-BLEED, -BLEED, w + BLEED, h + BLEED), style=Style(fill="#E69F00",
+                                                                       stroke=None)),
+          Shape(box(5, 5, 15, 25), style=Style(fill=marker_colour(k, False), stroke=None)))
+    return c
+
+
+def rects_by_colour(page: pdfplumber.page.Page) -> dict[tuple, tuple[float, ...]]:
+    h = page.height
+    return {tuple(round(v, 3) for v in r["non_stroking_color"]):
+            (r["x0"] / PT, (h - r["bottom"]) / PT, r["x1"] / PT, (h - r["top"]) / PT)
+            for r in page.rects}
+
+
+def rgb(hex_colour: str) -> tuple:
+    return tuple(round(int(hex_colour[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
+
+
+def build(size: tuple[float, float], printing: PrintParams, n: int = 5) -> tuple[list, bytes]:
+    cards = [marked_card(k, *size) for k in range(n)]
+    pages = build_document("Duplex", [Section("Cards", cards)], get_paper("a4"), printing)
+    return pages, render_pdf(pages, "Duplex")
+
+
+def test_both_card_orientations_are_exercised() -> None:
+    rotations = {
+        impose_cards([marked_card(0, w, h)], get_paper("a4"), PrintParams())[0]
+        .placements[0].rotation
+        for w, h in [(63, 88), (85, 55)]
+    }
+    assert rotations == {0, 90}
+
+
+@pytest.mark.parametrize("size", [(63.0, 88.0), (85.0, 55.0)])
+def test_back_marker_lies_exactly_behind_front_marker(size: tuple[float, float]) -> None:
+    """Long-edge flip: paper at front x lies behind back x' = page_width - x, same y."""
+    pages, data = build(size, PrintParams())
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        pairs = 0
+        for i, p in enumerate(pages):
+            if p.side != "back" or "alignment" in p.title:
+                continue
+            front = rects_by_colour(pdf.pages[i - 1])
+            back = rects_by_colour(pdf.pages[i])
+            for k in range(5):
+                f = front.get(rgb(marker_colour(k, False)))
+                b = back.get(rgb(marker_colour(k, True)))
+                if f is None:
+                    continue
+                assert b is not None
+                assert b == pytest.approx((A4_W - f[2], f[1], A4_W - f[0], f[3]), abs=0.01)
+                pairs += 1
+        assert pairs == 5
+
+
+def test_back_pages_follow_their_fronts_and_carry_bleed() -> None:
+    pages, data = build((63.0, 88.0), PrintParams(), n=8)
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    card_pages = [i for i, p in enumerate(pages) if p.section == "Cards"]
+    assert [pages[i].side for i in card_pages] == ["front", "back"] * (len(card_pages) // 2)
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        for i in card_pages:
+            if pages[i].side != "back":
+                continue
+            blue = [r for r in pdf.pages[i].rects
+                    if r["non_stroking_color"] == pytest.approx(rgb("#0072B2"), abs=1e-3)]
+            assert blue
+            trim = [v / PT for v in reader.pages[i].trimbox]
+            bleed = [v / PT for v in reader.pages[i].bleedbox]
+            assert bleed == pytest.approx([trim[0] - 3, trim[1] - 3, trim[2] + 3, trim[3] + 3],
+                                          abs=0.01)
+            for r in blue:  # back art runs 3 mm past the trim on every side
+                w, h = (r["x1"] - r["x0"]) / PT, (r["bottom"] - r["top"]) / PT
+                assert sorted((w, h)) == pytest.approx(sorted((63 + 6, 88 + 6)), abs=0.01)
+                x0 = r["x0"] / PT
+                assert trim[0] - 3 - 0.01 <= x0 and x0 + w <= trim[2] + 3 + 0.01
+
+
+def test_back_offset_shifts_every_back_page_and_nothing_else() -> None:
+    dx, dy = 1.5, -0.75
+    pages0, plain = build((63.0, 88.0), PrintParams())
+    pages1, shifted = build((63.0, 88.0), PrintParams(back_offset_x=dx, back_offset_y=dy))
+    assert [p.title for p in pages0] == [p.title for p in pages1]
+    r0, r1 = pypdf.PdfReader(io.BytesIO(plain)), pypdf.PdfReader(io.BytesIO(shifted))
+    with pdfplumber.open(io.BytesIO(plain)) as a, pdfplumber.open(io.BytesIO(shifted)) as b:
+        for i, p in enumerate(pages0):
+            if p.section != "Cards":
+                continue
+            ra, rb = rects_by_colour(a.pages[i]), rects_by_colour(b.pages[i])
+            move = (dx, dy) if p.side == "back" else (0.0, 0.0)
+            for colour, box_a in ra.items():
+                if colour == (1.0, 1.0, 1.0) or colour == (0.133, 0.133, 0.133):
+                    continue  # furniture (scale bars) never moves
+                box_b = rb[colour]
+                assert box_b == pytest.approx((box_a[0] + move[0], box_a[1] + move[1],
+                                               box_a[2] + move[0], box_a[3] + move[1]), abs=0.01)
+            if p.side == "back":
+                ta = [v / PT for v in r0.pages[i].trimbox]
+                tb = [v / PT for v in r1.pages[i].trimbox]
+                assert tb == pytest.approx([ta[0] + dx, ta[1] + dy, ta[2] + dx, ta[3] + dy],
+                                           abs=0.01)
+
+
+def test_alignment_pair_ends_the_document_only_with_backs() -> None:
+    pages, data = build((63.0, 88.0), PrintParams(back_offset_x=1.0, back_offset_y=2.0))
+    assert [p.title for p in pages[-2:]] == ["Duplex alignment test — front",
+                                             "Duplex alignment test — back"]
+    assert pages[-1].side == "back"
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        back = pdf.pages[-1]
+        h = back.height
+        long_lines = [ln for ln in back.lines if max(ln["width"], ln["height"]) / PT > 100]
+        verticals = [ln["x0"] / PT for ln in long_lines if ln["width"] < 0.01]
+        horizontals = [(h - ln["top"]) / PT for ln in long_lines if ln["height"] < 0.01
+                       and (h - ln["top"]) / PT < 250]  # not the header hairline
+        # The cross sits at the page centre (its own mirror), moved by the back offset.
+        assert verticals == pytest.approx([A4_W / 2 + 1.0], abs=0.01)
+        assert horizontals == pytest.approx([297 / 2 + 2.0], abs=0.01)
+        front_text = pdf.pages[-2].extract_text()
+        for word in ("X", "Y", "+5", "-10", "long edge", "x = 1 mm", "y = 2 mm"):
+            assert word in front_text
+    plain = Component("c", "c", 63, 88, imposition="card")
+    pages = build_document("K", [Section("C", [plain])], get_paper("a4"), PrintParams())
+    assert not any("alignment" in p.title for p in pages)
+
+
+def test_alignment_rulers_read_the_correction() -> None:
+    """A back printed e mm too far right shows through at front x = centre - e: the X
+    ruler tick there must read the correction -e; y keeps its direction, so the Y
+    ruler tick at front y = centre + e must read -e as well."""
+    front, _ = alignment_pages(get_paper("a4"), PrintParams())
+    labels = {(round(t.x, 2), round(t.y, 2)): t.text for t in front.items
+              if hasattr(t, "text") and t.text.lstrip("+-").isdigit()}
+    cx, cy = A4_W / 2, 297 / 2
+    x_ruler = {x - cx: text for (x, y), text in labels.items() if abs(x - cx) <= 10.01
+               and abs(y - cy) > 20}
+    assert x_ruler[-5.0] == "-5" and x_ruler[5.0] == "+5" and x_ruler[0.0] == "0"
+    y_ruler = {round(y + 0.8 - cy, 2): text for (x, y), text in labels.items()
+               if abs(x - cx) > 20 and abs(y + 0.8 - cy) <= 10.01}
+    assert y_ruler[5.0] == "-5" and y_ruler[-5.0] == "+5"
+
+
+def test_unreasonable_back_offset_is_a_user_error() -> None:
+    with pytest.raises(PnpError, match="back offset"):
+        build((63.0, 88.0), PrintParams(back_offset_x=25.0))
+
+
+def test_cutouts_with_backs_get_a_mirrored_back_page() -> None:
+    back = Component("tb", "tb", 30, 30, imposition="cutout")
+    back.add(circle(15, 15, 15, style=Style(fill="#000000", stroke=None)))
+    tok = Component("t", "t", 30, 30, imposition="cutout", copies=5, back=back)
+    tok.add(circle(15, 15, 15, "cut", CUT_STYLE))
+    paper = get_paper("letter")
+    fronts = pack_cutouts([tok], paper)
+    pages = with_backs(fronts, PrintParams())
+    assert [p.side for p in pages] == ["front", "back"]
+    for f, b in zip(pages[0].placements, pages[1].placements, strict=True):
+        assert b.component is back and b.side == "back"
+        assert b.trim_box == pytest.approx((paper.width - f.trim_box[2], f.trim_box[1],
+                                            paper.width - f.trim_box[0], f.trim_box[3]))
+
+
+def test_pages_without_backs_get_no_back_page() -> None:
+    c = Component("c", "c", 63, 88, imposition="card")
+    pages = with_backs(impose_cards([c], get_paper("a4"), PrintParams()), PrintParams())
+    assert len(pages) == 1
