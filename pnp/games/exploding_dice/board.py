@@ -27,7 +27,9 @@ def board(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     """The square board: zones, grid lines, start marks, push arrows, fold lines."""
     g = layout(p)
     s, b = g.size, printing.bleed
-    c = Component("board", "The Grid (board)", s, s, imposition="board", bleed=b)
+    # A mint-tin board always fits one sheet, so it is imposed like a card (bleed, crop
+    # marks) and shares its sheet with the score cards; `board` imposition is for tiling.
+    c = Component("board", "The Grid (board)", s, s, imposition="card", bleed=b)
     c.add(Shape(rounded_rect(-b, -b, s + 2 * b, s + 2 * b, 0), style=Style(fill=BAND_TONE, stroke=None)))
     for z, colour in enumerate(p.colours):
         c.add(Shape(zone_rect(g, z), style=Style(fill=ink(colour).light, stroke=None)))

@@ -20,7 +20,7 @@ def run(kit: Kit) -> list[Finding]:
     findings: list[Finding] = []
     for c in kit.components:
         findings += check_cut_outlines(c)
-        if c.imposition == "card" and c.name != "card-back":
+        if c.imposition == "card" and c.name not in ("card-back", "board"):  # board: folded
             findings += check_fits(c, _tin_name(p), tin)
     findings += check_board_folds(kit.component("board"), tin)
     findings += check_stickers(kit, p)

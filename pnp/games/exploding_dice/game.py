@@ -41,11 +41,11 @@ def _sections(kit: Kit) -> list[KitSection]:
         return tuple(n for n in names if n.startswith(prefix))
 
     return [
-        KitSection("Board", ("board",), "Cut on the outer line, fold on the dashed line."),
+        KitSection("Board, score track, score sheet, lid label",
+                   ("board", "score-track", "score-sheet", "tin-label"),
+                   "Cut on the crop marks; fold the board on its dashed line."),
         KitSection("Rule cards", pick("rule-card") + ("player-aid",),
                    "Print the back page on the reverse (flip on the long edge)."),
-        KitSection("Score track, score sheet, lid label", ("score-track", "score-sheet", "tin-label"),
-                   "Use the track with the markers, or the pen-and-paper sheet."),
         KitSection("Dice stickers", pick("stickers"),
                    "Print on sticker paper; pips or candy, one sticker per face."),
         KitSection("Score markers and paper dice", ("score-markers",) + pick("paper-die"),
@@ -61,7 +61,8 @@ def _check_board_fits_paper(p: ExplodingDiceParams, printing: PrintParams) -> No
     if size > room:
         raise PnpError(
             f"a {p.n} x {p.n} grid of {p.die_size:g} mm dice needs a {size:.0f} mm board, "
-            f"more than the {room:.0f} mm that fits on {paper.name} paper: use a smaller grid or dice"
+            f"more than the {room:.0f} mm that fits on {paper.name} paper: "
+            "use a smaller grid or smaller dice"
         )
 
 
