@@ -7,7 +7,7 @@ A kit entry is a plain dict (hrefs relative to the gallery's folder, '/'-separat
         "title": "Exploding Dice",                # required
         "blurb": "One short paragraph.",          # optional
         "pdfs": [{"label": "A4", "href": "exploding-dice/exploding-dice-a4.pdf"}],
-        "components": [                           # e.g. from write_component_files()
+        "components": [                           # built by pnp.build from manifest.json
             {"name": "board", "title": "Board", "png": "exploding-dice/png/board.png",
              "svg": "exploding-dice/svg/board.svg", "dxf": None,
              "back_png": None, "back_svg": None},
@@ -20,17 +20,12 @@ No JavaScript and no external assets, so the page works opened straight from dis
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from pnp.atomic import write_bytes, write_text
-from pnp.render.dxf import component_dxf
-from pnp.render.png import component_png
-from pnp.render.svg import component_svg
-from pnp.scene import Component
+from pnp.atomic import write_text
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 GALLERY_TEMPLATE = "gallery.html.j2"
@@ -75,49 +70,3 @@ def _kit_section(out_dir: Path, kit: dict[str, Any]) -> dict[str, Any]:
         "components": components,
         "report": report if (out_dir / report).is_file() else None,
     }
-
-
-def write_component_files(
-    component: Component,
-    kit_dir: Path,
-    kerf: float = 0.0,
-    colours: dict[str, str] | None = None,
-    rel_to: Path | None = None,
-) -> dict[str, str | None]:
-    """Write a component's SVG, preview PNG and (if it has cut lines) DXF under `kit_dir`.
-
-    Files go to `kit_dir/svg/<name>.svg`, `kit_dir/png/<name>.png`, `kit_dir/dxf/<name>.dxf`;
-    a back (`component.back`) adds `<name>-back.svg/.png`. Returns the gallery entry for the
-    component with hrefs relative to `rel_to` (default: the parent of `kit_dir`, where
-    index.html lives).
-    """
-    kit_dir = Path(kit_dir)
-    base = Path(rel_to) if rel_to is not None else kit_dir.parent
-
-    def href(path: Path) -> str:
-        return Path(os.path.relpath(path, base)).as_posix()
-
-    name = component.name
-    svg = component_svg(component, colours=colours)
-    svg_path = write_text(kit_dir / "svg" / f"{name}.svg", svg)
-    png = component_png(component, colours=colours)
-    png_path = write_bytes(kit_dir / "png" / f"{name}.png", png)
-    entry: dict[str, str | None] = {
-        "name": name,
-        "title": component.title or name,
-        "svg": href(svg_path),
-        "png": href(png_path),
-        "dxf": None,
-        "back_svg": None,
-        "back_png": None,
-    }
-    dxf = component_dxf(component, kerf=kerf)
-    if dxf is not None:
-        entry["dxf"] = href(write_bytes(kit_dir / "dxf" / f"{name}.dxf", dxf))
-    if component.back is not None:
-        back = component.back
-        back_svg = component_svg(back, colours=colours)
-        entry["back_svg"] = href(write_text(kit_dir / "svg" / f"{name}-back.svg", back_svg))
-        back_png = component_png(back, colours=colours)
-        entry["back_png"] = href(write_bytes(kit_dir / "png" / f"{name}-back.png", back_png))
-    return entry

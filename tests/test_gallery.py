@@ -6,10 +6,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from shapely.geometry import box
 
-from pnp.gallery import build_gallery, write_component_files
-from pnp.scene import CUT_STYLE, Component, Shape, Style
+from pnp.gallery import build_gallery
 
 
 class _Links(HTMLParser):
@@ -94,22 +92,3 @@ def test_empty_gallery_and_bad_entry(tmp_path: Path) -> None:
     assert "make kits" in "".join(page.text)
     with pytest.raises(ValueError, match="slug"):
         build_gallery(tmp_path, [{"title": "No slug"}])
-
-
-def test_write_component_files_feeds_the_gallery(tmp_path: Path) -> None:
-    part = Component("token", "Token", 20, 20)
-    part.add(Shape(box(0, 0, 20, 20), "art", Style(fill="#56B4E9")))
-    part.add(Shape(box(0, 0, 20, 20), "cut", CUT_STYLE))
-    card = Component("card", "Card", 30, 40, bleed=3, back=Component("card-b", "Back", 30, 40))
-    entries = [write_component_files(c, tmp_path / "demo", kerf=0.1) for c in (part, card)]
-    assert entries[0]["svg"] == "demo/svg/token.svg"
-    assert entries[0]["dxf"] == "demo/dxf/token.dxf"
-    assert entries[1]["dxf"] is None and entries[1]["back_png"] == "demo/png/card-back.png"
-    for entry in entries:
-        for key in ("svg", "png", "dxf", "back_svg", "back_png"):
-            if entry[key]:
-                assert (tmp_path / entry[key]).stat().st_size > 0
-    kit = {"slug": "demo", "title": "Demo", "components": entries}
-    page = _parse(build_gallery(tmp_path, [kit]))
-    assert page.imgs == ["demo/png/token.png", "demo/png/card.png"]
-    assert {"demo/dxf/token.dxf", "demo/svg/card-back.svg"} <= set(page.hrefs)

@@ -11,18 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import make_kit
+from pnp.build import all_components, make_kit
 from pnp.games import registry
 from pnp.render.svg import component_svg
 
 GOLDEN = Path(__file__).parent / "golden"
 KITS = {slug: make_kit(slug, paper="a4")[1] for slug in registry()}
-CASES = [(slug, c.name) for slug, kit in KITS.items() for c in kit.components]
+PARTS = {slug: {c.name: c for c in all_components(kit)} for slug, kit in KITS.items()}
+CASES = [(slug, name) for slug, parts in PARTS.items() for name in parts]
 
 
 @pytest.mark.parametrize("slug, name", CASES, ids=[f"{s}/{n}" for s, n in CASES])
 def test_component_matches_golden_svg(slug, name, update_golden):
-    svg = component_svg(KITS[slug].component(name))
+    svg = component_svg(PARTS[slug][name])
     path = GOLDEN / slug / f"{name}.svg"
     if update_golden:
         path.parent.mkdir(parents=True, exist_ok=True)
