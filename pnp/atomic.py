@@ -21,7 +21,18 @@ def ensure_dir(path: Path) -> Path:
 
 
 def write_bytes(path: Path, data: bytes) -> Path:
-    """Write to a temporary file in the same folder, then rename it into place."""
+    """Write to a temporary file in the same folder, then rename it into place.
+
+    A device or pipe (`/dev/null`, `/dev/stdout`) is written directly: renaming over it
+    would replace the device with a plain file.
+    """
+    if path.exists() and not path.is_file():
+        try:
+            with open(path, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise PnpError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return path
     ensure_dir(path.parent)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
