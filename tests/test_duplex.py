@@ -203,3 +203,34 @@ def test_pages_without_backs_get_no_back_page() -> None:
     c = Component("c", "c", 63, 88, imposition="card")
     pages = with_backs(impose_cards([c], get_paper("a4"), PrintParams()), PrintParams())
     assert len(pages) == 1
+
+
+MIXED_SIZES = [(69.0, 69.0), (85.0, 55.0), (88.0, 53.0), (63.0, 88.0), (85.0, 55.0),
+               (44.45, 63.5)]
+
+
+@pytest.mark.parametrize("paper_name", ["a4", "letter"])
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.75)])
+def test_mixed_size_backs_land_exactly_behind_their_fronts(
+        paper_name: str, offset: tuple[float, float]) -> None:
+    """Five card sizes share one sheet (some turned); every back marker is measured in the
+    PDF behind its front marker: x' = page_width - x, same y, plus the back offset."""
+    paper = get_paper(paper_name)
+    printing = PrintParams(back_offset_x=offset[0], back_offset_y=offset[1])
+    cards = [marked_card(k, w, h) for k, (w, h) in enumerate(MIXED_SIZES)]
+    pages = build_document("Duplex", [Section("Cards", cards)], paper, printing)
+    fronts = [i for i, p in enumerate(pages) if p.section == "Cards" and p.side == "front"]
+    assert len(fronts) == 1  # all sizes on one sheet
+    i = fronts[0]
+    assert pages[i + 1].side == "back" and pages[i + 1].section == "Cards"
+    assert {p.rotation for p in pages[i].placements} == {0, 90}
+    data = render_pdf(pages, "Duplex")
+    dx, dy = offset
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        front = rects_by_colour(pdf.pages[i])
+        back = rects_by_colour(pdf.pages[i + 1])
+    for k in range(len(MIXED_SIZES)):
+        f = front[rgb(marker_colour(k, False))]
+        b = back[rgb(marker_colour(k, True))]
+        assert b == pytest.approx((paper.width - f[2] + dx, f[1] + dy,
+                                   paper.width - f[0] + dx, f[3] + dy), abs=0.01)

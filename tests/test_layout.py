@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import itertools
+from dataclasses import replace
 
+import pdfplumber
+import pypdf
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point, box
 
+from geometry.shapes import rounded_rect
+from pnp.build import make_kit
 from pnp.errors import PnpError
 from pnp.kit import PrintParams
 from pnp.layout import Section, build_document, impose_cards, pack_cutouts
@@ -20,7 +26,8 @@ from pnp.layout.page import (
     text_bounds,
 )
 from pnp.paper import get_paper
-from pnp.scene import CUT_STYLE, Component, Shape, Style, Text, circle
+from pnp.render.pdf import render_pdf
+from pnp.scene import CUT_STYLE, SCORE_STYLE, Component, Shape, Style, Text, circle
 
 SPEC_MARGIN = 6.35  # print-and-cut.md: keep content 6.35 mm from every edge
 SPEC_BLEED = 3.0  # print-and-cut.md: cards and tiles carry 3 mm bleed
@@ -135,11 +142,12 @@ def test_card_too_large_is_a_user_error() -> None:
         impose_cards([card(w=250, h=250)], get_paper("a4"), PrintParams())
 
 
-def test_different_card_sizes_go_on_separate_sheets() -> None:
+def test_different_card_sizes_share_a_sheet() -> None:
+    """Replaces the old one-size-per-sheet rule: two small sizes now share one sheet."""
     pages = impose_cards([card("small", 40, 40), card("big", 63, 88)], get_paper("a4"),
                          PrintParams())
-    assert len(pages) == 2
-    assert {p.component.name for p in pages[0].placements} == {"small"}
+    assert len(pages) == 1
+    assert sorted(p.component.name for p in pages[0].placements) == ["big", "small"]
 
 
 @pytest.mark.parametrize("paper_name", ["a4", "letter"])
@@ -257,3 +265,231 @@ def test_cover_text_never_overlaps_even_with_many_sheets(n_cards: int) -> None:
         assert y0 >= SPEC_MARGIN and y1 <= paper.height - SPEC_MARGIN
     joined = " ".join(t.text for t in texts)
     assert "A note." in joined
+
+
+# --- Mixed sizes on shared sheets ---------------------------------------------------------
+
+PT = 72.0 / 25.4
+TIN_FILLS = {"board": "#E69F00", "track": "#56B4E9", "sheet": "#009E73", "label": "#0072B2"}
+
+
+def tin_piece(name: str, w: float, h: float, fold: bool = False) -> Component:
+    """A piece like the mint-tin kit's: full bleed art, a rounded cut outline, maybe a fold."""
+    c = Component(name, name, w, h, imposition="card", bleed=SPEC_BLEED)
+    c.add(Shape(box(-SPEC_BLEED, -SPEC_BLEED, w + SPEC_BLEED, h + SPEC_BLEED),
+                style=Style(fill=TIN_FILLS[name], stroke=None)))
+    c.outline = rounded_rect(0, 0, w, h, 3.0)
+    c.add(Shape(c.outline.exterior, layer="cut", style=CUT_STYLE))
+    if fold:
+        c.add(Shape(LineString([(w / 2, 0), (w / 2, h)]), layer="score", style=SCORE_STYLE))
+    return c
+
+
+def tin_pieces() -> list[Component]:
+    """The Exploding Dice tin set: a 69 mm folding board, two 85 x 55 cards, an 88 x 53 label."""
+    return [tin_piece("board", 69, 69, fold=True), tin_piece("track", 85, 55),
+            tin_piece("sheet", 85, 55), tin_piece("label", 88, 53)]
+
+
+def grown(b: tuple, d: float) -> tuple:
+    return (b[0] - d, b[1] - d, b[2] + d, b[3] + d)
+
+
+def assert_every_edge_marked(trims: list[tuple], marks: list[LineString], bleed: float,
+                             tol: float) -> None:
+    """Crop marks, measured: each lies in line with a trim edge, clear of every card's bleed
+    art; each trim edge has a mark beyond both of its ends; and the cut from the card out to
+    that mark never runs through another card."""
+    arts = [box(*grown(t, bleed)) for t in trims]
+    insides = [box(*t).buffer(-0.05) for t in trims]
+    edges_x = [v for t in trims for v in (t[0], t[2])]
+    edges_y = [v for t in trims for v in (t[1], t[3])]
+    verticals, horizontals = [], []
+    for m in marks:
+        assert min(m.distance(a) for a in arts) >= 0.4
+        (x0, y0), (x1, y1) = m.coords
+        if abs(x0 - x1) < tol:
+            assert min(abs(x0 - e) for e in edges_x) < tol
+            verticals.append((x0, min(y0, y1), max(y0, y1)))
+        else:
+            assert abs(y0 - y1) < tol and min(abs(y0 - e) for e in edges_y) < tol
+            horizontals.append((y0, min(x0, x1), max(x0, x1)))
+
+    def clear(i: int, path: LineString) -> bool:
+        return not any(o.intersects(path) for j, o in enumerate(insides) if j != i)
+
+    for i, (tx0, ty0, tx1, ty1) in enumerate(trims):
+        for x in (tx0, tx1):
+            above = [lo for mx, lo, _ in verticals if abs(mx - x) < tol and lo > ty1]
+            below = [hi for mx, _, hi in verticals if abs(mx - x) < tol and hi < ty0]
+            assert any(clear(i, LineString([(x, ty1), (x, lo)])) for lo in above), (i, x)
+            assert any(clear(i, LineString([(x, ty0), (x, hi)])) for hi in below), (i, x)
+        for y in (ty0, ty1):
+            right = [lo for my, lo, _ in horizontals if abs(my - y) < tol and lo > tx1]
+            left = [hi for my, _, hi in horizontals if abs(my - y) < tol and hi < tx0]
+            assert any(clear(i, LineString([(tx1, y), (lo, y)])) for lo in right), (i, y)
+            assert any(clear(i, LineString([(tx0, y), (hi, y)])) for hi in left), (i, y)
+
+
+def layout_marks(page) -> list[LineString]:
+    return [i.geom for i in page.items if isinstance(i, Shape)]
+
+
+def pdf_box(o: dict, page_height: float) -> tuple[float, float, float, float]:
+    """A pdfplumber object's bounds in mm, y up."""
+    return (o["x0"] / PT, (page_height - o["bottom"]) / PT, o["x1"] / PT,
+            (page_height - o["top"]) / PT)
+
+
+def rgb(hex_colour: str) -> tuple:
+    return tuple(round(int(hex_colour[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
+
+
+@pytest.mark.parametrize("paper_name", ["a4", "letter"])
+def test_tin_pieces_share_one_sheet_measured_in_the_pdf(paper_name: str) -> None:
+    paper = get_paper(paper_name)
+    pages = build_document("Tin", [Section("Tin", tin_pieces())], paper, PrintParams())
+    sheets = [i for i, p in enumerate(pages) if p.section == "Tin"]
+    assert len(sheets) == 1
+    i = sheets[0]
+    data = render_pdf(pages, "Tin")
+    fills = {rgb(c): name for name, c in TIN_FILLS.items()}
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        pg = pdf.pages[i]
+        h = pg.height
+        outlines = [pdf_box(c, h) for c in pg.curves if c["stroking_color"] == (1.0, 0.0, 0.0)]
+        arts = {fills[tuple(round(v, 3) for v in r["non_stroking_color"])]: pdf_box(r, h)
+                for r in pg.rects if tuple(round(v, 3) for v in r["non_stroking_color"]) in fills}
+        marks = [LineString([(ln["x0"] / PT, (h - ln["top"]) / PT),
+                             (ln["x1"] / PT, (h - ln["bottom"]) / PT)])
+                 for ln in pg.lines if ln["stroking_color"] == (0.2, 0.2, 0.2)]
+        furniture = [pdf_box(ch, h) for ch in pg.chars]
+        furniture += [pdf_box(r, h) for r in pg.rects
+                      if tuple(round(v, 3) for v in r["non_stroking_color"]) not in fills]
+        furniture += [pdf_box(ln, h) for ln in pg.lines if ln["stroking_color"] != (0.2, 0.2, 0.2)
+                      and abs(ln["top"] - ln["bottom"]) < 0.01]  # the header hairline
+    trim = [v / PT for v in pypdf.PdfReader(io.BytesIO(data)).pages[i].trimbox]
+    bleed = [v / PT for v in pypdf.PdfReader(io.BytesIO(data)).pages[i].bleedbox]
+    # Every piece at its size, its art running exactly 3 mm past its cut outline.
+    sizes = sorted(tuple(sorted((round(o[2] - o[0], 2), round(o[3] - o[1], 2))))
+                   for o in outlines)
+    assert sizes == [(53.0, 88.0), (55.0, 85.0), (55.0, 85.0), (69.0, 69.0)]
+    assert sorted(arts) == sorted(TIN_FILLS)
+    for art in arts.values():
+        inner = [o for o in outlines if box(*o).within(box(*art))]
+        assert len(inner) == 1
+        assert art == pytest.approx(grown(inner[0], SPEC_BLEED), abs=0.01)
+    for a, b in itertools.combinations(arts.values(), 2):  # they may touch (PDF rounding)
+        assert overlap_area(grown(a, -0.01), b) == 0.0
+    # TrimBox wraps every trim, BleedBox is that plus the bleed.
+    union = (min(o[0] for o in outlines), min(o[1] for o in outlines),
+             max(o[2] for o in outlines), max(o[3] for o in outlines))
+    assert trim == pytest.approx(list(union), abs=0.01)
+    assert bleed == pytest.approx(list(grown(union, SPEC_BLEED)), abs=0.01)
+    # Art and marks stay inside the printer margin and off the header, footer and scale bars.
+    assert furniture and marks
+    for b in list(arts.values()) + [m.bounds for m in marks]:
+        assert b[0] >= SPEC_MARGIN and b[1] >= SPEC_MARGIN
+        assert b[2] <= paper.width - SPEC_MARGIN and b[3] <= paper.height - SPEC_MARGIN
+        for f in furniture:
+            assert not box(*b).intersects(box(*f))
+    assert_every_edge_marked(outlines, marks, SPEC_BLEED, tol=0.01)
+
+
+@pytest.mark.parametrize("paper_name", ["a4", "letter"])
+def test_exploding_dice_board_cards_and_label_share_one_sheet(paper_name: str) -> None:
+    """The real kit's pieces (board imposed as a card), laid out on a single sheet."""
+    _, kit = make_kit("exploding-dice", paper=paper_name)
+    comps = [kit.component(n) for n in ("board", "score-track", "score-sheet", "tin-label")]
+    comps[0] = replace(comps[0], imposition="card")
+    paper = get_paper(paper_name)
+    pages = impose_cards(comps, paper, kit.printing, "Tin")
+    assert len(pages) == 1
+    page = pages[0]
+    assert sorted(p.component.name for p in page.placements) == sorted(c.name for c in comps)
+    trims = [p.trim_box for p in page.placements]
+    assert sorted(tuple(sorted((round(t[2] - t[0], 6), round(t[3] - t[1], 6)))) for t in trims) \
+        == [(53.0, 88.0), (55.0, 85.0), (55.0, 85.0), (69.0, 69.0)]
+    for p in page.placements:
+        assert p.clip == pytest.approx(grown(p.trim_box, SPEC_BLEED))
+    for a, b in itertools.combinations([p.clip for p in page.placements], 2):
+        assert overlap_area(a, b) == pytest.approx(0.0, abs=1e-9)
+    assert_every_edge_marked(trims, layout_marks(page), SPEC_BLEED, tol=1e-5)
+
+
+@pytest.mark.parametrize("paper_name", ["a4", "letter"])
+def test_one_size_still_makes_the_tidy_grid(paper_name: str) -> None:
+    """Eight 85 x 55 cards: one sheet, 2 columns x 4 rows, pitch card + 2 x bleed, in order."""
+    pages = impose_cards([card(f"r{k}", 85, 55) for k in range(8)], get_paper(paper_name),
+                         PrintParams())
+    assert len(pages) == 1
+    placed = pages[0].placements
+    assert {p.rotation for p in placed} == {0}
+    xs = sorted({round(p.trim_box[0], 6) for p in placed})
+    ys = sorted({round(p.trim_box[1], 6) for p in placed})
+    assert [b - a for a, b in itertools.pairwise(xs)] == pytest.approx([85 + 2 * SPEC_BLEED])
+    assert [b - a for a, b in itertools.pairwise(ys)] == pytest.approx([55 + 2 * SPEC_BLEED] * 3)
+    reading = sorted(placed, key=lambda p: (-round(p.y, 6), round(p.x, 6)))
+    assert [p.component.name for p in reading] == [f"r{k}" for k in range(8)]
+
+
+def test_a_size_turns_against_its_own_grid_only_to_save_a_sheet() -> None:
+    paper = get_paper("a4")
+    strip = card("strip", 120, 40)
+    # Alone, 120 x 40 cards fit more per sheet turned...
+    assert impose_cards([strip], paper, PrintParams())[0].placements[0].rotation == 90
+    # ...but next to a 150 mm square only upright do both fit on one sheet.
+    pages = impose_cards([card("square", 150, 150), strip], paper, PrintParams())
+    assert len(pages) == 1
+    assert {p.component.name: p.rotation for p in pages[0].placements} == {"square": 0,
+                                                                          "strip": 0}
+    # Nothing turns when it saves nothing.
+    tin = impose_cards(tin_pieces(), paper, PrintParams())
+    assert len(tin) == 1 and {p.rotation for p in tin[0].placements} == {0}
+
+
+def test_mixed_imposition_is_deterministic() -> None:
+    def run() -> bytes:
+        comps = tin_pieces() + [card("a", 63, 88, copies=3), card("b", 40, 40, copies=5)]
+        pages = build_document("Mix", [Section("Mix", comps)], get_paper("a4"), PrintParams())
+        return render_pdf(pages, "Mix")
+
+    assert run() == run()
+    comps = [card("a", 63, 88, copies=3), card("b", 40, 40, copies=5)]
+    one = impose_cards(comps, get_paper("letter"), PrintParams())
+    two = impose_cards(comps, get_paper("letter"), PrintParams())
+    assert [[(p.component.name, p.x, p.y, p.rotation) for p in pg.placements] for pg in one] == \
+        [[(p.component.name, p.x, p.y, p.rotation) for p in pg.placements] for pg in two]
+
+
+@settings(max_examples=40, deadline=None)
+@given(sizes=st.lists(st.tuples(st.floats(20, 120), st.floats(20, 120), st.integers(1, 6)),
+                      min_size=2, max_size=4),
+       bleed=st.sampled_from([0.0, 3.0]), paper_name=st.sampled_from(["a4", "letter"]))
+def test_mixed_sizes_keep_copies_bleed_margin_and_clear_marks(
+        sizes: list[tuple[float, float, int]], bleed: float, paper_name: str) -> None:
+    paper = get_paper(paper_name)
+    comps = [card(f"c{k}", w, h, copies=n) for k, (w, h, n) in enumerate(sizes)]
+    pages = impose_cards(comps, paper, PrintParams(bleed=bleed))
+    names = [p.component.name for page in pages for p in page.placements]
+    assert sorted(names) == sorted(c.name for c in comps for _ in range(c.copies))
+    for page in pages:
+        trims = [p.trim_box for p in page.placements]
+        for p in page.placements:
+            assert p.clip == pytest.approx(grown(p.trim_box, bleed))
+            c = p.clip
+            assert c[0] >= SPEC_MARGIN and c[1] >= SPEC_MARGIN
+            assert c[2] <= paper.width - SPEC_MARGIN and c[3] <= paper.height - SPEC_MARGIN
+        for a, b in itertools.combinations([p.clip for p in page.placements], 2):
+            assert overlap_area(a, b) == pytest.approx(0.0, abs=1e-9)
+        union = (min(t[0] for t in trims), min(t[1] for t in trims),
+                 max(t[2] for t in trims), max(t[3] for t in trims))
+        assert page.trim_box == pytest.approx(union)
+        assert page.bleed_box == pytest.approx(grown(union, bleed))
+        for m in layout_marks(page):
+            x0, y0, x1, y1 = m.bounds
+            assert x0 >= SPEC_MARGIN and y0 >= SPEC_MARGIN
+            assert x1 <= paper.width - SPEC_MARGIN and y1 <= paper.height - SPEC_MARGIN
+        assert_every_edge_marked(trims, layout_marks(page), bleed, tol=1e-5)
+    upright = impose_cards(comps, paper, PrintParams(bleed=bleed), rotate=False)
+    assert len(pages) <= len(upright)

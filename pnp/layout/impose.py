@@ -1,13 +1,14 @@
-"""Many-up imposition: cards with bleed and crop marks, cutouts packed on shelves."""
+"""Many-up imposition: cards of any mix of sizes with bleed and crop marks, cutouts on shelves."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, replace
 
 from pnp.errors import PnpError
 from pnp.kit import PrintParams
-from pnp.layout.furniture import CROP_ZONE, crop_marks
+from pnp.layout.furniture import CROP_ZONE, MARK, crop_marks
 from pnp.layout.page import (
     FURNITURE_GAP,
     Box,
@@ -26,6 +27,12 @@ from pnp.scene import Component
 
 CUTOUT_GAP = 3.0
 """Default space between packed cutouts: room for scissors and a knife."""
+BAND_GAP = 2 * CROP_ZONE + 1.0
+"""Air between the bleed boxes of two card blocks sharing a sheet: room for both blocks'
+crop marks and 1 mm between them, so cutting down the middle leaves each block its marks."""
+MAX_ORIENTATION_SEARCH = 8
+"""Up to this many card sizes on shared sheets, every choice of turning is tried."""
+EPS = 1e-9
 
 
 def expand_copies(components: list[Component]) -> list[Component]:
@@ -61,28 +68,88 @@ def block_area(paper: Paper, back_offset: tuple[float, float] = (0.0, 0.0)) -> B
     zone is free; only a larger one shrinks the block.
     """
     x0, y0, x1, y1 = content_box(paper)
-    ix = max(0.0, abs(back_offset[0]) - CROP_ZONE)
-    iy = max(0.0, abs(back_offset[1]) - CROP_ZONE)
-    return (x0 + CROP_ZONE + ix, y0 - FURNITURE_GAP + CROP_ZONE + iy,
-            x1 - CROP_ZONE - ix, y1 + FURNITURE_GAP - CROP_ZONE - iy)
+    zone = CROP_ZONE + MARK.stroke_width / 2  # a mark's stroke must not touch the margin
+    ix = max(0.0, abs(back_offset[0]) - zone)
+    iy = max(0.0, abs(back_offset[1]) - zone)
+    return (x0 + zone + ix, y0 - FURNITURE_GAP + zone + iy,
+            x1 - zone - ix, y1 + FURNITURE_GAP - zone - iy)
 
 
 def card_grid(width: float, height: float, area: Box, bleed: float, rotate: bool = True) -> Grid:
     """The best grid for one card size in a block area: turned a quarter only if it fits more."""
-    aw, ah = box_size(area)
-    pitch = 2 * bleed
-
-    def fit(w: float, h: float, rot: Rotation) -> Grid:
-        cols = max(0, math.floor((aw + 1e-9) / (w + pitch)))
-        rows = max(0, math.floor((ah + 1e-9) / (h + pitch)))
-        return Grid(cols, rows, w, h, rot)
-
-    best = fit(width, height, 0)
+    best = _fit(width, height, 0, area, bleed)
     if rotate:
-        turned = fit(height, width, 90)
+        turned = _fit(height, width, 90, area, bleed)
         if turned.per_page > best.per_page:
             best = turned
     return best
+
+
+def _fit(w: float, h: float, rot: Rotation, area: Box, bleed: float) -> Grid:
+    aw, ah = box_size(area)
+    cols = max(0, math.floor((aw + EPS) / (w + 2 * bleed)))
+    rows = max(0, math.floor((ah + EPS) / (h + 2 * bleed)))
+    return Grid(cols, rows, w, h, rot)
+
+
+@dataclass(frozen=True)
+class Block:
+    """Cards of one size as a grid, row-major, the last row maybe short.
+
+    On a shared sheet each block is an island: its crop marks go round its own edge, and
+    other blocks keep `BAND_GAP` away, so no mark ever crosses another card. `home` is the
+    full-sheet grid of the block's size: alone on a sheet, the block takes those cells, so
+    a run's last sheet matches the full ones (stack-cutting, and backs that mirror them).
+    """
+
+    cards: tuple[Component, ...]
+    grid: Grid  # this block's columns and rows (not a full sheet's)
+    bleed: float
+    home: Grid | None = None
+
+    @property
+    def width(self) -> float:
+        """Width of the block's bleed box."""
+        return self.grid.cols * (self.grid.width + 2 * self.bleed)
+
+    @property
+    def height(self) -> float:
+        return self.grid.rows * (self.grid.height + 2 * self.bleed)
+
+    def placements(self, left: float, top: float) -> list[Placement]:
+        """The cards with the block's bleed box top-left corner at (left, top)."""
+        g, b = self.grid, self.bleed
+        out: list[Placement] = []
+        for i, comp in enumerate(self.cards):
+            r, c = divmod(i, g.cols)
+            x = left + b + c * (g.width + 2 * b)
+            y = top - b - g.height - r * (g.height + 2 * b)
+            clip = grow((x, y, x + g.width, y + g.height), b)
+            out.append(Placement(comp, x, y, g.rotation, clip))
+        return out
+
+
+@dataclass
+class _Level:
+    """A row of blocks on a shared sheet, top-aligned, `BAND_GAP` apart."""
+
+    blocks: list[Block]
+    height: float
+    width: float
+
+    def add(self, b: Block) -> None:
+        self.blocks.append(b)
+        self.width += BAND_GAP + b.width
+
+
+@dataclass
+class _Sheet:
+    levels: list[_Level]
+    height: float
+
+    def add(self, b: Block) -> None:
+        self.levels.append(_Level([b], b.height, b.width))
+        self.height += BAND_GAP + b.height
 
 
 def impose_cards(
@@ -95,59 +162,149 @@ def impose_cards(
 ) -> list[Page]:
     """Cards and tiles many-up with bleed: gutter 2 x bleed, crop marks, TrimBox/BleedBox.
 
-    Cards of different sizes go on separate sheets, in order of first appearance.
-    Each card is clipped to its own bleed box, so art running further never spills over.
+    Sizes go largest first (by area; equal areas keep their first appearance). Each size
+    makes full-sheet grids, turned a quarter if that fits more per sheet, and one smaller
+    block of what is left. All blocks then share sheets, packed in rows, tallest first; a
+    size is turned the other way only when that saves a sheet. Each card is clipped to its
+    own bleed box, so art running further never spills over.
     """
     bleed = printing.bleed
     cards = expand_copies(components)
+    offset = (printing.back_offset_x, printing.back_offset_y)
+    area = block_area(paper, offset if any(c.back is not None for c in cards) else (0.0, 0.0))
     groups: dict[tuple[float, float], list[Component]] = {}
     for c in cards:
         groups.setdefault((round(c.width, 6), round(c.height, 6)), []).append(c)
-    pages: list[Page] = []
-    for (w, h), group in groups.items():
-        has_back = any(c.back is not None for c in group)
-        area = block_area(paper, (printing.back_offset_x, printing.back_offset_y) if has_back
-                          else (0.0, 0.0))
-        grid = card_grid(w, h, area, bleed, rotate)
+    options: list[list[list[Block]]] = []  # per size: its blocks in each orientation
+    for key in sorted(groups, key=lambda k: -k[0] * k[1]):  # stable: ties keep first seen
+        group = groups[key]
+        grid = card_grid(key[0], key[1], area, bleed, rotate)
         if grid.per_page == 0:
             raise PnpError(
-                f"card '{group[0].name}' ({w:g} x {h:g} mm with {bleed:g} mm bleed) does not "
-                f"fit on {paper.name} paper with a {paper.margin:g} mm margin"
+                f"card '{group[0].name}' ({key[0]:g} x {key[1]:g} mm with {bleed:g} mm bleed) "
+                f"does not fit on {paper.name} paper with a {paper.margin:g} mm margin"
             )
-        chunks = [group[i:i + grid.per_page] for i in range(0, len(group), grid.per_page)]
-        if len(chunks) == 1:  # a lone partial sheet: centre only the cells it uses
-            cols = min(grid.cols, len(group))
-            grid = replace(grid, cols=cols, rows=math.ceil(len(group) / cols))
-        for k, chunk in enumerate(chunks, start=1):
-            page = _card_page(chunk, grid, area, paper, bleed, title, section)
-            if len(chunks) > 1:
-                page.title = f"{page.title} — sheet {k} of {len(chunks)}"
-            pages.append(page)
+        turned = _fit(grid.height, grid.width, 90 if grid.rotation == 0 else 0, area, bleed)
+        grids = [grid] + ([turned] if rotate and key[0] != key[1] and turned.per_page else [])
+        options.append([_blocks(group, g, bleed) for g in grids])
+    pages: list[Page] = []
+    sheets = _pack(options, area)
+    for k, sheet in enumerate(sheets, start=1):
+        page = _card_page(_place(sheet, area), paper, bleed, title, section)
+        if len(sheets) > 1:
+            page.title = f"{page.title} — sheet {k} of {len(sheets)}"
+        pages.append(page)
     return pages
 
 
-def _card_page(chunk: list[Component], grid: Grid, area: Box, paper: Paper, bleed: float,
+def _blocks(cards: list[Component], grid: Grid, bleed: float) -> list[Block]:
+    """Full-sheet grids, then what is left as one block as wide as the sheet allows."""
+    n = grid.per_page
+    full, rest = divmod(len(cards), n)
+    out = [Block(tuple(cards[k * n:(k + 1) * n]), grid, bleed) for k in range(full)]
+    if rest:
+        cols = min(grid.cols, rest)
+        shape = replace(grid, cols=cols, rows=math.ceil(rest / cols))
+        out.append(Block(tuple(cards[full * n:]), shape, bleed, grid if full else None))
+    return out
+
+
+def _pack(options: list[list[list[Block]]], area: Box) -> list[_Sheet]:
+    """All sizes' blocks on as few sheets as the row packing finds. A size is turned from
+    its own best orientation only when that saves a sheet; every combination is tried
+    while there are few sizes to turn."""
+    choices = [range(len(o)) for o in options]
+    if sum(len(o) > 1 for o in options) > MAX_ORIENTATION_SEARCH:
+        choices = [range(1) for _ in options]
+    best: list[_Sheet] = []
+    best_key: tuple[int, int] | None = None
+    for combo in itertools.product(*choices):
+        blocks = [b for o, i in zip(options, combo, strict=True) for b in o[i]]
+        sheets = _levels(blocks, area)
+        key = (len(sheets), sum(1 for i in combo if i))
+        if best_key is None or key < best_key:
+            best, best_key = sheets, key
+    return best
+
+
+def _levels(blocks: list[Block], area: Box) -> list[_Sheet]:
+    """First-fit decreasing height: each block joins the first row with room on any sheet,
+    else opens a row on the first sheet with height left, else starts a new sheet."""
+    aw, ah = box_size(area)
+    if not blocks:
+        return []
+    min_w = min(b.width for b in blocks)
+    min_h = min(b.height for b in blocks)
+
+    def has_room(s: _Sheet) -> bool:
+        return s.height + BAND_GAP + min_h <= ah + EPS or any(
+            lv.width + BAND_GAP + min_w <= aw + EPS for lv in s.levels)
+
+    def fits(lv: _Level, b: Block) -> bool:
+        return b.height <= lv.height + EPS and lv.width + BAND_GAP + b.width <= aw + EPS
+
+    sheets: list[_Sheet] = []
+    open_sheets: list[_Sheet] = []  # only these can still take a block: keeps packing fast
+    ranked = sorted(range(len(blocks)), key=lambda i: (-blocks[i].height, -blocks[i].width, i))
+    for i in ranked:
+        b = blocks[i]
+        found = next(((s, lv) for s in open_sheets for lv in s.levels if fits(lv, b)), None)
+        if found is not None:
+            target, level = found
+            level.add(b)
+        else:
+            target = next((s for s in open_sheets if s.height + BAND_GAP + b.height <= ah + EPS),
+                          None)
+            if target is not None:
+                target.add(b)
+            else:
+                target = _Sheet([_Level([b], b.height, b.width)], b.height)
+                sheets.append(target)
+                open_sheets.append(target)
+        if not has_room(target):
+            open_sheets.remove(target)
+    return sheets
+
+
+def _place(sheet: _Sheet, area: Box) -> list[tuple[Block, float, float]]:
+    """Rows top to bottom, each row centred across, the whole stack centred on the area.
+
+    A block alone on its sheet is centred as a whole, on its size's full-sheet cells if it
+    ends a run of full sheets."""
+    cx, cy = (area[0] + area[2]) / 2, (area[1] + area[3]) / 2
+    if len(sheet.levels) == 1 and len(sheet.levels[0].blocks) == 1:
+        block = sheet.levels[0].blocks[0]
+        if block.home is not None:
+            block = replace(block, grid=block.home)
+        return [(block, cx - block.width / 2, cy + block.height / 2)]
+    top = cy + sheet.height / 2
+    out: list[tuple[Block, float, float]] = []
+    for lv in sheet.levels:
+        left = cx - lv.width / 2
+        for b in lv.blocks:
+            out.append((b, left, top))
+            left += b.width + BAND_GAP
+        top -= lv.height + BAND_GAP
+    return out
+
+
+def _card_page(blocks: list[tuple[Block, float, float]], paper: Paper, bleed: float,
                title: str, section: str) -> Page:
-    pitch_x = grid.width + 2 * bleed
-    pitch_y = grid.height + 2 * bleed
-    # Centre the block of the full grid, so every sheet of a run has the same positions
-    # (a user can stack-cut sheets) and the back sheets mirror them exactly.
-    block_w = grid.cols * pitch_x
-    block_h = grid.rows * pitch_y
-    ax0, ay0, ax1, ay1 = area
-    left = (ax0 + ax1) / 2 - block_w / 2 + bleed
-    top = (ay0 + ay1) / 2 + block_h / 2 - bleed
-    page = blank_page(paper, f"{title} ({chunk[0].width:g} x {chunk[0].height:g} mm)", section)
-    for i, comp in enumerate(chunk):
-        r, c = divmod(i, grid.cols)
-        x = left + c * pitch_x
-        y = top - grid.height - r * pitch_y
-        clip = grow((x, y, x + grid.width, y + grid.height), bleed)
-        page.placements.append(Placement(comp, x, y, grid.rotation, clip))
-    trims = [p.trim_box for p in page.placements]
-    page.trim_box = union_box(trims)
+    sizes: list[tuple[float, float]] = []
+    for block, _, _ in blocks:
+        if (size := (block.cards[0].width, block.cards[0].height)) not in sizes:
+            sizes.append(size)
+    sizes.sort(key=lambda s: -s[0] * s[1])  # largest first, like the packing
+    names = ", ".join(f"{w:g} x {h:g}" for w, h in sizes)
+    page = blank_page(paper, f"{title} ({names} mm)", section)
+    for block, left, top in blocks:
+        placed = block.placements(left, top)
+        page.placements += placed
+        # Marks go round each block on its own: blocks stand BAND_GAP apart, so a mark
+        # never reaches another block's bleed.
+        page.items += crop_marks([p.trim_box for p in placed], bleed)
+    page.trim_box = union_box([p.trim_box for p in page.placements])
     page.bleed_box = grow(page.trim_box, bleed)
-    page.items.extend(crop_marks(trims, bleed))
     return page
 
 
