@@ -102,29 +102,16 @@ _register_simulate()
 
 
 def main() -> None:
-    """Entry point: a user error is one line on stderr and exit code 2, never a traceback."""
+    """Entry point: a user error is one line on stderr and exit code 2, never a traceback.
+
+    Typer runs in standalone mode, so its usage errors and exit codes behave as usual;
+    only our own PnpError needs catching.
+    """
     try:
-        app(standalone_mode=False)
+        app()
     except PnpError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        err_console.print("aborted")
-        sys.exit(130)
-    except KeyboardInterrupt:
-        err_console.print("interrupted")
-        sys.exit(130)
-    except click_exceptions() as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-
-
-def click_exceptions() -> tuple[type[Exception], ...]:
-    import click
-
-    return (click.ClickException,)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pnp.errors import PnpError
 from pnp.games import GameDef
-from pnp.games.exploding_dice import checks
+from pnp.games.exploding_dice import checks, engine
 from pnp.games.exploding_dice.board import board, layout
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model, validate
 from pnp.games.exploding_dice.scoring import score_markers, score_sheet, score_track
@@ -78,4 +78,5 @@ GAME = GameDef(
     default_params=ExplodingDiceParams,
     build_kit=build_kit,
     checks=run_checks,
+    engine=engine,
 )

@@ -79,8 +79,9 @@ def validate(p: ExplodingDiceParams) -> None:
         for fs in sets:
             if len(fs) != 6 or not all(isinstance(v, int) and 1 <= v <= 6 for v in fs):
                 raise PnpError(f"faces for {colour}: each die needs six values from 1 to 6, got {list(fs)}")
-        if all(1 not in fs for fs in sets):
-            raise PnpError(f"faces for {colour}: the start die must be able to show 1")
+        if 1 not in sets[0]:
+            raise PnpError(f"the first {colour} die cannot show 1, so it cannot take its "
+                           "start point: give it a face 1")
 
 
 def dice(p: ExplodingDiceParams) -> tuple[Die, ...]:

@@ -1,0 +1,486 @@
+"""Exploding Dice for the simulation runner: the `pnp.sim` engine contract.
+
+`play_one` runs a table-driven fast path: cells are ints, occupancy and each colour and
+each face are bit masks, and every entry's push (landing cell, the cells that would break
+the same-colour restriction, the dice that move) is looked up by the occupancy of its
+line. It makes exactly the same random draws as the reference engine in `rules.py`, so
+both give the same game for the same seed; `tests/test_ed_properties.py` checks that game
+by game. Kits whose dice of one colour carry different faces use the reference engine
+(rare, and drawing among unequal dice is itself a chance step).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from pnp.errors import PnpError
+from pnp.games.exploding_dice import rules
+from pnp.games.exploding_dice.bots import BOT_NAMES, make_bot
+from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play_model
+from pnp.sim import GameRecord
+
+BOTS = BOT_NAMES
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+
+def prepare(params: ExplodingDiceParams, players: int, two_colours: bool = False) -> PlayModel:
+    """Validate the kit for play and build its play model (the printed dice, grid, arrows)."""
+    if two_colours and players != 2:
+        raise PnpError(f"the two-colours-each variant is for 2 players, got {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise PnpError(f"Exploding Dice takes 2 to 4 players, got {players}")
+    return play_model(params)  # validates: e.g. every start die must be able to show 1
+
+
+def warm(model: PlayModel) -> None:
+    """Build the fast tables now (the runner calls this before it forks its workers)."""
+    _tables(model)
+
+
+def play_one(
+    model: PlayModel,
+    players: int,
+    bot: str,
+    seed: Any,
+    two_colours: bool = False,
+    reference: bool = False,
+) -> GameRecord:
+    """Play one game. `reference=True` forces the readable engine (for cross-checks)."""
+    if bot not in BOTS:
+        raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(BOTS)}")
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    each = 2 if two_colours else 1
+    tables = None if reference else _tables(model)
+    if tables is None:
+        state = rules.play_game(model, players, make_bot(bot), rng, each)
+        return _record(
+            model, state.owners, state.turns, state.ended or "", state.scores, state.leaders
+        )
+    turns, end, scores, owners, leaders = _play_fast(tables, players, each, bot == "greedy", rng)
+    return _record(model, owners, turns, end, scores, leaders)
+
+
+def _record(
+    model: PlayModel,
+    owners: tuple[tuple[int, ...], ...],
+    turns: int,
+    end: str,
+    scores: list[int],
+    leaders: list[int],
+) -> GameRecord:
+    if len(owners[0]) == 1:
+        seat_scores = tuple([scores[o[0]] for o in owners])
+    else:
+        seat_scores = tuple([sum([scores[c] for c in cs]) for cs in owners])
+    top = max(seat_scores)
+    if seat_scores.count(top) == 1:
+        winners: tuple[int, ...] = (seat_scores.index(top),)
+    else:
+        winners = tuple([s for s, v in enumerate(seat_scores) if v == top])
+    names = _names(model.colours, owners)
+    return GameRecord(turns, end, seat_scores, winners, names, tuple(leaders))
+
+
+@lru_cache(maxsize=1024)
+def _names(
+    colours: tuple[str, ...], owners: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(colours[c] for c in cs) for cs in owners)
+
+
+# --- tables -----------------------------------------------------------------------------
+
+class _Memo(dict):
+    """A dict that fills itself from `fn` on a miss (tables too big to precompute)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, key):
+        if len(self) > 1 << 21:  # keep a long run's memory bounded
+            self.clear()
+        value = self[key] = self.fn(key)
+        return value
+
+
+class _Tables:
+    """Everything `_play_fast` looks up, built once per play model.
+
+    `push[e][occ & lmask[e]]` is None when entry e's line is full, else the tuple
+    (landing cell, bad mask, moves, line occupancy after): the new die breaks the
+    same-colour restriction iff its colour's mask meets `bad` (the landing cell's
+    neighbours off the line, plus the old cell of the die that ends next to it on the
+    line); `moves` are (src, dst, src|dst bits, zone of src, zone of dst), far border first.
+    """
+
+    def __init__(self, model: PlayModel) -> None:
+        board = rules.Board.of(model)
+        n2 = model.n * model.n
+        self.n2 = n2
+        self.full = (1 << n2) - 1
+        self.colours = len(model.colours)
+        self.starts = board.starts
+        first = [next(d for d in model.dice if d.colour == c) for c in range(self.colours)]
+        self.faces = [d.faces for d in first]
+        self.reserve = [sum(d.colour == c for d in model.dice) - 1 for c in range(self.colours)]
+        zone = [-1] * n2
+        for z, cells in enumerate(board.zones):
+            for c in cells:
+                zone[c] = z
+        self.zone = zone
+        self.zones = len(board.zones)
+        nbmask = [sum(1 << j for j in board.neighbours[i]) for i in range(n2)]
+        self.stall_skip = model.stall == "skip"
+        self.entries = len(board.lines)
+        self.lmask = [sum(1 << c for c in line) for line in board.lines]
+        self.push: list[dict[int, tuple | None]] = []
+        for line in board.lines:
+            table: dict[int, tuple | None] = {}
+            for pattern in range(1 << len(line)):
+                occ = sum(1 << line[k] for k in range(len(line)) if pattern >> k & 1)
+                table[occ] = self._push_for(line, occ, nbmask, zone)
+            self.push.append(table)
+        self.checks = tuple(
+            (self.lmask[e], {k: (v[1] if v else None) for k, v in self.push[e].items()})
+            for e in range(self.entries)
+        )
+
+        def adjacent(mask: int) -> int:
+            """Cells of `mask` with a neighbour in `mask`."""
+            out, m = 0, mask
+            while m:
+                low = m & -m
+                if nbmask[low.bit_length() - 1] & mask:
+                    out |= low
+                m ^= low
+            return out
+
+        def bits(mask: int) -> tuple[int, ...]:
+            return tuple(i for i in range(n2) if mask >> i & 1)
+
+        self.cell0, self.cm0, self.fm0 = [0] * n2, [0] * self.colours, [0] * 8
+        self.zv0, self.occ0 = [0] * self.zones, 0
+        for colour, start in enumerate(board.starts):  # the start dice, showing 1
+            self.cell0[start] = colour << 3 | 1
+            self.cm0[colour] |= 1 << start
+            self.fm0[1] |= 1 << start
+            self.occ0 |= 1 << start
+            self.zv0[zone[start]] += 1
+        self.nbmask = nbmask
+        self.adj: Any = _Memo(adjacent)
+        self.bits: Any = _Memo(bits)
+        if n2 <= 16:  # small grids: plain lists over every mask (about 30 ms to build)
+            self.adj, self.bits = _small_tables(model.n)
+
+    @staticmethod
+    def _push_for(line, occ, nbmask, zone) -> tuple | None:
+        held = [c for c in line if occ >> c & 1]  # far border first = the packing order
+        k = len(held)
+        if k == len(line):
+            return None
+        moves = tuple(
+            (src, line[j], (1 << src) | (1 << line[j]), zone[src], zone[line[j]])
+            for j, src in enumerate(held)
+            if src != line[j]
+        )
+        land = line[k]
+        line_mask = sum(1 << c for c in line)
+        bad = nbmask[land] & ~line_mask
+        if held:
+            bad |= 1 << held[-1]
+        return land, bad, moves, sum(1 << line[j] for j in range(k + 1))
+
+
+@lru_cache(maxsize=4)
+def _small_tables(n: int) -> tuple[list[int], list[tuple[int, ...]]]:
+    """`adj[m]` (cells of mask m with a neighbour in m) and `bits[m]` (m's cells, in
+    order) for every mask of an n x n grid, by shifts rather than cell by cell."""
+    size = 1 << (n * n)
+    full = size - 1
+    not_left = full & ~sum(1 << (r * n) for r in range(n))  # column 0 cleared
+    not_right = full & ~sum(1 << (r * n + n - 1) for r in range(n))
+    adj = [
+        m & (((m << 1) & not_left) | ((m >> 1) & not_right) | ((m << n) & full) | (m >> n))
+        for m in range(size)
+    ]
+    bits: list[tuple[int, ...]] = [()] * size
+    for m in range(1, size):
+        low = m & -m
+        bits[m] = (low.bit_length() - 1, *bits[m ^ low])
+    return adj, bits
+
+
+_CACHE: dict[PlayModel, _Tables | None] = {}
+_LAST: list = [None, None]  # the last model and its tables: skips hashing the model
+
+
+def _tables(model: PlayModel) -> _Tables | None:
+    """The fast tables, or None when a colour's dice differ (the reference engine runs)."""
+    if _LAST[0] is model:
+        return _LAST[1]
+    if model not in _CACHE:
+        uniform = len(model.colours) == 4 and all(
+            len({d.faces for d in model.dice if d.colour == c}) == 1
+            for c in range(len(model.colours))
+        )
+        _CACHE[model] = _Tables(model) if uniform else None
+    _LAST[:] = [model, _CACHE[model]]
+    return _LAST[1]
+
+
+# --- the fast game ------------------------------------------------------------------------
+
+def _apply_push(t: _Tables, cell, cm, fm, zv, occ: int, e: int, code: int) -> int:
+    """Slide the die `code` in at entry `e`, updating every mask; returns the occupancy."""
+    land, _, moves, after = t.push[e][occ & t.lmask[e]]
+    for src, dst, xb, zs, zd in moves:
+        v = cell[src]
+        cell[dst] = v
+        cell[src] = 0
+        cm[v >> 3] ^= xb
+        fm[v & 7] ^= xb
+        if zs != zd:
+            zv[zs] -= v & 7
+            zv[zd] += v & 7
+    b = 1 << land
+    cell[land] = code
+    cm[code >> 3] |= b
+    fm[code & 7] |= b
+    zv[t.zone[land]] += code & 7
+    return (occ & ~t.lmask[e]) | after
+
+
+def _gains(t: _Tables, cell, cm, fm) -> list[int]:
+    """Steps 4 and 5: each colour's points on this grid (the grid is left as it is)."""
+    adj, bits = t.adj, t.bits
+    gains = [0] * t.colours
+    same = adj[cm[0]] | adj[cm[1]] | adj[cm[2]] | adj[cm[3]]
+    for i in bits[same]:
+        v = cell[i]
+        gains[v >> 3] += v & 7
+    boom = adj[fm[1]] | adj[fm[2]] | adj[fm[3]] | adj[fm[4]] | adj[fm[5]] | adj[fm[6]]
+    for i in bits[boom]:
+        v = cell[i]
+        gains[v >> 3] += v & 7
+    return gains
+
+
+def _greedy_entry(t: _Tables, cell, cm, fm, occ, legal, code, own, others, rng) -> int:
+    """The greedy bot's entry: best own gain minus best opponent gain; ties uniform."""
+    best_value, best = None, []
+    dummy = [0] * t.zones
+    for e in legal:
+        c2, cm2, fm2 = list(cell), list(cm), list(fm)
+        _apply_push(t, c2, cm2, fm2, dummy, occ, e, code)
+        g = _gains(t, c2, cm2, fm2)
+        value = sum(g[c] for c in own) - max(sum(g[c] for c in cs) for cs in others)
+        if best_value is None or value > best_value:
+            best_value, best = value, [e]
+        elif value == best_value:
+            best.append(e)
+    return rules.pick(rng, best)
+
+
+def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Random):
+    """One game with the same rules and the same random draws as `rules.play_game`.
+
+    Deliberately one long loop over local variables: this is the hot path of every
+    simulation (see `python -m pnp.bench`).
+    """
+    owners = rules.deal_colours(t.colours, players, each, rng)
+    grb = rng.getrandbits
+    ncol = t.colours
+    cell, cm, fm, zv = t.cell0[:], t.cm0[:], t.fm0[:], t.zv0[:]
+    occ = t.occ0
+    res = t.reserve[:]
+    scores = [0] * ncol
+    faces = t.faces
+    push, lmask, zone, checks = t.push, t.lmask, t.zone, t.checks
+    n_entries = len(checks)
+    k_entries = (n_entries - 1).bit_length()
+    adj, bits, nbmask = t.adj, t.bits, t.nbmask
+    full, skip = t.full, t.stall_skip
+    seat_of = [-1] * ncol
+    for s, o in enumerate(owners):
+        for x in o:
+            seat_of[x] = s
+    if each == 2 or -1 in seat_of:
+        seat_of = []
+    leaders: list[int] = []
+    add_leader = leaders.append
+    leader = best = -1
+    turns = quiet = seat = 0
+    end = "full" if occ == full else ""
+    target, max_turns = rules.TARGET, rules.MAX_TURNS
+    while not end:
+        # 1. highest zone; 2. draw and roll
+        m = max(zv)
+        c = zv.index(m)
+        if not res[c] or zv.count(m) > 1:
+            if res[0] and res[1] and res[2] and res[3]:  # the common case
+                low = min(scores)
+                if scores.count(low) == 1:
+                    c = scores.index(low)
+                else:
+                    options = [k for k in range(ncol) if scores[k] == low]
+                    c = options[rules.below(rng, len(options))]
+                res[c] -= 1
+            else:
+                avail = [k for k in range(ncol) if res[k]]
+                if not avail:
+                    end = "reserve"
+                    break
+                low = min([scores[k] for k in avail])
+                options = [k for k in avail if scores[k] == low]
+                c = options[0] if len(options) == 1 else options[rules.below(rng, len(options))]
+                res[c] -= 1
+        else:
+            res[c] -= 1
+        r = grb(3)
+        while r >= 6:
+            r = grb(3)
+        f = faces[c][r]
+        # 3. choose an entry: is there one where this colour fits?
+        own = cm[c]
+        ok = False
+        for lm, tab in checks:
+            bad = tab[occ & lm]
+            if bad is not None and not own & bad:
+                ok = True
+                break
+        if not ok and not skip:  # the redraw stall rule, colour by colour
+            first_c, first_f = c, f
+            res[c] += 1
+            tried = [c]
+            while not ok:
+                untried = [k for k in range(ncol) if res[k] and k not in tried]
+                if not untried:
+                    break
+                low = min([scores[k] for k in untried])
+                c = rules.pick(rng, [k for k in untried if scores[k] == low])
+                tried.append(c)
+                res[c] -= 1
+                r = grb(3)
+                while r >= 6:
+                    r = grb(3)
+                f = faces[c][r]
+                own = cm[c]
+                for lm, tab in checks:
+                    bad = tab[occ & lm]
+                    if bad is not None and not own & bad:
+                        ok = True
+                        break
+                if not ok:
+                    res[c] += 1
+            if not ok:  # nothing fits: the first die and roll go in, restriction lifted
+                c, f = first_c, first_f
+                res[c] -= 1
+                own = 0
+                ok = True
+        if ok:
+            code = c << 3 | f
+            if greedy:
+                legal = []
+                for e in range(n_entries):
+                    lm, tab = checks[e]
+                    bad = tab[occ & lm]
+                    if bad is not None and not own & bad:
+                        legal.append(e)
+                if len(legal) == 1:
+                    e = legal[0]
+                else:
+                    e = _greedy_entry(
+                        t, cell, cm, fm, occ, legal, code, owners[seat],
+                        [o for s, o in enumerate(owners) if s != seat], rng,
+                    )
+            else:  # uniform over the legal entries, by rejection (as RandomBot does)
+                while True:
+                    e = grb(k_entries)
+                    if e < n_entries:
+                        lm, tab = checks[e]
+                        bad = tab[occ & lm]
+                        if bad is not None and not own & bad:
+                            break
+            # 3. place: the same as _apply_push, inlined
+            lm = lmask[e]
+            land, _, moves, after = push[e][occ & lm]
+            for src, dst, xb, zs, zd in moves:
+                v = cell[src]
+                cell[dst] = v
+                cell[src] = 0
+                cm[v >> 3] ^= xb
+                fm[v & 7] ^= xb
+                if zs != zd:
+                    zv[zs] -= v & 7
+                    zv[zd] += v & 7
+            b = 1 << land
+            cell[land] = code
+            cm[c] |= b
+            fm[f] |= b
+            zv[zone[land]] += f
+            occ = (occ & ~lm) | after
+            placed = True
+            # Only a moved or new die can touch an equal number: every pair of equal
+            # neighbours exploded last turn. So look around those dice only.
+            hit = nbmask[land] & fm[f]
+            boom = hit | b if hit else 0
+            for _, dst, _, _, _ in moves:
+                hit = nbmask[dst] & fm[cell[dst] & 7]
+                if hit:
+                    boom |= hit | 1 << dst
+        else:  # skip: the die goes back, the turn goes on
+            res[c] += 1
+            placed = False
+            boom = 0
+        # 4. score; 5. explode
+        gained = False
+        same = adj[cm[0]] | adj[cm[1]] | adj[cm[2]] | adj[cm[3]]
+        if same:
+            gained = True
+            for i in bits[same]:
+                v = cell[i]
+                scores[v >> 3] += v & 7
+        if boom:
+            gained = True
+            for i in bits[boom]:
+                v = cell[i]
+                k = v >> 3
+                f = v & 7
+                scores[k] += f
+                res[k] += 1
+                cell[i] = 0
+                b = 1 << i
+                cm[k] ^= b
+                fm[f] ^= b
+                zv[zone[i]] -= f
+            occ ^= boom
+        turns += 1
+        if gained:
+            best = max(scores)
+            if seat_of:  # every colour owned by one seat: the top colour names the leader
+                leader = seat_of[scores.index(best)] if scores.count(best) == 1 else -1
+            else:
+                ss = [sum([scores[x] for x in o]) for o in owners]
+                top = max(ss)
+                leader = ss.index(top) if ss.count(top) == 1 else -1
+            quiet = 0
+        elif placed:
+            quiet = 0
+        else:
+            quiet += 1
+        add_leader(leader)
+        # 6. end checks
+        if gained and best >= target:
+            end = "fifty"
+        elif occ == full:
+            end = "full"
+        elif quiet >= players:
+            end = "stalled"
+        elif turns >= max_turns:
+            end = "timeout"
+        seat = (seat + 1) % players
+    return turns, end, scores, owners, leaders

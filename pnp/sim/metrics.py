@@ -1,0 +1,172 @@
+"""Metrics over many games, named after Ludii's evaluation metrics where one fits.
+
+Everything is accumulated as whole numbers (a histogram of game lengths, win shares in
+units of 1/lcm(1..players)), so chunks of games played by different processes merge to
+exactly the same result whatever the number of jobs or the order they finish in.
+
+Definitions:
+- ``duration_turns``: turns per game (a turn is one player's turn): mean, median, p5, p95
+  (nearest-rank percentiles).
+- ``advantage_p1``: win share of seat 1, the first player; a shared win is split.
+- ``win_rate_by_seat``: the same for every seat, seat 1 first.
+- ``balance``: 1 - (highest - lowest seat win rate); 1 is perfectly fair.
+- ``completion``: share of games ending by a rule of the game, not a timeout or a stall.
+- ``timeouts``: share of games stopped by the turn cap.
+- ``drawishness``: share of games with a shared win.
+- ``win_rate_by_colour``: for each colour (side), the win share of the seat that played it,
+  over the games where someone played it.
+- ``lead_changes``: mean per game of the times the sole leader after a turn is a different
+  seat from the previous sole leader (turns with a tied lead do not count; the first
+  leader is not a change).
+- ``leader_at_midgame_wins``: over games with a sole leader after turn ceil(turns / 2),
+  the win share of that leader.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pnp.sim import UNFINISHED, GameRecord
+
+
+def lead_changes(leaders: tuple[int, ...]) -> int:
+    """Times the sole leader changes hands; tied turns keep the previous leader."""
+    changes, last = 0, -1
+    for seat in leaders:
+        if seat >= 0:
+            if last >= 0 and seat != last:
+                changes += 1
+            last = seat
+    return changes
+
+
+def midgame_leader(record: GameRecord) -> int:
+    """The sole leader after turn ceil(turns / 2), or -1."""
+    if not record.turns:
+        return -1
+    return record.leaders[(record.turns + 1) // 2 - 1]
+
+
+@dataclass
+class Accumulator:
+    """Mergeable tallies for the games of one run."""
+
+    players: int
+    games: int = 0
+    turns: Counter = field(default_factory=Counter)  # length -> games
+    ends: Counter = field(default_factory=Counter)  # reason -> games
+    seat_wins: list[int] = field(default_factory=list)  # in units of 1/unit
+    colour_wins: Counter = field(default_factory=Counter)  # colour -> units
+    colour_games: Counter = field(default_factory=Counter)  # colour -> games it was played
+    shared: int = 0
+    changes: int = 0
+    mid_games: int = 0
+    mid_wins: int = 0  # units
+
+    def __post_init__(self) -> None:
+        self.unit = math.lcm(*range(1, self.players + 1))
+        if not self.seat_wins:
+            self.seat_wins = [0] * self.players
+
+    def add(self, r: GameRecord) -> None:
+        """Tally one game (the record is read, never kept)."""
+        share = self.unit // len(r.winners)
+        self.games += 1
+        self.turns[r.turns] += 1
+        self.ends[r.end] += 1
+        for s in r.winners:
+            self.seat_wins[s] += share
+        for seat, colours in enumerate(r.colours):
+            for c in colours:
+                self.colour_games[c] += 1
+                if seat in r.winners:
+                    self.colour_wins[c] += share
+        if len(r.winners) > 1:
+            self.shared += 1
+        self.changes += lead_changes(r.leaders)
+        mid = midgame_leader(r)
+        if mid >= 0:
+            self.mid_games += 1
+            if mid in r.winners:
+                self.mid_wins += share
+
+    def merge(self, other: Accumulator) -> Accumulator:
+        self.games += other.games
+        self.turns.update(other.turns)
+        self.ends.update(other.ends)
+        self.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins, strict=True)]
+        self.colour_wins.update(other.colour_wins)
+        self.colour_games.update(other.colour_games)
+        self.shared += other.shared
+        self.changes += other.changes
+        self.mid_games += other.mid_games
+        self.mid_wins += other.mid_wins
+        return self
+
+
+def _at_rank(hist: Counter, rank: int) -> int:
+    """The value at 1-based position `rank` of the sorted sample the histogram holds."""
+    seen = 0
+    for value in sorted(hist):
+        seen += hist[value]
+        if seen >= rank:
+            return value
+    raise ValueError("rank beyond the sample")
+
+
+def duration(hist: Counter) -> dict[str, float]:
+    n = sum(hist.values())
+    if not n:
+        return {"mean": 0.0, "median": 0.0, "p5": 0.0, "p95": 0.0}
+    mean = sum(v * k for v, k in hist.items()) / n
+    median = (_at_rank(hist, (n + 1) // 2) + _at_rank(hist, n // 2 + 1)) / 2
+    return {
+        "mean": round(mean, 3),
+        "median": float(median),
+        "p5": float(_at_rank(hist, max(1, math.ceil(0.05 * n)))),
+        "p95": float(_at_rank(hist, max(1, math.ceil(0.95 * n)))),
+    }
+
+
+def _share(part: float, whole: float) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def metrics(acc: Accumulator, colours: tuple[str, ...] = ()) -> dict:
+    """The metrics object of the JSON output. `colours` fixes the colour order."""
+    n = acc.games
+    seat_rates = [_share(w, acc.unit * n) for w in acc.seat_wins]
+    order = list(colours) + sorted(c for c in acc.colour_games if c not in colours)
+    return {
+        "duration_turns": duration(acc.turns),
+        "advantage_p1": seat_rates[0] if seat_rates else 0.0,
+        "balance": round(1 - (max(seat_rates) - min(seat_rates)), 4) if n else 0.0,
+        "completion": _share(sum(k for e, k in acc.ends.items() if e not in UNFINISHED), n),
+        "timeouts": _share(acc.ends.get("timeout", 0), n),
+        "drawishness": _share(acc.shared, n),
+        "win_rate_by_seat": seat_rates,
+        "win_rate_by_colour": {
+            c: _share(acc.colour_wins[c], acc.unit * acc.colour_games[c])
+            for c in order
+            if acc.colour_games[c]
+        },
+        "lead_changes": _share(acc.changes, n),
+        "leader_at_midgame_wins": _share(acc.mid_wins, acc.unit * acc.mid_games),
+    }
+
+
+def summary(
+    game: str, players: int, bot: str, seed: int, acc: Accumulator, colours: tuple[str, ...] = ()
+) -> dict:
+    """The run's JSON object, exactly: game, players, bot, games, seed, metrics, end_reasons."""
+    return {
+        "game": game,
+        "players": players,
+        "bot": bot,
+        "games": acc.games,
+        "seed": seed,
+        "metrics": metrics(acc, colours),
+        "end_reasons": {e: acc.ends[e] for e in sorted(acc.ends)},
+    }

@@ -1,0 +1,111 @@
+"""The HTML simulation report: the run's numbers plus three plots, in one file.
+
+Plots are drawn with matplotlib's object API on the SVG canvas (no pyplot, no GUI
+backend) and inlined as SVG; fixed metadata and a fixed hash salt make the file
+byte-identical for the same results.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import jinja2
+import matplotlib
+
+matplotlib.use("Agg")  # never a GUI backend, whatever the environment says
+
+from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from pnp.atomic import write_text  # noqa: E402
+from pnp.sim.metrics import Accumulator  # noqa: E402
+
+TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+INK = "#0072B2"  # Okabe-Ito blue
+ACCENT = "#D55E00"
+RC = {
+    "svg.hashsalt": "pnp-report",
+    "svg.fonttype": "none",
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+
+
+def _svg(fig: Figure) -> str:
+    buf = io.StringIO()
+    FigureCanvasSVG(fig)
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": "pnp"})
+    text = buf.getvalue()
+    return text[text.index("<svg"):]  # drop the XML prolog and doctype for inlining
+
+
+def length_histogram(acc: Accumulator) -> str:
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(6, 2.8))
+        ax = fig.add_subplot()
+        xs = sorted(acc.turns)
+        ax.bar(xs, [acc.turns[x] for x in xs], width=0.9, color=INK)
+        ax.set_xlabel("turns per game")
+        ax.set_ylabel("games")
+        ax.set_title("Game length")
+        fig.tight_layout()
+        return _svg(fig)
+
+
+def seat_wins(rates: list[float]) -> str:
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(4, 2.8))
+        ax = fig.add_subplot()
+        seats = [f"seat {i + 1}" for i in range(len(rates))]
+        ax.bar(seats, rates, color=INK)
+        if rates:
+            ax.axhline(1 / len(rates), color=ACCENT, linestyle="--", linewidth=1)
+        ax.set_ylabel("win share")
+        ax.set_title("Win rate by seat (dashed: fair share)")
+        fig.tight_layout()
+        return _svg(fig)
+
+
+def end_reasons(ends: dict[str, int]) -> str:
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(4, 2.8))
+        ax = fig.add_subplot()
+        names = list(ends)
+        bars = ax.barh(names, [ends[n] for n in names], color=INK)
+        ax.bar_label(bars, padding=2)
+        ax.margins(x=0.15)
+        ax.set_xlabel("games")
+        ax.set_title("End reasons")
+        fig.tight_layout()
+        return _svg(fig)
+
+
+def render_report(summary: dict, acc: Accumulator, title: str, options: dict) -> str:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    html = env.get_template("report.html.j2").render(
+        title=title,
+        s=summary,
+        m=summary["metrics"],
+        options=options,
+        plots={
+            "length": length_histogram(acc),
+            "seats": seat_wins(summary["metrics"]["win_rate_by_seat"]),
+            "ends": end_reasons(summary["end_reasons"]),
+        },
+    )
+    return re.sub(r"[ \t]+\n", "\n", html)
+
+
+def write_report(
+    summary: dict, acc: Accumulator, path: Path, title: str, options: dict | None = None
+) -> Path:
+    """Write the report atomically to `path` and return it."""
+    return write_text(path, render_report(summary, acc, title, options or {}))

@@ -1,0 +1,133 @@
+"""Exploding Dice over random games: invariants, determinism, fast path == reference."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pnp.games.exploding_dice import engine, rules
+from pnp.games.exploding_dice.bots import make_bot
+from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
+
+FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+face_lists = st.lists(st.integers(1, 6), min_size=5, max_size=5).map(lambda fs: (1, *fs))
+
+
+@st.composite
+def kits(draw, per_die: bool = True) -> ExplodingDiceParams:
+    """Any playable kit: custom faces (per colour or per die), arrows, stall rule, size."""
+    faces = {}
+    for colour in draw(st.sets(st.sampled_from(["red", "green", "blue", "purple"]))):
+        if not per_die or draw(st.booleans()):
+            faces[colour] = (draw(face_lists),)
+        else:
+            faces[colour] = tuple(draw(face_lists) for _ in range(4))
+    return ExplodingDiceParams(
+        n=draw(st.sampled_from([4, 4, 4, 6])),
+        faces=faces,
+        arrows=draw(st.sampled_from(["all", "pinwheel"])),
+        stall=draw(st.sampled_from(["redraw", "skip"])),
+    )
+
+
+def check_invariants(state: rules.State, previous_scores: list[int]) -> None:
+    dice = len(state.model.dice)
+    on_grid = [d for d in state.grid if d is not None]
+    assert sorted(on_grid + state.reserve) == list(range(dice))  # every die, exactly once
+    assert all(a <= b for a, b in zip(previous_scores, state.scores, strict=True))
+    for cell, d in enumerate(state.grid):
+        assert (d is None) == (state.shown[cell] == 0)
+        if d is not None:
+            assert state.shown[cell] in state.model.dice[d].faces
+            # after every turn no two neighbours show the same number (they exploded);
+            # the fast engine relies on this
+            for nb in state.board.neighbours[cell]:
+                assert state.grid[nb] is None or state.shown[nb] != state.shown[cell]
+
+
+def play_checked(params: ExplodingDiceParams, players: int, bot: str, seed: int) -> rules.State:
+    model = play_model(params)
+    rng = random.Random(seed)
+    state = rules.new_game(model, players, rng)
+    b = make_bot(bot)
+    while state.ended is None:
+        before = list(state.scores)
+        rules.play_turn(state, b, rng)
+        check_invariants(state, before)
+        assert state.turns <= rules.MAX_TURNS
+    return state
+
+
+@FAST
+@given(kits(), st.integers(2, 4), st.integers(0, 2**32))
+def test_random_games_keep_every_die_and_never_lose_points_and_end(params, players, seed):
+    state = play_checked(params, players, "random", seed)
+    assert state.ended in rules.END_REASONS
+    assert len(state.leaders) == state.turns
+    if state.ended == "fifty":
+        assert max(state.scores) >= rules.TARGET
+    if state.ended == "full":
+        assert all(d is not None for d in state.grid)
+    if state.ended == "stalled":
+        assert params.stall == "skip"
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**32))
+def test_greedy_games_keep_the_invariants(players, seed):
+    play_checked(ExplodingDiceParams(), players, "greedy", seed)
+
+
+@FAST
+@given(kits(per_die=False), st.integers(2, 4), st.booleans(), st.integers(0, 2**32))
+def test_fast_engine_plays_the_same_game_as_the_reference(params, players, two, seed):
+    two = two and players == 2
+    model = play_model(params)
+    assert engine._tables(model) is not None  # the fast path really runs
+    fast = engine.play_one(model, players, "random", seed, two_colours=two)
+    ref = engine.play_one(model, players, "random", seed, two_colours=two, reference=True)
+    assert fast == ref
+
+
+@settings(max_examples=12, deadline=None)
+@given(kits(per_die=False), st.integers(2, 4), st.integers(0, 2**32))
+def test_fast_greedy_plays_the_same_game_as_the_reference(params, players, seed):
+    model = play_model(params)
+    fast = engine.play_one(model, players, "greedy", seed)
+    assert fast == engine.play_one(model, players, "greedy", seed, reference=True)
+
+
+def test_fast_and_reference_agree_game_by_game_on_the_default_kit():
+    model = play_model(ExplodingDiceParams())
+    for i in range(150):
+        seed = f"7:{i}"
+        assert engine.play_one(model, 4, "random", seed) == engine.play_one(
+            model, 4, "random", seed, reference=True
+        )
+
+
+def test_a_seed_fixes_the_game_and_different_seeds_differ():
+    model = play_model(ExplodingDiceParams())
+    a = [engine.play_one(model, 3, "random", f"1:{i}") for i in range(30)]
+    b = [engine.play_one(model, 3, "random", f"1:{i}") for i in range(30)]
+    assert a == b
+    assert len({(r.turns, r.scores) for r in a}) > 10
+    rng = random.Random("1:5")  # a reused generator gives the same game as the seed
+    assert engine.play_one(model, 3, "random", rng) == a[5]
+
+
+def test_end_reasons_and_lengths_look_like_the_game():
+    """Loose sanity bounds over 400 random games (the README has the real numbers)."""
+    model = play_model(ExplodingDiceParams())
+    records = [engine.play_one(model, 4, "random", f"3:{i}") for i in range(400)]
+    ends = Counter(r.end for r in records)
+    assert set(ends) <= {"fifty", "full"} and ends["fifty"] > 300
+    mean = sum(r.turns for r in records) / len(records)
+    assert 10 < mean < 40
+    for r in records:
+        assert len(r.leaders) == r.turns
+        assert max(r.scores) == r.scores[r.winners[0]]

@@ -1,0 +1,130 @@
+"""`pnp simulate` end to end: JSON shape, jobs-independence, report, config, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnp.errors import PnpError
+from pnp.sim.command import run_simulation
+
+KEYS = ["game", "players", "bot", "games", "seed", "metrics", "end_reasons"]
+
+
+def pnp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], capture_output=True,
+                          text=True, cwd=cwd, env=env, timeout=120)
+
+
+def simulate(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return pnp("simulate", "exploding-dice", *args, cwd=cwd)
+
+
+def test_json_to_stdout_is_the_agreed_object_and_nothing_else():
+    r = simulate("--games", "80", "--players", "3", "--seed", "4", "--jobs", "1", "--json", "-")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)  # fails if a table were printed too
+    assert list(data) == KEYS
+    assert data["game"] == "exploding-dice" and data["players"] == 3 and data["games"] == 80
+    assert data["bot"] == "random" and data["seed"] == 4
+    assert sum(data["end_reasons"].values()) == 80
+    assert len(data["metrics"]["win_rate_by_seat"]) == 3
+    assert abs(sum(data["metrics"]["win_rate_by_seat"]) - 1) < 1e-3
+
+
+def test_the_same_seed_gives_the_same_json_for_any_number_of_jobs():
+    one = simulate("--games", "600", "--jobs", "1", "--json", "-")
+    two = simulate("--games", "600", "--jobs", "2", "--json", "-")
+    assert one.returncode == two.returncode == 0
+    assert one.stdout == two.stdout
+
+
+def test_json_file_report_and_table(tmp_path):
+    out = tmp_path / "out"
+    r = simulate("--games", "100", "--jobs", "1", "--players", "2", "--two-colours",
+                 "--json", str(tmp_path / "r.json"), "--report", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["games"] == 100 and data["players"] == 2
+    assert "turns (mean / median)" in r.stdout  # the readable table
+    report = out / "exploding-dice" / "report.html"
+    html = report.read_text()
+    assert html.count("<svg") == 3 and "two colours each" in html
+    assert not list(report.parent.glob(".*.tmp"))  # written atomically
+
+
+def test_greedy_bot_runs():
+    data = run_simulation("exploding-dice", games=20, players=2, bot="greedy").summary
+    assert data["bot"] == "greedy" and data["games"] == 20
+
+
+def test_custom_faces_from_a_config_are_what_gets_simulated(tmp_path):
+    # Only ones and sixes: neighbours match far more often, so dice explode sooner.
+    cfg = tmp_path / "faces.toml"
+    cfg.write_text(
+        "[faces]\n"
+        + "".join(f"{c} = [1, 1, 1, 6, 6, 6]\n" for c in ("red", "green", "blue", "purple"))
+    )
+    custom = run_simulation("exploding-dice", games=300, config=cfg)
+    plain = run_simulation("exploding-dice", games=300)
+    assert custom.summary["metrics"] != plain.summary["metrics"]
+    assert custom.options == {"config": "faces.toml"}
+    # with only 1s and 6s, a placed die touches an equal number far more often
+    assert (custom.summary["metrics"]["duration_turns"]["mean"]
+            != plain.summary["metrics"]["duration_turns"]["mean"])
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--games", "0"], "--games must be at least 1"),
+        (["--games", "-5"], "--games must be at least 1"),
+        (["--players", "5"], "takes 2 to 4 players, got 5"),
+        (["--players", "1"], "takes 2 to 4 players, got 1"),
+        (["--bot", "clever"], "unknown bot 'clever'"),
+        (["--players", "3", "--two-colours"], "two-colours-each variant is for 2 players"),
+    ],
+)
+def test_bad_options_are_one_clear_line(args, needle):
+    r = simulate(*args, "--jobs", "1")
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], r.stderr
+
+
+def test_unknown_game_is_one_clear_line():
+    r = pnp("simulate", "chess", "--games", "10")
+    assert r.returncode == 2 and "unknown game 'chess'" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(
+    "toml, needle",
+    [
+        ("dice_per_colour = 0\n", "dice per colour must be at least 1"),
+        ("[faces]\nred = [2, 3, 4, 5, 6, 6]\n", "able to show 1"),
+        # per-die faces where the start die (the first) has no 1
+        ("[faces]\nred = [[2, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], [1, 1, 1, 1, 1, 1],"
+         " [1, 2, 3, 4, 5, 6]]\n", "first red die cannot show 1"),
+    ],
+)
+def test_a_config_whose_dice_cannot_start_the_game_is_refused(tmp_path, toml, needle):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(toml)
+    with pytest.raises(PnpError, match=needle):
+        run_simulation("exploding-dice", games=10, config=cfg)
+
+
+def test_a_bad_config_through_the_cli_is_exit_2(tmp_path):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("dice_per_colour = 0\n")
+    r = simulate("--config", str(cfg), "--games", "10")
+    assert r.returncode == 2 and r.stderr.startswith("error: ")
+    assert "Traceback" not in r.stderr
