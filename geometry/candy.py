@@ -74,40 +74,63 @@ def lollipop() -> list[Part]:
 
 def wrapped_sweet() -> list[Part]:
     body = _ellipse(0, 0, 0.19, 0.145)
-    fan = Polygon([
-        (0.13, 0.035), (0.37, 0.17), (0.33, 0.085), (0.385, 0.0),
-        (0.33, -0.085), (0.37, -0.17), (0.13, -0.035),
-    ])
+    fan = Polygon(
+        [
+            (0.13, 0.035),
+            (0.37, 0.17),
+            (0.33, 0.085),
+            (0.385, 0.0),
+            (0.33, -0.085),
+            (0.37, -0.17),
+            (0.13, -0.035),
+        ]
+    )
     ends = unary_union([fan, affinity.scale(fan, -1, 1, origin=(0, 0))])
     knots = unary_union([_ellipse(0.19, 0, 0.03, 0.05), _ellipse(-0.19, 0, 0.03, 0.05)])
     stripes = _stripes(60, 0.045, 0.105).intersection(body.buffer(-0.01))
     shine = _stroke([(-0.1, 0.075), (0.02, 0.1)], 0.03)
     parts: list[Part] = [
-        ("main", ends), ("accent", knots), ("main", body), ("accent", stripes), ("shine", shine),
+        ("main", ends),
+        ("accent", knots),
+        ("main", body),
+        ("accent", stripes),
+        ("shine", shine),
     ]
     return [(role, affinity.rotate(g, 40, origin=(0, 0))) for role, g in parts]
 
 
 def gumdrop() -> list[Part]:
-    top = [(0.2 * math.cos(t), 0.02 + 0.27 * math.sin(t))
-           for t in (math.pi * k / 32 for k in range(33))]
+    top = [
+        (0.2 * math.cos(t), 0.02 + 0.27 * math.sin(t))
+        for t in (math.pi * k / 32 for k in range(33))
+    ]
     dome = Polygon([*top, (-0.275, -0.21), (0.275, -0.21)]).buffer(-0.025).buffer(0.025)
     base = _ellipse(0, -0.2, 0.265, 0.05)
-    sugar = unary_union([
-        affinity.rotate(box(x - 0.018, y - 0.018, x + 0.018, y + 0.018), a, origin=(x, y))
-        for x, y, a in (
-            (-0.02, 0.21, 5), (0.1, 0.14, 50), (0.16, -0.03, 10), (0.02, 0.05, 35),
-            (-0.15, -0.13, 60), (0.06, -0.14, 25), (-0.06, -0.04, 75), (-0.06, 0.12, 20),
-        )
-    ]).intersection(dome.buffer(-0.03))
+    sugar = unary_union(
+        [
+            affinity.rotate(box(x - 0.018, y - 0.018, x + 0.018, y + 0.018), a, origin=(x, y))
+            for x, y, a in (
+                (-0.02, 0.21, 5),
+                (0.1, 0.14, 50),
+                (0.16, -0.03, 10),
+                (0.02, 0.05, 35),
+                (-0.15, -0.13, 60),
+                (0.06, -0.14, 25),
+                (-0.06, -0.04, 75),
+                (-0.06, 0.12, 20),
+            )
+        ]
+    ).intersection(dome.buffer(-0.03))
     shine = _stroke([(-0.165, -0.04), (-0.12, 0.13)], 0.04)
     parts: list[Part] = [("accent", base), ("main", dome), ("light", sugar), ("shine", shine)]
     return [(role, affinity.translate(g, 0, 0.025)) for role, g in parts]
 
 
 def candy_cane() -> list[Part]:
-    arc = [(0.06 + 0.17 * math.cos(t), 0.1 + 0.17 * math.sin(t))
-           for t in (math.pi * (1 - k / 24) for k in range(25))]
+    arc = [
+        (0.06 + 0.17 * math.cos(t), 0.1 + 0.17 * math.sin(t))
+        for t in (math.pi * (1 - k / 24) for k in range(25))
+    ]
     path = [(-0.11, -0.36), *arc, (0.23, -0.01)]
     cane = affinity.translate(_stroke(path, 0.13), -0.06, 0.0)
     stripes = _stripes(-35, 0.05, 0.12).intersection(cane)
@@ -119,46 +142,69 @@ def candy_cane() -> list[Part]:
 def doughnut() -> list[Part]:
     dough = _circle(0, 0, 0.3).difference(_circle(0, 0, 0.085))
     icing_ring = [
-        ((0.245 + 0.016 * math.sin(8 * t)) * math.cos(t),
-         (0.245 + 0.016 * math.sin(8 * t)) * math.sin(t))
+        (
+            (0.245 + 0.016 * math.sin(8 * t)) * math.cos(t),
+            (0.245 + 0.016 * math.sin(8 * t)) * math.sin(t),
+        )
         for t in (2 * math.pi * k / 140 for k in range(140))
     ]
     icing = Polygon(icing_ring).buffer(0.008).difference(_circle(0, 0, 0.13))
     grain = _stroke([(-0.028, 0), (0.028, 0)], 0.024)
-    sprinkles = unary_union([
-        affinity.translate(
-            affinity.rotate(grain, a, origin=(0, 0)), 0.19 * math.cos(t), 0.19 * math.sin(t)
-        )
-        for t, a in (
-            (0.3, 30), (1.1, 110), (1.9, 70), (2.6, 150), (3.4, 15), (4.2, 95), (5.0, 45),
-            (5.7, 130),
-        )
-    ])
+    sprinkles = unary_union(
+        [
+            affinity.translate(
+                affinity.rotate(grain, a, origin=(0, 0)), 0.19 * math.cos(t), 0.19 * math.sin(t)
+            )
+            for t, a in (
+                (0.3, 30),
+                (1.1, 110),
+                (1.9, 70),
+                (2.6, 150),
+                (3.4, 15),
+                (4.2, 95),
+                (5.0, 45),
+                (5.7, 130),
+            )
+        ]
+    )
     shine = _stroke([(-0.2, 0.1), (-0.13, 0.19)], 0.03)
     return [("main", dough), ("accent", icing), ("dark", sprinkles), ("shine", shine)]
 
 
 def cupcake() -> list[Part]:
     cup = Polygon([(-0.17, -0.37), (0.17, -0.37), (0.235, -0.09), (-0.235, -0.09)])
-    pleats = unary_union([
-        LineString([(0.115 * k, -0.35), (0.16 * k, -0.11)]).buffer(0.011) for k in (-1, 0, 1)
-    ])
-    frosting = unary_union([
-        _ellipse(0, -0.06, 0.3, 0.085),
-        _ellipse(0, 0.05, 0.235, 0.08),
-        _ellipse(0, 0.145, 0.15, 0.07),
-        Polygon([(-0.08, 0.17), (0.0, 0.26), (0.08, 0.17)]),
-    ]).buffer(0.01).buffer(-0.01)
-    swirls = unary_union([
-        _stroke([(-0.2, -0.03), (0.1, 0.0)], 0.02),
-        _stroke([(-0.12, 0.08), (0.13, 0.1)], 0.02),
-    ]).intersection(frosting.buffer(-0.02))
+    pleats = unary_union(
+        [LineString([(0.115 * k, -0.35), (0.16 * k, -0.11)]).buffer(0.011) for k in (-1, 0, 1)]
+    )
+    frosting = (
+        unary_union(
+            [
+                _ellipse(0, -0.06, 0.3, 0.085),
+                _ellipse(0, 0.05, 0.235, 0.08),
+                _ellipse(0, 0.145, 0.15, 0.07),
+                Polygon([(-0.08, 0.17), (0.0, 0.26), (0.08, 0.17)]),
+            ]
+        )
+        .buffer(0.01)
+        .buffer(-0.01)
+    )
+    swirls = unary_union(
+        [
+            _stroke([(-0.2, -0.03), (0.1, 0.0)], 0.02),
+            _stroke([(-0.12, 0.08), (0.13, 0.1)], 0.02),
+        ]
+    ).intersection(frosting.buffer(-0.02))
     stem = _stroke([(0.02, 0.3), (0.07, 0.39)], 0.02)
     cherry = _circle(0.0, 0.29, 0.06)
     shine = _circle(-0.02, 0.31, 0.016)
     return [
-        ("light", cup), ("accent", pleats), ("main", frosting), ("shine", swirls),
-        ("dark", stem), ("accent", cherry), ("shine", shine),
+        ("light", cup),
+        ("accent", pleats),
+        ("main", frosting),
+        ("shine", swirls),
+        ("dark", stem),
+        ("accent", cherry),
+        ("shine", shine),
     ]
 
 

@@ -268,7 +268,7 @@ def cube_net(
         tab_lines.append(LineString([p, q]))
     body = unary_union(sq)
     for k, t in enumerate(tabs):
-        others: BaseGeometry = unary_union([body, *tabs[:k], *tabs[k + 1:]])
+        others: BaseGeometry = unary_union([body, *tabs[:k], *tabs[k + 1 :]])
         if t.intersection(others).area > 1e-9:
             raise ValueError("glue tabs overlap the net: choose a smaller tab")
     outline = unary_union([body, *tabs])

@@ -92,6 +92,7 @@ def start_points(n: int) -> tuple[tuple[int, int], ...]:
 
 # --- millimetre geometry -------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class GridLayout:
     """Millimetre layout of the board: grid lines, dice footprint and arrow band."""

@@ -13,8 +13,9 @@ class TrackCell:
     size: float
 
 
-def serpentine(first: int, last: int, per_row: int, cell: float, x0: float, y_top: float,
-               gap: float = 0.0) -> list[TrackCell]:
+def serpentine(
+    first: int, last: int, per_row: int, cell: float, x0: float, y_top: float, gap: float = 0.0
+) -> list[TrackCell]:
     """Cells `first`..`last`, `per_row` to a row, boustrophedon so each step is to a neighbour.
 
     Row 0 runs left to right at the top; the next runs right to left below it, and so on.
@@ -27,5 +28,7 @@ def serpentine(first: int, last: int, per_row: int, cell: float, x0: float, y_to
         row, col = divmod(k, per_row)
         if row % 2:
             col = per_row - 1 - col
-        cells.append(TrackCell(value, x0 + col * step + cell / 2, y_top - row * step - cell / 2, cell))
+        cells.append(
+            TrackCell(value, x0 + col * step + cell / 2, y_top - row * step - cell / 2, cell)
+        )
     return cells

@@ -28,11 +28,15 @@ def centred_rounded_rect(cx: float, cy: float, w: float, h: float, r: float) -> 
     return rounded_rect(cx - w / 2, cy - h / 2, w, h, r)
 
 
-def regular_polygon(cx: float, cy: float, radius: float, sides: int, rotation: float = 90.0) -> Polygon:
+def regular_polygon(
+    cx: float, cy: float, radius: float, sides: int, rotation: float = 90.0
+) -> Polygon:
     """Regular polygon with circumradius `radius`; first vertex at `rotation` degrees."""
     pts = [
-        (cx + radius * math.cos(math.radians(rotation + 360 * k / sides)),
-         cy + radius * math.sin(math.radians(rotation + 360 * k / sides)))
+        (
+            cx + radius * math.cos(math.radians(rotation + 360 * k / sides)),
+            cy + radius * math.sin(math.radians(rotation + 360 * k / sides)),
+        )
         for k in range(sides)
     ]
     return Polygon(pts)
@@ -54,8 +58,13 @@ def arrow(cx: float, cy: float, length: float, width: float, angle: float) -> Po
     x0 = -length / 2
     xh = length / 2 - head
     pts = [
-        (x0, -shaft_w / 2), (xh, -shaft_w / 2), (xh, -width / 2), (length / 2, 0),
-        (xh, width / 2), (xh, shaft_w / 2), (x0, shaft_w / 2),
+        (x0, -shaft_w / 2),
+        (xh, -shaft_w / 2),
+        (xh, -width / 2),
+        (length / 2, 0),
+        (xh, width / 2),
+        (xh, shaft_w / 2),
+        (x0, shaft_w / 2),
     ]
     poly = Polygon(pts)
     poly = affinity.rotate(poly, angle, origin=(0, 0))
@@ -95,7 +104,9 @@ def kerf_offset(geom: BaseGeometry, kerf: float, outward: bool = True) -> BaseGe
     if kerf <= 0:
         return geom
     d = kerf / 2 if outward else -kerf / 2
-    return geom.buffer(d, quad_segs=ARC_RESOLUTION, join_style="mitre" if _is_boxy(geom) else "round")
+    return geom.buffer(
+        d, quad_segs=ARC_RESOLUTION, join_style="mitre" if _is_boxy(geom) else "round"
+    )
 
 
 def _is_boxy(geom: BaseGeometry) -> bool:

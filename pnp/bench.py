@@ -69,8 +69,10 @@ def main(argv: list[str] | None = None) -> None:
     for jobs in args.jobs:
         with ProcessPoolExecutor(1) as fresh:  # a new process per setting: cold tables
             rate, per_cpu = fresh.submit(games_per_second, args.games, jobs).result()
-        print(f"  --jobs {jobs}: {rate:8,.0f} games/s wall clock   "
-              f"({per_cpu:,.0f} games per CPU second)")
+        print(
+            f"  --jobs {jobs}: {rate:8,.0f} games/s wall clock   "
+            f"({per_cpu:,.0f} games per CPU second)"
+        )
     if not args.no_build:
         print(f"kit build (a4 + letter, all formats): {build_seconds()}")
 

@@ -65,7 +65,9 @@ def resolve_params(
     return params, printing, paper_chosen
 
 
-def make_kit(slug: str, config: Path | None = None, paper: str | None = None) -> tuple[GameDef, Kit]:
+def make_kit(
+    slug: str, config: Path | None = None, paper: str | None = None
+) -> tuple[GameDef, Kit]:
     game = get_game(slug)
     params, printing, _ = resolve_params(game, config, {"paper": paper})
     return game, game.build_kit(params, printing)
@@ -164,9 +166,8 @@ def _formats(formats: Iterable[str]) -> set[str]:
     chosen = {f.strip().lower() for f in formats if f.strip()}
     unknown = chosen - set(FORMATS)
     if unknown or not chosen:
-        raise PnpError(
-            f"unknown format '{', '.join(sorted(unknown)) or '(none)'}': choose from {', '.join(FORMATS)}"
-        )
+        named = ", ".join(sorted(unknown)) or "(none)"
+        raise PnpError(f"unknown format '{named}': choose from {', '.join(FORMATS)}")
     return chosen
 
 
@@ -195,8 +196,11 @@ def _gallery_entry(slug: str, game: GameDef, folder: Path, out: Path) -> dict[st
     def rel(p: Path) -> str:
         return p.relative_to(out).as_posix()
 
-    pdfs = [{"label": f"Print PDF ({p.upper() if p == 'a4' else p.title()})", "href": rel(f)}
-            for p in PAPERS if (f := folder / f"{slug}-{p}.pdf").exists()]
+    pdfs = [
+        {"label": f"Print PDF ({p.upper() if p == 'a4' else p.title()})", "href": rel(f)}
+        for p in PAPERS
+        if (f := folder / f"{slug}-{p}.pdf").exists()
+    ]
     comps = []
     manifest = folder / "manifest.json"
     listed = json.loads(manifest.read_text(encoding="utf-8")) if manifest.exists() else []
@@ -206,13 +210,21 @@ def _gallery_entry(slug: str, game: GameDef, folder: Path, out: Path) -> dict[st
         svg, dxf = folder / "svg" / f"{name}.svg", folder / "dxf" / f"{name}.dxf"
         if not png.exists():
             continue
-        comps.append({
-            "name": name,
-            "title": item["title"],
-            "png": rel(png),
-            "svg": rel(svg) if svg.exists() else None,
-            "dxf": rel(dxf) if dxf.exists() else None,
-        })
+        comps.append(
+            {
+                "name": name,
+                "title": item["title"],
+                "png": rel(png),
+                "svg": rel(svg) if svg.exists() else None,
+                "dxf": rel(dxf) if dxf.exists() else None,
+            }
+        )
     report = folder / "report.html"
-    return {"slug": slug, "title": game.title, "blurb": game.blurb, "pdfs": pdfs,
-            "components": comps, "report": rel(report) if report.exists() else None}
+    return {
+        "slug": slug,
+        "title": game.title,
+        "blurb": game.blurb,
+        "pdfs": pdfs,
+        "components": comps,
+        "report": rel(report) if report.exists() else None,
+    }

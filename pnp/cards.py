@@ -60,6 +60,7 @@ BlockKind = Literal["heading", "para", "bullet", "number"]
 
 # --- templates ---------------------------------------------------------------------------
 
+
 @cache
 def _env() -> jinja2.Environment:
     return jinja2.Environment(
@@ -88,11 +89,12 @@ def split_title(markup: str) -> tuple[str | None, str]:
     text = markup.lstrip("\n")
     first, _, rest = text.partition("\n")
     if first.lower().startswith("title:"):
-        return first[len("title:"):].strip(), rest
+        return first[len("title:") :].strip(), rest
     return None, text
 
 
 # --- markup ------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Block:
@@ -158,6 +160,7 @@ def _words(text: str) -> list[Word]:
 
 
 # --- measuring and line breaking ---------------------------------------------------------
+
 
 @cache
 def _width(text: str, size: float, bold: bool) -> float:
@@ -255,6 +258,7 @@ def wrap(text: str, size: float, avail: float) -> list[list[Run]]:
 
 # --- block layout ------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Line:
     """One laid-out line: baseline `depth` mm below the frame top, x offsets from its left."""
@@ -312,8 +316,13 @@ def _bottom(line: Line) -> float:
 
 
 def fit_blocks(
-    blocks: Sequence[Block], width: float, height: float, accent: str,
-    max_size: float = 8.5, min_size: float = 6.0, step: float = 0.25,
+    blocks: Sequence[Block],
+    width: float,
+    height: float,
+    accent: str,
+    max_size: float = 8.5,
+    min_size: float = 6.0,
+    step: float = 0.25,
 ) -> tuple[float, list[Line], int]:
     """Largest body size whose lines fit `width` x `height`: (size, lines kept, lines lost)."""
     count = max(0, round((max_size - min_size) / step))
@@ -329,11 +338,12 @@ def fit_blocks(
 
 # --- colour helpers ----------------------------------------------------------------------
 
+
 def _luminance(hex_colour: str) -> float:
     h = hex_colour.lstrip("#")
     if len(h) == 3:
         h = "".join(c * 2 for c in h)
-    r, g, b = (int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    r, g, b = (int(h[i : i + 2], 16) / 255 for i in (0, 2, 4))
 
     def lin(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
@@ -353,6 +363,7 @@ def heading_colour(accent: str) -> str:
 
 
 # --- safe zone ---------------------------------------------------------------------------
+
 
 def safe_x(y_lo: float, y_hi: float, height: float, radius: float, safe: float = MIN_SAFE) -> float:
     """Smallest x at which a text box spanning y_lo..y_hi stays `safe` mm inside a trim
@@ -374,8 +385,14 @@ def card_outline(width: float, height: float, radius: float) -> Polygon:
     return rounded_rect(0, 0, width, height, radius)
 
 
-def fits_tin(width: float, height: float, radius: float,
-             tin_width: float, tin_height: float, tin_radius: float) -> bool:
+def fits_tin(
+    width: float,
+    height: float,
+    radius: float,
+    tin_width: float,
+    tin_height: float,
+    tin_radius: float,
+) -> bool:
     """Does a rounded card, centred, lie inside the tin's rounded outline? (geometry, not sizes)"""
     if width > tin_width or height > tin_height:
         return False
@@ -384,8 +401,15 @@ def fits_tin(width: float, height: float, radius: float,
     return tin.buffer(1e-6).contains(card)
 
 
-def tin_fit_radius(width: float, height: float, radius: float, tin_width: float,
-                   tin_height: float, tin_radius: float, step: float = 0.5) -> float | None:
+def tin_fit_radius(
+    width: float,
+    height: float,
+    radius: float,
+    tin_width: float,
+    tin_height: float,
+    tin_radius: float,
+    step: float = 0.5,
+) -> float | None:
     """The card's corner radius, raised in `step`s until the card fits the tin; None if no
     radius makes it fit. A mint tin's big corner radius catches square-ish corners."""
     r = radius
@@ -398,9 +422,16 @@ def tin_fit_radius(width: float, height: float, radius: float, tin_width: float,
 
 # --- components --------------------------------------------------------------------------
 
-def card_base(name: str, title: str, printing: PrintParams, background: str,
-              radius: float | None = None, width: float | None = None,
-              height: float | None = None) -> Component:
+
+def card_base(
+    name: str,
+    title: str,
+    printing: PrintParams,
+    background: str,
+    radius: float | None = None,
+    width: float | None = None,
+    height: float | None = None,
+) -> Component:
     """An empty card: background into the bleed, rounded trim on `cut`, outline set."""
     w = printing.card_width if width is None else width
     h = printing.card_height if height is None else height
@@ -465,28 +496,44 @@ def fit_text_card(
     for ln in lines:
         y = frame_top - ln.depth
         if ln.label is not None:
-            comp.add(Text(frame_x0 + ln.label.dx, y, ln.label.text, ln.size, ln.label.bold,
-                          fill=ln.label_colour))
+            comp.add(
+                Text(
+                    frame_x0 + ln.label.dx,
+                    y,
+                    ln.label.text,
+                    ln.size,
+                    ln.label.bold,
+                    fill=ln.label_colour,
+                )
+            )
         for run in ln.runs:
-            comp.add(Text(frame_x0 + ln.indent + run.dx, y, run.text, ln.size, run.bold,
-                          fill=ln.colour))
+            comp.add(
+                Text(frame_x0 + ln.indent + run.dx, y, run.text, ln.size, run.bold, fill=ln.colour)
+            )
     if lost:
-        findings.append(Finding(
-            "error", name,
-            f"text overflows the card by {lost} line{'s' if lost != 1 else ''} at {size:g} pt",
-        ))
+        findings.append(
+            Finding(
+                "error",
+                name,
+                f"text overflows the card by {lost} line{'s' if lost != 1 else ''} at {size:g} pt",
+            )
+        )
     add_cut(comp)
     comp.back = back
     comp.meta.update(
-        body_size=size, lines=len(lines), overflow=lost, accent=accent,
+        body_size=size,
+        lines=len(lines),
+        overflow=lost,
+        accent=accent,
         text_frame=(frame_x0, body_y0, frame_x1, frame_top),
         footer_box=(frame_x0, frame_y0, frame_x1, frame_y0 + footer),
     )
     return comp, findings
 
 
-def _title(comp: Component, title: str, page: str | None, fill: str,
-           findings: list[Finding]) -> None:
+def _title(
+    comp: Component, title: str, page: str | None, fill: str, findings: list[Finding]
+) -> None:
     """Title left, page number right, both inside the safe zone near the rounded corners."""
     w, h, r = comp.width, comp.height, float(comp.meta["radius"])  # type: ignore[arg-type]
     page_size = 7.0
@@ -512,8 +559,9 @@ def _title(comp: Component, title: str, page: str | None, fill: str,
         comp.add(Text(w - x, pbase, page, page_size, False, anchor="end", fill=fill))
 
 
-def colour_key(colours: Sequence[str], x0: float, x1: float, y: float,
-               size: float = 7.0, sym: float = 3.4) -> list[Item]:
+def colour_key(
+    colours: Sequence[str], x0: float, x1: float, y: float, size: float = 7.0, sym: float = 3.4
+) -> list[Item]:
     """A row of colour symbols with their names, spread evenly over x0..x1 around height y."""
     items: list[Item] = []
     if not colours:
@@ -533,8 +581,14 @@ def colour_key(colours: Sequence[str], x0: float, x1: float, y: float,
 
 
 def card_back(
-    title: str, colours: Sequence[str], printing: PrintParams, accent: str, *,
-    name: str = "card-back", subtitle: str = "", radius: float | None = None,
+    title: str,
+    colours: Sequence[str],
+    printing: PrintParams,
+    accent: str,
+    *,
+    name: str = "card-back",
+    subtitle: str = "",
+    radius: float | None = None,
 ) -> Component:
     """The shared back of a deck: the game's title on a plate over a lattice of the colour
     symbols. The pattern runs into the bleed, so a duplex offset of a millimetre or two
@@ -567,11 +621,21 @@ def card_back(
         size -= 0.5
     cy = h / 2
     if subtitle:
-        comp.add(Text(w / 2, cy + 0.2, title, size, True, anchor="middle",
-                      fill=heading_colour(accent)))
+        comp.add(
+            Text(w / 2, cy + 0.2, title, size, True, anchor="middle", fill=heading_colour(accent))
+        )
         comp.add(Text(w / 2, cy - 5.0, subtitle, 7.0, False, anchor="middle", fill=INK_TEXT))
     else:
-        comp.add(Text(w / 2, cy - ascent(size, True) * 0.72 / 0.76 / 2, title, size, True,
-                      anchor="middle", fill=heading_colour(accent)))
+        comp.add(
+            Text(
+                w / 2,
+                cy - ascent(size, True) * 0.72 / 0.76 / 2,
+                title,
+                size,
+                True,
+                anchor="middle",
+                fill=heading_colour(accent),
+            )
+        )
     comp.meta["plate"] = plate
     return comp

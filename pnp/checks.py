@@ -41,25 +41,39 @@ def check_cut_outlines(component: Component) -> list[Finding]:
         for part in parts:
             if part.geom_type in ("LinearRing", "Polygon", "MultiPolygon"):
                 if not part.is_valid:
-                    out.append(Finding("error", component.name, f"{shape.layer} outline is not valid"))
+                    out.append(
+                        Finding("error", component.name, f"{shape.layer} outline is not valid")
+                    )
             elif part.geom_type == "LineString":
                 if not part.is_closed or not part.is_valid or part.length == 0:
-                    out.append(Finding("error", component.name, f"{shape.layer} line is not a closed outline"))
+                    out.append(
+                        Finding(
+                            "error", component.name, f"{shape.layer} line is not a closed outline"
+                        )
+                    )
     return out
 
 
-def check_fits(component: Component, name: str, container: BaseGeometry,
-               outline: BaseGeometry | None = None) -> list[Finding]:
+def check_fits(
+    component: Component, name: str, container: BaseGeometry, outline: BaseGeometry | None = None
+) -> list[Finding]:
     """Does the component's physical outline fit inside `container` (a tin, a lid)?"""
     shape = outline if outline is not None else component.shape_outline
     if fits_inside(shape, container):
         return []
     b = shape.bounds
-    return [Finding("error", component.name,
-                    f"{b[2] - b[0]:.1f} x {b[3] - b[1]:.1f} mm does not fit inside the {name}")]
+    return [
+        Finding(
+            "error",
+            component.name,
+            f"{b[2] - b[0]:.1f} x {b[3] - b[1]:.1f} mm does not fit inside the {name}",
+        )
+    ]
 
 
-def check_palette(colours: tuple[str, ...] | list[str], component: str = "palette") -> list[Finding]:
+def check_palette(
+    colours: tuple[str, ...] | list[str], component: str = "palette"
+) -> list[Finding]:
     """Colours must differ for every common colour vision, and each needs its own symbol."""
     out: list[Finding] = []
     try:
@@ -70,14 +84,19 @@ def check_palette(colours: tuple[str, ...] | list[str], component: str = "palett
     if len(set(symbols)) != len(symbols):
         out.append(Finding("error", component, "two colours share a symbol: greyscale play breaks"))
     for i, a in enumerate(inks):
-        for b in inks[i + 1:]:
+        for b in inks[i + 1 :]:
             for vision in CVD_MATRICES:
                 d = delta_e(a.hex, b.hex, vision)
                 if d < MIN_DELTA_E:
                     level: Level = "error" if vision == "normal" else "warning"
-                    out.append(Finding(level, component,
-                                       f"{a.name} and {b.name} are hard to tell apart with "
-                                       f"{vision} vision (delta E {d:.0f} < {MIN_DELTA_E})"))
+                    out.append(
+                        Finding(
+                            level,
+                            component,
+                            f"{a.name} and {b.name} are hard to tell apart with "
+                            f"{vision} vision (delta E {d:.0f} < {MIN_DELTA_E})",
+                        )
+                    )
     return out
 
 

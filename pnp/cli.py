@@ -37,8 +37,12 @@ def build(
     game: Annotated[str, typer.Argument(help="A game from 'pnp list', or 'all'.")],
     paper: Annotated[str | None, typer.Option(help="a4 or letter (default: both).")] = None,
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("output"),
-    config: Annotated[Path | None, typer.Option(help="TOML file overriding kit parameters.")] = None,
-    format: Annotated[str, typer.Option(help="Comma-separated: pdf,svg,png,dxf.")] = "pdf,svg,png,dxf",
+    config: Annotated[
+        Path | None, typer.Option(help="TOML file overriding kit parameters.")
+    ] = None,
+    format: Annotated[
+        str, typer.Option(help="Comma-separated: pdf,svg,png,dxf.")
+    ] = "pdf,svg,png,dxf",
 ) -> None:
     """Build print-ready kits into OUT/<game>/ and the gallery OUT/index.html."""
     slugs = game_slugs(game)
@@ -48,15 +52,23 @@ def build(
     with err_console.status("building") as status:
         for slug in slugs:
             try:
-                result = build_game(slug, papers, out, config, format.split(","),
-                                    progress=lambda msg: status.update(msg))
+                result = build_game(
+                    slug,
+                    papers,
+                    out,
+                    config,
+                    format.split(","),
+                    progress=lambda msg: status.update(msg),
+                )
             except ChecksFailed as exc:
                 _print_findings(exc.findings, errors_only=True)
                 err_console.print(f"{slug}: not built: fix the check errors above")
                 failed = True
                 continue
-            err_console.print(f"{slug}: {len(result.files)} files in {out / slug} "
-                              f"({result.seconds:.1f} s)", highlight=False)
+            err_console.print(
+                f"{slug}: {len(result.files)} files in {out / slug} ({result.seconds:.1f} s)",
+                highlight=False,
+            )
         index = build_gallery_for(out)
     err_console.print(f"gallery: {index}", highlight=False)
     if failed:
@@ -66,7 +78,9 @@ def build(
 @app.command()
 def check(
     game: Annotated[str, typer.Argument(help="A game from 'pnp list', or 'all'.")],
-    config: Annotated[Path | None, typer.Option(help="TOML file overriding kit parameters.")] = None,
+    config: Annotated[
+        Path | None, typer.Option(help="TOML file overriding kit parameters.")
+    ] = None,
     paper: Annotated[str | None, typer.Option(help="a4 or letter.")] = None,
 ) -> None:
     """Run the rule-aware layout checks; exit 1 on any error."""
@@ -86,8 +100,9 @@ def _print_findings(findings: list[Finding], errors_only: bool = False) -> None:
     for f in findings:
         if errors_only and f.level != "error":
             continue
-        out_console.print(f"[{colours[f.level]}]{f.level:7}[/] {f.component}: {f.message}",
-                          highlight=False)
+        out_console.print(
+            f"[{colours[f.level]}]{f.level:7}[/] {f.component}: {f.message}", highlight=False
+        )
 
 
 def _register_simulate() -> None:

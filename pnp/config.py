@@ -32,7 +32,9 @@ def read_toml(path: Path | str) -> dict[str, Any]:
 
 def _suggest(key: str, known: set[str]) -> str:
     close = difflib.get_close_matches(key, sorted(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else f" (known keys: {', '.join(sorted(known))})"
+    return (
+        f" (did you mean '{close[0]}'?)" if close else f" (known keys: {', '.join(sorted(known))})"
+    )
 
 
 def _coerce(name: str, hint: Any, value: Any) -> Any:
@@ -94,9 +96,7 @@ def apply_overrides(obj: Any, values: dict[str, Any], source: str) -> Any:
     return dataclasses.replace(obj, **changes)
 
 
-def split_config(
-    data: dict[str, Any], game_params: Any, source: str
-) -> tuple[Any, PrintParams]:
+def split_config(data: dict[str, Any], game_params: Any, source: str) -> tuple[Any, PrintParams]:
     """Split flat config keys between the game's params and the shared print params."""
     game_keys = {f.name for f in dataclasses.fields(game_params)}
     print_keys = {f.name for f in dataclasses.fields(PrintParams)}
@@ -107,5 +107,7 @@ def split_config(
         elif key in print_keys:
             p[key] = value
         else:
-            raise PnpError(f"unknown key '{key}' in {source}{_suggest(key, game_keys | print_keys)}")
+            raise PnpError(
+                f"unknown key '{key}' in {source}{_suggest(key, game_keys | print_keys)}"
+            )
     return apply_overrides(game_params, g, source), apply_overrides(PrintParams(), p, source)

@@ -115,7 +115,9 @@ class Component:
         return self
 
     def shapes(self, layer: str | None = None) -> list[Shape]:
-        return [i for i in self.items if isinstance(i, Shape) and (layer is None or i.layer == layer)]
+        return [
+            i for i in self.items if isinstance(i, Shape) and (layer is None or i.layer == layer)
+        ]
 
     def texts(self) -> list[Text]:
         return [i for i in self.items if isinstance(i, Text)]

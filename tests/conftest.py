@@ -6,8 +6,11 @@ import pytest
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true",
-                     help="rewrite tests/golden/ from the current output (review the diff)")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite tests/golden/ from the current output (review the diff)",
+    )
 
 
 @pytest.fixture

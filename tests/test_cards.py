@@ -90,6 +90,7 @@ def _body_sizes(c: Component) -> set[float]:
 
 # --- layout: safe zone, outline, tin ------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_text_inside_safe_zone(decks, variant):
     cards, _ = decks[variant]
@@ -177,12 +178,13 @@ def test_lid_label_size_and_content(decks):
 
 # --- the deck -----------------------------------------------------------------------------
 
+
 def test_component_names_and_backs(decks):
     cards, findings = decks["default"]
     names = [c.name for c in cards]
     rules = [n for n in names if n.startswith("rule-card-")]
     assert rules == [f"rule-card-{k}" for k in range(1, len(rules) + 1)] and len(rules) >= 5
-    assert names[len(rules):] == ["player-aid", "tin-label"]
+    assert names[len(rules) :] == ["player-aid", "tin-label"]
     back = cards[0].back
     assert back is not None and back.name == "card-back"
     for c in cards[:-1]:
@@ -228,14 +230,16 @@ def test_player_aid_has_six_steps_and_colour_key(decks):
 
 # --- rules text ---------------------------------------------------------------------------
 
+
 def _rules_text(cards: list[Component]) -> str:
     return " ".join(_reading(c) for c in cards if c.name.startswith("rule-card-"))
 
 
 def test_rules_cover_every_turn_step(decks):
     text = _rules_text(decks["default"][0]).lower()
-    labels = [t.text for c in decks["default"][0] if c.name.startswith("rule-card-")
-              for t in c.texts()]
+    labels = [
+        t.text for c in decks["default"][0] if c.name.startswith("rule-card-") for t in c.texts()
+    ]
     for k in range(1, 7):
         assert f"{k}." in labels
     for step in ("highest zone", "roll", "push", "score", "explode", "next player"):
@@ -246,12 +250,12 @@ def test_rules_cover_every_turn_step(decks):
 
 def test_no_sentences_copied_from_the_seed(decks):
     seed = _words(SEED.read_text(encoding="utf-8"))
-    grams = {tuple(seed[i:i + 8]) for i in range(len(seed) - 7)}
+    grams = {tuple(seed[i : i + 8]) for i in range(len(seed) - 7)}
     assert grams
     for cards, _ in decks.values():
         for c in _all_faces(cards):
             words = _words(_reading(c))
-            copied = {tuple(words[i:i + 8]) for i in range(len(words) - 7)} & grams
+            copied = {tuple(words[i : i + 8]) for i in range(len(words) - 7)} & grams
             assert not copied, (c.name, copied)
 
 
@@ -283,8 +287,11 @@ def test_markup_blocks():
     assert title == "Hello"
     kinds = [(b.kind, b.level, b.label, b.text) for b in parse_markup(body)]
     assert kinds == [
-        ("heading", 0, "", "Head"), ("bullet", 0, "", "a"), ("bullet", 1, "", "sub"),
-        ("number", 0, "1.", "one continued"), ("para", 0, "", "plain **b**"),
+        ("heading", 0, "", "Head"),
+        ("bullet", 0, "", "a"),
+        ("bullet", 1, "", "sub"),
+        ("number", 0, "1.", "one continued"),
+        ("para", 0, "", "plain **b**"),
     ]
 
 
@@ -363,14 +370,17 @@ def test_card_back_is_general():
     assert "Other Game" in [t.text for t in back.texts()]
 
 
-words = st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=14),
-                 min_size=1, max_size=160)
+words = st.lists(
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=14),
+    min_size=1,
+    max_size=160,
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(words=words, bullets=st.booleans())
 def test_any_text_stays_in_the_safe_zone_or_is_reported(words, bullets):
-    chunks = [" ".join(words[i:i + 12]) for i in range(0, len(words), 12)]
+    chunks = [" ".join(words[i : i + 12]) for i in range(0, len(words), 12)]
     markup = "\n".join(("- " if bullets else "") + c for c in chunks)
     card, findings = fit_text_card("p", "Prop", markup, PP, ACCENT)
     body = [t for t in card.texts() if t.y < CARD_H - 10]
@@ -386,6 +396,7 @@ def test_any_text_stays_in_the_safe_zone_or_is_reported(words, bullets):
 
 
 # --- the produced SVG ---------------------------------------------------------------------
+
 
 def test_svg_text_positions_inside_the_trim(decks):
     from pnp.render.svg import component_svg

@@ -58,14 +58,21 @@ def test_arrow_checks():
     assert check_arrows(m, "pinwheel") == []
     broken = m.__class__(**{**m.__dict__, "entries": m.entries[1:]})
     assert any("no arrow enters" in f.message for f in check_arrows(broken, "pinwheel"))
-    lopsided = m.__class__(**{**m.__dict__, "entries": tuple(
-        Entry("W", i) for i in range(4)) + tuple(Entry("N", i) for i in range(4))})
+    lopsided = m.__class__(
+        **{
+            **m.__dict__,
+            "entries": tuple(Entry("W", i) for i in range(4))
+            + tuple(Entry("N", i) for i in range(4)),
+        }
+    )
     msgs = [f.message for f in check_arrows(lopsided, "pinwheel")]
     assert any("quarter turn" in s for s in msgs)
 
 
 def test_palette_checks():
-    assert [f for f in check_palette(["red", "green", "blue", "purple"]) if f.level == "error"] == []
+    assert [
+        f for f in check_palette(["red", "green", "blue", "purple"]) if f.level == "error"
+    ] == []
     assert any("share a symbol" in f.message for f in check_palette(["orange", "black"]))
     assert any(f.level == "error" for f in check_palette(["red", "mauve"]))
 

@@ -19,8 +19,11 @@ def write(tmp_path, text):
 
 
 def test_overrides_reach_params_and_printing(tmp_path):
-    cfg = write(tmp_path, 'die_size = 12\narrows = "pinwheel"\npaper = "letter"\nkerf = 0.15\n'
-                          'card_width = 80\n[faces]\nred = [1, 1, 2, 2, 3, 3]\n')
+    cfg = write(
+        tmp_path,
+        'die_size = 12\narrows = "pinwheel"\npaper = "letter"\nkerf = 0.15\n'
+        "card_width = 80\n[faces]\nred = [1, 1, 2, 2, 3, 3]\n",
+    )
     params, printing, chosen = resolve_params(GAME, cfg)
     assert params.die_size == 12.0 and params.arrows == "pinwheel"
     assert printing.paper == "letter" and printing.kerf == 0.15 and printing.card_width == 80
@@ -31,7 +34,9 @@ def test_overrides_reach_params_and_printing(tmp_path):
 
 
 def test_per_die_faces(tmp_path):
-    cfg = write(tmp_path, "[faces]\nblue = [[1,2,3,4,5,6],[1,1,1,1,1,1],[2,2,2,2,2,1],[6,5,4,3,2,1]]\n")
+    cfg = write(
+        tmp_path, "[faces]\nblue = [[1,2,3,4,5,6],[1,1,1,1,1,1],[2,2,2,2,2,1],[6,5,4,3,2,1]]\n"
+    )
     params, _, _ = resolve_params(GAME, cfg)
     blues = [d.faces for d in dice(params) if d.colour == 2]
     assert blues[1] == (1,) * 6 and blues[3] == (6, 5, 4, 3, 2, 1)

@@ -4,7 +4,6 @@ the gallery, and a short simulation of the same kit."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 

@@ -68,7 +68,7 @@ def _luminance(hex_colour: str) -> float:
     def lin(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
     return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
 
 
@@ -142,8 +142,11 @@ def test_pip_stickers_print_each_dies_own_faces(params):
             counts = []
             for cut in row:
                 face = cut.geom
-                pips = [s for s in _within(comp.shapes("art"), face)
-                        if s.style.fill == c.text_on and s.geom.area < 0.1 * face.area]
+                pips = [
+                    s
+                    for s in _within(comp.shapes("art"), face)
+                    if s.style.fill == c.text_on and s.geom.area < 0.1 * face.area
+                ]
                 counts.append(len(pips))
             got.append(tuple(counts))
         assert got == want
@@ -155,15 +158,22 @@ def test_pips_contrast_with_their_background_and_use_the_colour_symbol():
     for colour in COLOURS:
         c = ink(colour)
         assert (max(_luminance(c.hex), _luminance(c.text_on)) + 0.05) / (
-            min(_luminance(c.hex), _luminance(c.text_on)) + 0.05) >= 3.0
+            min(_luminance(c.hex), _luminance(c.text_on)) + 0.05
+        ) >= 3.0
         comp = comps[f"stickers-pips-{colour}"]
         first = _rows(comp)[0][0].geom  # value 1 on a standard die
-        (pip,) = [s.geom for s in comp.shapes("art") if s.style.fill == c.text_on
-                  and first.contains(s.geom) and s.geom.area < 0.3 * first.area]
+        (pip,) = [
+            s.geom
+            for s in comp.shapes("art")
+            if s.style.fill == c.text_on
+            and first.contains(s.geom)
+            and s.geom.area < 0.3 * first.area
+        ]
         cen = pip.centroid
         pip = affinity.translate(pip, -cen.x, -cen.y)
-        ones[colour] = affinity.scale(pip, 1 / math.sqrt(pip.area), 1 / math.sqrt(pip.area),
-                                      origin=(0, 0))
+        ones[colour] = affinity.scale(
+            pip, 1 / math.sqrt(pip.area), 1 / math.sqrt(pip.area), origin=(0, 0)
+        )
     for a, b in combinations(COLOURS, 2):
         assert ones[a].symmetric_difference(ones[b]).area > 0.1, f"{a} and {b} pips alike"
 
@@ -185,8 +195,12 @@ def test_candy_stickers_carry_a_legible_numeral_and_the_symbol_clear_of_the_pict
                 assert t.size >= 4.5
                 # the numeral sits top-left, the symbol bottom-right
                 assert t.x < (x0 + x1) / 2 and t.y > (y0 + y1) / 2
-                num_box = box(t.x, t.y, t.x + string_width(t.text, t.size, t.bold),
-                              t.y + 0.73 * t.size / PT_PER_MM)
+                num_box = box(
+                    t.x,
+                    t.y,
+                    t.x + string_width(t.text, t.size, t.bold),
+                    t.y + 0.73 * t.size / PT_PER_MM,
+                )
                 assert face.contains(num_box)
                 inside = _within(comp.shapes("art"), face)
                 small = [s for s in inside if s.style.fill == c.text_on and s.style.stroke is None]
@@ -223,8 +237,9 @@ def test_sticker_margin_is_a_parameter_and_is_checked():
 
 
 def test_sticker_block_is_reusable_with_other_faces():
-    comp = sticker_block("x", "X", [(ink("orange"), (2, 2, 2)), (ink("sky"), (5,))], 12.0,
-                         pip_face, "test block")
+    comp = sticker_block(
+        "x", "X", [(ink("orange"), (2, 2, 2)), (ink("sky"), (5,))], 12.0, pip_face, "test block"
+    )
     assert len(_stickers(comp)) == 4
     with pytest.raises(ValueError):
         sticker_block("x", "X", [], 12.0, pip_face, "empty")
@@ -237,8 +252,13 @@ def _net_values(comp: Component, fo, c) -> list[int]:
     """Pips counted on each folded square, in the folder's square order."""
     out = []
     for sq in fo.squares:
-        pips = [s for s in comp.shapes("art") if s.style.fill == c.text_on
-                and sq.contains(s.geom.centroid) and s.geom.area < 0.1 * sq.area]
+        pips = [
+            s
+            for s in comp.shapes("art")
+            if s.style.fill == c.text_on
+            and sq.contains(s.geom.centroid)
+            and s.geom.area < 0.1 * sq.area
+        ]
         out.append(len(pips))
     return out
 
@@ -268,8 +288,11 @@ def test_paper_die_folds_into_a_standard_die(die):
             assert values[i] + values[j] == 7
     n = {v: fo.normal(i) for i, v in enumerate(values)}
     n1, n2, n3 = n[1], n[2], n[3]
-    cross = (n1[1] * n2[2] - n1[2] * n2[1], n1[2] * n2[0] - n1[0] * n2[2],
-             n1[0] * n2[1] - n1[1] * n2[0])
+    cross = (
+        n1[1] * n2[2] - n1[2] * n2[1],
+        n1[2] * n2[0] - n1[0] * n2[2],
+        n1[0] * n2[1] - n1[1] * n2[0],
+    )
     assert sum(cross[k] * n3[k] for k in range(3)) > 0  # 1-2-3 counterclockwise
 
 
@@ -304,8 +327,11 @@ def test_paper_die_size_and_candy_style():
     comp = comps[5]
     (cut,) = comp.shapes("cut")
     fo = assert_folds_to_cube(cut.geom, [s.geom for s in comp.shapes("score")], 20.0)
-    numerals = sorted(t.text for t in comp.texts() if any(sq.contains(
-        LineString([(t.x, t.y), (t.x + 0.1, t.y)])) for sq in fo.squares))
+    numerals = sorted(
+        t.text
+        for t in comp.texts()
+        if any(sq.contains(LineString([(t.x, t.y), (t.x + 0.1, t.y)])) for sq in fo.squares)
+    )
     assert numerals == ["1", "2", "3", "4", "5", "6"]
     with pytest.raises(PnpError):
         paper_dice(ExplodingDiceParams(), style="stripes")

@@ -71,7 +71,8 @@ class Folded:
             ln = math.hypot(nx, ny)
             eps = 1e-3
             sides = [
-                i for i, p in enumerate(self.pieces)
+                i
+                for i, p in enumerate(self.pieces)
                 for sgn in (1, -1)
                 if p.contains(Point(mx + sgn * eps * nx / ln, my + sgn * eps * ny / ln))
             ]
@@ -168,7 +169,7 @@ def assert_folds_to_cube(outline: Polygon, folds: list[LineString], size: float)
         fold_edges.add(fo.segment3(sq, f))
     assert fold_edges == all_edges, "5 face folds and 7 tab roots must be the 12 cube edges"
     for t in range(6, 13):  # a tab, folded in, lies flat on the inside of another face
-        (a, b, f), = [(a, b, f) for a, b, f in fo.edges if t in (a, b)]
+        ((a, b, f),) = [(a, b, f) for a, b, f in fo.edges if t in (a, b)]
         owner = a if b == t else b
         pts = [fo.point(t, x, y) for x, y in list(fo.pieces[t].exterior.coords)[:-1]]
         partner = [
@@ -227,8 +228,11 @@ def test_pip_layouts_are_the_standard_ones():
         assert centre == (v % 2 == 1)
     corners = {(sx, sy) for sx in (-1, 1) for sy in (-1, 1)}
     for v in (4, 5, 6):
-        got = {(round(x / abs(x)), round(y / abs(y))) for x, y in pip_centres(v, 0, 0, 10)
-               if abs(x) > 1e-9 and abs(y) > 1e-9}
+        got = {
+            (round(x / abs(x)), round(y / abs(y)))
+            for x, y in pip_centres(v, 0, 0, 10)
+            if abs(x) > 1e-9 and abs(y) > 1e-9
+        }
         assert got == corners
     with pytest.raises(ValueError):
         pip_centres(7, 0, 0, 10)
@@ -318,8 +322,11 @@ def test_cube_net_folds_into_a_cube(size):
         assert tuple(-x for x in a) == b
     # front, top, left (1, 2, 3 on a standard die) run counterclockwise: a right-handed die
     n1, n2, n3 = by_square[0], by_square[1], by_square[2]
-    cross = (n1[1] * n2[2] - n1[2] * n2[1], n1[2] * n2[0] - n1[0] * n2[2],
-             n1[0] * n2[1] - n1[1] * n2[0])
+    cross = (
+        n1[1] * n2[2] - n1[2] * n2[1],
+        n1[2] * n2[0] - n1[0] * n2[2],
+        n1[0] * n2[1] - n1[1] * n2[0],
+    )
     assert sum(cross[k] * n3[k] for k in range(3)) > 0
 
 

@@ -33,26 +33,33 @@ def marked_card(k: int, w: float, h: float) -> Component:
     at back-local x w-15..w-5, same height.
     """
     back = Component(f"back{k}", "back", w, h, imposition="card", bleed=BLEED)
-    back.add(Shape(box(-BLEED, -BLEED, w + BLEED, h + BLEED), style=Style(fill="#0072B2",
-                                                                          stroke=None)),
-             Shape(box(w - 15, 5, w - 5, 25), style=Style(fill=marker_colour(k, True),
-                                                          stroke=None)))
+    back.add(
+        Shape(box(-BLEED, -BLEED, w + BLEED, h + BLEED), style=Style(fill="#0072B2", stroke=None)),
+        Shape(box(w - 15, 5, w - 5, 25), style=Style(fill=marker_colour(k, True), stroke=None)),
+    )
     c = Component(f"card{k}", "card", w, h, imposition="card", bleed=BLEED, back=back)
-    c.add(Shape(box(-BLEED, -BLEED, w + BLEED, h + BLEED), style=Style(fill="#E69F00",
-                                                                       stroke=None)),
-          Shape(box(5, 5, 15, 25), style=Style(fill=marker_colour(k, False), stroke=None)))
+    c.add(
+        Shape(box(-BLEED, -BLEED, w + BLEED, h + BLEED), style=Style(fill="#E69F00", stroke=None)),
+        Shape(box(5, 5, 15, 25), style=Style(fill=marker_colour(k, False), stroke=None)),
+    )
     return c
 
 
 def rects_by_colour(page: pdfplumber.page.Page) -> dict[tuple, tuple[float, ...]]:
     h = page.height
-    return {tuple(round(v, 3) for v in r["non_stroking_color"]):
-            (r["x0"] / PT, (h - r["bottom"]) / PT, r["x1"] / PT, (h - r["top"]) / PT)
-            for r in page.rects}
+    return {
+        tuple(round(v, 3) for v in r["non_stroking_color"]): (
+            r["x0"] / PT,
+            (h - r["bottom"]) / PT,
+            r["x1"] / PT,
+            (h - r["top"]) / PT,
+        )
+        for r in page.rects
+    }
 
 
 def rgb(hex_colour: str) -> tuple:
-    return tuple(round(int(hex_colour[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
+    return tuple(round(int(hex_colour[i : i + 2], 16) / 255, 3) for i in (1, 3, 5))
 
 
 def build(size: tuple[float, float], printing: PrintParams, n: int = 5) -> tuple[list, bytes]:
@@ -64,7 +71,8 @@ def build(size: tuple[float, float], printing: PrintParams, n: int = 5) -> tuple
 def test_both_card_orientations_are_exercised() -> None:
     rotations = {
         impose_cards([marked_card(0, w, h)], get_paper("a4"), PrintParams())[0]
-        .placements[0].rotation
+        .placements[0]
+        .rotation
         for w, h in [(63, 88), (85, 55)]
     }
     assert rotations == {0, 90}
@@ -101,13 +109,17 @@ def test_back_pages_follow_their_fronts_and_carry_bleed() -> None:
         for i in card_pages:
             if pages[i].side != "back":
                 continue
-            blue = [r for r in pdf.pages[i].rects
-                    if r["non_stroking_color"] == pytest.approx(rgb("#0072B2"), abs=1e-3)]
+            blue = [
+                r
+                for r in pdf.pages[i].rects
+                if r["non_stroking_color"] == pytest.approx(rgb("#0072B2"), abs=1e-3)
+            ]
             assert blue
             trim = [v / PT for v in reader.pages[i].trimbox]
             bleed = [v / PT for v in reader.pages[i].bleedbox]
-            assert bleed == pytest.approx([trim[0] - 3, trim[1] - 3, trim[2] + 3, trim[3] + 3],
-                                          abs=0.01)
+            assert bleed == pytest.approx(
+                [trim[0] - 3, trim[1] - 3, trim[2] + 3, trim[3] + 3], abs=0.01
+            )
             for r in blue:  # back art runs 3 mm past the trim on every side
                 w, h = (r["x1"] - r["x0"]) / PT, (r["bottom"] - r["top"]) / PT
                 assert sorted((w, h)) == pytest.approx(sorted((63 + 6, 88 + 6)), abs=0.01)
@@ -131,27 +143,40 @@ def test_back_offset_shifts_every_back_page_and_nothing_else() -> None:
                 if colour == (1.0, 1.0, 1.0) or colour == (0.133, 0.133, 0.133):
                     continue  # furniture (scale bars) never moves
                 box_b = rb[colour]
-                assert box_b == pytest.approx((box_a[0] + move[0], box_a[1] + move[1],
-                                               box_a[2] + move[0], box_a[3] + move[1]), abs=0.01)
+                assert box_b == pytest.approx(
+                    (
+                        box_a[0] + move[0],
+                        box_a[1] + move[1],
+                        box_a[2] + move[0],
+                        box_a[3] + move[1],
+                    ),
+                    abs=0.01,
+                )
             if p.side == "back":
                 ta = [v / PT for v in r0.pages[i].trimbox]
                 tb = [v / PT for v in r1.pages[i].trimbox]
-                assert tb == pytest.approx([ta[0] + dx, ta[1] + dy, ta[2] + dx, ta[3] + dy],
-                                           abs=0.01)
+                assert tb == pytest.approx(
+                    [ta[0] + dx, ta[1] + dy, ta[2] + dx, ta[3] + dy], abs=0.01
+                )
 
 
 def test_alignment_pair_ends_the_document_only_with_backs() -> None:
     pages, data = build((63.0, 88.0), PrintParams(back_offset_x=1.0, back_offset_y=2.0))
-    assert [p.title for p in pages[-2:]] == ["Duplex alignment test — front",
-                                             "Duplex alignment test — back"]
+    assert [p.title for p in pages[-2:]] == [
+        "Duplex alignment test — front",
+        "Duplex alignment test — back",
+    ]
     assert pages[-1].side == "back"
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         back = pdf.pages[-1]
         h = back.height
         long_lines = [ln for ln in back.lines if max(ln["width"], ln["height"]) / PT > 100]
         verticals = [ln["x0"] / PT for ln in long_lines if ln["width"] < 0.01]
-        horizontals = [(h - ln["top"]) / PT for ln in long_lines if ln["height"] < 0.01
-                       and (h - ln["top"]) / PT < 250]  # not the header hairline
+        horizontals = [
+            (h - ln["top"]) / PT
+            for ln in long_lines
+            if ln["height"] < 0.01 and (h - ln["top"]) / PT < 250
+        ]  # not the header hairline
         # The cross sits at the page centre (its own mirror), moved by the back offset.
         assert verticals == pytest.approx([A4_W / 2 + 1.0], abs=0.01)
         assert horizontals == pytest.approx([297 / 2 + 2.0], abs=0.01)
@@ -168,14 +193,21 @@ def test_alignment_rulers_read_the_correction() -> None:
     ruler tick there must read the correction -e; y keeps its direction, so the Y
     ruler tick at front y = centre + e must read -e as well."""
     front, _ = alignment_pages(get_paper("a4"), PrintParams())
-    labels = {(round(t.x, 2), round(t.y, 2)): t.text for t in front.items
-              if hasattr(t, "text") and t.text.lstrip("+-").isdigit()}
+    labels = {
+        (round(t.x, 2), round(t.y, 2)): t.text
+        for t in front.items
+        if hasattr(t, "text") and t.text.lstrip("+-").isdigit()
+    }
     cx, cy = A4_W / 2, 297 / 2
-    x_ruler = {x - cx: text for (x, y), text in labels.items() if abs(x - cx) <= 10.01
-               and abs(y - cy) > 20}
+    x_ruler = {
+        x - cx: text for (x, y), text in labels.items() if abs(x - cx) <= 10.01 and abs(y - cy) > 20
+    }
     assert x_ruler[-5.0] == "-5" and x_ruler[5.0] == "+5" and x_ruler[0.0] == "0"
-    y_ruler = {round(y + 0.8 - cy, 2): text for (x, y), text in labels.items()
-               if abs(x - cx) > 20 and abs(y + 0.8 - cy) <= 10.01}
+    y_ruler = {
+        round(y + 0.8 - cy, 2): text
+        for (x, y), text in labels.items()
+        if abs(x - cx) > 20 and abs(y + 0.8 - cy) <= 10.01
+    }
     assert y_ruler[5.0] == "-5" and y_ruler[-5.0] == "+5"
 
 
@@ -195,8 +227,9 @@ def test_cutouts_with_backs_get_a_mirrored_back_page() -> None:
     assert [p.side for p in pages] == ["front", "back"]
     for f, b in zip(pages[0].placements, pages[1].placements, strict=True):
         assert b.component is back and b.side == "back"
-        assert b.trim_box == pytest.approx((paper.width - f.trim_box[2], f.trim_box[1],
-                                            paper.width - f.trim_box[0], f.trim_box[3]))
+        assert b.trim_box == pytest.approx(
+            (paper.width - f.trim_box[2], f.trim_box[1], paper.width - f.trim_box[0], f.trim_box[3])
+        )
 
 
 def test_pages_without_backs_get_no_back_page() -> None:
@@ -205,14 +238,14 @@ def test_pages_without_backs_get_no_back_page() -> None:
     assert len(pages) == 1
 
 
-MIXED_SIZES = [(69.0, 69.0), (85.0, 55.0), (88.0, 53.0), (63.0, 88.0), (85.0, 55.0),
-               (44.45, 63.5)]
+MIXED_SIZES = [(69.0, 69.0), (85.0, 55.0), (88.0, 53.0), (63.0, 88.0), (85.0, 55.0), (44.45, 63.5)]
 
 
 @pytest.mark.parametrize("paper_name", ["a4", "letter"])
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.75)])
 def test_mixed_size_backs_land_exactly_behind_their_fronts(
-        paper_name: str, offset: tuple[float, float]) -> None:
+    paper_name: str, offset: tuple[float, float]
+) -> None:
     """Five card sizes share one sheet (some turned); every back marker is measured in the
     PDF behind its front marker: x' = page_width - x, same y, plus the back offset."""
     paper = get_paper(paper_name)
@@ -232,5 +265,6 @@ def test_mixed_size_backs_land_exactly_behind_their_fronts(
     for k in range(len(MIXED_SIZES)):
         f = front[rgb(marker_colour(k, False))]
         b = back[rgb(marker_colour(k, True))]
-        assert b == pytest.approx((paper.width - f[2] + dx, f[1] + dy,
-                                   paper.width - f[0] + dx, f[3] + dy), abs=0.01)
+        assert b == pytest.approx(
+            (paper.width - f[2] + dx, f[1] + dy, paper.width - f[0] + dx, f[3] + dy), abs=0.01
+        )

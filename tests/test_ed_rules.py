@@ -97,6 +97,7 @@ P2 R1 B4 G1
 
 # --- setup ----------------------------------------------------------------------------
 
+
 def test_setup_puts_one_die_of_each_colour_on_its_corner_showing_1():
     model = play_model(ExplodingDiceParams())
     state = rules.new_game(model, 4, random.Random(3))
@@ -116,6 +117,7 @@ def test_first_player_and_colours_are_dealt_at_random():
 
 
 # --- step 1: highest zone ---------------------------------------------------------------
+
 
 def test_zone_values_sum_the_faces_of_every_colour():
     s = position(RED_BLOCKED)
@@ -137,6 +139,7 @@ def test_tied_highest_zones_have_no_highest_zone():
 
 
 # --- step 2: draw -----------------------------------------------------------------------
+
 
 def test_draw_takes_the_highest_zones_colour():
     s = position(RED_BLOCKED, scores=(9, 0, 0, 0))
@@ -273,6 +276,7 @@ def test_dice_already_on_the_grid_may_touch_their_own_colour():
 
 # --- steps 4 and 5: score and explode ---------------------------------------------------
 
+
 def test_every_die_beside_its_own_colour_scores_its_face():
     s = position(
         """
@@ -314,6 +318,7 @@ def test_explosion_needs_an_equal_neighbour_not_just_any_equal_number():
 
 
 # --- end of the game --------------------------------------------------------------------
+
 
 def _turn(state, bot=None, seed=1):
     rules.play_turn(state, bot or RandomBot(), random.Random(seed))
@@ -377,6 +382,7 @@ def test_a_whole_turn_draws_places_scores_and_passes_to_the_next_seat():
 
 
 # --- stalls -----------------------------------------------------------------------------
+
 
 def test_red_really_fits_nowhere_in_the_blocked_position():
     s = position(RED_BLOCKED)
@@ -457,6 +463,7 @@ def test_a_turn_cap_ends_a_game_as_timeout(monkeypatch):
 
 
 # --- bots -------------------------------------------------------------------------------
+
 
 def test_random_bot_picks_entries_uniformly():
     s = position("R3 . . .\n. . . .\n. . . .\n. . . .")

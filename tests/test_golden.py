@@ -32,15 +32,26 @@ def test_component_matches_golden_svg(slug, name, update_golden):
     assert path.exists(), f"no golden file {path}: run `make golden` and review it"
     expected = path.read_text(encoding="utf-8")
     if svg != expected:
-        diff = "".join(list(difflib.unified_diff(
-            expected.splitlines(keepends=True), svg.splitlines(keepends=True),
-            fromfile=f"golden/{slug}/{name}.svg", tofile="now", n=1))[:60])
+        diff = "".join(
+            list(
+                difflib.unified_diff(
+                    expected.splitlines(keepends=True),
+                    svg.splitlines(keepends=True),
+                    fromfile=f"golden/{slug}/{name}.svg",
+                    tofile="now",
+                    n=1,
+                )
+            )[:60]
+        )
         pytest.fail(f"{slug}/{name} differs from its golden SVG (make golden to accept):\n{diff}")
 
 
 def test_every_golden_file_has_a_component():
     """A golden file whose component disappeared is a silent loss: flag it."""
     known = {f"{s}/{n}.svg" for s, n in CASES}
-    stale = [p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*.svg")
-             if p.relative_to(GOLDEN).as_posix() not in known]
+    stale = [
+        p.relative_to(GOLDEN).as_posix()
+        for p in GOLDEN.rglob("*.svg")
+        if p.relative_to(GOLDEN).as_posix() not in known
+    ]
     assert stale == []

@@ -38,8 +38,11 @@ def kit_dir(tmp_path_factory) -> Path:
 
 def svg_circles(path: Path, r: float) -> list[tuple[float, float]]:
     root = ET.parse(path).getroot()
-    return [(float(c.get("cx")), float(c.get("cy"))) for c in root.iter(f"{{{NS['svg']}}}circle")
-            if abs(float(c.get("r")) - r) < 1e-6]
+    return [
+        (float(c.get("cx")), float(c.get("cy")))
+        for c in root.iter(f"{{{NS['svg']}}}circle")
+        if abs(float(c.get("r")) - r) < 1e-6
+    ]
 
 
 def spacing(values: list[float]) -> list[float]:
@@ -66,8 +69,12 @@ def test_every_page_says_print_at_100_and_has_scale_bars(kit_dir, paper):
 def test_board_intersections_are_die_plus_clearance_apart_in_the_pdf(kit_dir):
     """The 4 x 4 dots of the board page, measured in the A4 PDF: 10 mm dice + 3 mm."""
     with pdfplumber.open(kit_dir / "exploding-dice-a4.pdf") as pdf:
-        page = next(p for p in pdf.pages if "Board" in (p.extract_text() or "")
-                    and len([c for c in p.curves if abs(c["width"] * MM - 1.4) < 0.05]) >= 16)
+        page = next(
+            p
+            for p in pdf.pages
+            if "Board" in (p.extract_text() or "")
+            and len([c for c in p.curves if abs(c["width"] * MM - 1.4) < 0.05]) >= 16
+        )
         dots = [c for c in page.curves if abs(c["width"] * MM - 1.4) < 0.05]
     assert len(dots) == 16
     xs = [(d["x0"] + d["x1"]) / 2 * MM for d in dots]
@@ -108,8 +115,11 @@ def test_cards_in_the_pdf_are_85_by_55(kit_dir):
     """Red cut outlines on the rule-card sheet measure 85 x 55 mm."""
     with pdfplumber.open(kit_dir / "exploding-dice-a4.pdf") as pdf:
         page = next(p for p in pdf.pages if "Overview" in (p.extract_text() or ""))
-        red = [c for c in page.curves + page.rects
-               if c.get("stroking_color") and _is_red(c["stroking_color"])]
+        red = [
+            c
+            for c in page.curves + page.rects
+            if c.get("stroking_color") and _is_red(c["stroking_color"])
+        ]
     sizes = {(round(c["width"] * MM, 1), round(c["height"] * MM, 1)) for c in red}
     assert sizes == {(85.0, 55.0)}
     assert len(red) == 8
@@ -126,7 +136,8 @@ def test_board_dxf_is_in_mm_and_matches_the_svg_outline(kit_dir):
     assert cut and all(e.dxftype() in ("LWPOLYLINE", "LINE", "ARC", "CIRCLE") for e in cut)
     xs = [p[0] for e in cut for p in e.get_points("xy")]
     root = ET.parse(kit_dir / "svg" / "board.svg").getroot()
-    assert max(xs) - min(xs) == pytest.approx(float(root.get("width").rstrip("mm")) - 6.0, abs=0.01)
+    width_with_bleed = float(root.get("width").removesuffix("mm"))
+    assert max(xs) - min(xs) == pytest.approx(width_with_bleed - 6.0, abs=0.01)
 
 
 def test_rebuild_is_byte_identical(kit_dir, tmp_path):

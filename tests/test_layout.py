@@ -33,19 +33,30 @@ SPEC_MARGIN = 6.35  # print-and-cut.md: keep content 6.35 mm from every edge
 SPEC_BLEED = 3.0  # print-and-cut.md: cards and tiles carry 3 mm bleed
 
 
-def card(name: str = "c", w: float = 63.0, h: float = 88.0, copies: int = 1,
-         back: Component | None = None) -> Component:
+def card(
+    name: str = "c",
+    w: float = 63.0,
+    h: float = 88.0,
+    copies: int = 1,
+    back: Component | None = None,
+) -> Component:
     c = Component(name, name, w, h, imposition="card", bleed=SPEC_BLEED, copies=copies, back=back)
-    c.add(Shape(box(-SPEC_BLEED, -SPEC_BLEED, w + SPEC_BLEED, h + SPEC_BLEED),
-                style=Style(fill="#E69F00", stroke=None)),
-          Text(w / 2, h / 2, name, size=10, anchor="middle"))
+    c.add(
+        Shape(
+            box(-SPEC_BLEED, -SPEC_BLEED, w + SPEC_BLEED, h + SPEC_BLEED),
+            style=Style(fill="#E69F00", stroke=None),
+        ),
+        Text(w / 2, h / 2, name, size=10, anchor="middle"),
+    )
     return c
 
 
 def token(name: str = "t", d: float = 30.0, copies: int = 1) -> Component:
     t = Component(name, name, d, d, imposition="cutout", copies=copies)
-    t.add(circle(d / 2, d / 2, d / 2, style=Style(fill="#56B4E9", stroke=None)),
-          circle(d / 2, d / 2, d / 2, "cut", CUT_STYLE))
+    t.add(
+        circle(d / 2, d / 2, d / 2, style=Style(fill="#56B4E9", stroke=None)),
+        circle(d / 2, d / 2, d / 2, "cut", CUT_STYLE),
+    )
     return t
 
 
@@ -82,8 +93,10 @@ def test_cards_respect_copies_bleed_gutter_and_margin(paper_name: str) -> None:
     names = [p.component.name for page in pages for p in page.placements]
     assert names.count("a") == 4 and names.count("b") == 3 and names.count("c") == 5
     for page in pages:
-        bleeds = [(t[0] - SPEC_BLEED, t[1] - SPEC_BLEED, t[2] + SPEC_BLEED, t[3] + SPEC_BLEED)
-                  for t in (p.trim_box for p in page.placements)]
+        bleeds = [
+            (t[0] - SPEC_BLEED, t[1] - SPEC_BLEED, t[2] + SPEC_BLEED, t[3] + SPEC_BLEED)
+            for t in (p.trim_box for p in page.placements)
+        ]
         for a, b in itertools.combinations(bleeds, 2):
             assert overlap_area(a, b) == pytest.approx(0.0, abs=1e-9)
         for b in bleeds:
@@ -100,8 +113,14 @@ def test_page_trim_and_bleed_boxes_wrap_the_cards() -> None:
     pages = impose_cards([card(copies=5)], get_paper("a4"), PrintParams())
     for page in pages:
         trims = [p.trim_box for p in page.placements]
-        assert page.trim_box == pytest.approx((min(t[0] for t in trims), min(t[1] for t in trims),
-                                               max(t[2] for t in trims), max(t[3] for t in trims)))
+        assert page.trim_box == pytest.approx(
+            (
+                min(t[0] for t in trims),
+                min(t[1] for t in trims),
+                max(t[2] for t in trims),
+                max(t[3] for t in trims),
+            )
+        )
         tb = page.trim_box
         assert page.bleed_box == pytest.approx((tb[0] - 3, tb[1] - 3, tb[2] + 3, tb[3] + 3))
 
@@ -144,8 +163,9 @@ def test_card_too_large_is_a_user_error() -> None:
 
 def test_different_card_sizes_share_a_sheet() -> None:
     """Replaces the old one-size-per-sheet rule: two small sizes now share one sheet."""
-    pages = impose_cards([card("small", 40, 40), card("big", 63, 88)], get_paper("a4"),
-                         PrintParams())
+    pages = impose_cards(
+        [card("small", 40, 40), card("big", 63, 88)], get_paper("a4"), PrintParams()
+    )
     assert len(pages) == 1
     assert sorted(p.component.name for p in pages[0].placements) == ["big", "small"]
 
@@ -163,8 +183,11 @@ def test_cutouts_packed_with_gap_inside_printable_area(paper_name: str) -> None:
         for b in boxes:
             assert b[0] >= SPEC_MARGIN and b[1] >= SPEC_MARGIN
             assert b[2] <= paper.width - SPEC_MARGIN and b[3] <= paper.height - SPEC_MARGIN
-        cuts = [s.geom.buffer(s.radius) for s in all_page_items(page)
-                if isinstance(s, Shape) and s.layer == "cut"]
+        cuts = [
+            s.geom.buffer(s.radius)
+            for s in all_page_items(page)
+            if isinstance(s, Shape) and s.layer == "cut"
+        ]
         for a, b in itertools.combinations(cuts, 2):
             assert a.distance(b) >= 3.0 - 1e-6
 
@@ -200,13 +223,22 @@ def test_document_order_cover_sections_then_alignment() -> None:
     board = Component("b", "Board", 150, 150, imposition="board")
     board.add(Shape(box(0, 0, 150, 150), style=Style(fill="#eeeeee")))
     back = card("back")
-    sections = [Section("Board", [board]), Section("Cards", [card("x", copies=3, back=back)]),
-                Section("Tokens", [token()])]
+    sections = [
+        Section("Board", [board]),
+        Section("Cards", [card("x", copies=3, back=back)]),
+        Section("Tokens", [token()]),
+    ]
     pages = build_document("Kit", sections, paper, PrintParams())
     sec = [p.section for p in pages]
     assert sec[0] == "Cover"
-    assert sec[1:] == ["Board", "Cards", "Cards", "Tokens", "Duplex alignment test",
-                       "Duplex alignment test"]
+    assert sec[1:] == [
+        "Board",
+        "Cards",
+        "Cards",
+        "Tokens",
+        "Duplex alignment test",
+        "Duplex alignment test",
+    ]
     assert [p.side for p in pages[2:4]] == ["front", "back"]
     cover_text = " ".join(i.text for i in pages[0].items if isinstance(i, Text))
     assert "Contents" in cover_text and "100 %" in cover_text and "long edge" in cover_text
@@ -216,8 +248,9 @@ def test_document_order_cover_sections_then_alignment() -> None:
 
 
 def test_document_without_backs_has_no_alignment_test() -> None:
-    pages = build_document("Kit", [Section("Cards", [card(copies=2)])], get_paper("letter"),
-                           PrintParams())
+    pages = build_document(
+        "Kit", [Section("Cards", [card(copies=2)])], get_paper("letter"), PrintParams()
+    )
     assert all(p.side == "front" for p in pages)
     assert not any("alignment" in p.title for p in pages)
 
@@ -230,10 +263,16 @@ def test_board_with_lines_and_points_has_finite_extent() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(w=st.floats(20, 120), h=st.floats(20, 120), bleed=st.sampled_from([0.0, 2.0, 3.0]),
-       n=st.integers(1, 30), paper_name=st.sampled_from(["a4", "letter"]))
+@given(
+    w=st.floats(20, 120),
+    h=st.floats(20, 120),
+    bleed=st.sampled_from([0.0, 2.0, 3.0]),
+    n=st.integers(1, 30),
+    paper_name=st.sampled_from(["a4", "letter"]),
+)
 def test_imposed_cards_never_overlap_or_leave_the_printable_area(
-        w: float, h: float, bleed: float, n: int, paper_name: str) -> None:
+    w: float, h: float, bleed: float, n: int, paper_name: str
+) -> None:
     paper = get_paper(paper_name)
     pages = impose_cards([card(w=w, h=h, copies=n)], paper, PrintParams(bleed=bleed))
     assert sum(len(p.placements) for p in pages) == n
@@ -253,8 +292,10 @@ def test_imposed_cards_never_overlap_or_leave_the_printable_area(
 @pytest.mark.parametrize("n_cards", [3, 400])
 def test_cover_text_never_overlaps_even_with_many_sheets(n_cards: int) -> None:
     paper = get_paper("letter")
-    sections = [Section("Cards", [card("x", copies=n_cards, back=card("b"))], "A note."),
-                Section("Tokens", [token(copies=50)])]
+    sections = [
+        Section("Cards", [card("x", copies=n_cards, back=card("b"))], "A note."),
+        Section("Tokens", [token(copies=50)]),
+    ]
     pages = build_document("Kit", sections, paper, PrintParams())
     texts = [i for i in pages[0].items if isinstance(i, Text)]
     boxes = [text_bounds(t) for t in texts]
@@ -276,8 +317,12 @@ TIN_FILLS = {"board": "#E69F00", "track": "#56B4E9", "sheet": "#009E73", "label"
 def tin_piece(name: str, w: float, h: float, fold: bool = False) -> Component:
     """A piece like the mint-tin kit's: full bleed art, a rounded cut outline, maybe a fold."""
     c = Component(name, name, w, h, imposition="card", bleed=SPEC_BLEED)
-    c.add(Shape(box(-SPEC_BLEED, -SPEC_BLEED, w + SPEC_BLEED, h + SPEC_BLEED),
-                style=Style(fill=TIN_FILLS[name], stroke=None)))
+    c.add(
+        Shape(
+            box(-SPEC_BLEED, -SPEC_BLEED, w + SPEC_BLEED, h + SPEC_BLEED),
+            style=Style(fill=TIN_FILLS[name], stroke=None),
+        )
+    )
     c.outline = rounded_rect(0, 0, w, h, 3.0)
     c.add(Shape(c.outline.exterior, layer="cut", style=CUT_STYLE))
     if fold:
@@ -287,16 +332,21 @@ def tin_piece(name: str, w: float, h: float, fold: bool = False) -> Component:
 
 def tin_pieces() -> list[Component]:
     """The Exploding Dice tin set: a 69 mm folding board, two 85 x 55 cards, an 88 x 53 label."""
-    return [tin_piece("board", 69, 69, fold=True), tin_piece("track", 85, 55),
-            tin_piece("sheet", 85, 55), tin_piece("label", 88, 53)]
+    return [
+        tin_piece("board", 69, 69, fold=True),
+        tin_piece("track", 85, 55),
+        tin_piece("sheet", 85, 55),
+        tin_piece("label", 88, 53),
+    ]
 
 
 def grown(b: tuple, d: float) -> tuple:
     return (b[0] - d, b[1] - d, b[2] + d, b[3] + d)
 
 
-def assert_every_edge_marked(trims: list[tuple], marks: list[LineString], bleed: float,
-                             tol: float) -> None:
+def assert_every_edge_marked(
+    trims: list[tuple], marks: list[LineString], bleed: float, tol: float
+) -> None:
     """Crop marks, measured: each lies in line with a trim edge, clear of every card's bleed
     art; each trim edge has a mark beyond both of its ends; and the cut from the card out to
     that mark never runs through another card."""
@@ -337,12 +387,16 @@ def layout_marks(page) -> list[LineString]:
 
 def pdf_box(o: dict, page_height: float) -> tuple[float, float, float, float]:
     """A pdfplumber object's bounds in mm, y up."""
-    return (o["x0"] / PT, (page_height - o["bottom"]) / PT, o["x1"] / PT,
-            (page_height - o["top"]) / PT)
+    return (
+        o["x0"] / PT,
+        (page_height - o["bottom"]) / PT,
+        o["x1"] / PT,
+        (page_height - o["top"]) / PT,
+    )
 
 
 def rgb(hex_colour: str) -> tuple:
-    return tuple(round(int(hex_colour[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
+    return tuple(round(int(hex_colour[i : i + 2], 16) / 255, 3) for i in (1, 3, 5))
 
 
 @pytest.mark.parametrize("paper_name", ["a4", "letter"])
@@ -358,21 +412,33 @@ def test_tin_pieces_share_one_sheet_measured_in_the_pdf(paper_name: str) -> None
         pg = pdf.pages[i]
         h = pg.height
         outlines = [pdf_box(c, h) for c in pg.curves if c["stroking_color"] == (1.0, 0.0, 0.0)]
-        arts = {fills[tuple(round(v, 3) for v in r["non_stroking_color"])]: pdf_box(r, h)
-                for r in pg.rects if tuple(round(v, 3) for v in r["non_stroking_color"]) in fills}
-        marks = [LineString([(ln["x0"] / PT, (h - ln["top"]) / PT),
-                             (ln["x1"] / PT, (h - ln["bottom"]) / PT)])
-                 for ln in pg.lines if ln["stroking_color"] == (0.2, 0.2, 0.2)]
+        arts = {
+            fills[tuple(round(v, 3) for v in r["non_stroking_color"])]: pdf_box(r, h)
+            for r in pg.rects
+            if tuple(round(v, 3) for v in r["non_stroking_color"]) in fills
+        }
+        marks = [
+            LineString(
+                [(ln["x0"] / PT, (h - ln["top"]) / PT), (ln["x1"] / PT, (h - ln["bottom"]) / PT)]
+            )
+            for ln in pg.lines
+            if ln["stroking_color"] == (0.2, 0.2, 0.2)
+        ]
         furniture = [pdf_box(ch, h) for ch in pg.chars]
-        furniture += [pdf_box(r, h) for r in pg.rects
-                      if tuple(round(v, 3) for v in r["non_stroking_color"]) not in fills]
-        furniture += [pdf_box(ln, h) for ln in pg.lines if ln["stroking_color"] != (0.2, 0.2, 0.2)
-                      and abs(ln["top"] - ln["bottom"]) < 0.01]  # the header hairline
+        furniture += [
+            pdf_box(r, h)
+            for r in pg.rects
+            if tuple(round(v, 3) for v in r["non_stroking_color"]) not in fills
+        ]
+        furniture += [
+            pdf_box(ln, h)
+            for ln in pg.lines
+            if ln["stroking_color"] != (0.2, 0.2, 0.2) and abs(ln["top"] - ln["bottom"]) < 0.01
+        ]  # the header hairline
     trim = [v / PT for v in pypdf.PdfReader(io.BytesIO(data)).pages[i].trimbox]
     bleed = [v / PT for v in pypdf.PdfReader(io.BytesIO(data)).pages[i].bleedbox]
     # Every piece at its size, its art running exactly 3 mm past its cut outline.
-    sizes = sorted(tuple(sorted((round(o[2] - o[0], 2), round(o[3] - o[1], 2))))
-                   for o in outlines)
+    sizes = sorted(tuple(sorted((round(o[2] - o[0], 2), round(o[3] - o[1], 2)))) for o in outlines)
     assert sizes == [(53.0, 88.0), (55.0, 85.0), (55.0, 85.0), (69.0, 69.0)]
     assert sorted(arts) == sorted(TIN_FILLS)
     for art in arts.values():
@@ -382,8 +448,12 @@ def test_tin_pieces_share_one_sheet_measured_in_the_pdf(paper_name: str) -> None
     for a, b in itertools.combinations(arts.values(), 2):  # they may touch (PDF rounding)
         assert overlap_area(grown(a, -0.01), b) == 0.0
     # TrimBox wraps every trim, BleedBox is that plus the bleed.
-    union = (min(o[0] for o in outlines), min(o[1] for o in outlines),
-             max(o[2] for o in outlines), max(o[3] for o in outlines))
+    union = (
+        min(o[0] for o in outlines),
+        min(o[1] for o in outlines),
+        max(o[2] for o in outlines),
+        max(o[3] for o in outlines),
+    )
     assert trim == pytest.approx(list(union), abs=0.01)
     assert bleed == pytest.approx(list(grown(union, SPEC_BLEED)), abs=0.01)
     # Art and marks stay inside the printer margin and off the header, footer and scale bars.
@@ -408,8 +478,12 @@ def test_exploding_dice_board_cards_and_label_share_one_sheet(paper_name: str) -
     page = pages[0]
     assert sorted(p.component.name for p in page.placements) == sorted(c.name for c in comps)
     trims = [p.trim_box for p in page.placements]
-    assert sorted(tuple(sorted((round(t[2] - t[0], 6), round(t[3] - t[1], 6)))) for t in trims) \
-        == [(53.0, 88.0), (55.0, 85.0), (55.0, 85.0), (69.0, 69.0)]
+    assert sorted(tuple(sorted((round(t[2] - t[0], 6), round(t[3] - t[1], 6)))) for t in trims) == [
+        (53.0, 88.0),
+        (55.0, 85.0),
+        (55.0, 85.0),
+        (69.0, 69.0),
+    ]
     for p in page.placements:
         assert p.clip == pytest.approx(grown(p.trim_box, SPEC_BLEED))
     for a, b in itertools.combinations([p.clip for p in page.placements], 2):
@@ -420,8 +494,9 @@ def test_exploding_dice_board_cards_and_label_share_one_sheet(paper_name: str) -
 @pytest.mark.parametrize("paper_name", ["a4", "letter"])
 def test_one_size_still_makes_the_tidy_grid(paper_name: str) -> None:
     """Eight 85 x 55 cards: one sheet, 2 columns x 4 rows, pitch card + 2 x bleed, in order."""
-    pages = impose_cards([card(f"r{k}", 85, 55) for k in range(8)], get_paper(paper_name),
-                         PrintParams())
+    pages = impose_cards(
+        [card(f"r{k}", 85, 55) for k in range(8)], get_paper(paper_name), PrintParams()
+    )
     assert len(pages) == 1
     placed = pages[0].placements
     assert {p.rotation for p in placed} == {0}
@@ -441,8 +516,7 @@ def test_a_size_turns_against_its_own_grid_only_to_save_a_sheet() -> None:
     # ...but next to a 150 mm square only upright do both fit on one sheet.
     pages = impose_cards([card("square", 150, 150), strip], paper, PrintParams())
     assert len(pages) == 1
-    assert {p.component.name: p.rotation for p in pages[0].placements} == {"square": 0,
-                                                                          "strip": 0}
+    assert {p.component.name: p.rotation for p in pages[0].placements} == {"square": 0, "strip": 0}
     # Nothing turns when it saves nothing.
     tin = impose_cards(tin_pieces(), paper, PrintParams())
     assert len(tin) == 1 and {p.rotation for p in tin[0].placements} == {0}
@@ -458,16 +532,22 @@ def test_mixed_imposition_is_deterministic() -> None:
     comps = [card("a", 63, 88, copies=3), card("b", 40, 40, copies=5)]
     one = impose_cards(comps, get_paper("letter"), PrintParams())
     two = impose_cards(comps, get_paper("letter"), PrintParams())
-    assert [[(p.component.name, p.x, p.y, p.rotation) for p in pg.placements] for pg in one] == \
-        [[(p.component.name, p.x, p.y, p.rotation) for p in pg.placements] for pg in two]
+    assert [[(p.component.name, p.x, p.y, p.rotation) for p in pg.placements] for pg in one] == [
+        [(p.component.name, p.x, p.y, p.rotation) for p in pg.placements] for pg in two
+    ]
 
 
 @settings(max_examples=40, deadline=None)
-@given(sizes=st.lists(st.tuples(st.floats(20, 120), st.floats(20, 120), st.integers(1, 6)),
-                      min_size=2, max_size=4),
-       bleed=st.sampled_from([0.0, 3.0]), paper_name=st.sampled_from(["a4", "letter"]))
+@given(
+    sizes=st.lists(
+        st.tuples(st.floats(20, 120), st.floats(20, 120), st.integers(1, 6)), min_size=2, max_size=4
+    ),
+    bleed=st.sampled_from([0.0, 3.0]),
+    paper_name=st.sampled_from(["a4", "letter"]),
+)
 def test_mixed_sizes_keep_copies_bleed_margin_and_clear_marks(
-        sizes: list[tuple[float, float, int]], bleed: float, paper_name: str) -> None:
+    sizes: list[tuple[float, float, int]], bleed: float, paper_name: str
+) -> None:
     paper = get_paper(paper_name)
     comps = [card(f"c{k}", w, h, copies=n) for k, (w, h, n) in enumerate(sizes)]
     pages = impose_cards(comps, paper, PrintParams(bleed=bleed))
@@ -482,8 +562,12 @@ def test_mixed_sizes_keep_copies_bleed_margin_and_clear_marks(
             assert c[2] <= paper.width - SPEC_MARGIN and c[3] <= paper.height - SPEC_MARGIN
         for a, b in itertools.combinations([p.clip for p in page.placements], 2):
             assert overlap_area(a, b) == pytest.approx(0.0, abs=1e-9)
-        union = (min(t[0] for t in trims), min(t[1] for t in trims),
-                 max(t[2] for t in trims), max(t[3] for t in trims))
+        union = (
+            min(t[0] for t in trims),
+            min(t[1] for t in trims),
+            max(t[2] for t in trims),
+            max(t[3] for t in trims),
+        )
         assert page.trim_box == pytest.approx(union)
         assert page.bleed_box == pytest.approx(grown(union, bleed))
         for m in layout_marks(page):

@@ -32,12 +32,22 @@ def mm(v: float) -> float:
     return float(v) / PT
 
 
-def card(name: str, copies: int = 1, back: Component | None = None, w: float = 63.0,
-         h: float = 88.0, fill: str = "#E69F00") -> Component:
+def card(
+    name: str,
+    copies: int = 1,
+    back: Component | None = None,
+    w: float = 63.0,
+    h: float = 88.0,
+    fill: str = "#E69F00",
+) -> Component:
     c = Component(name, name, w, h, imposition="card", bleed=SPEC_BLEED, copies=copies, back=back)
-    c.add(Shape(box(-SPEC_BLEED, -SPEC_BLEED, w + SPEC_BLEED, h + SPEC_BLEED),
-                style=Style(fill=fill, stroke=None)),
-          Text(w / 2, h - 12, name, size=12, bold=True, anchor="middle"))
+    c.add(
+        Shape(
+            box(-SPEC_BLEED, -SPEC_BLEED, w + SPEC_BLEED, h + SPEC_BLEED),
+            style=Style(fill=fill, stroke=None),
+        ),
+        Text(w / 2, h - 12, name, size=12, bold=True, anchor="middle"),
+    )
     return c
 
 
@@ -45,11 +55,16 @@ def kit_sections() -> list[Section]:
     board = Component("board", "Board", 150, 120, imposition="board")
     board.add(Shape(box(0, 0, 150, 120), style=Style(fill="#F0E442", stroke="#000000")))
     tok = Component("tok", "Token", 25, 25, imposition="cutout", copies=9)
-    tok.add(circle(12.5, 12.5, 12.5, style=Style(fill="#56B4E9", stroke=None)),
-            circle(12.5, 12.5, 12.5, "cut", CUT_STYLE))
+    tok.add(
+        circle(12.5, 12.5, 12.5, style=Style(fill="#56B4E9", stroke=None)),
+        circle(12.5, 12.5, 12.5, "cut", CUT_STYLE),
+    )
     back = card("back", fill="#0072B2")
-    return [Section("Board", [board]), Section("Cards", [card("A", 4, back), card("B", 3, back)]),
-            Section("Tokens", [tok])]
+    return [
+        Section("Board", [board]),
+        Section("Cards", [card("A", 4, back), card("B", 3, back)]),
+        Section("Tokens", [tok]),
+    ]
 
 
 def build(paper_name: str = "a4", printing: PrintParams | None = None) -> bytes:
@@ -98,9 +113,13 @@ def _bar_length(page: pdfplumber.page.Page, number: str, unit: str) -> float:
     for a, b in zip(words, words[1:], strict=False):
         if a["text"] != number or b["text"] != unit:
             continue  # (the cover also mentions the bars in its prose)
-        bars = [r for r in page.rects
-                if a["x0"] - 3 * PT <= r["x1"] <= a["x0"] and abs(r["top"] - a["top"]) < 4 * PT
-                and r["non_stroking_color"] != (1, 1, 1)]
+        bars = [
+            r
+            for r in page.rects
+            if a["x0"] - 3 * PT <= r["x1"] <= a["x0"]
+            and abs(r["top"] - a["top"]) < 4 * PT
+            and r["non_stroking_color"] != (1, 1, 1)
+        ]
         found += bars
     assert found, f"no bar next to a '{number} {unit}' label"
     # The checkered bar is one dark rectangle with white steps drawn over it.
@@ -128,8 +147,11 @@ def test_nothing_drawn_in_the_printer_margin(paper_name: str) -> None:
 
 def _orange_rects(page: pdfplumber.page.Page) -> list[tuple[float, float, float, float]]:
     h = page.height
-    return [(mm(r["x0"]), mm(h - r["bottom"]), mm(r["x1"]), mm(h - r["top"])) for r in page.rects
-            if r["non_stroking_color"] == pytest.approx(ORANGE, abs=1e-3)]
+    return [
+        (mm(r["x0"]), mm(h - r["bottom"]), mm(r["x1"]), mm(h - r["top"]))
+        for r in page.rects
+        if r["non_stroking_color"] == pytest.approx(ORANGE, abs=1e-3)
+    ]
 
 
 def test_trim_and_bleed_boxes_match_the_cards(a4_pdf: bytes) -> None:
@@ -140,10 +162,18 @@ def test_trim_and_bleed_boxes_match_the_cards(a4_pdf: bytes) -> None:
             cards = _orange_rects(ppage)  # each card's art fills exactly its bleed box
             if not cards:
                 continue
-            bleed = (min(c[0] for c in cards), min(c[1] for c in cards),
-                     max(c[2] for c in cards), max(c[3] for c in cards))
-            trim = (bleed[0] + SPEC_BLEED, bleed[1] + SPEC_BLEED,
-                    bleed[2] - SPEC_BLEED, bleed[3] - SPEC_BLEED)
+            bleed = (
+                min(c[0] for c in cards),
+                min(c[1] for c in cards),
+                max(c[2] for c in cards),
+                max(c[3] for c in cards),
+            )
+            trim = (
+                bleed[0] + SPEC_BLEED,
+                bleed[1] + SPEC_BLEED,
+                bleed[2] - SPEC_BLEED,
+                bleed[3] - SPEC_BLEED,
+            )
             got_trim = [mm(v) for v in rpage.trimbox]
             got_bleed = [mm(v) for v in rpage.bleedbox]
             assert got_trim == pytest.approx(trim, abs=0.01)
@@ -173,9 +203,13 @@ def test_crop_marks_outside_trim_and_bleed(a4_pdf: bytes) -> None:
             bleed = box(*[mm(v) for v in rpage.bleedbox])
             trim_x = {round(v, 2) for c in cards for v in (c[0] + SPEC_BLEED, c[2] - SPEC_BLEED)}
             trim_y = {round(v, 2) for c in cards for v in (c[1] + SPEC_BLEED, c[3] - SPEC_BLEED)}
-            marks = [LineString([(mm(ln["x0"]), mm(h - ln["top"])),
-                                 (mm(ln["x1"]), mm(h - ln["bottom"]))])
-                     for ln in ppage.lines if mm(max(ln["width"], ln["height"])) < 8]
+            marks = [
+                LineString(
+                    [(mm(ln["x0"]), mm(h - ln["top"])), (mm(ln["x1"]), mm(h - ln["bottom"]))]
+                )
+                for ln in ppage.lines
+                if mm(max(ln["width"], ln["height"])) < 8
+            ]
             assert len(marks) == 2 * (len(trim_x) + len(trim_y))
             for m in marks:
                 assert m.distance(bleed) >= 0.4  # outside the trim, clear of the art
@@ -225,8 +259,11 @@ def _rasters(data: bytes, dpi: int) -> list[Image.Image]:
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "in.pdf"
         pdf.write_bytes(data)
-        subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), str(Path(tmp) / "p")],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["pdftoppm", "-r", str(dpi), "-png", str(pdf), str(Path(tmp) / "p")],
+            check=True,
+            capture_output=True,
+        )
         return [Image.open(p).convert("RGB") for p in sorted(Path(tmp).glob("p-*.png"))]
 
 
@@ -234,8 +271,9 @@ def _raster(data: bytes, dpi: int = 72) -> Image.Image:
     return _rasters(data, dpi)[0]
 
 
-def _px(img: Image.Image, x_mm: float, y_mm: float, page_h: float = 100.0,
-        dpi: int = 72) -> tuple[int, int, int]:
+def _px(
+    img: Image.Image, x_mm: float, y_mm: float, page_h: float = 100.0, dpi: int = 72
+) -> tuple[int, int, int]:
     s = dpi / 25.4
     return img.getpixel((int(x_mm * s), int((page_h - y_mm) * s)))
 
@@ -256,16 +294,20 @@ def test_clip_rectangle_limits_the_art() -> None:
 
 
 def test_machine_layers_draw_over_art() -> None:
-    items = [Shape(box(0, 0, 60, 40), "cut", Style(fill="#000000", stroke=None)),
-             Shape(box(0, 0, 60, 40), "art", Style(fill="#ffffff", stroke=None))]
+    items = [
+        Shape(box(0, 0, 60, 40), "cut", Style(fill="#000000", stroke=None)),
+        Shape(box(0, 0, 60, 40), "art", Style(fill="#ffffff", stroke=None)),
+    ]
     img = _raster(_single(items), dpi=100)
     assert _px(img, 50, 50, dpi=100) == (0, 0, 0)
 
 
 def test_shapes_lines_circles_and_styles_in_mm() -> None:
     items = [
-        Shape(LineString([(0, 0), (50, 0)]), style=Style(stroke="#ff0000", stroke_width=0.5,
-                                                          dash=(2.0, 1.0))),
+        Shape(
+            LineString([(0, 0), (50, 0)]),
+            style=Style(stroke="#ff0000", stroke_width=0.5, dash=(2.0, 1.0)),
+        ),
         circle(30, 20, 8, style=Style(fill="#00ff00", stroke=None)),
         Shape(LineString([(0, 10), (10, 10)]), "guide"),
         Text(30, 5, "Mid", size=10, anchor="middle"),
@@ -289,8 +331,10 @@ def test_shapes_lines_circles_and_styles_in_mm() -> None:
 
 
 def test_rotated_placement_turns_text_and_geometry() -> None:
-    items = [Shape(box(0, 0, 10, 5), style=Style(fill="#000000", stroke=None)),
-             Text(5, 20, "Up", size=10)]
+    items = [
+        Shape(box(0, 0, 10, 5), style=Style(fill="#000000", stroke=None)),
+        Text(5, 20, "Up", size=10),
+    ]
     with pdfplumber.open(io.BytesIO(_single(items, rotation=90))) as pdf:
         page = pdf.pages[0]
         (r,) = page.rects
@@ -316,7 +360,11 @@ def test_raster_margins_stay_white_even_with_clipped_tiles() -> None:
     for n, img in enumerate(images, start=1):
         grey = img.convert("L")
         w, h = grey.size
-        strips = [grey.crop((0, 0, w, band)), grey.crop((0, h - band, w, h)),
-                  grey.crop((0, 0, band, h)), grey.crop((w - band, 0, w, h))]
+        strips = [
+            grey.crop((0, 0, w, band)),
+            grey.crop((0, h - band, w, h)),
+            grey.crop((0, 0, band, h)),
+            grey.crop((w - band, 0, w, h)),
+        ]
         for s in strips:
             assert s.getextrema()[0] >= 250, f"ink in the margin on page {n}"

@@ -20,11 +20,18 @@ COLOURS = ("red", "green", "blue", "purple")
 
 def rec(turns, winners, leaders=None, end="fifty", colours=(("red",), ("green",))):
     scores = tuple(10 if s in winners else 5 for s in range(len(colours)))
-    return GameRecord(turns, end, scores, tuple(winners), colours,
-                      tuple(leaders) if leaders is not None else (-1,) * turns)
+    return GameRecord(
+        turns,
+        end,
+        scores,
+        tuple(winners),
+        colours,
+        tuple(leaders) if leaders is not None else (-1,) * turns,
+    )
 
 
 # --- metrics from hand-made records -----------------------------------------------------
+
 
 def test_lead_changes_ignore_ties_and_the_first_leader():
     assert lead_changes(()) == 0
@@ -76,8 +83,15 @@ def test_summary_has_exactly_the_agreed_keys():
     assert list(s) == ["game", "players", "bot", "games", "seed", "metrics", "end_reasons"]
     assert s["games"] == 2 and s["end_reasons"] == {"fifty": 1, "full": 1}
     assert set(s["metrics"]) >= {
-        "duration_turns", "advantage_p1", "balance", "completion", "timeouts",
-        "win_rate_by_seat", "win_rate_by_colour", "lead_changes", "leader_at_midgame_wins",
+        "duration_turns",
+        "advantage_p1",
+        "balance",
+        "completion",
+        "timeouts",
+        "win_rate_by_seat",
+        "win_rate_by_colour",
+        "lead_changes",
+        "leader_at_midgame_wins",
     }
 
 
@@ -91,6 +105,7 @@ def test_merging_chunks_equals_tallying_everything_at_once():
 
 
 # --- the runner -----------------------------------------------------------------------------
+
 
 def test_game_seeds_depend_on_the_master_seed_and_the_index_only():
     assert game_seed(1, 0) == "1:0" and game_seed(12, 3) != game_seed(1, 23)
@@ -152,6 +167,7 @@ def test_progress_is_reported_after_every_chunk():
 
 
 # --- the report -------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def small_run():

@@ -18,8 +18,14 @@ KEYS = ["game", "players", "bot", "games", "seed", "metrics", "end_reasons"]
 
 def pnp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], capture_output=True,
-                          text=True, cwd=cwd, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pnp.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
 
 
 def simulate(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -47,8 +53,20 @@ def test_the_same_seed_gives_the_same_json_for_any_number_of_jobs():
 
 def test_json_file_report_and_table(tmp_path):
     out = tmp_path / "out"
-    r = simulate("--games", "100", "--jobs", "1", "--players", "2", "--two-colours",
-                 "--json", str(tmp_path / "r.json"), "--report", "--out", str(out))
+    r = simulate(
+        "--games",
+        "100",
+        "--jobs",
+        "1",
+        "--players",
+        "2",
+        "--two-colours",
+        "--json",
+        str(tmp_path / "r.json"),
+        "--report",
+        "--out",
+        str(out),
+    )
     assert r.returncode == 0, r.stderr
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["games"] == 100 and data["players"] == 2
@@ -76,8 +94,10 @@ def test_custom_faces_from_a_config_are_what_gets_simulated(tmp_path):
     assert custom.summary["metrics"] != plain.summary["metrics"]
     assert custom.options == {"config": "faces.toml"}
     # with only 1s and 6s, a placed die touches an equal number far more often
-    assert (custom.summary["metrics"]["duration_turns"]["mean"]
-            != plain.summary["metrics"]["duration_turns"]["mean"])
+    assert (
+        custom.summary["metrics"]["duration_turns"]["mean"]
+        != plain.summary["metrics"]["duration_turns"]["mean"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -109,10 +129,13 @@ def test_unknown_game_is_one_clear_line():
     "toml, needle",
     [
         ("dice_per_colour = 0\n", "dice per colour must be at least 1"),
-        ("[faces]\nred = [2, 3, 4, 5, 6, 6]\n", "able to show 1"),
+        ("[faces]\nred = [2, 3, 4, 5, 6, 6]\n", "red die cannot show 1"),
         # per-die faces where the start die (the first) has no 1
-        ("[faces]\nred = [[2, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], [1, 1, 1, 1, 1, 1],"
-         " [1, 2, 3, 4, 5, 6]]\n", "first red die cannot show 1"),
+        (
+            "[faces]\nred = [[2, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], [1, 1, 1, 1, 1, 1],"
+            " [1, 2, 3, 4, 5, 6]]\n",
+            "first red die cannot show 1",
+        ),
     ],
 )
 def test_a_config_whose_dice_cannot_start_the_game_is_refused(tmp_path, toml, needle):

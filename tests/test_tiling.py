@@ -117,10 +117,13 @@ def _cross_centres(page: pdfplumber.page.Page) -> list[tuple[float, float]]:
     """Centres of registration crosses (whole or halved): two dark arms crossing at the
     middle of at least one of them (corner ticks meet at both arms' ends)."""
     h = page.height
-    arms = [LineString([(ln["x0"] / PT, (h - ln["top"]) / PT),
-                        (ln["x1"] / PT, (h - ln["bottom"]) / PT)])
-            for ln in page.lines
-            if ln["stroking_color"] == pytest.approx(MARK_GREY, abs=0.01) and not _dashed(ln)]
+    arms = [
+        LineString(
+            [(ln["x0"] / PT, (h - ln["top"]) / PT), (ln["x1"] / PT, (h - ln["bottom"]) / PT)]
+        )
+        for ln in page.lines
+        if ln["stroking_color"] == pytest.approx(MARK_GREY, abs=0.01) and not _dashed(ln)
+    ]
     out = []
     for a, b in itertools.combinations(arms, 2):
         p = a.intersection(b)
@@ -143,12 +146,18 @@ def test_adjacent_tiles_line_up_in_the_pdf() -> None:
         for (r, c), p in tiles.items():
             ppage = pdf.pages[pages.index(p)]
             pl = p.placements[0]
-            measured[(r, c)] = {(round(x - pl.x, 2), round(y - pl.y, 2))
-                                for x, y in _cross_centres(ppage)}
+            measured[(r, c)] = {
+                (round(x - pl.x, 2), round(y - pl.y, 2)) for x, y in _cross_centres(ppage)
+            }
             hh = ppage.height
-            cut_lines[(r, c)] = [((ln["x0"] / PT - pl.x, (hh - ln["bottom"]) / PT - pl.y),
-                                  (ln["x1"] / PT - pl.x, (hh - ln["top"]) / PT - pl.y))
-                                 for ln in ppage.lines if _dashed(ln)]
+            cut_lines[(r, c)] = [
+                (
+                    (ln["x0"] / PT - pl.x, (hh - ln["bottom"]) / PT - pl.y),
+                    (ln["x1"] / PT - pl.x, (hh - ln["top"]) / PT - pl.y),
+                )
+                for ln in ppage.lines
+                if _dashed(ln)
+            ]
     checked = 0
     for (r, c), centres in measured.items():
         right = (r, c + 1)
@@ -178,8 +187,11 @@ def test_grid_lines_land_on_board_coordinates_in_the_pdf() -> None:
         for _, _, p in tiles_of(pages):
             ppage = pdf.pages[pages.index(p)]
             pl = p.placements[0]
-            green = [ln for ln in ppage.lines
-                     if ln["stroking_color"] == pytest.approx((0, 0.619608, 0.45098), abs=1e-3)]
+            green = [
+                ln
+                for ln in ppage.lines
+                if ln["stroking_color"] == pytest.approx((0, 0.619608, 0.45098), abs=1e-3)
+            ]
             assert len(green) == 41
             xs = sorted(ln["x0"] / PT - pl.x for ln in green)
             assert xs == pytest.approx([10.0 * k for k in range(41)], abs=0.01)
@@ -190,8 +202,11 @@ def test_labels_and_assembly_map_in_the_pdf() -> None:
     pages = build_document("Kit", [Section("Board", [grid_board()])], paper, PrintParams())
     with pdfplumber.open(io.BytesIO(render_pdf(pages, "Kit"))) as pdf:
         texts = [p.extract_text() for p in pdf.pages[1:]]  # the cover lists them too
-    labels = [f"{row}{col} (row {r}, col {col}) of 2 x 2"
-              for r, row in ((1, "A"), (2, "B")) for col in (1, 2)]
+    labels = [
+        f"{row}{col} (row {r}, col {col}) of 2 x 2"
+        for r, row in ((1, "A"), (2, "B"))
+        for col in (1, 2)
+    ]
     for lab in labels:
         assert sum(lab in t for t in texts) == 1, lab
     map_pages = [t for t in texts if "Assembly map" in t]
@@ -210,7 +225,8 @@ def test_board_that_fits_is_one_centred_page() -> None:
     cb = content_box(paper)
     assert clip is not None
     assert ((clip[0] + clip[2]) / 2, (clip[1] + clip[3]) / 2) == pytest.approx(
-        ((cb[0] + cb[2]) / 2, (cb[1] + cb[3]) / 2))
+        ((cb[0] + cb[2]) / 2, (cb[1] + cb[3]) / 2)
+    )
     assert (clip[2] - clip[0], clip[3] - clip[1]) == pytest.approx((150, 200))
 
 
@@ -230,10 +246,17 @@ def test_alignment_marks_stay_on_their_sheet() -> None:
             assert clip is not None
             frame = box(*clip).buffer(0.01)
             h = ppage.height
-            marks = [ln for ln in ppage.lines
-                     if ln["stroking_color"] == pytest.approx(MARK_GREY, abs=0.01)]
+            marks = [
+                ln
+                for ln in ppage.lines
+                if ln["stroking_color"] == pytest.approx(MARK_GREY, abs=0.01)
+            ]
             assert marks
             for ln in marks:
-                seg = LineString([(ln["x0"] / PT, (h - ln["bottom"]) / PT),
-                                  (ln["x1"] / PT, (h - ln["top"]) / PT)])
+                seg = LineString(
+                    [
+                        (ln["x0"] / PT, (h - ln["bottom"]) / PT),
+                        (ln["x1"] / PT, (h - ln["top"]) / PT),
+                    ]
+                )
                 assert frame.contains(seg)

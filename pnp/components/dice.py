@@ -35,7 +35,7 @@ OUTLINE = "#1F1F1F"  # candy outlines: near black, softer than pure black next t
 
 def shade(hex_colour: str, factor: float) -> str:
     """Mix a '#rrggbb' colour towards black (factor < 1) or white (factor > 1)."""
-    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
     if factor <= 1:
         mix = [round(c * factor) for c in (r, g, b)]
     else:
@@ -67,7 +67,11 @@ def corner_marks(value: int, x: float, y: float, size: float, ink: Ink) -> list[
     cap = CAP_HEIGHT * pt / PT_PER_MM
     inset = 0.07 * size
     numeral = Text(
-        x - size / 2 + inset, y + size / 2 - inset - cap, str(value), size=pt, bold=True,
+        x - size / 2 + inset,
+        y + size / 2 - inset - cap,
+        str(value),
+        size=pt,
+        bold=True,
         fill=ink.text_on,
     )
     mark = symbol(ink.symbol, x + size / 2 - inset - cap / 2, y - size / 2 + inset + cap / 2, cap)
@@ -124,13 +128,26 @@ def sticker_block(
     title_pt = TITLE_PT
     while title_pt > 4 and string_width(label, title_pt, bold=True) > width - 2 * BLOCK_PAD:
         title_pt -= 0.25
-    comp.add(Text(BLOCK_PAD, height - BLOCK_PAD - TITLE_PT / PT_PER_MM * CAP_HEIGHT, label,
-                  size=title_pt, bold=True))
+    comp.add(
+        Text(
+            BLOCK_PAD,
+            height - BLOCK_PAD - TITLE_PT / PT_PER_MM * CAP_HEIGHT,
+            label,
+            size=title_pt,
+            bold=True,
+        )
+    )
     stickers = []
     for row, ((ink, faces), row_label) in enumerate(zip(dice, row_labels, strict=True)):
         cy = height - BLOCK_PAD - title_h - s / 2 - row * (s + gap)
-        comp.add(Text(BLOCK_PAD, cy - ROW_LABEL_PT / PT_PER_MM * CAP_HEIGHT / 2, row_label,
-                      size=ROW_LABEL_PT))
+        comp.add(
+            Text(
+                BLOCK_PAD,
+                cy - ROW_LABEL_PT / PT_PER_MM * CAP_HEIGHT / 2,
+                row_label,
+                size=ROW_LABEL_PT,
+            )
+        )
         for col, value in enumerate(faces):
             cx = BLOCK_PAD + label_w + s / 2 + col * (s + gap)
             cut = sticker_outline(cx, cy, s)
@@ -139,8 +156,13 @@ def sticker_block(
             comp.add(*draw_face(value, cx, cy, s, ink))
             comp.add(Shape(cut, "cut", CUT_STYLE))
             stickers.append({"row": row, "value": value, "centre": (cx, cy)})
-    comp.meta.update(kind="stickers", face_size=s, corner_radius=sticker_radius(s),
-                     dice=[(ink.name, tuple(faces)) for ink, faces in dice], stickers=stickers)
+    comp.meta.update(
+        kind="stickers",
+        face_size=s,
+        corner_radius=sticker_radius(s),
+        dice=[(ink.name, tuple(faces)) for ink, faces in dice],
+        stickers=stickers,
+    )
     return comp
 
 

@@ -55,8 +55,14 @@ def section_pages(
             pages += impose_cards(comps, paper, printing, section.title, section.title)
         elif kind == "cutout":
             has_back = any(c.back is not None for c in comps)
-            pages += pack_cutouts(comps, paper, section.title, section.title, cutout_gap,
-                                  offset if has_back else (0.0, 0.0))
+            pages += pack_cutouts(
+                comps,
+                paper,
+                section.title,
+                section.title,
+                cutout_gap,
+                offset if has_back else (0.0, 0.0),
+            )
         else:
             for c in comps:
                 title = section.title if len(comps) == 1 else f"{section.title}: {c.title}"
@@ -107,8 +113,9 @@ def _page_range(a: int, b: int) -> str:
     return f"{a}" if a == b else f"{a}–{b}"
 
 
-def contents_lines(body: list[Page], notes: dict[str, str], first: int,
-                   max_lines: int) -> list[tuple[str, str, bool]]:
+def contents_lines(
+    body: list[Page], notes: dict[str, str], first: int, max_lines: int
+) -> list[tuple[str, str, bool]]:
     """(pages, text, is_note) rows: one per sheet (front + back together), each section's
     note under its first sheet; if that is too long, one row per section."""
     rows: list[tuple[str, str, bool]] = []
@@ -138,15 +145,23 @@ def contents_lines(body: list[Page], notes: dict[str, str], first: int,
         backs = sum(1 for p in body[i:j] if p.side == "back")
         extra = f", {backs} back pages: duplex" if backs else ""
         note = f" — {notes[sec]}" if notes.get(sec) else ""
-        rows.append((_page_range(n, n + j - i - 1),
-                     f"{sec or 'Pages'} ({j - i} pages{extra}){note}", False))
+        rows.append(
+            (_page_range(n, n + j - i - 1), f"{sec or 'Pages'} ({j - i} pages{extra}){note}", False)
+        )
         n += j - i
         i = j
     return rows[:max_lines]
 
 
-def cover_page(title: str, subtitle: str, body: list[Page], notes: dict[str, str], paper: Paper,
-               printing: PrintParams, duplex: bool) -> Page:
+def cover_page(
+    title: str,
+    subtitle: str,
+    body: list[Page],
+    notes: dict[str, str],
+    paper: Paper,
+    printing: PrintParams,
+    duplex: bool,
+) -> Page:
     """Title, contents and how to print."""
     page = blank_page(paper, "Cover and contents", "Cover")
     x0, y0, x1, y1 = content_box(paper)
@@ -158,7 +173,7 @@ def cover_page(title: str, subtitle: str, body: list[Page], notes: dict[str, str
     items.append(label(x0, y, subtitle or "Print-and-play kit", size=11.0, fill=GREY))
 
     how = [
-        "Print at 100 % (\"actual size\"); turn off fit-to-page and shrink-to-fit.",
+        'Print at 100 % ("actual size"); turn off fit-to-page and shrink-to-fit.',
         "Before cutting, measure the 50 mm and 1 in bars at the foot of any page.",
         f"Paper: {paper_label(paper)}. Nothing is printed within {paper.margin:g} mm of an "
         "edge, so any home printer reaches every mark.",
@@ -168,13 +183,15 @@ def cover_page(title: str, subtitle: str, body: list[Page], notes: dict[str, str
     if duplex:
         first_test = 2 + next(i for i, p in enumerate(body) if p.section == ALIGNMENT_SECTION)
         how.append(
-            "Pages marked \"backs\" go on the reverse of the page before: print double-sided, "
+            'Pages marked "backs" go on the reverse of the page before: print double-sided, '
             f"flip on the long edge. Print the alignment test (pages {first_test}–"
             f"{first_test + 1}) first and set the back offset it reads."
         )
     if any("assembly map" in p.title for p in body):
-        how.append("Boards larger than a sheet are tiled: cut and glue the sheets as their "
-                   "assembly map shows.")
+        how.append(
+            "Boards larger than a sheet are tiled: cut and glue the sheets as their "
+            "assembly map shows."
+        )
     how_lines: list[tuple[str, bool]] = [("How to print", True)]
     for h in how:
         for k, line in enumerate(wrap(h, 9.0, width - 5.0)):
@@ -190,13 +207,21 @@ def cover_page(title: str, subtitle: str, body: list[Page], notes: dict[str, str
             items.append(label(x0 + 14.0, y, nums, size=9.0, anchor="end", fill=GREY))
         size = 8.0 if is_note else 9.0
         indent = 21.0 if is_note else 18.0
-        items.append(label(x0 + indent, y, fit_text(what, size, False, width - indent),
-                           size=size, fill=GREY if is_note else INK))
+        items.append(
+            label(
+                x0 + indent,
+                y,
+                fit_text(what, size, False, width - indent),
+                size=size,
+                fill=GREY if is_note else INK,
+            )
+        )
         y -= 5.0
     y = how_top
     for text, bold in how_lines:
-        items.append(label(x0 + (0.0 if bold else 2.0), y, text, size=12.0 if bold else 9.0,
-                           bold=bold))
+        items.append(
+            label(x0 + (0.0 if bold else 2.0), y, text, size=12.0 if bold else 9.0, bold=bold)
+        )
         y -= 6.0 if bold else 5.0
     page.items.extend(items)
     return page

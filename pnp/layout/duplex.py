@@ -41,8 +41,9 @@ def shift_box(b: Box, dx: float, dy: float) -> Box:
     return (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
 
 
-def mirror_placement(p: Placement, page_width: float, dx: float = 0.0,
-                     dy: float = 0.0) -> Placement | None:
+def mirror_placement(
+    p: Placement, page_width: float, dx: float = 0.0, dy: float = 0.0
+) -> Placement | None:
     """The back of placement `p`, or None when its component has no back."""
     back = p.component.back
     if back is None:
@@ -60,15 +61,30 @@ def back_page(front: Page, printing: PrintParams) -> Page | None:
     backs = [b for p in front.placements if (b := mirror_placement(p, front.width, dx, dy))]
     if not backs:
         return None
-    page = Page(front.width, front.height, title=f"{front.title} — backs", section=front.section,
-                side="back", paper=front.paper, placements=backs)
+    page = Page(
+        front.width,
+        front.height,
+        title=f"{front.title} — backs",
+        section=front.section,
+        side="back",
+        paper=front.paper,
+        placements=backs,
+    )
     if front.trim_box is not None:
         trims = [b.trim_box for b in backs]
-        page.trim_box = (min(t[0] for t in trims), min(t[1] for t in trims),
-                         max(t[2] for t in trims), max(t[3] for t in trims))
+        page.trim_box = (
+            min(t[0] for t in trims),
+            min(t[1] for t in trims),
+            max(t[2] for t in trims),
+            max(t[3] for t in trims),
+        )
         bleed = printing.bleed
-        page.bleed_box = (page.trim_box[0] - bleed, page.trim_box[1] - bleed,
-                          page.trim_box[2] + bleed, page.trim_box[3] + bleed)
+        page.bleed_box = (
+            page.trim_box[0] - bleed,
+            page.trim_box[1] - bleed,
+            page.trim_box[2] + bleed,
+            page.trim_box[3] + bleed,
+        )
     # No crop marks on backs: pieces are cut along the front's marks, and marks shifted
     # by the back offset would only mislead.
     return page
@@ -117,8 +133,9 @@ def _ruler(cx: float, cy: float, horizontal: bool, sign: int, span: int = 10) ->
     return items
 
 
-def alignment_pages(paper: Paper, printing: PrintParams,
-                    section: str = "Duplex test") -> list[Page]:
+def alignment_pages(
+    paper: Paper, printing: PrintParams, section: str = "Duplex test"
+) -> list[Page]:
     """A front page with rulers and a back page with a long cross, to read the offset.
 
     Held up to a light, the back's vertical line crosses the front's X rulers and its
@@ -131,8 +148,7 @@ def alignment_pages(paper: Paper, printing: PrintParams,
     arm = 60.0
     front = blank_page(paper, "Duplex alignment test — front", section)
     items: list[Item] = [
-        label(cx, cy + arm + 30.0, "Duplex alignment test", size=16.0, bold=True,
-              anchor="middle"),
+        label(cx, cy + arm + 30.0, "Duplex alignment test", size=16.0, bold=True, anchor="middle"),
     ]
     lines = [
         "Print this sheet double-sided, flip on the long edge, at 100 %.",
@@ -160,11 +176,19 @@ def alignment_pages(paper: Paper, printing: PrintParams,
     back = blank_page(paper, "Duplex alignment test — back", section)
     back.side = "back"
     bx, by = w - cx + dx, cy + dy  # the mirror of the centre, shifted by the current offset
-    back.items.extend([
-        _line(bx, by - arm - 5.0, bx, by + arm + 5.0),
-        _line(bx - arm - 5.0, by, bx + arm + 5.0, by),
-        circle(bx, by, 3.0, "art", ALIGN_LINE),
-        label(bx, by - arm - 10.0, "back side of the alignment test", size=8.0,
-              anchor="middle", fill=GREY),
-    ])
+    back.items.extend(
+        [
+            _line(bx, by - arm - 5.0, bx, by + arm + 5.0),
+            _line(bx - arm - 5.0, by, bx + arm + 5.0, by),
+            circle(bx, by, 3.0, "art", ALIGN_LINE),
+            label(
+                bx,
+                by - arm - 10.0,
+                "back side of the alignment test",
+                size=8.0,
+                anchor="middle",
+                fill=GREY,
+            ),
+        ]
+    )
     return [front, back]

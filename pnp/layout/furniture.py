@@ -32,8 +32,15 @@ def _line(x0: float, y0: float, x1: float, y1: float, style: Style = MARK) -> Sh
     return Shape(LineString([(x0, y0), (x1, y1)]), "guide", style)
 
 
-def _rect(x0: float, y0: float, x1: float, y1: float, fill: str | None, stroke: str | None,
-          width: float = 0.1) -> Shape:
+def _rect(
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    fill: str | None,
+    stroke: str | None,
+    width: float = 0.1,
+) -> Shape:
     return Shape(box(x0, y0, x1, y1), "guide", Style(fill=fill, stroke=stroke, stroke_width=width))
 
 
@@ -50,8 +57,16 @@ def scale_bar(x: float, y: float, length: float, label: str, step: float) -> lis
         x0 = x + k * step
         x1 = min(x + (k + 1) * step, x + length)
         inset = 0.15
-        items.append(_rect(x0, y + inset, x1 - (inset if x1 >= x + length - 1e-9 else 0.0),
-                           y + h - inset, "#ffffff", None))
+        items.append(
+            _rect(
+                x0,
+                y + inset,
+                x1 - (inset if x1 >= x + length - 1e-9 else 0.0),
+                y + h - inset,
+                "#ffffff",
+                None,
+            )
+        )
         k += 2
     items.append(Text(x + length + 1.2, y + 0.1, label, size=6.0, fill=INK, layer="guide"))
     return items
@@ -60,8 +75,9 @@ def scale_bar(x: float, y: float, length: float, label: str, step: float) -> lis
 def scale_bars(x: float, y: float) -> list[Item]:
     """The labelled 50 mm and 1 in bars the user measures before cutting."""
     inch_x = x + 50.0 + 4.0 + string_width("50 mm", 6.0)
-    return scale_bar(x, y, 50.0, "50 mm", 10.0) + scale_bar(inch_x, y, MM_PER_INCH, "1 in",
-                                                             MM_PER_INCH / 4)
+    return scale_bar(x, y, 50.0, "50 mm", 10.0) + scale_bar(
+        inch_x, y, MM_PER_INCH, "1 in", MM_PER_INCH / 4
+    )
 
 
 def footer(paper: Paper) -> list[Item]:
@@ -70,10 +86,29 @@ def footer(paper: Paper) -> list[Item]:
     y = m + 1.0
     right = paper.width - m
     items = scale_bars(m, y)
-    items.append(Text(right, y + 3.4, "Print at 100 % (actual size)", size=7.0, bold=True,
-                      anchor="end", fill=INK, layer="guide"))
-    items.append(Text(right, y + 0.1, "no fit-to-page: both bars must measure true with a ruler",
-                      size=6.0, anchor="end", fill=GREY, layer="guide"))
+    items.append(
+        Text(
+            right,
+            y + 3.4,
+            "Print at 100 % (actual size)",
+            size=7.0,
+            bold=True,
+            anchor="end",
+            fill=INK,
+            layer="guide",
+        )
+    )
+    items.append(
+        Text(
+            right,
+            y + 0.1,
+            "no fit-to-page: both bars must measure true with a ruler",
+            size=6.0,
+            anchor="end",
+            fill=GREY,
+            layer="guide",
+        )
+    )
     return items
 
 
@@ -98,10 +133,19 @@ def header(paper: Paper, kit_title: str, page_title: str, number: int, total: in
     kit = fit_text(kit_title, size, True, room * 0.45)
     items: list[Item] = [Text(m, base, kit, size=size, bold=True, fill=INK, layer="guide")]
     sep = string_width(kit + "   ", size, True)
-    items.append(Text(m + sep, base, fit_text(page_title, size, False, room - sep), size=size,
-                      fill=GREY, layer="guide"))
-    items.append(Text(paper.width - m, base, right_text, size=size, anchor="end", fill=GREY,
-                      layer="guide"))
+    items.append(
+        Text(
+            m + sep,
+            base,
+            fit_text(page_title, size, False, room - sep),
+            size=size,
+            fill=GREY,
+            layer="guide",
+        )
+    )
+    items.append(
+        Text(paper.width - m, base, right_text, size=size, anchor="end", fill=GREY, layer="guide")
+    )
     rule_y = top - HEADER_BAND + 2.0  # under the descenders, 2 mm above the band edge
     items.append(_line(m, rule_y, paper.width - m, rule_y, HAIRLINE))
     return items
@@ -162,9 +206,23 @@ def corner_tick(x: float, y: float, dx: int, dy: int, length: float = 4.0) -> li
     ]
 
 
-def label(x: float, y: float, text: str, size: float = 7.0, bold: bool = False,
-          anchor: str = "start", fill: str = INK) -> Text:
+def label(
+    x: float,
+    y: float,
+    text: str,
+    size: float = 7.0,
+    bold: bool = False,
+    anchor: str = "start",
+    fill: str = INK,
+) -> Text:
     """A furniture text on the guide layer."""
-    return Text(x, y, text, size=size, bold=bold, anchor=anchor, fill=fill,  # type: ignore[arg-type]
-                layer="guide")
-
+    return Text(
+        x,
+        y,
+        text,
+        size=size,
+        bold=bold,
+        anchor=anchor,
+        fill=fill,  # type: ignore[arg-type]
+        layer="guide",
+    )

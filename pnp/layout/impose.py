@@ -71,8 +71,12 @@ def block_area(paper: Paper, back_offset: tuple[float, float] = (0.0, 0.0)) -> B
     zone = CROP_ZONE + MARK.stroke_width / 2  # a mark's stroke must not touch the margin
     ix = max(0.0, abs(back_offset[0]) - zone)
     iy = max(0.0, abs(back_offset[1]) - zone)
-    return (x0 + zone + ix, y0 - FURNITURE_GAP + zone + iy,
-            x1 - zone - ix, y1 + FURNITURE_GAP - zone - iy)
+    return (
+        x0 + zone + ix,
+        y0 - FURNITURE_GAP + zone + iy,
+        x1 - zone - ix,
+        y1 + FURNITURE_GAP - zone - iy,
+    )
 
 
 def card_grid(width: float, height: float, area: Box, bleed: float, rotate: bool = True) -> Grid:
@@ -201,11 +205,11 @@ def _blocks(cards: list[Component], grid: Grid, bleed: float) -> list[Block]:
     """Full-sheet grids, then what is left as one block as wide as the sheet allows."""
     n = grid.per_page
     full, rest = divmod(len(cards), n)
-    out = [Block(tuple(cards[k * n:(k + 1) * n]), grid, bleed) for k in range(full)]
+    out = [Block(tuple(cards[k * n : (k + 1) * n]), grid, bleed) for k in range(full)]
     if rest:
         cols = min(grid.cols, rest)
         shape = replace(grid, cols=cols, rows=math.ceil(rest / cols))
-        out.append(Block(tuple(cards[full * n:]), shape, bleed, grid if full else None))
+        out.append(Block(tuple(cards[full * n :]), shape, bleed, grid if full else None))
     return out
 
 
@@ -238,7 +242,8 @@ def _levels(blocks: list[Block], area: Box) -> list[_Sheet]:
 
     def has_room(s: _Sheet) -> bool:
         return s.height + BAND_GAP + min_h <= ah + EPS or any(
-            lv.width + BAND_GAP + min_w <= aw + EPS for lv in s.levels)
+            lv.width + BAND_GAP + min_w <= aw + EPS for lv in s.levels
+        )
 
     def fits(lv: _Level, b: Block) -> bool:
         return b.height <= lv.height + EPS and lv.width + BAND_GAP + b.width <= aw + EPS
@@ -253,8 +258,9 @@ def _levels(blocks: list[Block], area: Box) -> list[_Sheet]:
             target, level = found
             level.add(b)
         else:
-            target = next((s for s in open_sheets if s.height + BAND_GAP + b.height <= ah + EPS),
-                          None)
+            target = next(
+                (s for s in open_sheets if s.height + BAND_GAP + b.height <= ah + EPS), None
+            )
             if target is not None:
                 target.add(b)
             else:
@@ -288,8 +294,9 @@ def _place(sheet: _Sheet, area: Box) -> list[tuple[Block, float, float]]:
     return out
 
 
-def _card_page(blocks: list[tuple[Block, float, float]], paper: Paper, bleed: float,
-               title: str, section: str) -> Page:
+def _card_page(
+    blocks: list[tuple[Block, float, float]], paper: Paper, bleed: float, title: str, section: str
+) -> Page:
     sizes: list[tuple[float, float]] = []
     for block, _, _ in blocks:
         if (size := (block.cards[0].width, block.cards[0].height)) not in sizes:
@@ -378,5 +385,9 @@ def _centre_across(page: Page, area: Box) -> None:
 def _placed_extent(p: Placement) -> Box:
     ex0, ey0, ex1, ey1 = component_extent(p.component)
     corners = [p.to_page(u, v) for u in (ex0, ex1) for v in (ey0, ey1)]
-    return (min(x for x, _ in corners), min(y for _, y in corners),
-            max(x for x, _ in corners), max(y for _, y in corners))
+    return (
+        min(x for x, _ in corners),
+        min(y for _, y in corners),
+        max(x for x, _ in corners),
+        max(y for _, y in corners),
+    )

@@ -130,8 +130,12 @@ def content_box(paper: Paper, inset: tuple[float, float] = (0.0, 0.0)) -> Box:
     """
     x0, y0, x1, y1 = printable_box(paper)
     ix, iy = abs(inset[0]), abs(inset[1])
-    return (x0 + ix, y0 + FOOTER_BAND + FURNITURE_GAP + iy,
-            x1 - ix, y1 - HEADER_BAND - FURNITURE_GAP - iy)
+    return (
+        x0 + ix,
+        y0 + FOOTER_BAND + FURNITURE_GAP + iy,
+        x1 - ix,
+        y1 - HEADER_BAND - FURNITURE_GAP - iy,
+    )
 
 
 def box_size(b: Box) -> tuple[float, float]:

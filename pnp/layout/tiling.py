@@ -43,12 +43,12 @@ class Tile:
 
     @property
     def label(self) -> str:
-        return (f"{self.name} (row {self.row + 1}, col {self.col + 1}) "
-                f"of {self.rows} x {self.cols}")
+        return f"{self.name} (row {self.row + 1}, col {self.col + 1}) of {self.rows} x {self.cols}"
 
 
-def _spans(start: float, length: float, capacity: float,
-           overlap: float) -> list[tuple[float, float]]:
+def _spans(
+    start: float, length: float, capacity: float, overlap: float
+) -> list[tuple[float, float]]:
     """Cut [start, start+length] into equal spans that overlap by `overlap`, each <= capacity."""
     if length <= capacity + 1e-9:
         return [(start, start + length)]
@@ -112,8 +112,7 @@ def board_pages(
     return pages
 
 
-def _single(c: Component, rot: Rotation, paper: Paper, area: Box, title: str,
-            section: str) -> Page:
+def _single(c: Component, rot: Rotation, paper: Paper, area: Box, title: str, section: str) -> Page:
     f = frame_box(board_extent(c), c, rot)
     fw, fh = f[2] - f[0], f[3] - f[1]
     x0 = (area[0] + area[2]) / 2 - fw / 2
@@ -141,20 +140,31 @@ def tile_board(
     area = content_box(paper)
     best: tuple[Rotation, list[Tile]] | None = None
     for rot in (0, 90) if rotate else (0,):
-        tiles = plan_tiles(frame_box(board_extent(component), component, rot), box_size(area),
-                           overlap)
+        tiles = plan_tiles(
+            frame_box(board_extent(component), component, rot), box_size(area), overlap
+        )
         if best is None or len(tiles) < len(best[1]):
             best = (rot, tiles)
     assert best is not None
     rot, tiles = best
-    pages = [_tile_page(component, rot, t, tiles, paper, area, title, section, overlap)
-             for t in tiles]
+    pages = [
+        _tile_page(component, rot, t, tiles, paper, area, title, section, overlap) for t in tiles
+    ]
     pages.append(assembly_map(component, tiles, paper, title, section, overlap, rot))
     return pages
 
 
-def _tile_page(c: Component, rot: Rotation, t: Tile, tiles: list[Tile], paper: Paper, area: Box,
-               title: str, section: str, overlap: float) -> Page:
+def _tile_page(
+    c: Component,
+    rot: Rotation,
+    t: Tile,
+    tiles: list[Tile],
+    paper: Paper,
+    area: Box,
+    title: str,
+    section: str,
+    overlap: float,
+) -> Page:
     rx0, ry0, rx1, ry1 = t.region
     tw, th = rx1 - rx0, ry1 - ry0
     px = (area[0] + area[2]) / 2 - tw / 2
@@ -205,21 +215,26 @@ def _tile_marks(t: Tile, tiles: list[Tile], dx: float, dy: float, overlap: float
         span = hi - lo
         for f in (0.2, 0.5, 0.8) if span > 120 else (0.5,):
             p = lo + f * span
-            out += registration_cross(at + dx, p + dy) if vertical else registration_cross(
-                p + dx, at + dy)
+            out += (
+                registration_cross(at + dx, p + dy)
+                if vertical
+                else registration_cross(p + dx, at + dy)
+            )
         return out
 
     # Seam on my left: I lie over my left neighbour; cut along my left edge.
     if t.col > 0:
         x = rx0
-        items.append(Shape(LineString([(x + dx, ry0 + dy), (x + dx, ry1 + dy)]), "guide",
-                           CUT_GUIDE))
+        items.append(
+            Shape(LineString([(x + dx, ry0 + dy), (x + dx, ry1 + dy)]), "guide", CUT_GUIDE)
+        )
         marks += seam_marks(True, x, ry0, ry1)
     # Seam on my top: I lie over the tile above; cut along my top edge.
     if t.row > 0:
         y = ry1
-        items.append(Shape(LineString([(rx0 + dx, y + dy), (rx1 + dx, y + dy)]), "guide",
-                           CUT_GUIDE))
+        items.append(
+            Shape(LineString([(rx0 + dx, y + dy), (rx1 + dx, y + dy)]), "guide", CUT_GUIDE)
+        )
         marks += seam_marks(False, y, rx0, rx1)
     # Glue strip on my right: the right neighbour's left edge lands at its region's x0.
     right = _neighbour(tiles, t.row, t.col + 1)
@@ -228,8 +243,14 @@ def _tile_marks(t: Tile, tiles: list[Tile], dx: float, dy: float, overlap: float
         items.append(Shape(box(x + dx, ry0 + dy, rx1 + dx, ry1 + dy), "guide", GLUE_SHADE))
         marks += seam_marks(True, x, ry0, ry1)
         marks += corner_tick(x + dx, ry1 + dy, 1, -1) + corner_tick(x + dx, ry0 + dy, 1, 1)
-        glue = label(x + dx + overlap / 2 + 1.0, (ry0 + ry1) / 2 + dy, f"glue under {right.name}",
-                     size=6.0, anchor="middle", fill=GREY)
+        glue = label(
+            x + dx + overlap / 2 + 1.0,
+            (ry0 + ry1) / 2 + dy,
+            f"glue under {right.name}",
+            size=6.0,
+            anchor="middle",
+            fill=GREY,
+        )
         items.append(replace(glue, rotate=90.0))
     below = _neighbour(tiles, t.row + 1, t.col)
     if below is not None:
@@ -237,27 +258,51 @@ def _tile_marks(t: Tile, tiles: list[Tile], dx: float, dy: float, overlap: float
         items.append(Shape(box(rx0 + dx, ry0 + dy, rx1 + dx, y + dy), "guide", GLUE_SHADE))
         marks += seam_marks(False, y, rx0, rx1)
         marks += corner_tick(rx0 + dx, y + dy, 1, -1) + corner_tick(rx1 + dx, y + dy, -1, -1)
-        items.append(label((rx0 + rx1) / 2 + dx, ry0 + dy + overlap / 2 - 1.0,
-                           f"glue under {below.name}", size=6.0, anchor="middle", fill=GREY))
+        items.append(
+            label(
+                (rx0 + rx1) / 2 + dx,
+                ry0 + dy + overlap / 2 - 1.0,
+                f"glue under {below.name}",
+                size=6.0,
+                anchor="middle",
+                fill=GREY,
+            )
+        )
     return items + _clipped(marks, clip)
 
 
-def assembly_map(component: Component, tiles: list[Tile], paper: Paper, title: str,
-                 section: str = "", overlap: float = GLUE_OVERLAP, rot: Rotation = 0) -> Page:
+def assembly_map(
+    component: Component,
+    tiles: list[Tile],
+    paper: Paper,
+    title: str,
+    section: str = "",
+    overlap: float = GLUE_OVERLAP,
+    rot: Rotation = 0,
+) -> Page:
     """A schematic of the sheets, with their labels, in the order they are glued."""
     area = content_box(paper)
     ax0, ay0, ax1, ay1 = area
     page = blank_page(paper, f"{title} — assembly map", section)
-    ex = (min(t.region[0] for t in tiles), min(t.region[1] for t in tiles),
-          max(t.region[2] for t in tiles), max(t.region[3] for t in tiles))
+    ex = (
+        min(t.region[0] for t in tiles),
+        min(t.region[1] for t in tiles),
+        max(t.region[2] for t in tiles),
+        max(t.region[3] for t in tiles),
+    )
     ew, eh = ex[2] - ex[0], ex[3] - ex[1]
     rows, cols = tiles[0].rows, tiles[0].cols
     top = ay1 - 4.0
     items: list[Item] = [
         label(ax0, top, f"Assembly map: {title}", size=14.0, bold=True),
-        label(ax0, top - 7.0, f"{len(tiles)} sheets in {rows} rows x {cols} columns; "
-              f"finished size {component.width:g} x {component.height:g} mm"
-              + (", shown turned a quarter as on the sheets." if rot else "."), size=9.0),
+        label(
+            ax0,
+            top - 7.0,
+            f"{len(tiles)} sheets in {rows} rows x {cols} columns; "
+            f"finished size {component.width:g} x {component.height:g} mm"
+            + (", shown turned a quarter as on the sheets." if rot else "."),
+            size=9.0,
+        ),
     ]
     steps = [
         "1. Cut each sheet along its dashed line (left and top edges), never the glue strips.",
@@ -290,13 +335,30 @@ def assembly_map(component: Component, tiles: list[Tile], paper: Paper, title: s
                 items.append(Shape(box(p0[0], p0[1], p1[0], p1[1]), "guide", MAP_OVERLAP))
     for t in tiles:
         p0, p1 = to_map(t.region[0], t.region[1]), to_map(t.region[2], t.region[3])
-        items.append(Shape(box(p0[0] + 0.4, p0[1] + 0.4, p1[0] - 0.4, p1[1] - 0.4), "guide",
-                           MAP_TILE))
+        items.append(
+            Shape(box(p0[0] + 0.4, p0[1] + 0.4, p1[0] - 0.4, p1[1] - 0.4), "guide", MAP_TILE)
+        )
         cx, cy = (p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2
         items.append(label(cx, cy, t.name, size=16.0, bold=True, anchor="middle"))
-        items.append(label(cx, cy - 5.0, f"row {t.row + 1}, col {t.col + 1}", size=7.0,
-                           anchor="middle", fill=GREY))
-    items.append(label((ax0 + ax1) / 2, my - 6.0, f"map scale 1 : {1 / s:.1f}" if s < 1 else
-                       "map at full size", size=7.0, anchor="middle", fill=GREY))
+        items.append(
+            label(
+                cx,
+                cy - 5.0,
+                f"row {t.row + 1}, col {t.col + 1}",
+                size=7.0,
+                anchor="middle",
+                fill=GREY,
+            )
+        )
+    items.append(
+        label(
+            (ax0 + ax1) / 2,
+            my - 6.0,
+            f"map scale 1 : {1 / s:.1f}" if s < 1 else "map at full size",
+            size=7.0,
+            anchor="middle",
+            fill=GREY,
+        )
+    )
     page.items.extend(items)
     return page

@@ -129,9 +129,12 @@ def _parts(geom: BaseGeometry) -> list[BaseGeometry]:
 
 def _is_rect(coords: list[tuple[float, float]]) -> bool:
     pts = coords[:-1] if coords[0] == coords[-1] else coords
-    return (len(pts) == 4 and len({round(x, 9) for x, _ in pts}) == 2
-            and len({round(y, 9) for _, y in pts}) == 2
-            and all(pts[i][0] == pts[i - 1][0] or pts[i][1] == pts[i - 1][1] for i in range(4)))
+    return (
+        len(pts) == 4
+        and len({round(x, 9) for x, _ in pts}) == 2
+        and len({round(y, 9) for _, y in pts}) == 2
+        and all(pts[i][0] == pts[i - 1][0] or pts[i][1] == pts[i - 1][1] for i in range(4))
+    )
 
 
 def _n(v: float) -> str:
@@ -146,8 +149,10 @@ def _ring_ops(coords: list[tuple[float, float]], close: bool) -> str:
     if close and _is_rect(coords):
         xs = [x for x, _ in coords]
         ys = [y for _, y in coords]
-        return (f"{_n(min(xs) * K)} {_n(min(ys) * K)} {_n((max(xs) - min(xs)) * K)} "
-                f"{_n((max(ys) - min(ys)) * K)} re")
+        return (
+            f"{_n(min(xs) * K)} {_n(min(ys) * K)} {_n((max(xs) - min(xs)) * K)} "
+            f"{_n((max(ys) - min(ys)) * K)} re"
+        )
     pts = [f"{_n(x * K)} {_n(y * K)}" for x, y in coords]
     return f"{pts[0]} m {' l '.join(pts[1:])} l" + (" h" if close else "")
 

@@ -91,8 +91,10 @@ def summary_table(s: dict) -> Table:
     """The readable summary printed on stdout."""
     m = s["metrics"]
     d = m["duration_turns"]
-    t = Table(title=f"{s['game']}: {s['games']} games, {s['players']} players, bot {s['bot']}, "
-                    f"seed {s['seed']}")
+    t = Table(
+        title=f"{s['game']}: {s['games']} games, {s['players']} players, bot {s['bot']}, "
+        f"seed {s['seed']}"
+    )
     t.add_column("metric")
     t.add_column("value", justify="right")
     t.add_row("turns (mean / median)", f"{d['mean']:.1f} / {d['median']:.1f}")
@@ -118,15 +120,16 @@ def simulate(
     players: Annotated[int, typer.Option(help="Players per game.")] = 4,
     bot: Annotated[str, typer.Option(help="Bot for every seat: random or greedy.")] = "random",
     seed: Annotated[int, typer.Option(help="Master seed; game i uses '<seed>:<i>'.")] = 1,
-    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")]
-    = default_jobs(),
-    config: Annotated[Path | None, typer.Option(help="TOML file overriding kit parameters.")]
-    = None,
+    jobs: Annotated[
+        int, typer.Option(help="Worker processes (results do not depend on it).")
+    ] = default_jobs(),
+    config: Annotated[
+        Path | None, typer.Option(help="TOML file overriding kit parameters.")
+    ] = None,
     json_out: Annotated[
         str | None, typer.Option("--json", help="Write the JSON results to a file ('-': stdout).")
     ] = None,
-    report: Annotated[bool, typer.Option(help="Write OUT/<game>/report.html with plots.")]
-    = False,
+    report: Annotated[bool, typer.Option(help="Write OUT/<game>/report.html with plots.")] = False,
     two_colours: Annotated[bool, typer.Option(help="Two players, two colours each.")] = False,
     out: Annotated[Path, typer.Option(help="Output folder for --report.")] = Path("output"),
 ) -> None:
@@ -138,8 +141,17 @@ def simulate(
         columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=err, transient=True) as bar:
             task = bar.add_task(game, total=games)
-            sim = run_simulation(game, games, players, bot, seed, jobs, config, two_colours,
-                                 progress=lambda n: bar.update(task, completed=n))
+            sim = run_simulation(
+                game,
+                games,
+                players,
+                bot,
+                seed,
+                jobs,
+                config,
+                two_colours,
+                progress=lambda n: bar.update(task, completed=n),
+            )
     else:
         sim = run_simulation(game, games, players, bot, seed, jobs, config, two_colours)
     text = json.dumps(sim.summary, indent=2)
@@ -152,8 +164,9 @@ def simulate(
     if report:
         from pnp.sim.report import write_report
 
-        path = write_report(sim.summary, sim.acc, out / game / "report.html", sim.title,
-                            sim.options)
+        path = write_report(
+            sim.summary, sim.acc, out / game / "report.html", sim.title, sim.options
+        )
         err.print(f"report: {path}", highlight=False)
     if sim.interrupted:
         err.print(f"interrupted: {sim.summary['games']} of {games} games finished")

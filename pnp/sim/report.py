@@ -39,7 +39,7 @@ def _svg(fig: Figure) -> str:
     FigureCanvasSVG(fig)
     fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": "pnp"})
     text = buf.getvalue()
-    return text[text.index("<svg"):]  # drop the XML prolog and doctype for inlining
+    return text[text.index("<svg") :]  # drop the XML prolog and doctype for inlining
 
 
 def length_histogram(acc: Accumulator) -> str:

@@ -5,8 +5,15 @@ from __future__ import annotations
 from shapely.geometry import LineString
 
 from geometry.folding import container, fold_plan
-from geometry.intersections import GridLayout, entries, entry_anchor, grid_layout, grid_lines
-from geometry.intersections import start_points, zone_rect
+from geometry.intersections import (
+    GridLayout,
+    entries,
+    entry_anchor,
+    grid_layout,
+    grid_lines,
+    start_points,
+    zone_rect,
+)
 from geometry.shapes import arrow, centred_rounded_rect, rounded_rect, symbol
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.kit import PrintParams
@@ -30,7 +37,11 @@ def board(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     # A mint-tin board always fits one sheet, so it is imposed like a card (bleed, crop
     # marks) and shares its sheet with the score cards; `board` imposition is for tiling.
     c = Component("board", "The Grid (board)", s, s, imposition="card", bleed=b)
-    c.add(Shape(rounded_rect(-b, -b, s + 2 * b, s + 2 * b, 0), style=Style(fill=BAND_TONE, stroke=None)))
+    c.add(
+        Shape(
+            rounded_rect(-b, -b, s + 2 * b, s + 2 * b, 0), style=Style(fill=BAND_TONE, stroke=None)
+        )
+    )
     for z, colour in enumerate(p.colours):
         c.add(Shape(zone_rect(g, z), style=Style(fill=ink(colour).light, stroke=None)))
     _zone_dividers(c, g)
@@ -39,8 +50,12 @@ def board(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     for r in range(g.n):
         for col in range(g.n):
             x, y = g.point(r, col)
-            c.add(Shape(centred_rounded_rect(x, y, g.die, g.die, g.die * 0.15),
-                        style=Style(stroke="#9A9488", stroke_width=0.2)))
+            c.add(
+                Shape(
+                    centred_rounded_rect(x, y, g.die, g.die, g.die * 0.15),
+                    style=Style(stroke="#9A9488", stroke_width=0.2),
+                )
+            )
             c.add(circle(x, y, 0.7, style=Style(fill=LINE, stroke=None)))
     for z, (r, col) in enumerate(start_points(g.n)):
         _start_mark(c, g, p.colours[z], *g.point(r, col))
@@ -48,8 +63,12 @@ def board(p: ExplodingDiceParams, printing: PrintParams) -> Component:
         _corner_symbol(c, g, z, colour)
     for e in entries(g.n, p.arrows):  # type: ignore[arg-type]
         x, y, angle = entry_anchor(g, e)
-        c.add(Shape(arrow(x, y, g.arrow_band * 0.72, min(g.die * 0.55, g.arrow_band * 0.6), angle),
-                    style=Style(fill=LINE, stroke=None)))
+        c.add(
+            Shape(
+                arrow(x, y, g.arrow_band * 0.72, min(g.die * 0.55, g.arrow_band * 0.6), angle),
+                style=Style(fill=LINE, stroke=None),
+            )
+        )
     outline = rounded_rect(0, 0, s, s, BOARD_RADIUS)
     c.outline = outline
     c.add(Shape(outline.exterior, layer="cut", style=CUT_STYLE))
@@ -76,11 +95,24 @@ def _zone_dividers(c: Component, g: GridLayout) -> None:
 def _start_mark(c: Component, g: GridLayout, colour: str, x: float, y: float) -> None:
     """The start point: a die-sized square in the zone colour showing the starting 1."""
     k = ink(colour)
-    c.add(Shape(centred_rounded_rect(x, y, g.die, g.die, g.die * 0.15),
-                style=Style(fill=k.hex, stroke=LINE, stroke_width=0.25)))
+    c.add(
+        Shape(
+            centred_rounded_rect(x, y, g.die, g.die, g.die * 0.15),
+            style=Style(fill=k.hex, stroke=LINE, stroke_width=0.25),
+        )
+    )
     size_pt = g.die * 1.25
-    c.add(Text(x, y - size_pt * 0.36 * 25.4 / 72, "1", size=size_pt, bold=True,
-               anchor="middle", fill=k.text_on))
+    c.add(
+        Text(
+            x,
+            y - size_pt * 0.36 * 25.4 / 72,
+            "1",
+            size=size_pt,
+            bold=True,
+            anchor="middle",
+            fill=k.text_on,
+        )
+    )
 
 
 def _corner_symbol(c: Component, g: GridLayout, zone: int, colour: str) -> None:
@@ -89,5 +121,9 @@ def _corner_symbol(c: Component, g: GridLayout, zone: int, colour: str) -> None:
     xs = {0: half, 1: g.size - half, 2: g.size - half, 3: half}
     ys = {0: g.size - half, 1: g.size - half, 2: half, 3: half}
     k = ink(colour)
-    c.add(Shape(symbol(k.symbol, xs[zone], ys[zone], g.arrow_band * 0.7),
-                style=Style(fill=k.hex, stroke=LINE, stroke_width=0.2)))
+    c.add(
+        Shape(
+            symbol(k.symbol, xs[zone], ys[zone], g.arrow_band * 0.7),
+            style=Style(fill=k.hex, stroke=LINE, stroke_width=0.2),
+        )
+    )

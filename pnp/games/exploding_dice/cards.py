@@ -82,20 +82,27 @@ def rules_context(params: ExplodingDiceParams) -> dict[str, object]:
 def card_radius(params: ExplodingDiceParams, printing: PrintParams) -> tuple[float, list[Finding]]:
     """The cards' corner radius: the print setting, raised until the card fits the tin."""
     w, h = printing.card_width, printing.card_height
-    r = tin_fit_radius(w, h, printing.card_radius, params.tin_width, params.tin_height,
-                       params.tin_radius)
+    r = tin_fit_radius(
+        w, h, printing.card_radius, params.tin_width, params.tin_height, params.tin_radius
+    )
     if r is None:
-        return printing.card_radius, [Finding(
-            "error", "rule-card-1",
-            f"{w:g} x {h:g} mm cards do not fit the {params.tin_width:g} x "
-            f"{params.tin_height:g} mm tin at any corner radius",
-        )]
+        return printing.card_radius, [
+            Finding(
+                "error",
+                "rule-card-1",
+                f"{w:g} x {h:g} mm cards do not fit the {params.tin_width:g} x "
+                f"{params.tin_height:g} mm tin at any corner radius",
+            )
+        ]
     if r > printing.card_radius:
-        return r, [Finding(
-            "info", "rule-card-1",
-            f"card corner radius raised from {printing.card_radius:g} to {r:g} mm so the "
-            f"cards fit the tin's {params.tin_radius:g} mm corners",
-        )]
+        return r, [
+            Finding(
+                "info",
+                "rule-card-1",
+                f"card corner radius raised from {printing.card_radius:g} to {r:g} mm so the "
+                f"cards fit the tin's {params.tin_radius:g} mm corners",
+            )
+        ]
     return r, []
 
 
@@ -105,8 +112,9 @@ def exploding_dice_cards(
     """Rule cards, player aid and tin label; the rule cards and aid share `card-back`."""
     validate(params)
     radius, findings = card_radius(params, printing)
-    back = card_back(TITLE, params.colours, printing, ACCENT, radius=radius,
-                     subtitle="a mint-tin dice game")
+    back = card_back(
+        TITLE, params.colours, printing, ACCENT, radius=radius, subtitle="a mint-tin dice game"
+    )
     cards, found = rule_cards(params, printing, back, radius)
     findings += found
     aid, found = player_aid(params, printing, back, radius)
@@ -118,8 +126,12 @@ def exploding_dice_cards(
     return cards, findings
 
 
-def rule_cards(params: ExplodingDiceParams, printing: PrintParams, back: Component | None = None,
-               radius: float | None = None) -> tuple[list[Component], list[Finding]]:
+def rule_cards(
+    params: ExplodingDiceParams,
+    printing: PrintParams,
+    back: Component | None = None,
+    radius: float | None = None,
+) -> tuple[list[Component], list[Finding]]:
     """One card per `rule-*.j2` template, all in one body size: each card is fitted alone,
     then the deck is reset at the smallest size any card needed (not below DECK_FLOOR),
     so the type does not jump from card to card."""
@@ -133,8 +145,15 @@ def rule_cards(params: ExplodingDiceParams, printing: PrintParams, back: Compone
         cards, findings = [], []
         for k, (title, markup) in enumerate(texts, start=1):
             card, found = fit_text_card(
-                f"rule-card-{k}", title or f"Rules {k}", markup, printing, ACCENT,
-                page=f"{k}/{len(texts)}", back=back, radius=radius, max_size=max_size,
+                f"rule-card-{k}",
+                title or f"Rules {k}",
+                markup,
+                printing,
+                ACCENT,
+                page=f"{k}/{len(texts)}",
+                back=back,
+                radius=radius,
+                max_size=max_size,
             )
             card.title = f"Rule card {k}: {title or ''}".rstrip(": ")
             cards.append(card)
@@ -149,51 +168,77 @@ def rule_cards(params: ExplodingDiceParams, printing: PrintParams, back: Compone
     return cards, findings
 
 
-def player_aid(params: ExplodingDiceParams, printing: PrintParams, back: Component | None = None,
-               radius: float | None = None) -> tuple[Component, list[Finding]]:
+def player_aid(
+    params: ExplodingDiceParams,
+    printing: PrintParams,
+    back: Component | None = None,
+    radius: float | None = None,
+) -> tuple[Component, list[Finding]]:
     """The turn in six lines, with the colour/symbol key along the bottom."""
     title, markup = split_title(render_template(GAME, "player-aid.j2", **rules_context(params)))
     footer = 7.5
     aid, findings = fit_text_card(
-        "player-aid", title or "Turn summary", markup, printing, ACCENT, back=back,
-        radius=radius, footer=footer, max_size=9.0,
+        "player-aid",
+        title or "Turn summary",
+        markup,
+        printing,
+        ACCENT,
+        back=back,
+        radius=radius,
+        footer=footer,
+        max_size=9.0,
     )
     aid.title = "Player aid"
     x0, y0, x1, y1 = aid.meta["footer_box"]  # type: ignore[misc]
     rule_y = y1 - 1.0
-    aid.add(Shape(box(x0, rule_y - 0.1, x1, rule_y + 0.1), "art",
-                  Style(fill="#C9C2B2", stroke=None)))
+    aid.add(
+        Shape(box(x0, rule_y - 0.1, x1, rule_y + 0.1), "art", Style(fill="#C9C2B2", stroke=None))
+    )
     aid.items.extend(colour_key(params.colours, x0, x1, (y0 + rule_y) / 2 - 0.1))
     return aid, findings
 
 
 # --- tin lid label -----------------------------------------------------------------------
 
+
 def label_size(params: ExplodingDiceParams) -> tuple[float, float, float]:
     """Lid label size from the tin: 88 x 53 mm, radius 12 on the reference tin."""
     mx, my = LABEL_MARGIN
-    return (params.tin_width - 2 * mx, params.tin_height - 2 * my,
-            max(params.tin_radius - LABEL_RADIUS_INSET, 0.0))
+    return (
+        params.tin_width - 2 * mx,
+        params.tin_height - 2 * my,
+        max(params.tin_radius - LABEL_RADIUS_INSET, 0.0),
+    )
 
 
-def _die(cx: float, cy: float, size: float, angle: float, value: int, fill: str,
-         pip: str) -> list[Shape]:
+def _die(
+    cx: float, cy: float, size: float, angle: float, value: int, fill: str, pip: str
+) -> list[Shape]:
     """A die seen from above, turned by `angle` degrees, showing `value` as pips."""
-    body = affinity.rotate(rounded_rect(cx - size / 2, cy - size / 2, size, size, size * 0.18),
-                           angle, origin=(cx, cy))
+    body = affinity.rotate(
+        rounded_rect(cx - size / 2, cy - size / 2, size, size, size * 0.18), angle, origin=(cx, cy)
+    )
     items = [Shape(body, "art", Style(fill=fill, stroke="#1B2433", stroke_width=0.35))]
     spots = {
-        1: [(0, 0)], 2: [(-1, 1), (1, -1)], 3: [(-1, 1), (0, 0), (1, -1)],
-        4: [(-1, -1), (-1, 1), (1, -1), (1, 1)], 5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
+        1: [(0, 0)],
+        2: [(-1, 1), (1, -1)],
+        3: [(-1, 1), (0, 0), (1, -1)],
+        4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],
+        5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
         6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
     }[value]
     a = math.radians(angle)
     d = size * 0.26
     for sx, sy in spots:
         x, y = sx * d, sy * d
-        items.append(circle(cx + x * math.cos(a) - y * math.sin(a),
-                            cy + x * math.sin(a) + y * math.cos(a), size * 0.085,
-                            style=Style(fill=pip, stroke=None)))
+        items.append(
+            circle(
+                cx + x * math.cos(a) - y * math.sin(a),
+                cy + x * math.sin(a) + y * math.cos(a),
+                size * 0.085,
+                style=Style(fill=pip, stroke=None),
+            )
+        )
     return items
 
 
@@ -210,8 +255,13 @@ def tin_label(
     # Art: two dice showing the same number, mid-explosion.
     bx, by = w * 0.26, h * 0.54
     comp.add(Shape(star(bx, by, 19.0, 11.5, 14), "art", Style(fill=BURST[0], stroke=None)))
-    comp.add(Shape(affinity.rotate(star(bx, by, 12.5, 7.5, 11), 9, origin=(bx, by)), "art",
-                   Style(fill=BURST[1], stroke=None)))
+    comp.add(
+        Shape(
+            affinity.rotate(star(bx, by, 12.5, 7.5, 11), 9, origin=(bx, by)),
+            "art",
+            Style(fill=BURST[1], stroke=None),
+        )
+    )
     die = 11.0
     first, second = ink(params.colours[0]), ink(params.colours[2])
     comp.items.extend(_die(bx - 5.2, by + 3.6, die, 14, 5, first.hex, first.text_on))
@@ -221,8 +271,7 @@ def tin_label(
     tx = w * 0.68
     comp.add(Text(tx, 35.0, "EXPLODING", 15.5, True, anchor="middle", fill="#FFFFFF"))
     comp.add(Text(tx, 26.0, "DICE", 21.0, True, anchor="middle", fill=BURST[0]))
-    comp.add(Text(tx, 20.6, "roll · push · explode", 7.0, False, anchor="middle",
-                  fill="#D8DEE8"))
+    comp.add(Text(tx, 20.6, "roll · push · explode", 7.0, False, anchor="middle", fill="#D8DEE8"))
     sym, gap = 4.2, 2.6
     n = len(params.colours)
     sx0 = tx - (n * sym + (n - 1) * gap) / 2 + sym / 2
@@ -231,9 +280,17 @@ def tin_label(
         colour = ink(name)
         cx = sx0 + k * (sym + gap)
         comp.add(circle(cx, sy, sym * 0.68, style=Style(fill=PAPER, stroke=None)))
-        comp.add(Shape(symbol(colour.symbol, cx, sy, sym), "art",
-                       Style(fill=colour.hex, stroke="#1B2433", stroke_width=0.12)))
-    comp.add(Text(w / 2, 5.0, "2-4 players · 10-15 min · age 10+", 7.5, True,
-                  anchor="middle", fill=PAPER))
+        comp.add(
+            Shape(
+                symbol(colour.symbol, cx, sy, sym),
+                "art",
+                Style(fill=colour.hex, stroke="#1B2433", stroke_width=0.12),
+            )
+        )
+    comp.add(
+        Text(
+            w / 2, 5.0, "2-4 players · 10-15 min · age 10+", 7.5, True, anchor="middle", fill=PAPER
+        )
+    )
     add_cut(comp)
     return comp, findings

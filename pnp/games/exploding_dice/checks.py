@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from geometry.folding import container
 from geometry.intersections import quarter_turn
 from geometry.shapes import centred_rounded_rect
@@ -10,7 +9,6 @@ from pnp.checks import Finding, check_cut_outlines, check_fits, check_palette
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel
 from pnp.kit import Kit
 from pnp.scene import Component
-
 
 
 def run(kit: Kit) -> list[Finding]:
@@ -38,15 +36,25 @@ def check_board_folds(board: Component, tin) -> list[Finding]:
     """The folded board must lie inside the tin."""
     plan = board.meta.get("fold")
     if plan is None:
-        return [Finding("error", board.name,
-                        f"{board.width:.1f} mm board cannot be folded to fit the tin "
-                        "(try smaller dice or a smaller grid)")]
+        return [
+            Finding(
+                "error",
+                board.name,
+                f"{board.width:.1f} mm board cannot be folded to fit the tin "
+                "(try smaller dice or a smaller grid)",
+            )
+        ]
     w, h = plan.folded_size  # type: ignore[union-attr]
     folded = centred_rounded_rect(0, 0, w, h, 0.5)
     out = check_fits(board, "tin when folded", tin, folded)
     if not out:
-        out.append(Finding("info", board.name,
-                           f"folds {plan.cols} x {plan.rows} to {w:.1f} x {h:.1f} mm for the tin"))  # type: ignore[union-attr]
+        out.append(
+            Finding(
+                "info",
+                board.name,
+                f"folds {plan.cols} x {plan.rows} to {w:.1f} x {h:.1f} mm for the tin",
+            )
+        )  # type: ignore[union-attr]
     return out
 
 
@@ -60,8 +68,13 @@ def check_stickers(kit: Kit, p: ExplodingDiceParams) -> list[Finding]:
             x0, y0, x1, y1 = s.geom.bounds
             side = max(x1 - x0, y1 - y0)
             if side >= p.die_size:
-                out.append(Finding("error", c.name,
-                                   f"a {side:.1f} mm sticker does not fit a {p.die_size:g} mm die face"))
+                out.append(
+                    Finding(
+                        "error",
+                        c.name,
+                        f"a {side:.1f} mm sticker does not fit a {p.die_size:g} mm die face",
+                    )
+                )
                 break
     return out
 
@@ -69,9 +82,14 @@ def check_stickers(kit: Kit, p: ExplodingDiceParams) -> list[Finding]:
 def check_dice_count(model: PlayModel) -> list[Finding]:
     cells = model.n * model.n
     if len(model.dice) < cells:
-        return [Finding("warning", "dice",
-                        f"{len(model.dice)} dice cannot fill {cells} intersections: "
-                        "the 'grid full' ending can never happen")]
+        return [
+            Finding(
+                "warning",
+                "dice",
+                f"{len(model.dice)} dice cannot fill {cells} intersections: "
+                "the 'grid full' ending can never happen",
+            )
+        ]
     return []
 
 
@@ -89,5 +107,3 @@ def check_arrows(model: PlayModel, mode: str) -> list[Finding]:
         if turned != set(model.entries):
             out.append(Finding("error", "board", "pinwheel arrows change under a quarter turn"))
     return out
-
-

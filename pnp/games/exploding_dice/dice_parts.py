@@ -32,14 +32,20 @@ def sticker_sheets(params: ExplodingDiceParams) -> list[Component]:
         for ci, colour in enumerate(params.colours):
             c = ink(colour)
             rows = [(c, d.faces) for d in all_dice if d.colour == ci]
-            label = (f"{word} stickers · {colour} · {params.die_size:g} mm dice "
-                     f"({side:g} mm stickers)")
+            label = (
+                f"{word} stickers · {colour} · {params.die_size:g} mm dice ({side:g} mm stickers)"
+            )
             comp = sticker_block(
-                f"stickers-{style}-{colour}", f"{word} stickers, {colour}", rows, side, drawer,
+                f"stickers-{style}-{colour}",
+                f"{word} stickers, {colour}",
+                rows,
+                side,
+                drawer,
                 label,
             )
-            comp.meta.update(game="exploding-dice", style=style, colour=colour,
-                             die_size=params.die_size)
+            comp.meta.update(
+                game="exploding-dice", style=style, colour=colour, die_size=params.die_size
+            )
             out.append(comp)
     return out
 
@@ -62,8 +68,12 @@ def paper_dice(
         colour = params.colours[d.colour]
         counts[d.colour] = k = counts.get(d.colour, 0) + 1
         comp = paper_die(
-            f"paper-die-{colour}-{k}", f"Paper die: {colour} {k} ({face:g} mm)", d.faces, face,
-            drawer, ink(colour),
+            f"paper-die-{colour}-{k}",
+            f"Paper die: {colour} {k} ({face:g} mm)",
+            d.faces,
+            face,
+            drawer,
+            ink(colour),
         )
         comp.meta.update(game="exploding-dice", style=style, die=k)
         out.append(comp)

@@ -93,6 +93,7 @@ def _names(
 
 # --- tables -----------------------------------------------------------------------------
 
+
 class _Memo(dict):
     """A dict that fills itself from `fn` on a miss (tables too big to precompute)."""
 
@@ -233,6 +234,7 @@ def _tables(model: PlayModel) -> _Tables | None:
 
 
 # --- the fast game ------------------------------------------------------------------------
+
 
 def _apply_push(t: _Tables, cell, cm, fm, zv, occ: int, e: int, code: int) -> int:
     """Slide the die `code` in at entry `e`, updating every mask; returns the occupancy."""
@@ -394,8 +396,16 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
                     e = legal[0]
                 else:
                     e = _greedy_entry(
-                        t, cell, cm, fm, occ, legal, code, owners[seat],
-                        [o for s, o in enumerate(owners) if s != seat], rng,
+                        t,
+                        cell,
+                        cm,
+                        fm,
+                        occ,
+                        legal,
+                        code,
+                        owners[seat],
+                        [o for s, o in enumerate(owners) if s != seat],
+                        rng,
                     )
             else:  # uniform over the legal entries, by rejection (as RandomBot does)
                 while True:

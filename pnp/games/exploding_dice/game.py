@@ -41,15 +41,26 @@ def _sections(kit: Kit) -> list[KitSection]:
         return tuple(n for n in names if n.startswith(prefix))
 
     return [
-        KitSection("Board, score track, score sheet, lid label",
-                   ("board", "score-track", "score-sheet", "tin-label"),
-                   "Cut on the crop marks; fold the board on its dashed line."),
-        KitSection("Rule cards", pick("rule-card") + ("player-aid",),
-                   "Print the back page on the reverse (flip on the long edge)."),
-        KitSection("Dice stickers", pick("stickers"),
-                   "Print on sticker paper; pips or candy, one sticker per face."),
-        KitSection("Score markers and paper dice", ("score-markers",) + pick("paper-die"),
-                   "Markers for the track; paper dice only if you have no blank dice."),
+        KitSection(
+            "Board, score track, score sheet, lid label",
+            ("board", "score-track", "score-sheet", "tin-label"),
+            "Cut on the crop marks; fold the board on its dashed line.",
+        ),
+        KitSection(
+            "Rule cards",
+            pick("rule-card") + ("player-aid",),
+            "Print the back page on the reverse (flip on the long edge).",
+        ),
+        KitSection(
+            "Dice stickers",
+            pick("stickers"),
+            "Print on sticker paper; pips or candy, one sticker per face.",
+        ),
+        KitSection(
+            "Score markers and paper dice",
+            ("score-markers",) + pick("paper-die"),
+            "Markers for the track; paper dice only if you have no blank dice.",
+        ),
     ]
 
 

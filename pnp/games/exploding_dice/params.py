@@ -60,7 +60,9 @@ def validate(p: ExplodingDiceParams) -> None:
     if p.n < 2 or p.n % 2:
         raise PnpError(f"grid size n must be an even number of at least 2, got {p.n}")
     if len(p.colours) != 4:
-        raise PnpError(f"Exploding Dice has four colour zones: give four colours, got {len(p.colours)}")
+        raise PnpError(
+            f"Exploding Dice has four colour zones: give four colours, got {len(p.colours)}"
+        )
     if len(set(p.colours)) != 4:
         raise PnpError("the four colours must be different")
     if p.dice_per_colour < 1:
@@ -78,10 +80,14 @@ def validate(p: ExplodingDiceParams) -> None:
             )
         for fs in sets:
             if len(fs) != 6 or not all(isinstance(v, int) and 1 <= v <= 6 for v in fs):
-                raise PnpError(f"faces for {colour}: each die needs six values from 1 to 6, got {list(fs)}")
+                raise PnpError(
+                    f"faces for {colour}: each die needs six values from 1 to 6, got {list(fs)}"
+                )
         if 1 not in sets[0]:
-            raise PnpError(f"the first {colour} die cannot show 1, so it cannot take its "
-                           "start point: give it a face 1")
+            raise PnpError(
+                f"the first {colour} die cannot show 1, so it cannot take its "
+                "start point: give it a face 1"
+            )
 
 
 def dice(p: ExplodingDiceParams) -> tuple[Die, ...]:

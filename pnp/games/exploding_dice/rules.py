@@ -133,7 +133,7 @@ class State:
 def _deals(colours: int, players: int, per_player: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """Every way to deal the colours to the seats, one per ordering of the colours."""
     return tuple(
-        tuple(tuple(order[s * per_player:(s + 1) * per_player]) for s in range(players))
+        tuple(tuple(order[s * per_player : (s + 1) * per_player]) for s in range(players))
         for order in itertools.permutations(range(colours))
     )
 
@@ -147,9 +147,7 @@ def deal_colours(
     return deals[below(rng, len(deals))]
 
 
-def new_game(
-    model: PlayModel, players: int, rng: random.Random, colours_each: int = 1
-) -> State:
+def new_game(model: PlayModel, players: int, rng: random.Random, colours_each: int = 1) -> State:
     """Setup: die 0 of each colour on its start point showing 1; the rest is the reserve."""
     if not 2 <= players <= 4:
         raise ValueError(f"Exploding Dice takes 2 to 4 players, got {players}")
@@ -181,6 +179,7 @@ def new_game(
 
 # --- step 1: highest zone -------------------------------------------------------------
 
+
 def zone_values(state: State) -> list[int]:
     """Sum of the faces on each zone's intersections, whatever the dice's colours."""
     return [sum(state.shown[c] for c in cells) for cells in state.board.zones]
@@ -194,6 +193,7 @@ def highest_zone(state: State) -> int | None:
 
 
 # --- step 2: draw and roll ------------------------------------------------------------
+
 
 def reserve_colours(state: State) -> set[int]:
     return {state.colour_of(d) for d in state.reserve}
@@ -236,6 +236,7 @@ def roll(state: State, die: int, rng: random.Random) -> int:
 
 
 # --- step 3: place ----------------------------------------------------------------------
+
 
 def has_room(state: State, entry: int) -> bool:
     return any(state.grid[c] is None for c in state.board.lines[entry])
@@ -284,6 +285,7 @@ def place(state: State, entry: int, die: int, face: int) -> None:
 
 
 # --- steps 4 and 5: score and explode -------------------------------------------------
+
 
 def colour_scorers(state: State) -> list[int]:
     """Cells whose die touches at least one die of its own colour."""
@@ -345,6 +347,7 @@ def preview_gains(state: State, entry: int, die: int, face: int) -> list[int]:
 
 
 # --- a whole turn ---------------------------------------------------------------------
+
 
 def grid_full(state: State) -> bool:
     return all(d is not None for d in state.grid)
@@ -414,7 +417,10 @@ def play_turn(state: State, bot: Bot, rng: random.Random) -> None:
 
 
 def play_game(
-    model: PlayModel, players: int, bots: Bot | Sequence[Bot], rng: random.Random,
+    model: PlayModel,
+    players: int,
+    bots: Bot | Sequence[Bot],
+    rng: random.Random,
     colours_each: int = 1,
 ) -> State:
     """Play one game to its end; `bots` is one bot for every seat or one per seat."""

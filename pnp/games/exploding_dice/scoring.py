@@ -36,8 +36,16 @@ def score_track(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     cells.append(TrackCell(50, last.x + cell, last.y, cell))
     for tc in cells:
         _track_cell(c, tc)
-    c.add(Text(w / 2, 3.2, "Move a colour's marker each time it scores: 50 ends the game.",
-               size=5.2, anchor="middle", fill=INK))
+    c.add(
+        Text(
+            w / 2,
+            3.2,
+            "Move a colour's marker each time it scores: 50 ends the game.",
+            size=5.2,
+            anchor="middle",
+            fill=INK,
+        )
+    )
     add_cut(c)
     return c
 
@@ -47,11 +55,24 @@ def _track_cell(c: Component, tc: TrackCell) -> None:
     fill = "#FFFFFF" if tc.value % 5 else "#EFE8D6"
     if tc.value == 50:
         fill = GOLD
-    c.add(Shape(box(tc.x - s / 2, tc.y - s / 2, tc.x + s / 2, tc.y + s / 2),
-                style=Style(fill=fill, stroke="#8A8478", stroke_width=0.2)))
+    c.add(
+        Shape(
+            box(tc.x - s / 2, tc.y - s / 2, tc.x + s / 2, tc.y + s / 2),
+            style=Style(fill=fill, stroke="#8A8478", stroke_width=0.2),
+        )
+    )
     size = 6.0 if tc.value != 50 else 6.5
-    c.add(Text(tc.x, tc.y - size * 0.35 * 25.4 / 72, str(tc.value), size=size,
-               bold=tc.value % 5 == 0, anchor="middle", fill=INK))
+    c.add(
+        Text(
+            tc.x,
+            tc.y - size * 0.35 * 25.4 / 72,
+            str(tc.value),
+            size=size,
+            bold=tc.value % 5 == 0,
+            anchor="middle",
+            fill=INK,
+        )
+    )
 
 
 def score_markers(p: ExplodingDiceParams, printing: PrintParams) -> Component:
@@ -66,7 +87,9 @@ def score_markers(p: ExplodingDiceParams, printing: PrintParams) -> Component:
         for j in range(per_colour):
             x = (i * per_colour + j) * (d + gap) + d / 2
             c.add(circle(x, d / 2, d / 2, style=Style(fill=k.hex, stroke=None)))
-            c.add(Shape(symbol(k.symbol, x, d / 2, d * 0.5), style=Style(fill=k.text_on, stroke=None)))
+            c.add(
+                Shape(symbol(k.symbol, x, d / 2, d * 0.5), style=Style(fill=k.text_on, stroke=None))
+            )
             c.add(circle(x, d / 2, d / 2, layer="cut", style=CUT_STYLE))
     return c
 
@@ -85,17 +108,39 @@ def score_sheet(p: ExplodingDiceParams, printing: PrintParams) -> Component:
         k = ink(colour)
         x = margin + i * col_w
         c.add(Shape(box(x, head_y - 6.0, x + col_w, head_y), style=Style(fill=k.hex, stroke=None)))
-        c.add(Shape(symbol(k.symbol, x + 3.5, head_y - 3.0, 3.2),
-                    style=Style(fill=k.text_on, stroke=None)))
-        c.add(Text(x + col_w / 2 + 2.0, head_y - 4.1, colour.capitalize(), size=6.5, bold=True,
-                   anchor="middle", fill=k.text_on))
+        c.add(
+            Shape(
+                symbol(k.symbol, x + 3.5, head_y - 3.0, 3.2),
+                style=Style(fill=k.text_on, stroke=None),
+            )
+        )
+        c.add(
+            Text(
+                x + col_w / 2 + 2.0,
+                head_y - 4.1,
+                colour.capitalize(),
+                size=6.5,
+                bold=True,
+                anchor="middle",
+                fill=k.text_on,
+            )
+        )
     bottom = head_y - 6.0 - rows * row_h
     for r in range(rows + 1):
         y = bottom + r * row_h
-        c.add(Shape(LineString([(margin, y), (w - margin, y)]),
-                    style=Style(stroke="#8A8478", stroke_width=0.2)))
+        c.add(
+            Shape(
+                LineString([(margin, y), (w - margin, y)]),
+                style=Style(stroke="#8A8478", stroke_width=0.2),
+            )
+        )
     for i in range(len(p.colours) + 1):
         x = margin + i * col_w
-        c.add(Shape(LineString([(x, bottom), (x, head_y)]), style=Style(stroke="#8A8478", stroke_width=0.2)))
+        c.add(
+            Shape(
+                LineString([(x, bottom), (x, head_y)]),
+                style=Style(stroke="#8A8478", stroke_width=0.2),
+            )
+        )
     add_cut(c)
     return c
