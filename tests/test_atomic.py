@@ -51,3 +51,12 @@ def test_unwritable_folder_is_a_user_error(tmp_path):
     blocker.write_text("x")
     with pytest.raises(PnpError, match="cannot create output folder"):
         write_bytes(Path(blocker / "out" / "a.txt"), b"x")
+
+
+def test_written_files_get_ordinary_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        target = write_bytes(tmp_path / "a.pdf", b"%PDF")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
