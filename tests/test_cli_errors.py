@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 
 import pytest
-
-
-def pnp(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "pnp.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
+from cli_run import pnp
 
 
 def assert_one_clear_line(r: subprocess.CompletedProcess, needle: str) -> None:

@@ -3,29 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import pnp
 
 from pnp.errors import PnpError
 from pnp.sim.command import run_simulation
 
 KEYS = ["game", "players", "bot", "games", "seed", "metrics", "end_reasons"]
-
-
-def pnp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "pnp.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
 
 
 def simulate(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
