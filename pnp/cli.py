@@ -29,7 +29,9 @@ err_console = Console(stderr=True)
 def list_games() -> None:
     """List the games pnp can build."""
     for slug, game in registry().items():
-        out_console.print(f"[bold]{slug}[/bold]  {game.title} - {game.blurb}", highlight=False)
+        out_console.print(
+            f"[bold]{slug}[/bold]  {game.title} - {game.blurb}", highlight=False, soft_wrap=True
+        )
 
 
 @app.command()
@@ -68,9 +70,10 @@ def build(
             err_console.print(
                 f"{slug}: {len(result.files)} files in {out / slug} ({result.seconds:.1f} s)",
                 highlight=False,
+                soft_wrap=True,
             )
         index = build_gallery_for(out)
-    err_console.print(f"gallery: {index}", highlight=False)
+    err_console.print(f"gallery: {index}", highlight=False, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
 
@@ -101,7 +104,9 @@ def _print_findings(findings: list[Finding], errors_only: bool = False) -> None:
         if errors_only and f.level != "error":
             continue
         out_console.print(
-            f"[{colours[f.level]}]{f.level:7}[/] {f.component}: {f.message}", highlight=False
+            f"[{colours[f.level]}]{f.level:7}[/] {f.component}: {f.message}",
+            highlight=False,
+            soft_wrap=True,
         )
 
 
