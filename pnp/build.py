@@ -124,7 +124,14 @@ def kit_pages(kit: Kit) -> list:
 
     paper = get_paper(kit.printing.paper, kit.printing.margin)
     sections = [Section(s.title, [kit.component(n) for n in s.names], s.note) for s in kit.sections]
-    return build_document(kit.title, sections, paper, kit.printing, subtitle="Print-and-play kit")
+    return build_document(
+        kit.title,
+        sections,
+        paper,
+        kit.printing,
+        subtitle="Print-and-play kit",
+        materials=kit.materials,
+    )
 
 
 def _component_files(kit: Kit, folder: Path, formats: set[str], say: Progress) -> list[Path]:

@@ -45,6 +45,7 @@ class Kit:
     model: object | None = None
     findings: list = field(default_factory=list)  # found while building (e.g. text overflow)
     sections: list[KitSection] = field(default_factory=list)
+    materials: tuple[str, ...] = ()  # what a maker needs besides the printout
 
     def component(self, name: str) -> Component:
         for c in self.components:

@@ -78,8 +78,11 @@ def build_document(
     subtitle: str = "",
     overlap: float = GLUE_OVERLAP,
     cutout_gap: float = CUTOUT_GAP,
+    materials: tuple[str, ...] = (),
 ) -> list[Page]:
-    """Every page of a kit, in print order, numbered, with header and footer on each."""
+    """Every page of a kit, in print order, numbered, with header and footer on each.
+
+    `materials` lists what a maker needs besides the printout (shown on the cover)."""
     check_back_offset(printing)
     body: list[Page] = []
     for s in sections:
@@ -89,7 +92,8 @@ def build_document(
     if duplex:
         body += alignment_pages(paper, printing, ALIGNMENT_SECTION)
     notes = {s.title: s.note for s in sections}
-    pages = [cover_page(title, subtitle, body, notes, paper, printing, duplex)] + body
+    cover = cover_page(title, subtitle, body, notes, paper, printing, duplex, materials)
+    pages = [cover] + body
     return add_furniture(pages, title, paper)
 
 
@@ -161,8 +165,9 @@ def cover_page(
     paper: Paper,
     printing: PrintParams,
     duplex: bool,
+    materials: tuple[str, ...] = (),
 ) -> Page:
-    """Title, contents and how to print."""
+    """Title, contents, what to have at hand, and how to print."""
     page = blank_page(paper, "Cover and contents", "Cover")
     x0, y0, x1, y1 = content_box(paper)
     width = x1 - x0
@@ -192,10 +197,16 @@ def cover_page(
             "Boards larger than a sheet are tiled: cut and glue the sheets as their "
             "assembly map shows."
         )
-    how_lines: list[tuple[str, bool]] = [("How to print", True)]
-    for h in how:
-        for k, line in enumerate(wrap(h, 9.0, width - 5.0)):
-            how_lines.append(((" " if k else "• ") + line, False))
+    how_lines: list[tuple[str, bool]] = []
+    for heading, points in (("You will need", materials), ("How to print", how)):
+        if not points:
+            continue
+        if how_lines:
+            how_lines.append(("", False))
+        how_lines.append((heading, True))
+        for h in points:
+            for k, line in enumerate(wrap(h, 9.0, width - 5.0)):
+                how_lines.append(((" " if k else "• ") + line, False))
     how_top = y0 + 5.0 * len(how_lines) + 2.0
 
     y -= 16.0
@@ -219,6 +230,9 @@ def cover_page(
         y -= 5.0
     y = how_top
     for text, bold in how_lines:
+        if not text:
+            y -= 3.0
+            continue
         items.append(
             label(x0 + (0.0 if bold else 2.0), y, text, size=12.0 if bold else 9.0, bold=bold)
         )

@@ -31,7 +31,21 @@ def build_kit(params: ExplodingDiceParams, printing: PrintParams) -> Kit:
     kit.components += paper_dice(params)
     kit.findings += card_findings
     kit.sections = _sections(kit)
+    kit.materials = _materials(params)
     return kit
+
+
+def _materials(p: ExplodingDiceParams) -> tuple[str, ...]:
+    n = len(p.colours) * p.dice_per_colour
+    per = f"{p.dice_per_colour} each of {', '.join(p.colours)}"
+    return (
+        f"{n} six-sided dice of {p.die_size:g} mm ({per}), or blank dice and the stickers, "
+        "or the paper dice in this kit.",
+        "Card stock (about 200 g/m2) for the board and cards; sticker paper for the stickers.",
+        "A craft knife, a metal ruler and a cutting mat (or scissors); a bone folder or a "
+        "blunt knife to score folds; glue for the paper dice.",
+        f"A mint tin of about {p.tin_width:g} x {p.tin_height:g} mm inside to keep it all in.",
+    )
 
 
 def _sections(kit: Kit) -> list[KitSection]:
