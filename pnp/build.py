@@ -204,7 +204,7 @@ def _gallery_entry(slug: str, game: GameDef, folder: Path, out: Path) -> dict[st
         return p.relative_to(out).as_posix()
 
     pdfs = [
-        {"label": f"Print PDF ({p.upper() if p == 'a4' else p.title()})", "href": rel(f)}
+        {"label": "A4" if p == "a4" else p.title(), "href": rel(f)}
         for p in PAPERS
         if (f := folder / f"{slug}-{p}.pdf").exists()
     ]

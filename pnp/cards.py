@@ -593,7 +593,7 @@ def card_back(
     """The shared back of a deck: the game's title on a plate over a lattice of the colour
     symbols. The pattern runs into the bleed, so a duplex offset of a millimetre or two
     never shows a white edge. No cut line: the fronts carry it."""
-    comp = card_base(name, title, printing, accent, radius)
+    comp = card_base(name, "Card back", printing, accent, radius)
     w, h, b = comp.width, comp.height, comp.bleed
     plate_w, plate_h = min(62.0, w - 16), min(24.0 if subtitle else 18.0, h - 16)
     plate = rounded_rect((w - plate_w) / 2, (h - plate_h) / 2, plate_w, plate_h, 3.5)
