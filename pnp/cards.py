@@ -37,6 +37,7 @@ import jinja2
 from reportlab.pdfbase import pdfmetrics
 from shapely.geometry import Polygon, box
 
+from geometry.folding import container, fits_inside
 from geometry.shapes import rounded_rect, symbol
 from pnp.checks import Finding
 from pnp.kit import PrintParams
@@ -393,12 +394,9 @@ def fits_tin(
     tin_height: float,
     tin_radius: float,
 ) -> bool:
-    """Does a rounded card, centred, lie inside the tin's rounded outline? (geometry, not sizes)"""
-    if width > tin_width or height > tin_height:
-        return False
-    tin = rounded_rect(0, 0, tin_width, tin_height, tin_radius)
-    card = rounded_rect((tin_width - width) / 2, (tin_height - height) / 2, width, height, radius)
-    return tin.buffer(1e-6).contains(card)
+    """Does a rounded card lie inside the tin's rounded outline? (geometry, not sizes)"""
+    tin = container(tin_width, tin_height, tin_radius)
+    return fits_inside(card_outline(width, height, radius), tin)
 
 
 def tin_fit_radius(

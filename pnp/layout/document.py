@@ -15,7 +15,7 @@ from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
 from pnp.layout.tiling import GLUE_OVERLAP, board_pages
 from pnp.paper import Paper
-from pnp.render.fonts import string_width
+from pnp.render.fonts import wrap_lines
 from pnp.scene import Component, Item
 
 ALIGNMENT_SECTION = "Duplex alignment test"
@@ -95,22 +95,6 @@ def build_document(
     cover = cover_page(title, subtitle, body, notes, paper, printing, duplex, materials)
     pages = [cover] + body
     return add_furniture(pages, title, paper)
-
-
-def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """Greedy word wrap to `width` mm."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and string_width(trial, size, bold) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        lines.append(line)
-    return lines
 
 
 def _page_range(a: int, b: int) -> str:
@@ -205,7 +189,7 @@ def cover_page(
             how_lines.append(("", False))
         how_lines.append((heading, True))
         for h in points:
-            for k, line in enumerate(wrap(h, 9.0, width - 5.0)):
+            for k, line in enumerate(wrap_lines(h, 9.0, width - 5.0)):
                 how_lines.append(((" " if k else "• ") + line, False))
     how_top = y0 + 5.0 * len(how_lines) + 2.0
 

@@ -9,6 +9,7 @@ import os
 from functools import cache
 
 import reportlab
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -30,6 +31,11 @@ def register_fonts() -> tuple[str, str]:
 def font_name(bold: bool = False) -> str:
     register_fonts()
     return BOLD if bold else REGULAR
+
+
+def wrap_lines(text: str, size_pt: float, width_mm: float, bold: bool = False) -> list[str]:
+    """Greedy word wrap of plain text to `width_mm` (reportlab's own line splitter)."""
+    return simpleSplit(text, font_name(bold), size_pt, width_mm * 72.0 / 25.4)
 
 
 def string_width(text: str, size_pt: float, bold: bool = False) -> float:
