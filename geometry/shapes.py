@@ -71,7 +71,21 @@ def arrow(cx: float, cy: float, length: float, width: float, angle: float) -> Po
     return affinity.translate(poly, cx, cy)
 
 
-SYMBOLS: tuple[str, ...] = ("circle", "triangle", "square", "diamond", "star", "hexagon", "cross")
+SYMBOLS: tuple[str, ...] = (
+    "circle",
+    "triangle",
+    "square",
+    "diamond",
+    "star",
+    "hexagon",
+    "cross",
+    "saltire",
+    "ring",
+    "pentagon",
+    "half-disc",
+    "triangle-down",
+    "crescent",
+)
 
 
 def symbol(kind: str, cx: float, cy: float, size: float) -> Polygon:
@@ -93,6 +107,21 @@ def symbol(kind: str, cx: float, cy: float, size: float) -> Polygon:
     if kind == "cross":
         t = s * 0.36
         return box(cx - s, cy - t, cx + s, cy + t).union(box(cx - t, cy - s, cx + t, cy + s))
+    if kind == "saltire":
+        return affinity.rotate(symbol("cross", cx, cy, size * 0.95), 45, origin=(cx, cy))
+    if kind == "ring":
+        disc = Point(cx, cy).buffer(s * 0.92, quad_segs=ARC_RESOLUTION)
+        return disc.difference(Point(cx, cy).buffer(s * 0.5, quad_segs=ARC_RESOLUTION))
+    if kind == "pentagon":
+        return regular_polygon(cx, cy - s * 0.05, s * 0.98, 5)
+    if kind == "half-disc":
+        disc = Point(cx, cy - s * 0.3).buffer(s * 0.92, quad_segs=ARC_RESOLUTION)
+        return disc.intersection(box(cx - s, cy - s * 0.3, cx + s, cy + s))
+    if kind == "triangle-down":
+        return affinity.rotate(symbol("triangle", cx, cy, size), 180, origin=(cx, cy))
+    if kind == "crescent":
+        disc = Point(cx, cy).buffer(s * 0.92, quad_segs=ARC_RESOLUTION)
+        return disc.difference(Point(cx + s * 0.45, cy + s * 0.2).buffer(s * 0.75))
     raise ValueError(f"unknown symbol {kind!r}")
 
 

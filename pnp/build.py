@@ -21,6 +21,7 @@ from pnp.errors import PnpError
 from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, PrintParams
 from pnp.paper import PAPERS, get_paper
+from pnp.params import apply_values, validate_params
 from pnp.scene import Component
 
 FORMATS = ("pdf", "svg", "png", "dxf")
@@ -54,14 +55,7 @@ def resolve_params(
     if overrides:
         values = {k: v for k, v in overrides.items() if v is not None}
         paper_chosen = paper_chosen or "paper" in values
-        printing = dataclasses.replace(printing, **values)
-    get_paper(printing.paper, printing.margin)  # unknown paper or impossible margin: fail now
-    if printing.kerf < 0 or printing.kerf > 5:
-        raise PnpError(f"kerf {printing.kerf:g} mm is impossible: use 0 to 5 mm")
-    if printing.bleed < 0 or printing.bleed > 10:
-        raise PnpError(f"bleed {printing.bleed:g} mm is impossible: use 0 to 10 mm")
-    if printing.card_width <= 0 or printing.card_height <= 0:
-        raise PnpError("card width and height must be positive")
+        printing = validate_params(apply_values(printing, values))
     return params, printing, paper_chosen
 
 

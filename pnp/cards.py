@@ -30,22 +30,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-import jinja2
-from reportlab.pdfbase import pdfmetrics
 from shapely.geometry import Polygon, box
 
 from geometry.folding import container, fits_inside
 from geometry.shapes import rounded_rect, symbol
 from pnp.checks import Finding
-from pnp.kit import PrintParams
 from pnp.palette import ink
-from pnp.render.fonts import font_name, string_width
+from pnp.params import PrintParams
 from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text
+from pnp.templating import TEMPLATES, render
+from pnp.text import ascent, descent, string_width
 
-TEMPLATE_ROOT = Path(__file__).resolve().parent.parent / "templates" / "rules"
+TEMPLATE_ROOT = TEMPLATES / "rules"
 """Rule templates: one folder per game slug."""
 
 MM_PER_PT = 25.4 / 72.0
@@ -62,18 +60,6 @@ BlockKind = Literal["heading", "para", "bullet", "number"]
 # --- templates ---------------------------------------------------------------------------
 
 
-@cache
-def _env() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATE_ROOT)),
-        undefined=jinja2.StrictUndefined,  # a misspelt variable is a bug, not a blank
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-        keep_trailing_newline=False,
-    )
-
-
 def template_names(game: str, prefix: str = "") -> list[str]:
     """A game's templates whose file name starts with `prefix`, in file-name order."""
     folder = TEMPLATE_ROOT / game
@@ -82,7 +68,7 @@ def template_names(game: str, prefix: str = "") -> list[str]:
 
 def render_template(game: str, name: str, **context: object) -> str:
     """Render `templates/rules/<game>/<name>` to markup."""
-    return _env().get_template(f"{game}/{name}").render(**context)
+    return render(f"rules/{game}/{name}", **context)
 
 
 def split_title(markup: str) -> tuple[str | None, str]:
@@ -166,16 +152,6 @@ def _words(text: str) -> list[Word]:
 @cache
 def _width(text: str, size: float, bold: bool) -> float:
     return string_width(text, size, bold)
-
-
-def ascent(size: float, bold: bool = False) -> float:
-    """Height above the baseline in mm (font metrics), for frame fitting and checks."""
-    return pdfmetrics.getAscentDescent(font_name(bold), size)[0] * MM_PER_PT
-
-
-def descent(size: float, bold: bool = False) -> float:
-    """Depth below the baseline in mm, positive."""
-    return -pdfmetrics.getAscentDescent(font_name(bold), size)[1] * MM_PER_PT
 
 
 @dataclass(frozen=True)
@@ -421,20 +397,35 @@ def tin_fit_radius(
 # --- components --------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class CardFormat:
+    """A deck's card size and bleed: the game's card parameters with the print's bleed."""
+
+    width: float
+    height: float
+    radius: float
+    bleed: float
+
+    @classmethod
+    def of(cls, params: Any, printing: PrintParams) -> CardFormat:
+        """From a game's params (`CardGroup` fields) and the shared print settings."""
+        return cls(params.card_width, params.card_height, params.card_radius, printing.bleed)
+
+
 def card_base(
     name: str,
     title: str,
-    printing: PrintParams,
+    fmt: CardFormat,
     background: str,
     radius: float | None = None,
     width: float | None = None,
     height: float | None = None,
 ) -> Component:
     """An empty card: background into the bleed, rounded trim on `cut`, outline set."""
-    w = printing.card_width if width is None else width
-    h = printing.card_height if height is None else height
-    r = printing.card_radius if radius is None else radius
-    b = printing.bleed
+    w = fmt.width if width is None else width
+    h = fmt.height if height is None else height
+    r = fmt.radius if radius is None else radius
+    b = fmt.bleed
     outline = card_outline(w, h, r)
     comp = Component(name, title, w, h, imposition="card", bleed=b, outline=outline)
     comp.add(Shape(box(-b, -b, w + b, h + b), "art", Style(fill=background, stroke=None)))
@@ -451,7 +442,7 @@ def fit_text_card(
     name: str,
     title: str,
     markup: str,
-    printing: PrintParams,
+    fmt: CardFormat,
     accent: str,
     *,
     page: str | None = None,
@@ -469,7 +460,7 @@ def fit_text_card(
     `meta['footer_box']`). Returns the card and its findings (overflow is an error).
     """
     findings: list[Finding] = []
-    comp = card_base(name, title, printing, PAPER, radius)
+    comp = card_base(name, title, fmt, PAPER, radius)
     w, h, r, b = comp.width, comp.height, float(comp.meta["radius"]), comp.bleed  # type: ignore[arg-type]
 
     # Title bar: runs into the bleed on three sides, so cutting slop never shows a cream edge.
@@ -581,7 +572,7 @@ def colour_key(
 def card_back(
     title: str,
     colours: Sequence[str],
-    printing: PrintParams,
+    fmt: CardFormat,
     accent: str,
     *,
     name: str = "card-back",
@@ -591,7 +582,7 @@ def card_back(
     """The shared back of a deck: the game's title on a plate over a lattice of the colour
     symbols. The pattern runs into the bleed, so a duplex offset of a millimetre or two
     never shows a white edge. No cut line: the fronts carry it."""
-    comp = card_base(name, "Card back", printing, accent, radius)
+    comp = card_base(name, "Card back", fmt, accent, radius)
     w, h, b = comp.width, comp.height, comp.bleed
     plate_w, plate_h = min(62.0, w - 16), min(24.0 if subtitle else 18.0, h - 16)
     plate = rounded_rect((w - plate_w) / 2, (h - plate_h) / 2, plate_w, plate_h, 3.5)

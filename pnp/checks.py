@@ -101,3 +101,37 @@ def check_palette(
 
 
 MIN_DELTA_E = 10.0
+
+
+def check_on_background(
+    colours: tuple[str, ...] | list[str],
+    background: str,
+    where: str,
+    component: str = "palette",
+    outlined: tuple[str, ...] = (),
+) -> list[Finding]:
+    """Each ink must stand out from the `background` (a '#rrggbb') it stands on, in every
+    common colour vision: black figures on black tile backs vanish. An ink listed in
+    `outlined` carries a contrasting outline, so it passes whatever its fill."""
+    out: list[Finding] = []
+    for name in colours:
+        try:
+            k = ink(name)
+        except PnpError as exc:
+            return [Finding("error", component, str(exc))]
+        if name in outlined:
+            continue
+        for vision in CVD_MATRICES:
+            d = delta_e(k.hex, background, vision)
+            if d < MIN_DELTA_E:
+                level: Level = "error" if vision == "normal" else "warning"
+                out.append(
+                    Finding(
+                        level,
+                        component,
+                        f"{name} pieces are hard to see on {where} with {vision} vision "
+                        f"(delta E {d:.0f} < {MIN_DELTA_E:g}): change the colour or outline it",
+                    )
+                )
+                break
+    return out

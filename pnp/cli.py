@@ -115,7 +115,9 @@ def _register_simulate() -> None:
         from pnp.sim.command import simulate
     except ImportError:  # the simulation runner is optional while it is being built
         return
-    app.command()(simulate)
+    app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
+        simulate
+    )
 
 
 _register_simulate()

@@ -1,33 +1,45 @@
 """Parameters: defaults, overridden by a TOML config, overridden by CLI options.
 
-Validated once, here, with one clear error per problem. Keys are flat: any field of the
-game's params or of PrintParams. A `[faces]` table (or any table) maps onto a dict field.
+Keys are flat: any field of the game's parameter schema (which inherits the shared groups it
+uses) or of the shared print settings. Every value is read and checked once, by the schema
+(`pnp.params`); a key another game owns is as unknown here as a typo, with a "did you mean".
 """
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import tomllib
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any
 
 from pnp.errors import PnpError
-from pnp.kit import PrintParams
+from pnp.params import PrintParams, apply_values, keys_of, validate_params
+
+MAX_CONFIG_BYTES = 1_000_000
 
 
 def read_toml(path: Path | str) -> dict[str, Any]:
+    """A config file's table; anything but a small, readable TOML file is one clear error."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PnpError(f"config file {p} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PnpError(f"cannot read config file {p}: {exc}") from None
+        if not p.is_file():
+            what = "does not exist" if not p.exists() else "is not a regular file"
+            raise PnpError(f"config file {p} {what}")
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise PnpError(f"cannot read config file {p}: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise PnpError(f"config file {p} is larger than {MAX_CONFIG_BYTES:,} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PnpError(f"config file {p} is not UTF-8 text") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise PnpError(f"config file {p} is not valid TOML: {exc}") from None
+        first = str(exc).splitlines()[0] if str(exc) else "syntax error"
+        raise PnpError(f"config file {p} is not valid TOML: {first}") from None
 
 
 def _suggest(key: str, known: set[str]) -> str:
@@ -37,69 +49,15 @@ def _suggest(key: str, known: set[str]) -> str:
     )
 
 
-def _coerce(name: str, hint: Any, value: Any) -> Any:
-    """Turn a TOML value into the field's type, or say which key is wrong."""
-    text = str(hint)
-    if hint is bool or text == "bool":
-        if not isinstance(value, bool):
-            raise PnpError(f"config key '{name}' must be true or false, got {value!r}")
-        return value
-    if hint is int or text == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise PnpError(f"config key '{name}' must be a whole number, got {value!r}")
-        return value
-    if hint is float or text == "float":
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PnpError(f"config key '{name}' must be a number, got {value!r}")
-        return float(value)
-    if hint is str or text == "str":
-        if not isinstance(value, str):
-            raise PnpError(f"config key '{name}' must be a string, got {value!r}")
-        return value
-    if text.startswith("tuple[str"):
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise PnpError(f"config key '{name}' must be a list of strings, got {value!r}")
-        return tuple(value)
-    if text.startswith("dict[str, tuple[tuple[int"):
-        return _faces(name, value)
-    raise PnpError(f"config key '{name}' cannot be set from a config file")
-
-
-def _faces(name: str, value: Any) -> dict[str, tuple[tuple[int, ...], ...]]:
-    """`{colour: [6 ints]}` (all dice of that colour) or `{colour: [[6 ints], ...]}` (per die)."""
-    if not isinstance(value, dict):
-        raise PnpError(f"config key '{name}' must be a table of colour = face list")
-    out: dict[str, tuple[tuple[int, ...], ...]] = {}
-    for colour, faces in value.items():
-        if isinstance(faces, list) and faces and all(isinstance(f, list) for f in faces):
-            sets = faces
-        elif isinstance(faces, list):
-            sets = [faces]
-        else:
-            raise PnpError(f"config key '{name}.{colour}' must be a list of six numbers")
-        for fs in sets:
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in fs):
-                raise PnpError(f"config key '{name}.{colour}' must hold whole numbers, got {fs!r}")
-        out[colour] = tuple(tuple(fs) for fs in sets)
-    return out
-
-
-def apply_overrides(obj: Any, values: dict[str, Any], source: str) -> Any:
-    """A copy of dataclass `obj` with `values` set; unknown keys are an error."""
-    hints = get_type_hints(type(obj))
-    names = {f.name for f in dataclasses.fields(obj)}
-    changes = {}
-    for key, value in values.items():
-        if key not in names:
-            raise PnpError(f"unknown key '{key}' in {source}{_suggest(key, names)}")
-        changes[key] = _coerce(key, hints[key], value)
-    return dataclasses.replace(obj, **changes)
+def _key_text(key: object) -> str:
+    return repr(str(key)).replace("\\n", " ")[:60]
 
 
 def split_config(data: dict[str, Any], game_params: Any, source: str) -> tuple[Any, PrintParams]:
-    """Split flat config keys between the game's params and the shared print params."""
-    game_keys = {f.name for f in dataclasses.fields(game_params)}
-    print_keys = {f.name for f in dataclasses.fields(PrintParams)}
+    """Split flat config keys between the game's params and the shared print params, read
+    each value by its schema and check every declared range."""
+    game_keys = keys_of(game_params)
+    print_keys = keys_of(PrintParams)
     g, p = {}, {}
     for key, value in data.items():
         if key in game_keys:
@@ -107,7 +65,11 @@ def split_config(data: dict[str, Any], game_params: Any, source: str) -> tuple[A
         elif key in print_keys:
             p[key] = value
         else:
-            raise PnpError(
-                f"unknown key '{key}' in {source}{_suggest(key, game_keys | print_keys)}"
-            )
-    return apply_overrides(game_params, g, source), apply_overrides(PrintParams(), p, source)
+            known = game_keys | print_keys
+            raise PnpError(f"unknown key {_key_text(key)} in {source}{_suggest(str(key), known)}")
+    try:
+        params = validate_params(apply_values(game_params, g))
+        printing = validate_params(apply_values(PrintParams(), p))
+    except PnpError as exc:
+        raise PnpError(f"{source}: {exc}") from None
+    return params, printing

@@ -23,11 +23,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from pnp.atomic import write_text
+from pnp.templating import render
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 GALLERY_TEMPLATE = "gallery.html.j2"
 
 
@@ -35,15 +33,7 @@ def build_gallery(out_dir: Path, kits: list[dict[str, Any]]) -> Path:
     """Write `out_dir/index.html` listing `kits` (see the module docstring); return its path."""
     out_dir = Path(out_dir)
     sections = [_kit_section(out_dir, kit) for kit in kits]
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    html = env.get_template(GALLERY_TEMPLATE).render(kits=sections)
+    html = render(GALLERY_TEMPLATE, kits=sections)
     return write_text(out_dir / "index.html", html)
 
 

@@ -8,22 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnp.params import PrintParams
 from pnp.scene import Component
 
-
-@dataclass(frozen=True)
-class PrintParams:
-    """Print settings every game shares; a TOML config or the CLI may override them."""
-
-    paper: str = "a4"
-    margin: float = 6.35
-    bleed: float = 3.0
-    kerf: float = 0.0
-    card_width: float = 85.0
-    card_height: float = 55.0
-    card_radius: float = 8.0  # 85 x 55 cards fit the 91.5 x 56.9 r14 tin only from r 7.6 up
-    back_offset_x: float = 0.0
-    back_offset_y: float = 0.0
+__all__ = ["Kit", "KitSection", "PrintParams"]
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,15 @@ INKS: dict[str, Ink] = {
     "orange": Ink("orange", "#E69F00", "star", "#F8E3B8", "#000000"),
     "sky": Ink("sky", "#56B4E9", "hexagon", "#D3EBF9", "#000000"),
     "yellow": Ink("yellow", "#F0E442", "cross", "#FBF6C7", "#000000"),
-    "black": Ink("black", "#000000", "star", "#CCCCCC", "#FFFFFF"),
+    "black": Ink("black", "#000000", "saltire", "#CCCCCC", "#FFFFFF"),
+    "white": Ink("white", "#FFFFFF", "ring", "#F4F4F4", "#000000"),
+    "brown": Ink("brown", "#8C564B", "pentagon", "#E3D0CC", "#FFFFFF"),
+    "grey": Ink("grey", "#8E8E8E", "half-disc", "#E2E2E2", "#000000"),
+    "beige": Ink("beige", "#E8D8B0", "triangle-down", "#F7F0DE", "#000000"),
+    "gold": Ink("gold", "#C9A227", "crescent", "#F1E6C2", "#000000"),
 }
+"""Okabe-Ito inks first (player colours), then inks for pieces and tiles: white, brown, grey,
+beige and gold. Every ink has its own symbol, so any set of colours plays in greyscale."""
 
 
 def ink(name: str) -> Ink:

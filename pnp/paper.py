@@ -31,10 +31,17 @@ PAPERS: dict[str, Paper] = {
 }
 
 
-def get_paper(name: str, margin: float = DEFAULT_MARGIN) -> Paper:
-    key = name.strip().lower()
+def paper_name(name: object) -> str:
+    """The canonical name of a paper: case and spaces around it do not matter."""
+    key = name.strip().lower() if isinstance(name, str) else ""
     if key not in PAPERS:
-        raise PnpError(f"unknown paper '{name}': choose one of {', '.join(PAPERS)}")
+        shown = repr(name).replace("\\n", " ")[:40]
+        raise PnpError(f"unknown paper {shown}: choose one of {', '.join(PAPERS)}")
+    return key
+
+
+def get_paper(name: str, margin: float = DEFAULT_MARGIN) -> Paper:
+    key = paper_name(name)
     if not 0 <= margin < 40:
         raise PnpError(f"printer margin {margin} mm is impossible: use 0 to 40 mm")
     p = PAPERS[key]

@@ -18,6 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 from shapely.geometry import Polygon, box
 
 from pnp.cards import (
+    CardFormat,
     card_back,
     fit_text_card,
     fits_tin,
@@ -28,8 +29,8 @@ from pnp.cards import (
 from pnp.games.exploding_dice.cards import exploding_dice_cards
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.kit import PrintParams
-from pnp.render.fonts import font_name, string_width
 from pnp.scene import Component, Text
+from pnp.text import font_name, string_width
 
 CARD_W, CARD_H = 85.0, 55.0
 BLEED = 3.0
@@ -154,7 +155,7 @@ def test_tin_fit_facts_from_the_spec():
 
 
 def test_square_corner_setting_is_rounded_to_fit_with_a_note():
-    cards, findings = exploding_dice_cards(ExplodingDiceParams(), PrintParams(card_radius=3.0))
+    cards, findings = exploding_dice_cards(ExplodingDiceParams(card_radius=3.0), PrintParams())
     assert any(f.level == "info" and "radius" in f.message for f in findings)
     tin = _tin()
     from shapely import affinity
@@ -278,7 +279,7 @@ def test_text_follows_params(decks):
 
 # --- the general text fitter --------------------------------------------------------------
 
-PP = PrintParams(card_radius=8.0)
+PP = CardFormat(85.0, 55.0, 8.0, PrintParams().bleed)
 
 
 def test_markup_blocks():

@@ -8,11 +8,12 @@ from shapely.geometry import LineString
 from geometry.folding import container
 from geometry.intersections import Entry
 from geometry.shapes import rounded_rect
-from pnp.checks import check_cut_outlines, check_fits, check_palette
+from pnp.checks import check_cut_outlines, check_fits, check_on_background, check_palette
 from pnp.games.exploding_dice.board import board
 from pnp.games.exploding_dice.checks import check_arrows, check_board_folds, check_dice_count
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
 from pnp.kit import PrintParams
+from pnp.palette import INKS
 from pnp.scene import CUT_STYLE, Component, Shape
 
 TIN = container(91.5, 56.9, 14.0)  # the contest tin, from the spec
@@ -73,10 +74,23 @@ def test_palette_checks():
     assert [
         f for f in check_palette(["red", "green", "blue", "purple"]) if f.level == "error"
     ] == []
-    assert any("share a symbol" in f.message for f in check_palette(["orange", "black"]))
+    assert any("share a symbol" in f.message for f in check_palette(["orange", "orange"]))
     assert any(f.level == "error" for f in check_palette(["red", "mauve"]))
 
 
+def test_every_ink_has_its_own_symbol_and_the_new_inks_exist():
+    symbols = [k.symbol for k in INKS.values()]
+    assert len(set(symbols)) == len(symbols)
+    assert {"white", "brown", "grey", "beige", "gold", "black", "orange"} <= set(INKS)
+
+
+def test_an_ink_is_checked_against_the_background_it_stands_on():
+    on_black = check_on_background(["black", "white", "red"], "#000000", "black tile backs")
+    flagged = [f for f in on_black if f.level == "error"]
+    assert len(flagged) == 1 and flagged[0].message.startswith("black pieces")
+    assert check_on_background(["black"], "#000000", "backs", outlined=("black",)) == []
+    on_white = check_on_background(["white", "blue"], INKS["white"].hex, "white paper")
+    assert [f.message.split()[0] for f in on_white if f.level == "error"] == ["white"]
 def test_open_cut_line_is_an_error():
     c = Component("x", "x", 10, 10)
     c.add(Shape(LineString([(0, 0), (10, 0), (10, 10)]), layer="cut", style=CUT_STYLE))

@@ -26,7 +26,7 @@ def test_overrides_reach_params_and_printing(tmp_path):
     )
     params, printing, chosen = resolve_params(GAME, cfg)
     assert params.die_size == 12.0 and params.arrows == "pinwheel"
-    assert printing.paper == "letter" and printing.kerf == 0.15 and printing.card_width == 80
+    assert printing.paper == "letter" and printing.kerf == 0.15 and params.card_width == 80
     assert chosen
     reds = [d.faces for d in dice(params) if d.colour == 0]
     assert reds == [(1, 1, 2, 2, 3, 3)] * 4
@@ -48,10 +48,10 @@ def test_per_die_faces(tmp_path):
         ("die_size = ", "not valid TOML"),
         ("dice_size = 12", "unknown key 'dice_size'"),
         ('die_size = "big"', "must be a number"),
-        ("die_size = 0", "die size must be positive"),
-        ("die_size = -4", "die size must be positive"),
+        ("die_size = 0", "'die_size' must be above 0"),
+        ("die_size = -4", "'die_size' must be above 0"),
         ('paper = "a5"', "unknown paper 'a5'"),
-        ('arrows = "spiral"', "unknown arrows 'spiral'"),
+        ('arrows = "spiral"', "'arrows' must be one of all, pinwheel"),
         ("n = 5", "even number"),
         ("[faces]\nred = [1, 2, 3]", "six values"),
         ("[faces]\npink = [1, 2, 3, 4, 5, 6]", "unknown colour 'pink'"),

@@ -23,7 +23,7 @@ from pnp.errors import PnpError
 from pnp.games.exploding_dice.dice_parts import paper_dice, sticker_sheets
 from pnp.games.exploding_dice.params import COLOURS, ExplodingDiceParams, dice
 from pnp.palette import ink
-from pnp.render.fonts import string_width
+from pnp.text import string_width
 from pnp.render.svg import component_svg
 from pnp.scene import PT_PER_MM, Component, Shape
 

@@ -10,7 +10,7 @@ import pytest
 
 from pnp.games.exploding_dice import engine
 from pnp.games.exploding_dice.params import ExplodingDiceParams
-from pnp.sim import GameRecord
+from pnp.outcome import GameRecord
 from pnp.sim.metrics import Accumulator, duration, lead_changes, metrics, summary
 from pnp.sim.report import render_report
 from pnp.sim.runner import game_seed, play_chunk, run

@@ -115,7 +115,7 @@ def test_unknown_game_is_one_clear_line():
 @pytest.mark.parametrize(
     "toml, needle",
     [
-        ("dice_per_colour = 0\n", "dice per colour must be at least 1"),
+        ("dice_per_colour = 0\n", "'dice_per_colour' must be from 1 to 64"),
         ("[faces]\nred = [2, 3, 4, 5, 6, 6]\n", "red die cannot show 1"),
         # per-die faces where the start die (the first) has no 1
         (

@@ -16,8 +16,8 @@ from geometry.candy import candy, silhouette
 from geometry.dice import arrange_faces, cube_net, pips, sticker_outline, sticker_radius
 from geometry.shapes import symbol
 from pnp.palette import Ink
-from pnp.render.fonts import string_width
 from pnp.scene import CUT_STYLE, PT_PER_MM, SCORE_STYLE, Component, Item, Shape, Style, Text
+from pnp.text import string_width
 
 FaceDrawer = Callable[[int, float, float, float, Ink], list[Item]]
 

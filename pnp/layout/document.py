@@ -15,8 +15,8 @@ from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
 from pnp.layout.tiling import GLUE_OVERLAP, board_pages
 from pnp.paper import Paper
-from pnp.render.fonts import wrap_lines
 from pnp.scene import Component, Item
+from pnp.text import wrap_lines
 
 ALIGNMENT_SECTION = "Duplex alignment test"
 

@@ -10,8 +10,8 @@ from shapely.geometry import LineString, box
 
 from pnp.layout.page import HEADER_BAND, Box, Page
 from pnp.paper import Paper
-from pnp.render.fonts import string_width
 from pnp.scene import Item, Shape, Style, Text, circle
+from pnp.text import fit_text, string_width
 
 INK = "#222222"
 GREY = "#777777"
@@ -110,15 +110,6 @@ def footer(paper: Paper) -> list[Item]:
         )
     )
     return items
-
-
-def fit_text(text: str, size: float, bold: bool, width: float) -> str:
-    """Shorten `text` with an ellipsis until it fits `width` mm."""
-    if string_width(text, size, bold) <= width:
-        return text
-    while text and string_width(text + "…", size, bold) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def header(paper: Paper, kit_title: str, page_title: str, number: int, total: int) -> list[Item]:

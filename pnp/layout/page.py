@@ -14,8 +14,8 @@ from shapely import affinity
 from shapely.geometry import box
 
 from pnp.paper import Paper
-from pnp.render.fonts import string_width
 from pnp.scene import Component, Item, Shape, Text
+from pnp.text import string_width
 
 Box = tuple[float, float, float, float]
 """(x0, y0, x1, y1) in mm, page coordinates."""

@@ -16,8 +16,8 @@ from shapely.geometry.base import BaseGeometry
 
 from pnp.atomic import write_bytes
 from pnp.layout.page import Box, Page, Placement
-from pnp.render.fonts import font_name, register_fonts
 from pnp.scene import GUIDE_STYLE, LAYERS, PT_PER_MM, Item, Shape, Style, Text
+from pnp.text import font_name, register_fonts
 
 K = PT_PER_MM
 DEFAULT_STYLE = Style()

@@ -18,8 +18,8 @@ from xml.sax.saxutils import escape, quoteattr
 from shapely.geometry.base import BaseGeometry
 
 from pnp.errors import PnpError
-from pnp.render.fonts import SVG_FAMILY
 from pnp.scene import CUT_LAYERS, LAYERS, PT_PER_MM, Component, Item, Shape, Style, Text
+from pnp.text import SVG_FAMILY
 
 SVG_NS = "http://www.w3.org/2000/svg"
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"

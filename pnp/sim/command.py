@@ -19,8 +19,13 @@ from pnp.atomic import write_text
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.games import GameDef, get_game
+from pnp.outcome import SimOption
 from pnp.sim.metrics import Accumulator, summary
 from pnp.sim.runner import default_jobs, is_tty, run
+
+MAX_GAMES = 10_000_000
+MAX_JOBS = 64
+MAX_SEED = 2**63
 
 
 @dataclass
@@ -36,33 +41,69 @@ class Simulation:
 
 def engine_for(game: GameDef) -> Any:
     """The game's simulation engine (`GameDef.engine`)."""
-    if game.engine is not None:
-        return game.engine
-    if game.slug == "exploding-dice":  # until game.py sets GameDef.engine
-        from pnp.games.exploding_dice import engine
+    if game.engine is None:
+        raise PnpError(f"{game.slug} has no rules engine yet, so it cannot be simulated")
+    return game.engine
 
-        return engine
-    raise PnpError(f"{game.slug} has no rules engine yet, so it cannot be simulated")
+
+def game_options(engine: Any) -> tuple[SimOption, ...]:
+    return tuple(getattr(engine, "OPTIONS", ()))
+
+
+def parse_options(engine: Any, args: list[str]) -> dict[str, Any]:
+    """The game's own options from the words typer left over (``--two-colours``,
+    ``--rules standard``): each is checked against what the game declares."""
+    known = {o.flag: o for o in game_options(engine)}
+    values: dict[str, Any] = {}
+    words = list(args)
+    while words:
+        word = words.pop(0)
+        flag, _, inline = word.partition("=")
+        option = known.get(flag)
+        if option is None:
+            offered = ", ".join(known) or "none"
+            raise PnpError(f"unknown option '{flag}' for this game (its own options: {offered})")
+        if option.kind is bool:
+            if inline:
+                raise PnpError(f"{flag} is a switch and takes no value")
+            values[option.name] = True
+            continue
+        if not inline and not words:
+            raise PnpError(f"{flag} needs a value: one of {', '.join(option.choices)}")
+        value = inline or words.pop(0)
+        if option.choices and value not in option.choices:
+            raise PnpError(f"{flag} must be one of {', '.join(option.choices)}, got '{value}'")
+        values[option.name] = value
+    return values
 
 
 def run_simulation(
     game: str,
     games: int = 1000,
-    players: int = 4,
+    players: int | None = None,
     bot: str = "random",
     seed: int = 1,
     jobs: int = 1,
     config: Path | None = None,
-    two_colours: bool = False,
+    options: dict[str, Any] | None = None,
     progress=None,
 ) -> Simulation:
     """Check the request, build the play model from the kit's params, play, tally."""
     gdef = get_game(game)
     engine = engine_for(gdef)
+    declared = {o.name: o for o in game_options(engine)}
+    options = dict(options or {})
+    for name in options:
+        if name not in declared:
+            raise PnpError(f"unknown option '{name}' for {gdef.title}")
+    if players is None:
+        players = getattr(engine, "DEFAULT_PLAYERS", engine.MIN_PLAYERS)
     if games < 1:
         raise PnpError(f"--games must be at least 1, got {games}")
-    if jobs < 1:
-        raise PnpError(f"--jobs must be at least 1, got {jobs}")
+    if games > MAX_GAMES:
+        raise PnpError(f"--games must be at most {MAX_GAMES:,}, got {games}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise PnpError(f"--jobs must be from 1 to {MAX_JOBS}, got {jobs}")
     lo, hi = engine.MIN_PLAYERS, engine.MAX_PLAYERS
     if not lo <= players <= hi:
         raise PnpError(f"{gdef.title} takes {lo} to {hi} players, got {players}")
@@ -71,15 +112,27 @@ def run_simulation(
     params = gdef.default_params()
     if config is not None:
         params, _ = split_config(read_toml(config), params, f"config file {config}")
-    model = engine.prepare(params, players, two_colours)
-    options: dict[str, Any] = {"two_colours": True} if two_colours else {}
+    model = engine.prepare(params, players, **options)
     result = run(engine, model, players, bot, games, seed, jobs, options, progress)
     colours = tuple(getattr(model, "colours", ()))
-    shown = {"two colours each": "yes"} if two_colours else {}
+    chosen = {k: v for k, v in options.items() if v != declared[k].default}
+    shown = {declared[k].label or k.replace("_", " "): _said(v) for k, v in chosen.items()}
     if config is not None:
         shown["config"] = Path(config).name
     return Simulation(
-        summary=summary(game, players, bot, seed, result.acc, colours),
+        summary=summary(
+            game,
+            players,
+            bot,
+            seed,
+            result.acc,
+            colours,
+            cooperative=getattr(engine, "COOPERATIVE", False),
+            counters=tuple(getattr(engine, "COUNTERS", {})),
+            ratios=dict(getattr(engine, "RATIOS", {})),
+            options=chosen,
+            abstraction=getattr(engine, "ABSTRACTION", ""),
+        ),
         acc=result.acc,
         interrupted=result.interrupted,
         title=gdef.title,
@@ -87,13 +140,18 @@ def run_simulation(
     )
 
 
+def _said(value: Any) -> str:
+    return "yes" if value is True else str(value)
+
+
 def summary_table(s: dict) -> Table:
-    """The readable summary printed on stdout."""
+    """The readable summary printed on stdout: what the game's JSON holds, nothing fixed."""
     m = s["metrics"]
     d = m["duration_turns"]
     t = Table(
         title=f"{s['game']}: {s['games']} games, {s['players']} players, bot {s['bot']}, "
-        f"seed {s['seed']}"
+        f"seed {s['seed']}",
+        caption=s.get("abstraction") or None,
     )
     t.add_column("metric")
     t.add_column("value", justify="right")
@@ -101,23 +159,31 @@ def summary_table(s: dict) -> Table:
     t.add_row("turns (p5 - p95)", f"{d['p5']:.0f} - {d['p95']:.0f}")
     for reason, count in s["end_reasons"].items():
         t.add_row(f"end: {reason}", f"{count} ({100 * count / max(1, s['games']):.1f} %)")
-    t.add_row("advantage_p1", f"{m['advantage_p1']:.3f}")
-    t.add_row("balance", f"{m['balance']:.3f}")
-    t.add_row("completion", f"{m['completion']:.3f}")
-    t.add_row("timeouts", f"{m['timeouts']:.3f}")
-    t.add_row("drawishness", f"{m['drawishness']:.3f}")
-    t.add_row("win rate by seat", "  ".join(f"{r:.3f}" for r in m["win_rate_by_seat"]))
-    for colour, rate in m["win_rate_by_colour"].items():
-        t.add_row(f"win rate: {colour}", f"{rate:.3f}")
-    t.add_row("lead changes / game", f"{m['lead_changes']:.2f}")
-    t.add_row("mid-game leader wins", f"{m['leader_at_midgame_wins']:.3f}")
+    for key, value in m.items():
+        if key == "duration_turns":
+            continue
+        if isinstance(value, float):
+            t.add_row(key.replace("_", " "), f"{value:.3f}")
+        elif isinstance(value, list):
+            t.add_row(key.replace("_", " "), "  ".join(f"{r:.3f}" for r in value))
+        elif key == "win_rate_by_colour":
+            for colour, rate in value.items():
+                t.add_row(f"win rate: {colour}", f"{rate:.3f}")
+        elif isinstance(value, dict) and "mean" in value:
+            t.add_row(
+                f"{key.replace('_', ' ')} / game (mean, p5 - p95)",
+                f"{value['mean']:.2f}  ({value['p5']:.0f} - {value['p95']:.0f})",
+            )
     return t
 
 
 def simulate(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="A game from 'pnp list'.")],
     games: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
-    players: Annotated[int, typer.Option(help="Players per game.")] = 4,
+    players: Annotated[
+        int | None, typer.Option(help="Players per game (default: the game's own).")
+    ] = None,
     bot: Annotated[str, typer.Option(help="Bot for every seat: random or greedy.")] = "random",
     seed: Annotated[int, typer.Option(help="Master seed; game i uses '<seed>:<i>'.")] = 1,
     jobs: Annotated[
@@ -130,10 +196,18 @@ def simulate(
         str | None, typer.Option("--json", help="Write the JSON results to a file ('-': stdout).")
     ] = None,
     report: Annotated[bool, typer.Option(help="Write OUT/<game>/report.html with plots.")] = False,
-    two_colours: Annotated[bool, typer.Option(help="Two players, two colours each.")] = False,
     out: Annotated[Path, typer.Option(help="Output folder for --report.")] = Path("output"),
 ) -> None:
-    """Solitaire-test a game with bots: game length, end reasons, seat balance, lead changes."""
+    """Solitaire-test a game with bots: game length, end reasons, seat balance, counters.
+
+    A game's own options follow the others: Exploding Dice takes --two-colours, Parcheesi
+    --rules standard ('pnp list' names them)."""
+    engine = engine_for(get_game(game))
+    options = parse_options(engine, ctx.args)
+    if json_out is not None and not json_out.strip():
+        raise PnpError("--json needs a file name, or '-' for stdout")
+    if not -MAX_SEED <= seed < MAX_SEED:
+        raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
     err = Console(stderr=True)
     if is_tty():
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -149,11 +223,11 @@ def simulate(
                 seed,
                 jobs,
                 config,
-                two_colours,
+                options,
                 progress=lambda n: bar.update(task, completed=n),
             )
     else:
-        sim = run_simulation(game, games, players, bot, seed, jobs, config, two_colours)
+        sim = run_simulation(game, games, players, bot, seed, jobs, config, options)
     text = json.dumps(sim.summary, indent=2)
     if json_out == "-":
         print(text)

@@ -20,6 +20,11 @@ Definitions:
   leader is not a change).
 - ``leader_at_midgame_wins``: over games with a sole leader after turn ceil(turns / 2),
   the win share of that leader.
+
+A cooperative game (the seats win or lose together) reports ``completion`` as the share of
+games the team won, and no seat metrics at all: they mean nothing there. Counters a game
+declares (captures, passes, rolls seen...) are summed and histogrammed per game; ratios of
+two counters (Ludii's ``branching_factor``: legal moves over decisions) are metrics too.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pnp.sim import UNFINISHED, GameRecord
+from pnp.outcome import UNFINISHED, GameRecord
 
 
 def lead_changes(leaders: tuple[int, ...]) -> int:
@@ -64,6 +69,8 @@ class Accumulator:
     changes: int = 0
     mid_games: int = 0
     mid_wins: int = 0  # units
+    team_wins: int = 0  # games someone won (a cooperative game's team wins)
+    counter_hist: dict[str, Counter] = field(default_factory=dict)  # name -> value -> games
 
     def __post_init__(self) -> None:
         self.unit = math.lcm(*range(1, self.players + 1))
@@ -72,8 +79,15 @@ class Accumulator:
 
     def add(self, r: GameRecord) -> None:
         """Tally one game (the record is read, never kept)."""
-        share = self.unit // len(r.winners)
+        share = self.unit // len(r.winners) if r.winners else 0
         self.games += 1
+        if r.winners:
+            self.team_wins += 1
+        for name, value in r.counters.items():
+            hist = self.counter_hist.get(name)
+            if hist is None:
+                hist = self.counter_hist[name] = Counter()
+            hist[value] += 1
         self.turns[r.turns] += 1
         self.ends[r.end] += 1
         for s in r.winners:
@@ -103,7 +117,15 @@ class Accumulator:
         self.changes += other.changes
         self.mid_games += other.mid_games
         self.mid_wins += other.mid_wins
+        self.team_wins += other.team_wins
+        for name, hist in other.counter_hist.items():
+            self.counter_hist.setdefault(name, Counter()).update(hist)
         return self
+
+    def counter_total(self, name: str) -> int:
+        if name == "turns":
+            return sum(v * k for v, k in self.turns.items())
+        return sum(v * k for v, k in self.counter_hist.get(name, Counter()).items())
 
 
 def _at_rank(hist: Counter, rank: int) -> int:
@@ -134,9 +156,37 @@ def _share(part: float, whole: float) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def metrics(acc: Accumulator, colours: tuple[str, ...] = ()) -> dict:
+def counter_metrics(
+    acc: Accumulator,
+    counters: tuple[str, ...] = (),
+    ratios: dict[str, tuple[str, str]] | None = None,
+) -> dict:
+    """Per-game distribution of each declared counter, then each declared ratio."""
+    out: dict = {}
+    for name in counters:
+        hist = acc.counter_hist.get(name, Counter())
+        out[name] = {"total": acc.counter_total(name), **duration(hist)}
+    for name, (top, bottom) in (ratios or {}).items():
+        out[name] = _share(acc.counter_total(top), acc.counter_total(bottom))
+    return out
+
+
+def metrics(
+    acc: Accumulator,
+    colours: tuple[str, ...] = (),
+    cooperative: bool = False,
+    counters: tuple[str, ...] = (),
+    ratios: dict[str, tuple[str, str]] | None = None,
+) -> dict:
     """The metrics object of the JSON output. `colours` fixes the colour order."""
     n = acc.games
+    if cooperative:
+        return {
+            "duration_turns": duration(acc.turns),
+            "completion": _share(acc.team_wins, n),
+            "timeouts": _share(acc.ends.get("timeout", 0), n),
+            **counter_metrics(acc, counters, ratios),
+        }
     seat_rates = [_share(w, acc.unit * n) for w in acc.seat_wins]
     order = list(colours) + sorted(c for c in acc.colour_games if c not in colours)
     return {
@@ -154,19 +204,40 @@ def metrics(acc: Accumulator, colours: tuple[str, ...] = ()) -> dict:
         },
         "lead_changes": _share(acc.changes, n),
         "leader_at_midgame_wins": _share(acc.mid_wins, acc.unit * acc.mid_games),
+        **counter_metrics(acc, counters, ratios),
     }
 
 
 def summary(
-    game: str, players: int, bot: str, seed: int, acc: Accumulator, colours: tuple[str, ...] = ()
+    game: str,
+    players: int,
+    bot: str,
+    seed: int,
+    acc: Accumulator,
+    colours: tuple[str, ...] = (),
+    *,
+    cooperative: bool = False,
+    counters: tuple[str, ...] = (),
+    ratios: dict[str, tuple[str, str]] | None = None,
+    options: dict | None = None,
+    abstraction: str = "",
 ) -> dict:
-    """The run's JSON object, exactly: game, players, bot, games, seed, metrics, end_reasons."""
-    return {
+    """The run's JSON object: game, players, bot, games, seed, metrics, end_reasons; then
+    `options` (game options that differ from their defaults) and `abstraction` when the
+    game has them, so a plain run of a game without them keeps its exact shape."""
+    out = {
         "game": game,
         "players": players,
         "bot": bot,
         "games": acc.games,
         "seed": seed,
-        "metrics": metrics(acc, colours),
+        "metrics": metrics(acc, colours, cooperative, counters, ratios),
         "end_reasons": {e: acc.ends[e] for e in sorted(acc.ends)},
     }
+    if cooperative:
+        out["cooperative"] = True
+    if options:
+        out["options"] = options
+    if abstraction:
+        out["abstraction"] = abstraction
+    return out

@@ -11,7 +11,6 @@ import io
 import re
 from pathlib import Path
 
-import jinja2
 import matplotlib
 
 matplotlib.use("Agg")  # never a GUI backend, whatever the environment says
@@ -21,8 +20,8 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from pnp.atomic import write_text  # noqa: E402
 from pnp.sim.metrics import Accumulator  # noqa: E402
+from pnp.templating import render  # noqa: E402
 
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 INK = "#0072B2"  # Okabe-Ito blue
 ACCENT = "#D55E00"
 RC = {
@@ -83,29 +82,56 @@ def end_reasons(ends: dict[str, int]) -> str:
         return _svg(fig)
 
 
-def render_report(summary: dict, acc: Accumulator, title: str, options: dict) -> str:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-    )
-    html = env.get_template("report.html.j2").render(
+def counter_histogram(name: str, hist: dict[int, int]) -> str:
+    """Games by the value of one counter the game declares (captures, passes, ...)."""
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(4, 2.8))
+        ax = fig.add_subplot()
+        xs = sorted(hist)
+        ax.bar(xs, [hist[x] for x in xs], width=0.9, color=INK)
+        label = name.replace("_", " ")
+        ax.set_xlabel(f"{label} per game")
+        ax.set_ylabel("games")
+        ax.set_title(label.capitalize())
+        fig.tight_layout()
+        return _svg(fig)
+
+
+def render_report(
+    summary: dict, acc: Accumulator, title: str, options: dict, extra: tuple[str, ...] = ()
+) -> str:
+    """The page; `extra` holds further inline SVG plots a game or a sweep adds."""
+    m = summary["metrics"]
+    counters = {k: v for k, v in m.items() if isinstance(v, dict) and "total" in v}
+    known = {"advantage_p1", "balance", "completion", "timeouts", "drawishness"}
+    known |= {"lead_changes", "leader_at_midgame_wins"}
+    ratios = {k: v for k, v in m.items() if isinstance(v, float) and k not in known}
+    html = render(
+        "report.html.j2",
         title=title,
         s=summary,
         m=summary["metrics"],
         options=options,
+        counters=counters,
+        ratios=ratios,
         plots={
             "length": length_histogram(acc),
-            "seats": seat_wins(summary["metrics"]["win_rate_by_seat"]),
+            "seats": seat_wins(m["win_rate_by_seat"]) if "win_rate_by_seat" in m else "",
             "ends": end_reasons(summary["end_reasons"]),
+            "extra": [counter_histogram(k, acc.counter_hist.get(k, {})) for k in counters]
+            + list(extra),
         },
     )
     return re.sub(r"[ \t]+\n", "\n", html)
 
 
 def write_report(
-    summary: dict, acc: Accumulator, path: Path, title: str, options: dict | None = None
+    summary: dict,
+    acc: Accumulator,
+    path: Path,
+    title: str,
+    options: dict | None = None,
+    extra: tuple[str, ...] = (),
 ) -> Path:
     """Write the report atomically to `path` and return it."""
-    return write_text(path, render_report(summary, acc, title, options or {}))
+    return write_text(path, render_report(summary, acc, title, options or {}, extra))

@@ -18,6 +18,7 @@ from geometry.shapes import rounded_rect, star, symbol
 from pnp.cards import (
     PAPER,
     TEMPLATE_ROOT,
+    CardFormat,
     add_cut,
     card_back,
     card_base,
@@ -81,12 +82,12 @@ def rules_context(params: ExplodingDiceParams) -> dict[str, object]:
 
 def card_radius(params: ExplodingDiceParams, printing: PrintParams) -> tuple[float, list[Finding]]:
     """The cards' corner radius: the print setting, raised until the card fits the tin."""
-    w, h = printing.card_width, printing.card_height
+    w, h = params.card_width, params.card_height
     r = tin_fit_radius(
-        w, h, printing.card_radius, params.tin_width, params.tin_height, params.tin_radius
+        w, h, params.card_radius, params.tin_width, params.tin_height, params.tin_radius
     )
     if r is None:
-        return printing.card_radius, [
+        return params.card_radius, [
             Finding(
                 "error",
                 "rule-card-1",
@@ -94,12 +95,12 @@ def card_radius(params: ExplodingDiceParams, printing: PrintParams) -> tuple[flo
                 f"{params.tin_height:g} mm tin at any corner radius",
             )
         ]
-    if r > printing.card_radius:
+    if r > params.card_radius:
         return r, [
             Finding(
                 "info",
                 "rule-card-1",
-                f"card corner radius raised from {printing.card_radius:g} to {r:g} mm so the "
+                f"card corner radius raised from {params.card_radius:g} to {r:g} mm so the "
                 f"cards fit the tin's {params.tin_radius:g} mm corners",
             )
         ]
@@ -112,15 +113,16 @@ def exploding_dice_cards(
     """Rule cards, player aid and tin label; the rule cards and aid share `card-back`."""
     validate(params)
     radius, findings = card_radius(params, printing)
+    fmt = CardFormat.of(params, printing)
     back = card_back(
-        TITLE, params.colours, printing, ACCENT, radius=radius, subtitle="a mint-tin dice game"
+        TITLE, params.colours, fmt, ACCENT, radius=radius, subtitle="a mint-tin dice game"
     )
-    cards, found = rule_cards(params, printing, back, radius)
+    cards, found = rule_cards(params, fmt, back, radius)
     findings += found
-    aid, found = player_aid(params, printing, back, radius)
+    aid, found = player_aid(params, fmt, back, radius)
     cards.append(aid)
     findings += found
-    label, found = tin_label(params, printing)
+    label, found = tin_label(params, fmt)
     cards.append(label)
     findings += found
     return cards, findings
@@ -128,7 +130,7 @@ def exploding_dice_cards(
 
 def rule_cards(
     params: ExplodingDiceParams,
-    printing: PrintParams,
+    fmt: CardFormat,
     back: Component | None = None,
     radius: float | None = None,
 ) -> tuple[list[Component], list[Finding]]:
@@ -148,7 +150,7 @@ def rule_cards(
                 f"rule-card-{k}",
                 title or f"Rules {k}",
                 markup,
-                printing,
+                fmt,
                 ACCENT,
                 page=f"{k}/{len(texts)}",
                 back=back,
@@ -170,7 +172,7 @@ def rule_cards(
 
 def player_aid(
     params: ExplodingDiceParams,
-    printing: PrintParams,
+    fmt: CardFormat,
     back: Component | None = None,
     radius: float | None = None,
 ) -> tuple[Component, list[Finding]]:
@@ -181,7 +183,7 @@ def player_aid(
         "player-aid",
         title or "Turn summary",
         markup,
-        printing,
+        fmt,
         ACCENT,
         back=back,
         radius=radius,
@@ -242,15 +244,13 @@ def _die(
     return items
 
 
-def tin_label(
-    params: ExplodingDiceParams, printing: PrintParams
-) -> tuple[Component, list[Finding]]:
+def tin_label(params: ExplodingDiceParams, fmt: CardFormat) -> tuple[Component, list[Finding]]:
     """The lid label: title, players/time/age line, colour symbols and exploding dice art."""
     w, h, r = label_size(params)
     findings: list[Finding] = []
     if not fits_tin(w, h, r, params.tin_width, params.tin_height, params.tin_radius):
         findings.append(Finding("error", "tin-label", "the lid label does not fit the tin"))
-    comp = card_base("tin-label", "Tin lid label", printing, ACCENT, radius=r, width=w, height=h)
+    comp = card_base("tin-label", "Tin lid label", fmt, ACCENT, radius=r, width=w, height=h)
 
     # Art: two dice showing the same number, mid-explosion.
     bx, by = w * 0.26, h * 0.54

@@ -19,11 +19,17 @@ from pnp.errors import PnpError
 from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.bots import BOT_NAMES, make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play_model
-from pnp.sim import GameRecord
+from pnp.outcome import GameRecord, SimOption
 
 BOTS = BOT_NAMES
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
+DEFAULT_PLAYERS = 4
+COOPERATIVE = False
+COUNTERS: dict[str, str] = {}
+RATIOS: dict[str, tuple[str, str]] = {}
+OPTIONS = (SimOption("two_colours", "Two players, two colours each.", label="two colours each"),)
+ABSTRACTION = ""
 
 
 def prepare(params: ExplodingDiceParams, players: int, two_colours: bool = False) -> PlayModel:

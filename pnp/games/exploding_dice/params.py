@@ -2,33 +2,61 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from geometry.intersections import Entry, entries, start_points, zone_cells
 from pnp.errors import PnpError
+from pnp.params import CardGroup, DiceGroup, TinGroup, param
 
 COLOURS = ("red", "green", "blue", "purple")
 DIE_SIZES = (10.0, 12.0, 16.0)
 STANDARD_FACES = (1, 2, 3, 4, 5, 6)
 
 
-@dataclass(frozen=True)
-class ExplodingDiceParams:
-    """What a designer may change. `faces` maps a colour to one face list for all its dice,
-    or to one face list per die; colours not named keep standard 1-6 dice."""
+def parse_faces(name: str, value: Any) -> dict[str, tuple[tuple[int, ...], ...]]:
+    """`{colour: [6 ints]}` (all dice of that colour) or `{colour: [[6 ints], ...]}` (per die)."""
+    if not isinstance(value, dict):
+        raise PnpError(f"'{name}' must be a table of colour = face list")
+    out: dict[str, tuple[tuple[int, ...], ...]] = {}
+    for colour, faces in value.items():
+        if (
+            isinstance(faces, list | tuple)
+            and faces
+            and all(isinstance(f, list | tuple) for f in faces)
+        ):
+            sets = faces
+        elif isinstance(faces, list | tuple):
+            sets = [faces]
+        else:
+            raise PnpError(f"'{name}.{colour}' must be a list of six numbers")
+        if len(sets) > 64:
+            raise PnpError(f"'{name}.{colour}' gives {len(sets)} dice: at most 64")
+        for fs in sets:
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in fs):
+                shown = repr(list(fs))[:40]
+                raise PnpError(f"'{name}.{colour}' must hold whole numbers, got {shown}")
+        out[str(colour)] = tuple(tuple(fs) for fs in sets)
+    return out
 
-    n: int = 4
-    die_size: float = 10.0
-    clearance: float = 3.0
-    colours: tuple[str, ...] = COLOURS
-    dice_per_colour: int = 4
-    faces: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
-    arrows: str = "all"
-    stall: str = "redraw"
-    sticker_margin: float = 2.0
-    tin_width: float = 91.5
-    tin_height: float = 56.9
-    tin_radius: float = 14.0
+
+@dataclass(frozen=True)
+class ExplodingDiceParams(CardGroup, TinGroup, DiceGroup):
+    """What a designer may change. `faces` maps a colour to one face list for all its dice,
+    or to one face list per die; colours not named keep standard 1-6 dice. The cards are
+    mint-tin cards: 85 x 55 mm fit the 91.5 x 56.9 r14 tin only from corner radius 7.6 up."""
+
+    card_width: float = param(85.0, lo=20, hi=200, help="mm")
+    card_height: float = param(55.0, lo=20, hi=200, help="mm")
+    card_radius: float = param(8.0, lo=0, hi=50, help="mm")
+    die_size: float = param(10.0, lo=0, hi=40, lo_open=True, help="10, 12 or 16 mm")
+    n: int = param(4, lo=2, hi=16, help="grid size, even")
+    clearance: float = param(3.0, lo=0, hi=20, help="mm between neighbouring dice")
+    colours: tuple[str, ...] = param(COLOURS, min_len=4, max_len=4)
+    dice_per_colour: int = param(4, lo=1, hi=64)
+    faces: dict[str, tuple[tuple[int, ...], ...]] = param(factory=dict, parse=parse_faces)
+    arrows: Literal["all", "pinwheel"] = param("all")
+    stall: Literal["redraw", "skip"] = param("redraw")
 
 
 @dataclass(frozen=True)

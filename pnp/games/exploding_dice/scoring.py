@@ -6,7 +6,7 @@ from shapely.geometry import LineString, box
 
 from geometry.score_track import TrackCell, serpentine
 from geometry.shapes import symbol
-from pnp.cards import add_cut, card_base
+from pnp.cards import CardFormat, add_cut, card_base
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.kit import PrintParams
 from pnp.palette import ink
@@ -23,7 +23,7 @@ def score_track(p: ExplodingDiceParams, printing: PrintParams) -> Component:
 
     Markers stack in a cell when colours tie, so one track serves all four colours.
     """
-    c = card_base("score-track", "Score track 0-50", printing, CREAM)
+    c = card_base("score-track", "Score track 0-50", CardFormat.of(p, printing), CREAM)
     w, h = c.width, c.height
     per_row = 10
     cols = per_row + 1
@@ -96,7 +96,7 @@ def score_markers(p: ExplodingDiceParams, printing: PrintParams) -> Component:
 
 def score_sheet(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     """A pen-and-paper alternative to the track: running totals per colour."""
-    c = card_base("score-sheet", "Score sheet", printing, CREAM)
+    c = card_base("score-sheet", "Score sheet", CardFormat.of(p, printing), CREAM)
     w, h = c.width, c.height
     margin = 4.0
     c.add(Text(w / 2, h - 7.0, "SCORE SHEET", size=9, bold=True, anchor="middle", fill=INK))

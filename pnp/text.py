@@ -1,6 +1,9 @@
-"""Fonts: reportlab's bundled Bitstream Vera, registered as TrueType so PDFs embed them.
+"""Text measuring and wrapping, below every layer that places text.
 
-Vera ships inside the reportlab wheel, so every machine that can build a kit has it.
+Fonts are reportlab's bundled Bitstream Vera, registered as TrueType so PDFs embed them
+(Vera ships inside the reportlab wheel, so every machine that can build a kit has it); the
+same metrics measure text for layout, cards and components, so what is measured is what
+the PDF draws.
 """
 
 from __future__ import annotations
@@ -41,3 +44,22 @@ def wrap_lines(text: str, size_pt: float, width_mm: float, bold: bool = False) -
 def string_width(text: str, size_pt: float, bold: bool = False) -> float:
     """Width of `text` in millimetres at `size_pt` points."""
     return pdfmetrics.stringWidth(text, font_name(bold), size_pt) * 25.4 / 72.0
+
+
+def fit_text(text: str, size: float, bold: bool, width: float) -> str:
+    """Shorten `text` with an ellipsis until it fits `width` mm."""
+    if string_width(text, size, bold) <= width:
+        return text
+    while text and string_width(text + "\u2026", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "\u2026"
+
+
+def ascent(size: float, bold: bool = False) -> float:
+    """Height above the baseline in mm (font metrics), for frame fitting and checks."""
+    return pdfmetrics.getAscentDescent(font_name(bold), size)[0] * 25.4 / 72.0
+
+
+def descent(size: float, bold: bool = False) -> float:
+    """Depth below the baseline in mm, positive."""
+    return -pdfmetrics.getAscentDescent(font_name(bold), size)[1] * 25.4 / 72.0

@@ -1,0 +1,111 @@
+"""What a rules engine hands back: how one game ended, and what a solver found.
+
+These types sit below the games and the simulation runner, so a game's engine can build
+them without importing `pnp.sim` (the runner imports the games, never the other way).
+
+An engine (a module, or any object) offers the simulation contract:
+
+- ``BOTS``: bot names (``"random"`` is one); ``MIN_PLAYERS``, ``MAX_PLAYERS``,
+  ``DEFAULT_PLAYERS``;
+- ``COOPERATIVE``: true when the seats win or lose together (no seat metrics then);
+- ``COUNTERS``: ``{name: description}``, the whole-number counters every record carries
+  (captures, passes, rolls seen, ...); the runner sums, averages and histograms them;
+- ``RATIOS``: ``{metric: (numerator_counter, denominator_counter)}``, e.g. Ludii's
+  ``branching_factor`` as legal moves summed over decisions summed;
+- ``OPTIONS``: `SimOption` declarations, the game's own ``pnp simulate`` options;
+- ``ABSTRACTION``: a sentence the summary and the report print when the engine models a
+  physical game only roughly ("" when it plays the real rules);
+- ``prepare(params, players, **options) -> model``: validate once and build the picklable
+  play model from the same params the kit prints (a `PnpError` for a kit that cannot play);
+- ``play_one(model, players, bot, rng, **options) -> GameRecord``;
+- optionally ``warm(model)``: build lookup tables before the runner forks its workers.
+
+A solver is a module with ``solve(model, players, budget) -> SolveResult``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
+
+
+class Outcome(NamedTuple):
+    """Why a game ended and who won (python-chess's ``Outcome`` is the model).
+
+    ``winners`` is empty when nobody won (a cooperative loss, a timeout), one seat or
+    several (a shared win), or every seat (a cooperative win).
+    """
+
+    termination: str
+    winners: tuple[int, ...] = ()
+
+
+EMPTY: Mapping[str, int] = {}
+
+
+class GameRecord(NamedTuple):
+    """What one finished game tells the metrics.
+
+    Seats are in turn order: seat 0 played first. ``leaders`` holds, after each turn, the
+    seat that leads alone, or -1 when the top score is shared. ``counters`` holds this
+    game's values of the counters the engine declares. A named tuple, not a dataclass:
+    a simulation makes one per game and builds them by the million.
+    """
+
+    turns: int
+    end: str  # the outcome's termination, e.g. "fifty", "win", "stuck", "timeout"
+    scores: tuple[int, ...] = ()  # per seat
+    winners: tuple[int, ...] = ()  # seats sharing the win; () nobody
+    colours: tuple[tuple[str, ...], ...] = ()  # per seat: the colours (sides) it played
+    leaders: tuple[int, ...] = ()
+    counters: Mapping[str, int] = EMPTY
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(self.end, self.winners)
+
+
+# End reasons that are not a real end of the rules: `completion` leaves them out.
+UNFINISHED = ("timeout", "stalled")
+
+
+@dataclass(frozen=True)
+class SimOption:
+    """A game's own ``pnp simulate`` option: a flag (``kind=bool``) or a choice."""
+
+    name: str  # keyword passed to prepare/play_one, e.g. "two_colours"
+    help: str
+    kind: type = bool
+    choices: tuple[str, ...] = ()
+    default: Any = False
+    label: str = ""  # how the report names it when set ("two colours each")
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+SolveVerdict = Literal["win", "no-win", "unknown"]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """A solver's answer within its budget of nodes.
+
+    ``result``: ``win`` (``line`` wins), ``no-win`` (the whole reachable space was explored
+    and holds no win) or ``unknown`` (the budget ran out first). ``shortest`` is true only
+    when ``length`` is proven minimal. ``info`` holds the game's own fields for the JSON
+    (radius, scope, ...); ``start`` and ``line`` are in the format the game's spec pins.
+    """
+
+    result: SolveVerdict
+    nodes: int
+    line: tuple[Any, ...] = ()
+    shortest: bool = False
+    start: Any = None
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def length(self) -> int | None:
+        return len(self.line) if self.result == "win" else None

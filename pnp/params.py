@@ -1,0 +1,303 @@
+"""Parameter schemas: every parameter declares its type and range where it is defined.
+
+A game's parameters are a frozen dataclass whose fields are made with `param(...)`; shared
+groups of parameters (print, cards, tin, dice, tiles, board scale) are small dataclasses a
+game's parameters inherit, as Boxes.py's settings groups are. One validator
+(`validate_params`) enforces types, finite numbers, ranges, choices and lengths, naming the
+parameter and the allowed range in its one-line error. Cross-parameter limits (a card that
+must fit the paper) are checks, which run before anything renders.
+
+Types a field may have: ``bool``, ``int``, ``float``, ``str``, ``Literal[...]``,
+``tuple[T, ...]`` of those, ``dict[str, T]`` (a TOML table) with T any of these, nested.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from pnp.errors import PnpError
+from pnp.paper import paper_name
+
+_MISSING = dataclasses.MISSING
+
+
+@dataclass(frozen=True)
+class Spec:
+    """The declared limits of one parameter (kept in the dataclass field's metadata)."""
+
+    lo: float | None = None
+    hi: float | None = None
+    lo_open: bool = False  # lo itself is not allowed (a size must be > 0)
+    help: str = ""
+    min_len: int | None = None
+    max_len: int | None = None
+    item_lo: float | None = None  # range of the numbers inside a tuple or table
+    item_hi: float | None = None
+    parse: Callable[[str, Any], Any] | None = None  # a field's own reading of its value
+
+
+def param(
+    default: Any = _MISSING,
+    *,
+    lo: float | None = None,
+    hi: float | None = None,
+    lo_open: bool = False,
+    help: str = "",
+    min_len: int | None = None,
+    max_len: int | None = None,
+    item_lo: float | None = None,
+    item_hi: float | None = None,
+    factory: Any = _MISSING,
+    parse: Callable[[str, Any], Any] | None = None,
+) -> Any:
+    """A dataclass field with its limits: ``die_size: float = param(10.0, lo=0, lo_open=True)``.
+
+    `parse(name, value)` replaces the type-driven reading for a field whose config form is
+    richer than its type (Exploding Dice's faces: one list for all dice, or one per die)."""
+    spec = Spec(lo, hi, lo_open, help, min_len, max_len, item_lo, item_hi, parse)
+    if factory is not _MISSING:
+        return dataclasses.field(default_factory=factory, metadata={"spec": spec})
+    if isinstance(default, dict | list | set):
+        value = default
+        meta = {"spec": spec}
+        return dataclasses.field(default_factory=lambda: type(value)(value), metadata=meta)
+    return dataclasses.field(default=default, metadata={"spec": spec})
+
+
+def spec_of(f: dataclasses.Field) -> Spec:
+    return f.metadata.get("spec", Spec())
+
+
+def _range_text(s: Spec) -> str:
+    lo = "" if s.lo is None else (f"> {s.lo:g}" if s.lo_open else f">= {s.lo:g}")
+    hi = "" if s.hi is None else f"<= {s.hi:g}"
+    if lo and hi:
+        return f"{'above' if s.lo_open else 'from'} {s.lo:g} to {s.hi:g}"
+    return lo or hi or "any value"
+
+
+def _kind_name(hint: Any) -> str:
+    origin = get_origin(hint)
+    if hint is bool:
+        return "true or false"
+    if hint is int:
+        return "a whole number"
+    if hint is float:
+        return "a number"
+    if hint is str:
+        return "a string"
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in get_args(hint))
+    if origin is tuple:
+        return f"a list of {_kind_name(get_args(hint)[0])}s"
+    if origin is dict:
+        return "a table"
+    return str(hint)
+
+
+def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
+    """Turn a TOML (or Python) value into the field's type and check it, or one clear error."""
+    spec = spec or Spec()
+    if spec.parse is not None:
+        return spec.parse(name, value)
+    origin = get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in get_args(hint) if a is not type(None)]
+        if value is None:
+            return None
+        return coerce(name, args[0], value, spec)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise PnpError(f"'{name}' must be true or false, got {_show(value)}")
+        return value
+    if hint is int or hint is float:
+        return _number(name, hint, value, spec.lo, spec.hi, spec.lo_open, spec)
+    if hint is str:
+        if not isinstance(value, str):
+            raise PnpError(f"'{name}' must be a string, got {_show(value)}")
+        _printable(name, value)
+        return value
+    if origin is Literal:
+        choices = get_args(hint)
+        if value not in choices or isinstance(value, bool) != isinstance(choices[0], bool):
+            names = ", ".join(str(c) for c in choices)
+            raise PnpError(f"'{name}' must be one of {names}, got {_show(value)}")
+        return value
+    if origin is tuple:
+        item = get_args(hint)[0]
+        if not isinstance(value, list | tuple):
+            raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {_show(value)}")
+        _length(name, len(value), spec)
+        inner = Spec(spec.item_lo, spec.item_hi, help=spec.help)
+        return tuple(coerce(f"{name}[{i}]", item, v, inner) for i, v in enumerate(value))
+    if origin is dict:
+        _, item = get_args(hint)
+        if not isinstance(value, dict):
+            raise PnpError(f"'{name}' must be a table, got {_show(value)}")
+        _length(name, len(value), spec)
+        inner = Spec(spec.item_lo, spec.item_hi, help=spec.help, min_len=None)
+        out = {}
+        for k, v in value.items():
+            _printable(name, str(k))
+            out[str(k)] = coerce(f"{name}.{k}", item, v, inner)
+        return out
+    raise PnpError(f"'{name}' cannot be set from a config file")
+
+
+def _show(value: Any) -> str:
+    """A value for an error line: short, on one line."""
+    text = repr(value).replace("\n", "\\n")
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _printable(name: str, value: str) -> None:
+    if len(value) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise PnpError(f"'{name}' must be a short line of printable text, got {_show(value)}")
+
+
+def _length(name: str, n: int, spec: Spec) -> None:
+    if spec.min_len is not None and n < spec.min_len:
+        raise PnpError(f"'{name}' needs at least {spec.min_len} entries, got {n}")
+    if spec.max_len is not None and n > spec.max_len:
+        raise PnpError(f"'{name}' takes at most {spec.max_len} entries, got {n}")
+
+
+def _number(
+    name: str,
+    hint: Any,
+    value: Any,
+    lo: float | None,
+    hi: float | None,
+    lo_open: bool,
+    spec: Spec,
+) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {_show(value)}")
+    if hint is int and not isinstance(value, int):
+        if not (math.isfinite(value) and value == int(value)):
+            raise PnpError(f"'{name}' must be a whole number, got {_show(value)}")
+        value = int(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise PnpError(f"'{name}' must be a finite number, got {_show(value)}")
+    bad = (
+        (lo is not None and (value < lo or (lo_open and value == lo)))
+        or (hi is not None and value > hi)
+        or abs(value) > 1e9
+    )
+    if bad:
+        rng = _range_text(Spec(lo, hi, lo_open))
+        unit = f" ({spec.help})" if spec.help else ""
+        raise PnpError(f"'{name}' must be {rng}{unit}, got {value:g}")
+    return float(value) if hint is float else value
+
+
+def field_hints(cls: type) -> dict[str, Any]:
+    return get_type_hints(cls, include_extras=False)
+
+
+def validate_params(obj: Any) -> Any:
+    """Check every field of a params dataclass against its declared type and range.
+
+    Returns the object with values normalised (ints given for floats become floats).
+    """
+    hints = field_hints(type(obj))
+    changes = {}
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        checked = coerce(f.name, hints[f.name], value, spec_of(f))
+        if checked is not value and checked != value or type(checked) is not type(value):
+            changes[f.name] = checked
+    return dataclasses.replace(obj, **changes) if changes else obj
+
+
+def apply_values(obj: Any, values: dict[str, Any]) -> Any:
+    """A copy of `obj` with `values` (already known keys) coerced to their types."""
+    hints = field_hints(type(obj))
+    fields = {f.name: f for f in dataclasses.fields(obj)}
+    changes = {k: coerce(k, hints[k], v, spec_of(fields[k])) for k, v in values.items()}
+    return dataclasses.replace(obj, **changes)
+
+
+def keys_of(cls_or_obj: Any) -> set[str]:
+    return {f.name for f in dataclasses.fields(cls_or_obj)}
+
+
+def describe(cls: type) -> list[tuple[str, str, str, str]]:
+    """(key, kind, default, range/help) for every parameter: the README and `--help` table."""
+    hints = field_hints(cls)
+    rows = []
+    for f in dataclasses.fields(cls):
+        s = spec_of(f)
+        default = f.default if f.default is not _MISSING else f.default_factory()  # type: ignore[misc]
+        limits = _range_text(s) if (s.lo is not None or s.hi is not None) else ""
+        rows.append(
+            (
+                f.name,
+                _kind_name(hints[f.name]),
+                repr(default),
+                "; ".join(x for x in (limits, s.help) if x),
+            )
+        )
+    return rows
+
+
+# --- shared groups -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrintParams:
+    """Print settings every kit shares; a TOML config or the CLI may override them."""
+
+    paper: str = param("a4", help="a4 or letter", parse=lambda _name, v: paper_name(v))
+    margin: float = param(6.35, lo=0, hi=40, help="printer margin, mm")
+    bleed: float = param(3.0, lo=0, hi=10, help="mm")
+    kerf: float = param(0.0, lo=0, hi=5, help="cut files, mm")
+    back_offset_x: float = param(0.0, lo=-20, hi=20, help="duplex back correction, mm")
+    back_offset_y: float = param(0.0, lo=-20, hi=20, help="duplex back correction, mm")
+
+
+@dataclass(frozen=True)
+class ScaleGroup:
+    """A board larger than a sheet prints at real size, tiled, or reduced on fewer sheets."""
+
+    board_scale: float = param(1.0, lo=0, hi=1, lo_open=True, help="1 = real size, tiled")
+
+
+@dataclass(frozen=True)
+class CardGroup:
+    """Rule-card size. Poker size (63.5 x 88.9 mm) unless a game sets its own."""
+
+    card_width: float = param(63.5, lo=20, hi=200, help="mm")
+    card_height: float = param(88.9, lo=20, hi=200, help="mm")
+    card_radius: float = param(3.0, lo=0, hi=50, help="mm")
+
+
+@dataclass(frozen=True)
+class TinGroup:
+    """A mint tin the kit goes in (print-and-cut.md: inner 91.5 x 56.9 mm, r 14)."""
+
+    tin_width: float = param(91.5, lo=20, hi=300, help="inner, mm")
+    tin_height: float = param(56.9, lo=20, hi=300, help="inner, mm")
+    tin_radius: float = param(14.0, lo=0, hi=100, help="inner corner, mm")
+
+
+@dataclass(frozen=True)
+class DiceGroup:
+    """Dice and their stickers."""
+
+    die_size: float = param(16.0, lo=0, hi=40, lo_open=True, help="10, 12 or 16 mm")
+    sticker_margin: float = param(2.0, lo=0, hi=10, help="sticker = die face minus this, mm")
+
+
+@dataclass(frozen=True)
+class TileGroup:
+    """Tiles laid on board spaces."""
+
+    tile_size: float = param(25.0, lo=5, hi=200, help="across flats, mm")
+    clearance: float = param(1.0, lo=0, hi=10, help="space minus tile, mm")
