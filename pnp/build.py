@@ -19,7 +19,7 @@ from pnp.checks import Finding, has_errors
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.games import GameDef, get_game, registry
-from pnp.kit import Kit, PrintParams
+from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paper import PAPERS, get_paper
 from pnp.params import apply_values, validate_params
 from pnp.scene import Component
@@ -104,28 +104,76 @@ def build_game(
         from pnp.render.pdf import render_pdf
 
         for kit in kits:
-            say(f"{slug}: rendering the {kit.printing.paper} PDF")
-            data = render_pdf(kit_pages(kit), title=f"{kit.title} - print-and-play kit")
-            result.files.append(write_bytes(folder / f"{slug}-{kit.printing.paper}.pdf", data))
+            for name, title, pages in kit_documents(kit):
+                say(f"{slug}: rendering the {kit.printing.paper} {name or 'print'} PDF")
+                data = render_pdf(pages, title=f"{kit.title} - {title}")
+                path = folder / pdf_name(slug, name, kit.printing.paper)
+                result.files.append(write_bytes(path, data))
     result.files += _component_files(kits[0], folder, formats, say)
+    result.files += _cut_sheet_files(kits[0], folder, formats, say)
     result.seconds = time.perf_counter() - started
     return result
 
 
-def kit_pages(kit: Kit) -> list:
-    """The kit's pages in print order, from the sections the game declared."""
+def pdf_name(slug: str, document: str, paper: str) -> str:
+    """`<game>-<paper>.pdf` for the main PDF, `<game>-<document>-<paper>.pdf` for others."""
+    return f"{slug}-{document}-{paper}.pdf" if document else f"{slug}-{paper}.pdf"
+
+
+def kit_pages(kit: Kit, sections: Iterable[KitSection] | None = None, subtitle: str = "") -> list:
+    """A document's pages in print order, from the sections the game declared."""
     from pnp.layout.document import Section, build_document
 
     paper = get_paper(kit.printing.paper, kit.printing.margin)
-    sections = [Section(s.title, [kit.component(n) for n in s.names], s.note) for s in kit.sections]
+    chosen = kit.sections if sections is None else sections
+    laid = [Section(s.title, [kit.component(n) for n in s.names], s.note, s.scale) for s in chosen]
     return build_document(
         kit.title,
-        sections,
+        laid,
         paper,
         kit.printing,
-        subtitle="Print-and-play kit",
-        materials=kit.materials,
+        subtitle=subtitle or "Print-and-play kit",
+        materials=kit.materials if sections is None else (),
     )
+
+
+def kit_documents(kit: Kit) -> list[tuple[str, str, list]]:
+    """(name, title, pages) of every PDF the kit prints: the main one first (name '')."""
+    docs = [("", "print-and-play kit", kit_pages(kit))]
+    for d in kit.documents:
+        docs.append((d.name, d.title, kit_pages(kit, d.sections, d.title)))
+    return docs
+
+
+def cut_sheets_of(kit: Kit) -> list[Component]:
+    """The kit's cut parts, with their copies, packed onto the chosen cutter bed."""
+    if not kit.cut_parts:
+        return []
+    from pnp.layout.cutsheet import cut_sheets
+
+    parts = [kit.component(n) for n in kit.cut_parts]
+    gap = 0.0 if kit.printing.common_line else 2.0
+    return cut_sheets(
+        parts, kit.printing.cut_bed, gap=gap, common_line=kit.printing.common_line, name="cut"
+    )
+
+
+def _cut_sheet_files(kit: Kit, folder: Path, formats: set[str], say: Progress) -> list[Path]:
+    """`cut/<name>-<n>.svg` and `.dxf`: the parts packed onto beds, every layer kept."""
+    from pnp.render.dxf import component_dxf
+    from pnp.render.svg import component_svg
+
+    files = []
+    for sheet in cut_sheets_of(kit):
+        say(f"{kit.game}: cut sheet {sheet.name}")
+        if "svg" in formats:
+            data = component_svg(sheet).encode("utf-8")
+            files.append(write_bytes(folder / "cut" / f"{sheet.name}.svg", data))
+        if "dxf" in formats:
+            dxf = component_dxf(sheet, kerf=kit.printing.kerf)
+            if dxf is not None:
+                files.append(write_bytes(folder / "cut" / f"{sheet.name}.dxf", dxf))
+    return files
 
 
 def _component_files(kit: Kit, folder: Path, formats: set[str], say: Progress) -> list[Path]:
@@ -198,9 +246,16 @@ def _gallery_entry(slug: str, game: GameDef, folder: Path, out: Path) -> dict[st
         return p.relative_to(out).as_posix()
 
     pdfs = [
-        {"label": "A4" if p == "a4" else p.title(), "href": rel(f)}
+        {"label": "A4" if p == "a4" else p.title(), "href": rel(f), "title": title}
+        for name, title in [("", "Print PDF")] + list(game.documents)
         for p in PAPERS
-        if (f := folder / f"{slug}-{p}.pdf").exists()
+        if (f := folder / pdf_name(slug, name, p)).exists()
+    ]
+    sheets = sorted((folder / "cut").glob("*.svg")) if (folder / "cut").is_dir() else []
+    cuts = [
+        {"name": f.stem, "svg": rel(f), "dxf": rel(f.with_suffix(".dxf"))}
+        for f in sheets
+        if f.with_suffix(".dxf").exists()
     ]
     comps = []
     manifest = folder / "manifest.json"
@@ -226,6 +281,7 @@ def _gallery_entry(slug: str, game: GameDef, folder: Path, out: Path) -> dict[st
         "title": game.title,
         "blurb": game.blurb,
         "pdfs": pdfs,
+        "cut_sheets": cuts,
         "components": comps,
         "report": rel(report) if report.exists() else None,
     }

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pnp.params import PrintParams
 from pnp.scene import Component
 
-__all__ = ["Kit", "KitSection", "PrintParams"]
+__all__ = ["Kit", "KitDocument", "KitSection", "PrintParams"]
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,18 @@ class KitSection:
     title: str
     names: tuple[str, ...]
     note: str = ""
+    scale: float = 1.0  # boards in it print at this scale (the `board_scale` parameter)
+
+
+@dataclass(frozen=True)
+class KitDocument:
+    """A further PDF a kit prints besides its main one, e.g. a 1:1 scroll-saw pattern.
+
+    Written as `<game>-<name>-<paper>.pdf`, for each paper, with the same furniture."""
+
+    name: str
+    title: str
+    sections: tuple[KitSection, ...]
 
 
 @dataclass
@@ -34,6 +46,8 @@ class Kit:
     findings: list = field(default_factory=list)  # found while building (e.g. text overflow)
     sections: list[KitSection] = field(default_factory=list)
     materials: tuple[str, ...] = ()  # what a maker needs besides the printout
+    documents: list[KitDocument] = field(default_factory=list)  # beyond the main PDF
+    cut_parts: tuple[str, ...] = ()  # components packed onto cutter-bed sheets (cut/)
 
     def component(self, name: str) -> Component:
         for c in self.components:

@@ -260,6 +260,8 @@ class PrintParams:
     kerf: float = param(0.0, lo=0, hi=5, help="cut files, mm")
     back_offset_x: float = param(0.0, lo=-20, hi=20, help="duplex back correction, mm")
     back_offset_y: float = param(0.0, lo=-20, hi=20, help="duplex back correction, mm")
+    cut_bed: str = param("300x200", help="cut sheets: a4, letter, 300x200, 400x300 or WxH mm")
+    common_line: bool = param(False, help="cut sheets: merge shared straight edges")
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,38 @@ DRILL_STYLE = Style(stroke="#000000", stroke_width=0.15)
 GUIDE_STYLE = Style(stroke="#999999", stroke_width=0.15, dash=(1.0, 1.0))
 
 
+def check_layer_colours(colours: dict[str, str] | None) -> dict[str, str]:
+    """Shops pick their own layer colours; only machine layers may be recoloured."""
+    from pnp.errors import PnpError
+
+    colours = dict(colours or {})
+    for layer, colour in colours.items():
+        if layer not in CUT_LAYERS:
+            raise PnpError(
+                f"cannot set a colour for layer '{layer}': choose from {', '.join(CUT_LAYERS)}"
+            )
+        if not isinstance(colour, str) or not colour.strip():
+            raise PnpError(f"colour for layer '{layer}' must be a colour such as '#ff0000'")
+    return colours
+
+
+def machine_style(style: Style, colour: str | None, hairline: float | None) -> Style:
+    """One rule for every renderer: a shop's colour replaces a machine layer's stroke (or
+    its fill, when it has no stroke), and `hairline` widens thinner strokes so a 0.01 mm
+    cut line shows on a screen or a printed pattern."""
+    fill, stroke, width = style.fill, style.stroke, style.stroke_width
+    if colour is not None:
+        if stroke is not None:
+            stroke = colour
+        elif fill is not None:
+            fill = colour
+    if stroke is not None and hairline is not None and width < hairline:
+        width = hairline
+    if (fill, stroke, width) == (style.fill, style.stroke, style.stroke_width):
+        return style
+    return replace(style, fill=fill, stroke=stroke, stroke_width=width)
+
+
 @dataclass(frozen=True)
 class Shape:
     """A piece of shapely geometry on a layer. A Point with `radius` is a circle."""

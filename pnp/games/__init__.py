@@ -17,7 +17,9 @@ class GameDef:
     default_params: Callable[[], Any]
     build_kit: Callable[..., Any]  # (params, printing) -> Kit
     checks: Callable[..., list]  # (kit) -> list[Finding]
-    engine: Any = None  # the game's simulation module (pnp.sim contract), if it has one
+    engine: Any = None  # the game's simulation module (pnp.outcome contract), if any
+    solver: Any = None  # a module with solve(model, players, budget) -> SolveResult, if any
+    documents: tuple[tuple[str, str], ...] = ()  # (name, title) of PDFs beyond the main one
 
 
 def registry() -> dict[str, GameDef]:

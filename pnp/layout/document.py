@@ -13,7 +13,7 @@ from pnp.layout.duplex import alignment_pages, check_back_offset, with_backs
 from pnp.layout.furniture import GREY, INK, add_furniture, fit_text, label, paper_label
 from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
-from pnp.layout.tiling import GLUE_OVERLAP, board_pages
+from pnp.layout.tiling import GLUE_OVERLAP, board_pages, scale_label
 from pnp.paper import Paper
 from pnp.scene import Component, Item
 from pnp.text import wrap_lines
@@ -32,6 +32,7 @@ class Section:
     title: str
     components: list[Component] = field(default_factory=list)
     note: str = ""
+    scale: float = 1.0  # boards in this section print at this scale (1: real size, tiled)
 
 
 def section_pages(
@@ -66,7 +67,7 @@ def section_pages(
         else:
             for c in comps:
                 title = section.title if len(comps) == 1 else f"{section.title}: {c.title}"
-                pages += board_pages(c, paper, title, section.title, overlap)
+                pages += board_pages(c, paper, title, section.title, overlap, section.scale)
     return pages
 
 
@@ -91,10 +92,16 @@ def build_document(
     duplex = any(p.side == "back" for p in body)
     if duplex:
         body += alignment_pages(paper, printing, ALIGNMENT_SECTION)
-    notes = {s.title: s.note for s in sections}
+    notes = {s.title: _note(s) for s in sections}
     cover = cover_page(title, subtitle, body, notes, paper, printing, duplex, materials)
     pages = [cover] + body
     return add_furniture(pages, title, paper)
+
+
+def _note(s: Section) -> str:
+    if s.scale >= 1:
+        return s.note
+    return f"Printed at {scale_label(s.scale)} (the scale bars still measure true). {s.note}"
 
 
 def _page_range(a: int, b: int) -> str:
@@ -175,6 +182,12 @@ def cover_page(
             'Pages marked "backs" go on the reverse of the page before: print double-sided, '
             f"flip on the long edge. Print the alignment test (pages {first_test}–"
             f"{first_test + 1}) first and set the back offset it reads."
+        )
+    scaled = [p.title for p in body if "(scale 1:" in p.title]
+    if scaled:
+        how.append(
+            f"Reduced boards say their scale in their title ({scaled[0]}): measure the "
+            "scale bars, not the board, to check the print."
         )
     if any("assembly map" in p.title for p in body):
         how.append(

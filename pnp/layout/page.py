@@ -35,8 +35,9 @@ FURNITURE_GAP = 2.5
 class Placement:
     """Draw `component`'s items with its trim's bottom-left footprint corner at (x, y).
 
-    `rotation` turns the component counter-clockwise (degrees) before placing it; the
-    footprint is then `footprint_size` wide and high. `clip` (page coordinates) limits
+    `rotation` turns the component counter-clockwise (degrees) before placing it, and
+    `scale` shrinks it (a board printed reduced); the footprint is then `footprint_size`
+    wide and high. `clip` (page coordinates) limits
     what is drawn. `side` says which face of the physical piece this is: for a back,
     `component` is the back Component itself, so renderers always draw `component.items`.
     """
@@ -47,11 +48,16 @@ class Placement:
     rotation: Rotation = 0
     clip: Box | None = None
     side: Side = "front"
+    scale: float = 1.0
 
     @property
     def footprint_size(self) -> tuple[float, float]:
-        c = self.component
-        return (c.height, c.width) if self.rotation in (90, 270) else (c.width, c.height)
+        c, k = self.component, self.scale
+        return (
+            (c.height * k, c.width * k)
+            if self.rotation in (90, 270)
+            else (c.width * k, c.height * k)
+        )
 
     @property
     def trim_box(self) -> Box:
@@ -61,16 +67,17 @@ class Placement:
     @property
     def matrix(self) -> tuple[float, float, float, float, float, float]:
         """PDF-style affine (a, b, c, d, e, f): page = (a*u + c*v + e, b*u + d*v + f)."""
-        w, h = self.component.width, self.component.height
+        k = self.scale
+        w, h = self.component.width * k, self.component.height * k
         x, y = self.x, self.y
         if self.rotation == 0:
-            return (1.0, 0.0, 0.0, 1.0, x, y)
+            return (k, 0.0, 0.0, k, x, y)
         if self.rotation == 90:
-            return (0.0, 1.0, -1.0, 0.0, x + h, y)
+            return (0.0, k, -k, 0.0, x + h, y)
         if self.rotation == 180:
-            return (-1.0, 0.0, 0.0, -1.0, x + w, y + h)
+            return (-k, 0.0, 0.0, -k, x + w, y + h)
         if self.rotation == 270:
-            return (0.0, -1.0, 1.0, 0.0, x, y + w)
+            return (0.0, -k, k, 0.0, x, y + w)
         raise ValueError(f"rotation must be 0, 90, 180 or 270, got {self.rotation}")
 
     def to_page(self, u: float, v: float) -> tuple[float, float]:
@@ -88,7 +95,8 @@ class Placement:
                 out.append(replace(it, geom=g))
             else:
                 x, y = self.to_page(it.x, it.y)
-                out.append(replace(it, x=x, y=y, rotate=it.rotate + self.rotation))
+                size = it.size * self.scale
+                out.append(replace(it, x=x, y=y, size=size, rotate=it.rotate + self.rotation))
         return out
 
 

@@ -71,21 +71,32 @@ def plan_tiles(extent: Box, capacity: tuple[float, float], overlap: float) -> li
     ]
 
 
-def board_extent(c: Component) -> Box:
-    """A board's printed frame: the trim grown by its own bleed."""
+def board_extent(c: Component, scale: float = 1.0) -> Box:
+    """A board's printed frame: the trim grown by its own bleed, at the print scale."""
     b = max(0.0, c.bleed)
-    return (-b, -b, c.width + b, c.height + b)
+    return (-b * scale, -b * scale, (c.width + b) * scale, (c.height + b) * scale)
 
 
-def frame_box(b: Box, c: Component, rot: Rotation) -> Box:
-    """Box `b` (board coordinates) as seen on the sheet when the board is turned `rot`.
+def frame_box(b: Box, c: Component, rot: Rotation, scale: float = 1.0) -> Box:
+    """Box `b` (board coordinates, already at the print scale) as seen on the sheet when
+    the board is turned `rot`.
 
     A Placement at (dx, dy) with that rotation puts the frame point (X, Y) at
     (X + dx, Y + dy); for 90 degrees a board point (u, v) has frame (height - v, u).
     """
     if rot == 0:
         return b
-    return (c.height - b[3], b[0], c.height - b[1], b[2])
+    h = c.height * scale
+    return (h - b[3], b[0], h - b[1], b[2])
+
+
+def scale_label(scale: float) -> str:
+    """How a reduced board names its scale: '1:2', '1:2.5'; '' at real size."""
+    return "" if scale >= 1 else f"1:{1 / scale:.3g}"
+
+
+def scaled_title(title: str, scale: float) -> str:
+    return f"{title} (scale {scale_label(scale)})" if scale < 1 else title
 
 
 def board_pages(
@@ -94,31 +105,43 @@ def board_pages(
     title: str | None = None,
     section: str = "",
     overlap: float = GLUE_OVERLAP,
+    scale: float = 1.0,
 ) -> list[Page]:
     """One centred page if the board fits (turned a quarter if that makes it fit), else
-    tiled sheets followed by an assembly map page."""
-    title = title or component.title
+    tiled sheets followed by an assembly map page. A `scale` below 1 prints the board
+    reduced; every sheet's title then says the scale (the page's scale bars stay true)."""
+    title = scaled_title(title or component.title, scale)
     area = content_box(paper)
     aw, ah = box_size(area)
     pages: list[Page] = []
     for _ in range(component.copies):
         for rot in (0, 90):
-            fx0, fy0, fx1, fy1 = frame_box(board_extent(component), component, rot)
+            extent = board_extent(component, scale)
+            fx0, fy0, fx1, fy1 = frame_box(extent, component, rot, scale)
             if fx1 - fx0 <= aw + 1e-9 and fy1 - fy0 <= ah + 1e-9:
-                pages.append(_single(component, rot, paper, area, title, section))
+                pages.append(_single(component, rot, paper, area, title, section, scale))
                 break
         else:
-            pages.extend(tile_board(component, paper, title, section, overlap))
+            pages.extend(tile_board(component, paper, title, section, overlap, scale=scale))
     return pages
 
 
-def _single(c: Component, rot: Rotation, paper: Paper, area: Box, title: str, section: str) -> Page:
-    f = frame_box(board_extent(c), c, rot)
+def _single(
+    c: Component,
+    rot: Rotation,
+    paper: Paper,
+    area: Box,
+    title: str,
+    section: str,
+    scale: float = 1.0,
+) -> Page:
+    f = frame_box(board_extent(c, scale), c, rot, scale)
     fw, fh = f[2] - f[0], f[3] - f[1]
     x0 = (area[0] + area[2]) / 2 - fw / 2
     y0 = (area[1] + area[3]) / 2 - fh / 2
     page = blank_page(paper, title, section)
-    page.placements.append(Placement(c, x0 - f[0], y0 - f[1], rot, (x0, y0, x0 + fw, y0 + fh)))
+    clip = (x0, y0, x0 + fw, y0 + fh)
+    page.placements.append(Placement(c, x0 - f[0], y0 - f[1], rot, clip, scale=scale))
     return page
 
 
@@ -129,6 +152,7 @@ def tile_board(
     section: str = "",
     overlap: float = GLUE_OVERLAP,
     rotate: bool = True,
+    scale: float = 1.0,
 ) -> list[Page]:
     """Tile a board over sheets, then add its assembly map.
 
@@ -140,17 +164,17 @@ def tile_board(
     area = content_box(paper)
     best: tuple[Rotation, list[Tile]] | None = None
     for rot in (0, 90) if rotate else (0,):
-        tiles = plan_tiles(
-            frame_box(board_extent(component), component, rot), box_size(area), overlap
-        )
+        extent = frame_box(board_extent(component, scale), component, rot, scale)
+        tiles = plan_tiles(extent, box_size(area), overlap)
         if best is None or len(tiles) < len(best[1]):
             best = (rot, tiles)
     assert best is not None
     rot, tiles = best
     pages = [
-        _tile_page(component, rot, t, tiles, paper, area, title, section, overlap) for t in tiles
+        _tile_page(component, rot, t, tiles, paper, area, title, section, overlap, scale)
+        for t in tiles
     ]
-    pages.append(assembly_map(component, tiles, paper, title, section, overlap, rot))
+    pages.append(assembly_map(component, tiles, paper, title, section, overlap, rot, scale))
     return pages
 
 
@@ -164,6 +188,7 @@ def _tile_page(
     title: str,
     section: str,
     overlap: float,
+    scale: float = 1.0,
 ) -> Page:
     rx0, ry0, rx1, ry1 = t.region
     tw, th = rx1 - rx0, ry1 - ry0
@@ -172,7 +197,7 @@ def _tile_page(
     dx, dy = px - rx0, py - ry0  # board -> page offset for this sheet
     clip = (px, py, px + tw, py + th)
     page = blank_page(paper, f"{title} — tile {t.label}", section)
-    page.placements.append(Placement(c, dx, dy, rot, clip))
+    page.placements.append(Placement(c, dx, dy, rot, clip, scale=scale))
     page.items.extend(_tile_marks(t, tiles, dx, dy, overlap))
     return page
 
@@ -279,6 +304,7 @@ def assembly_map(
     section: str = "",
     overlap: float = GLUE_OVERLAP,
     rot: Rotation = 0,
+    scale: float = 1.0,
 ) -> Page:
     """A schematic of the sheets, with their labels, in the order they are glued."""
     area = content_box(paper)
@@ -299,7 +325,8 @@ def assembly_map(
             ax0,
             top - 7.0,
             f"{len(tiles)} sheets in {rows} rows x {cols} columns; "
-            f"finished size {component.width:g} x {component.height:g} mm"
+            f"finished size {component.width * scale:.4g} x {component.height * scale:.4g} mm"
+            + (f" (the board at {scale_label(scale)})" if scale < 1 else "")
             + (", shown turned a quarter as on the sheets." if rot else "."),
             size=9.0,
         ),
@@ -320,7 +347,9 @@ def assembly_map(
     def to_map(x: float, y: float) -> tuple[float, float]:
         return (mx + (x - ex[0]) * s, my + (y - ex[1]) * s)
 
-    trim = frame_box((0.0, 0.0, component.width, component.height), component, rot)
+    trim = frame_box(
+        (0.0, 0.0, component.width * scale, component.height * scale), component, rot, scale
+    )
     bx0, by0 = to_map(trim[0], trim[1])
     bx1, by1 = to_map(trim[2], trim[3])
     items.append(Shape(box(bx0, by0, bx1, by1), "guide", MAP_BOARD))

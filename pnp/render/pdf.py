@@ -7,6 +7,7 @@ Page coordinates are millimetres, converted to points here and nowhere else.
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -16,7 +17,18 @@ from shapely.geometry.base import BaseGeometry
 
 from pnp.atomic import write_bytes
 from pnp.layout.page import Box, Page, Placement
-from pnp.scene import GUIDE_STYLE, LAYERS, PT_PER_MM, Item, Shape, Style, Text
+from pnp.scene import (
+    CUT_LAYERS,
+    GUIDE_STYLE,
+    LAYERS,
+    PT_PER_MM,
+    Item,
+    Shape,
+    Style,
+    Text,
+    check_layer_colours,
+    machine_style,
+)
 from pnp.text import font_name, register_fonts
 
 K = PT_PER_MM
@@ -32,8 +44,18 @@ def _pt_box(b: Box | None) -> tuple[float, float, float, float] | None:
     return None if b is None else (b[0] * K, b[1] * K, b[2] * K, b[3] * K)
 
 
-def render_pdf(pages: list[Page], title: str) -> bytes:
-    """All pages as one PDF: exact mm page sizes, TrimBox/BleedBox where the layout set them."""
+def render_pdf(
+    pages: list[Page],
+    title: str,
+    colours: dict[str, str] | None = None,
+    *,
+    hairline: float | None = None,
+) -> bytes:
+    """All pages as one PDF: exact mm page sizes, TrimBox/BleedBox where the layout set them.
+
+    `colours` and `hairline` act on the machine layers exactly as in the SVG renderer
+    (`pnp.scene.machine_style`): a printed scroll-saw pattern needs its cut lines visible."""
+    look = _Look(check_layer_colours(colours), hairline)
     regular, _ = register_fonts()
     buf = io.BytesIO()
     first = pages[0] if pages else None
@@ -49,7 +71,7 @@ def render_pdf(pages: list[Page], title: str) -> bytes:
         canv.setPageSize((page.width * K, page.height * K))
         canv.setTrimBox(_pt_box(page.trim_box))
         canv.setBleedBox(_pt_box(page.bleed_box))
-        draw_page(canv, page)
+        draw_page(canv, page, look)
         canv.showPage()
     canv.save()
     return buf.getvalue()
@@ -60,6 +82,19 @@ def write_pdf(path: Path, pages: list[Page], title: str) -> Path:
     return write_bytes(path, render_pdf(pages, title))
 
 
+@dataclass(frozen=True)
+class _Look:
+    colours: dict[str, str]
+    hairline: float | None
+
+    def style(self, layer: str, style: Style) -> Style:
+        colour = self.colours.get(layer) if layer in CUT_LAYERS else None
+        return machine_style(style, colour, self.hairline)
+
+
+PLAIN = _Look({}, None)
+
+
 def _layers(page: Page) -> list[str]:
     """Scene layers bottom to top; unknown layers (if any) go on top, sorted for stability."""
     seen = {it.layer for it in page.items}
@@ -68,19 +103,19 @@ def _layers(page: Page) -> list[str]:
     return list(LAYERS) + sorted(seen - set(LAYERS))
 
 
-def draw_page(canv: Canvas, page: Page) -> None:
+def draw_page(canv: Canvas, page: Page, look: _Look = PLAIN) -> None:
     """Each layer in order: every placement's items on it, then the page's own items."""
     for layer in _layers(page):
         for p in page.placements:
             items = [it for it in p.component.items if it.layer == layer]
             if items:
-                _draw_placement(canv, p, items)
+                _draw_placement(canv, p, items, look)
         for it in page.items:
             if it.layer == layer:
-                _draw_item(canv, it)
+                _draw_item(canv, it, look)
 
 
-def _draw_placement(canv: Canvas, p: Placement, items: list[Item]) -> None:
+def _draw_placement(canv: Canvas, p: Placement, items: list[Item], look: _Look) -> None:
     canv.saveState()
     if p.clip is not None:
         x0, y0, x1, y1 = p.clip
@@ -90,13 +125,13 @@ def _draw_placement(canv: Canvas, p: Placement, items: list[Item]) -> None:
     a, b, c, d, e, f = p.matrix
     canv.transform(a, b, c, d, e * K, f * K)
     for it in items:
-        _draw_item(canv, it)
+        _draw_item(canv, it, look)
     canv.restoreState()
 
 
-def _draw_item(canv: Canvas, it: Item) -> None:
+def _draw_item(canv: Canvas, it: Item, look: _Look = PLAIN) -> None:
     if isinstance(it, Shape):
-        _draw_shape(canv, it)
+        _draw_shape(canv, it, look)
     else:
         _draw_text(canv, it)
 
@@ -161,9 +196,10 @@ _PAINT = {(True, True): "B*", (False, True): "f*", (True, False): "S"}
 """PDF painting operators by (stroke, fill); areas use the even-odd rule so holes stay open."""
 
 
-def _draw_shape(canv: Canvas, s: Shape) -> None:
+def _draw_shape(canv: Canvas, s: Shape, look: _Look = PLAIN) -> None:
     """Areas (polygons, circles) are filled even-odd and stroked; lines are stroked only."""
     st = GUIDE_STYLE if s.layer == "guide" and s.style == DEFAULT_STYLE else s.style
+    st = look.style(s.layer, st)
     stroke = st.stroke is not None and st.stroke_width > 0
     fill = st.fill is not None
     if not (stroke or fill):

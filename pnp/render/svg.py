@@ -17,8 +17,17 @@ from xml.sax.saxutils import escape, quoteattr
 
 from shapely.geometry.base import BaseGeometry
 
-from pnp.errors import PnpError
-from pnp.scene import CUT_LAYERS, LAYERS, PT_PER_MM, Component, Item, Shape, Style, Text
+from pnp.scene import (
+    LAYERS,
+    PT_PER_MM,
+    Component,
+    Item,
+    Shape,
+    Style,
+    Text,
+    check_layer_colours,
+    machine_style,
+)
 from pnp.text import SVG_FAMILY
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -51,7 +60,7 @@ def component_svg(
     `hairline`, when given, widens strokes thinner than it (in mm): previews use it so a
     0.01 mm cut line stays visible on screen; cut files leave it off.
     """
-    overrides = _check_colours(colours)
+    overrides = check_layer_colours(colours)
     x0, y0, w, h = svg_extent(component, bleed)
     flip = component.height
     lines = [
@@ -70,19 +79,6 @@ def component_svg(
         lines.append("</g>")
     lines.append("</svg>")
     return "\n".join(lines) + "\n"
-
-
-def _check_colours(colours: dict[str, str] | None) -> dict[str, str]:
-    """Shops pick their own layer colours; only machine layers may be recoloured."""
-    colours = dict(colours or {})
-    for layer, colour in colours.items():
-        if layer not in CUT_LAYERS:
-            raise PnpError(
-                f"cannot set a colour for layer '{layer}': choose from {', '.join(CUT_LAYERS)}"
-            )
-        if not isinstance(colour, str) or not colour.strip():
-            raise PnpError(f"colour for layer '{layer}' must be a colour such as '#ff0000'")
-    return colours
 
 
 def _item(item: Item, flip: float, colour: str | None, hairline: float | None) -> list[str]:
@@ -136,18 +132,11 @@ def _ring_d(coords: Iterable[tuple[float, ...]], flip: float, closed: bool) -> s
 
 
 def _style_attrs(style: Style, colour: str | None, hairline: float | None, fillable: bool) -> str:
+    style = machine_style(style, colour, hairline)
     fill, stroke = (style.fill if fillable else None), style.stroke
-    if colour is not None:
-        if stroke is not None:
-            stroke = colour
-        elif fill is not None:
-            fill = colour
     attrs = [f" fill={quoteattr(fill or 'none')}", f" stroke={quoteattr(stroke or 'none')}"]
     if stroke is not None:
-        width = style.stroke_width
-        if hairline is not None and width < hairline:
-            width = hairline
-        attrs.append(f' stroke-width="{fmt(width)}"')
+        attrs.append(f' stroke-width="{fmt(style.stroke_width)}"')
         if style.dash:
             attrs.append(f' stroke-dasharray="{" ".join(fmt(d) for d in style.dash)}"')
     if style.opacity < 1:
