@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -14,6 +14,7 @@ from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, g
 from pnp.checks import Finding, has_errors
 from pnp.errors import PnpError
 from pnp.games import registry
+from pnp.paper import paper_name
 
 app = typer.Typer(
     help="Print-and-play kits that are solitaire-tested before they are printed.",
@@ -48,7 +49,7 @@ def build(
 ) -> None:
     """Build print-ready kits into OUT/<game>/ and the gallery OUT/index.html."""
     slugs = game_slugs(game)
-    papers = [paper] if paper else None
+    papers = [paper_name(paper)] if paper is not None else None
     ensure_dir(out)
     failed = False
     with err_console.status("building") as status:
@@ -110,30 +111,50 @@ def _print_findings(findings: list[Finding], errors_only: bool = False) -> None:
         )
 
 
-def _register_simulate() -> None:
-    try:
-        from pnp.sim.command import simulate
-    except ImportError:  # the simulation runner is optional while it is being built
-        return
+def _register_play_commands() -> None:
+    from pnp.sim.command import simulate
+    from pnp.sim.solve import solve
+
     app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
         simulate
     )
+    app.command()(solve)
 
 
-_register_simulate()
+_register_play_commands()
 
 
-def main() -> None:
+def _fail(message: str, code: int = 2) -> NoReturn:
+    """One line on stderr, however the message was built."""
+    text = " ".join(message.split())
+    print(f"error: {text}", file=sys.stderr)
+    sys.exit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
     """Entry point: a user error is one line on stderr and exit code 2, never a traceback.
 
-    Typer runs in standalone mode, so its usage errors and exit codes behave as usual;
-    only our own PnpError needs catching.
-    """
+    The command runs outside click's standalone mode so that usage errors (a bad option,
+    a missing argument, an unknown command) come here too and print as one line with a
+    hint, like our own `PnpError`s. Ctrl-C is exit 130."""
+    command = typer.main.get_command(app)
     try:
-        app()
+        code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
     except PnpError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(exc.exit_code)
+        _fail(str(exc), exc.exit_code)
+    except (KeyboardInterrupt, typer.Abort):
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    except Exception as exc:
+        if not hasattr(exc, "format_message"):  # not a usage error: a bug, show it
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            print(exc.format_message())
+            sys.exit(0)
+        ctx = getattr(exc, "ctx", None)
+        where = ctx.command_path if ctx is not None else "pnp"
+        _fail(f"{exc.format_message()} (see '{where} --help')", getattr(exc, "exit_code", 2))
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
