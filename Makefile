@@ -27,8 +27,8 @@ kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
 test: $(STAMP) ## Run the test suite
 	$(BIN)/pytest
 
-bench: $(STAMP) ## Benchmarks: simulated games per second and kit build time
-	$(BIN)/python -m pnp.bench
+bench: $(STAMP) ## Benchmarks for every game with an engine (GAME=slug for one; BENCH_ARGS=...)
+	$(BIN)/python -m pnp.bench $(GAME) $(BENCH_ARGS)
 
 lint: $(STAMP) ## Ruff over the code and tests
 	$(BIN)/ruff check pnp geometry tests

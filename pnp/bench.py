@@ -1,6 +1,9 @@
 """Benchmark: random-bot games per second through the runner, and the kit build time.
 
-Run as ``python -m pnp.bench`` (``--games`` to change the 20,000 games per setting).
+Run as ``python -m pnp.bench [GAME ...]`` (every registered game with an engine when none
+is named; ``--games`` to change the games per setting). A game's package may add its own
+figures with a ``bench`` module exposing ``bench() -> [(label, figure), ...]`` (a
+solver's positions per second, a comparison with another engine).
 A benchmark, not a test: the numbers depend on the machine and on what else runs on it,
 so it prints games per wall-clock second and per CPU second (all processes) side by side;
 the second is what an otherwise idle machine would give per core.
@@ -9,6 +12,7 @@ the second is what an otherwise idle machine would give per core.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import resource
 import tempfile
@@ -16,11 +20,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from pnp.games import get_game
+from pnp.games import get_game, registry
 from pnp.sim.command import engine_for
 from pnp.sim.runner import run
-
-GAME = "exploding-dice"
 
 
 def _cpu() -> float:
@@ -30,20 +32,24 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def games_per_second(games: int, jobs: int, players: int = 4, seed: int = 1) -> tuple[float, float]:
+def games_per_second(
+    game: str, games: int, jobs: int, bot: str = "random", seed: int = 1
+) -> tuple[float, float]:
     """(games per wall-clock second, games per CPU second over all processes) for one run
-    of the simulation runner, in a fresh process so no warm table carries over."""
-    gdef = get_game(GAME)
+    of the simulation runner with the game's default player count, in a fresh process so
+    no warm table carries over."""
+    gdef = get_game(game)
     engine = engine_for(gdef)
+    players = getattr(engine, "DEFAULT_PLAYERS", engine.MIN_PLAYERS)
     model = engine.prepare(gdef.default_params(), players)
     wall, cpu = time.perf_counter(), _cpu()
-    result = run(engine, model, players, "random", games, seed, jobs)
+    result = run(engine, model, players, bot, games, seed, jobs)
     wall, cpu = time.perf_counter() - wall, _cpu() - cpu
     assert result.games == games
     return games / wall, games / cpu
 
 
-def build_seconds() -> str:
+def build_seconds(game: str) -> str:
     """The kit build time, or 'n/a' while the build is not wired up."""
     try:
         from pnp.build import build_game
@@ -52,29 +58,52 @@ def build_seconds() -> str:
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         try:
-            build_game(GAME, out=Path(tmp))
+            build_game(game, out=Path(tmp))
         except Exception as exc:  # a benchmark reports, it does not fail
             return f"n/a ({type(exc).__name__}: {exc})"
         return f"{time.perf_counter() - start:.2f} s"
 
 
+def game_figures(game: str) -> list[tuple[str, str]]:
+    """The figures a game's own `bench` module adds, if it has one."""
+    package = get_game(game).engine.__name__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.bench")
+    except ModuleNotFoundError:
+        return []
+    return list(module.bench())
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m pnp.bench", description=__doc__)
+    ap.add_argument("games_to_bench", nargs="*", metavar="GAME", help="games (default: all)")
     ap.add_argument("--games", type=int, default=20_000, help="games per setting")
     ap.add_argument("--jobs", type=int, nargs="*", default=[1, 2], help="job counts to try")
+    ap.add_argument("--bots", nargs="*", default=["random"], help="bots to time")
     ap.add_argument("--no-build", action="store_true", help="skip the kit build timing")
     args = ap.parse_args(argv)
-    print(f"{GAME}: {args.games} random-bot games, 4 players, seed 1")
-    print(f"  (this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
-    for jobs in args.jobs:
-        with ProcessPoolExecutor(1) as fresh:  # a new process per setting: cold tables
-            rate, per_cpu = fresh.submit(games_per_second, args.games, jobs).result()
-        print(
-            f"  --jobs {jobs}: {rate:8,.0f} games/s wall clock   "
-            f"({per_cpu:,.0f} games per CPU second)"
-        )
-    if not args.no_build:
-        print(f"kit build (a4 + letter, all formats): {build_seconds()}")
+    names = args.games_to_bench or [s for s, g in registry().items() if g.engine is not None]
+    print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
+    for game in names:
+        engine = engine_for(get_game(game))
+        players = getattr(engine, "DEFAULT_PLAYERS", engine.MIN_PLAYERS)
+        print(f"{game}: {args.games} games a setting, {players} players, seed 1")
+        for bot in args.bots:
+            if bot not in engine.BOTS:
+                continue
+            for jobs in args.jobs:
+                with ProcessPoolExecutor(1) as fresh:  # a new process per setting: cold tables
+                    rate, per_cpu = fresh.submit(
+                        games_per_second, game, args.games, jobs, bot
+                    ).result()
+                print(
+                    f"  {bot:7} --jobs {jobs}: {rate:8,.0f} games/s wall clock   "
+                    f"({per_cpu:,.0f} games per CPU second)"
+                )
+        for label, figure in game_figures(game):
+            print(f"  {label}: {figure}")
+        if not args.no_build:
+            print(f"  kit build (a4 + letter, all formats): {build_seconds(game)}")
 
 
 if __name__ == "__main__":
