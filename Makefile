@@ -30,8 +30,9 @@ test: $(STAMP) ## Run the test suite
 bench: $(STAMP) ## Benchmarks for every game with an engine (GAME=slug for one; BENCH_ARGS=...)
 	$(BIN)/python -m pnp.bench $(GAME) $(BENCH_ARGS)
 
-lint: $(STAMP) ## Ruff over the code and tests
+lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers
 	$(BIN)/ruff check pnp geometry tests
+	$(BIN)/lint-imports
 
 golden: $(STAMP) ## Regenerate the golden files after a deliberate change (review the diff!)
 	$(BIN)/pytest tests/test_golden.py --update-golden

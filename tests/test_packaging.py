@@ -1,0 +1,69 @@
+"""A plain wheel install works: templates ship as package data, nothing reads the checkout."""
+
+from __future__ import annotations
+
+import os
+import site
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str | Path, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(a) for a in args], cwd=cwd, capture_output=True, text=True, env=env, timeout=300
+    )
+
+
+def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
+    wheels = tmp_path / "wheels"
+    r = run(
+        sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT, cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    (wheel,) = wheels.glob("pnp-*.whl")
+    venv = tmp_path / "venv"
+    assert run(sys.executable, "-m", "venv", venv, cwd=tmp_path).returncode == 0
+    py = venv / "bin" / "python"
+    r = run(py, "-m", "pip", "install", "--no-deps", "-q", wheel, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    # The dependencies come from this environment's site-packages, listed after the new
+    # venv's own (a .pth adds the folder but runs none of its .pth files, so the checkout's
+    # editable install stays out of sight).
+    venv_site = Path(
+        run(
+            py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path
+        ).stdout.strip()
+    )
+    deps = {sysconfig.get_paths()["purelib"], *site.getsitepackages()}
+    (venv_site / "deps.pth").write_text("\n".join(sorted(deps)) + "\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    where = run(
+        py,
+        "-c",
+        "import pnp, pnp.templating as t; print(pnp.__file__, t.TEMPLATES)",
+        cwd=tmp_path,
+        env=env,
+    )
+    assert where.returncode == 0, where.stderr
+    assert str(venv) in where.stdout and str(ROOT) not in where.stdout
+    out = tmp_path / "out"
+    r = run(
+        venv / "bin" / "pnp",
+        "build",
+        "exploding-dice",
+        "--paper",
+        "letter",
+        "--format",
+        "pdf,svg",
+        "--out",
+        out,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert r.returncode == 0, r.stderr
+    assert (out / "exploding-dice" / "exploding-dice-letter.pdf").stat().st_size > 10_000
+    assert (out / "index.html").exists()
