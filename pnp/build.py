@@ -45,10 +45,14 @@ class BuildResult:
 
 
 def resolve_params(
-    game: GameDef, config: Path | None = None, overrides: dict[str, Any] | None = None
+    game: GameDef,
+    config: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    values: dict[str, Any] | None = None,
 ) -> tuple[Any, PrintParams, bool]:
-    """Defaults, then the TOML config, then CLI overrides. Also: did anyone choose a paper?"""
-    data = read_toml(config) if config else {}
+    """Defaults, then the TOML config (or the same keys as `values`: a named variant), then
+    CLI overrides. Also: did anyone choose a paper?"""
+    data = read_toml(config) if config else dict(values or {})
     source = f"config file {config}" if config else "options"
     params, printing = split_config(data, game.default_params(), source)
     paper_chosen = "paper" in data
@@ -60,10 +64,14 @@ def resolve_params(
 
 
 def make_kit(
-    slug: str, config: Path | None = None, paper: str | None = None
+    slug: str,
+    config: Path | None = None,
+    paper: str | None = None,
+    values: dict[str, Any] | None = None,
 ) -> tuple[GameDef, Kit]:
+    """The kit from its defaults, a config file or config `values`, for one paper."""
     game = get_game(slug)
-    params, printing, _ = resolve_params(game, config, {"paper": paper})
+    params, printing, _ = resolve_params(game, config, {"paper": paper}, values)
     return game, game.build_kit(params, printing)
 
 

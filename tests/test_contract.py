@@ -1,45 +1,102 @@
 """Every registered game goes through the whole product: kit, checks, every renderer,
-the gallery, and a short simulation of the same kit."""
+every document, cut sheets, the gallery, a short simulation of the same kit and, where
+the game has one, a small solve. A throwaway toy game (tests/toy_game.py) that uses every
+extension point passes the same contract without any general module knowing it."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+from pypdf import PdfReader
+from toy_game import GAME as TOY
 
-from pnp.build import build_gallery_for, build_game, make_kit
+from pnp.build import build_gallery_for, build_game, cut_sheets_of, make_kit, pdf_name
 from pnp.checks import has_errors
-from pnp.games import registry
+from pnp.games import get_game, registered, registry
+from pnp.sim.command import run_simulation
+from pnp.sim.solve import run_solve
 
 GAMES = list(registry())
 
 
-@pytest.mark.parametrize("slug", GAMES)
+@pytest.fixture(params=[*GAMES, "lamps"])
+def slug(request):
+    if request.param == "lamps":
+        with registered(TOY):
+            yield "lamps"
+    else:
+        yield request.param
+
+
 def test_kit_builds_checks_and_renders(slug, tmp_path):
     game, kit = make_kit(slug, paper="letter")
     assert not has_errors(game.checks(kit))
     result = build_game(slug, ["letter"], tmp_path, formats=["pdf", "svg", "png", "dxf"])
-    names = {p.name for p in result.files}
-    assert f"{slug}-letter.pdf" in names
+    names = {p.relative_to(tmp_path / slug).as_posix() for p in result.files}
+    for doc, _title in [("", "")] + list(game.documents):
+        pdf = tmp_path / slug / pdf_name(slug, doc, "letter")
+        assert pdf.name in names and len(PdfReader(pdf).pages) >= 2
     for comp in kit.components:
-        assert f"{comp.name}.svg" in names and f"{comp.name}.png" in names
-        assert (f"{comp.name}.dxf" in names) == comp.has_cut_lines()
+        assert f"svg/{comp.name}.svg" in names and f"png/{comp.name}.png" in names
+        assert (f"dxf/{comp.name}.dxf" in names) == comp.has_cut_lines()
+    sheets = cut_sheets_of(kit)
+    assert bool(sheets) == bool(kit.cut_parts)
+    for sheet in sheets:
+        assert {f"cut/{sheet.name}.svg", f"cut/{sheet.name}.dxf"} <= names
     assert not list(tmp_path.rglob("*.tmp")), "a temporary file was left behind"
-    index = build_gallery_for(tmp_path)
-    html = index.read_text(encoding="utf-8")
+    html = build_gallery_for(tmp_path).read_text(encoding="utf-8")
     for href in re.findall(r'(?:href|src)="([^"#:]+)"', html):
         assert (tmp_path / href).exists(), href
     assert f"{slug}/{slug}-letter.pdf" in html
 
 
-@pytest.mark.parametrize("slug", GAMES)
 def test_the_simulated_set_is_the_printed_set(slug):
     game, kit = make_kit(slug)
     engine = game.engine
     assert engine is not None, f"{slug} has no rules engine"
-    players = engine.MIN_PLAYERS
+    players = engine.DEFAULT_PLAYERS
     model = engine.prepare(kit.params, players)
     assert model == kit.model, "the engine must play the kit that prints"
     for bot in engine.BOTS:
         record = engine.play_one(model, players, bot, f"contract:{bot}")
         assert record.turns > 0 and record.end
+        assert set(record.counters) == set(engine.COUNTERS)
+
+
+def test_a_short_simulation_reports_what_the_game_declares(slug):
+    engine = get_game(slug).engine
+    s = run_simulation(slug, games=30, jobs=1).summary
+    assert s["games"] == 30 and sum(s["end_reasons"].values()) == 30
+    m = s["metrics"]
+    assert set(engine.COUNTERS) | set(engine.RATIOS) <= set(m)
+    assert ("win_rate_by_seat" in m) != engine.COOPERATIVE
+    assert ("abstraction" in s) == bool(engine.ABSTRACTION)
+    json.dumps(s)
+
+
+def test_a_small_solve_where_the_game_has_a_solver(slug):
+    game = get_game(slug)
+    if game.solver is None:
+        pytest.skip(f"{slug} has no solver")
+    answer = run_solve(slug, budget=5000)
+    assert answer["game"] == slug and answer["result"] in ("win", "no-win", "unknown")
+    if answer["result"] == "win":
+        assert answer["length"] == len(answer["line"]) > 0
+    json.dumps(answer)
+
+
+def test_the_toy_reports_cooperative_metrics_and_scale():
+    with registered(TOY):
+        m = run_simulation("lamps", games=200, jobs=1).summary["metrics"]
+        assert set(m) == {"duration_turns", "completion", "timeouts", "toggles", "toggles_per_turn"}
+        assert 0 < m["completion"] <= 1
+        answer = run_solve("lamps", budget=10_000)
+        assert answer["result"] == "win" and answer["shortest"] and answer["lamps"] == 5
+        _, kit = make_kit("lamps", paper="a4")
+        from pnp.build import kit_pages
+
+        titles = [p.title for p in kit_pages(kit)]
+        assert any("(scale 1:2)" in t for t in titles)
+        assert len(cut_sheets_of(kit)) == 1

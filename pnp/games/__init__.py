@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.errors import PnpError
@@ -20,13 +21,30 @@ class GameDef:
     engine: Any = None  # the game's simulation module (pnp.outcome contract), if any
     solver: Any = None  # a module with solve(model, players, budget) -> SolveResult, if any
     documents: tuple[tuple[str, str], ...] = ()  # (name, title) of PDFs beyond the main one
+    variants: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Named configs (config keys -> values) the golden files also cover, as Boxes.py's
+    examples do: what a designer is likely to change, kept from drifting unseen."""
+
+
+_EXTRA: dict[str, GameDef] = {}
+
+
+@contextmanager
+def registered(game: GameDef) -> Iterator[GameDef]:
+    """Register a game for the duration of a `with` block: tests plug a throwaway game into
+    the whole product this way, exactly as a real one is plugged in by the list below."""
+    _EXTRA[game.slug] = game
+    try:
+        yield game
+    finally:
+        del _EXTRA[game.slug]
 
 
 def registry() -> dict[str, GameDef]:
     from pnp.games.exploding_dice import game as exploding_dice
 
     games = [exploding_dice.GAME]
-    return {g.slug: g for g in games}
+    return {g.slug: g for g in games} | _EXTRA
 
 
 def get_game(slug: str) -> GameDef:

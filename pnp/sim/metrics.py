@@ -48,10 +48,10 @@ def lead_changes(leaders: tuple[int, ...]) -> int:
 
 
 def midgame_leader(record: GameRecord) -> int:
-    """The sole leader after turn ceil(turns / 2), or -1."""
-    if not record.turns:
-        return -1
-    return record.leaders[(record.turns + 1) // 2 - 1]
+    """The sole leader after turn ceil(turns / 2), or -1 (also for a game that keeps no
+    leaders, such as a cooperative one)."""
+    k = (record.turns + 1) // 2 - 1
+    return record.leaders[k] if 0 <= k < len(record.leaders) else -1
 
 
 @dataclass

@@ -104,4 +104,8 @@ GAME = GameDef(
     build_kit=build_kit,
     checks=run_checks,
     engine=engine,
+    variants={
+        "pinwheel-16mm": {"arrows": "pinwheel", "die_size": 16},
+        "custom-faces": {"faces": {"red": [1, 1, 2, 2, 3, 3]}, "stall": "skip"},
+    },
 )
