@@ -628,3 +628,50 @@ def card_back(
         )
     comp.meta["plate"] = plate
     return comp
+
+
+def rule_deck(
+    game: str,
+    context: dict[str, object],
+    fmt: CardFormat,
+    accent: str,
+    *,
+    back: Component | None = None,
+    radius: float | None = None,
+    body_max: float = 8.5,
+    floor: float = 7.0,
+    prefix: str = "rule-",
+) -> tuple[list[Component], list[Finding]]:
+    """One card per `templates/rules/<game>/<prefix>*.j2`, named `rule-card-<k>`, all in one
+    body size: each card is fitted alone, then the deck is reset at the smallest size any
+    card needed (not below `floor`), so the type does not jump from card to card."""
+    names = template_names(game, prefix)
+    texts = [split_title(render_template(game, t, **context)) for t in names]
+    if not texts:
+        return [], [Finding("error", "rule-card-1", f"no rule templates in {TEMPLATE_ROOT / game}")]
+
+    def build(max_size: float) -> tuple[list[Component], list[Finding]]:
+        cards, findings = [], []
+        for k, (title, markup) in enumerate(texts, start=1):
+            card, found = fit_text_card(
+                f"rule-card-{k}",
+                title or f"Rules {k}",
+                markup,
+                fmt,
+                accent,
+                page=f"{k}/{len(texts)}",
+                back=back,
+                radius=radius,
+                max_size=max_size,
+            )
+            card.title = f"Rule card {k}: {title or ''}".rstrip(": ")
+            cards.append(card)
+            findings += found
+        return cards, findings
+
+    cards, findings = build(body_max)
+    common = min(float(c.meta["body_size"]) for c in cards)  # type: ignore[arg-type]
+    common = max(common, floor)  # one crowded card must not shrink the whole deck
+    if common < body_max:
+        cards, findings = build(common)
+    return cards, findings

@@ -18,14 +18,15 @@ from shapely import affinity
 from shapely.geometry import LineString, Polygon, box
 from test_dice_geometry import assert_folds_to_cube
 
-from pnp.components.dice import candy_face, paper_die, pip_face, sticker_block
+from pnp.components.dice import paper_die, pip_face, sticker_block
 from pnp.errors import PnpError
+from pnp.games.exploding_dice.candy import candy_face
 from pnp.games.exploding_dice.dice_parts import paper_dice, sticker_sheets
 from pnp.games.exploding_dice.params import COLOURS, ExplodingDiceParams, dice
 from pnp.palette import ink
-from pnp.text import string_width
 from pnp.render.svg import component_svg
 from pnp.scene import PT_PER_MM, Component, Shape
+from pnp.text import string_width
 
 SVG = "{http://www.w3.org/2000/svg}"
 CUSTOM = ExplodingDiceParams(

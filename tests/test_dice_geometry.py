@@ -14,7 +14,6 @@ from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import polygonize, unary_union
 
-from geometry import candy as candy_mod
 from geometry.dice import (
     CROSS,
     cube_net,
@@ -26,6 +25,7 @@ from geometry.dice import (
     sticker_size,
 )
 from geometry.shapes import SYMBOLS
+from pnp.games.exploding_dice import candy_shapes as candy_mod
 from pnp.games.exploding_dice.params import COLOURS
 from pnp.palette import ink
 

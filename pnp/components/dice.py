@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from shapely.geometry import LineString
 from shapely.ops import unary_union
 
-from geometry.candy import candy, silhouette
 from geometry.dice import arrange_faces, cube_net, pips, sticker_outline, sticker_radius
 from geometry.shapes import symbol
 from pnp.palette import Ink
@@ -29,8 +28,6 @@ TITLE_PT = 6.0
 CORNER_PT_PER_MM = 0.72  # numeral size per mm of face: 5.8 pt on the 8 mm sticker of a 10 mm die
 MIN_CORNER_PT = 4.5  # smallest numeral that still reads at arm's length
 CAP_HEIGHT = 0.73  # Vera's digit height as a fraction of the font size
-HALO = 0.035  # white rim round a candy, as a fraction of the face: a die-cut sticker look
-OUTLINE = "#1F1F1F"  # candy outlines: near black, softer than pure black next to colour
 
 
 def shade(hex_colour: str, factor: float) -> str:
@@ -50,17 +47,6 @@ def pip_face(value: int, x: float, y: float, size: float, ink: Ink) -> list[Item
     return [Shape(p, "art", style) for p in pips(value, x, y, size, ink.symbol)]
 
 
-def candy_colours(ink: Ink) -> dict[str, str]:
-    """Candy role -> fill: pale candy bodies and deep accents read on the ink background."""
-    return {
-        "light": "#FFFFFF",
-        "main": ink.light,
-        "accent": shade(ink.hex, 0.62),
-        "dark": OUTLINE,
-        "shine": "#FFFFFF",
-    }
-
-
 def corner_marks(value: int, x: float, y: float, size: float, ink: Ink) -> list[Item]:
     """The value as a numeral top-left and the colour's symbol bottom-right, like card indices."""
     pt = max(MIN_CORNER_PT, CORNER_PT_PER_MM * size)
@@ -76,19 +62,6 @@ def corner_marks(value: int, x: float, y: float, size: float, ink: Ink) -> list[
     )
     mark = symbol(ink.symbol, x + size / 2 - inset - cap / 2, y - size / 2 + inset + cap / 2, cap)
     return [numeral, Shape(mark, "art", Style(fill=ink.text_on, stroke=None))]
-
-
-def candy_face(value: int, x: float, y: float, size: float, ink: Ink) -> list[Item]:
-    """The candy for `value` with a white halo (a sticker look), plus numeral and symbol."""
-    fills = candy_colours(ink)
-    parts = candy(value, x, y, size)
-    line = 0.018 * size
-    halo = silhouette(value, x, y, size, pad=HALO)
-    out: list[Item] = [Shape(halo, "art", Style(fill="#FFFFFF", stroke=None))]
-    for role, g in parts:
-        stroke = None if role == "shine" else OUTLINE
-        out.append(Shape(g, "art", Style(fill=fills[role], stroke=stroke, stroke_width=line)))
-    return out + corner_marks(value, x, y, size, ink)
 
 
 def sticker_block(

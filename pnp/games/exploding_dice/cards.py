@@ -17,7 +17,6 @@ from geometry.intersections import entries
 from geometry.shapes import rounded_rect, star, symbol
 from pnp.cards import (
     PAPER,
-    TEMPLATE_ROOT,
     CardFormat,
     add_cut,
     card_back,
@@ -26,8 +25,8 @@ from pnp.cards import (
     fit_text_card,
     fits_tin,
     render_template,
+    rule_deck,
     split_title,
-    template_names,
     tin_fit_radius,
 )
 from pnp.checks import Finding
@@ -134,40 +133,17 @@ def rule_cards(
     back: Component | None = None,
     radius: float | None = None,
 ) -> tuple[list[Component], list[Finding]]:
-    """One card per `rule-*.j2` template, all in one body size: each card is fitted alone,
-    then the deck is reset at the smallest size any card needed (not below DECK_FLOOR),
-    so the type does not jump from card to card."""
-    ctx = rules_context(params)
-    names = template_names(GAME, "rule-")
-    texts = [split_title(render_template(GAME, t, **ctx)) for t in names]
-    if not texts:
-        return [], [Finding("error", "rule-card-1", f"no rule templates in {TEMPLATE_ROOT / GAME}")]
-
-    def build(max_size: float) -> tuple[list[Component], list[Finding]]:
-        cards, findings = [], []
-        for k, (title, markup) in enumerate(texts, start=1):
-            card, found = fit_text_card(
-                f"rule-card-{k}",
-                title or f"Rules {k}",
-                markup,
-                fmt,
-                ACCENT,
-                page=f"{k}/{len(texts)}",
-                back=back,
-                radius=radius,
-                max_size=max_size,
-            )
-            card.title = f"Rule card {k}: {title or ''}".rstrip(": ")
-            cards.append(card)
-            findings += found
-        return cards, findings
-
-    cards, findings = build(BODY_MAX)
-    common = min(float(c.meta["body_size"]) for c in cards)  # type: ignore[arg-type]
-    common = max(common, DECK_FLOOR)  # one crowded card must not shrink the whole deck
-    if common < BODY_MAX:
-        cards, findings = build(common)
-    return cards, findings
+    """One card per `rule-*.j2` template, the deck in one body size (see `rule_deck`)."""
+    return rule_deck(
+        GAME,
+        rules_context(params),
+        fmt,
+        ACCENT,
+        back=back,
+        radius=radius,
+        body_max=BODY_MAX,
+        floor=DECK_FLOOR,
+    )
 
 
 def player_aid(

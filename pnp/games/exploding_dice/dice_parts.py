@@ -7,8 +7,9 @@ faces print exactly as they are simulated.
 from __future__ import annotations
 
 from geometry.dice import sticker_size
-from pnp.components.dice import FaceDrawer, candy_face, paper_die, pip_face, sticker_block
+from pnp.components.dice import FaceDrawer, paper_die, pip_face, sticker_block
 from pnp.errors import PnpError
+from pnp.games.exploding_dice.candy import candy_face
 from pnp.games.exploding_dice.params import ExplodingDiceParams, dice, validate
 from pnp.palette import ink
 from pnp.scene import Component
