@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
 
 from geometry.folding import fits_inside
+from geometry.webs import holds_together, narrowest_web
 from pnp.colour import CVD_MATRICES, delta_e
 from pnp.errors import PnpError
 from pnp.palette import ink
@@ -135,3 +138,41 @@ def check_on_background(
                 )
                 break
     return out
+
+
+def part_region(component: Component) -> BaseGeometry:
+    """The material a cut part keeps: inside its `cut` outlines, outside its `inner-cut`
+    holes (print-and-cut.md: holes are cut first, then the outline)."""
+
+    def areas(layer: str) -> BaseGeometry:
+        polys = []
+        for s in component.shapes(layer):
+            for g in getattr(s.geom, "geoms", [s.geom]):
+                if g.geom_type == "Polygon":
+                    polys.append(Polygon(g.exterior))
+                elif g.geom_type in ("LinearRing", "LineString") and g.is_closed:
+                    polys.append(Polygon(g.coords))
+                elif g.geom_type == "Point" and s.radius > 0:
+                    polys.append(g.buffer(s.radius, quad_segs=32))
+        return unary_union(polys)
+
+    return areas("cut").difference(areas("inner-cut"))
+
+
+def check_narrowest_web(component: Component, limit: float, material: str) -> list[Finding]:
+    """No bridge of material narrower than `limit` (its thickness): eroding the part by
+    half the limit must not split it (print-and-cut.md). Reports the narrowest value."""
+    region = part_region(component)
+    if region.is_empty or region.area <= 0:
+        return [Finding("error", component.name, "has no closed cut outline to measure")]
+    web = narrowest_web(region)
+    if not holds_together(region, limit):
+        return [
+            Finding(
+                "error",
+                component.name,
+                f"narrowest web {web:.1f} mm is thinner than the {limit:g} mm {material}: "
+                "it would snap",
+            )
+        ]
+    return [Finding("info", component.name, f"narrowest web {web:.1f} mm (>= {limit:g} mm)")]

@@ -8,7 +8,13 @@ from shapely.geometry import LineString
 from geometry.folding import container
 from geometry.intersections import Entry
 from geometry.shapes import rounded_rect
-from pnp.checks import check_cut_outlines, check_fits, check_on_background, check_palette
+from pnp.checks import (
+    check_cut_outlines,
+    check_fits,
+    check_narrowest_web,
+    check_on_background,
+    check_palette,
+)
 from pnp.games.exploding_dice.board import board
 from pnp.games.exploding_dice.checks import check_arrows, check_board_folds, check_dice_count
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
@@ -91,6 +97,8 @@ def test_an_ink_is_checked_against_the_background_it_stands_on():
     assert check_on_background(["black"], "#000000", "backs", outlined=("black",)) == []
     on_white = check_on_background(["white", "blue"], INKS["white"].hex, "white paper")
     assert [f.message.split()[0] for f in on_white if f.level == "error"] == ["white"]
+
+
 def test_open_cut_line_is_an_error():
     c = Component("x", "x", 10, 10)
     c.add(Shape(LineString([(0, 0), (10, 0), (10, 10)]), layer="cut", style=CUT_STYLE))
@@ -98,3 +106,26 @@ def test_open_cut_line_is_an_error():
     c.items.clear()
     c.add(Shape(rounded_rect(0, 0, 10, 10, 2).exterior, layer="cut", style=CUT_STYLE))
     assert check_cut_outlines(c) == []
+
+
+def _part(outline, holes=()):
+    c = Component("blade", "Blade", 60, 60)
+    c.add(Shape(outline.exterior, "cut", CUT_STYLE))
+    for h in holes:
+        c.add(Shape(h.exterior, "inner-cut", CUT_STYLE))
+    return c
+
+
+def test_narrowest_web_is_measured_on_the_part_that_is_cut():
+    from shapely.geometry import Point, box
+
+    # a 40 x 40 plate with a 10 mm hole whose edge is 3 mm from the plate's edge
+    plate = box(0, 0, 40, 40)
+    hole = Point(8, 20).buffer(5, quad_segs=64)
+    findings = check_narrowest_web(_part(plate, [hole]), 4.0, "plywood")
+    assert findings[0].level == "error" and "narrowest web 3.0 mm" in findings[0].message
+    ok = check_narrowest_web(_part(plate, [hole]), 2.0, "plywood")
+    assert ok[0].level == "info" and "3.0 mm" in ok[0].message
+    # a dumbbell: two discs joined by a 2 mm neck
+    dumbbell = Point(10, 30).buffer(8).union(Point(40, 30).buffer(8)).union(box(10, 29, 40, 31))
+    assert "2.0 mm" in check_narrowest_web(_part(dumbbell), 3.0, "plywood")[0].message
