@@ -1,12 +1,37 @@
-"""Write files so that a failure never leaves a half-written file behind."""
+"""Write output files safely: whole files only, never through a link, never onto a device.
+
+A file is written to a hidden temporary name in its folder and renamed into place, so a
+failure never leaves half a file behind. Renaming replaces a symbolic link that stands
+where the file goes; it never writes to what the link points at. Folders below a `root`
+(the `--out` folder) are opened without following links, so a link planted inside the
+output cannot send files elsewhere. Only regular files are written: a FIFO, socket or
+device in a file's place is refused, except the null device, which a user names on
+purpose to throw the output away.
+"""
 
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
+import stat
+from pathlib import Path, PurePosixPath
 
 from pnp.errors import PnpError
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_NEW_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def is_null_device(path: Path | str) -> bool:
+    """Is `path` the system's null device (`os.devnull`, or a link to it)?
+
+    Writing there is an explicit request to discard: `write_bytes` writes nothing and
+    `pnp.staging.Staging` builds, checks and renders everything but moves nothing in.
+    """
+    try:
+        st, null = os.stat(path), os.stat(os.devnull)
+    except OSError:
+        return False
+    return stat.S_ISCHR(st.st_mode) and st.st_rdev == null.st_rdev
 
 
 def ensure_dir(path: Path) -> Path:
@@ -20,40 +45,124 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
-def write_bytes(path: Path, data: bytes) -> Path:
-    """Write to a temporary file in the same folder, then rename it into place.
+def rel_parts(relpath: str | PurePosixPath) -> tuple[str, ...]:
+    """The '/'-separated parts of a path inside the output; refuse one that could leave it."""
+    parts = PurePosixPath(relpath).parts
+    if not parts or PurePosixPath(relpath).is_absolute() or ".." in parts:
+        raise PnpError(f"output path '{relpath}' must stay inside the output folder")
+    return parts
 
-    A device or pipe (`/dev/null`, `/dev/stdout`) is written directly: renaming over it
-    would replace the device with a plain file.
+
+def open_folder(
+    root_fd: int, parts: tuple[str, ...], shown: Path, made: list[tuple[str, ...]] | None = None
+) -> int:
+    """Open (making it if missing) folder `parts` below `root_fd`, following no link.
+
+    Returns a new fd. Each folder made is appended to `made` (its parts), so a caller can
+    take it away again. A link or a file where a folder should be is a `PnpError`;
+    `shown` is the path of `root_fd`, for the message.
     """
-    if path.exists() and not path.is_file():
-        try:
-            with open(path, "wb") as fh:
-                fh.write(data)
-        except OSError as exc:
-            raise PnpError(f"cannot write {path}: {exc.strerror or exc}") from None
-        return path
-    ensure_dir(path.parent)
+    fd = os.dup(root_fd)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise PnpError(f"cannot write to {path.parent}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are for sharing
-        os.replace(tmp, path)
+        for i, name in enumerate(parts):
+            try:
+                child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                os.mkdir(name, 0o777, dir_fd=fd)
+                if made is not None:
+                    made.append(parts[: i + 1])
+                child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+            except OSError:
+                path = shown.joinpath(*parts[: i + 1])
+                if os.path.islink(path):
+                    raise PnpError(
+                        f"{path} is a symbolic link: refusing to write through it "
+                        "(remove it, or choose another output folder)"
+                    ) from None
+                if os.path.lexists(path) and not os.path.isdir(path):
+                    raise PnpError(f"{path} is in the way: it is not a folder") from None
+                raise
+            os.close(fd)
+            fd = child
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        os.close(fd)
         raise
+    return fd
+
+
+def check_target(dir_fd: int, name: str, path: Path) -> bool:
+    """May a file be renamed onto `name` in `dir_fd`? True when something is there now.
+
+    A regular file or a link (the link itself is replaced, never followed) may go; a
+    folder, FIFO, socket or device may not.
+    """
+    try:
+        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return False
+    if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
+        return True
+    kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO, socket or device"
+    raise PnpError(f"cannot write {path}: it is {kind}, not a regular file")
+
+
+def os_error(path: Path, exc: OSError) -> PnpError:
+    """One line naming the file: 'No space left on device', 'Operation not permitted', ..."""
+    return PnpError(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def _new_file(dir_fd: int, name: str, data: bytes) -> None:
+    """Create `name` (it must not exist) in `dir_fd` holding `data`, mode 0666 less umask."""
+    fd = os.open(name, _NEW_FILE_FLAGS, 0o666, dir_fd=dir_fd)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
+def write_bytes(path: Path, data: bytes, root: Path | None = None) -> Path:
+    """Write `path` whole, through a temporary file in the same folder renamed into place.
+
+    Folders between `root` and the file are never followed through a link (give the
+    output folder as `root`); without `root` the folder is the caller's to choose, as for
+    a `--json FILE` the user named. The null device (as the file or as `root`) discards
+    the data.
+    """
+    path = Path(path)
+    if is_null_device(path) or (root is not None and is_null_device(root)):
+        return path
+    root = Path(root) if root is not None else path.parent
+    try:
+        parts = rel_parts(path.relative_to(root).as_posix())[:-1]
+    except ValueError:
+        raise PnpError(f"{path} is outside the output folder {root}") from None
+    ensure_dir(root)
+    try:
+        root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            dir_fd = open_folder(root_fd, parts, root)
+        finally:
+            os.close(root_fd)
+        try:
+            _replace_file(dir_fd, path, data)
+        finally:
+            os.close(dir_fd)
+    except OSError as exc:
+        raise os_error(path, exc) from None
     return path
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def _replace_file(dir_fd: int, path: Path, data: bytes) -> None:
+    check_target(dir_fd, path.name, path)
+    tmp = f".{path.name}.{os.urandom(6).hex()}.tmp"
+    try:
+        _new_file(dir_fd, tmp, data)
+        os.replace(tmp, path.name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        try:
+            os.unlink(tmp, dir_fd=dir_fd)
+        except OSError:
+            pass
+        raise
 
 
-def write_text(path: Path, text: str) -> Path:
-    return write_bytes(path, text.encode("utf-8"))
+def write_text(path: Path, text: str, root: Path | None = None) -> Path:
+    return write_bytes(path, text.encode("utf-8"), root)

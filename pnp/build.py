@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.atomic import ensure_dir, write_bytes, write_text
 from pnp.checks import Finding, has_errors
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
@@ -23,6 +22,7 @@ from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paper import PAPERS, get_paper
 from pnp.params import apply_values, validate_params
 from pnp.scene import Component
+from pnp.staging import Staging
 
 FORMATS = ("pdf", "svg", "png", "dxf")
 Progress = Callable[[str], None]
@@ -33,6 +33,7 @@ class ChecksFailed(Exception):
 
     def __init__(self, game: str, findings: list[Finding]):
         super().__init__(f"{game}: {sum(f.level == 'error' for f in findings)} check error(s)")
+        self.game = game
         self.findings = findings
 
 
@@ -52,7 +53,7 @@ def resolve_params(
 ) -> tuple[Any, PrintParams, bool]:
     """Defaults, then the TOML config (or the same keys as `values`: a named variant), then
     CLI overrides. Also: did anyone choose a paper?"""
-    data = read_toml(config) if config else dict(values or {})
+    data = {**(read_toml(config) if config else {}), **(values or {})}
     source = f"config file {config}" if config else "options"
     params, printing = split_config(data, game.default_params(), source)
     paper_chosen = "paper" in data
@@ -75,9 +76,60 @@ def make_kit(
     return game, game.build_kit(params, printing)
 
 
-def check_game(slug: str, config: Path | None = None, paper: str | None = None) -> list[Finding]:
-    game, kit = make_kit(slug, config, paper)
-    return game.checks(kit)
+@dataclass
+class Planned:
+    """A kit for one paper, checked and laid out: everything a build needs but the bytes."""
+
+    kit: Kit
+    findings: list[Finding]
+    documents: list[tuple[str, str, list]]
+    sheets: list[Component]
+
+
+def plan_kits(
+    slug: str,
+    config: Path | None = None,
+    papers: Iterable[str] | None = None,
+    values: dict[str, Any] | None = None,
+) -> tuple[GameDef, list[Planned]]:
+    """The kits a build makes (each paper asked for; else the config's paper; else all),
+    each with its checks run and its pages and cut sheets laid out. Layout is pure data,
+    so a card too big for the paper is found here, by `check` and `build` alike, before
+    anything renders or any file is written."""
+    game = get_game(slug)
+    params, printing, paper_chosen = resolve_params(game, config, values=values)
+    if papers:
+        paper_list = [get_paper(p, printing.margin).name for p in papers]
+    else:
+        paper_list = [printing.paper] if paper_chosen else list(PAPERS)
+    plans = []
+    for p in paper_list:
+        kit = game.build_kit(params, dataclasses.replace(printing, paper=p))
+        findings = list(game.checks(kit))
+        documents: list[tuple[str, str, list]] = []
+        sheets: list[Component] = []
+        try:
+            documents = kit_documents(kit)
+            sheets = cut_sheets_of(kit)
+        except PnpError as exc:
+            findings.append(Finding("error", "layout", f"on {p} paper: {exc}"))
+        plans.append(Planned(kit, findings, documents, sheets))
+    return game, plans
+
+
+def check_game(
+    slug: str,
+    config: Path | None = None,
+    paper: str | None = None,
+    values: dict[str, Any] | None = None,
+) -> list[Finding]:
+    """Every finding of every kit the same build would make, each once."""
+    _, plans = plan_kits(slug, config, [paper] if paper is not None else None, values)
+    seen: dict[tuple[str, str, str], Finding] = {}
+    for plan in plans:
+        for f in plan.findings:
+            seen.setdefault((f.level, f.component, f.message), f)
+    return list(seen.values())
 
 
 def build_game(
@@ -87,38 +139,38 @@ def build_game(
     config: Path | None = None,
     formats: Iterable[str] = FORMATS,
     progress: Progress | None = None,
+    values: dict[str, Any] | None = None,
+    stage: Staging | None = None,
 ) -> BuildResult:
-    """Build one game's kit for each paper; returns the files written."""
+    """Build one game's kit for each paper; returns the files written. `values` are config
+    keys given directly instead of (or as well as, later winning) a config file.
+
+    Files go through `stage` (one `Staging` for a whole command, the gallery included);
+    without one the build makes its own, so a failed build leaves `out` as it was."""
+    if stage is None:
+        with Staging(out) as own:
+            return build_game(slug, papers, out, config, formats, progress, values, own)
     started = time.perf_counter()
     say = progress or (lambda _msg: None)
     formats = _formats(formats)
-    game = get_game(slug)
-    params, printing, paper_chosen = resolve_params(game, config)
-    paper_list = list(papers) if papers else ([printing.paper] if paper_chosen else list(PAPERS))
-    for p in paper_list:
-        get_paper(p, printing.margin)
-    ensure_dir(out)
-    kits = []
-    for p in paper_list:
-        say(f"{slug}: building the {p} kit")
-        kit = game.build_kit(params, dataclasses.replace(printing, paper=p))
-        findings = game.checks(kit)
-        if has_errors(findings):
-            raise ChecksFailed(slug, findings)
-        kits.append(kit)
-    folder = ensure_dir(out / slug)
-    result = BuildResult(slug, findings=findings)
+    say(f"{slug}: checking")
+    game, plans = plan_kits(slug, config, papers, values)
+    for plan in plans:
+        if has_errors(plan.findings):
+            raise ChecksFailed(slug, plan.findings)
+    write = _Writer(stage, slug)
+    result = BuildResult(slug, findings=plans[0].findings)
     if "pdf" in formats:
         from pnp.render.pdf import render_pdf
 
-        for kit in kits:
-            for name, title, pages in kit_documents(kit):
+        for plan in plans:
+            kit = plan.kit
+            for name, title, pages in plan.documents:
                 say(f"{slug}: rendering the {kit.printing.paper} {name or 'print'} PDF")
                 data = render_pdf(pages, title=f"{kit.title} - {title}")
-                path = folder / pdf_name(slug, name, kit.printing.paper)
-                result.files.append(write_bytes(path, data))
-    result.files += _component_files(kits[0], folder, formats, say)
-    result.files += _cut_sheet_files(kits[0], folder, formats, say)
+                result.files.append(write(pdf_name(slug, name, kit.printing.paper), data))
+    result.files += _component_files(plans[0], write, formats, say)
+    result.files += _cut_sheet_files(plans[0], write, formats, say)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -166,45 +218,62 @@ def cut_sheets_of(kit: Kit) -> list[Component]:
     )
 
 
-def _cut_sheet_files(kit: Kit, folder: Path, formats: set[str], say: Progress) -> list[Path]:
+@dataclass
+class _Writer:
+    """Writes `<game>/<relpath>` through the build's staging."""
+
+    stage: Staging
+    slug: str
+
+    def __call__(self, relpath: str, data: bytes | str) -> Path:
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        return self.stage.write_bytes(f"{self.slug}/{relpath}", raw)
+
+
+def _cut_sheet_files(plan: Planned, write: _Writer, formats: set[str], say: Progress) -> list[Path]:
     """`cut/<name>-<n>.svg` and `.dxf`: the parts packed onto beds, every layer kept."""
     from pnp.render.dxf import component_dxf
     from pnp.render.svg import component_svg
 
+    kit = plan.kit
     files = []
-    for sheet in cut_sheets_of(kit):
+    for sheet in plan.sheets:
         say(f"{kit.game}: cut sheet {sheet.name}")
         if "svg" in formats:
             data = component_svg(sheet).encode("utf-8")
-            files.append(write_bytes(folder / "cut" / f"{sheet.name}.svg", data))
+            files.append(write(f"cut/{sheet.name}.svg", data))
         if "dxf" in formats:
             dxf = component_dxf(sheet, kerf=kit.printing.kerf)
             if dxf is not None:
-                files.append(write_bytes(folder / "cut" / f"{sheet.name}.dxf", dxf))
+                files.append(write(f"cut/{sheet.name}.dxf", dxf))
     return files
 
 
-def _component_files(kit: Kit, folder: Path, formats: set[str], say: Progress) -> list[Path]:
+def _component_files(plan: Planned, write: _Writer, formats: set[str], say: Progress) -> list[Path]:
     """One SVG, PNG preview and DXF cut file per component (paper does not change them)."""
     from pnp.render.dxf import component_dxf
     from pnp.render.png import component_png
     from pnp.render.svg import component_svg
 
+    kit = plan.kit
     files = []
     comps = all_components(kit)
-    manifest = [{"name": c.name, "title": c.title} for c in comps]
-    files.append(write_text(folder / "manifest.json", json.dumps(manifest, indent=1) + "\n"))
+    manifest = {
+        "components": [{"name": c.name, "title": c.title} for c in comps],
+        "cut_sheets": [s.name for s in plan.sheets],
+    }
+    files.append(write("manifest.json", json.dumps(manifest, indent=1) + "\n"))
     for comp in comps:
         say(f"{kit.game}: {comp.name}")
         if "svg" in formats:
             svg = component_svg(comp)
-            files.append(write_bytes(folder / "svg" / f"{comp.name}.svg", svg.encode("utf-8")))
+            files.append(write(f"svg/{comp.name}.svg", svg))
         if "png" in formats:
-            files.append(write_bytes(folder / "png" / f"{comp.name}.png", component_png(comp)))
+            files.append(write(f"png/{comp.name}.png", component_png(comp)))
         if "dxf" in formats:
             dxf = component_dxf(comp, kerf=kit.printing.kerf)
             if dxf is not None:
-                files.append(write_bytes(folder / "dxf" / f"{comp.name}.dxf", dxf))
+                files.append(write(f"dxf/{comp.name}.dxf", dxf))
     return files
 
 
@@ -236,54 +305,60 @@ def game_slugs(name: str) -> list[str]:
     return [name]
 
 
-def build_gallery_for(out: Path) -> Path:
-    """The index page over every kit that has been built into `out`."""
-    from pnp.gallery import build_gallery
+def build_gallery_for(out: Path, stage: Staging | None = None) -> Path:
+    """The index page over every kit built into `out`, written through `stage` (with the
+    build's files, in one transaction) or on its own."""
+    if stage is None:
+        with Staging(out) as own:
+            return build_gallery_for(out, own)
+    from pnp.gallery import gallery_html
 
     kits = []
     for slug, game in registry().items():
-        folder = out / slug
-        if not folder.is_dir():
-            continue
-        kits.append(_gallery_entry(slug, game, folder, out))
-    return build_gallery(out, kits)
+        manifest = stage.find(f"{slug}/manifest.json")
+        if manifest is not None:
+            kits.append(_gallery_entry(slug, game, manifest, stage.find))
+    return stage.write_text("index.html", gallery_html(kits, stage.find))
 
 
-def _gallery_entry(slug: str, game: GameDef, folder: Path, out: Path) -> dict[str, Any]:
-    def rel(p: Path) -> str:
-        return p.relative_to(out).as_posix()
+def _gallery_entry(
+    slug: str, game: GameDef, manifest: Path, find: Callable[[str], Path | None]
+) -> dict[str, Any]:
+    def have(rel: str) -> str | None:
+        return rel if find(rel) is not None else None
 
+    try:
+        listed = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        listed = {}
+    if isinstance(listed, list):  # a folder built before manifests listed cut sheets
+        listed = {"components": listed}
     pdfs = [
-        {"label": "A4" if p == "a4" else p.title(), "href": rel(f), "title": title}
+        {"label": "A4" if p == "a4" else p.title(), "href": href, "title": title}
         for name, title in [("", "Print PDF")] + list(game.documents)
         for p in PAPERS
-        if (f := folder / pdf_name(slug, name, p)).exists()
+        if (href := have(f"{slug}/{pdf_name(slug, name, p)}"))
     ]
-    sheets = sorted((folder / "cut").glob("*.svg")) if (folder / "cut").is_dir() else []
     cuts = [
-        {"name": f.stem, "svg": rel(f), "dxf": rel(f.with_suffix(".dxf"))}
-        for f in sheets
-        if f.with_suffix(".dxf").exists()
+        {"name": n, "svg": svg, "dxf": dxf}
+        for n in listed.get("cut_sheets", [])
+        if (svg := have(f"{slug}/cut/{n}.svg")) and (dxf := have(f"{slug}/cut/{n}.dxf"))
     ]
     comps = []
-    manifest = folder / "manifest.json"
-    listed = json.loads(manifest.read_text(encoding="utf-8")) if manifest.exists() else []
-    for item in listed:
+    for item in listed.get("components", []):
         name = item["name"]
-        png = folder / "png" / f"{name}.png"
-        svg, dxf = folder / "svg" / f"{name}.svg", folder / "dxf" / f"{name}.dxf"
-        if not png.exists():
+        png = have(f"{slug}/png/{name}.png")
+        if png is None:
             continue
         comps.append(
             {
                 "name": name,
                 "title": item["title"],
-                "png": rel(png),
-                "svg": rel(svg) if svg.exists() else None,
-                "dxf": rel(dxf) if dxf.exists() else None,
+                "png": png,
+                "svg": have(f"{slug}/svg/{name}.svg"),
+                "dxf": have(f"{slug}/dxf/{name}.dxf"),
             }
         )
-    report = folder / "report.html"
     return {
         "slug": slug,
         "title": game.title,
@@ -291,5 +366,5 @@ def _gallery_entry(slug: str, game: GameDef, folder: Path, out: Path) -> dict[st
         "pdfs": pdfs,
         "cut_sheets": cuts,
         "components": comps,
-        "report": rel(report) if report.exists() else None,
+        "report": have(f"{slug}/report.html"),
     }

@@ -9,12 +9,13 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
-from pnp.atomic import ensure_dir
+from pnp.atomic import is_null_device
 from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, game_slugs
 from pnp.checks import Finding, has_errors
 from pnp.errors import PnpError
 from pnp.games import registry
 from pnp.paper import paper_name
+from pnp.staging import Staging
 
 app = typer.Typer(
     help="Print-and-play kits that are solitaire-tested before they are printed.",
@@ -47,36 +48,54 @@ def build(
         str, typer.Option(help="Comma-separated: pdf,svg,png,dxf.")
     ] = "pdf,svg,png,dxf",
 ) -> None:
-    """Build print-ready kits into OUT/<game>/ and the gallery OUT/index.html."""
+    """Build print-ready kits into OUT/<game>/ and the gallery OUT/index.html.
+
+    Everything is written aside and moved in only when the command succeeds, so a failed
+    build leaves OUT as it was. '--out /dev/null' checks and renders but keeps nothing."""
     slugs = game_slugs(game)
     papers = [paper_name(paper)] if paper is not None else None
-    ensure_dir(out)
-    failed = False
-    with err_console.status("building") as status:
-        for slug in slugs:
-            try:
-                result = build_game(
-                    slug,
-                    papers,
-                    out,
-                    config,
-                    format.split(","),
-                    progress=lambda msg: status.update(msg),
-                )
-            except ChecksFailed as exc:
-                _print_findings(exc.findings, errors_only=True)
-                err_console.print(f"{slug}: not built: fix the check errors above")
-                failed = True
-                continue
-            err_console.print(
-                f"{slug}: {len(result.files)} files in {out / slug} ({result.seconds:.1f} s)",
-                highlight=False,
-                soft_wrap=True,
-            )
-        index = build_gallery_for(out)
-    err_console.print(f"gallery: {index}", highlight=False, soft_wrap=True)
+    kept = "nothing kept (--out is the null device)" if is_null_device(out) else ""
+    built, failed = [], []
+    try:
+        with err_console.status("building") as status, Staging(out) as stage:
+            for slug in slugs:
+                try:
+                    built.append(
+                        build_game(
+                            slug,
+                            papers,
+                            out,
+                            config,
+                            format.split(","),
+                            progress=lambda msg: status.update(msg),
+                            stage=stage,
+                        )
+                    )
+                except ChecksFailed as exc:
+                    failed.append(exc)
+            if not built:
+                raise _NothingBuilt
+            index = build_gallery_for(out, stage)
+    except _NothingBuilt:
+        pass
+    for exc in failed:
+        _print_findings(exc.findings, errors_only=True)
+        err_console.print(f"{exc.game}: not built: fix the check errors above")
+    for result in built:
+        where = kept or f"in {out / result.game}"
+        err_console.print(
+            f"{result.game}: {len(result.files)} files {where} ({result.seconds:.1f} s)",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if built and not kept:
+        err_console.print(f"gallery: {index}", highlight=False, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
+
+
+class _NothingBuilt(Exception):
+    """Every game failed its checks: roll the staging back, so not even a gallery lands."""
 
 
 @app.command()

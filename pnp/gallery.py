@@ -20,6 +20,7 @@ No JavaScript and no external assets, so the page works opened straight from dis
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +30,24 @@ from pnp.templating import render
 GALLERY_TEMPLATE = "gallery.html.j2"
 
 
+def gallery_html(kits: list[dict[str, Any]], find: Callable[[str], Path | None]) -> str:
+    """The index page listing `kits` (see the module docstring); `find(href)` says whether
+    a linked file exists (in the output folder, or staged to land there)."""
+    return render(GALLERY_TEMPLATE, kits=[_kit_section(find, kit) for kit in kits])
+
+
 def build_gallery(out_dir: Path, kits: list[dict[str, Any]]) -> Path:
-    """Write `out_dir/index.html` listing `kits` (see the module docstring); return its path."""
+    """Write `out_dir/index.html` listing `kits`; return its path."""
     out_dir = Path(out_dir)
-    sections = [_kit_section(out_dir, kit) for kit in kits]
-    html = render(GALLERY_TEMPLATE, kits=sections)
-    return write_text(out_dir / "index.html", html)
+
+    def find(rel: str) -> Path | None:
+        path = out_dir / rel
+        return path if path.is_file() else None
+
+    return write_text(out_dir / "index.html", gallery_html(kits, find))
 
 
-def _kit_section(out_dir: Path, kit: dict[str, Any]) -> dict[str, Any]:
+def _kit_section(find: Callable[[str], Path | None], kit: dict[str, Any]) -> dict[str, Any]:
     """Fill defaults and keep only links that make sense (a report only once it exists)."""
     for key in ("slug", "title"):
         if not kit.get(key):
@@ -56,7 +66,11 @@ def _kit_section(out_dir: Path, kit: dict[str, Any]) -> dict[str, Any]:
         "slug": slug,
         "title": str(kit["title"]),
         "blurb": kit.get("blurb") or "",
-        "pdfs": [{"label": p["label"], "href": p["href"]} for p in kit.get("pdfs", [])],
+        "pdfs": [
+            {"label": p["label"], "href": p["href"], "title": p.get("title", "Print PDF")}
+            for p in kit.get("pdfs", [])
+        ],
+        "cut_sheets": kit.get("cut_sheets", []),
         "components": components,
-        "report": report if (out_dir / report).is_file() else None,
+        "report": report if find(report) is not None else None,
     }

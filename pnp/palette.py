@@ -45,4 +45,5 @@ def ink(name: str) -> Ink:
     try:
         return INKS[name]
     except KeyError:
-        raise PnpError(f"unknown colour '{name}': choose from {', '.join(INKS)}") from None
+        shown = repr(name).replace("\\n", " ")[:40]
+        raise PnpError(f"unknown colour {shown}: choose from {', '.join(INKS)}") from None

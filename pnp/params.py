@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from pnp.errors import PnpError
-from pnp.paper import paper_name
+from pnp.paper import bed_size, paper_name
 
 _MISSING = dataclasses.MISSING
 
@@ -105,7 +105,11 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
     """Turn a TOML (or Python) value into the field's type and check it, or one clear error."""
     spec = spec or Spec()
     if spec.parse is not None:
-        return spec.parse(name, value)
+        try:
+            return spec.parse(name, value)
+        except PnpError as exc:
+            text = str(exc)
+            raise PnpError(text if f"'{name}" in text else f"'{name}': {text}") from None
     origin = get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in get_args(hint) if a is not type(None)]
@@ -193,7 +197,8 @@ def _number(
     if bad:
         rng = _range_text(Spec(lo, hi, lo_open))
         unit = f" ({spec.help})" if spec.help else ""
-        raise PnpError(f"'{name}' must be {rng}{unit}, got {value:g}")
+        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        raise PnpError(f"'{name}' must be {rng}{unit}, got {shown}")
     return float(value) if hint is float else value
 
 
@@ -250,6 +255,12 @@ def describe(cls: type) -> list[tuple[str, str, str, str]]:
 # --- shared groups -----------------------------------------------------------------------
 
 
+def _bed(name: str, value: Any) -> str:
+    bed_size(value)
+    return value.strip().lower()
+
+
+
 @dataclass(frozen=True)
 class PrintParams:
     """Print settings every kit shares; a TOML config or the CLI may override them."""
@@ -260,7 +271,9 @@ class PrintParams:
     kerf: float = param(0.0, lo=0, hi=5, help="cut files, mm")
     back_offset_x: float = param(0.0, lo=-20, hi=20, help="duplex back correction, mm")
     back_offset_y: float = param(0.0, lo=-20, hi=20, help="duplex back correction, mm")
-    cut_bed: str = param("300x200", help="cut sheets: a4, letter, 300x200, 400x300 or WxH mm")
+    cut_bed: str = param(
+        "300x200", help="cut sheets: a4, letter, 300x200, 400x300 or WxH mm", parse=_bed
+    )
     common_line: bool = param(False, help="cut sheets: merge shared straight edges")
 
 

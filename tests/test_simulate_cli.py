@@ -90,8 +90,8 @@ def test_custom_faces_from_a_config_are_what_gets_simulated(tmp_path):
 @pytest.mark.parametrize(
     "args, needle",
     [
-        (["--games", "0"], "--games must be at least 1"),
-        (["--games", "-5"], "--games must be at least 1"),
+        (["--games", "0"], "--games must be between 1 and 10,000,000"),
+        (["--games", "-5"], "--games must be between 1 and 10,000,000"),
         (["--players", "5"], "takes 2 to 4 players, got 5"),
         (["--players", "1"], "takes 2 to 4 players, got 1"),
         (["--bot", "clever"], "unknown bot 'clever'"),

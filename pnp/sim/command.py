@@ -21,10 +21,8 @@ from pnp.errors import PnpError
 from pnp.games import GameDef, get_game
 from pnp.outcome import SimOption
 from pnp.sim.metrics import Accumulator, summary
-from pnp.sim.runner import default_jobs, is_tty, run
+from pnp.sim.runner import check_limits, default_jobs, is_tty, report_after_ctrl_c, run
 
-MAX_GAMES = 10_000_000
-MAX_JOBS = 64
 MAX_SEED = 2**63
 
 
@@ -98,12 +96,7 @@ def run_simulation(
             raise PnpError(f"unknown option '{name}' for {gdef.title}")
     if players is None:
         players = getattr(engine, "DEFAULT_PLAYERS", engine.MIN_PLAYERS)
-    if games < 1:
-        raise PnpError(f"--games must be at least 1, got {games}")
-    if games > MAX_GAMES:
-        raise PnpError(f"--games must be at most {MAX_GAMES:,}, got {games}")
-    if not 1 <= jobs <= MAX_JOBS:
-        raise PnpError(f"--jobs must be from 1 to {MAX_JOBS}, got {jobs}")
+    check_limits(games, jobs)
     lo, hi = engine.MIN_PLAYERS, engine.MAX_PLAYERS
     if not lo <= players <= hi:
         raise PnpError(f"{gdef.title} takes {lo} to {hi} players, got {players}")
@@ -208,6 +201,28 @@ def simulate(
         raise PnpError("--json needs a file name, or '-' for stdout")
     if not -MAX_SEED <= seed < MAX_SEED:
         raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
+    with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
+        sim = _simulate_and_report(
+            game, games, players, bot, seed, jobs, config, options, json_out, report, out
+        )
+    if sim.interrupted:
+        raise typer.Exit(130)
+
+
+def _simulate_and_report(
+    game: str,
+    games: int,
+    players: int | None,
+    bot: str,
+    seed: int,
+    jobs: int,
+    config: Path | None,
+    options: dict[str, Any],
+    json_out: str | None,
+    report: bool,
+    out: Path,
+) -> Simulation:
+    """Run, then print the table or JSON and write the report; the command's body."""
     err = Console(stderr=True)
     if is_tty():
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -239,9 +254,9 @@ def simulate(
         from pnp.sim.report import write_report
 
         path = write_report(
-            sim.summary, sim.acc, out / game / "report.html", sim.title, sim.options
+            sim.summary, sim.acc, out / game / "report.html", sim.title, sim.options, root=out
         )
         err.print(f"report: {path}", highlight=False)
     if sim.interrupted:
         err.print(f"interrupted: {sim.summary['games']} of {games} games finished")
-        raise typer.Exit(130)
+    return sim

@@ -132,6 +132,7 @@ def write_report(
     title: str,
     options: dict | None = None,
     extra: tuple[str, ...] = (),
+    root: Path | None = None,
 ) -> Path:
-    """Write the report atomically to `path` and return it."""
-    return write_text(path, render_report(summary, acc, title, options or {}, extra))
+    """Write the report atomically to `path` (never through a link below `root`)."""
+    return write_text(path, render_report(summary, acc, title, options or {}, extra), root=root)

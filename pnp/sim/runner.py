@@ -2,25 +2,46 @@
 
 Game i of a run is played with ``random.Random(f"{seed}:{i}")``, whatever process plays
 it, and the tallies merge exactly (see `metrics`), so a run gives the same numbers for
-any ``jobs``. Games go to workers in chunks to keep the per-task overhead low. Ctrl-C
-stops the run: the games already finished are still tallied and reported.
+any ``jobs``.
+
+Games go to workers in chunks, at most `IN_FLIGHT` chunks per worker at a time, and only
+tallies come back, so memory stays flat however many games a run asks for.
+
+Ctrl-C: the first one raises a shared flag that every game loop reads between games, so
+the run stops once the games being played are over (a game takes milliseconds) and the
+finished games are still tallied and reported (``RunResult.interrupted``). A second one
+stops at once: workers are terminated and the games already handed back are reported;
+with ``jobs=1`` it interrupts the game being played (never a tally half made).
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib
+import itertools
 import multiprocessing
 import os
+import pickle
 import random
 import signal
 import sys
+import threading
+import traceback
 import types
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from typing import Any
 
+from pnp.errors import PnpError
 from pnp.sim.metrics import Accumulator
+
+MAX_GAMES = 10_000_000
+MAX_JOBS = 64
+IN_FLIGHT = 2  # chunks handed to a worker at a time: one playing, one waiting
+POLL = 0.2  # seconds between looks at Ctrl-C while the workers play
 
 
 @dataclass
@@ -40,9 +61,10 @@ def game_seed(seed: int, index: int) -> str:
 
 def default_jobs() -> int:
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+        cpus = os.cpu_count() or 1
+    return max(1, min(MAX_JOBS, cpus))
 
 
 def _engine_ref(engine: Any) -> Any:
@@ -64,27 +86,42 @@ def play_chunk(
     stop: int,
     options: dict[str, Any],
     acc: Accumulator | None = None,
+    halt: ctypes.c_bool | None = None,
 ) -> Accumulator:
-    """Play games start..stop-1 and tally them (into `acc` if given, game by game)."""
+    """Play games start..stop-1 and tally them (into `acc` if given, game by game).
+
+    When `halt` is raised the chunk ends before its next game: the tallies then hold the
+    games finished so far.
+    """
     engine = _engine(engine_ref)
     acc = acc if acc is not None else Accumulator(players)
+    halt = halt if halt is not None else ctypes.c_bool(False)
     rng = random.Random()
     play, add = engine.play_one, acc.add
     for i in range(start, stop):
+        if halt.value:
+            break
         rng.seed(game_seed(seed, i))
         add(play(model, players, bot, rng, **options))
     return acc
 
 
-def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:
-    """Chunks small enough to balance the workers and show progress, big enough to be cheap."""
-    size = max(50, min(2000, games // max(1, jobs * 8)))
-    return [(a, min(games, a + size)) for a in range(0, games, size)]
+def _chunk_size(games: int, jobs: int) -> int:
+    """Small enough to balance the workers and show progress, big enough to be cheap."""
+    return max(50, min(2000, games // max(1, jobs * 8)))
 
 
-def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the run in order."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
+    return ((a, min(games, a + size)) for a in range(0, games, size))
+
+
+def check_limits(games: int, jobs: int) -> None:
+    """One-line errors for a run too small or too big (`run` checks too; a command may
+    call this first, before it builds the play model)."""
+    if not 1 <= games <= MAX_GAMES:
+        raise PnpError(f"--games must be between 1 and {MAX_GAMES:,}, got {games}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise PnpError(f"--jobs must be between 1 and {MAX_JOBS}, got {jobs}")
 
 
 def run(
@@ -98,53 +135,297 @@ def run(
     options: dict[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> RunResult:
-    """Play `games` games; `progress(n)` is told after each chunk how many are done."""
-    options = options or {}
-    chunks = _chunks(games, jobs)
-    total = Accumulator(players)
-    ref = _engine_ref(engine)
-    if jobs <= 1 or len(chunks) == 1:
-        try:
-            for a, b in chunks:
-                play_chunk(engine, model, players, bot, seed, a, b, options, total)
-                if progress:
-                    progress(total.games)
-        except KeyboardInterrupt:
-            return RunResult(total, interrupted=True)
-        return RunResult(total)
+    """Play `games` games; `progress(n)` is told after each chunk how many are done.
 
-    interrupted = False
-    warm = getattr(engine, "warm", None)
-    if warm is not None:  # build lookup tables once; forked workers inherit them
-        warm(model)
-    # fork where there is one: workers start at once and share the parent's imports
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_quiet_worker)
-    pending: set[Future] = set()
+    ``interrupted`` is true when Ctrl-C stopped the run before every game was played.
+    """
+    check_limits(games, jobs)
+    options = options or {}
+    size = _chunk_size(games, jobs)
+    if jobs == 1 or games <= size:
+        with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
+            total = _run_here(engine, model, players, bot, games, seed, options, progress, ctrl_c)
+    else:
+        warm = getattr(engine, "warm", None)
+        if warm is not None:  # build lookup tables once; forked workers inherit them
+            warm(model)
+        # fork where there is one: workers start at once and share the parent's imports
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        halt = context.RawValue(ctypes.c_bool, False)
+        job = (_engine_ref(engine), model, players, bot, seed, options)
+        workers = min(jobs, -(-games // size))
+        total = Accumulator(players)
+        with _CtrlC(halt) as ctrl_c:
+            pool = _Pool(context, workers, job, halt)
+            try:
+                pool.play(_chunks(games, size), total, progress, ctrl_c)
+            finally:
+                pool.close(now=ctrl_c.count > 1)
+    return RunResult(total, interrupted=total.games < games)
+
+
+def _run_here(
+    engine: Any,
+    model: Any,
+    players: int,
+    bot: str,
+    games: int,
+    seed: int,
+    options: dict[str, Any],
+    progress: Callable[[int], None] | None,
+    ctrl_c: _CtrlC,
+) -> Accumulator:
+    """The whole run in this process (one job, or too few games to share)."""
+    total, halt = Accumulator(players), ctrl_c.halt
+    ctrl_c.cut_short = True
     try:
-        pending = {
-            pool.submit(play_chunk, ref, model, players, bot, seed, a, b, options)
-            for a, b in chunks
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                total.merge(fut.result())
+        for a, b in _chunks(games, _chunk_size(games, 1)):
+            play_chunk(engine, model, players, bot, seed, a, b, options, total, halt)
+            if halt.value:
+                break
             if progress:
                 progress(total.games)
-    except KeyboardInterrupt:
-        interrupted = True
-        for fut in pending:
-            fut.cancel()
-        # chunks already running finish (workers ignore Ctrl-C) and are counted
-        done, _ = wait([f for f in pending if not f.cancelled()])
-        for fut in done:
-            if not fut.cancelled() and fut.exception() is None:
-                total.merge(fut.result())
+    except KeyboardInterrupt:  # a second Ctrl-C, or one the engine let through
+        pass
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return RunResult(total, interrupted)
+        ctrl_c.cut_short = False
+    return total
+
+
+_TALLY_CODE = Accumulator.add.__code__
+
+
+def _tallying(frame: types.FrameType | None) -> bool:
+    """Is `frame` (or a caller of it) adding up tallies, which must not be cut in half?"""
+    while frame is not None:
+        if frame.f_code is _TALLY_CODE:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _may_handle_sigint() -> bool:
+    """Only the main thread can set a handler, and an ignored SIGINT stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    return signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None)
+
+
+class _CtrlC:
+    """SIGINT while a run is on: the first raises `halt`; any later one means stop now.
+
+    The pool's parent only counts (its loop polls `count`). While games are played in
+    this process (`cut_short`), a later one raises KeyboardInterrupt to cut the game
+    short, unless a tally is being made: the run then ends right after it. Installed
+    only from the main thread and never over an ignored SIGINT; the previous handler
+    comes back afterwards (told, if it is `report_after_ctrl_c`'s, that a run stopped).
+    """
+
+    def __init__(self, halt: ctypes.c_bool) -> None:
+        self.halt = halt
+        self.count = 0
+        self.cut_short = False
+        self._previous: Any = None
+
+    def note(self) -> None:
+        self.count += 1
+        self.halt.value = True
+
+    def _handle(self, signum: int, frame: types.FrameType | None) -> None:
+        self.note()
+        if self.count > 1 and self.cut_short and not _tallying(frame):
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> _CtrlC:
+        if _may_handle_sigint():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            if self.count and isinstance(self._previous, _Reporting):
+                self._previous.stopped = True
+            signal.signal(signal.SIGINT, self._previous)
+
+
+class _Reporting:
+    """The SIGINT handler of `report_after_ctrl_c`: Ctrl-C as usual until a run stops."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def __call__(self, signum: int, frame: types.FrameType | None) -> None:
+        if not self.stopped:
+            raise KeyboardInterrupt
+
+
+@contextmanager
+def report_after_ctrl_c() -> Iterator[None]:
+    """Around a command that runs a simulation and then reports it.
+
+    Ctrl-C raises KeyboardInterrupt as usual in the block, until Ctrl-C has stopped a
+    `run` in it: from then on until the block ends Ctrl-C is ignored, so a second press
+    cannot lose the games that finished (the run itself stops at once on a second one).
+    """
+    if not _may_handle_sigint():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _Reporting())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class _RemoteTraceback(Exception):
+    """A worker's traceback, attached as the cause of the error it raised."""
+
+    def __str__(self) -> str:
+        return "\n" + str(self.args[0])
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    queued: int = 0
+
+
+class _Pool:
+    """Worker processes, each fed chunks over its own pipe and answering with tallies."""
+
+    def __init__(
+        self, context: Any, workers: int, job: tuple[Any, ...], halt: ctypes.c_bool
+    ) -> None:
+        self.workers: list[_Worker] = []
+        self.halt = halt
+        parent = os.getpid()
+        for _ in range(workers):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs, halt, parent, *job), daemon=True)
+            process.start()
+            theirs.close()  # so a worker that dies shows up as end-of-file
+            self.workers.append(_Worker(process, mine))
+
+    def play(
+        self,
+        chunks: Iterator[tuple[int, int]],
+        total: Accumulator,
+        progress: Callable[[int], None] | None,
+        ctrl_c: _CtrlC,
+    ) -> None:
+        """Hand out chunks and merge the tallies until every game is played or Ctrl-C."""
+        for worker in self.workers:
+            for chunk in itertools.islice(chunks, IN_FLIGHT):
+                self._send(worker, chunk)
+        by_conn = {w.conn: w for w in self.workers}
+        while ctrl_c.count < 2:
+            busy = [w.conn for w in self.workers if w.queued]
+            if not busy:
+                return
+            ready = wait(busy, timeout=POLL)
+            for conn in ready:
+                self._receive(by_conn[conn], total, ctrl_c)
+                if not ctrl_c.count:
+                    for chunk in itertools.islice(chunks, 1):
+                        self._send(by_conn[conn], chunk)
+            if ready and progress and not ctrl_c.count:
+                try:
+                    progress(total.games)
+                except KeyboardInterrupt:  # Ctrl-C reaching us some other way
+                    ctrl_c.note()
+        # stop now: keep what the workers have already sent, wait for nothing more
+        busy = [w.conn for w in self.workers if w.queued]
+        for conn in wait(busy, timeout=0):
+            self._receive(by_conn[conn], total, ctrl_c)
+
+    def _send(self, worker: _Worker, chunk: tuple[int, int]) -> None:
+        worker.conn.send(chunk)
+        worker.queued += 1
+
+    def _receive(self, worker: _Worker, total: Accumulator, ctrl_c: _CtrlC) -> None:
+        try:
+            kind, *payload = worker.conn.recv()
+        except (EOFError, OSError):
+            worker.queued = 0
+            if ctrl_c.count:
+                return  # stopping anyway: its unfinished chunk is not counted
+            worker.process.join(1)
+            raise RuntimeError(
+                f"a simulation worker stopped unexpectedly (exit code {worker.process.exitcode})"
+            ) from None
+        if kind == "error":
+            exc, text = payload
+            raise exc from _RemoteTraceback(text)
+        total.merge(payload[0])
+        worker.queued -= 1
+
+    def close(self, now: bool) -> None:
+        """Let the workers exit (or, `now`, terminate them) and reap them."""
+        self.halt.value = True  # after an error, workers still playing stop at once
+        for worker in self.workers:
+            if now:
+                worker.process.terminate()
+            else:
+                try:
+                    worker.conn.send(None)
+                except OSError:
+                    pass
+        for worker in self.workers:
+            worker.process.join(5)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+
+
+def _serve(
+    conn: Connection,
+    halt: ctypes.c_bool,
+    parent: int,
+    engine_ref: Any,
+    model: Any,
+    players: int,
+    bot: str,
+    seed: int,
+    options: dict[str, Any],
+) -> None:
+    """A worker: play each chunk it is sent and send back its tallies, until told to stop
+    (None), until the parent is gone, or after an error (sent back to the parent)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C, via `halt`
+    engine = _engine(engine_ref)
+    while True:
+        while not conn.poll(1.0):
+            if os.getppid() != parent:
+                return
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        try:
+            acc = play_chunk(engine, model, players, bot, seed, *task, options, halt=halt)
+            reply: tuple[Any, ...] = ("done", acc)
+        except Exception as exc:
+            reply = ("error", *_portable(exc))
+        try:
+            conn.send(reply)
+        except OSError:  # the parent is gone
+            return
+        if reply[0] == "error":
+            return
+
+
+def _portable(exc: Exception) -> tuple[Exception, str]:
+    """The exception and its traceback text; a RuntimeError if it would not survive pickling."""
+    text = "".join(traceback.format_exception(exc))
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}"), text
+    return exc, text
 
 
 def is_tty() -> bool:

@@ -1,0 +1,236 @@
+"""Build into a hidden folder inside the output, then move every file into place together.
+
+    with Staging(out) as stage:
+        stage.write_bytes("exploding-dice/exploding-dice-a4.pdf", pdf)
+        manifest = stage.find("exploding-dice/manifest.json")  # staged, or already in out
+        stage.write_text("index.html", gallery_html)
+
+Files are written under ``out/.pnp-staging-XXXXXXXX/`` (same file system as their targets,
+so each move is one atomic rename). Leaving the block normally commits; leaving it by an
+exception (Ctrl-C included) deletes the staging folder and leaves `out` exactly as it was,
+down to folders the build would have made. A commit that fails part way (an immutable
+file, a read-only folder) puts back every file it had already replaced before it raises.
+
+Links are never followed below `out` (`out` itself may be a link: the user named it):
+
+- a symbolic link where a folder goes is refused with a `PnpError`: replacing it would
+  silently drop whatever the user keeps behind it;
+- a symbolic link where a file goes is replaced by the file (rename replaces the link
+  itself, never what it points at);
+- a folder, FIFO, socket or device where a file goes is a `PnpError`;
+- an OS error (no space, permission denied, read-only file system) is one `PnpError` line
+  naming the file.
+
+`out` being the null device (`--out /dev/null`, see `pnp.atomic.is_null_device`) means
+"build, check and render, keep nothing": writes are checked and dropped, nothing on disk
+is touched, and `find` sees no file. A staging folder outlives its build only if the
+process is killed outright; it is hidden and safe to delete.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from types import TracebackType
+
+from pnp.atomic import (
+    check_target,
+    ensure_dir,
+    is_null_device,
+    open_folder,
+    os_error,
+    rel_parts,
+)
+from pnp.errors import PnpError
+
+STAGING_PREFIX = ".pnp-staging-"
+
+
+class Staging:
+    """The files of one build, written aside and moved into `out` only if it all works."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = Path(out)
+        self.discard = is_null_device(self.out)
+        self._files: dict[tuple[str, ...], None] = {}  # staged files, in write order
+        self._made: list[Path] = []  # `out` and missing parents, made by us, deepest first
+        self._dir: Path | None = None
+        self._keep = False  # a failed commit could not put every old file back
+
+    @property
+    def _new(self) -> Path:
+        """Staged files, laid out as they will be in `out`."""
+        assert self._dir is not None, "use Staging as a context manager"
+        return self._dir / "new"
+
+    @property
+    def _old(self) -> Path:
+        """Files the commit replaced, kept until it has succeeded."""
+        assert self._dir is not None, "use Staging as a context manager"
+        return self._dir / "old"
+
+    def __enter__(self) -> Staging:
+        if self.discard:
+            return self
+        path = self.out
+        while not os.path.lexists(path):
+            self._made.append(path)
+            path = path.parent
+        try:
+            ensure_dir(self.out)
+            self._dir = _staging_folder(self.out)
+        except BaseException:
+            self._clean_up(ok=False)
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        ok = exc_type is None
+        try:
+            if ok and not self.discard:
+                self._commit()
+        except BaseException:
+            ok = False
+            raise
+        finally:
+            self._clean_up(ok)
+
+    def write_bytes(self, relpath: str, data: bytes) -> Path:
+        """Stage `data` for ``out/relpath`` ('/'-separated, inside `out`); returns that path."""
+        parts = rel_parts(relpath)
+        target = self.out.joinpath(*parts)
+        if self.discard:
+            return target
+        staged = self._new.joinpath(*parts)
+        try:
+            staged.parent.mkdir(parents=True, exist_ok=True)
+            staged.unlink(missing_ok=True)  # the same file written twice: the last one counts
+            with open(staged, "xb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise os_error(target, exc) from None
+        self._files[parts] = None
+        return target
+
+    def write_text(self, relpath: str, text: str) -> Path:
+        return self.write_bytes(relpath, text.encode("utf-8"))
+
+    def find(self, relpath: str) -> Path | None:
+        """Where to read ``out/relpath`` as it will be after the commit, or None.
+
+        The staged file if this build wrote it, else a regular file already in `out`
+        reached without following a link (what the gallery may link to).
+        """
+        parts = rel_parts(relpath)
+        if parts in self._files:
+            return self._new.joinpath(*parts)
+        if self.discard:
+            return None
+        path = self.out
+        for part in parts[:-1]:
+            path /= part
+            if not stat.S_ISDIR(_lmode(path)):
+                return None
+        path /= parts[-1]
+        return path if stat.S_ISREG(_lmode(path)) else None
+
+    def _commit(self) -> None:
+        """Move every staged file into place; on any failure undo the moves made so far."""
+        undo: list[Callable[[], object]] = []
+        folders: dict[tuple[str, ...], int] = {}
+        try:
+            root_fd = os.open(self.out, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise PnpError(f"cannot write to {self.out}: {exc.strerror or exc}") from None
+        try:
+            for n, parts in enumerate(self._files):
+                try:
+                    self._move_in(root_fd, folders, parts, n, undo)
+                except OSError as exc:
+                    raise os_error(self.out.joinpath(*parts), exc) from None
+        except BaseException as exc:
+            if not _undo_all(undo):
+                self._keep = True
+                if isinstance(exc, PnpError):
+                    raise PnpError(f"{exc} (replaced files are kept in {self._old})") from None
+            raise
+        finally:
+            for fd in folders.values():
+                os.close(fd)
+            os.close(root_fd)
+
+    def _move_in(
+        self,
+        root_fd: int,
+        folders: dict[tuple[str, ...], int],
+        parts: tuple[str, ...],
+        n: int,
+        undo: list[Callable[[], object]],
+    ) -> None:
+        folder, name = parts[:-1], parts[-1]
+        if folder not in folders:
+            made: list[tuple[str, ...]] = []
+            try:
+                folders[folder] = open_folder(root_fd, folder, self.out, made)
+            finally:
+                undo += [partial(os.rmdir, "/".join(m), dir_fd=root_fd) for m in made]
+        dir_fd = folders[folder]
+        if check_target(dir_fd, name, self.out.joinpath(*parts)):
+            backup = self._old / str(n)
+            os.replace(name, backup, src_dir_fd=dir_fd)
+            undo.append(partial(os.replace, backup, name, dst_dir_fd=dir_fd))
+            os.replace(self._new.joinpath(*parts), name, dst_dir_fd=dir_fd)
+        else:
+            os.replace(self._new.joinpath(*parts), name, dst_dir_fd=dir_fd)
+            undo.append(partial(os.unlink, name, dir_fd=dir_fd))
+
+    def _clean_up(self, ok: bool) -> None:
+        """Drop the staging folder (unless it holds old files a failed commit could not put
+        back), and after a failure the `out` folders this build made."""
+        if self._dir is not None and not self._keep:
+            shutil.rmtree(self._dir, ignore_errors=True)
+        if not ok:
+            for path in self._made:
+                try:
+                    path.rmdir()
+                except OSError:
+                    break
+
+
+def _staging_folder(out: Path) -> Path:
+    """A new hidden folder in `out` with `new/` (staged files) and `old/` (replaced ones)."""
+    try:
+        folder = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+        (folder / "new").mkdir()
+        (folder / "old").mkdir()
+    except OSError as exc:
+        raise PnpError(f"cannot write to {out}: {exc.strerror or exc}") from None
+    return folder
+
+
+def _undo_all(undo: list[Callable[[], object]]) -> bool:
+    """Run the undo steps, last first; False if any failed."""
+    clean = True
+    for step in reversed(undo):
+        try:
+            step()
+        except OSError:
+            clean = False
+    return clean
+
+
+def _lmode(path: Path) -> int:
+    try:
+        return os.lstat(path).st_mode
+    except OSError:
+        return 0

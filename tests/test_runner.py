@@ -1,0 +1,300 @@
+"""The simulation runner: same tallies for any jobs, bounded work in flight, Ctrl-C.
+
+The Ctrl-C tests run a small driver in a subprocess (its own session, so the signal goes
+to the whole process group, workers included, as a terminal's Ctrl-C does) with a fake
+engine whose games are slow or hang, and read the games it reports.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import queue
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+from pnp.errors import PnpError
+from pnp.outcome import GameRecord
+from pnp.sim import runner
+from pnp.sim.metrics import Accumulator
+from pnp.sim.runner import IN_FLIGHT, MAX_GAMES, MAX_JOBS, play_chunk, report_after_ctrl_c, run
+
+ROOT = Path(__file__).resolve().parents[1]
+HANG_GUARD = 20  # seconds: only there so a broken runner fails instead of hanging the suite
+
+
+def _random_record(players: int, rng) -> GameRecord:
+    """A game record that depends on every draw, so a wrong seed shows in the tallies."""
+    turns = rng.randrange(1, 9)
+    winners = tuple(sorted(rng.sample(range(players), rng.randrange(1, players + 1))))
+    leaders = tuple(rng.randrange(-1, players) for _ in range(turns))
+    colours = tuple((c,) for c in ("red", "green", "blue", "purple")[:players])
+    end = rng.choice(("fifty", "full", "timeout"))
+    return GameRecord(turns, end, (0,) * players, winners, colours, leaders)
+
+
+def _fake_engine(fail_at: int | None = None, error: type[Exception] = ValueError):
+    mod = types.ModuleType("fake_runner_engine")
+
+    def play_one(model, players, bot, rng, **options):
+        record = _random_record(players, rng)
+        if fail_at is not None and model["played"][0] == fail_at:
+            raise error("the engine broke")
+        model["played"][0] += 1
+        return record
+
+    mod.play_one = play_one
+    return mod
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """Install a fake engine module where forked workers find it by name."""
+
+    def install(**kwargs):
+        mod = _fake_engine(**kwargs)
+        monkeypatch.setitem(sys.modules, mod.__name__, mod)
+        return mod
+
+    return install
+
+
+# --- determinism and bounds -----------------------------------------------------------------
+
+
+def test_tallies_are_the_same_for_any_number_of_jobs(fake):
+    eng = fake()
+    whole = play_chunk(eng, {"played": [0]}, 3, "random", 11, 0, 1200, {})
+    for jobs in (1, 2, 3):
+        result = run(eng, {"played": [0]}, 3, "random", 1200, 11, jobs=jobs)
+        assert not result.interrupted and result.games == 1200
+        assert result.acc == whole, f"jobs={jobs}"
+    other = run(eng, {"played": [0]}, 3, "random", 1200, 12, jobs=2)
+    assert other.acc != whole
+
+
+@pytest.mark.parametrize(
+    ("games", "jobs", "message"),
+    [
+        (0, 1, "--games must be between 1 and"),
+        (MAX_GAMES + 1, 1, "--games must be between 1 and"),
+        (10, 0, "--jobs must be between 1 and"),
+        (10, MAX_JOBS + 1, "--jobs must be between 1 and"),
+    ],
+)
+def test_games_and_jobs_have_bounds(fake, games, jobs, message):
+    with pytest.raises(PnpError, match=message):
+        run(fake(), {"played": [0]}, 2, "random", games, 1, jobs=jobs)
+
+
+def test_no_more_than_in_flight_chunks_per_worker_are_handed_out(fake, monkeypatch):
+    most = []
+    send = runner._Pool._send
+
+    def counting_send(self, worker, chunk):
+        send(self, worker, chunk)
+        most.append(sum(w.queued for w in self.workers))
+
+    monkeypatch.setattr(runner._Pool, "_send", counting_send)
+    result = run(fake(), {"played": [0]}, 2, "random", 6000, 1, jobs=2)
+    assert result.games == 6000
+    assert len(most) == 6000 // runner._chunk_size(6000, 2)
+    assert max(most) == IN_FLIGHT * 2
+
+
+def test_a_huge_run_stopped_early_has_played_only_the_chunks_in_flight(fake):
+    def stop(done):
+        raise KeyboardInterrupt  # as if Ctrl-C came while waiting for the first chunk
+
+    result = run(fake(), {"played": [0]}, 2, "random", MAX_GAMES, 1, jobs=2, progress=stop)
+    assert result.interrupted
+    size = runner._chunk_size(MAX_GAMES, 2)
+    assert 0 < result.games <= (IN_FLIGHT + 1) * 2 * size
+
+
+@pytest.mark.parametrize("error", [ValueError, PnpError])
+def test_an_engine_error_in_a_worker_reaches_the_caller(fake, error):
+    eng = fake(fail_at=30, error=error)
+    with pytest.raises(error, match="the engine broke"):
+        run(eng, {"played": [0]}, 2, "random", 1000, 1, jobs=2)
+
+
+# --- Ctrl-C in process --------------------------------------------------------------------------
+
+
+class _Probe:
+    """A record whose `winners` runs `hook` while `Accumulator.add` is reading it."""
+
+    turns, end, scores, colours, leaders, counters = 1, "fifty", (0, 0), (), (0,), {}
+
+    def __init__(self, hook):
+        self.hook = hook
+
+    @property
+    def winners(self):
+        self.hook(sys._getframe())
+        return (0,)
+
+
+def test_a_second_ctrl_c_cuts_a_game_short_but_never_a_tally():
+    ctrl_c = runner._CtrlC(ctypes.c_bool(False))
+    ctrl_c.cut_short = True
+    ctrl_c._handle(signal.SIGINT, sys._getframe())
+    assert ctrl_c.halt.value and ctrl_c.count == 1  # the first only asks to stop
+    acc = Accumulator(2)
+    acc.add(_Probe(lambda frame: ctrl_c._handle(signal.SIGINT, frame)))  # no exception
+    assert acc.games == 1
+    with pytest.raises(KeyboardInterrupt):
+        ctrl_c._handle(signal.SIGINT, sys._getframe())
+
+
+def test_report_after_ctrl_c_lets_ctrl_c_through_until_a_run_stops():
+    with report_after_ctrl_c():
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(5)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# --- Ctrl-C from outside, in a subprocess ---------------------------------------------------
+
+SLOW_ENGINE = '''
+"""Games that print a line when they finish, and take `delay` s, or hang after `hang_after`."""
+import ctypes
+import os
+import time
+
+from pnp.outcome import GameRecord
+
+played = 0
+
+
+def play_one(model, players, bot, rng, **options):
+    global played
+    played += 1
+    time.sleep(3600 if model["hang_after"] and played > model["hang_after"] else model["delay"])
+    turns = rng.randrange(1, 6)
+    os.write(1, b"game\\n")
+    return GameRecord(turns, "fifty", (1, 0), (0,), (("red",), ("blue",)), (0,) * turns)
+'''
+
+DRIVER = """
+import sys, time
+import slow_engine
+from pnp.sim.runner import report_after_ctrl_c, run
+
+games, jobs, delay, hang_after, pause = sys.argv[1:]
+model = {"delay": float(delay), "hang_after": int(hang_after)}
+with report_after_ctrl_c():
+    result = run(slow_engine, model, 2, "random", int(games), 1, jobs=int(jobs))
+    print("stopped", flush=True)
+    time.sleep(float(pause))  # reporting takes a while
+    print("result", result.interrupted, result.games, flush=True)
+"""
+
+
+class Driver:
+    """The driver in its own session; its stdout lines arrive on a queue."""
+
+    def __init__(self, tmp: Path, games: int, jobs: int, delay=0.0, hang_after=0, pause=0.0):
+        (tmp / "slow_engine.py").write_text(SLOW_ENGINE)
+        (tmp / "driver.py").write_text(textwrap.dedent(DRIVER))
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp), str(ROOT)])}
+        args = [str(a) for a in (games, jobs, delay, hang_after, pause)]
+        self.proc = subprocess.Popen(
+            [sys.executable, str(tmp / "driver.py"), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            start_new_session=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+        self.lines.put("EOF")
+
+    def wait_for(self, text: str, times: int = 1) -> None:
+        deadline = time.monotonic() + HANG_GUARD
+        while self.seen.count(text) < times:
+            self.seen.append(self.lines.get(timeout=max(0.1, deadline - time.monotonic())))
+            assert self.seen[-1] != "EOF" or text == "EOF", self.proc.stderr.read()
+
+    def ctrl_c(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGINT)
+
+    def finish(self) -> tuple[bool, int]:
+        """(interrupted, games) as the driver reported them, and all went quietly."""
+        self.wait_for("EOF")
+        self.proc.wait(timeout=HANG_GUARD)
+        stderr = self.proc.stderr.read()
+        assert self.proc.returncode == 0 and not stderr, stderr
+        _, interrupted, games = next(s for s in self.seen if s.startswith("result")).split()
+        return interrupted == "True", int(games)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+@pytest.fixture
+def driver(tmp_path):
+    started = []
+
+    def start(*args, **kwargs):
+        started.append(Driver(tmp_path, *args, **kwargs))
+        return started[-1]
+
+    yield start
+    for d in started:
+        d.kill()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_between_games_and_reports_every_finished_game(driver, jobs):
+    # 100,000 games: chunks of 2,000 games of 0.05 s, so waiting for a chunk would take
+    # 100 s; the run has to stop between games
+    d = driver(100_000, jobs, delay=0.05)
+    d.wait_for("game", 4)
+    d.ctrl_c()
+    interrupted, games = d.finish()
+    assert interrupted
+    assert games == d.seen.count("game") >= 4
+
+
+@pytest.mark.parametrize(("jobs", "kept"), [(1, 120), (2, 200)])
+def test_a_second_ctrl_c_stops_even_hung_games_and_reports_the_rest(driver, jobs, kept):
+    # every process hangs in its 121st game; with two workers (chunks of 50) the games
+    # each has handed back are its first two chunks: 2 x 100
+    d = driver(800, jobs, hang_after=120)
+    d.wait_for("game", 120 * jobs)
+    d.ctrl_c()  # asks the hung games to finish: they never do
+    time.sleep(0.5)
+    d.ctrl_c()
+    assert d.finish() == (True, kept)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_second_ctrl_c_while_reporting_does_not_lose_the_report(driver, jobs):
+    d = driver(100_000, jobs, delay=0.02, pause=0.5)
+    d.wait_for("game", 4)
+    d.ctrl_c()
+    d.wait_for("stopped")
+    d.ctrl_c()
+    interrupted, games = d.finish()
+    assert interrupted and games == d.seen.count("game")

@@ -1,0 +1,217 @@
+"""Staged builds: everything moves into the output at the end, or nothing changes at all."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from pnp.errors import PnpError
+from pnp.staging import STAGING_PREFIX, Staging
+
+
+def snapshot(root: Path) -> dict[str, tuple]:
+    """Everything under `root`, links not followed: what 'exactly as it was' compares."""
+    seen: dict[str, tuple] = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(folder) / name
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode):
+                seen[path.relative_to(root).as_posix()] = ("link", os.readlink(path))
+            elif stat.S_ISREG(mode):
+                seen[path.relative_to(root).as_posix()] = ("file", path.read_bytes())
+            else:
+                seen[path.relative_to(root).as_posix()] = (stat.S_IFMT(mode),)
+    return seen
+
+
+@pytest.fixture
+def built(tmp_path) -> Path:
+    """An output folder holding a previous build."""
+    out = tmp_path / "out"
+    with Staging(out) as stage:
+        stage.write_text("game/game-a4.pdf", "old pdf")
+        stage.write_text("game/svg/board.svg", "old svg")
+        stage.write_text("index.html", "old index")
+    return out
+
+
+def test_a_build_moves_every_file_in_and_leaves_no_staging_folder(tmp_path):
+    out = tmp_path / "new" / "out"
+    old = os.umask(0o022)
+    try:
+        with Staging(out) as stage:
+            path = stage.write_bytes("game/svg/board.svg", b"<svg/>")
+            stage.write_text("index.html", "index")
+            assert not path.exists()  # nothing is in place before the end
+    finally:
+        os.umask(old)
+    assert path == out / "game" / "svg" / "board.svg" and path.read_bytes() == b"<svg/>"
+    assert sorted(p.name for p in out.iterdir()) == ["game", "index.html"]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    assert stat.S_IMODE((out / "game").stat().st_mode) == 0o755
+
+
+def test_a_second_build_replaces_the_files(built):
+    with Staging(built) as stage:
+        stage.write_text("game/svg/board.svg", "new svg")
+    assert (built / "game" / "svg" / "board.svg").read_text() == "new svg"
+    assert (built / "game" / "game-a4.pdf").read_text() == "old pdf"
+    assert not [p for p in built.iterdir() if p.name.startswith(STAGING_PREFIX)]
+
+
+def test_a_failed_build_leaves_the_output_exactly_as_it_was(built):
+    before = snapshot(built)
+    with pytest.raises(RuntimeError, match="renderer broke"):
+        with Staging(built) as stage:
+            stage.write_text("game/svg/board.svg", "new svg")
+            stage.write_text("other/x.txt", "x")
+            raise RuntimeError("renderer broke")
+    assert snapshot(built) == before
+
+
+def test_a_failed_first_build_does_not_even_make_the_output_folder(tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        with Staging(tmp_path / "a" / "out") as stage:
+            stage.write_text("index.html", "x")
+            raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("folder", ["game", "game/svg"])
+def test_a_linked_folder_inside_the_output_is_refused_and_nothing_changes(built, folder):
+    elsewhere = built.parent / "elsewhere"
+    elsewhere.mkdir()
+    real = built / folder
+    real.rename(built.parent / "moved")
+    real.symlink_to(elsewhere)
+    before = snapshot(built)
+    with pytest.raises(PnpError, match=f"{real} is a symbolic link: refusing to write"):
+        with Staging(built) as stage:
+            stage.write_text("index.html", "new index")  # moved in first, then put back
+            stage.write_text("game/svg/board.svg", "new svg")
+    assert snapshot(built) == before
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_link_in_a_files_place_is_replaced_and_its_target_untouched(built, tmp_path):
+    secret, fifo = tmp_path / "secret.txt", tmp_path / "pipe"
+    secret.write_text("keep me")
+    os.mkfifo(fifo)
+    (built / "index.html").unlink()
+    (built / "index.html").symlink_to(secret)
+    (built / "game" / "game-a4.pdf").unlink()
+    (built / "game" / "game-a4.pdf").symlink_to(fifo)
+    with Staging(built) as stage:
+        stage.write_text("index.html", "new index")
+        stage.write_text("game/game-a4.pdf", "new pdf")  # would hang if written through
+    assert secret.read_text() == "keep me" and stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert not (built / "index.html").is_symlink()
+    assert (built / "index.html").read_text() == "new index"
+    assert (built / "game" / "game-a4.pdf").read_text() == "new pdf"
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [(os.mkfifo, "a FIFO, socket or device"), (os.mkdir, "a folder")],
+)
+def test_a_fifo_or_folder_in_a_files_place_is_refused(built, make, kind):
+    (built / "game" / "game-a4.pdf").unlink()
+    make(built / "game" / "game-a4.pdf")
+    before = snapshot(built)
+    with pytest.raises(PnpError, match=f"game-a4.pdf: it is {kind}, not a regular file"):
+        with Staging(built) as stage:
+            stage.write_text("game/svg/board.svg", "new svg")
+            stage.write_text("game/game-a4.pdf", "new pdf")
+    assert snapshot(built) == before
+
+
+def test_a_file_in_a_folders_place_is_refused(built):
+    before = snapshot(built)
+    with pytest.raises(PnpError, match="index.html is in the way: it is not a folder"):
+        with Staging(built) as stage:
+            stage.write_text("index.html/x", "x")
+    assert snapshot(built) == before
+
+
+# renames: 1 new dxf in; 2 old pdf aside, 3 new pdf in; 4 old svg aside, 5 new svg in
+@pytest.mark.parametrize("failing", [4, 5])
+def test_a_move_failing_half_way_puts_everything_back(built, monkeypatch, failing):
+    """An immutable file (EPERM) at the third file of four: moving it aside, or in."""
+    before = snapshot(built)
+    real_replace, calls = os.replace, []
+
+    def replace(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == failing:
+            raise OSError(errno.EPERM, "Operation not permitted")
+        return real_replace(*args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    target = built / "game" / "svg" / "board.svg"
+    with pytest.raises(PnpError, match=f"cannot write {target}: Operation not permitted"):
+        with Staging(built) as stage:
+            stage.write_text("game/dxf/board.dxf", "new dxf")
+            stage.write_text("game/game-a4.pdf", "new pdf")
+            stage.write_text("game/svg/board.svg", "new svg")
+            stage.write_text("index.html", "new index")
+    assert snapshot(built) == before
+
+
+def test_a_full_disk_while_staging_is_one_line_naming_the_file(built, monkeypatch):
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("pnp.staging.open", full, raising=False)
+    before = snapshot(built)
+    target = built / "game" / "game-a4.pdf"
+    with pytest.raises(PnpError, match=f"^cannot write {target}: No space left on device$"):
+        with Staging(built) as stage:
+            stage.write_text("game/game-a4.pdf", "new pdf")
+    assert snapshot(built) == before
+
+
+@pytest.mark.parametrize("relpath", ["../x.txt", "game/../../x.txt", "/tmp/x.txt", ""])
+def test_paths_must_stay_inside_the_output(tmp_path, relpath):
+    with pytest.raises(PnpError, match="must stay inside the output folder"):
+        with Staging(tmp_path / "out") as stage:
+            stage.write_text(relpath, "x")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_find_sees_the_build_as_it_will_be(built, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "x.png").write_text("x")
+    (built / "linked").symlink_to(elsewhere)
+    with Staging(built) as stage:
+        stage.write_text("game/manifest.json", "[]")
+        assert stage.find("game/manifest.json").read_text() == "[]"  # staged
+        assert stage.find("game/game-a4.pdf").read_text() == "old pdf"  # already there
+        assert stage.find("game/game-letter.pdf") is None
+        assert stage.find("game/svg") is None  # a folder, not a file
+        assert stage.find("linked/x.png") is None  # never through a link
+
+
+def test_the_output_folder_itself_may_be_a_link(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "out").symlink_to(real)
+    with Staging(tmp_path / "out") as stage:
+        stage.write_text("game/x.txt", "x")
+    assert (real / "game" / "x.txt").read_text() == "x"
+
+
+def test_the_null_device_builds_but_keeps_nothing(tmp_path):
+    null = Path(os.devnull)
+    before = null.lstat()
+    with Staging(null) as stage:
+        assert stage.discard
+        assert stage.write_text("game/x.txt", "x") == null / "game" / "x.txt"
+        assert stage.find("game/x.txt") is None
+    after = null.lstat()
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
