@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import ezdxf
@@ -125,3 +126,17 @@ def test_rebuilds_are_byte_identical_and_leave_ezdxf_options_alone() -> None:
 def test_negative_kerf_is_refused() -> None:
     with pytest.raises(ValueError):
         component_dxf(_plate(), kerf=-0.1)
+
+
+def test_kerf_grows_a_cards_rounded_trim_ring_too():
+    """Cards put their trim on `cut` as a closed ring; kerf must offset it outward."""
+    import ezdxf
+
+    from pnp.cards import CardFormat, add_cut, card_base
+
+    card = card_base("c", "C", CardFormat(85.0, 55.0, 8.0, 3.0), "#ffffff")
+    add_cut(card)
+    doc = ezdxf.read(io.StringIO(component_dxf(card, kerf=0.4).decode()))
+    (poly,) = [e for e in doc.modelspace() if e.dxf.layer == "cut"]
+    xs = [p[0] for p in poly.get_points()]
+    assert min(xs) == pytest.approx(-0.2, abs=1e-6) and max(xs) == pytest.approx(85.2, abs=1e-6)

@@ -23,6 +23,7 @@ import ezdxf
 from ezdxf import bbox
 from ezdxf.document import Drawing
 from ezdxf.layouts import Modelspace
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from geometry.shapes import kerf_offset
@@ -93,7 +94,9 @@ def _add_shape(msp: Modelspace, shape: Shape, kerf: float) -> None:
     geom, radius = shape.geom, shape.radius
     if kerf > 0 and shape.layer in ("cut", "inner-cut"):
         outward = shape.layer == "cut"
-        if _is_area(geom):
+        if _is_closed_ring(geom):  # a card's rounded trim is a ring: offset it as the area
+            geom = kerf_offset(Polygon(geom.coords), kerf, outward=outward).exterior
+        elif _is_area(geom):
             geom = kerf_offset(geom, kerf, outward=outward)
         radius = radius + kerf / 2 if outward else radius - kerf / 2
     for kind, part in _parts(geom):
@@ -104,6 +107,13 @@ def _add_shape(msp: Modelspace, shape: Shape, kerf: float) -> None:
             msp.add_lwpolyline(_xy(part.coords, drop_last=True), close=True, dxfattribs=attribs)
         else:
             msp.add_lwpolyline(_xy(part.coords), close=False, dxfattribs=attribs)
+
+
+def _is_closed_ring(geom: BaseGeometry) -> bool:
+    kind = geom.geom_type
+    return kind == "LinearRing" or (
+        kind == "LineString" and geom.is_closed and len(geom.coords) > 3
+    )
 
 
 def _is_area(geom: BaseGeometry) -> bool:
