@@ -13,7 +13,7 @@ from pnp.atomic import is_null_device
 from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, game_slugs
 from pnp.checks import Finding, has_errors
 from pnp.errors import PnpError
-from pnp.games import registry
+from pnp.games import get_game, registry
 from pnp.paper import paper_name
 from pnp.staging import Staging
 
@@ -34,6 +34,24 @@ def list_games() -> None:
         out_console.print(
             f"[bold]{slug}[/bold]  {game.title} - {game.blurb}", highlight=False, soft_wrap=True
         )
+
+
+@app.command("params")
+def show_params(
+    game: Annotated[str, typer.Argument(help="A game from 'pnp list'.")],
+) -> None:
+    """List the config keys a game takes: type, default and allowed range."""
+    from rich.table import Table
+
+    from pnp.params import PrintParams, describe
+
+    gdef = get_game(game)
+    table = Table(title=f"{gdef.title}: config keys (a TOML file, flat)")
+    for column in ("key", "type", "default", "range / meaning"):
+        table.add_column(column)
+    for row in describe(type(gdef.default_params())) + describe(PrintParams):
+        table.add_row(*row)
+    out_console.print(table)
 
 
 @app.command()

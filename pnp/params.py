@@ -78,7 +78,7 @@ def _range_text(s: Spec) -> str:
     lo = "" if s.lo is None else (f"> {s.lo:g}" if s.lo_open else f">= {s.lo:g}")
     hi = "" if s.hi is None else f"<= {s.hi:g}"
     if lo and hi:
-        return f"{'above' if s.lo_open else 'from'} {s.lo:g} to {s.hi:g}"
+        return f"above {s.lo:g}, at most {s.hi:g}" if s.lo_open else f"from {s.lo:g} to {s.hi:g}"
     return lo or hi or "any value"
 
 
@@ -92,10 +92,12 @@ def _kind_name(hint: Any) -> str:
         return "a number"
     if hint is str:
         return "a string"
+    if origin is tuple:
+        item = get_args(hint)[0]
+        plural = {bool: "true/false values", int: "whole numbers", float: "numbers", str: "strings"}
+        return f"a list of {plural.get(item, 'values')}"
     if origin is Literal:
         return "one of " + ", ".join(repr(a) for a in get_args(hint))
-    if origin is tuple:
-        return f"a list of {_kind_name(get_args(hint)[0])}s"
     if origin is dict:
         return "a table"
     return str(hint)

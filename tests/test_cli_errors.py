@@ -55,3 +55,11 @@ def test_unwritable_output_folder(tmp_path):
     blocker.write_text("not a folder")
     r = pnp("build", "exploding-dice", "--format", "svg", "--out", str(blocker / "out"))
     assert_one_clear_line(r, "cannot create output folder")
+
+
+def test_params_lists_every_key_with_its_range():
+    r = pnp("params", "exploding-dice")
+    assert r.returncode == 0, r.stderr
+    for key in ("die_size", "card_radius", "faces", "arrows", "paper", "kerf", "cut_bed"):
+        assert key in r.stdout
+    assert "from 1 to 64" in r.stdout  # dice_per_colour's declared range
