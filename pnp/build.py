@@ -82,7 +82,7 @@ class Planned:
 
     kit: Kit
     findings: list[Finding]
-    documents: list[tuple[str, str, list]]
+    documents: list[Document]
     sheets: list[Component]
 
 
@@ -106,7 +106,7 @@ def plan_kits(
     for p in paper_list:
         kit = game.build_kit(params, dataclasses.replace(printing, paper=p))
         findings = list(game.checks(kit))
-        documents: list[tuple[str, str, list]] = []
+        documents: list[Document] = []
         sheets: list[Component] = []
         try:
             documents = kit_documents(kit)
@@ -165,10 +165,10 @@ def build_game(
 
         for plan in plans:
             kit = plan.kit
-            for name, title, pages in plan.documents:
-                say(f"{slug}: rendering the {kit.printing.paper} {name or 'print'} PDF")
-                data = render_pdf(pages, title=f"{kit.title} - {title}")
-                result.files.append(write(pdf_name(slug, name, kit.printing.paper), data))
+            for doc in plan.documents:
+                say(f"{slug}: rendering the {kit.printing.paper} {doc.name or 'print'} PDF")
+                data = render_pdf(doc.pages, f"{kit.title} - {doc.title}", hairline=doc.hairline)
+                result.files.append(write(pdf_name(slug, doc.name, kit.printing.paper), data))
     result.files += _component_files(plans[0], write, formats, say)
     result.files += _cut_sheet_files(plans[0], write, formats, say)
     result.seconds = time.perf_counter() - started
@@ -197,11 +197,21 @@ def kit_pages(kit: Kit, sections: Iterable[KitSection] | None = None, subtitle: 
     )
 
 
-def kit_documents(kit: Kit) -> list[tuple[str, str, list]]:
-    """(name, title, pages) of every PDF the kit prints: the main one first (name '')."""
-    docs = [("", "print-and-play kit", kit_pages(kit))]
+@dataclass(frozen=True)
+class Document:
+    """One PDF of a kit, laid out: `name` '' is the main print PDF."""
+
+    name: str
+    title: str
+    pages: list
+    hairline: float | None = None
+
+
+def kit_documents(kit: Kit) -> list[Document]:
+    """Every PDF the kit prints, laid out: the main one first."""
+    docs = [Document("", "print-and-play kit", kit_pages(kit))]
     for d in kit.documents:
-        docs.append((d.name, d.title, kit_pages(kit, d.sections, d.title)))
+        docs.append(Document(d.name, d.title, kit_pages(kit, d.sections, d.title), d.hairline))
     return docs
 
 

@@ -33,6 +33,7 @@ class KitDocument:
     name: str
     title: str
     sections: tuple[KitSection, ...]
+    hairline: float | None = None  # widen machine lines to this (mm) so a pattern shows them
 
 
 @dataclass
