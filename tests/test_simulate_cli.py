@@ -138,3 +138,39 @@ def test_a_bad_config_through_the_cli_is_exit_2(tmp_path):
     r = simulate("--config", str(cfg), "--games", "10")
     assert r.returncode == 2 and r.stderr.startswith("error: ")
     assert "Traceback" not in r.stderr
+
+
+def test_a_sweep_runs_once_per_value_and_the_report_plots_it(tmp_path):
+    r = simulate(
+        "--games",
+        "150",
+        "--jobs",
+        "1",
+        "--sweep",
+        "dice_per_colour=2,4",
+        "--report",
+        "--out",
+        str(tmp_path),
+        "--json",
+        str(tmp_path / "s.json"),
+    )
+    assert r.returncode == 0, r.stderr
+    data = json.loads((tmp_path / "s.json").read_text())
+    assert data["sweep"] == "dice_per_colour" and [run["value"] for run in data["runs"]] == [2, 4]
+    means = [run["metrics"]["duration_turns"]["mean"] for run in data["runs"]]
+    assert means[0] != means[1]  # fewer dice per colour is a different game
+    html = (tmp_path / "exploding-dice" / "report.html").read_text()
+    assert "How does dice per colour change the game?" in html and html.count("<svg") == 4
+
+
+@pytest.mark.parametrize(
+    "sweep, needle",
+    [
+        ("nokey", "--sweep takes KEY=V1,V2"),
+        ("bogus=1,2", "unknown key 'bogus'"),
+        ("die_size=0,10", "'die_size' must be above 0"),
+    ],
+)
+def test_a_bad_sweep_is_one_clear_line(sweep, needle):
+    r = simulate("--games", "10", "--jobs", "1", "--sweep", sweep)
+    assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -85,8 +86,10 @@ def run_simulation(
     config: Path | None = None,
     options: dict[str, Any] | None = None,
     progress=None,
+    values: dict[str, Any] | None = None,
 ) -> Simulation:
-    """Check the request, build the play model from the kit's params, play, tally."""
+    """Check the request, build the play model from the kit's params, play, tally.
+    `values` are config keys given directly (a sweep's value), after the config file."""
     gdef = get_game(game)
     engine = engine_for(gdef)
     declared = {o.name: o for o in game_options(engine)}
@@ -102,9 +105,9 @@ def run_simulation(
         raise PnpError(f"{gdef.title} takes {lo} to {hi} players, got {players}")
     if bot not in engine.BOTS:
         raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(engine.BOTS)}")
-    params = gdef.default_params()
-    if config is not None:
-        params, _ = split_config(read_toml(config), params, f"config file {config}")
+    data = {**(read_toml(config) if config is not None else {}), **(values or {})}
+    source = f"config file {config}" if config is not None else "options"
+    params, _ = split_config(data, gdef.default_params(), source)
     model = engine.prepare(params, players, **options)
     result = run(engine, model, players, bot, games, seed, jobs, options, progress)
     colours = tuple(getattr(model, "colours", ()))
@@ -112,6 +115,8 @@ def run_simulation(
     shown = {declared[k].label or k.replace("_", " "): _said(v) for k, v in chosen.items()}
     if config is not None:
         shown["config"] = Path(config).name
+    for key, value in (values or {}).items():
+        shown[key.replace("_", " ")] = _said(value)
     return Simulation(
         summary=summary(
             game,
@@ -131,6 +136,50 @@ def run_simulation(
         title=gdef.title,
         options=shown,
     )
+
+
+MAX_SWEEP = 12
+
+
+def parse_sweep(text: str) -> tuple[str, list[Any]]:
+    """`KEY=V1,V2,...` -> (key, values); values read as TOML scalars (numbers, strings)."""
+    key, sep, rest = text.partition("=")
+    key = key.strip()
+    words = [w.strip() for w in rest.split(",") if w.strip()]
+    if not sep or not key or not words:
+        raise PnpError(f"--sweep takes KEY=V1,V2,..., got '{text}'")
+    if len(words) > MAX_SWEEP:
+        raise PnpError(f"--sweep takes at most {MAX_SWEEP} values, got {len(words)}")
+    out = []
+    for w in words:
+        try:
+            out.append(tomllib.loads(f"v = {w}")["v"])
+        except tomllib.TOMLDecodeError:
+            out.append(w)  # a bare word: a string value
+    return key, out
+
+
+def sweep_summary(key: str, runs: list[tuple[Any, Simulation]]) -> dict[str, Any]:
+    """The JSON of a sweep: the key, and each value's run summary in order."""
+    return {"sweep": key, "runs": [{"value": v, **sim.summary} for v, sim in runs]}
+
+
+def sweep_table(key: str, runs: list[tuple[Any, Simulation]]) -> Table:
+    t = Table(title=f"sweep over {key}")
+    for column in (key, "turns (mean)", "turns (p5 - p95)", "completion", "ends"):
+        t.add_column(column, justify="right")
+    for value, sim in runs:
+        m = sim.summary["metrics"]
+        d = m["duration_turns"]
+        ends = ", ".join(f"{e} {n}" for e, n in sim.summary["end_reasons"].items())
+        t.add_row(
+            str(value),
+            f"{d['mean']:.1f}",
+            f"{d['p5']:.0f} - {d['p95']:.0f}",
+            f"{m['completion']:.3f}",
+            ends,
+        )
+    return t
 
 
 def _said(value: Any) -> str:
@@ -190,6 +239,10 @@ def simulate(
     ] = None,
     report: Annotated[bool, typer.Option(help="Write OUT/<game>/report.html with plots.")] = False,
     out: Annotated[Path, typer.Option(help="Output folder for --report.")] = Path("output"),
+    sweep: Annotated[
+        str | None,
+        typer.Option(help="KEY=V1,V2,...: run once per value of a config key, and compare."),
+    ] = None,
 ) -> None:
     """Solitaire-test a game with bots: game length, end reasons, seat balance, counters.
 
@@ -201,9 +254,10 @@ def simulate(
         raise PnpError("--json needs a file name, or '-' for stdout")
     if not -MAX_SEED <= seed < MAX_SEED:
         raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
+    swept = parse_sweep(sweep) if sweep is not None else None
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
         sim = _simulate_and_report(
-            game, games, players, bot, seed, jobs, config, options, json_out, report, out
+            game, games, players, bot, seed, jobs, config, options, json_out, report, out, swept
         )
     if sim.interrupted:
         raise typer.Exit(130)
@@ -221,9 +275,62 @@ def _simulate_and_report(
     json_out: str | None,
     report: bool,
     out: Path,
+    swept: tuple[str, list[Any]] | None = None,
 ) -> Simulation:
-    """Run, then print the table or JSON and write the report; the command's body."""
+    """Run (once, or once per swept value), then print the table or JSON and write the
+    report; the command's body."""
     err = Console(stderr=True)
+    runs: list[tuple[Any, Simulation]] = []
+    for value in swept[1] if swept else [None]:
+        values = {swept[0]: value} if swept else None
+        sim = _run_one(game, games, players, bot, seed, jobs, config, options, values, err)
+        runs.append((value, sim))
+        if sim.interrupted:
+            break
+    if swept:
+        text = json.dumps(sweep_summary(swept[0], runs), indent=2)
+    else:
+        text = json.dumps(sim.summary, indent=2)
+    if json_out == "-":
+        print(text)
+    else:
+        if json_out:
+            write_text(Path(json_out), text + "\n")
+        Console().print(sweep_table(swept[0], runs) if swept else summary_table(sim.summary))
+    if report:
+        from pnp.sim.report import sweep_plot, write_report
+
+        first = runs[0][1]
+        extra = (sweep_plot(swept[0], runs),) if swept else ()
+        path = write_report(
+            first.summary,
+            first.acc,
+            out / game / "report.html",
+            first.title,
+            first.options,
+            extra=extra,
+            root=out,
+            sweep=sweep_summary(swept[0], runs) if swept else None,
+        )
+        err.print(f"report: {path}", highlight=False)
+    if sim.interrupted:
+        err.print(f"interrupted: {sim.summary['games']} of {games} games finished")
+    return sim
+
+
+def _run_one(
+    game: str,
+    games: int,
+    players: int | None,
+    bot: str,
+    seed: int,
+    jobs: int,
+    config: Path | None,
+    options: dict[str, Any],
+    values: dict[str, Any] | None,
+    err: Console,
+) -> Simulation:
+    """One run, with a progress bar on a terminal."""
     if is_tty():
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -240,23 +347,8 @@ def _simulate_and_report(
                 config,
                 options,
                 progress=lambda n: bar.update(task, completed=n),
+                values=values,
             )
     else:
-        sim = run_simulation(game, games, players, bot, seed, jobs, config, options)
-    text = json.dumps(sim.summary, indent=2)
-    if json_out == "-":
-        print(text)
-    else:
-        if json_out:
-            write_text(Path(json_out), text + "\n")
-        Console().print(summary_table(sim.summary))
-    if report:
-        from pnp.sim.report import write_report
-
-        path = write_report(
-            sim.summary, sim.acc, out / game / "report.html", sim.title, sim.options, root=out
-        )
-        err.print(f"report: {path}", highlight=False)
-    if sim.interrupted:
-        err.print(f"interrupted: {sim.summary['games']} of {games} games finished")
+        sim = run_simulation(game, games, players, bot, seed, jobs, config, options, None, values)
     return sim

@@ -97,8 +97,33 @@ def counter_histogram(name: str, hist: dict[int, int]) -> str:
         return _svg(fig)
 
 
+def sweep_plot(key: str, runs: list) -> str:
+    """Mean game length (with the 5th-95th percentile band) for each swept value."""
+    labels = [str(v) for v, _ in runs]
+    means = [sim.summary["metrics"]["duration_turns"]["mean"] for _, sim in runs]
+    lows = [sim.summary["metrics"]["duration_turns"]["p5"] for _, sim in runs]
+    highs = [sim.summary["metrics"]["duration_turns"]["p95"] for _, sim in runs]
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(6, 2.8))
+        ax = fig.add_subplot()
+        xs = list(range(len(runs)))
+        ax.fill_between(xs, lows, highs, color=INK, alpha=0.15, linewidth=0)
+        ax.plot(xs, means, color=INK, marker="o")
+        ax.set_xticks(xs, labels)
+        ax.set_xlabel(key.replace("_", " "))
+        ax.set_ylabel("turns per game")
+        ax.set_title("Game length against " + key.replace("_", " ") + " (band: p5-p95)")
+        fig.tight_layout()
+        return _svg(fig)
+
+
 def render_report(
-    summary: dict, acc: Accumulator, title: str, options: dict, extra: tuple[str, ...] = ()
+    summary: dict,
+    acc: Accumulator,
+    title: str,
+    options: dict,
+    extra: tuple[str, ...] = (),
+    sweep: dict | None = None,
 ) -> str:
     """The page; `extra` holds further inline SVG plots a game or a sweep adds."""
     m = summary["metrics"]
@@ -114,6 +139,7 @@ def render_report(
         options=options,
         counters=counters,
         ratios=ratios,
+        sweep=sweep,
         plots={
             "length": length_histogram(acc),
             "seats": seat_wins(m["win_rate_by_seat"]) if "win_rate_by_seat" in m else "",
@@ -133,6 +159,8 @@ def write_report(
     options: dict | None = None,
     extra: tuple[str, ...] = (),
     root: Path | None = None,
+    sweep: dict | None = None,
 ) -> Path:
     """Write the report atomically to `path` (never through a link below `root`)."""
-    return write_text(path, render_report(summary, acc, title, options or {}, extra), root=root)
+    html = render_report(summary, acc, title, options or {}, extra, sweep)
+    return write_text(path, html, root=root)
