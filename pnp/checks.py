@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
@@ -14,7 +13,7 @@ from geometry.webs import holds_together, narrowest_web
 from pnp.colour import CVD_MATRICES, delta_e
 from pnp.errors import PnpError
 from pnp.palette import ink
-from pnp.scene import Component
+from pnp.scene import Component, enclosed
 
 Level = Literal["error", "warning", "info"]
 
@@ -145,16 +144,7 @@ def part_region(component: Component) -> BaseGeometry:
     holes (print-and-cut.md: holes are cut first, then the outline)."""
 
     def areas(layer: str) -> BaseGeometry:
-        polys = []
-        for s in component.shapes(layer):
-            for g in getattr(s.geom, "geoms", [s.geom]):
-                if g.geom_type == "Polygon":
-                    polys.append(Polygon(g.exterior))
-                elif g.geom_type in ("LinearRing", "LineString") and g.is_closed:
-                    polys.append(Polygon(g.coords))
-                elif g.geom_type == "Point" and s.radius > 0:
-                    polys.append(g.buffer(s.radius, quad_segs=32))
-        return unary_union(polys)
+        return unary_union([enclosed(s) for s in component.shapes(layer)])
 
     return areas("cut").difference(areas("inner-cut"))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 
 from pnp.errors import PnpError
@@ -48,30 +50,35 @@ def get_paper(name: str, margin: float = DEFAULT_MARGIN) -> Paper:
     return Paper(p.name, p.width, p.height, margin)
 
 
+
 BEDS: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),
     "300x200": (300.0, 200.0),
     "400x300": (400.0, 300.0),
 }
-"""Cutter beds and material sheets that cut sheets are packed onto; any 'WxH' in mm too."""
-MAX_BED = 2000.0
+"""Material sheets and common laser beds (width x height, mm) cut sheets are packed onto."""
+MAX_BED = 3000.0
+"""No hobby cutter or material sheet is longer than 3 m: a bigger number is a typo."""
+_WXH = re.compile(r"^(\d+(?:\.\d+)?)\s*[x\u00d7]\s*(\d+(?:\.\d+)?)$")
 
 
-def bed_size(name: object) -> tuple[float, float]:
-    """A bed's size in mm from its name ('300x200', 'A4') or 'WxH' mm ('600x400')."""
-    key = name.strip().lower().replace(" ", "") if isinstance(name, str) else ""
+def get_bed(name: object) -> tuple[float, float]:
+    """A bed by name (a4, letter, 300x200, 400x300) or any 'WxH' size in mm, e.g. '600x400'."""
+    key = name.strip().lower() if isinstance(name, str) else ""
     if key in BEDS:
         return BEDS[key]
-    w, sep, h = key.partition("x")
-    try:
-        size = (float(w), float(h)) if sep else None
-    except ValueError:
-        size = None
-    if size is None or not all(0 < v <= MAX_BED for v in size):  # also NaN
+    match = _WXH.match(key)
+    if match is None:
         shown = repr(name).replace("\\n", " ")[:40]
         raise PnpError(
-            f"unknown cutter bed {shown}: choose {', '.join(BEDS)} or 'WxH' in mm "
-            f"(up to {MAX_BED:g})"
+            f"unknown cutter bed {shown}: choose one of {', '.join(BEDS)} "
+            "or give a size in mm such as 600x400"
         )
-    return size
+    w, h = float(match[1]), float(match[2])
+    for v in (w, h):
+        if not (math.isfinite(v) and 0 < v <= MAX_BED):
+            raise PnpError(
+                f"cutter bed {w:g} x {h:g} mm is impossible: each side must be 0 to {MAX_BED:g} mm"
+            )
+    return (w, h)

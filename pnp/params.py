@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from pnp.errors import PnpError
-from pnp.paper import bed_size, paper_name
+from pnp.paper import get_bed, paper_name
 
 _MISSING = dataclasses.MISSING
 
@@ -258,7 +258,7 @@ def describe(cls: type) -> list[tuple[str, str, str, str]]:
 
 
 def _bed(name: str, value: Any) -> str:
-    bed_size(value)
+    get_bed(value)
     return value.strip().lower()
 
 

@@ -14,6 +14,7 @@ from typing import Literal
 from shapely import affinity
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
 
 LAYERS: tuple[str, ...] = ("art", "guide", "score", "inner-cut", "cut", "drill")
 """Drawing order, bottom to top. `cut`, `inner-cut`, `score` and `drill` are machine layers."""
@@ -156,6 +157,22 @@ class Component:
 
     def has_cut_lines(self) -> bool:
         return any(s.layer in ("cut", "inner-cut") for s in self.shapes())
+
+
+def enclosed(shape: Shape, quad_segs: int = 32) -> BaseGeometry:
+    """The area a shape goes all the way round (a filled ring, polygon or circle; holes of
+    a polygon filled too), or an empty polygon for an open line or a bare point."""
+    geom = shape.geom
+    if geom.is_empty:
+        return Polygon()
+    kind = geom.geom_type
+    if kind == "Point":
+        return geom.buffer(shape.radius, quad_segs=quad_segs) if shape.radius > 0 else Polygon()
+    if kind == "Polygon":
+        return Polygon(geom.exterior)
+    if kind in ("LineString", "LinearRing"):
+        return Polygon(geom.coords) if geom.is_closed and len(geom.coords) > 3 else Polygon()
+    return unary_union([enclosed(replace(shape, geom=g), quad_segs) for g in geom.geoms])
 
 
 def circle(x: float, y: float, r: float, layer: Layer = "art", style: Style | None = None) -> Shape:

@@ -1,0 +1,575 @@
+"""Cut sheets: every cut part, with its copies, nested onto a laser or cutter bed.
+
+A cutter takes one file per bed, so 37 tiles should be one or two sheets, not 37 files.
+Parts are nested on their real outlines with no-fit polygons (the set of places where one
+part would touch another), placed bottom-left first: hexagons interlock in offset rows and
+discs drop into each other's hollows, yet no two outlines come closer than the gap.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import shapely
+from shapely import affinity
+from shapely.geometry import LineString, MultiLineString, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.geometry.polygon import orient
+
+from pnp.errors import PnpError
+from pnp.layout.impose import expand_copies
+from pnp.layout.page import text_bounds
+from pnp.paper import get_bed
+from pnp.scene import Component, Item, Shape, Text, enclosed
+
+BED_GAP = 2.0
+"""Default air between two parts' outlines: room for the kerf and a stiff web of material."""
+BED_MARGIN = 5.0
+"""Default border left uncut round the bed, where the material is held or clamped."""
+Rotation = int  # 0 or 90 degrees, counter-clockwise
+ROTATIONS: tuple[Rotation, ...] = (0, 90)
+STRATEGIES: tuple[tuple[Rotation, ...], ...] = ((0,), (90,), (0, 90))
+"""Each packing run: every part as drawn, every part turned, or each part as fits lowest.
+Identical parts kept the same way round nest best, so the uniform runs come first."""
+EPS = 1e-6
+"""Positions may sit this close (mm) to touching: keeps exact fits, e.g. parts edge to edge."""
+EXACT_PIECES = 32
+"""A non-convex outline is nested exactly (as triangles) up to this many; above, its hull."""
+CIRCLE_SEGMENTS = 16
+"""Segments per quarter circle for a round outline; drawn a little outside the true circle."""
+Box = tuple[float, float, float, float]
+NfpCache = dict[tuple[str, Rotation, str, Rotation], BaseGeometry]
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+def _resolve_bed(bed: str | tuple[float, float]) -> tuple[float, float]:
+    if isinstance(bed, str):
+        return get_bed(bed)
+    w, h = bed
+    return get_bed(f"{float(w)!r}x{float(h)!r}")
+
+
+@dataclass
+class _Outline:
+    """A part's nesting shape: what neighbours keep `gap` away from, in both rotations.
+
+    `region` is the cut outline (holes filled) plus anything else the part carries outside
+    it (labels, guides, score lines); art is clipped instead, so bleed never sets the spacing.
+    `pieces` are convex vertex arrays whose union is the nesting shape, per rotation;
+    `clip` is that shape grown by half the gap, the furthest a part's art may reach.
+    """
+
+    key: str
+    region: BaseGeometry
+    clip: BaseGeometry
+    pieces: dict[Rotation, list[np.ndarray]] = field(default_factory=dict)
+    shapes: dict[Rotation, BaseGeometry] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Part:
+    component: Component
+    outline: _Outline
+    order: int  # place in the copies-expanded input, for stable tie-breaks
+
+
+@dataclass(frozen=True)
+class _Placed:
+    part: _Part
+    rotation: Rotation
+    x: float
+    y: float
+
+
+@dataclass
+class _Bed:
+    """One sheet while packing: its parts and, per (outline, rotation), where one more fits."""
+
+    placed: list[_Placed] = field(default_factory=list)
+    free: dict[tuple[str, Rotation], tuple[_Outline, BaseGeometry]] = field(default_factory=dict)
+
+
+def cut_sheets(
+    components: list[Component],
+    bed: str | tuple[float, float],
+    *,
+    gap: float = BED_GAP,
+    margin: float = BED_MARGIN,
+    common_line: bool = False,
+    name: str | None = None,
+) -> list[Component]:
+    """Every component with cut lines, `copies` times, nested onto as few beds as found.
+
+    Parts keep all their layers; a part is turned a quarter where that packs better. Three
+    runs (all as drawn, all turned, each part free) are compared and the one with fewest
+    sheets, then the lowest last sheet, wins. `common_line` (edge to edge, `gap` 0) cuts each
+    shared straight edge once; it is an option, never the default, because a shared cut
+    leaves no web between parts and needs a kerf-free layout.
+    """
+    width, height = _resolve_bed(bed)
+    if not (math.isfinite(gap) and 0 <= gap <= 100):
+        raise PnpError(f"gap between cut parts must be 0 to 100 mm, got {gap:g}")
+    if not (math.isfinite(margin) and 0 <= margin and 2 * margin < min(width, height)):
+        raise PnpError(f"bed margin {margin:g} mm leaves no room on a {width:g} x {height:g} bed")
+    if common_line and gap != 0:
+        raise PnpError(f"common-line cutting puts parts edge to edge: use gap 0, not {gap:g} mm")
+    area = (margin, margin, width - margin, height - margin)
+    parts = _parts([c for c in components if c.has_cut_lines()], gap)
+    if not parts:
+        return []
+    nfps: NfpCache = {}
+    for p in parts:
+        if not any(_fit_box(p.outline, r, area) is not None for r in ROTATIONS):
+            x0, y0, x1, y1 = p.outline.region.bounds
+            raise PnpError(
+                f"cut part '{p.component.name}' ({x1 - x0:.1f} x {y1 - y0:.1f} mm) does not fit "
+                f"a {width:g} x {height:g} mm bed with a {margin:g} mm margin"
+            )
+    runs = [_pack(parts, area, gap, prefer, nfps) for prefer in STRATEGIES]
+    label = name or "cut"
+
+    def sheets(beds: list[_Bed]) -> list[Component]:
+        return [
+            _sheet(f"{label}-{n}", f"Cut sheet {n} of {len(beds)}", b, width, height)
+            for n, b in enumerate(beds, start=1)
+        ]
+
+    if not common_line:
+        return sheets(min(runs, key=_run_cost))
+    # edge to edge, the run that shares the most cut wins: the laser's time is its cut length
+    merged = [[merge_common_lines(s) for s in sheets(beds)] for beds in runs]
+    costs = [
+        (len(m), round(cut_length(m), 6), _run_cost(r)) for m, r in zip(merged, runs, strict=True)
+    ]
+    return merged[costs.index(min(costs))]
+
+
+def _run_cost(beds: list[_Bed]) -> tuple[int, float, float]:
+    """Fewest sheets, then the least used height on the last one (room left for more)."""
+    tops = [max((_top(p) for p in b.placed), default=0.0) for b in beds]
+    return (len(beds), round(tops[-1], 6), round(sum(tops), 6))
+
+
+def cut_length(sheets: list[Component]) -> float:
+    """Total length of the `cut` layer over some sheets (mm): what a laser spends its time on."""
+    total = 0.0
+    for sheet in sheets:
+        for s in sheet.shapes("cut"):
+            if s.radius > 0 and s.geom.geom_type == "Point":
+                total += 2 * math.pi * s.radius
+            else:
+                total += _linework(s.geom).length
+    return total
+
+
+def _top(p: _Placed) -> float:
+    return p.y + p.part.outline.shapes[p.rotation].bounds[3]
+
+
+# --- Parts and their nesting shapes -----------------------------------------------------
+
+
+def _parts(components: list[Component], gap: float) -> list[_Part]:
+    """Copies expanded, biggest outline first (stable), so small parts fill the holes left."""
+    outlines: dict[int, _Outline] = {}  # by component identity: copies share one outline
+    by_key: dict[str, _Outline] = {}
+    parts: list[_Part] = []
+    for order, comp in enumerate(expand_copies(components)):
+        if id(comp) not in outlines:
+            region = part_region(comp)
+            key = shapely.to_wkt(shapely.normalize(region), rounding_precision=6)
+            if key not in by_key:
+                by_key[key] = _outline(key, region, gap)
+            outlines[id(comp)] = by_key[key]
+        parts.append(_Part(comp, outlines[id(comp)], order))
+    return sorted(parts, key=lambda p: (-round(p.outline.region.area, 6), p.order))
+
+
+def part_region(comp: Component) -> BaseGeometry:
+    """What a part occupies on the bed: its closed cut outlines filled, plus every item
+    but art (labels, open cuts, scores, guides, drill marks).
+
+    Without a closed `cut` outline (inner cuts or open cuts only) the component's own
+    outline stands in, so its art is not trimmed away.
+    """
+    closed = [s for s in comp.shapes("cut") if _encloses(s)]
+    regions = [_area(s) for s in closed] or [comp.shape_outline]
+    for item in comp.items:
+        if isinstance(item, Text):
+            regions.append(box(*text_bounds(item)))
+        elif item.layer != "art" and not (item.layer == "cut" and _encloses(item)):
+            regions.append(_area(item))
+    return shapely.union_all([g for g in regions if not g.is_empty])
+
+
+def _encloses(shape: Shape) -> bool:
+    """A cut that goes all the way round: a circle, an area, a closed ring."""
+    geom = shape.geom
+    if geom.is_empty:
+        return False
+    if geom.geom_type == "Point":
+        return shape.radius > 0
+    if geom.geom_type in ("LineString", "LinearRing"):
+        return bool(geom.is_closed) and len(geom.coords) > 3
+    return geom.geom_type in ("Polygon", "MultiPolygon")
+
+
+def _area(shape: Shape) -> BaseGeometry:
+    """A shape as the area it takes up: rings filled, holes filled, lines a hair wide."""
+    geom = shape.geom
+    if geom.is_empty:
+        return Polygon()
+    kind = geom.geom_type
+    if kind == "Point":
+        return _disc(geom, shape.radius) if shape.radius > 0 else Polygon()
+    if kind in ("LineString", "LinearRing") and not _encloses(shape):
+        return geom.buffer(max(shape.style.stroke_width, 0.01) / 2, cap_style="flat")
+    if kind in ("Polygon", "LineString", "LinearRing"):
+        return enclosed(shape)
+    parts = [replace(shape, geom=g) for g in geom.geoms]  # Multi* and collections
+    return shapely.union_all([_area(p) for p in parts])
+
+
+def _disc(centre: Point, radius: float) -> Polygon:
+    """A polygon round a circle, its edges just outside it, so nesting never cuts into it."""
+    grow = 1 / math.cos(math.pi / (4 * CIRCLE_SEGMENTS))
+    return centre.buffer(radius * grow, quad_segs=CIRCLE_SEGMENTS)
+
+
+def _outline(key: str, region: BaseGeometry, gap: float) -> _Outline:
+    """One piece nests on its own shape; several pieces (a sticker block) on their hull."""
+    shape = region if isinstance(region, Polygon) else region.convex_hull
+    clip = shape.buffer(gap / 2, quad_segs=CIRCLE_SEGMENTS) if gap > 0 else shape
+    out = _Outline(key, region, clip)
+    for rot in ROTATIONS:
+        turned = _turn(shape, rot)
+        out.shapes[rot] = turned
+        out.pieces[rot] = _convex_pieces(turned)
+    return out
+
+
+def _convex_pieces(shape: BaseGeometry) -> list[np.ndarray]:
+    """Convex parts covering the shape: itself if convex, its triangles if few, else its hull."""
+    hull = shape.convex_hull
+    if shape.area >= hull.area * (1 - 1e-9):
+        return [_ring(hull)]
+    triangles = shapely.constrained_delaunay_triangles(shape)
+    if len(triangles.geoms) > EXACT_PIECES:
+        return [_ring(hull)]
+    return [_ring(t) for t in triangles.geoms]
+
+
+def _ring(poly: BaseGeometry) -> np.ndarray:
+    """A convex polygon's corners, counter-clockwise, first corner not repeated."""
+    return np.asarray(orient(poly).exterior.coords)[:-1]
+
+
+def _convex_sum(p: np.ndarray, q: np.ndarray) -> Polygon:
+    """Minkowski sum of two convex counter-clockwise polygons: their edges merged by angle,
+    walked from the sum of their lowest corners (linear time, no point clouds)."""
+    p0, pe = _edges(p)
+    q0, qe = _edges(q)
+    steps = np.concatenate([pe, qe])
+    turn = np.arctan2(steps[:, 1], steps[:, 0]) % (2 * math.pi)
+    walk = (p0 + q0) + np.cumsum(steps[np.argsort(turn, kind="stable")], axis=0)
+    return Polygon(np.vstack([p0 + q0, walk[:-1]]))
+
+
+def _edges(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest (then leftmost) corner and the edge vectors going round from it."""
+    k = int(np.lexsort((v[:, 0], v[:, 1]))[0])
+    v = np.roll(v, -k, axis=0)
+    return v[0], np.roll(v, -1, axis=0) - v
+
+
+def _turn(geom: BaseGeometry, rot: Rotation) -> BaseGeometry:
+    """A quarter turn counter-clockwise about the origin, exact (no cos 90 rounding)."""
+    return geom if rot == 0 else affinity.affine_transform(geom, [0, -1, 1, 0, 0, 0])
+
+
+# --- Packing -------------------------------------------------------------------------------
+
+
+def _pack(
+    parts: list[_Part], area: Box, gap: float, prefer: tuple[Rotation, ...], nfps: NfpCache
+) -> list[_Bed]:
+    """Bottom-left first fit: each part goes on the first sheet with room, as low as it can,
+    then as far left; a new sheet opens only when no sheet has room."""
+    beds: list[_Bed] = []
+    for part in parts:
+        fits = [r for r in ROTATIONS if _fit_box(part.outline, r, area) is not None]
+        rotations = [r for r in prefer if r in fits] or fits
+        for target in beds:
+            spot = _lowest(target, part.outline, rotations, area, gap, nfps)
+            if spot is not None:
+                break
+        else:
+            target = _Bed()
+            beds.append(target)
+            spot = _lowest(target, part.outline, rotations, area, gap, nfps)
+            assert spot is not None  # every part fits an empty bed: checked before packing
+        placed = _Placed(part, *spot)
+        for (key, rot), (other, free) in target.free.items():
+            nfp = _nfp(part.outline, placed.rotation, other, rot, gap, nfps)
+            moved = affinity.translate(nfp, placed.x, placed.y)
+            target.free[(key, rot)] = (other, free.difference(moved))
+        target.placed.append(placed)
+    return beds
+
+
+def _fit_box(outline: _Outline, rot: Rotation, area: Box) -> Box | None:
+    """Where the part's origin may go so the part stays inside the area, or None."""
+    x0, y0, x1, y1 = outline.shapes[rot].bounds
+    lo_x, hi_x = area[0] - x0, area[2] - x1
+    lo_y, hi_y = area[1] - y0, area[3] - y1
+    if hi_x < lo_x - EPS or hi_y < lo_y - EPS:
+        return None
+    return (lo_x, lo_y, max(lo_x, hi_x), max(lo_y, hi_y))
+
+
+def _lowest(
+    b: _Bed,
+    outline: _Outline,
+    rotations: Sequence[Rotation],
+    area: Box,
+    gap: float,
+    nfps: NfpCache,
+) -> tuple[Rotation, float, float] | None:
+    """The free spot whose part top is lowest, then leftmost, over the allowed rotations."""
+    best: tuple[float, float, int] | None = None
+    spot: tuple[Rotation, float, float] | None = None
+    for rot in rotations:
+        fit = _fit_box(outline, rot, area)
+        if fit is None:
+            continue
+        free = _free(b, outline, rot, fit, gap, nfps)
+        if free.is_empty:
+            continue
+        x, y = _bottom_left(free)
+        # the EPS slack round the fit box must never push a part into the margin
+        x, y = min(max(x, fit[0]), fit[2]), min(max(y, fit[1]), fit[3])
+        rank = (round(y + outline.shapes[rot].bounds[3], 9), round(x, 9), rot)
+        if best is None or rank < best:
+            best, spot = rank, (rot, x, y)
+    return spot
+
+
+def _free(
+    b: _Bed, outline: _Outline, rot: Rotation, fit: Box, gap: float, nfps: NfpCache
+) -> BaseGeometry:
+    """Where this outline's origin may go on the bed without coming near a placed part."""
+    key = (outline.key, rot)
+    if key not in b.free:
+        x0, y0, x1, y1 = fit
+        region = box(x0 - EPS, y0 - EPS, x1 + EPS, y1 + EPS)
+        blocked = [
+            affinity.translate(_nfp(p.part.outline, p.rotation, outline, rot, gap, nfps), p.x, p.y)
+            for p in b.placed
+        ]
+        if blocked:
+            region = region.difference(shapely.union_all(blocked))
+        b.free[key] = (outline, region)
+    return b.free[key][1]
+
+
+def _bottom_left(region: BaseGeometry) -> tuple[float, float]:
+    """The lowest corner of a region, the leftmost of equally low ones."""
+    xy = shapely.get_coordinates(region)
+    k = np.lexsort((xy[:, 0], np.round(xy[:, 1], 9)))[0]
+    return float(xy[k, 0]), float(xy[k, 1])
+
+
+def _nfp(
+    a: _Outline, ra: Rotation, b: _Outline, rb: Rotation, gap: float, nfps: NfpCache
+) -> BaseGeometry:
+    """No-fit polygon: the origins of `b` that bring it closer than `gap` to `a` at (0, 0).
+
+    It is a's shape swept by b's reflected shape (a Minkowski sum: the union of the sums of
+    each pair of convex pieces), grown by the gap; the rounded corners of that growth are
+    drawn just outside the true radius, so parts are never closer than the gap.
+    """
+    key = (a.key, ra, b.key, rb)
+    if key not in nfps and ra == rb == 90:  # both turned: the unturned pair's, turned
+        nfps[key] = _turn(_nfp(a, 0, b, 0, gap, nfps), 90)
+    if key not in nfps:
+        swept = shapely.union_all(
+            [_convex_sum(pa, -pb) for pa in a.pieces[ra] for pb in b.pieces[rb]]
+        )
+        if gap > 0:
+            # GEOS rounds a corner into whole steps of up to 1.5 quarter-circle quanta
+            grow = (gap - EPS) / math.cos(3 * math.pi / (8 * CIRCLE_SEGMENTS))
+            nfps[key] = swept.buffer(grow, quad_segs=CIRCLE_SEGMENTS)
+        else:
+            nfps[key] = swept.buffer(-EPS, join_style="mitre")
+    return nfps[key]
+
+
+# --- Sheets --------------------------------------------------------------------------------
+
+
+def _sheet(name: str, title: str, b: _Bed, width: float, height: float) -> Component:
+    """The bed as one component: every placed part's items moved (and turned) into place."""
+    sheet = Component(name, title, width, height, imposition="cutout")
+    for p in b.placed:
+        sheet.add(*_placed_items(p))
+    used = sum(p.part.outline.region.area for p in b.placed)
+    sheet.meta.update(
+        kind="cut-sheet",
+        bed=(width, height),
+        parts=[
+            {"name": p.part.component.name, "x": p.x, "y": p.y, "rotation": p.rotation}
+            for p in b.placed
+        ],
+        fill=used / (width * height),
+    )
+    return sheet
+
+
+def _placed_items(p: _Placed) -> list[Item]:
+    """A part's items on the sheet; art past the part's spacing outline is trimmed off."""
+    out: list[Item] = []
+    for item in p.part.component.items:
+        if isinstance(item, Shape) and item.layer == "art":
+            clipped = _clipped(item, p.part.outline.clip)
+            if clipped is None:
+                continue
+            item = clipped
+        out.append(_moved(item, p.rotation, p.x, p.y))
+    return out
+
+
+def _clipped(shape: Shape, clip: BaseGeometry) -> Shape | None:
+    geom = shape.geom
+    if shape.radius > 0 and geom.geom_type == "Point":
+        disc = geom.buffer(shape.radius, quad_segs=CIRCLE_SEGMENTS)
+        if clip.contains(disc):
+            return shape
+        geom, shape = disc, replace(shape, radius=0.0)
+    elif geom.is_empty or clip.contains(geom):
+        return shape
+    cut = geom.intersection(clip)
+    if geom.geom_type in ("Polygon", "MultiPolygon"):
+        cut = _polygons(cut)
+    return None if cut.is_empty else replace(shape, geom=cut)
+
+
+def _polygons(geom: BaseGeometry) -> BaseGeometry:
+    """The areas of an overlay result (it may add stray lines and points where edges touch)."""
+    parts = shapely.get_parts(geom)
+    return shapely.union_all([g for g in parts if g.geom_type in ("Polygon", "MultiPolygon")])
+
+
+def _moved(item: Item, rot: Rotation, x: float, y: float) -> Item:
+    if rot == 0:
+        return item.moved(x, y)
+    if isinstance(item, Text):
+        return replace(item, x=x - item.y, y=y + item.x, rotate=item.rotate + rot)
+    return replace(item, geom=affinity.affine_transform(item.geom, [0, -1, 1, 0, x, y]))
+
+
+# --- Common-line cutting -------------------------------------------------------------------
+
+
+def merge_common_lines(sheet: Component, tol: float = 0.01) -> Component:
+    """The sheet with each straight cut shared by touching parts cut once, not twice.
+
+    Two cut segments that lie on one line (within `tol` mm) and overlap are a shared edge:
+    the earlier outline keeps it, the later one loses that stretch and becomes open lines
+    covering the rest of its outline. Outlines sharing nothing, and circles, stay as they
+    are. Kerf offsets do not apply to the open lines (they no longer enclose a part).
+    """
+    cuts = [
+        (i, s)
+        for i, s in enumerate(sheet.items)
+        if isinstance(s, Shape) and s.layer == "cut" and s.radius == 0 and not s.geom.is_empty
+    ]
+    segments = [(k, seg) for k, (_, s) in enumerate(cuts) for seg in _segments(s.geom)]
+    lines = np.array([LineString(seg) for _, seg in segments], dtype=object)  # may be empty
+    near = shapely.STRtree(lines).query(lines, predicate="dwithin", distance=tol)
+    covered: dict[int, list[tuple[float, float]]] = {}
+    for a, b in zip(*near, strict=True):
+        if segments[b][0] < segments[a][0]:  # the later outline gives up the shared stretch
+            span = _overlap(segments[a][1], segments[b][1], tol)
+            if span is not None:
+                covered.setdefault(int(a), []).append(span)
+    if not covered:
+        return replace(sheet, items=list(sheet.items), meta=dict(sheet.meta, common_line_saved=0.0))
+    losing = sorted({segments[a][0] for a in covered})
+    rest: dict[int, list[LineString]] = {k: [] for k in losing}
+    for n, (k, seg) in enumerate(segments):
+        if k in rest:
+            rest[k].extend(_uncovered(seg, covered.get(n, []), tol))
+    replaced = {cuts[k][0]: k for k in losing}
+    items: list[Item] = []
+    for i, item in enumerate(sheet.items):
+        if i not in replaced:
+            items.append(item)
+            continue
+        k = replaced[i]
+        if rest[k]:  # an outline shared all round is cut by its neighbours alone
+            merged = shapely.line_merge(MultiLineString(rest[k]))
+            items.extend(replace(cuts[k][1], geom=g) for g in shapely.get_parts(merged))
+    saved = sum(hi - lo for spans in covered.values() for lo, hi in _union(spans))
+    return replace(sheet, items=items, meta=dict(sheet.meta, common_line_saved=saved))
+
+
+def _segments(geom: BaseGeometry) -> list[Segment]:
+    """Every straight stretch a blade follows along a shape, in drawing order."""
+    out: list[Segment] = []
+    for line in shapely.get_parts(_linework(geom)):
+        xy = [(float(x), float(y)) for x, y in shapely.get_coordinates(line)]
+        out.extend((p, q) for p, q in itertools.pairwise(xy) if p != q)
+    return out
+
+
+def _linework(geom: BaseGeometry) -> BaseGeometry:
+    """The lines a blade follows: polygon boundaries, rings and lines as they are."""
+    if geom.geom_type in ("Polygon", "MultiPolygon"):
+        return geom.boundary
+    return geom
+
+
+def _overlap(seg: Segment, other: Segment, tol: float) -> tuple[float, float] | None:
+    """The stretch of `seg` (mm from its start) that `other` runs along, if longer than tol."""
+    (x0, y0), (x1, y1) = seg
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    along = []
+    for qx, qy in other:
+        if abs(ux * (qy - y0) - uy * (qx - x0)) > tol:  # off the line
+            return None
+        along.append(ux * (qx - x0) + uy * (qy - y0))
+    lo, hi = max(0.0, min(along)), min(length, max(along))
+    return (lo, hi) if hi - lo > tol else None
+
+
+def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for lo, hi in sorted(spans):
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _uncovered(seg: Segment, spans: list[tuple[float, float]], tol: float) -> list[LineString]:
+    """What is left of a segment once the shared stretches are taken out (none under tol)."""
+    (x0, y0), (x1, y1) = seg
+    length = math.hypot(x1 - x0, y1 - y0)
+    cuts, start = [], 0.0
+    for lo, hi in [*_union(spans), (length, length)]:
+        if lo - start > tol:
+            cuts.append((start, lo))
+        start = max(start, hi)
+
+    def at(d: float) -> tuple[float, float]:
+        if d >= length:  # the true end, so pieces of one outline still join exactly
+            return (x1, y1)
+        return (x0 + (x1 - x0) * d / length, y0 + (y1 - y0) * d / length)
+
+    return [LineString([at(a), at(b)]) for a, b in cuts]
