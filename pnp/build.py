@@ -110,7 +110,8 @@ def plan_kits(
         sheets: list[Component] = []
         try:
             documents = kit_documents(kit)
-            sheets = cut_sheets_of(kit)
+            # the cutter bed is not the paper: the parts are nested once, for the first kit
+            sheets = plans[0].sheets if plans else cut_sheets_of(kit)
         except PnpError as exc:
             findings.append(Finding("error", "layout", f"on {p} paper: {exc}"))
         plans.append(Planned(kit, findings, documents, sheets))
