@@ -217,16 +217,24 @@ def kit_documents(kit: Kit) -> list[Document]:
 
 
 def cut_sheets_of(kit: Kit) -> list[Component]:
-    """The kit's cut parts, with their copies, packed onto the chosen cutter bed."""
+    """The kit's cut parts, with their copies, packed onto the chosen cutter bed: a run of
+    sheets per material group, named after it."""
     if not kit.cut_parts:
         return []
     from pnp.layout.cutsheet import cut_sheets
 
-    parts = [kit.component(n) for n in kit.cut_parts]
     gap = 0.0 if kit.printing.common_line else 2.0
-    return cut_sheets(
-        parts, kit.printing.cut_bed, gap=gap, common_line=kit.printing.common_line, name="cut"
-    )
+    sheets: list[Component] = []
+    for material, names in kit.cut_parts.items():
+        parts = [kit.component(n) for n in names]
+        sheets += cut_sheets(
+            parts,
+            kit.printing.cut_bed,
+            gap=gap,
+            common_line=kit.printing.common_line,
+            name=material,
+        )
+    return sheets
 
 
 @dataclass

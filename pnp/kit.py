@@ -48,7 +48,9 @@ class Kit:
     sections: list[KitSection] = field(default_factory=list)
     materials: tuple[str, ...] = ()  # what a maker needs besides the printout
     documents: list[KitDocument] = field(default_factory=list)  # beyond the main PDF
-    cut_parts: tuple[str, ...] = ()  # components packed onto cutter-bed sheets (cut/)
+    cut_parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Components packed, with their copies, onto cutter-bed sheets, one group per material:
+    {"plywood": blades} -> cut/plywood-1.svg/.dxf, cut/plywood-2...; the bed is `cut_bed`."""
 
     def component(self, name: str) -> Component:
         for c in self.components:

@@ -12,6 +12,8 @@ An engine (a module, or any object) offers the simulation contract:
   (captures, passes, rolls seen, ...); the runner sums, averages and histograms them;
 - ``RATIOS``: ``{metric: (numerator_counter, denominator_counter)}``, e.g. Ludii's
   ``branching_factor`` as legal moves summed over decisions summed;
+- ``TOTALS``: ``{json_key: {label: counter}}``, labelled sums the summary prints as one
+  object, e.g. ``"rolls": {"0": "rolls_0", ...}`` (optional);
 - ``OPTIONS``: `SimOption` declarations, the game's own ``pnp simulate`` options;
 - ``ABSTRACTION``: a sentence the summary and the report print when the engine models a
   physical game only roughly ("" when it plays the real rules);

@@ -142,7 +142,7 @@ def build_kit(params: LampsParams, printing: PrintParams) -> Kit:
         KitSection("Tiles and card", ("lamp-tile", "rule-card")),
     ]
     kit.documents = [KitDocument("pattern", "Tile pattern", (KitSection("Tiles", ("lamp-tile",)),))]
-    kit.cut_parts = ("lamp-tile",)
+    kit.cut_parts = {"tiles": ("lamp-tile",)}
     kit.materials = ("Yellow card for the tiles.",)
     return kit
 

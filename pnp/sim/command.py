@@ -130,6 +130,7 @@ def run_simulation(
             ratios=dict(getattr(engine, "RATIOS", {})),
             options=chosen,
             abstraction=getattr(engine, "ABSTRACTION", ""),
+            totals=dict(getattr(engine, "TOTALS", {})),
         ),
         acc=result.acc,
         interrupted=result.interrupted,

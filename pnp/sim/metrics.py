@@ -221,10 +221,12 @@ def summary(
     ratios: dict[str, tuple[str, str]] | None = None,
     options: dict | None = None,
     abstraction: str = "",
+    totals: dict[str, dict[str, str]] | None = None,
 ) -> dict:
     """The run's JSON object: game, players, bot, games, seed, metrics, end_reasons; then
-    `options` (game options that differ from their defaults) and `abstraction` when the
-    game has them, so a plain run of a game without them keeps its exact shape."""
+    the game's declared `totals` (labelled sums of its counters), `options` (game options
+    that differ from their defaults) and `abstraction` when the game has them, so a plain
+    run of a game without them keeps its exact shape."""
     out = {
         "game": game,
         "players": players,
@@ -234,6 +236,8 @@ def summary(
         "metrics": metrics(acc, colours, cooperative, counters, ratios),
         "end_reasons": {e: acc.ends[e] for e in sorted(acc.ends)},
     }
+    for key, parts in (totals or {}).items():  # e.g. "rolls": {"0": n, "1": n, ...}
+        out[key] = {label: acc.counter_total(counter) for label, counter in parts.items()}
     if cooperative:
         out["cooperative"] = True
     if options:

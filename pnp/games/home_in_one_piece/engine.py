@@ -1,0 +1,82 @@
+"""Home in One Piece for the simulation runner: the engine contract of `pnp.outcome`.
+
+One engine serves both the rule tests and the runner: the disc model is plain arithmetic,
+fast enough without a second, table-driven copy (see `bench.py`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pnp.errors import PnpError
+from pnp.games.home_in_one_piece import rules
+from pnp.games.home_in_one_piece.bots import BOT_NAMES, make_bot
+from pnp.games.home_in_one_piece.model import REACH, PlayModel, play_model
+from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
+from pnp.outcome import GameRecord, SimOption
+
+BOTS = BOT_NAMES
+MIN_PLAYERS = MAX_PLAYERS = DEFAULT_PLAYERS = 2
+COOPERATIVE = False
+ABSTRACTION = (
+    "Dough is modelled in the plane: each blob is a flat disc of fixed area that a touch "
+    "moves only so far that it still overlaps where it began the turn, and only where it is "
+    "set down counts (it may bridge over dough); joined blobs become one disc; stretching "
+    "into long shapes and breaking are not modelled."
+)
+COUNTERS = {
+    "rolls": "turns with a roll of the blob dice",
+    "rolls_0": "rolls showing no blob",
+    "rolls_1": "rolls showing one blob",
+    "rolls_2": "rolls showing two blobs",
+    "rolls_3": "rolls showing three blobs",
+    "stalled_turns": "turns whose roll (0 or 1) allows no join",
+    "idle_turns": "turns in which no blob was touched",
+    "touches": "blobs touched",
+    "joins": "joins made",
+    "blocked": "touches that reached the other player's dough and ended the turn",
+}
+TOTALS = {"rolls": {str(k): f"rolls_{k}" for k in range(4)}}  # roll counts seen, as JSON
+RATIOS = {
+    "stall_share": ("stalled_turns", "rolls"),
+    "touches_per_turn": ("touches", "rolls"),
+}
+OPTIONS = (
+    SimOption(
+        "reach",
+        "how far one touch moves a blob: 'overlap' (0.9 of the way to no overlap with where "
+        "it began the turn) or 'half'",
+        kind=str,
+        choices=tuple(REACH),
+        default="overlap",
+    ),
+)
+
+
+def prepare(params: HomeInOnePieceParams, players: int, reach: str = "overlap") -> PlayModel:
+    """Validate the kit for play and build its model (the printed board and dice)."""
+    if players != 2:
+        raise PnpError(f"Home in One Piece is for 2 players, got {players}")
+    return play_model(params, reach)
+
+
+def play_one(
+    model: PlayModel, players: int, bot: str, rng: random.Random | Any, **options: Any
+) -> GameRecord:
+    """Play one game; `rng` is a seeded generator or a seed. The options were built into
+    the model by `prepare`."""
+    if bot not in BOTS:
+        raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(BOTS)}")
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    state = rules.play_game(model, make_bot(bot), rng)
+    return GameRecord(
+        turns=state.turns,
+        end=state.ended or "",
+        scores=tuple(rules.score(state, s) for s in range(2)),
+        winners=() if state.winner is None else (state.winner,),
+        colours=tuple((c,) for c in model.colours),
+        leaders=tuple(state.leaders),
+        counters=dict(state.counters),
+    )

@@ -1,0 +1,111 @@
+"""Home in One Piece: the kit (what prints) and its registration."""
+
+from __future__ import annotations
+
+from pnp.games import GameDef
+from pnp.games.home_in_one_piece import checks, engine
+from pnp.games.home_in_one_piece.board import board
+from pnp.games.home_in_one_piece.cards import TITLE, home_cards
+from pnp.games.home_in_one_piece.dice_parts import paper_dice, sticker_sheets
+from pnp.games.home_in_one_piece.model import play_model
+from pnp.games.home_in_one_piece.params import HomeInOnePieceParams, board_size, validate
+from pnp.kit import Kit, KitSection, PrintParams
+
+SLUG = "home-in-one-piece"
+
+
+def build_kit(params: HomeInOnePieceParams, printing: PrintParams) -> Kit:
+    """Every printed piece, in the order a person prints and assembles them."""
+    params = validate(params)
+    kit = Kit(SLUG, TITLE, params, printing, model=play_model(params))
+    cards, card_findings = home_cards(params, printing)
+    kit.components.append(board(params, printing))
+    kit.components += cards
+    kit.components += sticker_sheets(params)
+    kit.components += paper_dice(params)
+    kit.findings += card_findings
+    kit.sections = _sections(kit, params)
+    kit.materials = materials(params)
+    return kit
+
+
+def _true_size(p: HomeInOnePieceParams) -> str:
+    w, h = board_size(p)
+    return f"{w:.0f} x {h:.0f} mm"
+
+
+def _sections(kit: Kit, p: HomeInOnePieceParams) -> list[KitSection]:
+    def pick(prefix: str) -> tuple[str, ...]:
+        return tuple(c.name for c in kit.components if c.name.startswith(prefix))
+
+    if p.board_scale >= 1:
+        board_note = (
+            f"True size {_true_size(p)}: trim the sheets and glue them as the assembly map shows."
+        )
+    else:
+        board_note = f"True size {_true_size(p)}, reduced here: use less dough (see checks)."
+    return [
+        KitSection("Board", ("board",), board_note, scale=p.board_scale),
+        KitSection(
+            "Rule cards and player aids",
+            pick("rule-card") + ("player-aid",),
+            "Their backs follow (flip on the long edge).",
+        ),
+        KitSection(
+            "Blob dice stickers",
+            pick("stickers-"),
+            "Sticker paper; one row per die, one sticker per face.",
+        ),
+        KitSection(
+            "Paper blob dice",
+            pick("paper-die-"),
+            "Only if you have no blank dice: card stock, fold the dashed lines, glue the tabs.",
+        ),
+    ]
+
+
+def materials(p: HomeInOnePieceParams) -> tuple[str, ...]:
+    """What a maker needs besides the printout, with the numbers the kit was built from."""
+    first, second = p.dough_colours
+    w, h = board_size(p)
+    if p.board_scale >= 1:
+        board_line = (
+            f"The board is {w:.0f} x {h:.0f} mm at true size, printed over several sheets: "
+            "glue them onto card or a large sheet of board (a glue stick, a long ruler)."
+        )
+    else:
+        board_line = (
+            f"The board is {w:.0f} x {h:.0f} mm at true size; here it prints at "
+            f"1:{1 / p.board_scale:.3g} ({w * p.board_scale:.0f} x {h * p.board_scale:.0f} mm), "
+            f"so use about {p.dough_grams * p.board_scale**3:.0f} g of dough each."
+        )
+    sizes = " or ".join(f"{d:g}" for d in p.sticker_dice)
+    return (
+        f"Play dough in two colours, {p.dough_grams:g} g of each ({first} and {second} match "
+        "the board's circles); a recipe is on the rule cards.",
+        board_line,
+        f"{len(p.dice)} blank dice of {sizes} mm and sticker paper, or card stock "
+        f"(about 200 g/m2) for the {p.die_size:g} mm paper dice.",
+        "Card stock for the rule cards; scissors or a craft knife, a metal ruler and a "
+        "cutting mat; glue for the paper dice.",
+    )
+
+
+def run_checks(kit: Kit) -> list:
+    return list(kit.findings) + checks.run(kit)
+
+
+GAME = GameDef(
+    slug=SLUG,
+    title=TITLE,
+    blurb="Stretch, squash and merge your play-dough blobs until all of it sits in the home "
+    "zone as one piece, without ever touching your rival's. 2 players, 3 blob dice.",
+    default_params=HomeInOnePieceParams,
+    build_kit=build_kit,
+    checks=run_checks,
+    engine=engine,
+    variants={
+        "reduced": {"board_scale": 0.5},
+        "die-c-3-3": {"dice": [[1, 1, 1, 1, 1, 0], [1, 1, 1, 1, 0, 0], [1, 1, 1, 0, 0, 0]]},
+    },
+)
