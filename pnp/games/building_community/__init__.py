@@ -1,0 +1,1 @@
+"""Building Community: a cooperative game of swapping hex tiles until none is isolated."""

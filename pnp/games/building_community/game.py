@@ -1,0 +1,92 @@
+"""Building Community: the kit (what prints) and its registration."""
+
+from __future__ import annotations
+
+from pnp.games import GameDef
+from pnp.games.building_community import checks, engine, solver
+from pnp.games.building_community.board import board
+from pnp.games.building_community.cards import GAME as SLUG
+from pnp.games.building_community.cards import TITLE, rule_cards
+from pnp.games.building_community.model import play_model
+from pnp.games.building_community.params import BuildingCommunityParams, validate
+from pnp.games.building_community.pawns import pawn_standees, pawn_tokens
+from pnp.games.building_community.tiles import tiles
+from pnp.kit import Kit, KitSection, PrintParams
+
+
+def build_kit(params: BuildingCommunityParams, printing: PrintParams) -> Kit:
+    """Every printed piece, in the order a person prints and assembles them."""
+    validate(params)
+    model = play_model(params)
+    kit = Kit(SLUG, TITLE, params, printing, model=model)
+    tile_parts = tiles(params, printing, model.start_colours)
+    cards, found = rule_cards(params, printing, tile_parts)
+    kit.components.append(board(params, printing))
+    kit.components += tile_parts
+    kit.components += pawn_tokens(params) + pawn_standees(params)
+    kit.components += cards
+    kit.findings += found
+    kit.cut_parts = {"tiles": tuple(t.name for t in tile_parts)}
+    kit.sections = _sections(kit)
+    kit.materials = _materials(printing, sum(t.copies for t in tile_parts))
+    return kit
+
+
+def _sections(kit: Kit) -> list[KitSection]:
+    names = [c.name for c in kit.components]
+
+    def pick(prefix: str) -> tuple[str, ...]:
+        return tuple(n for n in names if n.startswith(prefix))
+
+    return [
+        KitSection(
+            "Board",
+            ("board",),
+            "Cut round the board; lay each tile on the space with its colour and symbol.",
+        ),
+        KitSection(
+            "Tiles",
+            pick("tile-"),
+            "Print both sides (flip on the long edge). Cut the crop marks, then the slanted edges.",
+        ),
+        KitSection(
+            "Pawns",
+            pick("pawn-token") + pick("pawn-standee"),
+            "Tokens or standees, as you like: fold a standee on its dashed line into a tent.",
+        ),
+        KitSection(
+            "Rule cards",
+            pick("rule-card"),
+            "Print the back page on the reverse (flip on the long edge).",
+        ),
+    ]
+
+
+def _materials(printing: PrintParams, tile_count: int) -> tuple[str, ...]:
+    bed = printing.cut_bed
+    sheets = f"{bed} mm" if "x" in bed else bed.upper() if bed == "a4" else bed.capitalize()
+    return (
+        "Card stock (about 200-300 g/m2) and a printer that prints both sides, for the "
+        f"{tile_count} tiles and the rule cards.",
+        "A craft knife, a metal ruler and a cutting mat (or scissors); a bone folder or a "
+        "blunt knife to score the standees; glue stick if the board prints on several sheets.",
+        f"Or laser-cut the tiles from 2-3 mm board: cut/ holds them nested on {sheets} sheets.",
+    )
+
+
+def run_checks(kit: Kit) -> list:
+    return list(kit.findings) + checks.run(kit)
+
+
+GAME = GameDef(
+    slug=SLUG,
+    title=TITLE,
+    blurb="A silent cooperative puzzle on a hexagon board: swap tiles and move your pawn "
+    "until no tile stands alone. 2-6 players.",
+    default_params=BuildingCommunityParams,
+    build_kit=build_kit,
+    checks=run_checks,
+    engine=engine,
+    solver=solver,
+    variants={"radius-2": {"radius": 2}, "anywhere": {"scope": "anywhere"}},
+)

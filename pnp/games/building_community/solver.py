@@ -1,0 +1,231 @@
+"""Building Community solver: can the team win from the start, and how fast at best?
+
+The game is cooperative with no chance and no hidden facts, so a win is a path through
+the positions (tiles, pawns, pawn to move) from the start to one with no isolated tile.
+A shortest path never meets a position twice, so it never breaks the repeat rule (nor
+the stuck rule: a round of passes comes back to the same position). The search runs in
+two phases within one budget of nodes (positions generated, a move applied to a
+position, duplicates included):
+
+1. Best-first passes (`PASSES`): the first orders positions by isolated tiles (fewest
+   first) and finds a winning line quickly where random play almost never does; running
+   out of positions proves that no win exists (`no-win`). Later passes add the depth,
+   weighted, to the order and look only for lines shorter than the best so far; each
+   may spend half of the budget left.
+2. With a line of n turns in hand, a breadth-first search to depth n - 1 finds the
+   shortest line, or proves the line in hand shortest. It prunes with an admissible
+   bound: one swap joins up at most six isolated tiles (the two swapped ones, and around
+   each the two end tiles of the three neighbours it does not share with the other: the
+   middle one touches both ends, so it cannot be isolated in the same colour with them),
+   so a position with i isolated tiles needs at least ceil(i / 6) more turns.
+
+Positions are the fast engine's masks, so one node costs a few big-int operations.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from pnp.games.building_community import rules
+from pnp.games.building_community.engine import FastBoard, fast_board
+from pnp.games.building_community.model import PlayModel
+from pnp.outcome import SolveResult
+
+MAX_DROP = 6  # isolated tiles one swap can join up, at most
+# Best-first passes: (weight, deepest first). A pass ranks positions by isolated tiles +
+# weight * depth, ties by depth. Deepest first finds some line soonest on large boards;
+# the later passes shorten it.
+PASSES = ((0, True), (0, False), (1, False), (2, False), (3, False))
+
+Step = tuple[int, int, int] | None  # swap bits a < b, destination bit; None = a pass
+
+
+def turns_needed(isolated: int) -> int:
+    """A lower bound on the turns left to a win: ceil(isolated / MAX_DROP)."""
+    return -(-isolated // MAX_DROP)
+
+
+class _Search:
+    """Positions as single ints, child generation, node counting and both phases.
+
+    A key packs the colour-0 mask, the colour-1 mask (colour 2 is the rest of the
+    board), the pawn to move and every pawn's bit: ``m0 | m1 << S | k << 2S | p_i << ...``.
+    A parent table maps each key to the key it was first reached from; the turn between
+    the two is read back from their difference.
+    """
+
+    def __init__(self, board: FastBoard, players: int, budget: int) -> None:
+        self.t = board
+        self.players = players
+        self.budget = budget
+        self.nodes = 0
+        self.S = span = max(board.bit_of) + 1
+        self.mask = (1 << span) - 1
+        self.B = span.bit_length()  # bits per pawn cell
+        m0, m1, m2 = board.start_masks
+        self.start = self.encode(m0, m1, board.starts(players), 0)
+        self.start_left = board.isolated(m0, m1, m2).bit_count()
+
+    def encode(self, m0: int, m1: int, pawns: tuple[int, ...], k: int) -> int:
+        rest = k
+        for i, p in enumerate(pawns):
+            rest |= p << (3 + i * self.B)
+        return m0 | m1 << self.S | rest << 2 * self.S
+
+    def decode(self, key: int) -> tuple[int, int, list[int], int]:
+        rest = key >> 2 * self.S
+        cell = (1 << self.B) - 1
+        pawns = [rest >> (3 + i * self.B) & cell for i in range(self.players)]
+        return key & self.mask, key >> self.S & self.mask, pawns, rest & 7
+
+    def children(self, key: int, left: int) -> list[tuple[int, int]]:
+        """Every position one turn on from `key` (which has `left` isolated tiles), each
+        with its isolated-tile count."""
+        t, players, span = self.t, self.players, self.S
+        m0, m1, pawns, k = self.decode(key)
+        m2 = t.board ^ m0 ^ m1
+        p = pawns[k]
+        pb = 1 << p
+        occ = 0
+        for q in pawns:
+            occ |= 1 << q
+        own = m0 if m0 & pb else m1 if m1 & pb else m2
+        special = bool(t.flood(pb, own) & occ & ~pb)
+        opts = t.options(m0, m1, m2, occ, p, special)
+        k2 = k + 1 if k + 1 < players else 0
+        rest = key >> 2 * span
+        if not opts:
+            self.nodes += 1
+            return [(m0 | m1 << span | (rest ^ k ^ k2) << 2 * span, left)]
+        shift = 2 * span + 3 + k * self.B
+        base = (rest ^ k ^ k2) << 2 * span & ~(((1 << self.B) - 1) << shift)
+        out = []
+        for _, _, ab, ca, cb, dest, after in opts:
+            x0 = m0 ^ ab if ca == 0 or cb == 0 else m0
+            x1 = m1 ^ ab if ca == 1 or cb == 1 else m1
+            head = x0 | x1 << span | base
+            while dest:
+                low = dest & -dest
+                dest ^= low
+                out.append((head | (low.bit_length() - 1) << shift, after))
+        self.nodes += len(out)
+        return out
+
+    def step(self, before: int, after: int) -> Step:
+        """The turn that leads from position `before` to position `after`."""
+        m0, m1, pawns, k = self.decode(before)
+        x0, x1, moved, _ = self.decode(after)
+        if (m0, m1) == (x0, x1):
+            return None
+        board = self.t.board
+        changed = (m0 ^ x0) | (m1 ^ x1) | ((board ^ m0 ^ m1) ^ (board ^ x0 ^ x1))
+        a = (changed & -changed).bit_length() - 1
+        return a, changed.bit_length() - 1, moved[k]
+
+    def line(self, parent: dict[int, int], end: int) -> list[Step]:
+        keys = [end]
+        while keys[-1] != self.start:
+            keys.append(parent[keys[-1]])
+        keys.reverse()
+        return [self.step(a, b) for a, b in zip(keys, keys[1:], strict=False)]
+
+    def best_first(
+        self, weight: int, deep: bool, bound: int | None, until: int
+    ) -> tuple[list[Step] | None, bool]:
+        """A best-first pass for a line shorter than `bound` turns (any line if None),
+        stopping when the node count reaches `until`.
+
+        Returns the line or None, and whether the pass ran out of positions. Without a
+        bound, running out means no reachable position wins; with one it proves
+        nothing (a position first met by a long path is not searched again).
+        """
+        limit = rules.MAX_TURNS + 1 if bound is None else bound
+        parent = {self.start: self.start}
+        heap = [(self.start_left, 0, 0, self.start, 0, self.start_left)]
+        tie = -1 if deep else 1
+        order = 0
+        capped = False
+        while heap:
+            if self.nodes >= until:
+                return None, False
+            _, _, _, key, depth, left_here = heapq.heappop(heap)
+            for child, left in self.children(key, left_here):
+                if child in parent:
+                    continue
+                if left == 0:
+                    parent[child] = key
+                    return self.line(parent, child), True
+                if depth + 1 + turns_needed(left) >= limit:
+                    capped = True
+                    continue
+                parent[child] = key
+                order += 1
+                rank = left + weight * (depth + 1)
+                heapq.heappush(heap, (rank, tie * (depth + 1), order, child, depth + 1, left))
+        return None, not capped
+
+    def shortest_within(self, limit: int) -> tuple[list[Step] | None, bool]:
+        """Breadth-first to depth `limit`: (the shortest win within it or None, whether
+        the search finished)."""
+        parent = {self.start: self.start}
+        layer = [(self.start, self.start_left)]
+        for depth in range(1, limit + 1):
+            reach = (limit - depth) * MAX_DROP  # isolated tiles a child may keep
+            nxt = []
+            for key, left_here in layer:
+                if self.nodes >= self.budget:
+                    return None, False
+                for child, left in self.children(key, left_here):
+                    if left == 0:
+                        parent[child] = key
+                        return self.line(parent, child), True
+                    if left <= reach and child not in parent:
+                        parent[child] = key
+                        nxt.append((child, left))
+            layer = nxt
+        return None, True
+
+
+def line_json(model: PlayModel, players: int, steps: list[Step]) -> list[dict[str, Any]]:
+    """The spec's per-turn dicts for a line of steps (bits) from the start."""
+    t = fast_board(model)
+    out = []
+    for i, step in enumerate(steps):
+        move = None
+        if step is not None:
+            a, b, to = step
+            move = rules.Move((t.cell_of[a], t.cell_of[b]), t.cell_of[to])
+        out.append(rules.turn_json(model, i % players, move))
+    return out
+
+
+def solve(model: PlayModel, players: int, budget: int) -> SolveResult:
+    """Search for a winning line within `budget` nodes; prove it shortest if budget allows."""
+    search = _Search(fast_board(model), players, budget)
+    best, complete = search.best_first(*PASSES[0], None, budget)
+    floor = turns_needed(search.start_left)
+    for weight, deep in PASSES[1:]:  # shorter lines, each pass bounded by the best so far
+        if best is None or len(best) <= floor or search.nodes >= budget:
+            break
+        share = search.nodes + (budget - search.nodes) // 2  # keep half for what follows
+        line, _ = search.best_first(weight, deep, len(best), share)
+        best = line or best
+    shortest = False
+    if best is not None:
+        shortest = len(best) <= floor
+        if not shortest:
+            line, shortest = search.shortest_within(len(best) - 1)
+            best = line or best
+    if best is not None:
+        result = "win"
+    else:
+        result = "no-win" if complete else "unknown"
+    return SolveResult(
+        result=result,
+        nodes=search.nodes,
+        line=tuple(line_json(model, players, best or [])),
+        shortest=shortest,
+        start=rules.start_json(model, players),
+        info={"radius": model.radius, "players": players, "scope": model.scope},
+    )
