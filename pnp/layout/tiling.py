@@ -24,7 +24,8 @@ CUT_GUIDE = Style(stroke="#555555", stroke_width=0.15, dash=(2.0, 1.5))
 GLUE_SHADE = Style(fill="#000000", stroke=None, opacity=0.06)
 MAP_TILE = Style(fill=None, stroke="#333333", stroke_width=0.3)
 MAP_OVERLAP = Style(fill="#cccccc", stroke=None, opacity=0.6)
-MAP_BOARD = Style(fill="#f4f4f4", stroke="#999999", stroke_width=0.2)
+MAP_BOARD = Style(fill=None, stroke="#999999", stroke_width=0.2)
+MAP_LABEL = Style(fill="#ffffff", stroke=None, opacity=0.8)
 
 
 @dataclass(frozen=True)
@@ -352,6 +353,11 @@ def assembly_map(
     )
     bx0, by0 = to_map(trim[0], trim[1])
     bx1, by1 = to_map(trim[2], trim[3])
+    # The board itself, small, under the sheet outlines: a maker matches pictures, not grids.
+    x0, y0 = to_map(0.0, 0.0)
+    page.placements.append(
+        Placement(component, x0, y0, rot, (bx0, by0, bx1, by1), scale=scale * s)
+    )
     items.append(Shape(box(bx0, by0, bx1, by1), "guide", MAP_BOARD))
     for t in tiles:
         for other in tiles:
@@ -368,6 +374,7 @@ def assembly_map(
             Shape(box(p0[0] + 0.4, p0[1] + 0.4, p1[0] - 0.4, p1[1] - 0.4), "guide", MAP_TILE)
         )
         cx, cy = (p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2
+        items.append(Shape(box(cx - 13.0, cy - 7.5, cx + 13.0, cy + 7.0), "guide", MAP_LABEL))
         items.append(label(cx, cy, t.name, size=16.0, bold=True, anchor="middle"))
         items.append(
             label(
