@@ -12,7 +12,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str | Path, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
+    """A subprocess that cannot see this checkout through PYTHONPATH or a virtualenv."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     return subprocess.run(
         [str(a) for a in args], cwd=cwd, capture_output=True, text=True, env=env, timeout=300
     )
@@ -40,13 +42,11 @@ def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
     )
     deps = {sysconfig.get_paths()["purelib"], *site.getsitepackages()}
     (venv_site / "deps.pth").write_text("\n".join(sorted(deps)) + "\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     where = run(
         py,
         "-c",
         "import pnp, pnp.templating as t; print(pnp.__file__, t.TEMPLATES)",
         cwd=tmp_path,
-        env=env,
     )
     assert where.returncode == 0, where.stderr
     assert str(venv) in where.stdout and str(ROOT) not in where.stdout
@@ -62,7 +62,6 @@ def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
         "--out",
         out,
         cwd=tmp_path,
-        env=env,
     )
     assert r.returncode == 0, r.stderr
     assert (out / "exploding-dice" / "exploding-dice-letter.pdf").stat().st_size > 10_000

@@ -44,10 +44,12 @@ def registry() -> dict[str, GameDef]:
     from pnp.games.building_community import game as building_community
     from pnp.games.exploding_dice import game as exploding_dice
     from pnp.games.home_in_one_piece import game as home_in_one_piece
+    from pnp.games.parcheesi import game as parcheesi
 
     games = [
         exploding_dice.GAME,
         building_community.GAME,
+        parcheesi.GAME,
         home_in_one_piece.GAME,
     ]
     return {g.slug: g for g in games} | _EXTRA

@@ -1,0 +1,1 @@
+"""Parcheesi (two-dice seed rules): race four pawns round a cross-shaped track to home."""
