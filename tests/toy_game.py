@@ -19,7 +19,7 @@ from shapely.geometry import Point, box
 from pnp.cards import CardFormat, fit_text_card
 from pnp.checks import Finding, check_cut_outlines
 from pnp.errors import PnpError
-from pnp.games import GameDef
+from pnp.gamedef import GameDef
 from pnp.kit import Kit, KitDocument, KitSection, PrintParams
 from pnp.outcome import GameRecord, SolveResult
 from pnp.params import CardGroup, ScaleGroup, param

@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
 
 from pnp.errors import PnpError
+from pnp.gamedef import GameDef
 
-
-@dataclass(frozen=True)
-class GameDef:
-    slug: str
-    title: str
-    blurb: str
-    default_params: Callable[[], Any]
-    build_kit: Callable[..., Any]  # (params, printing) -> Kit
-    checks: Callable[..., list]  # (kit) -> list[Finding]
-    engine: Any = None  # the game's simulation module (pnp.outcome contract), if any
-    solver: Any = None  # a module with solve(model, players, budget) -> SolveResult, if any
-    documents: tuple[tuple[str, str], ...] = ()  # (name, title) of PDFs beyond the main one
-    variants: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """Named configs (config keys -> values) the golden files also cover, as Boxes.py's
-    examples do: what a designer is likely to change, kept from drifting unseen."""
+__all__ = ["GameDef", "get_game", "registered", "registry"]
 
 
 _EXTRA: dict[str, GameDef] = {}

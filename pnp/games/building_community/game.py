@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pnp.games import GameDef
+from pnp.gamedef import GameDef
 from pnp.games.building_community import checks, engine, solver
 from pnp.games.building_community.board import board
 from pnp.games.building_community.cards import GAME as SLUG

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pnp.errors import PnpError
-from pnp.games import GameDef
+from pnp.gamedef import GameDef
 from pnp.games.exploding_dice import checks, engine
 from pnp.games.exploding_dice.board import board, layout
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model, validate

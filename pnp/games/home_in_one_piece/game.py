@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pnp.games import GameDef
+from pnp.gamedef import GameDef
 from pnp.games.home_in_one_piece import checks, engine
 from pnp.games.home_in_one_piece.board import board
 from pnp.games.home_in_one_piece.cards import TITLE, home_cards

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pnp.games import GameDef
+from pnp.gamedef import GameDef
 from pnp.games.parcheesi import checks, engine
 from pnp.games.parcheesi.board import board
 from pnp.games.parcheesi.model import play_model
