@@ -27,6 +27,7 @@ def registered(game: GameDef) -> Iterator[GameDef]:
 
 def registry() -> dict[str, GameDef]:
     from pnp.games.building_community import game as building_community
+    from pnp.games.desert_home import game as desert_home
     from pnp.games.exploding_dice import game as exploding_dice
     from pnp.games.home_in_one_piece import game as home_in_one_piece
     from pnp.games.parcheesi import game as parcheesi
@@ -36,6 +37,7 @@ def registry() -> dict[str, GameDef]:
         building_community.GAME,
         parcheesi.GAME,
         home_in_one_piece.GAME,
+        desert_home.GAME,
     ]
     return {g.slug: g for g in games} | _EXTRA
 

@@ -1,0 +1,300 @@
+"""Desert Home bots. They read the public state only (never the deck's order).
+
+`random` is uniform over the legal actions at every decision. `greedy` scores each
+action by what it does for its own refuge's goal and against the other's: it re-rolls
+for bigger points, picks the number that moves what it needs, builds toward its refuge,
+brings useful groups home, escapes and protects thirst fields, and escorts big groups
+with water bearers. Ties are broken uniformly.
+"""
+
+from __future__ import annotations
+
+import random
+
+from pnp.games.desert_home import rules
+from pnp.games.desert_home.rules import (
+    BLACK,
+    BOTH,
+    ENTER,
+    INFLUX,
+    INFLUX_COLOUR,
+    MOVE,
+    NONE,
+    NUMBER,
+    PROTECT,
+    REROLL,
+    ROAD,
+    SEND,
+    STOP,
+    SWAP,
+    THIRST,
+    TILE,
+    Action,
+    State,
+    pick,
+)
+
+BOT_NAMES = ("random", "greedy")
+
+UNPLACED_STEP = 3
+"""How far the greedy bot reckons a step over a slot with no tile yet."""
+KEEP_POINTS = 8
+"""The greedy bot keeps a roll worth this many points and re-rolls below it."""
+
+
+class RandomBot:
+    """Uniform over every legal action."""
+
+    name = "random"
+
+    def choose(self, state: State, actions: list[Action], rng: random.Random) -> Action:
+        return pick(rng, actions)
+
+
+def distances(state: State, seat: int) -> list[int]:
+    """Steps from each cell into seat's refuge over the fields (a missing tile costs more).
+    Tiles are only ever added, so the count placed keys the cached answer."""
+    key = ("distances", seat, state.tiles_placed)
+    if key not in state.memo:
+        state.memo[key] = new_distances(state, seat)
+    return state.memo[key]
+
+
+def new_distances(state: State, seat: int) -> list[int]:
+    m = state.model
+    far = 10**6
+    dist = [far] * m.cells
+    entry = m.refuge_entries[seat]
+    dist[entry] = 1
+    todo = [entry]
+    while todo:  # a small Dijkstra by relaxation: at most rows * width cells
+        nxt = []
+        for cell in todo:
+            for nb in m.step[cell]:
+                if not 0 <= nb < m.cells:
+                    continue
+                cost = 1 if state.tile[nb] != NONE else UNPLACED_STEP
+                if dist[cell] + cost < dist[nb]:
+                    dist[nb] = dist[cell] + cost
+                    nxt.append(nb)
+        todo = nxt
+    return dist
+
+
+Piece = tuple[int, int, int, int]  # `rules.mover`'s (colour, figures, tents, bearers)
+Refuges = tuple[list[list[int]], list[tuple[int, int, int]], dict[tuple[int, Piece], int]]
+
+
+def refuge_parts(state: State) -> Refuges:
+    """Per seat the refuge values and (counted, short, blue) of `Judge`, and a dict for the
+    gains of pieces worked out against them. The refuges change seldom, so their contents
+    key the remembered answer."""
+    key = ("refuges", *map(tuple, state.refuge_figs), *map(tuple, state.refuge_tents))
+    if key not in state.memo:
+        m = state.model
+        goal, blue = m.goal, m.blue
+        values = [rules.refuge_values(state, s) for s in range(rules.PLAYERS)]
+        parts = []
+        for vs in values:
+            short = sum(max(0, goal - v) for c, v in enumerate(vs) if c != blue)
+            counted = sum(min(v, goal) for c, v in enumerate(vs) if c != blue)
+            parts.append((counted, short, vs[blue]))
+        state.memo[key] = values, parts, {}
+    return state.memo[key]
+
+
+class Judge:
+    """What the greedy bot knows about the state for one decision."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.me = state.chooser
+        self.other = 1 - self.me
+        m = state.model
+        self.goal, self.blue, self.tent_value = m.goal, m.blue, m.tent_value
+        # per seat: refuge values; (figures counted short of the goal, the shortfall, blue)
+        self.values, self.parts, self.known = refuge_parts(state)  # `known`: `piece_gain`'s
+        self.dist = [distances(state, s) for s in range(rules.PLAYERS)]
+        self.moving: dict[int, tuple[int, int, int]] = {}  # `move`'s, per field and part
+
+    def gain(self, seat: int, colour: int, amount: int, bearers: int = 0) -> int:
+        """Goal progress seat's refuge would get from these pieces (`rules.progress`'s
+        formula, worked out for the change only)."""
+        goal = self.goal
+        counted, short, vb = self.parts[seat]
+        before = counted + min(vb, goal) + min(max(0, vb - goal), short)
+        if colour == self.blue:
+            vb += amount
+        else:
+            filled = min(amount, max(0, goal - self.values[seat][colour]))
+            counted += filled
+            short -= filled
+        vb += bearers
+        return counted + min(vb, goal) + min(max(0, vb - goal), short) - before
+
+    def piece_gain(self, seat: int, piece: Piece) -> int:
+        """`gain` of a piece, remembered while the refuges stay as they are."""
+        key = (seat, piece)
+        known = self.known.get(key)
+        if known is None:
+            c, f, t, b = piece
+            known = self.known[key] = self.gain(seat, c, f + self.tent_value * t, b)
+        return known
+
+    def cell_gain(self, seat: int, cell: int) -> int:
+        st = self.state
+        if st.colour[cell] < 0:
+            return 0
+        return self.piece_gain(seat, rules.mover(st, cell, BOTH if st.bearer[cell] else 0))
+
+    def row(self, cell: int) -> int:
+        return cell // self.state.model.width
+
+    def home_row(self, seat: int) -> int:
+        return self.state.model.refuge_rows[seat]
+
+    # --- scores of one action ------------------------------------------------------
+
+    def move(self, src: int, dst: int, part: int, cost: int) -> float:
+        st = self.state
+        m = st.model
+        known = self.moving.get(src << 2 | part)
+        if known is None:  # the moves of one part share what it is worth
+            piece = rules.mover(st, src, part)
+            known = self.moving[src << 2 | part] = (
+                self.piece_gain(self.me, piece),
+                self.piece_gain(self.other, piece),
+                piece[1] + m.tent_value * piece[2] + piece[3],
+            )
+        mine, theirs, size = known
+        if dst >= m.cells:
+            seat = dst - m.cells
+            return (100.0 * mine + 1) / cost if seat == self.me else -100.0 * theirs - 5
+        closer = self.dist[self.me][src] - self.dist[self.me][dst]
+        closer_them = self.dist[self.other][src] - self.dist[self.other][dst]
+        score = closer * (2.0 * mine + 0.2) - closer_them * 1.0 * theirs
+        if st.tile[src] == BLACK:
+            score += 20.0 * size
+        if st.tile[dst] == BLACK:
+            score -= 20.0 * size
+        elif st.tile[dst] == THIRST:
+            score -= 2.0 * size
+        return score / cost
+
+    def tile(self, cell: int) -> float:
+        dr = abs(self.row(cell) - self.home_row(self.me))
+        dt = abs(self.row(cell) - self.home_row(self.other))
+        return 3.0 - dr + 0.3 * dt
+
+    def enter(self, colour: int, cell: int, tent: int) -> float:
+        useful = self.piece_gain(self.me, (colour, 1 - tent, tent, 0))  # a figure or a tent
+        cost = 3 if tent else 1
+        return (0.5 + useful - 0.3 * abs(self.row(cell) - self.home_row(self.me))) / cost
+
+    def send(self, cell: int) -> float:
+        st = self.state
+        if st.colour[cell] < 0 or st.colour[cell] == st.blue:
+            return -10.0
+        useful = self.cell_gain(self.me, cell) - 1  # the bearer leaves the refuge for a while
+        if st.tile[cell] == BLACK:
+            useful += 5
+        return useful - 1.0 if st.points >= 3 else -10.0
+
+    def protect(self, cell: int) -> float:
+        st = self.state
+        mine = self.cell_gain(self.me, cell)
+        if st.tile[cell] == BLACK:
+            return 10.0 + 5.0 * mine
+        return 1.0 + 2.0 * mine if st.colour[cell] >= 0 else 0.5
+
+    def number(self, n: int) -> float:
+        st = self.state
+        usable = [v == n for v in st.dice]
+        score = float(rules.action_points(n, sum(usable)))
+        for cell in range(st.model.cells):
+            c = st.colour[cell]
+            if c >= 0 and (usable[c] or (st.bearer[cell] and usable[st.blue])):
+                g = self.cell_gain(self.me, cell)
+                score += 0.3 * g + (6.0 * g if st.tile[cell] == BLACK else 0.0)
+        if usable[st.blue] and st.refuge_figs[self.me][st.blue]:
+            score += 1.0
+        return score
+
+    def road(self, row: int) -> float:
+        if row < 0:
+            return 3.0
+        st = self.state
+        m = st.model
+        score = 0.0
+        for cell in range(row * m.width, (row + 1) * m.width):
+            if st.colour[cell] >= 0:
+                if row == self.home_row(self.me):
+                    score += 2.0 * self.cell_gain(self.me, cell)
+                elif row == self.home_row(self.other):
+                    score -= 2.0 * self.cell_gain(self.other, cell)
+        return score
+
+    def influx(self, cell: int) -> float:
+        return -abs(self.row(cell) - self.home_row(self.me))
+
+    def score(self, a: Action) -> float:
+        kind = a[0]
+        if kind == MOVE:
+            return self.move(a[1], a[2], a[3], a[4])
+        if kind == TILE:
+            return self.tile(a[1])
+        if kind == ENTER:
+            return self.enter(a[1], a[2], a[3])
+        if kind == SEND:
+            return self.send(a[1])
+        if kind == PROTECT:
+            return self.protect(a[1])
+        if kind == NUMBER:
+            return self.number(a[1])
+        if kind == ROAD:
+            return self.road(a[1])
+        if kind == INFLUX:
+            return self.influx(a[1])
+        if kind in (INFLUX_COLOUR, SWAP):
+            return float(self.piece_gain(self.me, (a[1], 1, 0, 0)))  # one figure
+        if kind == STOP:
+            return 0.0
+        raise AssertionError(f"unknown action {a}")
+
+
+def reroll_mask(dice: list[int]) -> int:
+    """Keep a roll worth KEEP_POINTS; else keep the most common number, re-roll the rest."""
+    counts = [dice.count(n) for n in range(7)]
+    best = max(range(1, 7), key=lambda n: rules.action_points(n, counts[n]) if counts[n] else 0)
+    if rules.action_points(best, counts[best]) >= KEEP_POINTS:
+        return 0
+    keep = max(range(1, 7), key=lambda n: (counts[n], n))
+    return sum(1 << i for i, v in enumerate(dice) if v != keep)
+
+
+class GreedyBot(RandomBot):
+    """One-step scores (see `Judge`); ties uniform."""
+
+    name = "greedy"
+
+    def choose(self, state: State, actions: list[Action], rng: random.Random) -> Action:
+        if actions[0][0] == REROLL:
+            return (REROLL, reroll_mask(state.dice))
+        judge = Judge(state)
+        move, score = judge.move, judge.score
+        best_value, best = None, []
+        for a in actions:
+            v = move(a[1], a[2], a[3], a[4]) if a[0] == MOVE else score(a)
+            if best_value is None or v > best_value:
+                best_value, best = v, [a]
+            elif v == best_value:
+                best.append(a)
+        return pick(rng, best)
+
+
+def make_bot(name: str) -> RandomBot:
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return GreedyBot()
+    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")

@@ -1,0 +1,196 @@
+"""Desert Home – Immigration: the kit (what prints, what is sawn) and its registration."""
+
+from __future__ import annotations
+
+import math
+
+from pnp.gamedef import GameDef
+from pnp.games.desert_home import checks, engine
+from pnp.games.desert_home.board import board
+from pnp.games.desert_home.dice_parts import dice_stickers, paper_dice
+from pnp.games.desert_home.model import play_model
+from pnp.games.desert_home.params import (
+    BLADES,
+    PLAYERS,
+    DesertHomeParams,
+    colours_in_play,
+    validate,
+)
+from pnp.games.desert_home.pieces import figure_standees, figure_tokens
+from pnp.games.desert_home.refuges import blade_overlays, blade_parts
+from pnp.games.desert_home.tiles import path_tiles, protection_cards
+from pnp.kit import Kit, KitDocument, KitSection, PrintParams
+
+SLUG = "desert-home"
+TITLE = "Desert Home – Immigration"
+
+# Hardware for the pivot: ISO metric screw sizes, the lengths sold, and what a bolt needs
+# beyond the stack of blades (two 1 mm washers, a nut of 0.8 d, 1 mm of thread showing).
+METRIC_SIZES = (2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0, 20.0, 24.0, 30.0)
+SCREW_LENGTHS = (10, 12, 16, 20, 25, 30, 35, 40, 45, 50, 60, 70, 80, 90, 100, 120, 150, 200)
+WASHER = 1.0
+THREAD_SHOWING = 1.0
+NUT_SHARE = 0.8
+
+
+def build_kit(params: DesertHomeParams, printing: PrintParams) -> Kit:
+    """Every printed and sawn piece, in the order a person prints and assembles them."""
+    from pnp.games.desert_home.cards import desert_home_cards, saw_guide
+
+    validate(params)
+    kit = Kit("desert-home", TITLE, params, printing, model=play_model(params))
+    blades = blade_parts(params, printing)
+    cards, card_findings = desert_home_cards(params, printing)
+    guide, guide_findings = saw_guide(params, printing)
+    kit.components.append(board(params, printing))
+    kit.components += path_tiles(params, printing)
+    kit.components.append(protection_cards(params, printing))
+    kit.components += blades
+    kit.components += blade_overlays(params, printing)
+    kit.components += figure_tokens(params, printing)
+    kit.components += figure_standees(params, printing)
+    kit.components.append(dice_stickers(params))
+    kit.components += paper_dice(params)
+    kit.components += cards
+    kit.components.append(guide)
+    kit.findings += card_findings + guide_findings
+    kit.sections = _sections(kit)
+    blade_names = tuple(c.name for c in blades)
+    kit.documents = [
+        KitDocument(
+            "pattern",
+            "Scroll-saw patterns (1:1)",
+            (
+                KitSection(
+                    "Refuge blades: scroll-saw pattern",
+                    (*blade_names, guide.name),
+                    "Glue onto plywood, grain arrow along the grain; drill the pivot holes, "
+                    "then saw just outside the black line.",
+                ),
+            ),
+        )
+    ]
+    octagons = tuple(
+        c.name for c in kit.components if c.name in ("tile-safe", "tile-thirst", "protection")
+    )
+    kit.cut_parts = {"plywood": blade_names, "octagons": octagons}
+    kit.materials = materials(params)
+    return kit
+
+
+def _sections(kit: Kit) -> list[KitSection]:
+    names = [c.name for c in kit.components]
+
+    def pick(*prefixes: str, kind: str | None = None) -> tuple[str, ...]:
+        return tuple(
+            c.name
+            for c in kit.components
+            if c.name.startswith(prefixes) and (kind is None or c.meta.get("kind") == kind)
+        )
+
+    return [
+        KitSection(
+            "Board",
+            ("board",),
+            "Real size: trim the sheets and glue them as the assembly map shows.",
+        ),
+        KitSection(
+            "Path tiles and protection cards",
+            pick("tile-", "protection"),
+            "Black backs: flip on the long edge.",
+        ),
+        KitSection(
+            "Refuge blade tops",
+            pick("blade-", kind="overlay"),
+            "Two of each colour, one per refuge; glue each onto its plywood blade.",
+        ),
+        KitSection(
+            "Figures and tents: round tokens",
+            pick("tokens-"),
+            "Cut on the circles; a magnet under each if you like.",
+        ),
+        KitSection(
+            "Figures and tents: fold-over standees",
+            pick("standees-"),
+            "Instead of the tokens, if you prefer pieces that stand up.",
+        ),
+        KitSection("Dice stickers", ("dice-stickers",), "Sticker paper; one row per blank die."),
+        KitSection(
+            "Paper dice",
+            pick("paper-die-"),
+            "Only if you have no blank dice: fold on the dashed lines, glue the tabs.",
+        ),
+        KitSection(
+            "Rule cards and player aid",
+            tuple(n for n in names if n.startswith("rule-card")) + ("player-aid",),
+            "Their backs follow (flip on the long edge).",
+        ),
+    ]
+
+
+def screw_size(pivot_hole: float) -> float | None:
+    """The largest metric screw the pivot hole takes (None: smaller than an M2)."""
+    fitting = [d for d in METRIC_SIZES if d <= pivot_hole + 1e-9]
+    return fitting[-1] if fitting else None
+
+
+def screw_length(p: DesertHomeParams, diameter: float) -> int:
+    """The shortest screw sold that holds a stack of six blades with washers and a nut."""
+    need = BLADES * p.plywood_thickness + 2 * WASHER + NUT_SHARE * diameter + THREAD_SHOWING
+    return next((n for n in SCREW_LENGTHS if n >= need), math.ceil(need))
+
+
+def materials(p: DesertHomeParams) -> tuple[str, ...]:
+    """What a maker needs besides the printout, with the numbers the kit was built from."""
+    sheet_w, sheet_h = max(p.plywood_sheet), min(p.plywood_sheet)
+    parts = BLADES * PLAYERS
+    d = screw_size(p.pivot_hole)
+    if d is None:
+        pivot = (
+            f"{PLAYERS} pins or nails of {p.pivot_hole:g} mm, {BLADES * p.plywood_thickness:g} "
+            "mm of stack plus a head and a cap each, for the fans' pivots."
+        )
+    else:
+        length = screw_length(p, d)
+        pivot = (
+            f"{PLAYERS} M{d:g} x {length} mm bolts, each with a nut (a wing nut or a lock nut "
+            f"lets the blades turn) and 2 washers: one pivot per fan of {BLADES} blades "
+            f"({BLADES} x {p.plywood_thickness:g} mm = {BLADES * p.plywood_thickness:g} mm)."
+        )
+    pieces = len(colours_in_play(p)) * (p.figures_per_colour + p.tents_per_colour)
+    return (
+        f"Plywood {p.plywood_thickness:g} mm thick, in {sheet_w:g} x {sheet_h:g} mm sheets, for "
+        f"the {parts} refuge blades (the cut sheets pack them); a scroll saw or a laser, a "
+        f"drill with a {p.pivot_hole:g} mm bit, sandpaper.",
+        pivot,
+        f"{pieces} round magnets of {p.magnet_diameter:g} mm (optional), one under each "
+        "figure and tent token: they hold on a board backed with a steel sheet or magnetic "
+        "paint.",
+        f"6 blank dice of {p.die_size:g} mm for the stickers, or six dice in the colours "
+        f"{', '.join(colours_in_play(p))}, or the paper dice.",
+        "Card stock (200-250 g/m2) for the board, tiles, cards and pieces; sticker paper for "
+        "the dice stickers; a craft knife, a metal ruler and a cutting mat.",
+        "Glue: spray adhesive or a glue stick for the pattern, the blade tops and the board's "
+        "sheets; wood glue to back the tokens with card if you wish.",
+    )
+
+
+def run_checks(kit: Kit) -> list:
+    return list(kit.findings) + checks.run(kit)
+
+
+GAME = GameDef(
+    slug=SLUG,
+    title=TITLE,
+    blurb="Lead families across the desert on octagon path tiles into your refuge, a fan "
+    "of plywood blades, before your rival fills theirs. 2 players; scroll saw needed.",
+    default_params=DesertHomeParams,
+    build_kit=build_kit,
+    checks=run_checks,
+    engine=engine,
+    documents=(("pattern", "Scroll-saw patterns (1:1)"),),
+    variants={
+        "brown-sixth-colour": {"sixth_colour": "brown"},
+        "board-sized-deck": {"deck_safe": 14, "deck_thirst": 6},
+    },
+)
