@@ -105,7 +105,7 @@ def plan_kits(
     plans = []
     for p in paper_list:
         kit = game.build_kit(params, dataclasses.replace(printing, paper=p))
-        findings = list(game.checks(kit))
+        findings = [*kit.findings, *game.checks(kit)]  # found while building, then checked
         documents: list[Document] = []
         sheets: list[Component] = []
         try:

@@ -18,7 +18,7 @@ class GameDef:
     blurb: str
     default_params: Callable[[], Any]
     build_kit: Callable[..., Any]  # (params, printing) -> Kit
-    checks: Callable[..., list]  # (kit) -> list[Finding]
+    checks: Callable[..., list]  # (kit) -> list[Finding]; the build adds kit.findings
     engine: Any = None  # the game's simulation module (pnp.outcome contract), if any
     solver: Any = None  # a module with solve(model, players, budget) -> SolveResult, if any
     documents: tuple[tuple[str, str], ...] = ()  # (name, title) of PDFs beyond the main one

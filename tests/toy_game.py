@@ -148,7 +148,7 @@ def build_kit(params: LampsParams, printing: PrintParams) -> Kit:
 
 
 def checks(kit: Kit) -> list[Finding]:
-    found = list(kit.findings)
+    found = []
     for c in kit.components:
         found += check_cut_outlines(c)
     return found

@@ -74,10 +74,6 @@ def _materials(printing: PrintParams, tile_count: int) -> tuple[str, ...]:
     )
 
 
-def run_checks(kit: Kit) -> list:
-    return list(kit.findings) + checks.run(kit)
-
-
 GAME = GameDef(
     slug=SLUG,
     title=TITLE,
@@ -85,7 +81,7 @@ GAME = GameDef(
     "until no tile stands alone. 2-6 players.",
     default_params=BuildingCommunityParams,
     build_kit=build_kit,
-    checks=run_checks,
+    checks=checks.run,
     engine=engine,
     solver=solver,
     variants={"radius-2": {"radius": 2}, "anywhere": {"scope": "anywhere"}},

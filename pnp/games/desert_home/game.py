@@ -175,10 +175,6 @@ def materials(p: DesertHomeParams) -> tuple[str, ...]:
     )
 
 
-def run_checks(kit: Kit) -> list:
-    return list(kit.findings) + checks.run(kit)
-
-
 GAME = GameDef(
     slug=SLUG,
     title=TITLE,
@@ -186,7 +182,7 @@ GAME = GameDef(
     "of plywood blades, before your rival fills theirs. 2 players; scroll saw needed.",
     default_params=DesertHomeParams,
     build_kit=build_kit,
-    checks=run_checks,
+    checks=checks.run,
     engine=engine,
     documents=(("pattern", "Scroll-saw patterns (1:1)"),),
     variants={

@@ -91,10 +91,6 @@ def _check_board_fits_paper(p: ExplodingDiceParams, printing: PrintParams) -> No
         )
 
 
-def run_checks(kit: Kit) -> list:
-    return list(kit.findings) + checks.run(kit)
-
-
 GAME = GameDef(
     slug="exploding-dice",
     title=TITLE,
@@ -102,7 +98,7 @@ GAME = GameDef(
     "a mint-tin game.",
     default_params=ExplodingDiceParams,
     build_kit=build_kit,
-    checks=run_checks,
+    checks=checks.run,
     engine=engine,
     variants={
         "pinwheel-16mm": {"arrows": "pinwheel", "die_size": 16},

@@ -91,10 +91,6 @@ def materials(p: HomeInOnePieceParams) -> tuple[str, ...]:
     )
 
 
-def run_checks(kit: Kit) -> list:
-    return list(kit.findings) + checks.run(kit)
-
-
 GAME = GameDef(
     slug=SLUG,
     title=TITLE,
@@ -102,7 +98,7 @@ GAME = GameDef(
     "zone as one piece, without ever touching your rival's. 2 players, 3 blob dice.",
     default_params=HomeInOnePieceParams,
     build_kit=build_kit,
-    checks=run_checks,
+    checks=checks.run,
     engine=engine,
     variants={
         "reduced": {"board_scale": 0.5},

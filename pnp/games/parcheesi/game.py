@@ -82,10 +82,6 @@ def materials(p: ParcheesiParams) -> tuple[str, ...]:
     return tuple(out)
 
 
-def run_checks(kit: Kit) -> list:
-    return list(kit.findings) + checks.run(kit)
-
-
 GAME = GameDef(
     slug=SLUG,
     title=TITLE,
@@ -93,7 +89,7 @@ GAME = GameDef(
     "count their bottom faces, captures earn 20. 2-4 players, two dice.",
     default_params=ParcheesiParams,
     build_kit=build_kit,
-    checks=run_checks,
+    checks=checks.run,
     engine=engine,
     variants={
         "reduced": {"board_scale": 0.38},
