@@ -1,6 +1,11 @@
 """Parcheesi for the simulation runner: the engine contract (see `pnp.outcome`).
 
-`play_one` runs a fast path. A roll is seen in the mover's progress coordinates as a few
+`play_one` plays a whole game in the compiled kernel (`_kernel.c`) when it was built at
+install time: the reference rules spelled out in C, with the same random draws, so a seed
+gives the same game (`tests/test_parcheesi_kernel.py`). Without a C compiler pnp still
+installs and plays the Python path below, several times slower.
+
+The Python path is a fast one too. A roll is seen in the mover's progress coordinates as a few
 bit masks (spaces with one opposing pawn, with two, with an opposing blockade). Most rolls
 are settled without searching move orders: an entry with a 5 (`_enter`), or a share-out
 of the dice among the pawns (`_share`), whose per-pawn tables are cached by what lies in
@@ -23,6 +28,11 @@ from pnp.games.parcheesi.bots import BOT_NAMES, make_bot
 from pnp.games.parcheesi.model import PlayModel, play_model
 from pnp.games.parcheesi.params import RULES, ParcheesiParams
 from pnp.outcome import GameRecord, SimOption
+
+try:
+    from pnp.games.parcheesi import _kernel
+except ImportError:  # built without a C compiler: the Python path plays
+    _kernel = None
 
 BOTS = BOT_NAMES
 MIN_PLAYERS = 2
@@ -71,9 +81,10 @@ def play_one(
     rng: Any,
     rules: str | None = None,
     reference: bool = False,
+    compiled: bool = True,
 ) -> GameRecord:
     """Play one game (`rng` a seeded `random.Random`, or a seed for one). `reference=True`
-    runs the readable engine (for cross-checks)."""
+    runs the readable engine, `compiled=False` the Python fast path (for cross-checks)."""
     if bot not in BOTS:
         raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(BOTS)}")
     rng = rng if isinstance(rng, random.Random) else random.Random(rng)
@@ -83,6 +94,10 @@ def play_one(
         state = ref.play_game(model, players, make_bot(bot), rng)
         turns, end, pawns = state.turns, state.ended or "", state.pawns
         leaders, counters = state.leaders, state.counters
+    elif compiled and _kernel is not None:
+        turns, end, pawns, leaders, counters = _play_compiled(
+            _tables(model), players, bot == "greedy", rng
+        )
     else:
         turns, end, pawns, leaders, counters = _play_fast(
             _tables(model), players, bot == "greedy", rng
@@ -132,6 +147,11 @@ class _Tables:
             for v in (1, 2, 3, 4, 5, 6, _HOME, _CAPTURE)
         }
         self.shares: dict[tuple, tuple | None] = {}  # `_share_table` by pawn and surroundings
+        self.board = (
+            _kernel.board([p[:home] for p in model.paths], model.safe, self.strip)
+            if _kernel is not None
+            else None
+        )
 
 
 _CACHE: dict[PlayModel, _Tables] = {}
@@ -715,6 +735,20 @@ def _lock_moves(locks: tuple, p: int, q: int, home: int, here: int) -> list[tupl
     if tagged < here:
         out.append(locks)  # a free pawn moves
     return out
+
+
+# --- the compiled game -------------------------------------------------------------------
+
+
+def _play_compiled(t: _Tables, players: int, greedy: bool, rng: random.Random):
+    """One game in `_kernel`, drawing from `rng`'s own Mersenne Twister state (handed over
+    and taken back), so the game and the generator end as `_play_fast` leaves them."""
+    version, words, gauss = rng.getstate()
+    turns, end, pawns, leaders, counts, words = _kernel.play(
+        t.board, ref.seat_colours(players), greedy, t.standard, ref.MAX_TURNS, words
+    )
+    rng.setstate((version, words, gauss))
+    return turns, end, pawns, list(leaders), dict(zip(ref.COUNTERS, counts, strict=True))
 
 
 # --- the fast game --------------------------------------------------------------------------

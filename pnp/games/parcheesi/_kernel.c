@@ -1,0 +1,830 @@
+/* Parcheesi's compiled kernel: whole random and greedy games, for the simulation runner.
+ *
+ * Why C: a bot's turn needs every distinct position the complete plays of a roll lead to
+ * (decisions 11-13), and a game is 80-170 turns. Python spends about 10 microseconds on a
+ * roll at best; a simulation wants thousands of games a second (issue 9), so the search
+ * lives here. It is the reference engine (`rules.py`) spelled out in C, rule for rule:
+ * `legal_steps`, `take_step`, `complete_plays`, `allowed_positions`, `play_turn`. It reads
+ * the board from the play model (each colour's path of nodes, the safe nodes), never from
+ * numbers of its own, and it draws its chance from the caller's `random.Random`: the
+ * Mersenne Twister state comes in and goes back out, and a uniform int below n is drawn as
+ * `rules.below` draws it. So a seed gives the same game here, in `engine.py`'s Python path
+ * and in the reference (tests/test_parcheesi_kernel.py checks that game by game).
+ *
+ * A part-played roll keeps the mover's pawns as (progress, lock) pairs sorted: pawns of
+ * one colour are interchangeable except the two pawns of a blockade at the start of the
+ * roll (decision 8), which carry a lock number. Sorting makes equal situations equal, so
+ * each is searched once (a hash set keyed by the packed situation).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COLOURS 4
+#define PAWNS 4
+#define NEST (-1)
+#define MAX_HOME 126 /* progress + 1 packs in 7 bits */
+#define MAX_NODES 128
+#define CAPTURE_BONUS 20
+#define HOME_BONUS 10
+
+/* --- the board ---------------------------------------------------------------------- */
+
+typedef struct {
+    int home;                          /* progress of a pawn at home */
+    int nodes;
+    int16_t path[COLOURS][MAX_HOME];   /* node of progress p < home */
+    int16_t progress[COLOURS][MAX_NODES]; /* the progress of a node on a colour's path, or -1 */
+    int strip[COLOURS];                /* first strip progress */
+    uint8_t safe[MAX_NODES];
+} Board;
+
+static const char *BOARD_NAME = "pnp.parcheesi.board";
+
+static void board_free(PyObject *capsule) {
+    PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
+}
+
+/* board(paths, safe, strips) -> capsule: paths[c][p] the node of progress p (0..home-1). */
+static PyObject *make_board(PyObject *self, PyObject *args) {
+    PyObject *paths, *safe, *strips;
+    if (!PyArg_ParseTuple(args, "OOO", &paths, &safe, &strips)) return NULL;
+    Board *b = PyMem_Calloc(1, sizeof(Board));
+    if (!b) return PyErr_NoMemory();
+    Py_ssize_t nodes = PySequence_Size(safe);
+    if (PySequence_Size(paths) != COLOURS || PySequence_Size(strips) != COLOURS || nodes < 1 ||
+        nodes > MAX_NODES) {
+        PyMem_Free(b);
+        PyErr_SetString(PyExc_ValueError, "the kernel takes 4 colours and at most 128 nodes");
+        return NULL;
+    }
+    b->nodes = (int)nodes;
+    memset(b->progress, 0xff, sizeof b->progress); /* -1: not on that path */
+    for (Py_ssize_t n = 0; n < nodes; n++) {
+        PyObject *v = PySequence_GetItem(safe, n);
+        int t = v ? PyObject_IsTrue(v) : -1;
+        Py_XDECREF(v);
+        if (t < 0) goto fail;
+        b->safe[n] = (uint8_t)t;
+    }
+    for (int c = 0; c < COLOURS; c++) {
+        PyObject *path = PySequence_GetItem(paths, c);
+        if (!path) goto fail;
+        Py_ssize_t len = PySequence_Size(path);
+        if (c == 0) b->home = (int)len;
+        if (len != b->home || len < 1 || len > MAX_HOME) {
+            Py_DECREF(path);
+            PyErr_SetString(PyExc_ValueError, "paths must be equally long, at most 126 spaces");
+            goto fail;
+        }
+        for (Py_ssize_t p = 0; p < len; p++) {
+            PyObject *v = PySequence_GetItem(path, p);
+            long node = v ? PyLong_AsLong(v) : -1;
+            Py_XDECREF(v);
+            if (node < 0 || node >= nodes) {
+                Py_DECREF(path);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a path node is off the board");
+                goto fail;
+            }
+            b->path[c][p] = (int16_t)node;
+            b->progress[c][node] = (int16_t)p;
+        }
+        Py_DECREF(path);
+        PyObject *v = PySequence_GetItem(strips, c);
+        long strip = v ? PyLong_AsLong(v) : -1;
+        Py_XDECREF(v);
+        if (strip < 0 || strip > b->home) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a strip is off the path");
+            goto fail;
+        }
+        b->strip[c] = (int)strip;
+    }
+    return PyCapsule_New(b, BOARD_NAME, board_free);
+fail:
+    PyMem_Free(b);
+    return NULL;
+}
+
+/* --- chance: CPython's Mersenne Twister, drawn as `rules.below` draws ----------------- */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;
+} Twister;
+
+static uint32_t genrand(Twister *t) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = t->mt;
+    if (t->index >= MT_N) {
+        int k;
+        for (k = 0; k < MT_N - MT_M; k++) {
+            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
+            mt[k] = mt[k + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; k < MT_N - 1; k++) {
+            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
+            mt[k] = mt[k + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
+        t->index = 0;
+    }
+    y = mt[t->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* A uniform int in [0, n), n >= 1: getrandbits((n - 1).bit_length()) until below n. */
+static int below(Twister *t, int n) {
+    int k = 0;
+    while ((n - 1) >> k) k++;
+    if (k == 0) return 0;
+    uint32_t r;
+    do r = genrand(t) >> (32 - k);
+    while (r >= (uint32_t)n);
+    return (int)r;
+}
+
+/* --- one roll ------------------------------------------------------------------------ */
+
+/* Sets of the mover's progress values 0 .. home - 1 (at most 126) as one 128-bit mask. */
+typedef unsigned __int128 Bits;
+#define BIT(q) ((Bits)1 << (q))
+
+typedef struct {
+    union {
+        struct {
+            int8_t pos[PAWNS];    /* progress, NEST or home; sorted as (pos, lock) */
+            uint8_t lock[PAWNS];  /* 0, or which start blockade it was in (decision 8) */
+            uint8_t dice[7];      /* unused dice by value 1..6 */
+            uint8_t pair;         /* the two dice may still enter together as a 5 */
+            uint8_t b20, b10;     /* unused capture and home bonuses */
+            uint8_t left;         /* unused values: dice and bonuses */
+        };
+        uint64_t w[3];            /* the same bytes as the situation's hash key */
+    };
+    Bits cap;                     /* progress values whose opposing pawn was captured */
+} Sit;
+
+typedef struct {
+    uint32_t key;         /* the pawns' progress + 1, a byte each: orders as the sorted tuple */
+    int8_t own[PAWNS];
+    uint64_t cap[2];      /* captured nodes, as the reference's number: low and high word */
+} End;
+
+typedef struct {
+    uint64_t k[5];
+    uint32_t stamp;
+} Slot;
+
+typedef struct {
+    const Board *b;
+    const int16_t *path;
+    int home, standard, nest0, pips0;
+    Bits opp1, opp2;  /* progress values with one opposing pawn, with two */
+    Bits oblk;        /* ... with two of one opposing colour (a blockade) */
+    Bits safe;        /* ... on a safe space */
+    End *ends;            /* the best complete plays so far */
+    int nends, cap_ends;
+    int most, pips;       /* their entries and dice pips */
+    int failed;       /* out of memory */
+} Roll;
+
+/* The hash set of situations seen in this roll. Most rolls meet a few dozen, so each roll
+ * starts on a small table that stays in the cache and grows only when it must; the slots
+ * are reused from roll to roll, and a new stamp empties them. */
+#define SEEN_START 512
+
+static Slot *seen;
+static uint32_t seen_cap, seen_size, seen_used, stamp;
+
+static inline uint32_t slot_hash(const uint64_t k[5], uint32_t size) {
+    uint64_t h = k[0] ^ k[1] * 0x9e3779b97f4a7c15ULL ^ k[2] * 0xc2b2ae3d27d4eb4fULL;
+    h = (h ^ k[3] * 0x165667b19e3779f9ULL ^ k[4] * 0x27d4eb2f165667c5ULL) * 0xff51afd7ed558ccdULL;
+    return (uint32_t)(h >> 32) & (size - 1);
+}
+
+static uint32_t next_stamp(void) {
+    if (++stamp == 0) { /* wrapped: really empty the slots */
+        memset(seen, 0, (size_t)seen_cap * sizeof(Slot));
+        stamp = 1;
+    }
+    return stamp;
+}
+
+static void seen_put(const Slot *s) {
+    uint32_t j = slot_hash(s->k, seen_size);
+    while (seen[j].stamp == stamp) j = (j + 1) & (seen_size - 1);
+    seen[j] = *s;
+    seen[j].stamp = stamp;
+}
+
+/* Double the table in use: keep what it holds, put it back under a new stamp. */
+static int seen_grow(void) {
+    uint32_t size = seen_size * 2;
+    Slot *kept = PyMem_Malloc((size_t)seen_used * sizeof(Slot));
+    if (!kept) return -1;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < seen_size; i++)
+        if (seen[i].stamp == stamp) kept[n++] = seen[i];
+    if (size > seen_cap) {
+        Slot *slots = PyMem_Realloc(seen, (size_t)size * sizeof(Slot));
+        if (!slots) { PyMem_Free(kept); return -1; }
+        memset(slots + seen_cap, 0, (size_t)(size - seen_cap) * sizeof(Slot));
+        seen = slots;
+        seen_cap = size;
+    }
+    seen_size = size;
+    next_stamp();
+    for (uint32_t i = 0; i < n; i++) seen_put(&kept[i]);
+    PyMem_Free(kept);
+    return 0;
+}
+
+static int seen_clear(void) {
+    if (!seen) {
+        seen = PyMem_Calloc(SEEN_START, sizeof(Slot));
+        if (!seen) return -1;
+        seen_cap = SEEN_START;
+    }
+    seen_size = SEEN_START;
+    seen_used = 0;
+    next_stamp();
+    return 0;
+}
+
+/* Add a situation; returns 1 if new, 0 if seen this roll, -1 out of memory. */
+static int seen_add(const Sit *s) {
+    const uint64_t k[5] = {s->w[0], s->w[1], s->w[2], (uint64_t)s->cap, (uint64_t)(s->cap >> 64)};
+    if ((seen_used + 1) * 2 > seen_size && seen_grow() < 0) return -1;
+    uint32_t j = slot_hash(k, seen_size);
+    while (seen[j].stamp == stamp) {
+        if (!memcmp(seen[j].k, k, sizeof k)) return 0;
+        j = (j + 1) & (seen_size - 1);
+    }
+    memcpy(seen[j].k, k, sizeof k);
+    seen[j].stamp = stamp;
+    seen_used++;
+    return 1;
+}
+
+/* The mover's pawns on the board as masks: on a space alone (one), with another (two). */
+typedef struct {
+    Bits one, two;
+} Occ;
+
+static inline Occ occupancy(const Sit *s, int home) {
+    Occ o = {0, 0};
+    for (int i = 0; i < PAWNS; i++) {
+        int p = s->pos[i];
+        if (p == NEST || p >= home) continue;
+        if (o.one & BIT(p)) { o.one ^= BIT(p); o.two |= BIT(p); }
+        else o.one |= BIT(p);
+    }
+    return o;
+}
+
+/* `rules.can_move`: decisions 5-8 and 10 for pawn i and value v. */
+static inline int can_move(const Roll *r, const Sit *s, const Occ *o, int i, int v) {
+    int p = s->pos[i], home = r->home;
+    if (p + v > home) return 0;
+    int last = p + v < home - 1 ? p + v : home - 1;
+    if (last > p && ((o->two | r->oblk) & (BIT(last - p) - 1) << (p + 1))) return 0;
+    if (p + v == home) return 1;
+    Bits b = BIT(p + v);
+    int mine = (o->one & b ? 1 : 0) + (o->two & b ? 2 : 0);
+    int theirs = (r->opp1 & ~s->cap & b ? 1 : 0) + (r->opp2 & b ? 2 : 0);
+    if (mine + theirs >= 2) return 0;
+    if (mine == 1 && s->lock[i])
+        for (int j = 0; j < PAWNS; j++)
+            if (j != i && s->pos[j] == p + v && s->lock[j] == s->lock[i]) return 0;
+    return 1;
+}
+
+/* Keep the pawns sorted as (progress, lock) after pawn i moved forward: it only moves right. */
+static inline void resort(Sit *s, int i) {
+    for (; i + 1 < PAWNS; i++) {
+        if (s->pos[i] * 4 + s->lock[i] <= s->pos[i + 1] * 4 + s->lock[i + 1]) break;
+        int8_t tp = s->pos[i]; s->pos[i] = s->pos[i + 1]; s->pos[i + 1] = tp;
+        uint8_t tl = s->lock[i]; s->lock[i] = s->lock[i + 1]; s->lock[i + 1] = tl;
+    }
+}
+
+/* Sort the pawns as (progress, lock), at the start of a roll. */
+static void sort_pawns(Sit *s) {
+    for (int i = PAWNS - 2; i >= 0; i--) resort(s, i);
+}
+
+enum { DIE, PAIR, BONUS };
+
+/* `rules.take_step`: spend a value on pawn i (an entry if it is in the nest). */
+static inline Sit take_step(const Roll *r, const Sit *s, const Occ *o, int i, int v, int source) {
+    Sit n = *s;
+    int p = s->pos[i];
+    int q = p == NEST ? 0 : p + v;
+    if (source == DIE) n.dice[v]--, n.left--;
+    else if (source == PAIR) memset(n.dice, 0, sizeof n.dice), n.left -= 2;
+    else if (v == CAPTURE_BONUS) n.b20--, n.left--;
+    else n.b10--, n.left--;
+    n.pair = 0;
+    if (q != r->home) {
+        Bits b = BIT(q);
+        int may = p == NEST || !(r->safe & b);
+        if (may && !((o->one | o->two) & b) && (r->opp1 & ~s->cap & b)) { /* decision 9 */
+            n.cap |= b;
+            n.b20++;
+            n.left++;
+        }
+    } else if (r->standard) {
+        n.b10++;
+        n.left++;
+    }
+    n.pos[i] = (int8_t)q;
+    resort(&n, i);
+    return n;
+}
+
+/* A complete play. Only the best by decision 12 are kept: the most entries, then the most
+ * dice pips; a better one empties the list. */
+static void add_end(Roll *r, const Sit *s) {
+    int nest = 0, dice = 0;
+    for (int i = 0; i < PAWNS; i++) nest += s->pos[i] == NEST;
+    for (int v = 1; v <= 6; v++) dice += v * s->dice[v];
+    int entries = r->nest0 - nest, pips = r->pips0 - dice;
+    if (entries < r->most || (entries == r->most && pips < r->pips)) return;
+    if (entries > r->most || pips > r->pips) {
+        r->most = entries;
+        r->pips = pips;
+        r->nends = 0;
+    }
+    if (r->nends == r->cap_ends) {
+        int size = r->cap_ends ? r->cap_ends * 2 : 64;
+        End *e = PyMem_Realloc(r->ends, (size_t)size * sizeof(End));
+        if (!e) { r->failed = 1; return; }
+        r->ends = e;
+        r->cap_ends = size;
+    }
+    End *e = &r->ends[r->nends++];
+    memcpy(e->own, s->pos, sizeof e->own); /* already sorted by progress */
+    e->key = 0;
+    for (int i = 0; i < PAWNS; i++) e->key = e->key << 8 | (uint32_t)(s->pos[i] + 1);
+    e->cap[0] = e->cap[1] = 0;
+    for (Bits c = s->cap; c; c &= c - 1) {
+        uint64_t low = (uint64_t)c;
+        int q = low ? __builtin_ctzll(low) : 64 + __builtin_ctzll((uint64_t)(c >> 64));
+        int node = r->path[q];
+        e->cap[node >> 6] |= 1ULL << (node & 63);
+    }
+}
+
+static void search(Roll *r, const Sit *s);
+
+/* Search a situation a step leads to, unless it was searched this roll. One with no value
+ * left is a complete play at once. */
+static void visit(Roll *r, const Sit *n) {
+    int a = seen_add(n);
+    if (a < 0) r->failed = 1;
+    else if (a && !n->left) add_end(r, n);
+    else if (a) search(r, n);
+}
+
+/* `rules.complete_plays`: every legal step from here, each new situation searched once. */
+static void search(Roll *r, const Sit *s) {
+    int any = 0, home = r->home;
+    Occ o = occupancy(s, home);
+    if (s->pos[0] == NEST) { /* sorted: a nest pawn comes first; decision 4 */
+        int there = ((o.one & 1) ? 1 : 0) + ((o.two & 1) ? 2 : 0);
+        there += (r->opp1 & ~s->cap & 1 ? 1 : 0) + (r->opp2 & 1 ? 2 : 0);
+        if (there < 2) {
+            if (s->dice[5]) { any = 1; Sit n = take_step(r, s, &o, 0, 5, DIE); visit(r, &n); }
+            if (s->pair) { any = 1; Sit n = take_step(r, s, &o, 0, 5, PAIR); visit(r, &n); }
+        }
+    }
+    int values[8], sources[8], nv = 0;
+    for (int v = 1; v <= 6; v++)
+        if (s->dice[v]) { values[nv] = v; sources[nv++] = DIE; }
+    if (s->b10) { values[nv] = HOME_BONUS; sources[nv++] = BONUS; }
+    if (s->b20) { values[nv] = CAPTURE_BONUS; sources[nv++] = BONUS; }
+    for (int k = 0; k < nv && !r->failed; k++)
+        for (int i = 0; i < PAWNS; i++) {
+            if (s->pos[i] == NEST || s->pos[i] == home) continue;
+            if (i && s->pos[i] == s->pos[i - 1] && s->lock[i] == s->lock[i - 1]) continue;
+            if (!can_move(r, s, &o, i, values[k])) continue;
+            any = 1;
+            Sit n = take_step(r, s, &o, i, values[k], sources[k]);
+            visit(r, &n);
+        }
+    if (!any) add_end(r, s);
+}
+
+static int end_cmp(const void *x, const void *y) {
+    const End *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    if (a->cap[1] != b->cap[1]) return a->cap[1] < b->cap[1] ? -1 : 1;
+    if (a->cap[0] != b->cap[0]) return a->cap[0] < b->cap[0] ? -1 : 1;
+    return 0;
+}
+
+/* --- the game -------------------------------------------------------------------------- */
+
+typedef struct {
+    const Board *b;
+    int players, greedy, standard;
+    int seats[COLOURS];
+    int8_t pawns[COLOURS][PAWNS];
+    long captures, decisions, legal, entries, passes;
+    Twister tw;
+    Roll roll;
+} Game;
+
+static int popcount2(const uint64_t cap[2]) {
+    return __builtin_popcountll(cap[0]) + __builtin_popcountll(cap[1]);
+}
+
+/* `bots.greedy_rank` compared: captures, then progress, then safe pawns. */
+static void greedy_rank(const Game *g, int c, const End *e, int rank[3]) {
+    const Board *b = g->b;
+    int progress = 0, safe = 0;
+    for (int i = 0; i < PAWNS; i++) {
+        int p = e->own[i];
+        progress += p;
+        if (p == NEST) continue;
+        int twice = 0;
+        for (int j = 0; j < PAWNS; j++) twice += e->own[j] == p;
+        if (p >= b->strip[c] || b->safe[b->path[c][p]] || twice == 2) safe++;
+    }
+    rank[0] = popcount2(e->cap);
+    rank[1] = progress;
+    rank[2] = safe;
+}
+
+static int rank_cmp(const int a[3], const int b[3]) {
+    for (int i = 0; i < 3; i++)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* `rules.allowed_positions` for colour c rolling a and b (decisions 2-3, 11-12): the
+ * distinct results in `g->roll.ends`, in the reference's order; their number, or -1. */
+static int roll_results(Game *g, int c, int a, int b) {
+    const Board *bd = g->b;
+    Roll *r = &g->roll;
+    int home = bd->home;
+    int8_t *own = g->pawns[c];
+    Sit s;
+    memset(&s, 0, sizeof s);
+    int nest = 0;
+    for (int i = 0; i < PAWNS; i++) nest += own[i] == NEST;
+    if (a != b) {
+        s.dice[a]++;
+        s.dice[b]++;
+        s.pair = a + b == 5;
+    } else if (g->standard && nest) {
+        s.dice[a] += 2;
+    } else {
+        s.dice[a] += 2;
+        s.dice[7 - a] += 2;
+    }
+    r->b = bd;
+    r->path = bd->path[c];
+    r->home = home;
+    r->standard = g->standard;
+    r->nest0 = nest;
+    r->pips0 = 0;
+    for (int v = 1; v <= 6; v++) r->pips0 += v * s.dice[v], s.left += s.dice[v];
+    r->nends = 0;
+    r->most = r->pips = -1;
+    r->failed = 0;
+    r->opp1 = r->opp2 = r->oblk = r->safe = 0;
+    for (int q = 0; q < home; q++)
+        if (bd->safe[r->path[q]]) r->safe |= BIT(q);
+    for (int k = 0; k < g->players; k++) {
+        int d = g->seats[k];
+        if (d == c) continue;
+        for (int i = 0; i < PAWNS; i++) {
+            int p = g->pawns[d][i];
+            if (p == NEST || p == home) continue;
+            int q = bd->progress[c][bd->path[d][p]];
+            if (q < 0) continue; /* off the mover's path: never in its way */
+            Bits bq = BIT(q);
+            if (r->opp2 & bq) continue;
+            if (r->opp1 & bq) { r->opp1 ^= bq; r->opp2 |= bq; }
+            else r->opp1 |= bq;
+            int same = 0;
+            for (int j = 0; j < PAWNS; j++) same += g->pawns[d][j] == p;
+            if (same == 2) r->oblk |= bq;
+        }
+    }
+    int locks = 0;
+    for (int i = 0; i < PAWNS; i++) {
+        s.pos[i] = own[i];
+        s.lock[i] = 0;
+    }
+    for (int i = 0; i < PAWNS; i++)
+        for (int j = i + 1; j < PAWNS; j++)
+            if (s.pos[i] == s.pos[j] && s.pos[i] != NEST && s.pos[i] != home && !s.lock[i])
+                s.lock[i] = s.lock[j] = (uint8_t)++locks;
+    sort_pawns(&s);
+    if (seen_clear() < 0 || seen_add(&s) < 0) return -1;
+    search(r, &s);
+    if (r->failed) return -1;
+
+    /* decision 12 kept the best plays; their distinct results, in the reference's order */
+    int n = r->nends, m = 0;
+    End *e = r->ends;
+    if (n > 1) qsort(e, (size_t)n, sizeof(End), end_cmp);
+    for (int k = 0; k < n; k++)
+        if (!m || end_cmp(&e[m - 1], &e[k])) e[m++] = e[k];
+    return m;
+}
+
+/* `rules.play_roll`: the bot picks among the allowed results (decision 13). 0, or -1. */
+static int play_roll(Game *g, int c, int a, int b) {
+    const Board *bd = g->b;
+    Roll *r = &g->roll;
+    int home = bd->home, m;
+    int8_t *own = g->pawns[c];
+    int n = roll_results(g, c, a, b);
+    if (n < 0) return -1;
+    int nest = 0;
+    for (int i = 0; i < PAWNS; i++) nest += own[i] == NEST;
+    if (n > 1) {
+        g->decisions++;
+        g->legal += n;
+        if (g->greedy) {
+            int top[3], rank[3];
+            greedy_rank(g, c, &r->ends[0], top);
+            for (int k = 1; k < n; k++) {
+                greedy_rank(g, c, &r->ends[k], rank);
+                if (rank_cmp(rank, top) > 0) memcpy(top, rank, sizeof top);
+            }
+            m = 0;
+            for (int k = 0; k < n; k++) {
+                greedy_rank(g, c, &r->ends[k], rank);
+                if (!rank_cmp(rank, top)) r->ends[m++] = r->ends[k];
+            }
+            n = m;
+        }
+    }
+    const End *chosen = &r->ends[n == 1 ? 0 : below(&g->tw, n)];
+
+    /* `rules.apply_position` */
+    int8_t before[PAWNS];
+    memcpy(before, own, sizeof before);
+    for (int i = 1; i < PAWNS; i++) /* the reference compares with the sorted pawns */
+        for (int j = i; j > 0 && before[j - 1] > before[j]; j--) {
+            int8_t t = before[j]; before[j] = before[j - 1]; before[j - 1] = t;
+        }
+    if (!memcmp(before, chosen->own, sizeof before)) g->passes++;
+    int after = 0;
+    for (int i = 0; i < PAWNS; i++) after += chosen->own[i] == NEST;
+    g->entries += nest - after;
+    memcpy(own, chosen->own, sizeof before);
+    for (int node = 0; node < bd->nodes; node++) {
+        if (!(chosen->cap[node >> 6] >> (node & 63) & 1)) continue;
+        g->captures++;
+        for (int k = 0; k < g->players; k++) {
+            int d = g->seats[k];
+            if (d == c) continue;
+            for (int i = 0; i < PAWNS; i++) {
+                int p = g->pawns[d][i];
+                if (p >= 0 && p < home && bd->path[d][p] == node) g->pawns[d][i] = NEST;
+            }
+        }
+    }
+    return 0;
+}
+
+static int has_won(const Game *g, int c) {
+    for (int i = 0; i < PAWNS; i++)
+        if (g->pawns[c][i] != g->b->home) return 0;
+    return 1;
+}
+
+/* Option `standard`: the mover's most advanced pawn not yet home goes back to its nest. */
+static void three_doubles_penalty(Game *g, int c) {
+    int best = -1;
+    for (int i = 0; i < PAWNS; i++) {
+        int p = g->pawns[c][i];
+        if (p != NEST && p != g->b->home && (best < 0 || p > g->pawns[c][best])) best = i;
+    }
+    if (best >= 0) g->pawns[c][best] = NEST;
+}
+
+static int read_twister(PyObject *words, Twister *t) {
+    if (!PyTuple_Check(words) || PyTuple_GET_SIZE(words) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "expected the 625 numbers of random.Random.getstate()");
+        return -1;
+    }
+    for (int i = 0; i < MT_N; i++) {
+        unsigned long w = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, i));
+        if (w == (unsigned long)-1 && PyErr_Occurred()) return -1;
+        t->mt[i] = (uint32_t)w;
+    }
+    long index = PyLong_AsLong(PyTuple_GET_ITEM(words, MT_N));
+    if (index < 0 || index > MT_N) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad twister index");
+        return -1;
+    }
+    t->index = (int)index;
+    return 0;
+}
+
+static PyObject *twister_words(const Twister *t) {
+    PyObject *out = PyTuple_New(MT_N + 1);
+    if (!out) return NULL;
+    for (int i = 0; i < MT_N; i++) PyTuple_SET_ITEM(out, i, PyLong_FromUnsignedLong(t->mt[i]));
+    PyTuple_SET_ITEM(out, MT_N, PyLong_FromLong(t->index));
+    return out;
+}
+
+/* The seats' colours: 2 to 4 different colours 0..3. 0, or -1 with an exception. */
+static int read_seats(PyObject *seats, Game *g) {
+    g->players = (int)PySequence_Size(seats);
+    if (g->players < 2 || g->players > COLOURS) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "2 to 4 seats");
+        return -1;
+    }
+    for (int k = 0; k < g->players; k++) {
+        PyObject *v = PySequence_GetItem(seats, k);
+        long colour = v ? PyLong_AsLong(v) : -1;
+        Py_XDECREF(v);
+        if (colour < 0 || colour >= COLOURS) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a seat's colour is 0 to 3");
+            return -1;
+        }
+        for (int j = 0; j < k; j++)
+            if (g->seats[j] == colour) {
+                PyErr_SetString(PyExc_ValueError, "two seats with one colour");
+                return -1;
+            }
+        g->seats[k] = (int)colour;
+    }
+    return 0;
+}
+
+/* results(board, seats, pawns, colour, a, b, standard) -> [(own, captured), ...]: the
+ * allowed results of one roll from a given position, as `rules.allowed_positions` lists
+ * them (for tests on hand-made positions). `pawns[c]`: colour c's 4 progress values. */
+static PyObject *results(PyObject *self, PyObject *args) {
+    PyObject *capsule, *seats, *pawns;
+    int colour, a, b, standard;
+    if (!PyArg_ParseTuple(args, "OOOiiip", &capsule, &seats, &pawns, &colour, &a, &b, &standard))
+        return NULL;
+    Board *bd = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!bd) return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    g->b = bd;
+    g->standard = standard;
+    if (read_seats(seats, g) < 0) goto done;
+    if (a < 1 || a > 6 || b < 1 || b > 6 || PySequence_Size(pawns) != COLOURS) {
+        PyErr_SetString(PyExc_ValueError, "dice are 1 to 6; pawns are given for 4 colours");
+        goto done;
+    }
+    int mover = 0;
+    for (int k = 0; k < g->players; k++) mover |= g->seats[k] == colour;
+    for (int c = 0; c < COLOURS && mover; c++) {
+        PyObject *list = PySequence_GetItem(pawns, c);
+        if (!list) goto done;
+        Py_ssize_t len = PySequence_Size(list);
+        for (int i = 0; i < PAWNS; i++) {
+            PyObject *v = i < len ? PySequence_GetItem(list, i) : NULL;
+            long p = v ? PyLong_AsLong(v) : NEST;
+            Py_XDECREF(v);
+            if (p < NEST || p > bd->home) {
+                Py_DECREF(list);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a pawn is off its path");
+                goto done;
+            }
+            g->pawns[c][i] = (int8_t)p;
+        }
+        Py_DECREF(list);
+    }
+    if (!mover) {
+        PyErr_SetString(PyExc_ValueError, "the mover has no seat");
+        goto done;
+    }
+    int n = roll_results(g, colour, a, b);
+    if (n < 0) { PyErr_NoMemory(); goto done; }
+    out = PyList_New(n);
+    for (int k = 0; out && k < n; k++) {
+        const End *e = &g->roll.ends[k];
+        PyObject *hi = PyLong_FromUnsignedLongLong(e->cap[1]), *lo = PyLong_FromUnsignedLongLong(e->cap[0]);
+        PyObject *sh = PyLong_FromLong(64), *up = hi && sh ? PyNumber_Lshift(hi, sh) : NULL;
+        PyObject *cap = up && lo ? PyNumber_Or(up, lo) : NULL;
+        PyObject *item = cap ? Py_BuildValue("((iiii)N)", e->own[0], e->own[1], e->own[2], e->own[3], cap) : NULL;
+        Py_XDECREF(hi); Py_XDECREF(lo); Py_XDECREF(sh); Py_XDECREF(up);
+        if (!item) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, k, item);
+    }
+done:
+    PyMem_Free(g->roll.ends);
+    PyMem_Free(g);
+    return out;
+}
+
+/* play(board, seats, greedy, standard, max_turns, twister) ->
+ *   (turns, ended, pawns, leaders, (captures, decisions, legal, entries, passes), twister) */
+static PyObject *play(PyObject *self, PyObject *args) {
+    PyObject *capsule, *seats, *words;
+    int greedy, standard, max_turns;
+    if (!PyArg_ParseTuple(args, "OOppiO", &capsule, &seats, &greedy, &standard, &max_turns, &words))
+        return NULL;
+    Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    int *leaders = NULL;
+    g->b = b;
+    g->greedy = greedy;
+    g->standard = standard;
+    if (max_turns < 1) {
+        PyErr_SetString(PyExc_ValueError, "the turn limit must be positive");
+        goto done;
+    }
+    if (read_seats(seats, g) < 0 || read_twister(words, &g->tw) < 0) goto done;
+    leaders = PyMem_Malloc((size_t)max_turns * sizeof(int));
+    if (!leaders) { PyErr_NoMemory(); goto done; }
+    for (int c = 0; c < COLOURS; c++)
+        for (int i = 0; i < PAWNS; i++) g->pawns[c][i] = NEST;
+
+    int turns = 0, seat = 0;
+    const char *ended = NULL;
+    while (!ended) {
+        int c = g->seats[seat], doubles = 0;
+        for (;;) {
+            int a = below(&g->tw, 6) + 1, d = below(&g->tw, 6) + 1;
+            if (g->standard && a == d && ++doubles == 3) {
+                three_doubles_penalty(g, c);
+                break;
+            }
+            if (play_roll(g, c, a, d) < 0) { PyErr_NoMemory(); goto done; }
+            if (has_won(g, c) || !(g->standard && a == d)) break;
+        }
+        turns++;
+        int top = -1, leader = -1;
+        for (int k = 0; k < g->players; k++) {
+            int total = 0;
+            for (int i = 0; i < PAWNS; i++) total += g->pawns[g->seats[k]][i] + 1;
+            if (total > top) { top = total; leader = k; }
+            else if (total == top) leader = -1;
+        }
+        leaders[turns - 1] = leader;
+        if (has_won(g, c)) ended = "home";
+        else if (turns >= max_turns) ended = "timeout";
+        seat = seat + 1 < g->players ? seat + 1 : 0;
+    }
+
+    PyObject *pawns = PyTuple_New(COLOURS), *lead = PyTuple_New(turns);
+    PyObject *tw = twister_words(&g->tw);
+    if (pawns && lead && tw) {
+        for (int c = 0; c < COLOURS; c++) {
+            int played = 0;
+            for (int k = 0; k < g->players; k++) played |= g->seats[k] == c;
+            PyObject *list = PyList_New(played ? PAWNS : 0);
+            for (int i = 0; list && played && i < PAWNS; i++) {
+                int8_t *p = g->pawns[c];
+                PyList_SET_ITEM(list, i, PyLong_FromLong(p[i]));
+            }
+            PyTuple_SET_ITEM(pawns, c, list);
+        }
+        for (int t = 0; t < turns; t++) PyTuple_SET_ITEM(lead, t, PyLong_FromLong(leaders[t]));
+        result = Py_BuildValue("isNN(lllll)N", turns, ended, pawns, lead, g->captures,
+                               g->decisions, g->legal, g->entries, g->passes, tw);
+    } else {
+        Py_XDECREF(pawns);
+        Py_XDECREF(lead);
+        Py_XDECREF(tw);
+    }
+done:
+    PyMem_Free(leaders);
+    PyMem_Free(g->roll.ends);
+    PyMem_Free(g);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"board", make_board, METH_VARARGS, "board(paths, safe, strips): the board for play()."},
+    {"results", results, METH_VARARGS,
+     "results(board, seats, pawns, colour, a, b, standard): one roll's allowed results."},
+    {"play", play, METH_VARARGS,
+     "play(board, seats, greedy, standard, max_turns, twister): one whole game."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
+                                    "Parcheesi's compiled game kernel (see _kernel.c).", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }
