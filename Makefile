@@ -27,8 +27,15 @@ kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
 test: $(STAMP) ## Run the test suite
 	$(BIN)/pytest
 
-bench: $(STAMP) ## Benchmarks for every game with an engine (GAME=slug for one; BENCH_ARGS=...)
-	$(BIN)/python -m pnp.bench $(GAME) $(BENCH_ARGS)
+# OpenSpiel, the speed anchor of Parcheesi's bench, lives in its own venv: never a dependency.
+BENCH_VENV := .venv-bench
+$(BENCH_VENV)/.installed:
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet open_spiel && touch $@ \
+	  || echo "open_spiel could not be installed: the bench runs without its anchor"
+
+bench: $(STAMP) $(BENCH_VENV)/.installed ## Benchmarks for every game with an engine (GAME=slug for one; BENCH_ARGS=...)
+	OPEN_SPIEL_PYTHON=$(CURDIR)/$(BENCH_VENV)/bin/python $(BIN)/python -m pnp.bench $(GAME) $(BENCH_ARGS)
 
 lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers
 	$(BIN)/ruff check pnp geometry tests

@@ -1,49 +1,135 @@
-"""Parcheesi speed: complete random-bot games per second of the fast engine, one core.
+"""Parcheesi speed: complete random games per second, beside OpenSpiel's `maedn` (issue 9).
 
-A benchmark, not a test: it reports CPU time (`time.process_time`), so other work on the
-machine slows it less than it slows wall-clock figures. The runner splits games across
-processes, so with n idle cores expect about n times these figures.
+Run as ``python -m pnp.games.parcheesi.bench`` (``make bench`` runs it). A benchmark, not a
+test: figures depend on the machine and on what else runs on it, so the two engines are
+timed in the same run, one after the other, with the same number of processes, and each
+line gives games per wall-clock second and per CPU second (what an idle core would give).
+
+The anchor is OpenSpiel's Mensch-ärgere-dich-nicht, a Ludo-family race, played out at
+random from Python (`maedn_bench.py`). open_spiel is never a dependency of pnp: the script
+runs in the interpreter named by ``OPEN_SPIEL_PYTHON`` (``make bench`` installs open_spiel
+into ``.venv-bench`` and points there), else this one if it has open_spiel; without one the
+anchor line says so.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import resource
+import subprocess
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from pnp.games.parcheesi import engine
 from pnp.games.parcheesi.params import ParcheesiParams
 
-SECONDS = 2.0  # CPU time per setting
+JOBS = 2
+GAMES = {2: 8000, 4: 4000}  # per player count: a few seconds of each engine
+ANCHOR = Path(__file__).with_name("maedn_bench.py")
 
 
-def games_per_second(players: int, bot: str = "random", rules: str = "seed") -> tuple[float, float]:
-    """(games per CPU second, mean turns) over about `SECONDS` of play, seeds 'bench:i'."""
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the pool's workers)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def play_range(players: int, bot: str, rules: str, compiled: bool, start: int, stop: int) -> int:
+    """Play games start..stop-1 of the default kit, seeded as the runner seeds them."""
     model = engine.prepare(ParcheesiParams(), players, rules=rules)
     engine.warm(model)
-    games = turns = 0
-    start = time.process_time()
-    while time.process_time() - start < SECONDS:
-        record = engine.play_one(model, players, bot, random.Random(f"bench:{games}"))
-        games += 1
-        turns += record.turns
-    return games / (time.process_time() - start), turns / games
+    for i in range(start, stop):
+        engine.play_one(model, players, bot, random.Random(f"1:{i}"), compiled=compiled)
+    return stop - start
+
+
+def games_per_second(
+    players: int,
+    games: int,
+    jobs: int = JOBS,
+    bot: str = "random",
+    rules: str = "seed",
+    compiled: bool = True,
+) -> tuple[float, float]:
+    """(games per wall-clock second, per CPU second) over `jobs` fresh processes."""
+    chunk = max(1, games // (jobs * 8))
+    cuts = [(i, min(games, i + chunk)) for i in range(0, games, chunk)]
+    n = len(cuts)
+    wall, cpu = time.perf_counter(), _cpu()
+    with ProcessPoolExecutor(jobs) as pool:
+        done = sum(
+            pool.map(
+                play_range,
+                [players] * n,
+                [bot] * n,
+                [rules] * n,
+                [compiled] * n,
+                *zip(*cuts, strict=True),
+            )
+        )
+    wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+    assert done == games
+    return games / wall, games / cpu
+
+
+def anchor_python() -> str | None:
+    """An interpreter with open_spiel, or None."""
+    named = os.environ.get("OPEN_SPIEL_PYTHON")
+    if named:
+        return named if os.access(named, os.X_OK) else None
+    probe = subprocess.run([sys.executable, "-c", "import pyspiel"], capture_output=True)
+    return sys.executable if probe.returncode == 0 else None
+
+
+def anchor_per_second(players: int, games: int, jobs: int = JOBS) -> tuple[float, float] | str:
+    """OpenSpiel maedn's (games per wall-clock second, per CPU second), or why not."""
+    python = anchor_python()
+    if python is None:
+        return "not measured: no interpreter with open_spiel (make bench installs one)"
+    args = [python, str(ANCHOR), "--players", str(players), "--games", str(games)]
+    run = subprocess.run([*args, "--jobs", str(jobs)], capture_output=True, text=True)
+    if run.returncode != 0:
+        last = (run.stderr.strip().splitlines() or ["no output"])[-1]
+        return f"not measured: {last}"
+    figures = json.loads(run.stdout)
+    return figures["per_second"], figures["per_cpu_second"]
+
+
+def _rate(wall: float, cpu: float) -> str:
+    return f"{wall:,.0f} games/s ({cpu:,.0f} per CPU second)"
 
 
 def bench() -> list[tuple[str, str]]:
-    """(setting, result) rows: random games for 2, 3 and 4 players, greedy ones for 2 and
-    4, and the other rules option."""
+    """(setting, result) rows: random playouts beside the anchor for 2 and 4 players with
+    `JOBS` processes, then the other bots, rules and the Python path without the kernel."""
     rows = []
-    for players, bot, rules in (
-        (2, "random", "seed"),
-        (3, "random", "seed"),
-        (4, "random", "seed"),
-        (2, "greedy", "seed"),
-        (4, "greedy", "seed"),
-        (4, "random", "standard"),
+    kernel = "compiled kernel" if engine._kernel is not None else "Python path (no kernel)"
+    for players, games in GAMES.items():
+        ours = games_per_second(players, games)
+        theirs = anchor_per_second(players, games // 2)
+        rows.append(
+            (f"parcheesi {players} players, random, --jobs {JOBS} ({kernel})", _rate(*ours))
+        )
+        label = f"OpenSpiel maedn {players} players, random, --jobs {JOBS}"
+        if isinstance(theirs, str):
+            rows.append((label, theirs))
+        else:
+            rows.append((label, f"{_rate(*theirs)}: parcheesi {ours[0] / theirs[0]:.1f}x"))
+    for players, bot, rules, compiled in (
+        (3, "random", "seed", True),
+        (4, "greedy", "seed", True),
+        (4, "random", "standard", True),
+        (4, "random", "seed", False),
     ):
-        rate, turns = games_per_second(players, bot, rules)
-        label = f"parcheesi {players} players, {bot}, {rules} rules"
-        rows.append((label, f"{rate:,.0f} games/s per core ({turns:.0f} turns a game)"))
+        games = GAMES[4] if compiled else 300
+        path = "" if compiled else ", Python path"
+        rate = games_per_second(players, games, bot=bot, rules=rules, compiled=compiled)
+        rows.append((f"parcheesi {players} players, {bot}, {rules} rules{path}", _rate(*rate)))
     return rows
 
 
