@@ -256,23 +256,44 @@ def simulate(
     if not -MAX_SEED <= seed < MAX_SEED:
         raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
     swept = parse_sweep(sweep) if sweep is not None else None
+    request = Request(game, games, players, bot, seed, jobs, config, options)
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
-        sim = _simulate_and_report(
-            game, games, players, bot, seed, jobs, config, options, json_out, report, out, swept
-        )
+        sim = _simulate_and_report(request, json_out, report, out, swept)
     if sim.interrupted:
         raise typer.Exit(130)
 
 
+@dataclass(frozen=True)
+class Request:
+    """One simulation as the command line asked for it (a sweep runs it once per value)."""
+
+    game: str
+    games: int
+    players: int | None
+    bot: str
+    seed: int
+    jobs: int
+    config: Path | None
+    options: dict[str, Any]
+
+    def run(self, values: dict[str, Any] | None = None, progress=None) -> Simulation:
+        """`run_simulation` of this request, with `values` as config keys on top."""
+        return run_simulation(
+            self.game,
+            self.games,
+            self.players,
+            self.bot,
+            self.seed,
+            self.jobs,
+            self.config,
+            self.options,
+            progress=progress,
+            values=values,
+        )
+
+
 def _simulate_and_report(
-    game: str,
-    games: int,
-    players: int | None,
-    bot: str,
-    seed: int,
-    jobs: int,
-    config: Path | None,
-    options: dict[str, Any],
+    request: Request,
     json_out: str | None,
     report: bool,
     out: Path,
@@ -284,7 +305,7 @@ def _simulate_and_report(
     runs: list[tuple[Any, Simulation]] = []
     for value in swept[1] if swept else [None]:
         values = {swept[0]: value} if swept else None
-        sim = _run_one(game, games, players, bot, seed, jobs, config, options, values, err)
+        sim = _run_one(request, values, err)
         runs.append((value, sim))
         if sim.interrupted:
             break
@@ -306,7 +327,7 @@ def _simulate_and_report(
         path = write_report(
             first.summary,
             first.acc,
-            out / game / "report.html",
+            out / request.game / "report.html",
             first.title,
             first.options,
             extra=extra,
@@ -315,41 +336,17 @@ def _simulate_and_report(
         )
         err.print(f"report: {path}", highlight=False)
     if sim.interrupted:
-        err.print(f"interrupted: {sim.summary['games']} of {games} games finished")
+        err.print(f"interrupted: {sim.summary['games']} of {request.games} games finished")
     return sim
 
 
-def _run_one(
-    game: str,
-    games: int,
-    players: int | None,
-    bot: str,
-    seed: int,
-    jobs: int,
-    config: Path | None,
-    options: dict[str, Any],
-    values: dict[str, Any] | None,
-    err: Console,
-) -> Simulation:
+def _run_one(request: Request, values: dict[str, Any] | None, err: Console) -> Simulation:
     """One run, with a progress bar on a terminal."""
-    if is_tty():
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    if not is_tty():
+        return request.run(values)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-        columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-        with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task(game, total=games)
-            sim = run_simulation(
-                game,
-                games,
-                players,
-                bot,
-                seed,
-                jobs,
-                config,
-                options,
-                progress=lambda n: bar.update(task, completed=n),
-                values=values,
-            )
-    else:
-        sim = run_simulation(game, games, players, bot, seed, jobs, config, options, None, values)
-    return sim
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task(request.game, total=request.games)
+        return request.run(values, progress=lambda n: bar.update(task, completed=n))
