@@ -181,7 +181,9 @@ def test_adjacent_tiles_line_up_in_the_pdf() -> None:
 
 
 def test_grid_lines_land_on_board_coordinates_in_the_pdf() -> None:
-    """Every drawn grid line, mapped back through its sheet's offset, is on the 10 mm grid."""
+    """Every drawn grid line, mapped back through its sheet's offset, is on the 10 mm grid;
+    a sheet draws the lines that reach its window (each within a stroke of it), not the
+    whole board behind the clip."""
     pages = tile_board(grid_board(), get_paper("a4"), rotate=False)
     with pdfplumber.open(io.BytesIO(render_pdf(pages, "t"))) as pdf:
         for _, _, p in tiles_of(pages):
@@ -192,9 +194,11 @@ def test_grid_lines_land_on_board_coordinates_in_the_pdf() -> None:
                 for ln in ppage.lines
                 if ln["stroking_color"] == pytest.approx((0, 0.619608, 0.45098), abs=1e-3)
             ]
-            assert len(green) == 41
+            x0, _, x1, _ = frame_region(p)
             xs = sorted(ln["x0"] / PT - pl.x for ln in green)
-            assert xs == pytest.approx([10.0 * k for k in range(41)], abs=0.01)
+            reach = [10.0 * k for k in range(41) if x0 - 0.3 <= 10.0 * k <= x1 + 0.3]
+            assert len(reach) < 41
+            assert xs == pytest.approx(reach, abs=0.01)
 
 
 def test_labels_and_assembly_map_in_the_pdf() -> None:

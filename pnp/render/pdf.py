@@ -115,7 +115,39 @@ def draw_page(canv: Canvas, page: Page, look: _Look = PLAIN) -> None:
                 _draw_item(canv, it, look)
 
 
+PT = 25.4 / 72  # mm per point: text sizes are points
+
+
+def _reach(it: Item) -> Box:
+    """A box (component coordinates, mm) that an item's ink never leaves: a shape's bounds
+    grown by its stroke and point radius, a text's anchor grown by its length in ems."""
+    if isinstance(it, Shape):
+        x0, y0, x1, y1 = it.geom.bounds
+        m = it.style.stroke_width + it.radius
+        return (x0 - m, y0 - m, x1 + m, y1 + m)
+    r = (len(it.text) + 1) * it.size * PT
+    return (it.x - r, it.y - r, it.x + r, it.y + r)
+
+
+def _visible(p: Placement, items: list[Item]) -> list[Item]:
+    """The items that can show through a placement's clip. A tiled board puts the whole
+    board behind each sheet's window; leaving out what cannot show keeps a tiled PDF small."""
+    if p.clip is None:
+        return items
+    cx0, cy0, cx1, cy1 = p.clip
+    out = []
+    for it in items:
+        u0, v0, u1, v1 = _reach(it)
+        (x0, y0), (x1, y1) = p.to_page(u0, v0), p.to_page(u1, v1)  # quarter turns: still a box
+        if min(x0, x1) <= cx1 and max(x0, x1) >= cx0 and min(y0, y1) <= cy1 and max(y0, y1) >= cy0:
+            out.append(it)
+    return out
+
+
 def _draw_placement(canv: Canvas, p: Placement, items: list[Item], look: _Look) -> None:
+    items = _visible(p, items)
+    if not items:
+        return
     canv.saveState()
     if p.clip is not None:
         x0, y0, x1, y1 = p.clip
