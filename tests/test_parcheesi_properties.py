@@ -91,11 +91,13 @@ def test_random_games_keep_every_pawn_and_the_space_limits_and_end(rules_name, p
     st.sampled_from(["random", "greedy"]),
     st.integers(0, 2**32),
 )
-def test_fast_engine_plays_the_same_game_as_the_reference(rules_name, players, bot, seed):
+def test_fast_engines_play_the_same_game_as_the_reference(rules_name, players, bot, seed):
+    """The compiled kernel (when built), the Python fast path and the readable rules."""
     model = MODELS[rules_name]
-    fast = engine.play_one(model, players, bot, random.Random(seed))
+    kernel = engine.play_one(model, players, bot, random.Random(seed))
+    python = engine.play_one(model, players, bot, random.Random(seed), compiled=False)
     ref = engine.play_one(model, players, bot, random.Random(seed), reference=True)
-    assert fast == ref
+    assert kernel == python == ref
 
 
 def fast_results(state: rules.State, dice: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
