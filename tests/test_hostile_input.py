@@ -7,22 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from cli_run import pnp
-
-from pnp.cli import main
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exit_.value.code, out, err
-
-
-def one_error_line(err: str) -> str:
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    return lines[0]
+from cli_run import bad_config_error, one_error_line, pnp, run
 
 
 @pytest.mark.parametrize(
@@ -49,13 +34,7 @@ def one_error_line(err: str) -> str:
 )
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_bad_config_values(capsys, tmp_path, toml, needle, command):
-    cfg = tmp_path / "bad.toml"
-    cfg.write_text(toml + "\n")
-    out = tmp_path / "out"
-    extra = ["--out", str(out)] if command == "build" else []
-    code, _, err = run(capsys, command, "exploding-dice", "--config", str(cfg), *extra)
-    assert code == 2 and needle in one_error_line(err)
-    assert not out.exists()
+    assert needle in bad_config_error(capsys, tmp_path, command, "exploding-dice", toml)
 
 
 def test_a_card_too_big_for_the_paper_is_found_by_check_and_stops_build(capsys, tmp_path):

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from cli_run import bad_config_error
 
 from pnp.build import build_game, cut_sheets_of, kit_pages, make_kit
 from pnp.checks import has_errors
-from pnp.cli import main
 from pnp.games import get_game
 from pnp.games.building_community import checks
 from pnp.games.building_community.params import BuildingCommunityParams
@@ -350,13 +350,6 @@ def test_the_game_is_registered_with_its_engine_solver_and_variants():
 # --- bad input ---------------------------------------------------------------------------
 
 
-def run(capsys, *argv: str) -> tuple[int, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main(list(argv))
-    _, err = capsys.readouterr()
-    return exit_.value.code, err
-
-
 @pytest.mark.parametrize(
     "toml, needle",
     [
@@ -369,11 +362,4 @@ def run(capsys, *argv: str) -> tuple[int, str]:
 )
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_bad_input_is_one_error_line_and_writes_nothing(capsys, tmp_path, toml, needle, command):
-    cfg = tmp_path / "bad.toml"
-    cfg.write_text(toml + "\n")
-    out = tmp_path / "out"
-    extra = ["--out", str(out)] if command == "build" else []
-    code, err = run(capsys, command, SLUG, "--config", str(cfg), *extra)
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0]
-    assert not out.exists()
+    assert needle in bad_config_error(capsys, tmp_path, command, SLUG, toml)

@@ -15,10 +15,10 @@ from pathlib import Path
 import ezdxf
 import pdfplumber
 import pytest
+from cli_run import bad_config_error
 from pypdf import PdfReader
 
 from pnp.build import build_game, kit_pages, make_kit
-from pnp.cli import main
 from pnp.games.desert_home import checks, rules
 from pnp.games.desert_home.game import materials
 from pnp.games.desert_home.model import play_model
@@ -325,17 +325,7 @@ def test_the_pivot_bolt_is_long_enough_for_six_blades(thickness, length):
 )
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_bad_input_is_one_error_line(capsys, tmp_path, toml, needle, command):
-    cfg = tmp_path / "bad.toml"
-    cfg.write_text(toml + "\n")
-    out = tmp_path / "out"
-    extra = ["--out", str(out)] if command == "build" else []
-    with pytest.raises(SystemExit) as exit_:
-        main([command, "desert-home", "--config", str(cfg), *extra])
-    _, err = capsys.readouterr()
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert exit_.value.code == 2
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
-    assert not out.exists()
+    assert needle in bad_config_error(capsys, tmp_path, command, "desert-home", toml)
 
 
 def test_the_default_kit_checks_report_supply_kerf_and_the_black_figures():

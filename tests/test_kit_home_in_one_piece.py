@@ -16,10 +16,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from cli_run import bad_config_error
 from pypdf import PdfReader
 
 from pnp.build import build_game, check_game
-from pnp.cli import main
 
 SLUG = "home-in-one-piece"
 NS = "{http://www.w3.org/2000/svg}"
@@ -203,13 +203,6 @@ def test_a_reduced_board_says_how_much_dough_it_takes():
 # --- bad input: one line, exit 2, nothing written ------------------------------------------
 
 
-def run(capsys, *argv: str) -> tuple[int, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main(list(argv))
-    _, err = capsys.readouterr()
-    return exit_.value.code, err
-
-
 @pytest.mark.parametrize(
     "toml, needle",
     [
@@ -229,12 +222,4 @@ def run(capsys, *argv: str) -> tuple[int, str]:
 )
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_bad_kit_values_give_one_error_line(capsys, tmp_path, toml, needle, command):
-    cfg = tmp_path / "bad.toml"
-    cfg.write_text(toml + "\n")
-    out = tmp_path / "out"
-    extra = ["--out", str(out)] if command == "build" else []
-    code, err = run(capsys, command, SLUG, "--config", str(cfg), *extra)
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), err
-    assert needle in lines[0]
-    assert not out.exists()
+    assert needle in bad_config_error(capsys, tmp_path, command, SLUG, toml)

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from cli_run import bad_config_error, one_error_line, run
 from pypdf import PdfReader
 
 from pnp.build import build_game, check_game, make_kit
 from pnp.checks import has_errors
-from pnp.cli import main
 from pnp.games.parcheesi import checks
 
 MM = 25.4 / 72
@@ -238,19 +238,6 @@ def test_a_scale_whose_pawns_are_too_small_to_cut_is_an_error():
 # --- bad input: one error line, exit 2, nothing written ------------------------------
 
 
-def run(capsys, *argv: str) -> tuple[int, str]:
-    with pytest.raises(SystemExit) as exit_:
-        main(list(argv))
-    _, err = capsys.readouterr()
-    return exit_.value.code, err
-
-
-def one_error_line(err: str) -> str:
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    return lines[0]
-
-
 @pytest.mark.parametrize(
     "argv, needle",
     [
@@ -262,7 +249,7 @@ def one_error_line(err: str) -> str:
 )
 def test_bad_simulations_are_one_line(capsys, tmp_path, argv, needle):
     os.chdir(tmp_path)  # a run that wrongly went ahead would write here
-    code, err = run(capsys, *argv)
+    code, _, err = run(capsys, *argv)
     assert code == 2 and needle in one_error_line(err)
     assert list(tmp_path.iterdir()) == []
 
@@ -280,10 +267,4 @@ def test_bad_simulations_are_one_line(capsys, tmp_path, argv, needle):
 )
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_bad_kit_configs_are_one_line(capsys, tmp_path, toml, needle, command):
-    cfg = tmp_path / "bad.toml"
-    cfg.write_text(toml + "\n")
-    out = tmp_path / "out"
-    extra = ["--out", str(out)] if command == "build" else []
-    code, err = run(capsys, command, "parcheesi", "--config", str(cfg), *extra)
-    assert code == 2 and needle in one_error_line(err)
-    assert not out.exists()
+    assert needle in bad_config_error(capsys, tmp_path, command, "parcheesi", toml)
