@@ -4,8 +4,9 @@ Run as ``python -m pnp.games.desert_home.bench``. A benchmark, not a test: the n
 depend on the machine and what else runs on it, so each line gives games per wall-clock
 second over the worker processes and games per CPU second (what an idle core would give).
 Game i is seeded ``"1:i"`` as the simulation runner seeds it. Random games run on the
-engine's fast loop, greedy ones on the readable rules (see `engine`); enough games that
-starting the workers and filling the engine's tables weigh little.
+engine's fast loop, greedy ones on the readable rules (see `engine`). As the simulation
+runner does, the parent builds the engine's tables (`engine.warm`, counted in the time)
+before it forks the workers, which inherit them.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def games_per_second(bot: str, games: int, jobs: int) -> tuple[float, float]:
     chunk = max(1, games // (jobs * 8))
     cuts = [(i, min(games, i + chunk)) for i in range(0, games, chunk)]
     wall, cpu = time.perf_counter(), _cpu()
+    engine.warm(engine.prepare(DesertHomeParams(), 2))  # as the runner: workers inherit it
     with ProcessPoolExecutor(jobs) as pool:
         done = sum(pool.map(play_range, [bot] * len(cuts), *zip(*cuts, strict=True)))
     wall, cpu = time.perf_counter() - wall, _cpu() - cpu

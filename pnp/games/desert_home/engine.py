@@ -8,9 +8,13 @@ checks that game by game; `play_one(..., reference=True)` plays the readable rul
 plays a turn as one pass of a loop over local variables instead of a decision at a time
 through `legal_actions` and `apply`, and lists the spending actions from bit masks of
 the board: a group's one-field moves are looked up by the mask of the fields around it
-that can take it, an escorted piece's by what stands on its lines. Seats own refuges,
-not colours, so records name no colours. A turn is one player's turn; a round is both
-players' turns.
+that can take it, an escorted piece's by what stands on its lines. A roll of the six
+dice is looked up whole (`_Tables.rolls`: re-roll or not, influx, road bonus and the
+numbers to choose from), and the refuges take bits of cells that are no fields, so that
+on the default board every mask fits in one CPython int digit (its fast path). The
+interpreter's work is spread thin over the loop: what is left is mostly bytecodes that
+every decision needs (see `bench`). Seats own refuges, not colours, so records name no
+colours. A turn is one player's turn; a round is both players' turns.
 
 End reasons: ``refuge`` (a refuge met the goal: its owner wins), ``deck`` (the deck is
 empty and `rules.nobody_can_win`), ``timeout`` (the end of round `rules.MAX_ROUNDS`).
@@ -18,6 +22,7 @@ empty and `rules.nobody_can_win`), ``timeout`` (the end of round `rules.MAX_ROUN
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -25,7 +30,14 @@ from typing import Any
 from pnp.errors import PnpError
 from pnp.games.desert_home import rules
 from pnp.games.desert_home.bots import BOT_NAMES, make_bot
-from pnp.games.desert_home.model import CAMP_ENTRY, REFUGE_ENTRY, WEST, PlayModel, play_model
+from pnp.games.desert_home.model import (
+    CAMP_ENTRY,
+    NO_FIELD,
+    REFUGE_ENTRY,
+    WEST,
+    PlayModel,
+    play_model,
+)
 from pnp.games.desert_home.params import DesertHomeParams, validate
 from pnp.games.desert_home.rules import (
     BEARER,
@@ -77,8 +89,13 @@ def prepare(params: DesertHomeParams, players: int) -> PlayModel:
 
 
 def warm(model: PlayModel) -> None:
-    """Build the fast tables now (the runner calls this before it forks its workers)."""
-    _tables(model)
+    """Build the fast tables now (the runner calls this before it forks its workers),
+    with every roll of the dice, which the workers would otherwise each work out."""
+    t = _tables(model)
+    if len(t.rolls) < 6 ** len(model.colours):
+        t.rolls.update(
+            enumerate(map(t.roll, itertools.product(range(6), repeat=len(model.colours))))
+        )
 
 
 def play_one(
@@ -127,6 +144,12 @@ def record(state: State) -> GameRecord:
 _LONE, _BLUES, _BEARER, _ESCORT = range(4)
 _PARTS = (GROUP, GROUP, BEARER, BOTH)
 
+_Roll = tuple[bool, tuple[int, ...], bool, int, tuple[tuple[Any, ...], ...]]
+"""What a roll of the dice decides (`_Tables.rolls`): whether three alike show, the
+influx colours (the lowest number's, blue left out), whether the player picks one of
+them (blue among three or more), the road bonus, and per number shown, lowest first,
+(points, usable per colour, the usable colours, usable per colour but blue, how many)."""
+
 
 # --- tables -----------------------------------------------------------------------------
 
@@ -152,23 +175,35 @@ def _mask(cells: Iterable[int]) -> int:
     return out
 
 
+def _refuge_bits(m: PlayModel) -> tuple[int, ...]:
+    """Per seat, the bit for "into the seat's refuge": that of a cell that is no field
+    when the board has such cells (column 0 of a row without a refuge), else one past the
+    fields. Masks of the default board then stay below 2**30, where CPython's int
+    operations take their fast path (a third of the engine's work is such operations)."""
+    spare = [i for i in range(m.cells) if m.kind[i] == NO_FIELD]
+    if len(spare) >= rules.PLAYERS:
+        return tuple(spare[: rules.PLAYERS])
+    return tuple(range(m.cells, m.cells + rules.PLAYERS))
+
+
 class _Tables:
     """Everything `_play_random` looks up, built once per play model. Masks have bit i for
-    field i and bit ``cells + seat`` for "into seat's refuge"; the action tuples are those
+    field i and the `_refuge_bits` for "into seat's refuge"; the action tuples are those
     `rules.legal_actions` lists, remembered by the mask they depend on."""
 
     def __init__(self, m: PlayModel) -> None:
         cells = m.cells
         self.model = m
-        self.bit = tuple(1 << i for i in range(cells + rules.PLAYERS))
+        spot = (*range(cells), *_refuge_bits(m))  # per field and refuge (`cells + seat`)
+        self.bit = tuple(1 << i for i in spot)  # a field's or refuge's bit in a mask
         self.field_of = {b: i for i, b in enumerate(self.bit)}  # a mask's lowest bit -> field
-        self.refuges = _mask(range(cells, cells + rules.PLAYERS))
+        self.refuges = _mask(spot[cells:])
         self.ground = _mask(i for i in range(cells) if m.ground[i])
         self.paths = _mask(m.path_cells)
         self.camp = _mask(m.camp_cells)
         self.start = _mask(i for i in range(cells) if m.kind[i] in (REFUGE_ENTRY, CAMP_ENTRY))
-        self.reach = tuple(_mask(r) for r in m.reach)
-        self.plain = tuple(_plain_moves(i, m.reach[i]) for i in range(cells))
+        self.reach = tuple(_mask(spot[t] for t in r) for r in m.reach)
+        self.plain = tuple(_plain_moves(i, m.reach[i], spot) for i in range(cells))
         self.lines = tuple(
             tuple(_line(cells, i, line) for line in m.lines[i]) for i in range(cells)
         )
@@ -192,28 +227,51 @@ class _Tables:
             for shown in range(1 << ndice)
             for usable in [tuple(bool(shown >> c & 1) for c in range(ndice))]
         )
-        self.others = tuple(  # per mask of dice: their colours but blue
-            tuple(c for c in range(ndice) if shown >> c & 1 and c != m.blue)
-            for shown in range(1 << ndice)
+        self.popcount = tuple(bin(shown).count("1") for shown in range(1 << ndice))
+        influx = tuple(  # per mask of the dice showing the lowest number: `_Roll`'s influx
+            (
+                tuple(c for c in range(ndice) if lowest >> c & 1 and c != m.blue),
+                bool(lowest >> m.blue & 1) and self.popcount[lowest] >= 3,
+            )
+            for lowest in range(1 << ndice)
         )
-        self.bonus = {  # per set of faces shown, in order (face 0 shows 1)
-            faces: rules.road_bonus([f + 1 for f in faces])
-            for shown in range(1, 1 << 6)
-            for faces in [tuple(f for f in range(6) if shown >> f & 1)]
-        }
-        self.points = tuple(  # per face (0 shows 1) and how many dice show it
-            tuple(rules.action_points(f + 1, k) if k else 0 for k in range(ndice + 1))
+        number = tuple(  # per face (0 shows 1) and mask of the dice showing it: the choice
+            tuple(
+                (rules.action_points(f + 1, self.uses[shown][3]) if shown else 0, *self.uses[shown])
+                for shown in range(1 << ndice)
+            )
             for f in range(6)
         )
+        bonus = tuple(  # per mask of the faces shown
+            rules.road_bonus([f + 1 for f in range(6) if faces >> f & 1]) for faces in range(64)
+        )
+        popcount = self.popcount
+
+        def roll(faces: Iterable[int]) -> _Roll:
+            """The `_Roll` of the dice showing `faces` (0 shows 1), the first die first."""
+            shown = [0, 0, 0, 0, 0, 0]  # per face, the mask of the dice showing it
+            for die, face in enumerate(faces):
+                shown[face] |= 1 << die
+            present = [f for f in (0, 1, 2, 3, 4, 5) if shown[f]]
+            return (
+                max(map(popcount.__getitem__, shown)) > 2,
+                *influx[shown[present[0]]],
+                bonus[sum(1 << f for f in present)],
+                tuple(number[f][shown[f]] for f in present),
+            )
+
+        weights = tuple(6 ** (ndice - 1 - die) for die in range(ndice))
+        self.roll = roll
+        # the faces shown as digits in base 6, the first die first -> `_Roll`
+        self.rolls = _Memo(lambda key: roll(key // w % 6 for w in weights))
         most = len(m.path_cells) * 3 + 2 * ndice * m.rows + 12 * cells + 2  # actions at once
         self.nbits = tuple((n - 1).bit_length() for n in range(most))  # `rules.below`'s
-        self.popcount = tuple(bin(shown).count("1") for shown in range(1 << ndice))
         # per field, the fields on its lines, and the escorted moves of its pieces by what
         # stands on those fields (see `_escorted_for`)
         self.cross = tuple(
             _mask(t for line in m.lines[i] for t in line if t < cells) for i in range(cells)
         )
-        self.width = cells + rules.PLAYERS  # bits in a mask
+        self.width = max(spot) + 1  # bits in a mask
         self.longest = max(  # the dearest escorted move: more points change nothing
             (line[-1] for lines in self.lines for line in lines), default=1
         )
@@ -221,12 +279,19 @@ class _Tables:
         self.escorted = tuple(_Memo(self._escorted_for(i)) for i in range(cells))
         # placed mask -> the frontier's TILE actions
         self.tiles = _Memo(lambda placed: tuple((TILE, i) for i in _frontier(m, placed)))
-        # (mask of free camp entry fields) << 4 | colour << 1 | tent -> the ENTER actions
+        # (mask of free camp entry fields) << 12 | `_camp_options` -> the ENTER actions
         self.enters = _Memo(
             lambda key: tuple(
-                (ENTER, key >> 1 & 7, i, key & 1) for i in m.camp_cells if key >> 4 >> i & 1
+                (ENTER, c, i, tent)
+                for c in range(ndice)
+                for tent in (0, 1)
+                if key >> 2 * c + tent & 1
+                for i in m.camp_cells
+                if key >> 12 >> i & 1
             )
         )
+        # a mask of camp entry fields -> those fields
+        self.camp_fields = _Memo(lambda free: tuple(i for i in m.camp_cells if free >> i & 1))
         # placed path fields without a water bearer -> the SEND actions
         self.sends = _Memo(lambda free: tuple((SEND, i) for i in m.path_cells if free >> i & 1))
         # thirst fields, face up or black -> the PROTECT actions
@@ -249,13 +314,30 @@ class _Tables:
         return escorted
 
 
-def _plain_moves(cell: int, reach: tuple[int, ...]) -> dict[int, tuple[Action, ...]]:
+def _camp_options(
+    colours: tuple[int, ...], camp_figs: list[int], camp_tents: list[int]
+) -> tuple[int, int]:
+    """What the camp offers the usable `colours`, as masks with bit ``2 * colour`` for a
+    figure and the next bit for a tent: (with fewer than 3 points, with 3 or more)."""
+    few = every = 0
+    for c in colours:
+        if camp_figs[c]:
+            few |= 1 << 2 * c
+        if camp_tents[c]:
+            every |= 1 << 2 * c + 1
+    return few, few | every
+
+
+def _plain_moves(
+    cell: int, reach: tuple[int, ...], spot: tuple[int, ...]
+) -> dict[int, tuple[Action, ...]]:
     """A group's one-field moves from `cell`, for every set of the fields in `reach` that
-    can take it, keyed by that set's mask; in `reach` order, as `rules.spend_actions`."""
+    can take it, keyed by that set's mask (`spot`: the bit per field and refuge); in
+    `reach` order, as `rules.spend_actions`."""
     out = {}
     for chosen in range(1 << len(reach)):
         targets = [t for j, t in enumerate(reach) if chosen >> j & 1]
-        out[_mask(targets)] = tuple((MOVE, cell, t, GROUP, 1) for t in targets)
+        out[_mask(spot[t] for t in targets)] = tuple((MOVE, cell, t, GROUP, 1) for t in targets)
     return out
 
 
@@ -384,25 +466,19 @@ def _play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
     rfigs, rtents = state.refuge_figs, state.refuge_tents
     cells, blue, goal, tv, grace = m.cells, m.blue, m.goal, m.tent_value, rules.THIRST_GRACE
     k = ndice = len(m.colours)  # one die per colour
-    last_seat, camp_cells, path_next = rules.PLAYERS - 1, m.camp_cells, m.path_next
+    last_seat, path_next = rules.PLAYERS - 1, m.path_next
     bit, field_of, reach, plain, west = t.bit, t.field_of, t.reach, t.plain, t.west
     rows, row_cells, refuge_of_row = t.rows, t.row_cells, t.refuge_of_row
     escorted, cross, width, longest, shift = t.escorted, t.cross, t.width, t.longest, t.shift
     tiles, enters, sends, protects = t.tiles, t.enters, t.sends, t.protects
-    uses, others, bonuses, points_of, pc, nbits = (
-        t.uses,
-        t.others,
-        t.bonus,
-        t.points,
-        t.popcount,
-        t.nbits,
-    )
+    camp_fields = t.camp_fields
+    rolls, nbits = t.rolls, t.nbits
     refuges, ground, paths, camp = t.refuges, t.ground, t.paths, t.camp
     pick, goal_met, refuge_values = rules.pick, rules.goal_met, rules.refuge_values
     chain, ends_duty = rules.ROAD_TILES_CHAIN, rules.REFUGE_ENDS_DUTY
     grb = rng.getrandbits
     rerolls = len(rules.REROLLS)  # every mask of the dice
-    dice_bits = bit[:ndice]  # a die's bit in the masks of dice
+    die_at = tuple(6 ** (ndice - 1 - die) for die in range(ndice))  # a die's digit in a key
     esc, occupied, lone = k, k + 1, k + 2  # `mk` after the colours' masks
     mk = [0] * (k + 3)  # the board is empty
     placed, thirsty, black = t.start, 0, 0  # placed tiles; thirst tiles face up; black ones
@@ -428,43 +504,55 @@ def _play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
         arrived = state.arrived
         state.seat = seat
         may_stop = False
-        shown = [0, 0, 0, 0, 0, 0]  # per face (0 shows 1, 5 shows 6), the dice showing it
-        for die in dice_bits:
+        # the six dice (`params` fixes six colours): the faces shown (0 shows 1) as the
+        # digits of `key` in base 6, the first die first, each drawn as
+        # `rules.below(rng, 6)`; written out die by die, as this runs every turn
+        r = grb(3)
+        while r >= 6:
             r = grb(3)
-            while r >= 6:
-                r = grb(3)
-            shown[r] |= die
-        if (  # three alike: re-roll any of the dice while the dice thrown show three alike
-            pc[shown[0]] > 2
-            or pc[shown[1]] > 2
-            or pc[shown[2]] > 2
-            or pc[shown[3]] > 2
-            or pc[shown[4]] > 2
-            or pc[shown[5]] > 2
-        ):
+        key = r
+        r = grb(3)
+        while r >= 6:
+            r = grb(3)
+        key = key * 6 + r
+        r = grb(3)
+        while r >= 6:
+            r = grb(3)
+        key = key * 6 + r
+        r = grb(3)
+        while r >= 6:
+            r = grb(3)
+        key = key * 6 + r
+        r = grb(3)
+        while r >= 6:
+            r = grb(3)
+        key = key * 6 + r
+        r = grb(3)
+        while r >= 6:
+            r = grb(3)
+        key = key * 6 + r
+        triple, pending, choose, bonus, numbers = rolls[key]
+        if triple:  # three alike: re-roll any of the dice while the dice thrown show three alike
             while True:
                 decisions += 1
                 legal_moves += rerolls
                 thrown = grb(ndice)  # one of the 2**ndice masks: `rules.below` takes the first
                 if not thrown:
                     break
-                shown = [held & ~thrown for held in shown]  # the thrown dice leave
                 counts = [0] * 6
-                for die in dice_bits:
-                    if thrown & die:
+                for die, at in enumerate(die_at):
+                    if thrown >> die & 1:
                         r = grb(3)
                         while r >= 6:
                             r = grb(3)
-                        shown[r] |= die
+                        key += (r - key // at % 6) * at
                         counts[r] += 1
                 if max(counts) < 3:
                     break
-        faces = [f for f in (0, 1, 2, 3, 4, 5) if shown[f]]
+            triple, pending, choose, bonus, numbers = rolls[key]
         # --- step 2: influx: the lowest number's colours but blue (blue among three or
         # more of them: one colour of the player's choice) bring a figure each
-        lowest = shown[faces[0]]
-        pending = others[lowest]
-        if lowest >> blue & 1 and pc[lowest] >= 3:
+        if choose:
             options = [c for c in pending if camp_figs[c]]
             pending = ()
             if options:
@@ -474,18 +562,20 @@ def _play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
         for c in pending:
             if not camp_figs[c]:
                 continue
-            entries = []  # `rules.influx_cells`: free, or a push onto a field that takes it
-            for cell in camp_cells:
-                tc = colour[cell]
-                if tc < 0:
-                    entries.append(cell)
-                elif tc == c and figs[cell] + tents[cell] == 1:
+            entries = camp & ~mk[occupied]  # `rules.influx_cells`: free, or a push onto
+            own = camp & mk[c]  # a field that takes it
+            while own:
+                low = own & -own
+                own ^= low
+                cell = field_of[low]
+                if figs[cell] + tents[cell] == 1:
                     w = west[cell]
                     if tile[w]:
                         tc = colour[w]
                         if tc < 0 or tc == c or (tc == blue and figs[w] == 1 and not tents[w]):
-                            entries.append(cell)
+                            entries |= low
             if entries:
+                entries = camp_fields[entries]
                 decisions += 1
                 legal_moves += len(entries)
                 cell = pick(rng, entries)
@@ -499,7 +589,7 @@ def _play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
                 figs[cell], tents[cell] = 1, 0
                 camp_figs[c] -= 1
         # --- step 3: the number
-        n = len(faces)
+        n = len(numbers)
         decisions += 1
         legal_moves += n
         if n == 1:
@@ -508,9 +598,7 @@ def _play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
             r = grb(nbits[n])
             while r >= n:
                 r = grb(nbits[n])
-        usable, usable_colours, plainly, count = uses[shown[faces[r]]]
-        points = points_of[faces[r]][count]
-        bonus = bonuses[tuple(faces)]
+        points, usable, usable_colours, plainly, _ = numbers[r]
         # --- step 4: a road: tiles or a boost
         if bonus:
             occ = mk[occupied]
@@ -590,20 +678,46 @@ def _play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
                         break
         # --- step 5: spend the points
         blue_ok = usable[blue]
+        camp_few, camp_all = _camp_options(usable_colours, camp_figs, camp_tents)
+        single = usable_colours[0] if len(usable_colours) == 1 else -1  # one usable colour
         while points > 0:
-            actions = list(tile_actions)
+            actions = [*tile_actions]
             occ = mk[occupied]
             free = camp & ~occ
             if free:
+                if points >= 3:
+                    if camp_all:
+                        actions += enters[free << 12 | camp_all]
+                elif camp_few:
+                    actions += enters[free << 12 | camp_few]
+            if blue_ok:  # others' water bearers move on blue only
+                todo = mk[esc]
                 for c in usable_colours:
-                    if camp_figs[c]:
-                        actions += enters[free << 4 | c << 1]
-                    if camp_tents[c] and points >= 3:
-                        actions += enters[free << 4 | c << 1 | 1]
-            todo = mk[esc] if blue_ok else 0  # others' water bearers move on blue only
-            for c in usable_colours:
-                todo |= mk[c]
-            if todo:
+                    todo |= mk[c]
+            elif single >= 0:
+                todo = mk[single]
+            else:
+                todo = 0
+                for c in usable_colours:
+                    todo |= mk[c]
+            if todo and not blue_ok and not todo & mk[esc]:  # plain moves only: the most
+                # common case, without the checks for water bearers
+                takers = refuges | stands & (~occ | mk[lone])  # fields any group may move onto
+                if single >= 0:
+                    near = takers | stands & todo
+                    while todo:
+                        low = todo & -todo
+                        todo ^= low
+                        cell = field_of[low]
+                        actions += plain[cell][reach[cell] & near]
+                else:
+                    while todo:
+                        low = todo & -todo
+                        todo ^= low
+                        cell = field_of[low]
+                        near = takers | stands & mk[colour[cell]]
+                        actions += plain[cell][reach[cell] & near]
+            elif todo:
                 empty = refuges | (stands & ~occ)
                 takers = empty | stands & mk[lone]  # fields any group may move onto
                 tail = -1  # worked out when first needed (below)
@@ -756,6 +870,7 @@ def _play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
                         legal_moves += len(swaps)
                         rules.swap(state, pick(rng, swaps)[1])
                     refuges_changed = True
+                camp_few, camp_all = _camp_options(usable_colours, camp_figs, camp_tents)
             elif kind == TILE:
                 cell = action[1]
                 face = tile[cell] = deck.pop()
