@@ -12,7 +12,10 @@ STAMP := $(VENV)/.installed
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-8s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(STAMP): pyproject.toml $(wildcard pnp/games/*/*.c)
+# The install compiles these (see pyproject.toml): a change rebuilds them.
+COMPILED := pnp/games/parcheesi/_kernel.c pnp/games/desert_home/fastplay.py
+
+$(STAMP): pyproject.toml $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

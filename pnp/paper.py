@@ -50,7 +50,6 @@ def get_paper(name: str, margin: float = DEFAULT_MARGIN) -> Paper:
     return Paper(p.name, p.width, p.height, margin)
 
 
-
 BEDS: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),

@@ -262,7 +262,6 @@ def _bed(name: str, value: Any) -> str:
     return value.strip().lower()
 
 
-
 @dataclass(frozen=True)
 class PrintParams:
     """Print settings every kit shares; a TOML config or the CLI may override them."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pnp.games.desert_home import engine, rules
-from pnp.games.desert_home.engine import _refuge_bits, _Tables
+from pnp.games.desert_home.fastplay import _refuge_bits, _Tables
 from pnp.games.desert_home.model import NO_FIELD, play_model
 from pnp.games.desert_home.params import DesertHomeParams
 from pnp.games.desert_home.rules import GROUP, MOVE
@@ -74,7 +74,7 @@ def test_a_roll_with_blue_among_the_lowest_and_a_big_road():
 def test_warm_fills_every_roll_as_the_lazy_table_would():
     model = engine.prepare(DesertHomeParams(), 2)
     engine.warm(model)
-    warm = engine._tables(model).rolls
+    warm = engine.fastplay.tables(model).rolls
     lazy = _Tables(model).rolls
     assert len(warm) == 6**6
     assert all(warm[key] == lazy[key] for key in range(0, 6**6, 7))

@@ -24,12 +24,7 @@ N = rules.NEST
 pytestmark = pytest.mark.skipif(
     engine._kernel is None and not os.environ.get("CI"),
     reason="pnp was installed without a C compiler: the kernel was not built",
-)
-
-
-def test_the_kernel_is_built():
-    """CI has a compiler: a kernel that failed to build is a failure there, not a skip."""
-    assert engine._kernel is not None
+)  # in CI a kernel that did not build fails `test_compiled.py`
 
 
 def kernel_results(state: rules.State, dice: tuple[int, int]) -> list[tuple[tuple, int]]:

@@ -355,9 +355,7 @@ def assembly_map(
     bx1, by1 = to_map(trim[2], trim[3])
     # The board itself, small, under the sheet outlines: a maker matches pictures, not grids.
     x0, y0 = to_map(0.0, 0.0)
-    page.placements.append(
-        Placement(component, x0, y0, rot, (bx0, by0, bx1, by1), scale=scale * s)
-    )
+    page.placements.append(Placement(component, x0, y0, rot, (bx0, by0, bx1, by1), scale=scale * s))
     items.append(Shape(box(bx0, by0, bx1, by1), "guide", MAP_BOARD))
     for t in tiles:
         for other in tiles:

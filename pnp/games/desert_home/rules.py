@@ -507,7 +507,7 @@ def road_actions(state: State) -> list[Action]:
 def spend_actions(state: State) -> list[Action]:
     """Every use of the remaining points, in a fixed order: tiles, camp figures, moves (by
     cell, then part, then direction), water bearers sent, protection cards, stop.
-    The hot path of greedy simulations (random ones run `engine._play_random`): plain
+    The hot path of greedy simulations (random ones run `fastplay.play_random`): plain
     one-field moves are worked out inline, over the model's `reach` table."""
     pts = state.points
     if pts <= 0:
