@@ -167,7 +167,7 @@ class Bot(Protocol):
     def choose(self, state: State, actions: list[Action], rng: random.Random) -> Action: ...
 
 
-@dataclass(repr=False)
+@dataclass(repr=False, slots=True)
 class State:
     """One game in progress. Per-cell lists are indexed by model cell."""
 
