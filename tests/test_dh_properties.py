@@ -135,11 +135,13 @@ def test_default_games_keep_the_invariants_to_the_end():
 @FEW
 @given(kits(), st.integers(0, 2**32))
 def test_the_fast_random_engine_plays_the_reference_games(params, seed):
-    """Random games run on the engine's own fast loop: the same records as the readable
-    rules give (`reference=True`), draw for draw, on every kind of kit."""
+    """Random games run in the compiled kernel, or the Python fast path without one: both
+    give the records the readable rules give (`reference=True`), draw for draw, on every
+    kind of kit."""
     model = play_model(params)
-    fast = engine.play_one(model, 2, "random", seed, max_rounds=80)
-    assert fast == engine.play_one(model, 2, "random", seed, max_rounds=80, reference=True)
+    reference = engine.play_one(model, 2, "random", seed, max_rounds=80, reference=True)
+    for compiled in (True, False):
+        assert engine.play_one(model, 2, "random", seed, 80, compiled=compiled) == reference
 
 
 @pytest.mark.parametrize(
@@ -151,8 +153,9 @@ def test_the_fast_random_engine_plays_whole_games_as_the_reference(changes):
     """Whole games to the round limit; the kits reach the deck's end and the shortage."""
     model = engine.prepare(DesertHomeParams(**changes), 2)
     for i in range(4):
-        fast = engine.play_one(model, 2, "random", f"8:{i}")
-        assert fast == engine.play_one(model, 2, "random", f"8:{i}", reference=True)
+        reference = engine.play_one(model, 2, "random", f"8:{i}", reference=True)
+        for compiled in (True, False):
+            assert engine.play_one(model, 2, "random", f"8:{i}", compiled=compiled) == reference
 
 
 def test_a_seed_fixes_the_game_and_different_seeds_differ():

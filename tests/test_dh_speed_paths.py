@@ -1,5 +1,6 @@
-"""Desert Home's fast random engine: the lookup tables behind its speed, worked by hand,
-and the board layouts that take the other branch of a table."""
+"""Desert Home's Python fast path (`fastplay`, played without the kernel): the lookup
+tables behind its speed, worked by hand, and the board layouts that take the other branch
+of a table."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def test_with_every_row_a_refuge_row_the_refuges_go_past_the_fields():
 def test_boards_either_way_play_the_reference_games(changes):
     model = engine.prepare(DesertHomeParams(**changes), 2)
     for i in range(3):
-        fast = engine.play_one(model, 2, "random", f"5:{i}", max_rounds=60)
+        fast = engine.play_one(model, 2, "random", f"5:{i}", max_rounds=60, compiled=False)
         assert fast == engine.play_one(model, 2, "random", f"5:{i}", max_rounds=60, reference=True)
 
 
@@ -73,7 +74,7 @@ def test_a_roll_with_blue_among_the_lowest_and_a_big_road():
 
 def test_warm_fills_every_roll_as_the_lazy_table_would():
     model = engine.prepare(DesertHomeParams(), 2)
-    engine.warm(model)
+    engine.fastplay.warm(model)
     warm = engine.fastplay.tables(model).rolls
     lazy = _Tables(model).rolls
     assert len(warm) == 6**6

@@ -3,10 +3,11 @@
 Run as ``python -m pnp.games.desert_home.bench``. A benchmark, not a test: the numbers
 depend on the machine and what else runs on it, so each line gives games per wall-clock
 second over the worker processes and games per CPU second (what an idle core would give).
-Game i is seeded ``"1:i"`` as the simulation runner seeds it. Random games run on the
-engine's fast loop, greedy ones on the readable rules (see `engine`). As the simulation
-runner does, the parent builds the engine's tables (`engine.warm`, counted in the time)
-before it forks the workers, which inherit them.
+Game i is seeded ``"1:i"`` as the simulation runner seeds it. Random games run in the
+compiled kernel (and, on a line of their own, on the Python path pnp falls back to without
+a C compiler), greedy ones on the readable rules (see `engine`). As the simulation runner
+does, the parent builds the engine's tables (`engine.warm`, counted in the time) before it
+forks the workers, which inherit them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pnp.games.desert_home import engine
 from pnp.games.desert_home.params import DesertHomeParams
 
-GAMES = {"random": 1000, "greedy": 300}
+GAMES = {"random": 4000, "greedy": 300, "random, Python path": 300}
+"""Games per setting; the Python path is the fallback without the compiled kernel."""
 JOBS = 2
 
 
@@ -30,22 +32,26 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def play_range(bot: str, start: int, stop: int) -> int:
+def play_range(setting: str, start: int, stop: int) -> int:
     """Play games start..stop-1 of the default kit; returns how many."""
     model = engine.prepare(DesertHomeParams(), 2)
+    bot, _, path = setting.partition(", ")
     for i in range(start, stop):
-        engine.play_one(model, 2, bot, random.Random(f"1:{i}"))
+        engine.play_one(model, 2, bot, random.Random(f"1:{i}"), compiled=not path)
     return stop - start
 
 
-def games_per_second(bot: str, games: int, jobs: int) -> tuple[float, float]:
+def games_per_second(setting: str, games: int, jobs: int) -> tuple[float, float]:
     """(games per wall-clock second, games per CPU second) over `jobs` fresh processes."""
     chunk = max(1, games // (jobs * 8))
     cuts = [(i, min(games, i + chunk)) for i in range(0, games, chunk)]
     wall, cpu = time.perf_counter(), _cpu()
-    engine.warm(engine.prepare(DesertHomeParams(), 2))  # as the runner: workers inherit it
+    model = engine.prepare(DesertHomeParams(), 2)
+    engine.warm(model)  # as the runner: the workers inherit it
+    if setting.endswith("Python path"):
+        engine.fastplay.warm(model)
     with ProcessPoolExecutor(jobs) as pool:
-        done = sum(pool.map(play_range, [bot] * len(cuts), *zip(*cuts, strict=True)))
+        done = sum(pool.map(play_range, [setting] * len(cuts), *zip(*cuts, strict=True)))
     wall, cpu = time.perf_counter() - wall, _cpu() - cpu
     assert done == games
     return games / wall, games / cpu
@@ -54,11 +60,13 @@ def games_per_second(bot: str, games: int, jobs: int) -> tuple[float, float]:
 def bench(games: dict[str, int] | None = None, jobs: int = JOBS) -> list[tuple[str, str]]:
     """(what, result) lines: each bot's complete games per second with `jobs` processes."""
     rows = []
-    for bot, n in (games or GAMES).items():
-        rate, per_cpu = games_per_second(bot, n, jobs)
+    for setting, n in (games or GAMES).items():
+        if setting.endswith("Python path") and engine._kernel is None:
+            continue  # that is the random line already
+        rate, per_cpu = games_per_second(setting, n, jobs)
         rows.append(
             (
-                f"desert-home {bot}, {n} games, {jobs} processes",
+                f"desert-home {setting}, {n} games, {jobs} processes",
                 f"{rate:,.0f} games/s wall clock ({per_cpu:,.0f} per CPU second)",
             )
         )

@@ -1,12 +1,9 @@
-# cython: language_level=3, annotation_typing=False
-"""Desert Home's random games, fast: the loop the simulation runner spends its time in.
+"""Desert Home's random games in Python, fast: the path when the kernel was not built.
 
-Plain Python, and compiled with Cython when pnp is installed (`pyproject.toml`): the same
-source either way, loaded through `pnp.compiled.load`, so an edit is never hidden behind a
-stale compiled file. Compiled, it runs about 15 % fewer instructions a game and plays 20 to
-35 % more games a second; nothing in it is typed for Cython, so both are the same program
-and play the same games (tests/test_dh_properties.py). Typing its indices and masks for
-Cython (a `.pxd`) is the next step if more speed is needed.
+The simulation runner plays random games in the compiled kernel (`_kernel.c`) when the
+install could build it; without a C compiler it plays them here, about ten times slower
+than the kernel and several times faster than the readable rules. Both play the same
+games as the rules (tests/test_dh_properties.py, tests/test_dh_kernel.py).
 
 `play_random` plays with the same rules and the same random draws as `rules.play_game`
 with `RandomBot`, so both give the same record for a seed. It plays a turn as one pass of a
@@ -51,6 +48,7 @@ from pnp.games.desert_home.rules import (
     Action,
     State,
 )
+from pnp.memo import PerModel
 
 # Kinds of escorted pieces (`_Tables.escorted` keys end in one): a lone water bearer as a
 # group, blue figures, a water bearer leaving its group, a group and its water bearer.
@@ -275,20 +273,8 @@ def _frontier(m: PlayModel, placed: int) -> list[int]:
     ]
 
 
-_CACHE: dict[PlayModel, _Tables] = {}
-_LAST: list = [None, None]  # the last model and its tables: skips hashing the model
-
-
-def tables(model: PlayModel) -> _Tables:
-    """The fast tables of a play model, built once and kept for the last few models."""
-    if _LAST[0] is model:
-        return _LAST[1]
-    if model not in _CACHE:
-        if len(_CACHE) >= 16:  # a sweep over kits: keep the memory bounded
-            _CACHE.clear()
-        _CACHE[model] = _Tables(model)
-    _LAST[:] = [model, _CACHE[model]]
-    return _LAST[1]
+tables: PerModel[PlayModel, _Tables] = PerModel(_Tables)
+"""The fast tables of a play model, built once and kept for the last few models."""
 
 
 # --- the fast random game -----------------------------------------------------------------

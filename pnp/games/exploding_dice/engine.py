@@ -19,6 +19,7 @@ from pnp.errors import PnpError
 from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.bots import BOT_NAMES, make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play_model
+from pnp.memo import PerModel
 from pnp.outcome import GameRecord, SimOption
 
 BOTS = BOT_NAMES
@@ -221,22 +222,15 @@ def _small_tables(n: int) -> tuple[list[int], list[tuple[int, ...]]]:
     return adj, bits
 
 
-_CACHE: dict[PlayModel, _Tables | None] = {}
-_LAST: list = [None, None]  # the last model and its tables: skips hashing the model
-
-
-def _tables(model: PlayModel) -> _Tables | None:
+def _build_tables(model: PlayModel) -> _Tables | None:
     """The fast tables, or None when a colour's dice differ (the reference engine runs)."""
-    if _LAST[0] is model:
-        return _LAST[1]
-    if model not in _CACHE:
-        uniform = len(model.colours) == 4 and all(
-            len({d.faces for d in model.dice if d.colour == c}) == 1
-            for c in range(len(model.colours))
-        )
-        _CACHE[model] = _Tables(model) if uniform else None
-    _LAST[:] = [model, _CACHE[model]]
-    return _LAST[1]
+    uniform = len(model.colours) == 4 and all(
+        len({d.faces for d in model.dice if d.colour == c}) == 1 for c in range(len(model.colours))
+    )
+    return _Tables(model) if uniform else None
+
+
+_tables: PerModel[PlayModel, _Tables | None] = PerModel(_build_tables)
 
 
 # --- the fast game ------------------------------------------------------------------------

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../_twister.h"
+
 #define COLOURS 4
 #define PAWNS 4
 #define NEST (-1)
@@ -105,52 +107,6 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
 fail:
     PyMem_Free(b);
     return NULL;
-}
-
-/* --- chance: CPython's Mersenne Twister, drawn as `rules.below` draws ----------------- */
-
-#define MT_N 624
-#define MT_M 397
-
-typedef struct {
-    uint32_t mt[MT_N];
-    int index;
-} Twister;
-
-static uint32_t genrand(Twister *t) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t y, *mt = t->mt;
-    if (t->index >= MT_N) {
-        int k;
-        for (k = 0; k < MT_N - MT_M; k++) {
-            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
-            mt[k] = mt[k + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        for (; k < MT_N - 1; k++) {
-            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
-            mt[k] = mt[k + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
-        t->index = 0;
-    }
-    y = mt[t->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
-
-/* A uniform int in [0, n), n >= 1: getrandbits((n - 1).bit_length()) until below n. */
-static int below(Twister *t, int n) {
-    int k = 0;
-    while ((n - 1) >> k) k++;
-    if (k == 0) return 0;
-    uint32_t r;
-    do r = genrand(t) >> (32 - k);
-    while (r >= (uint32_t)n);
-    return (int)r;
 }
 
 /* --- one roll ------------------------------------------------------------------------ */
@@ -617,33 +573,6 @@ static void three_doubles_penalty(Game *g, int c) {
         if (p != NEST && p != g->b->home && (best < 0 || p > g->pawns[c][best])) best = i;
     }
     if (best >= 0) g->pawns[c][best] = NEST;
-}
-
-static int read_twister(PyObject *words, Twister *t) {
-    if (!PyTuple_Check(words) || PyTuple_GET_SIZE(words) != MT_N + 1) {
-        PyErr_SetString(PyExc_ValueError, "expected the 625 numbers of random.Random.getstate()");
-        return -1;
-    }
-    for (int i = 0; i < MT_N; i++) {
-        unsigned long w = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, i));
-        if (w == (unsigned long)-1 && PyErr_Occurred()) return -1;
-        t->mt[i] = (uint32_t)w;
-    }
-    long index = PyLong_AsLong(PyTuple_GET_ITEM(words, MT_N));
-    if (index < 0 || index > MT_N) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad twister index");
-        return -1;
-    }
-    t->index = (int)index;
-    return 0;
-}
-
-static PyObject *twister_words(const Twister *t) {
-    PyObject *out = PyTuple_New(MT_N + 1);
-    if (!out) return NULL;
-    for (int i = 0; i < MT_N; i++) PyTuple_SET_ITEM(out, i, PyLong_FromUnsignedLong(t->mt[i]));
-    PyTuple_SET_ITEM(out, MT_N, PyLong_FromLong(t->index));
-    return out;
 }
 
 /* The seats' colours: 2 to 4 different colours 0..3. 0, or -1 with an exception. */

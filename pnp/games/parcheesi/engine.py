@@ -27,6 +27,7 @@ from pnp.games.parcheesi import rules as ref
 from pnp.games.parcheesi.bots import BOT_NAMES, make_bot
 from pnp.games.parcheesi.model import PlayModel, play_model
 from pnp.games.parcheesi.params import RULES, ParcheesiParams
+from pnp.memo import PerModel
 from pnp.outcome import GameRecord, SimOption
 
 try:
@@ -154,17 +155,7 @@ class _Tables:
         )
 
 
-_CACHE: dict[PlayModel, _Tables] = {}
-_LAST: list = [None, None]  # the last model and its tables: skips hashing the model
-
-
-def _tables(model: PlayModel) -> _Tables:
-    if _LAST[0] is model:
-        return _LAST[1]
-    if model not in _CACHE:
-        _CACHE[model] = _Tables(model)
-    _LAST[:] = [model, _CACHE[model]]
-    return _LAST[1]
+_tables: PerModel[PlayModel, _Tables] = PerModel(_Tables)
 
 
 # --- one roll -------------------------------------------------------------------------------

@@ -1,0 +1,892 @@
+/* Desert Home's compiled kernel: whole random games, for the simulation runner.
+ *
+ * Why C: a random game is about 460 turns and 2,300 decisions, each listing a dozen legal
+ * actions; Python spends some 5 microseconds a decision even compiled, and a designer's
+ * sweep wants hundreds of games a second (issue 12). This is the reference engine
+ * (`rules.py`) with `RandomBot`s spelled out in C, rule for rule and in the same order:
+ * `start_turn`, `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`,
+ * `road_actions`/`boost`, `spend_actions`/`escorted_moves`/`spend`, the shortage swaps,
+ * `end_turn`/`end_round`, `check_win` and `nobody_can_win`. Every action list is built in
+ * the order `rules.legal_actions` builds it and one is drawn as `rules.pick` draws it, so
+ * a seed gives the same game here, in `fastplay.py` and in the reference
+ * (tests/test_dh_kernel.py checks that game by game).
+ *
+ * The board, the supply and the rule constants come from the play model and `rules.py`
+ * (`engine._kernel_board`), never from numbers of its own; chance comes from the caller's
+ * `random.Random` (see `_twister.h`).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../../_twister.h"
+
+#define MAXC 256   /* cells: the largest board is 15 rows of 14 */
+#define NCOL 6     /* colours: one per die */
+#define SEATS 2
+#define MAXACT 4096 /* more than any position can offer (see `fastplay._Tables`) */
+
+/* Tile states, field kinds, directions and parts, as in rules.py and model.py. */
+enum { NONE, SAFE, THIRST, BLACK, GUARDED };
+enum { K_NONE = -1, K_REFUGE = 0, K_PATH = 1, K_CAMP = 2 };
+enum { WEST, EAST, NORTH, SOUTH };
+enum { GROUP, BEARER, BOTH };
+enum { A_TILE, A_ENTER, A_MOVE, A_SEND, A_PROTECT, A_STOP };
+enum { PLAYING, END_REFUGE, END_DECK, END_TIMEOUT };
+static const char *END_NAMES[] = {"", "refuge", "deck", "timeout"};
+
+/* --- the board ---------------------------------------------------------------------- */
+
+typedef struct {
+    int cells, width, rows, path_columns, blue, goal, tent_value;
+    int deck_safe, deck_thirst, cards;
+    int figures[NCOL], tents[NCOL];
+    /* rules.py's constants */
+    int grace, small_road, big_road, protect_cost, influx_push, tiles_chain, refuge_ends_duty;
+    int points[6][NCOL]; /* action_points(n, k) at [n - 1][k - 1] */
+    int8_t kind[MAXC];
+    int16_t step[MAXC][4];  /* -1 off the board, cells + seat into a refuge */
+    int16_t reach[MAXC][4];
+    int8_t nreach[MAXC];
+    int16_t next[MAXC][4];  /* path_next */
+    int8_t nnext[MAXC];
+    int16_t path[MAXC];
+    int npath;
+    int16_t camp[MAXC];
+    int ncamp;
+    int16_t entry[SEATS];   /* refuge entry fields */
+} Board;
+
+static const char *BOARD_NAME = "pnp.desert_home.board";
+
+static void board_free(PyObject *capsule) {
+    PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
+}
+
+/* Read a sequence of ints into out[0..len), each in [lo, hi]; returns its length or -1. */
+static int read_ints(PyObject *seq, int16_t *out, int most, long lo, long hi) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of ints");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > most) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "the board is too large for the kernel");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v < lo || v > hi) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board number is out of range");
+            return -1;
+        }
+        out[i] = (int16_t)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* Read rows of ints (one row per cell) into rows[cells][4]; lengths into lens. */
+static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens, int exact,
+                     long lo, long hi) {
+    if (PySequence_Size(seq) != cells) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one row per cell");
+        return -1;
+    }
+    for (int i = 0; i < cells; i++) {
+        PyObject *row = PySequence_GetItem(seq, i);
+        int n = row ? read_ints(row, rows[i], 4, lo, hi) : -1;
+        Py_XDECREF(row);
+        if (n < 0) return -1;
+        if (exact && n != 4) {
+            PyErr_SetString(PyExc_ValueError, "a step row has four directions");
+            return -1;
+        }
+        if (lens) lens[i] = (int8_t)n;
+    }
+    return 0;
+}
+
+/* board(numbers, rules, points, kind, step, reach, path_next, path_cells, camp_cells,
+ *       refuge_entries) -> capsule.
+ * numbers: (cells, width, rows, path_columns, blue, goal, tent_value, deck_safe,
+ *           deck_thirst, protection_cards, figures per colour, tents per colour);
+ * rules: (THIRST_GRACE, SMALL_ROAD, BIG_ROAD, PROTECT_COST, INFLUX_PUSH,
+ *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY); points: action_points(n, k) per n, per k. */
+static PyObject *make_board(PyObject *self, PyObject *args) {
+    PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries;
+    Board *b = PyMem_Calloc(1, sizeof(Board));
+    if (!b) return PyErr_NoMemory();
+    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippp)OOOOOOOO", &b->cells, &b->width,
+                          &b->rows, &b->path_columns, &b->blue, &b->goal, &b->tent_value,
+                          &b->deck_safe, &b->deck_thirst, &b->cards, &figures, &tents,
+                          &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
+                          &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty, &points,
+                          &kind, &step, &reach, &next, &path, &camp, &entries))
+        goto fail;
+    int cells = b->cells;
+    if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
+        b->blue < 0 || b->blue >= NCOL || b->goal < 1 || b->tent_value < 1 ||
+        b->deck_safe < 0 || b->deck_thirst < 0 || b->deck_safe + b->deck_thirst > 1000000 ||
+        b->cards < 0) {
+        PyErr_SetString(PyExc_ValueError, "the board's numbers are out of the kernel's range");
+        goto fail;
+    }
+    int16_t row[MAXC];
+    if (read_ints(figures, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
+    for (int c = 0; c < NCOL; c++) b->figures[c] = row[c];
+    if (read_ints(tents, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
+    for (int c = 0; c < NCOL; c++) b->tents[c] = row[c];
+    if (PySequence_Size(points) != 6) goto bad_colours;
+    for (int n = 0; n < 6; n++) {
+        PyObject *per_k = PySequence_GetItem(points, n);
+        int got = per_k ? read_ints(per_k, row, MAXC, 0, 1000) : -1;
+        Py_XDECREF(per_k);
+        if (got != NCOL) goto bad_colours;
+        for (int k = 0; k < NCOL; k++) b->points[n][k] = row[k];
+    }
+    if (read_ints(kind, row, MAXC, K_NONE, K_CAMP) != cells) goto bad_board;
+    for (int i = 0; i < cells; i++) b->kind[i] = (int8_t)row[i];
+    if (read_rows(step, cells, b->step, NULL, 1, -1, cells + SEATS - 1) < 0) goto fail;
+    if (read_rows(reach, cells, b->reach, b->nreach, 0, 0, cells + SEATS - 1) < 0) goto fail;
+    if (read_rows(next, cells, b->next, b->nnext, 0, 0, cells - 1) < 0) goto fail;
+    if ((b->npath = read_ints(path, b->path, MAXC, 0, cells - 1)) < 0) goto fail;
+    if ((b->ncamp = read_ints(camp, b->camp, MAXC, 0, cells - 1)) < 0) goto fail;
+    if (read_ints(entries, b->entry, SEATS, 0, cells - 1) != SEATS) goto bad_board;
+    return PyCapsule_New(b, BOARD_NAME, board_free);
+bad_colours:
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "the kernel takes six colours (one per die)");
+    goto fail;
+bad_board:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one number per cell, two refuges");
+fail:
+    PyMem_Free(b);
+    return NULL;
+}
+
+/* --- a game --------------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t kind;
+    int16_t a, b;  /* TILE/SEND/PROTECT: cell; ENTER: colour, cell; MOVE: from, to */
+    int16_t c, d;  /* ENTER: tent; MOVE: part, cost */
+} Act;
+
+typedef struct {
+    const Board *b;
+    Twister tw;
+    int8_t tile[MAXC];
+    int deadline[MAXC], colour[MAXC], figs[MAXC], tents[MAXC], bearer[MAXC];
+    int camp_figs[NCOL], camp_tents[NCOL];
+    int rfigs[SEATS][NCOL], rtents[SEATS][NCOL];
+    int arrived[SEATS], dice[NCOL], usable[NCOL];
+    int8_t *deck;
+    int ndeck, cards, seat, round, turns, points, may_stop, ended, winners;
+    int tiles_placed;
+    long deaths, water_missions, decisions, legal_moves;
+    int *leaders;
+    int nleaders, most_leaders;
+    int areas_known, camp_linked;  /* the deck end's linked fields (fixed once the deck is out) */
+    uint8_t area[SEATS][MAXC];
+    Act acts[MAXACT];
+    int nacts;
+} Game;
+
+/* A decision among n >= 1 options: counted as `rules.play_game` counts it, drawn as
+ * `rules.pick` draws it. */
+static int decide(Game *g, int n) {
+    g->decisions++;
+    g->legal_moves += n;
+    return n == 1 ? 0 : below(&g->tw, n);
+}
+
+static inline Act *add(Game *g, int kind, int a, int b, int c, int d) {
+    Act *x = &g->acts[g->nacts++];
+    x->kind = (uint8_t)kind;
+    x->a = (int16_t)a;
+    x->b = (int16_t)b;
+    x->c = (int16_t)c;
+    x->d = (int16_t)d;
+    return x;
+}
+
+/* --- goal (refuge_values, goal_met, progress, check_win, record_leader) */
+
+static int goal_met(const Board *b, const int *values) {
+    int short_ = 0;
+    for (int c = 0; c < NCOL; c++)
+        if (c != b->blue && values[c] < b->goal) short_ += b->goal - values[c];
+    return values[b->blue] >= b->goal + short_;
+}
+
+static void refuge_values(const Game *g, int seat, int *values) {
+    for (int c = 0; c < NCOL; c++) values[c] = g->rfigs[seat][c] + g->b->tent_value * g->rtents[seat][c];
+}
+
+static int progress(const Game *g, int seat) {
+    const Board *b = g->b;
+    int values[NCOL], short_ = 0, counted = 0;
+    refuge_values(g, seat, values);
+    for (int c = 0; c < NCOL; c++) {
+        if (c == b->blue) continue;
+        if (values[c] < b->goal) {
+            short_ += b->goal - values[c];
+            counted += values[c];
+        } else {
+            counted += b->goal;
+        }
+    }
+    int vb = values[b->blue], extra = vb - b->goal > 0 ? vb - b->goal : 0;
+    return counted + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
+}
+
+static void record_leader(Game *g) {
+    int s0 = progress(g, 0), s1 = progress(g, 1);
+    g->leaders[g->nleaders++] = s0 > s1 ? 0 : s1 > s0 ? 1 : -1;
+}
+
+static int check_win(Game *g) {
+    int values[NCOL], won = 0;
+    for (int s = 0; s < SEATS; s++) {
+        refuge_values(g, s, values);
+        if (goal_met(g->b, values)) won |= 1 << s;
+    }
+    if (!won) return 0;
+    g->ended = END_REFUGE;
+    g->winners = won;
+    g->turns++;
+    record_leader(g);
+    return 1;
+}
+
+/* --- the board (can_stand, take, put, the frontier) */
+
+static int can_stand(const Game *g, int mc, int mf, int mt, int mb, int cell) {
+    int blue = g->b->blue, tc = g->colour[cell];
+    int lone = mc == blue && mf == 1 && mt == 0;
+    if (g->b->kind[cell] == K_CAMP) {
+        if (!lone) return 0;
+        return tc == -1 || (tc != blue && g->bearer[cell] == 0);
+    }
+    if (tc == -1) return 1;
+    if (tc == mc) return mc == blue || g->bearer[cell] + mb <= 1;
+    if (lone) return tc != blue && g->bearer[cell] == 0;
+    return tc == blue && g->figs[cell] == 1 && g->tents[cell] == 0 && mb == 0;
+}
+
+static void take(Game *g, int cell, int part) {
+    if (part == BEARER) {
+        g->bearer[cell] = 0;
+    } else if (part == GROUP && g->bearer[cell]) {
+        g->colour[cell] = g->b->blue;
+        g->figs[cell] = 1;
+        g->tents[cell] = 0;
+        g->bearer[cell] = 0;
+    } else {
+        g->colour[cell] = -1;
+        g->figs[cell] = g->tents[cell] = g->bearer[cell] = 0;
+    }
+}
+
+static void put(Game *g, int mc, int mf, int mt, int mb, int cell) {
+    const Board *b = g->b;
+    if (cell >= b->cells) {
+        int s = cell - b->cells;
+        g->rfigs[s][mc] += mf;
+        g->rtents[s][mc] += mt;
+        g->rfigs[s][b->blue] += mb;
+        g->arrived[s] += mb + (mc == b->blue ? mf : 0);
+        g->may_stop = g->may_stop || b->refuge_ends_duty;
+        return;
+    }
+    int tc = g->colour[cell];
+    if (tc == -1) {
+        g->colour[cell] = mc;
+        g->figs[cell] = mf;
+        g->tents[cell] = mt;
+        g->bearer[cell] = mb;
+    } else if (tc == mc) {
+        g->figs[cell] += mf;
+        g->tents[cell] += mt;
+        g->bearer[cell] += mb;
+    } else if (mc == b->blue) { /* a lone water bearer joins the group as its escort */
+        g->bearer[cell] = 1;
+    } else { /* the group joins a lone water bearer, who escorts it */
+        g->colour[cell] = mc;
+        g->figs[cell] = mf;
+        g->tents[cell] = mt;
+        g->bearer[cell] = 1;
+    }
+}
+
+/* The empty path slots a tile may go to, in path order (rules.new_frontier). */
+static int frontier(const Game *g, int16_t *out) {
+    const Board *b = g->b;
+    int n = 0;
+    for (int k = 0; k < b->npath; k++) {
+        int cell = b->path[k];
+        if (g->tile[cell] != NONE) continue;
+        int ok = cell % b->width == b->path_columns;
+        for (int j = 0; !ok && j < b->nnext[cell]; j++) ok = g->tile[b->next[cell][j]] != NONE;
+        if (ok) out[n++] = (int16_t)cell;
+    }
+    return n;
+}
+
+static void draw_tile(Game *g, int cell) {
+    g->tile[cell] = g->deck[--g->ndeck];
+    g->tiles_placed++;
+}
+
+/* --- step 1: the round, the roll and the re-rolls */
+
+static void start_round(Game *g) {
+    const Board *b = g->b;
+    g->round++;
+    g->arrived[0] = g->arrived[1] = 0;
+    for (int k = 0; k < b->npath; k++) {
+        int cell = b->path[k];
+        if (g->tile[cell] == THIRST && g->colour[cell] >= 0) {
+            g->tile[cell] = BLACK;
+            g->deadline[cell] = g->round + b->grace;
+        }
+    }
+}
+
+static int has_triple(const int *dice, int thrown) {
+    int counts[7] = {0};
+    for (int i = 0; i < NCOL; i++)
+        if (thrown >> i & 1) counts[dice[i]]++;
+    for (int v = 1; v <= 6; v++)
+        if (counts[v] >= 3) return 1;
+    return 0;
+}
+
+static void roll(Game *g) {
+    for (int i = 0; i < NCOL; i++) g->dice[i] = 1 + below(&g->tw, 6);
+    if (!has_triple(g->dice, (1 << NCOL) - 1)) return;
+    for (;;) { /* rules.REROLLS: every mask of the dice, 0 keeps the roll */
+        int mask = decide(g, 1 << NCOL);
+        if (!mask) return;
+        for (int i = 0; i < NCOL; i++)
+            if (mask >> i & 1) g->dice[i] = 1 + below(&g->tw, 6);
+        if (!has_triple(g->dice, mask)) return;
+    }
+}
+
+/* --- step 2: influx */
+
+static int influx_cells(const Game *g, int colour, int16_t *out) {
+    const Board *b = g->b;
+    int n = 0;
+    for (int k = 0; k < b->ncamp; k++) {
+        int cell = b->camp[k], c = g->colour[cell];
+        if (c == -1) {
+            out[n++] = (int16_t)cell;
+        } else if (b->influx_push && c == colour && g->figs[cell] + g->tents[cell] == 1) {
+            int west = b->step[cell][WEST];
+            if (west >= 0 && west < b->cells && g->tile[west] != NONE &&
+                can_stand(g, c, g->figs[cell], g->tents[cell], 0, west))
+                out[n++] = (int16_t)cell;
+        }
+    }
+    return n;
+}
+
+static void influx(Game *g, int colour, int cell) {
+    int escort = 0;
+    if (g->colour[cell] >= 0) {
+        int west = g->b->step[cell][WEST];
+        int mc = g->colour[cell], mf = g->figs[cell], mt = g->tents[cell];
+        escort = g->bearer[cell]; /* a water bearer stays behind with the newcomer */
+        take(g, cell, GROUP);
+        put(g, mc, mf, mt, 0, west);
+    }
+    g->camp_figs[colour]--;
+    g->colour[cell] = colour;
+    g->figs[cell] = 1;
+    g->tents[cell] = 0;
+    g->bearer[cell] = escort;
+}
+
+static void influxes(Game *g) {
+    const Board *b = g->b;
+    int low = 7, pending[NCOL], npending = 0, nlowest = 0, blue_low = 0;
+    for (int c = 0; c < NCOL; c++)
+        if (g->dice[c] < low) low = g->dice[c];
+    for (int c = 0; c < NCOL; c++) {
+        if (g->dice[c] != low) continue;
+        nlowest++;
+        if (c == b->blue) blue_low = 1;
+        else pending[npending++] = c;
+    }
+    if (blue_low && nlowest >= 3) { /* one of the other colours, of the player's choice */
+        int options[NCOL], n = 0;
+        for (int k = 0; k < npending; k++)
+            if (g->camp_figs[pending[k]]) options[n++] = pending[k];
+        npending = 0;
+        if (n) pending[npending++] = options[decide(g, n)];
+    }
+    int16_t cells[MAXC];
+    for (int k = 0; k < npending; k++) {
+        int c = pending[k];
+        if (!g->camp_figs[c]) continue;
+        int n = influx_cells(g, c, cells);
+        if (n) influx(g, c, cells[decide(g, n)]);
+    }
+}
+
+/* --- step 3: the number */
+
+static void choose_number(Game *g) {
+    int values[6], n = 0;
+    for (int v = 1; v <= 6; v++)
+        for (int c = 0; c < NCOL; c++)
+            if (g->dice[c] == v) {
+                values[n++] = v;
+                break;
+            }
+    int chosen = values[decide(g, n)], k = 0;
+    for (int c = 0; c < NCOL; c++) k += g->usable[c] = g->dice[c] == chosen;
+    g->points = g->b->points[chosen - 1][k - 1];
+}
+
+/* --- step 4: a road */
+
+static int road_bonus(const Game *g) {
+    int shown[8] = {0};
+    for (int c = 0; c < NCOL; c++) shown[g->dice[c]] = 1;
+    if (shown[1] && shown[2] && shown[3] && shown[4] && shown[5] && shown[6]) return g->b->big_road;
+    if (shown[2] && shown[3] && shown[4] && shown[5] && (shown[1] || shown[6])) return g->b->small_road;
+    return 0;
+}
+
+static void boost(Game *g, int row, int steps) {
+    const Board *b = g->b;
+    for (int start = row * b->width; start < (row + 1) * b->width; start++) {
+        if (g->colour[start] < 0) continue;
+        int cell = start;
+        for (int s = 0; s < steps; s++) {
+            int west = b->step[cell][WEST];
+            if (west < 0) break;
+            int mc = g->colour[cell], mf = g->figs[cell], mt = g->tents[cell];
+            int mb = g->bearer[cell] ? 1 : 0;
+            if (west < b->cells && !can_stand(g, mc, mf, mt, mb, west)) break;
+            int joins = west < b->cells && g->colour[west] >= 0;
+            take(g, cell, BOTH);
+            put(g, mc, mf, mt, mb, west);
+            cell = west;
+            if (joins || west >= b->cells) break;
+        }
+    }
+}
+
+/* The road: road tiles (each beside the last) or a boost. 1 if the boost won the game. */
+static int road(Game *g, int bonus) {
+    const Board *b = g->b;
+    int16_t cells[MAXC];
+    int roads[MAXC + 1], n = 0;
+    if (g->ndeck && frontier(g, cells)) roads[n++] = -1;
+    for (int r = 0; r < b->rows; r++) {
+        int full = 1, used = 0;
+        for (int cell = r * b->width; cell < (r + 1) * b->width; cell++) {
+            if (b->kind[cell] == K_PATH && g->tile[cell] == NONE) full = 0;
+            if (g->colour[cell] >= 0) used = 1;
+        }
+        if (full && used) roads[n++] = r;
+    }
+    if (!n) return 0;
+    int row = roads[decide(g, n)];
+    if (row >= 0) {
+        boost(g, row, bonus);
+        return check_win(g);
+    }
+    int left = bonus, last = -1;
+    while (left > 0 && g->ndeck) {
+        int m = 0;
+        if (last < 0) {
+            m = frontier(g, cells);
+        } else {
+            for (int j = 0; j < b->nnext[last]; j++)
+                if (g->tile[b->next[last][j]] == NONE) cells[m++] = b->next[last][j];
+        }
+        if (!m) break;
+        int cell = cells[decide(g, m)];
+        draw_tile(g, cell);
+        left--;
+        last = b->tiles_chain ? cell : -1;
+    }
+    return 0;
+}
+
+/* --- step 5: spending the points (spend_actions, escorted_moves) */
+
+static void escorted_moves(Game *g, int cell, int part, int budget) {
+    const Board *b = g->b;
+    int blue = b->blue;
+    int mc = part == BEARER ? blue : g->colour[cell];
+    int mf = part == BEARER ? 1 : g->figs[cell];
+    int mt = part == BEARER ? 0 : g->tents[cell];
+    int mb = part == BOTH;
+    int can_pass = mb == 1 || (mc == blue && mf > 0);
+    int lone = mc == blue && mf == 1 && mt == 0;
+    for (int d = 0; d < 4; d++) {
+        int target = b->step[cell][d], cost = 1;
+        while (cost <= budget) {
+            if (target < 0 || (target < b->cells && g->tile[target] == NONE)) break;
+            if (target >= b->cells || can_stand(g, mc, mf, mt, mb, target)) {
+                add(g, A_MOVE, cell, target, part, cost);
+                break;
+            }
+            if (!can_pass || (b->kind[target] == K_CAMP && !lone)) break;
+            target = b->step[target][d];
+            cost++;
+        }
+    }
+}
+
+static void spend_actions(Game *g) {
+    const Board *b = g->b;
+    int pts = g->points, blue = b->blue, cells = b->cells;
+    g->nacts = 0;
+    if (pts <= 0) return;
+    if (g->ndeck) {
+        int16_t front[MAXC];
+        int n = frontier(g, front);
+        for (int k = 0; k < n; k++) add(g, A_TILE, front[k], 0, 0, 0);
+    }
+    int16_t free_[MAXC];
+    int nfree = 0;
+    for (int k = 0; k < b->ncamp; k++)
+        if (g->colour[b->camp[k]] < 0) free_[nfree++] = b->camp[k];
+    if (nfree)
+        for (int c = 0; c < NCOL; c++) {
+            if (!g->usable[c]) continue;
+            if (g->camp_figs[c])
+                for (int k = 0; k < nfree; k++) add(g, A_ENTER, c, free_[k], 0, 0);
+            if (g->camp_tents[c] && pts >= 3)
+                for (int k = 0; k < nfree; k++) add(g, A_ENTER, c, free_[k], 1, 0);
+        }
+    int blue_ok = g->usable[blue];
+    for (int cell = 0; cell < cells; cell++) {
+        int c = g->colour[cell];
+        if (c < 0) continue;
+        if (g->usable[c]) {
+            if (c == blue && g->figs[cell]) { /* blue figures: water bearers, who may pass */
+                escorted_moves(g, cell, GROUP, pts);
+            } else {
+                for (int j = 0; j < b->nreach[cell]; j++) {
+                    int t = b->reach[cell][j];
+                    if (t >= cells) {
+                        add(g, A_MOVE, cell, t, GROUP, 1);
+                    } else if (g->tile[t] != NONE) {
+                        int tc = g->colour[t];
+                        if (tc < 0 || tc == c ||
+                            (tc == blue && g->figs[t] == 1 && !g->tents[t]))
+                            add(g, A_MOVE, cell, t, GROUP, 1);
+                    }
+                }
+            }
+        }
+        if (g->bearer[cell]) {
+            if (blue_ok) escorted_moves(g, cell, BEARER, pts);
+            if (g->usable[c] || blue_ok) escorted_moves(g, cell, BOTH, pts);
+        }
+    }
+    if (blue_ok) {
+        int own = g->seat;
+        if (g->rfigs[own][blue] - g->arrived[own] > 0)
+            for (int k = 0; k < b->npath; k++) {
+                int cell = b->path[k];
+                if (g->tile[cell] != NONE && !g->bearer[cell]) add(g, A_SEND, cell, 0, 0, 0);
+            }
+        if (pts >= b->protect_cost && g->cards > 0 && g->rfigs[own][blue] > 0)
+            for (int k = 0; k < b->npath; k++) {
+                int cell = b->path[k];
+                if (g->tile[cell] == THIRST || g->tile[cell] == BLACK)
+                    add(g, A_PROTECT, cell, 0, 0, 0);
+            }
+    }
+    if (g->may_stop) add(g, A_STOP, 0, 0, 0, 0);
+}
+
+/* Step 7: the last blue figure left the camp; the seats with most blue swap half. */
+static void shortage(Game *g) {
+    const Board *b = g->b;
+    int blue = b->blue, top = 0, left[SEATS];
+    for (int s = 0; s < SEATS; s++)
+        if (g->rfigs[s][blue] > top) top = g->rfigs[s][blue];
+    if (top < 2) return;
+    for (int s = 0; s < SEATS; s++) left[s] = g->rfigs[s][blue] == top ? top / 2 : 0;
+    for (int s = 0; s < SEATS; s++) {
+        while (left[s] > 0) {
+            int options[NCOL], n = 0;
+            for (int c = 0; c < NCOL; c++)
+                if (c != blue && g->camp_figs[c] > 0) options[n++] = c;
+            if (!n) return; /* nothing to swap for: the swaps end */
+            int c = options[decide(g, n)];
+            g->rfigs[s][blue]--;
+            g->camp_figs[blue]++;
+            g->camp_figs[c]--;
+            g->rfigs[s][c]++;
+            left[s]--;
+        }
+    }
+}
+
+/* One use of the points. 1 if it won the game. */
+static int spend(Game *g, const Act *x) {
+    const Board *b = g->b;
+    switch (x->kind) {
+    case A_MOVE: {
+        int src = x->a, dst = x->b, part = x->c;
+        int mc = part == BEARER ? b->blue : g->colour[src];
+        int mf = part == BEARER ? 1 : g->figs[src];
+        int mt = part == BEARER ? 0 : g->tents[src];
+        take(g, src, part);
+        put(g, mc, mf, mt, part == BOTH, dst);
+        g->points -= x->d;
+        return dst >= b->cells && check_win(g);
+    }
+    case A_ENTER: {
+        int c = x->a, cell = x->b, tent = x->c;
+        if (tent) {
+            g->camp_tents[c]--;
+            g->points -= 3;
+        } else {
+            g->camp_figs[c]--;
+            g->points -= 1;
+        }
+        g->colour[cell] = c;
+        g->figs[cell] = 1 - tent;
+        g->tents[cell] = tent;
+        if (c == b->blue && !tent && g->camp_figs[c] == 0) shortage(g);
+        return 0;
+    }
+    case A_TILE:
+        draw_tile(g, x->a);
+        g->points -= 1;
+        return 0;
+    case A_SEND:
+        g->rfigs[g->seat][b->blue]--;
+        put(g, b->blue, 1, 0, 0, x->a);
+        g->water_missions++;
+        g->points -= 1;
+        return 0;
+    case A_PROTECT:
+        g->tile[x->a] = GUARDED;
+        g->cards--;
+        g->points -= b->protect_cost;
+        return 0;
+    default: /* STOP */
+        g->points = 0;
+        return 0;
+    }
+}
+
+/* --- the turn's end: thirst, the deck end */
+
+static void end_round(Game *g) {
+    const Board *b = g->b;
+    for (int k = 0; k < b->npath; k++) {
+        int cell = b->path[k];
+        if (g->tile[cell] != BLACK || g->deadline[cell] > g->round) continue;
+        int c = g->colour[cell];
+        if (c >= 0) {
+            g->camp_figs[c] += g->figs[cell];
+            g->camp_tents[c] += g->tents[cell];
+            g->camp_figs[b->blue] += g->bearer[cell];
+            g->deaths += g->figs[cell] + b->tent_value * g->tents[cell] + g->bearer[cell];
+            take(g, cell, BOTH);
+        }
+        g->tile[cell] = THIRST;
+    }
+}
+
+/* rules.linked: placed path and refuge entry fields reachable from the starts. */
+static void linked(const Game *g, const int16_t *starts, int nstarts, uint8_t *seen) {
+    const Board *b = g->b;
+    int16_t todo[MAXC * 4 + MAXC];
+    int n = 0;
+    memset(seen, 0, MAXC);
+    for (int k = 0; k < nstarts; k++)
+        if (g->tile[starts[k]] != NONE && b->kind[starts[k]] != K_CAMP) todo[n++] = starts[k];
+    while (n) {
+        int cell = todo[--n];
+        if (seen[cell]) continue;
+        seen[cell] = 1;
+        for (int d = 0; d < 4; d++) {
+            int nb = b->step[cell][d];
+            if (nb >= 0 && nb < b->cells && b->kind[nb] != K_CAMP && g->tile[nb] != NONE && !seen[nb])
+                todo[n++] = (int16_t)nb;
+        }
+    }
+}
+
+/* rules.nobody_can_win, with the deck out (so the tiles, and the linked fields, are final). */
+static int nobody_can_win(Game *g) {
+    const Board *b = g->b;
+    int blue = b->blue, tv = b->tent_value;
+    if (!g->areas_known) {
+        int16_t starts[MAXC];
+        int n = 0;
+        uint8_t camp_side[MAXC];
+        for (int k = 0; k < b->npath; k++)
+            if (b->path[k] % b->width == b->path_columns) starts[n++] = b->path[k];
+        linked(g, starts, n, camp_side);
+        g->camp_linked = camp_side[b->entry[0]] || camp_side[b->entry[1]];
+        for (int s = 0; s < SEATS; s++) linked(g, &b->entry[s], 1, g->area[s]);
+        g->areas_known = 1;
+    }
+    if (g->camp_linked) return 0;
+    for (int s = 0; s < SEATS; s++) {
+        int values[NCOL], paths = 0;
+        refuge_values(g, s, values);
+        for (int cell = 0; cell < b->cells; cell++) {
+            if (!g->area[s][cell]) continue;
+            paths |= b->kind[cell] == K_PATH;
+            if (g->colour[cell] >= 0) {
+                values[g->colour[cell]] += g->figs[cell] + tv * g->tents[cell];
+                values[blue] += g->bearer[cell];
+            }
+        }
+        if (paths) {
+            int o = 1 - s;
+            values[blue] += g->rfigs[o][blue];
+            for (int cell = 0; cell < b->cells; cell++) {
+                if (!g->area[o][cell]) continue;
+                if (g->colour[cell] == blue) values[blue] += g->figs[cell];
+                values[blue] += g->bearer[cell];
+            }
+        }
+        if (goal_met(b, values)) return 0;
+    }
+    return 1;
+}
+
+/* --- a whole game */
+
+/* One turn of `g->seat` up to its end; 1 if it won the game (then the turn is counted). */
+static int play_turn(Game *g) {
+    if (g->seat == 0) start_round(g);
+    g->may_stop = 0;
+    g->points = 0;
+    roll(g);
+    influxes(g);
+    choose_number(g);
+    int bonus = road_bonus(g);
+    if (bonus && road(g, bonus)) return 1;
+    for (;;) {
+        spend_actions(g);
+        if (!g->nacts) return 0;
+        if (spend(g, &g->acts[decide(g, g->nacts)])) return 1;
+        if (g->points <= 0) return 0;
+    }
+}
+
+static void play_game(Game *g, int max_rounds) {
+    for (int i = g->ndeck - 1; i > 0; i--) { /* rules.setup: Fisher-Yates with `below` */
+        int j = below(&g->tw, i + 1);
+        int8_t t = g->deck[i];
+        g->deck[i] = g->deck[j];
+        g->deck[j] = t;
+    }
+    for (;;) {
+        if (play_turn(g)) return;
+        g->turns++;
+        record_leader(g);
+        int last = g->seat == SEATS - 1;
+        if (last) end_round(g);
+        if (!g->ndeck && nobody_can_win(g)) {
+            g->ended = END_DECK;
+            return;
+        }
+        if (last && g->round >= max_rounds) {
+            g->ended = END_TIMEOUT;
+            return;
+        }
+        g->seat = (g->seat + 1) % SEATS;
+    }
+}
+
+static void new_game(Game *g, const Board *b) {
+    g->b = b;
+    for (int i = 0; i < b->cells; i++) {
+        g->tile[i] = b->kind[i] == K_REFUGE || b->kind[i] == K_CAMP ? SAFE : NONE;
+        g->colour[i] = -1;
+    }
+    for (int c = 0; c < NCOL; c++) {
+        g->camp_figs[c] = b->figures[c];
+        g->camp_tents[c] = b->tents[c];
+    }
+    g->ndeck = b->deck_safe + b->deck_thirst;
+    for (int i = 0; i < g->ndeck; i++) g->deck[i] = i < b->deck_safe ? SAFE : THIRST;
+    g->cards = b->cards;
+}
+
+/* play(board, max_rounds, twister) -> (rounds, turns, ended, winners, leaders, scores,
+ *   (deaths, tiles_placed, water_missions, decisions, legal_moves), twister) */
+static PyObject *play(PyObject *self, PyObject *args) {
+    PyObject *capsule, *words;
+    int max_rounds;
+    if (!PyArg_ParseTuple(args, "OiO", &capsule, &max_rounds, &words)) return NULL;
+    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    if (max_rounds < 1 || max_rounds > 10000000) {
+        PyErr_SetString(PyExc_ValueError, "the round limit must be from 1 to 10,000,000");
+        return NULL;
+    }
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    g->most_leaders = 2 * max_rounds + 1;
+    g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
+    g->deck = PyMem_Malloc((size_t)(b->deck_safe + b->deck_thirst + 1));
+    if (!g->leaders || !g->deck) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (read_twister(words, &g->tw) < 0) goto done;
+    new_game(g, b);
+    play_game(g, max_rounds);
+
+    int nwin = (g->winners & 1) + (g->winners >> 1 & 1);
+    PyObject *winners = PyTuple_New(nwin), *leaders = PyTuple_New(g->nleaders);
+    PyObject *tw = twister_words(&g->tw);
+    if (winners && leaders && tw) {
+        int k = 0;
+        for (int s = 0; s < SEATS; s++)
+            if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
+        for (int t = 0; t < g->nleaders; t++)
+            PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
+        result = Py_BuildValue("iisNN(ii)(lllll)N", g->round, g->turns, END_NAMES[g->ended],
+                               winners, leaders, progress(g, 0), progress(g, 1), g->deaths,
+                               (long)g->tiles_placed, g->water_missions, g->decisions,
+                               g->legal_moves, tw);
+    } else {
+        Py_XDECREF(winners);
+        Py_XDECREF(leaders);
+        Py_XDECREF(tw);
+    }
+done:
+    PyMem_Free(g->leaders);
+    PyMem_Free(g->deck);
+    PyMem_Free(g);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"board", make_board, METH_VARARGS,
+     "board(numbers, rules, points, kind, step, reach, path_next, path_cells, camp_cells, "
+     "refuge_entries): the board for play()."},
+    {"play", play, METH_VARARGS, "play(board, max_rounds, twister): one whole random game."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
+                                    "Desert Home's compiled game kernel (see _kernel.c).", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }

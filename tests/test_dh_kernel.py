@@ -1,0 +1,114 @@
+"""Desert Home's compiled kernel plays the reference rules, game by game.
+
+The kernel (`pnp/games/desert_home/_kernel.c`) plays every random game of a simulation.
+It is checked against the readable rules (`rules.py`) and the Python fast path
+(`fastplay.py`) on whole games from the same seed: the records and the random generator
+afterwards, on the default kit, on kits of every size (hypothesis), on the largest board
+the parameters allow and on kits that reach the rare rules (the deck's end, the shortage).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_dh_properties import kits
+
+from pnp.games.desert_home import engine, rules
+from pnp.games.desert_home.model import play_model
+from pnp.games.desert_home.params import DesertHomeParams
+
+pytestmark = pytest.mark.skipif(
+    engine._kernel is None and not os.environ.get("CI"),
+    reason="pnp was installed without a C compiler: the kernel was not built",
+)  # in CI a kernel that did not build fails `test_compiled.py`
+
+
+def both_ways(model, seed, max_rounds: int = 300, reference: bool = False):
+    """(kernel record, other record): the other is the readable rules' or the Python fast
+    path's; the generators must end in the same state too."""
+    r1, r2 = random.Random(seed), random.Random(seed)
+    kernel = engine.play_one(model, 2, "random", r1, max_rounds=max_rounds)
+    other = engine.play_one(
+        model, 2, "random", r2, max_rounds=max_rounds, reference=reference, compiled=False
+    )
+    assert r1.getstate() == r2.getstate()
+    return kernel, other
+
+
+def test_the_kernel_plays_the_python_games_on_the_default_kit():
+    model = engine.prepare(DesertHomeParams(), 2)
+    ends = Counter()
+    for i in range(60):
+        kernel, fast = both_ways(model, f"3:{i}")
+        assert kernel == fast
+        ends[kernel.end] += 1
+    assert ends["refuge"] and ends["timeout"]  # both ends met (a quarter time out)
+
+
+@settings(max_examples=30, deadline=None)
+@given(kits(), st.integers(0, 2**32))
+def test_the_kernel_plays_the_reference_games_on_every_kind_of_kit(params, seed):
+    kernel, reference = both_ways(play_model(params), seed, max_rounds=80, reference=True)
+    assert kernel == reference
+
+
+@pytest.mark.parametrize(
+    ("rule", "changes"),
+    [
+        ("deck", {"deck_safe": 4, "deck_thirst": 2}),
+        ("shortage", {"figures_per_colour": 4, "tents_per_colour": 1}),
+        ("thirst", {"deck_thirst": 36, "deck_safe": 0, "protection_cards": 20}),
+        ("largest", {"rows": 15, "path_columns": 12, "refuge_rows": (14, 0), "deck_safe": 400}),
+    ],
+)
+def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(rule, changes, monkeypatch):
+    """Each kit reaches its rule in the reference games (counted there): the deck's end,
+    the shortage's swaps, thirst deaths, the largest board's far corners."""
+    swaps = Counter()
+    swap = rules.swap
+    monkeypatch.setattr(rules, "swap", lambda state, c: (swaps.update([c]), swap(state, c)))
+    model = engine.prepare(DesertHomeParams(**changes), 2)
+    games = []
+    for i in range(6):
+        kernel, reference = both_ways(model, f"4:{i}", max_rounds=120, reference=True)
+        assert kernel == reference
+        games.append(kernel)
+    if rule == "deck":
+        assert any(g.end == "deck" for g in games)
+    if rule == "shortage":
+        assert swaps.total() > 0
+    if rule == "thirst":
+        assert sum(g.counters["deaths"] for g in games) > 0
+    if rule == "largest":
+        assert min(g.counters["tiles_placed"] for g in games) > 100
+
+
+def test_the_kernel_refuses_bad_arguments():
+    model = engine.prepare(DesertHomeParams(), 2)
+    board = engine._kernel_board(model)
+    words = random.Random(1).getstate()[1]
+    with pytest.raises(ValueError, match="round limit"):
+        engine._kernel.play(board, 0, words)
+    with pytest.raises(ValueError, match="625 numbers"):
+        engine._kernel.play(board, 10, words[:-1])
+    with pytest.raises(ValueError, match="PyCapsule"):
+        engine._kernel.play("not a board", 10, words)
+
+
+def test_the_kernel_refuses_a_board_it_cannot_hold():
+    model = engine.prepare(DesertHomeParams(), 2)
+    numbers, constants, points, kind, *rest = engine._kernel_board_args(model)
+    engine._kernel.board(numbers, constants, points, kind, *rest)  # as given: fine
+    seven = (*numbers[:-2], (*numbers[-2], 3), numbers[-1])
+    with pytest.raises(ValueError, match="six colours"):
+        engine._kernel.board(seven, constants, points, kind, *rest)
+    with pytest.raises(ValueError, match="one number per cell"):
+        engine._kernel.board(numbers, constants, points, kind[:-1], *rest)
+    huge = (300 * 6, 6, 300, *numbers[3:])
+    with pytest.raises(ValueError, match="kernel's range"):
+        engine._kernel.board(huge, constants, points, kind, *rest)
