@@ -1,9 +1,11 @@
 """Benchmark: random-bot games per second through the runner, and the kit build time.
 
 Run as ``python -m pnp.bench [GAME ...]`` (every registered game with an engine when none
-is named; ``--games`` to change the games per setting). A game's package may add its own
-figures with a ``bench`` module exposing ``bench() -> [(label, figure), ...]`` (a
-solver's positions per second, a comparison with another engine).
+is named; ``--games`` to change the games per setting, ``--seconds`` to bound a setting:
+a slow engine plays as many of its games as fit, so the whole bench stays short). A game's
+package may add its own figures with a ``bench`` module exposing
+``bench() -> [(label, figure), ...]`` (a solver's positions per second, a comparison with
+another engine).
 A benchmark, not a test: the numbers depend on the machine and on what else runs on it,
 so it prints games per wall-clock second and per CPU second (all processes) side by side;
 the second is what an otherwise idle machine would give per core.
@@ -49,6 +51,24 @@ def games_per_second(
     return games / wall, games / cpu
 
 
+def fresh(fn, *args):
+    """`fn(*args)` in a new process: no warm table carries over from one setting to the next."""
+    with ProcessPoolExecutor(1) as pool:
+        return pool.submit(fn, *args).result()
+
+
+def planned_games(game: str, bot: str, most: int, seconds: float, jobs: int) -> int:
+    """`most` games, or as many as fit in about `seconds` with `jobs` processes, going by
+    single-process probes ten times larger each until one runs for a second (a probe
+    counts its start-up, so the plan errs on the short side)."""
+    n = min(most, 20)
+    while True:
+        rate, _ = fresh(games_per_second, game, n, 1, bot)
+        if n >= most or n / rate >= 1.0:
+            return max(n, min(most, int(rate * jobs * seconds)))
+        n = min(most, n * 10)
+
+
 def build_seconds(game: str) -> str:
     """The kit build time, or 'n/a' while the build is not wired up."""
     try:
@@ -77,7 +97,10 @@ def game_figures(game: str) -> list[tuple[str, str]]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m pnp.bench", description=__doc__)
     ap.add_argument("games_to_bench", nargs="*", metavar="GAME", help="games (default: all)")
-    ap.add_argument("--games", type=int, default=20_000, help="games per setting")
+    ap.add_argument("--games", type=int, default=20_000, help="games per setting (at most)")
+    ap.add_argument(
+        "--seconds", type=float, default=30.0, help="about how long one setting may take"
+    )
     ap.add_argument("--jobs", type=int, nargs="*", default=[1, 2], help="job counts to try")
     ap.add_argument("--bots", nargs="*", default=["random"], help="bots to time")
     ap.add_argument("--no-build", action="store_true", help="skip the kit build timing")
@@ -87,18 +110,16 @@ def main(argv: list[str] | None = None) -> None:
     for game in names:
         engine = engine_for(get_game(game))
         players = getattr(engine, "DEFAULT_PLAYERS", engine.MIN_PLAYERS)
-        print(f"{game}: {args.games} games a setting, {players} players, seed 1")
+        print(f"{game}: up to {args.games} games a setting, {players} players, seed 1")
         for bot in args.bots:
             if bot not in engine.BOTS:
                 continue
             for jobs in args.jobs:
-                with ProcessPoolExecutor(1) as fresh:  # a new process per setting: cold tables
-                    rate, per_cpu = fresh.submit(
-                        games_per_second, game, args.games, jobs, bot
-                    ).result()
+                games = planned_games(game, bot, args.games, args.seconds, jobs)
+                rate, per_cpu = fresh(games_per_second, game, games, jobs, bot)
                 print(
                     f"  {bot:7} --jobs {jobs}: {rate:8,.0f} games/s wall clock   "
-                    f"({per_cpu:,.0f} games per CPU second)"
+                    f"({per_cpu:,.0f} games per CPU second; {games:,} games)"
                 )
         for label, figure in game_figures(game):
             print(f"  {label}: {figure}")
