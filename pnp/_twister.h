@@ -2,8 +2,8 @@
  *
  * A kernel takes the caller's `random.Random` state (`getstate()`'s 625 numbers), draws
  * from it exactly as `random.getrandbits` does, and hands the state back for `setstate()`,
- * so a seed gives the same game in C as in the Python rules. `below(n)` is the rules' own
- * `below`: getrandbits((n - 1).bit_length()) until the draw is below n.
+ * so a seed gives the same game in C as in the Python rules. `below(n)` is
+ * `pnp.chance.below`: getrandbits((n - 1).bit_length()) until the draw is below n.
  * Included by each kernel (static functions, one copy per extension module).
  */
 #ifndef PNP_TWISTER_H

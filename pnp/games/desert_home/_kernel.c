@@ -7,7 +7,7 @@
  * `start_turn`, `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`,
  * `road_actions`/`boost`, `spend_actions`/`escorted_moves`/`spend`, the shortage swaps,
  * `end_turn`/`end_round`, `check_win` and `nobody_can_win`. Every action list is built in
- * the order `rules.legal_actions` builds it and one is drawn as `rules.pick` draws it, so
+ * the order `rules.legal_actions` builds it and one is drawn as `pnp.chance.pick` draws it, so
  * a seed gives the same game here, in `fastplay.py` and in the reference
  * (tests/test_dh_kernel.py checks that game by game).
  *
@@ -198,7 +198,7 @@ typedef struct {
 } Game;
 
 /* A decision among n >= 1 options: counted as `rules.play_game` counts it, drawn as
- * `rules.pick` draws it. */
+ * `pnp.chance.pick` draws it. */
 static int decide(Game *g, int n) {
     g->decisions++;
     g->legal_moves += n;

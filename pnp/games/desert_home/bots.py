@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from pnp.chance import pick
 from pnp.games.desert_home import rules
 from pnp.games.desert_home.rules import (
     BLACK,
@@ -31,7 +32,6 @@ from pnp.games.desert_home.rules import (
     TILE,
     Action,
     State,
-    pick,
 )
 
 BOT_NAMES = ("random", "greedy")

@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from pnp.chance import pick
 from pnp.games.desert_home import rules
 from pnp.games.desert_home.model import (
     CAMP_ENTRY,
@@ -176,7 +177,7 @@ class _Tables:
         # the faces shown as digits in base 6, the first die first -> `_Roll`
         self.rolls = _Memo(lambda key: roll(key // w % 6 for w in weights))
         most = len(m.path_cells) * 3 + 2 * ndice * m.rows + 12 * cells + 2  # actions at once
-        self.nbits = tuple((n - 1).bit_length() for n in range(most))  # `rules.below`'s
+        self.nbits = tuple((n - 1).bit_length() for n in range(most))  # `chance.below`'s
         # per field, the fields on its lines, and the escorted moves of its pieces by what
         # stands on those fields (see `_escorted_for`)
         self.cross = tuple(
@@ -346,7 +347,7 @@ def _land(
 def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
     """One game of `RandomBot`s, the same as `rules.play_game` gives: the steps of a turn
     in order (roll and re-rolls, influx, number, road, spending, the turn's end), each
-    decision drawn as `rules.pick` draws it among the actions `rules.legal_actions` lists,
+    decision drawn as `chance.pick` draws it among the actions `rules.legal_actions` lists,
     in the same order.
 
     Deliberately one long loop over local variables: this is the hot path of every
@@ -374,7 +375,7 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
     camp_fields = t.camp_fields
     rolls, nbits = t.rolls, t.nbits
     refuges, ground, paths, camp = t.refuges, t.ground, t.paths, t.camp
-    pick, goal_met, refuge_values = rules.pick, rules.goal_met, rules.refuge_values
+    goal_met, refuge_values = rules.goal_met, rules.refuge_values
     chain, ends_duty = rules.ROAD_TILES_CHAIN, rules.REFUGE_ENDS_DUTY
     grb = rng.getrandbits
     rerolls = len(rules.REROLLS)  # every mask of the dice
@@ -406,7 +407,7 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
         may_stop = False
         # the six dice (`params` fixes six colours): the faces shown (0 shows 1) as the
         # digits of `key` in base 6, the first die first, each drawn as
-        # `rules.below(rng, 6)`; written out die by die, as this runs every turn
+        # `chance.below(rng, 6)`; written out die by die, as this runs every turn
         r = grb(3)
         while r >= 6:
             r = grb(3)
@@ -436,7 +437,7 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
             while True:
                 decisions += 1
                 legal_moves += rerolls
-                thrown = grb(ndice)  # one of the 2**ndice masks: `rules.below` takes the first
+                thrown = grb(ndice)  # one of the 2**ndice masks: `chance.below` takes the first
                 if not thrown:
                     break
                 counts = [0] * 6

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from pnp.chance import below
 from pnp.games.desert_home.model import CAMP_ENTRY, PATH, REFUGE_ENTRY, WEST, PlayModel
 
 PLAYERS = 2
@@ -121,22 +122,6 @@ GROUP, BEARER, BOTH = 0, 1, 2
 Action = tuple[int, ...]
 REROLLS: list[Action] = [(REROLL, mask) for mask in range(64)]  # shared: never mutate
 STOP_ACTION: Action = (STOP,)
-
-
-def below(rng: random.Random, n: int) -> int:
-    """A uniform int in [0, n) from `getrandbits`, the same on every Python version."""
-    if n <= 1:
-        return 0
-    k = (n - 1).bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def pick(rng: random.Random, options: Sequence):
-    """A uniform choice that spends no randomness when there is nothing to choose."""
-    return options[0] if len(options) == 1 else options[below(rng, len(options))]
 
 
 def action_points(n: int, k: int) -> int:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from pnp.games.exploding_dice.rules import State, below, pick, preview_gains
+from pnp.chance import below, pick
+from pnp.games.exploding_dice.rules import State, preview_gains
 
 BOT_NAMES = ("random", "greedy")
 

@@ -15,6 +15,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
+from pnp.chance import below, pick
 from pnp.errors import PnpError
 from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.bots import BOT_NAMES, make_bot
@@ -284,7 +285,7 @@ def _greedy_entry(t: _Tables, cell, cm, fm, occ, legal, code, own, others, rng) 
             best_value, best = value, [e]
         elif value == best_value:
             best.append(e)
-    return rules.pick(rng, best)
+    return pick(rng, best)
 
 
 def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Random):
@@ -329,7 +330,7 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
                     c = scores.index(low)
                 else:
                     options = [k for k in range(ncol) if scores[k] == low]
-                    c = options[rules.below(rng, len(options))]
+                    c = options[below(rng, len(options))]
                 res[c] -= 1
             else:
                 avail = [k for k in range(ncol) if res[k]]
@@ -338,7 +339,7 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
                     break
                 low = min([scores[k] for k in avail])
                 options = [k for k in avail if scores[k] == low]
-                c = options[0] if len(options) == 1 else options[rules.below(rng, len(options))]
+                c = options[0] if len(options) == 1 else options[below(rng, len(options))]
                 res[c] -= 1
         else:
             res[c] -= 1
@@ -363,7 +364,7 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
                 if not untried:
                     break
                 low = min([scores[k] for k in untried])
-                c = rules.pick(rng, [k for k in untried if scores[k] == low])
+                c = pick(rng, [k for k in untried if scores[k] == low])
                 tried.append(c)
                 res[c] -= 1
                 r = grb(3)

@@ -32,32 +32,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
+from pnp.chance import below, pick
 from pnp.games.exploding_dice.params import PlayModel
 
 MAX_TURNS = 1000
 TARGET = 50
 END_REASONS = ("fifty", "full", "reserve", "stalled", "timeout")
-
-
-def below(rng: random.Random, n: int) -> int:
-    """A uniform int in [0, n) (n >= 2) from `getrandbits` by rejection.
-
-    Spelled out, not `Random.choice`, so the fast engine can inline the very same draws
-    and stay in step with this one whatever the Python version does inside `choice`.
-    """
-    k = (n - 1).bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def pick(rng: random.Random, options: Sequence):
-    """A uniform choice that spends no randomness when there is nothing to choose.
-
-    Both engines use it for every choice, so they consume the generator identically.
-    """
-    return options[0] if len(options) == 1 else options[below(rng, len(options))]
 
 
 class Bot(Protocol):

@@ -8,7 +8,7 @@
  * the board from the play model (each colour's path of nodes, the safe nodes), never from
  * numbers of its own, and it draws its chance from the caller's `random.Random`: the
  * Mersenne Twister state comes in and goes back out, and a uniform int below n is drawn as
- * `rules.below` draws it. So a seed gives the same game here, in `engine.py`'s Python path
+ * `pnp.chance.below` draws it. So a seed gives the same game here, in `engine.py`'s Python path
  * and in the reference (tests/test_parcheesi_kernel.py checks that game by game).
  *
  * A part-played roll keeps the mover's pawns as (progress, lock) pairs sorted: pawns of

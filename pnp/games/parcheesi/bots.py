@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 
+from pnp.chance import pick
 from pnp.games.parcheesi.model import PlayModel
-from pnp.games.parcheesi.rules import NEST, Position, State, pick
+from pnp.games.parcheesi.rules import NEST, Position, State
 
 BOT_NAMES = ("random", "greedy")
 

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
+from pnp.chance import below
 from pnp.games.parcheesi.model import PlayModel
 
 NEST = -1
@@ -44,24 +45,6 @@ CAPTURE_BONUS = 20
 HOME_BONUS = 10
 END_REASONS = ("home", "timeout")
 COUNTERS = ("captures", "decisions", "legal_moves", "entries", "passes")
-
-
-def below(rng: random.Random, n: int) -> int:
-    """A uniform int in [0, n) (n >= 1) from `getrandbits` by rejection.
-
-    Spelled out, not `Random.randrange`, so the fast engine can inline the very same
-    draws whatever the Python version does inside `randrange`.
-    """
-    k = (n - 1).bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def pick(rng: random.Random, options: Sequence):
-    """A uniform choice that spends no randomness when there is nothing to choose."""
-    return options[0] if len(options) == 1 else options[below(rng, len(options))]
 
 
 def roll_die(rng: random.Random) -> int:
