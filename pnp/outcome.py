@@ -27,9 +27,9 @@ A solver is a module with ``solve(model, players, budget) -> SolveResult``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 
 class Outcome(NamedTuple):
@@ -111,3 +111,17 @@ class SolveResult:
     @property
     def length(self) -> int | None:
         return len(self.line) if self.result == "win" else None
+
+
+Bot = TypeVar("Bot")
+
+
+def bot_maker(bots: Mapping[str, Callable[[], Bot]]) -> Callable[[str], Bot]:
+    """A game's `make_bot(name)`: a new bot of that name, or a ValueError naming the bots."""
+
+    def make_bot(name: str) -> Bot:
+        if name not in bots:
+            raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(bots)}")
+        return bots[name]()
+
+    return make_bot

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from pnp.games.building_community.rules import Move, State, isolated_cells, swapped
+from pnp.outcome import bot_maker
 
 BOT_NAMES = ("random", "greedy")
 
@@ -38,9 +39,4 @@ class GreedyBot:
         return rng.choice([m for m in moves if left[m.swap] == fewest])
 
 
-def make_bot(name: str) -> RandomBot | GreedyBot:
-    if name == "random":
-        return RandomBot()
-    if name == "greedy":
-        return GreedyBot()
-    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+make_bot = bot_maker({"random": RandomBot, "greedy": GreedyBot})

@@ -33,6 +33,7 @@ from pnp.games.desert_home.rules import (
     Action,
     State,
 )
+from pnp.outcome import bot_maker
 
 BOT_NAMES = ("random", "greedy")
 
@@ -292,9 +293,4 @@ class GreedyBot(RandomBot):
         return pick(rng, best)
 
 
-def make_bot(name: str) -> RandomBot:
-    if name == "random":
-        return RandomBot()
-    if name == "greedy":
-        return GreedyBot()
-    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+make_bot = bot_maker({"random": RandomBot, "greedy": GreedyBot})

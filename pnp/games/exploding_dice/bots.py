@@ -12,6 +12,7 @@ import random
 
 from pnp.chance import below, pick
 from pnp.games.exploding_dice.rules import State, preview_gains
+from pnp.outcome import bot_maker
 
 BOT_NAMES = ("random", "greedy")
 
@@ -60,9 +61,4 @@ class GreedyBot(RandomBot):
         return pick(rng, [e for e, v in zip(options, values, strict=True) if v == best])
 
 
-def make_bot(name: str) -> RandomBot:
-    if name == "random":
-        return RandomBot()
-    if name == "greedy":
-        return GreedyBot()
-    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+make_bot = bot_maker({"random": RandomBot, "greedy": GreedyBot})

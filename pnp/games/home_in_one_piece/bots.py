@@ -28,6 +28,7 @@ from pnp.games.home_in_one_piece.rules import (
     reach,
     shift,
 )
+from pnp.outcome import bot_maker
 
 BOT_NAMES = ("random", "greedy")
 
@@ -238,9 +239,4 @@ class GreedyBot:
                 return
 
 
-def make_bot(name: str) -> RandomBot | GreedyBot:
-    if name == "random":
-        return RandomBot()
-    if name == "greedy":
-        return GreedyBot()
-    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+make_bot = bot_maker({"random": RandomBot, "greedy": GreedyBot})

@@ -14,6 +14,7 @@ import random
 from pnp.chance import pick
 from pnp.games.parcheesi.model import PlayModel
 from pnp.games.parcheesi.rules import NEST, Position, State
+from pnp.outcome import bot_maker
 
 BOT_NAMES = ("random", "greedy")
 
@@ -66,9 +67,4 @@ class GreedyBot(RandomBot):
         return pick(rng, [p for p, r in zip(positions, ranks, strict=True) if r == best])
 
 
-def make_bot(name: str) -> RandomBot:
-    if name == "random":
-        return RandomBot()
-    if name == "greedy":
-        return GreedyBot()
-    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+make_bot = bot_maker({"random": RandomBot, "greedy": GreedyBot})
