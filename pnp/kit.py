@@ -52,6 +52,15 @@ class Kit:
     """Components packed, with their copies, onto cutter-bed sheets, one group per material:
     {"plywood": blades} -> cut/plywood-1.svg/.dxf, cut/plywood-2...; the bed is `cut_bed`."""
 
+    def names(self, *prefixes: str, kind: str | None = None) -> tuple[str, ...]:
+        """The components whose names start with one of `prefixes` (and whose meta says
+        `kind`, when given), in kit order: the parts of a kit section."""
+        return tuple(
+            c.name
+            for c in self.components
+            if c.name.startswith(prefixes) and (kind is None or c.meta.get("kind") == kind)
+        )
+
     def component(self, name: str) -> Component:
         for c in self.components:
             if c.name == name:

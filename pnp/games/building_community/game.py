@@ -33,11 +33,6 @@ def build_kit(params: BuildingCommunityParams, printing: PrintParams) -> Kit:
 
 
 def _sections(kit: Kit) -> list[KitSection]:
-    names = [c.name for c in kit.components]
-
-    def pick(prefix: str) -> tuple[str, ...]:
-        return tuple(n for n in names if n.startswith(prefix))
-
     return [
         KitSection(
             "Board",
@@ -46,17 +41,17 @@ def _sections(kit: Kit) -> list[KitSection]:
         ),
         KitSection(
             "Tiles",
-            pick("tile-"),
+            kit.names("tile-"),
             "Print both sides (flip on the long edge). Cut the crop marks, then the slanted edges.",
         ),
         KitSection(
             "Pawns",
-            pick("pawn-token") + pick("pawn-standee"),
+            kit.names("pawn-token") + kit.names("pawn-standee"),
             "Tokens or standees, as you like: fold a standee on its dashed line into a tent.",
         ),
         KitSection(
             "Rule cards",
-            pick("rule-card"),
+            kit.names("rule-card"),
             "Print the back page on the reverse (flip on the long edge).",
         ),
     ]

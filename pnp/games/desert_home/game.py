@@ -79,15 +79,6 @@ def build_kit(params: DesertHomeParams, printing: PrintParams) -> Kit:
 
 
 def _sections(kit: Kit) -> list[KitSection]:
-    names = [c.name for c in kit.components]
-
-    def pick(*prefixes: str, kind: str | None = None) -> tuple[str, ...]:
-        return tuple(
-            c.name
-            for c in kit.components
-            if c.name.startswith(prefixes) and (kind is None or c.meta.get("kind") == kind)
-        )
-
     return [
         KitSection(
             "Board",
@@ -96,33 +87,33 @@ def _sections(kit: Kit) -> list[KitSection]:
         ),
         KitSection(
             "Path tiles and protection cards",
-            pick("tile-", "protection"),
+            kit.names("tile-", "protection"),
             "Black backs: flip on the long edge.",
         ),
         KitSection(
             "Refuge blade tops",
-            pick("blade-", kind="overlay"),
+            kit.names("blade-", kind="overlay"),
             "Two of each colour, one per refuge; glue each onto its plywood blade.",
         ),
         KitSection(
             "Figures and tents: round tokens",
-            pick("tokens-"),
+            kit.names("tokens-"),
             "Cut on the circles; a magnet under each if you like.",
         ),
         KitSection(
             "Figures and tents: fold-over standees",
-            pick("standees-"),
+            kit.names("standees-"),
             "Instead of the tokens, if you prefer pieces that stand up.",
         ),
         KitSection("Dice stickers", ("dice-stickers",), "Sticker paper; one row per blank die."),
         KitSection(
             "Paper dice",
-            pick("paper-die-"),
+            kit.names("paper-die-"),
             "Only if you have no blank dice: fold on the dashed lines, glue the tabs.",
         ),
         KitSection(
             "Rule cards and player aid",
-            tuple(n for n in names if n.startswith("rule-card")) + ("player-aid",),
+            kit.names("rule-card") + ("player-aid",),
             "Their backs follow (flip on the long edge).",
         ),
     ]

@@ -49,11 +49,6 @@ def _materials(p: ExplodingDiceParams) -> tuple[str, ...]:
 
 
 def _sections(kit: Kit) -> list[KitSection]:
-    names = [c.name for c in kit.components]
-
-    def pick(prefix: str) -> tuple[str, ...]:
-        return tuple(n for n in names if n.startswith(prefix))
-
     return [
         KitSection(
             "Board, score track, score sheet, lid label",
@@ -62,17 +57,17 @@ def _sections(kit: Kit) -> list[KitSection]:
         ),
         KitSection(
             "Rule cards",
-            pick("rule-card") + ("player-aid",),
+            kit.names("rule-card") + ("player-aid",),
             "Print the back page on the reverse (flip on the long edge).",
         ),
         KitSection(
             "Dice stickers",
-            pick("stickers"),
+            kit.names("stickers"),
             "Print on sticker paper; pips or candy, one sticker per face.",
         ),
         KitSection(
             "Score markers and paper dice",
-            ("score-markers",) + pick("paper-die"),
+            ("score-markers",) + kit.names("paper-die"),
             "Markers for the track; paper dice only if you have no blank dice.",
         ),
     ]

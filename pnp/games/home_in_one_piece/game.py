@@ -35,9 +35,6 @@ def _true_size(p: HomeInOnePieceParams) -> str:
 
 
 def _sections(kit: Kit, p: HomeInOnePieceParams) -> list[KitSection]:
-    def pick(prefix: str) -> tuple[str, ...]:
-        return tuple(c.name for c in kit.components if c.name.startswith(prefix))
-
     if p.board_scale >= 1:
         board_note = (
             f"True size {_true_size(p)}: trim the sheets and glue them as the assembly map shows."
@@ -48,17 +45,17 @@ def _sections(kit: Kit, p: HomeInOnePieceParams) -> list[KitSection]:
         KitSection("Board", ("board",), board_note, scale=p.board_scale),
         KitSection(
             "Rule cards and player aids",
-            pick("rule-card") + ("player-aid",),
+            kit.names("rule-card") + ("player-aid",),
             "Their backs follow (flip on the long edge).",
         ),
         KitSection(
             "Blob dice stickers",
-            pick("stickers-"),
+            kit.names("stickers-"),
             "Sticker paper; one row per die, one sticker per face.",
         ),
         KitSection(
             "Paper blob dice",
-            pick("paper-die-"),
+            kit.names("paper-die-"),
             "Only if you have no blank dice: card stock, fold the dashed lines, glue the tabs.",
         ),
     ]

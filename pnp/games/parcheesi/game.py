@@ -35,9 +35,6 @@ def build_kit(params: ParcheesiParams, printing: PrintParams) -> Kit:
 
 
 def _sections(kit: Kit, p: ParcheesiParams) -> list[KitSection]:
-    def pick(*prefixes: str) -> tuple[str, ...]:
-        return tuple(c.name for c in kit.components if c.name.startswith(prefixes))
-
     if p.board_scale < 1:
         board_note = (
             f"One sheet at {scale_label(p.board_scale)}; the pawns print at the same scale "
@@ -51,12 +48,12 @@ def _sections(kit: Kit, p: ParcheesiParams) -> list[KitSection]:
         KitSection("Board", ("board",), board_note, scale=p.board_scale),
         KitSection(
             pieces,
-            pick("pawns-", "standees-", "paper-die-"),
+            kit.names("pawns-", "standees-", "paper-die-"),
             f"Cut out the round tokens or the standees (fold on the dashes){dice_note}.",
         ),
         KitSection(
             "Rule cards and player aids",
-            pick("rule-card", "player-aid"),
+            kit.names("rule-card", "player-aid"),
             "Their backs follow (flip on the long edge); one player aid each.",
         ),
     ]
