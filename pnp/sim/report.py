@@ -41,12 +41,43 @@ def _svg(fig: Figure) -> str:
     return text[text.index("<svg") :]  # drop the XML prolog and doctype for inlining
 
 
+MAX_BARS = 40  # more distinct values than this are grouped into bins of equal width
+
+
+def bins(hist: dict[int, int], most: int = MAX_BARS) -> tuple[list[int], list[int], int]:
+    """Bin starts, games per bin and the bin width for a histogram of whole numbers.
+
+    Width 1 (one bar per value) while the values span at most `most`; a wider span (Desert
+    Home's rounds run from 20 to 1,000) is grouped into at most `most` bins of a whole-number
+    width, since one hairline bar per value draws an empty-looking plot.
+    """
+    if not hist:
+        return [], [], 1
+    lo, hi = min(hist), max(hist)
+    width = max(1, -(-(hi - lo + 1) // most))  # ceiling division
+    counts: dict[int, int] = {}
+    for value, games in hist.items():
+        start = lo + (value - lo) // width * width
+        counts[start] = counts.get(start, 0) + games
+    starts = sorted(counts)
+    return starts, [counts[x] for x in starts], width
+
+
+def _histogram(ax, hist: dict[int, int]) -> None:
+    starts, heights, width = bins(hist)
+    if width == 1:  # a bar centred on each value
+        ax.bar(starts, heights, width=0.9, color=INK)
+    else:  # bin [start, start + width) drawn edge to edge
+        ax.bar(
+            starts, heights, width=width, align="edge", color=INK, edgecolor="white", linewidth=0.3
+        )
+
+
 def length_histogram(acc: Accumulator) -> str:
     with matplotlib.rc_context(RC):
         fig = Figure(figsize=(6, 2.8))
         ax = fig.add_subplot()
-        xs = sorted(acc.turns)
-        ax.bar(xs, [acc.turns[x] for x in xs], width=0.9, color=INK)
+        _histogram(ax, acc.turns)
         ax.set_xlabel("turns per game")
         ax.set_ylabel("games")
         ax.set_title("Game length")
@@ -87,8 +118,7 @@ def counter_histogram(name: str, hist: dict[int, int]) -> str:
     with matplotlib.rc_context(RC):
         fig = Figure(figsize=(4, 2.8))
         ax = fig.add_subplot()
-        xs = sorted(hist)
-        ax.bar(xs, [hist[x] for x in xs], width=0.9, color=INK)
+        _histogram(ax, hist)
         label = name.replace("_", " ")
         ax.set_xlabel(f"{label} per game")
         ax.set_ylabel("games")
