@@ -79,6 +79,22 @@ def unit_volume(p: HomeInOnePieceParams) -> float:
     return blob_volume(p.dough_grams, p.blobs_per_player, p.density)
 
 
+def dough_to_use(p: HomeInOnePieceParams) -> float:
+    """Dough per player for the board as printed, g, rounded as every printed line shows it.
+
+    The board is drawn from `dough_grams`; a board printed at `board_scale` takes that
+    dough scaled in all three directions. The cover, the board, the Setup card and the
+    check all print this one number, so a reduced kit never names two amounts.
+    """
+    grams = p.dough_grams * p.board_scale**3
+    return float(round(grams)) if grams >= 10 else round(grams, 1)
+
+
+def blob_grams(p: HomeInOnePieceParams) -> float:
+    """One start blob of `dough_to_use`, g (one decimal)."""
+    return round(dough_to_use(p) / p.blobs_per_player, 1)
+
+
 def start_blob_radius(p: HomeInOnePieceParams) -> float:
     """A start blob's footprint resting in its circle at `start_thickness`."""
     return resting_radius(unit_volume(p), p.start_thickness)
