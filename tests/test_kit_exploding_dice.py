@@ -297,3 +297,12 @@ def test_a_deeper_tin_takes_a_second_layer_of_16_mm_dice(tmp_path):
     cover, found = tin_promise(tmp_path, {"die_size": 16, "tin_depth": 40})
     assert "holds it all" in cover
     assert found and "room for 2 layers" in found[0] and "4.2 mm of card (14 sheets)" in found[0]
+
+
+def test_one_die_per_colour_leaves_no_reserve_and_says_so(tmp_path):
+    """Issue 17: with one die per colour the four start dice are all; no "other 0 dice"."""
+    build_game("exploding-dice", ["a4"], tmp_path, None, ["pdf"], values={"dice_per_colour": 1})
+    reader = PdfReader(tmp_path / "exploding-dice" / "exploding-dice-a4.pdf")
+    text = " ".join(" ".join(p.extract_text() for p in reader.pages).split())
+    assert not re.findall(r"\b[01] (?:\w+ )?(?:dice|pages|sheets)\b", text)
+    assert "the reserve starts empty" in text

@@ -138,6 +138,20 @@ def test_a_reduced_kit_prints_one_dough_amount_everywhere(tmp_path):
     assert "0.5 g a blob" in " ".join(pages)  # 4 g in 8 blobs
 
 
+def test_one_blob_and_one_die_read_in_the_singular(tmp_path):
+    """Issue 17: counts printed from the params must agree with their nouns."""
+    values = {
+        "blobs_per_player": 1,
+        "dough_grams": 40,
+        "dice": [[1, 1, 1, 1, 1, 0]],
+        "die_letters": ["A"],
+    }
+    kit = build(tmp_path, values, formats=("pdf",))
+    text = " ".join(" ".join(pdf_texts(kit / f"{SLUG}-a4.pdf")).split())
+    assert not re.findall(r"\b1 (?:\w+ )?(?:blobs|dice|pages|sheets)\b", text)
+    assert "1 blob die (A)" in text and "1 blank die of" in text and "Roll the die" in text
+
+
 # --- the dice -----------------------------------------------------------------------------
 
 

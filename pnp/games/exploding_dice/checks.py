@@ -7,9 +7,10 @@ from geometry.intersections import quarter_turn
 from geometry.shapes import centred_rounded_rect
 from pnp.checks import Finding, check_cut_outlines, check_fits, check_palette
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel
-from pnp.games.exploding_dice.tin import CUT_TOLERANCE, TinFit, plural, tin_fit
+from pnp.games.exploding_dice.tin import CUT_TOLERANCE, TinFit, tin_fit
 from pnp.kit import Kit
 from pnp.scene import Component
+from pnp.text import count_of
 
 
 def run(kit: Kit) -> list[Finding]:
@@ -91,9 +92,9 @@ def check_dice_in_tin(p: ExplodingDiceParams, fit: TinFit) -> list[Finding]:
     """Count the dice the tin holds: side by side on its floor, in as many layers as its
     depth allows above the card stock (cards, score cards, the folded board)."""
     room = (
-        f"{plural(fit.per_layer, 'die', 'dice')} a layer; the {p.tin_depth:g} mm depth less "
+        f"{count_of(fit.per_layer, 'die', 'dice')} a layer; the {p.tin_depth:g} mm depth less "
         f"{fit.stack:.1f} mm of card ({fit.sheets} sheets) leaves room for "
-        f"{plural(fit.layers, 'layer', 'layers')}"
+        f"{count_of(fit.layers, 'layer', 'layers')}"
     )
     if fit.dice_in_tin < fit.dice:
         return [

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pnp.cards import tin_fit_radius
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.scene import Component
+from pnp.text import count_of
 
 CUT_TOLERANCE = 0.5
 """mm: how far a hand cut may stray from the crop marks; less spare than this is a warning."""
@@ -116,10 +117,6 @@ def tin_fit(p: ExplodingDiceParams, components: Sequence[Component]) -> TinFit:
     )
 
 
-def plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 def must_round(fit: TinFit) -> bool:
     """Square-cut cards would stick out of the tin, rounded ones fit."""
     return fit.radius is not None and fit.square_spare < 0 <= fit.spare
@@ -136,8 +133,8 @@ def cover_line(p: ExplodingDiceParams, fit: TinFit) -> str:
     rest = fit.dice - fit.dice_in_tin
     return (
         f"{tin} holds the folded board, the cards and only {fit.dice_in_tin} of the "
-        f"{fit.dice} dice of {p.die_size:g} mm ({plural(fit.per_layer, 'die', 'dice')} a "
-        f"layer, room for {plural(fit.layers, 'layer', 'layers')}): keep the "
+        f"{fit.dice} dice of {p.die_size:g} mm ({count_of(fit.per_layer, 'die', 'dice')} a "
+        f"layer, room for {count_of(fit.layers, 'layer', 'layers')}): keep the "
         f"{'other die' if rest == 1 else f'other {rest} dice'} in a bag."
     )
 

@@ -25,6 +25,7 @@ from pnp.games.home_in_one_piece.dice_parts import describe_die
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams, dough_to_use, validate
 from pnp.kit import PrintParams
 from pnp.scene import Component, Shape, Style, Text
+from pnp.text import count_of
 
 GAME = "home-in-one-piece"
 TITLE = "Home in One Piece"
@@ -51,6 +52,7 @@ def rules_context(p: HomeInOnePieceParams) -> dict[str, object]:
         "first": first,
         "second": second,
         "n_dice": len(p.dice),
+        "blob_dice": count_of(len(p.dice), "blob die", "blob dice"),
         "letters": _join(list(p.die_letters)),
         "dice": [
             {"letter": letter, "faces": describe_die(faces)}

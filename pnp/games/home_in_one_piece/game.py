@@ -15,6 +15,7 @@ from pnp.games.home_in_one_piece.params import (
     validate,
 )
 from pnp.kit import Kit, KitSection, PrintParams
+from pnp.text import count_of
 
 SLUG = "home-in-one-piece"
 
@@ -86,8 +87,9 @@ def materials(p: HomeInOnePieceParams) -> tuple[str, ...]:
         f"Play dough in two colours, about {dough_to_use(p):g} g of each ({first} and "
         f"{second} match the board's circles); a recipe is on the rule cards.",
         board_line,
-        f"{len(p.dice)} blank dice of {sizes} mm and sticker paper, or card stock "
-        f"(about 200 g/m2) for the {p.die_size:g} mm paper dice.",
+        f"{count_of(len(p.dice), 'blank die', 'blank dice')} of {sizes} mm and sticker paper, "
+        f"or card stock (about 200 g/m2) for the {p.die_size:g} mm paper "
+        f"{'die' if len(p.dice) == 1 else 'dice'}.",
         "Card stock for the rule cards; scissors or a craft knife, a metal ruler and a "
         "cutting mat; glue for the paper dice.",
     )

@@ -26,6 +26,7 @@ from geometry.blobs import (
 from pnp.errors import PnpError
 from pnp.palette import INKS
 from pnp.params import CardGroup, DiceGroup, ScaleGroup, param, validate_params
+from pnp.text import count_of
 
 DEFAULT_DICE = ((1, 1, 1, 1, 1, 0), (1, 1, 1, 1, 0, 0), (1, 0, 0, 0, 0, 0))
 """Die A shows a blob on five faces, die B on four, die C on one; 0 is a blank face."""
@@ -153,7 +154,8 @@ def validate(p: HomeInOnePieceParams) -> HomeInOnePieceParams:
             raise PnpError(f"die {k + 1}: each face is 1 (a blob) or 0 (blank), got {list(faces)}")
     if len(p.die_letters) != len(p.dice):
         raise PnpError(
-            f"give one die letter per die: {len(p.dice)} dice, {len(p.die_letters)} letters"
+            f"give one die letter per die: {count_of(len(p.dice), 'die', 'dice')}, "
+            f"{count_of(len(p.die_letters), 'letter', 'letters')}"
         )
     if len(set(p.die_letters)) != len(p.die_letters) or not all(p.die_letters):
         raise PnpError(f"die letters must be different and not empty, got {list(p.die_letters)}")

@@ -155,7 +155,10 @@ def _check_own(state: State, blobs: Sequence[Blob]) -> None:
     if any(b not in state.own for b in blobs):
         raise IllegalMove("a player may touch only their own blobs")
     if not may_touch(state, blobs):
-        raise IllegalMove(f"the roll allows touching {state.budget} blobs this turn")
+        raise IllegalMove(
+            f"the roll allows touching {state.budget} blob{'' if state.budget == 1 else 's'} "
+            "this turn"
+        )
 
 
 def reach(model: PlayModel, r_from: float, r_to: float) -> float:
