@@ -63,3 +63,8 @@ def ascent(size: float, bold: bool = False) -> float:
 def descent(size: float, bold: bool = False) -> float:
     """Depth below the baseline in mm, positive."""
     return -pdfmetrics.getAscentDescent(font_name(bold), size)[1] * 25.4 / 72.0
+
+
+def count_of(n: int, one: str, many: str) -> str:
+    """ "1 die", "3 dice": a number with its noun in the right number, for printed text."""
+    return f"{n} {one if n == 1 else many}"

@@ -34,7 +34,7 @@ def card(w, h, r):
 @pytest.mark.parametrize(
     "w, h, r, fits",
     [
-        (85, 55, 8, True),  # our default card
+        (85, 55, 8, True),  # the old default card: clears the tin by 0.25 mm
         (85, 55, 3, False),  # the same card with small corners: they hit the tin's r14 corners
         (63.5, 44.45, 3, True),  # mini card, from the spec
         (88.9, 50.8, 3, False),  # business card: corners hit the tin's corners

@@ -44,6 +44,11 @@ def shape(b: Blob):
     return disc(b.x, b.y, b.r)
 
 
+def gap(a: Blob, b: Blob) -> float:
+    """Edge to edge, exactly (shapely's discs are polygons, a little off)."""
+    return math.hypot(a.x - b.x, a.y - b.y) - a.r - b.r
+
+
 # --- the kit and its model -------------------------------------------------------------------
 
 
@@ -348,11 +353,38 @@ def test_a_join_may_not_swallow_another_of_your_blobs():
         rules.join(state, [a, b], 320, 150)
 
 
-def test_a_join_onto_the_other_dough_does_not_happen_and_ends_the_turn():
+def test_a_join_onto_the_other_dough_happens_is_moved_apart_and_ends_the_turn():
+    """The seed: dough that touches the other's is moved a little until it no longer
+    touches, and the turn ends; joining is not undone. By hand: the joined disc (radius
+    sqrt(2) R1 = 22.301 mm) set down at (320, 165) is 35 mm from the other blob's centre,
+    closer than 22.301 + 15.770 + 1 = 39.071 mm, so it moves straight away from it to
+    (320, 200 - 39.071) = (320, 160.929), still over both its blobs' turn-start spots."""
     state = position([(300, 150, 1), (340, 150, 1)], [(320, 200, 1)], roll=2)
-    assert rules.join(state, state.own, 320, 165) == "touched"
-    assert [b.units for b in state.own] == [1, 1]
-    assert state.turn_over and state.counters["blocked"] == 1
+    old = [shape(b) for b in state.own]
+    other = state.other[0]
+    assert rules.join(state, state.own, 320, 165) == "apart"
+    assert len(state.own) == 1 and state.own[0].units == 2
+    merged = state.own[0]
+    assert (merged.x, merged.y) == pytest.approx((320, 200 - (math.sqrt(2) + 1) * R1 - APART))
+    assert gap(merged, other) == pytest.approx(APART, abs=1e-6)
+    assert all(shape(merged).intersects(o) for o in old)  # part of each stayed put
+    assert (other.x, other.y) == (320, 200)  # the other player's dough is not moved
+    assert state.turn_over
+    assert state.counters["blocked"] == 1 and state.counters["joins"] == 1
+
+
+def test_a_join_moved_apart_from_two_blobs_stops_where_both_are_just_clear():
+    """By hand: the other player's blobs at (300, 200) and (340, 200); set down at
+    (320, 170) the joined disc is 36.06 mm from each, under 39.071 mm. Pushed out of
+    one it still touches the other, so it stops where the two 39.071 mm circles cross:
+    (320, 200 - sqrt(39.071^2 - 20^2)) = (320, 166.435), 1 mm clear of both."""
+    state = position([(300, 150, 1), (340, 150, 1)], [(300, 200, 1), (340, 200, 1)], roll=2)
+    assert rules.join(state, state.own, 320, 170) == "apart"
+    merged = state.own[0]
+    s = (math.sqrt(2) + 1) * R1 + APART
+    assert (merged.x, merged.y) == pytest.approx((320, 200 - math.sqrt(s * s - 20 * 20)))
+    for o in state.other:
+        assert gap(merged, o) == pytest.approx(APART, abs=1e-6)
 
 
 def test_a_join_needs_two_different_blobs():

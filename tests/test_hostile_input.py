@@ -26,6 +26,8 @@ from cli_run import bad_config_error, one_error_line, pnp, run
         ("card_radius = -9223372036854775808", "'card_radius' must be from 0 to 50"),
         ("kerf = nan", "'kerf' must be a finite number"),
         ("tin_radius = nan", "'tin_radius' must be a finite number"),
+        ("tin_depth = 0", "'tin_depth' must be above 0"),
+        ("stock_thickness = -1", "'stock_thickness' must be from 0 to 3"),
         ("back_offset_x = nan", "'back_offset_x' must be a finite number"),
         ('colours = ["red\\nx", "green", "blue", "purple"]', "printable text"),
         ('paper = "a5"', "unknown paper"),

@@ -120,6 +120,38 @@ def test_a_small_board_scale_prints_the_board_on_one_sheet(tmp_path):
     assert not any("Board — tile" in t or "Assembly map" in t for t in texts)
 
 
+def test_a_reduced_kit_prints_one_dough_amount_everywhere(tmp_path):
+    """Issue 17 item 6: at 1:3.33 the cover said 150 g and about 4 g, the Setup card 150 g.
+    150 g scaled by 0.3 in all three directions is 4.05 g: every printed amount is 4 g."""
+    kit = build(tmp_path, {"board_scale": 0.3}, formats=("pdf",))
+    pages = [" ".join(t.split()) for t in pdf_texts(kit / f"{SLUG}-a4.pdf")]  # cards turned
+    amounts = []
+    for i, text in enumerate(pages):
+        for m in re.finditer(r"(\d+(?:\.\d+)?) g\b(?!/| a blob)", text):
+            amounts.append((i, float(m.group(1))))
+    assert {a for _, a in amounts} == {4.0}
+    where = {i for i, _ in amounts}
+    assert 0 in where  # the cover
+    assert any("Board (scale" in pages[i] for i in where)  # the board itself
+    assert any("Setup" in pages[i] for i in where)  # the Setup card
+    assert "see checks" not in " ".join(pages)
+    assert "0.5 g a blob" in " ".join(pages)  # 4 g in 8 blobs
+
+
+def test_one_blob_and_one_die_read_in_the_singular(tmp_path):
+    """Issue 17: counts printed from the params must agree with their nouns."""
+    values = {
+        "blobs_per_player": 1,
+        "dough_grams": 40,
+        "dice": [[1, 1, 1, 1, 1, 0]],
+        "die_letters": ["A"],
+    }
+    kit = build(tmp_path, values, formats=("pdf",))
+    text = " ".join(" ".join(pdf_texts(kit / f"{SLUG}-a4.pdf")).split())
+    assert not re.findall(r"\b1 (?:\w+ )?(?:blobs|dice|pages|sheets)\b", text)
+    assert "1 blob die (A)" in text and "1 blank die of" in text and "Roll the die" in text
+
+
 # --- the dice -----------------------------------------------------------------------------
 
 

@@ -108,6 +108,28 @@ def test_12_safe_spaces_are_ringed(kit_dir):
     assert len(rings) == 12
 
 
+def test_the_card_names_the_safe_spaces_as_the_board_draws_them(kit_dir):
+    """Issue 17 item 8: the card said all 12 safe spaces are dark, but the entry spaces
+    are pale with rings in their colour. Count both kinds on the board; read the card."""
+    rings = [
+        c
+        for c in layer(kit_dir / "svg" / "board.svg", "art").iter(f"{SVG}circle")
+        if c.get("fill") == "none" and c.get("stroke-width") == "0.9"
+    ]
+    plain = sum(c.get("stroke") == "#3A3A3A" for c in rings)  # the outline grey: dark spaces
+    coloured = {c.get("stroke") for c in rings} - {"#3A3A3A"}
+    assert (plain, len(coloured)) == (8, 4)
+    darks = [
+        p
+        for p in layer(kit_dir / "svg" / "board.svg", "art").iter(f"{SVG}path")
+        if p.get("fill") == "#C9BBA0"
+    ]
+    assert len(darks) == plain
+    text = " ".join(" ".join(page_texts(kit_dir / "parcheesi-a4.pdf")).split())
+    assert "the 12 ringed spaces: 8 dark ones, and the 4 entry spaces, pale" in text
+    assert "12 dark" not in text
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_at_real_size_the_board_is_tiled_and_has_an_assembly_map(kit_dir, paper):
     texts = page_texts(kit_dir / f"parcheesi-{paper}.pdf")

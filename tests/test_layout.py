@@ -480,8 +480,8 @@ def test_exploding_dice_board_cards_and_label_share_one_sheet(paper_name: str) -
     trims = [p.trim_box for p in page.placements]
     assert sorted(tuple(sorted((round(t[2] - t[0], 6), round(t[3] - t[1], 6)))) for t in trims) == [
         (53.0, 88.0),
-        (55.0, 85.0),
-        (55.0, 85.0),
+        (54.0, 84.0),
+        (54.0, 84.0),
         (69.0, 69.0),
     ]
     for p in page.placements:

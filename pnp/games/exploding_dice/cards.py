@@ -3,7 +3,9 @@
 The rule text comes from `templates/rules/exploding-dice/` and follows the params (grid
 size, dice, die size, arrows, stall rule, custom faces), so the printed rules always
 describe the printed and simulated set. Everything must fit the mint tin, so the cards'
-corner radius is raised when the tin's round corners would catch them.
+corner radius is raised when the tin's round corners would catch them, and every card
+that goes in the tin carries a corner guide: the trim's corner arcs drawn dark on a light
+halo, so they show on the dark title bar as on the cream.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import math
 
 from shapely import affinity
-from shapely.geometry import box
+from shapely.geometry import LineString, box
 
 from geometry.intersections import entries
 from geometry.shapes import rounded_rect, star, symbol
@@ -27,10 +29,10 @@ from pnp.cards import (
     render_template,
     rule_deck,
     split_title,
-    tin_fit_radius,
 )
 from pnp.checks import Finding
 from pnp.games.exploding_dice.params import STANDARD_FACES, ExplodingDiceParams, validate
+from pnp.games.exploding_dice.tin import cut_radius
 from pnp.kit import PrintParams
 from pnp.palette import ink
 from pnp.scene import Component, Shape, Style, Text, circle
@@ -44,6 +46,9 @@ LABEL_MARGIN = (1.75, 1.95)  # lid label inset from the tin outline: 88 x 53 on 
 LABEL_RADIUS_INSET = 2.0
 BODY_MAX = 8.5  # largest body size for rule cards, in points
 DECK_FLOOR = 7.0  # the deck shares one size down to this; a card needing less shrinks alone
+GUIDE_HALO = Style(stroke="#FFFFFF", stroke_width=0.8)  # shows the line on dark title bars
+GUIDE_LINE = Style(stroke="#1B2433", stroke_width=0.3)  # and the line itself on the cream
+GUIDE_STEPS = 12  # segments per corner arc
 
 
 def rules_context(params: ExplodingDiceParams) -> dict[str, object]:
@@ -82,9 +87,7 @@ def rules_context(params: ExplodingDiceParams) -> dict[str, object]:
 def card_radius(params: ExplodingDiceParams, printing: PrintParams) -> tuple[float, list[Finding]]:
     """The cards' corner radius: the print setting, raised until the card fits the tin."""
     w, h = params.card_width, params.card_height
-    r = tin_fit_radius(
-        w, h, params.card_radius, params.tin_width, params.tin_height, params.tin_radius
-    )
+    r = cut_radius(params)
     if r is None:
         return params.card_radius, [
             Finding(
@@ -121,6 +124,8 @@ def exploding_dice_cards(
     aid, found = player_aid(params, fmt, back, radius)
     cards.append(aid)
     findings += found
+    for card in cards:
+        corner_guides(card)
     label, found = tin_label(params, fmt)
     cards.append(label)
     findings += found
@@ -174,6 +179,26 @@ def player_aid(
     )
     aid.items.extend(colour_key(params.colours, x0, x1, (y0 + rule_y) / 2 - 0.1))
     return aid, findings
+
+
+def corner_guides(comp: Component) -> None:
+    """The trim's four corner arcs as printed lines: where a corner-rounder (or scissors)
+    cuts. Dark on a wider light halo, so one drawing shows on any background."""
+    w, h, r = comp.width, comp.height, float(comp.meta["radius"])  # type: ignore[arg-type]
+    if r <= 0:
+        return
+    for cx, cy, start in ((w - r, h - r, 0), (r, h - r, 90), (r, r, 180), (w - r, r, 270)):
+        arc = LineString(
+            [
+                (
+                    cx + r * math.cos(math.radians(start + 90 * k / GUIDE_STEPS)),
+                    cy + r * math.sin(math.radians(start + 90 * k / GUIDE_STEPS)),
+                )
+                for k in range(GUIDE_STEPS + 1)
+            ]
+        )
+        comp.add(Shape(arc, "art", GUIDE_HALO))
+        comp.add(Shape(arc, "art", GUIDE_LINE))
 
 
 # --- tin lid label -----------------------------------------------------------------------

@@ -7,8 +7,10 @@ from geometry.intersections import quarter_turn
 from geometry.shapes import centred_rounded_rect
 from pnp.checks import Finding, check_cut_outlines, check_fits, check_palette
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel
+from pnp.games.exploding_dice.tin import CUT_TOLERANCE, TinFit, tin_fit
 from pnp.kit import Kit
 from pnp.scene import Component
+from pnp.text import count_of
 
 
 def run(kit: Kit) -> list[Finding]:
@@ -21,6 +23,9 @@ def run(kit: Kit) -> list[Finding]:
         if c.imposition == "card" and c.name not in ("card-back", "board"):  # board: folded
             findings += check_fits(c, _tin_name(p), tin)
     findings += check_board_folds(kit.component("board"), tin)
+    fit = tin_fit(p, kit.components)
+    findings += check_card_corners(p, fit)
+    findings += check_dice_in_tin(p, fit)
     findings += check_stickers(kit, p)
     findings += check_dice_count(model)
     findings += check_arrows(model, p.arrows)
@@ -56,6 +61,52 @@ def check_board_folds(board: Component, tin) -> list[Finding]:
             )
         )  # type: ignore[union-attr]
     return out
+
+
+def check_card_corners(p: ExplodingDiceParams, fit: TinFit) -> list[Finding]:
+    """The room between the cards as cut (size and corner radius) and the tin's wall: an
+    error when they stick out, a warning when a hand cut off the marks would catch."""
+    size = f"{p.card_width:g} x {p.card_height:g} mm cards"
+    if fit.radius is None:
+        return []  # the cards' own finding says no radius fits
+    square = (
+        f"; cut square they stick out {-fit.square_spare:.2f} mm"
+        if fit.square_spare < 0
+        else f"; square corners fit too ({fit.square_spare:.2f} mm)"
+    )
+    text = f"{size} cut with {fit.radius:g} mm corners"
+    if fit.spare < 0:
+        return [Finding("error", "rule-card-1", f"{text} stick out of the {_tin_name(p)}")]
+    level = "warning" if fit.spare < CUT_TOLERANCE else "info"
+    return [
+        Finding(
+            level,
+            "rule-card-1",
+            f"{text} clear the {_tin_name(p)} by {fit.spare:.2f} mm{square}"
+            + (f" (a hand cut may stray {CUT_TOLERANCE:g} mm)" if level == "warning" else ""),
+        )
+    ]
+
+
+def check_dice_in_tin(p: ExplodingDiceParams, fit: TinFit) -> list[Finding]:
+    """Count the dice the tin holds: side by side on its floor, in as many layers as its
+    depth allows above the card stock (cards, score cards, the folded board)."""
+    room = (
+        f"{count_of(fit.per_layer, 'die', 'dice')} a layer; the {p.tin_depth:g} mm depth less "
+        f"{fit.stack:.1f} mm of card ({fit.sheets} sheets) leaves room for "
+        f"{count_of(fit.layers, 'layer', 'layers')}"
+    )
+    if fit.dice_in_tin < fit.dice:
+        return [
+            Finding(
+                "warning",
+                "dice",
+                f"only {fit.dice_in_tin} of the {fit.dice} dice of {p.die_size:g} mm fit the "
+                f"tin: {room}",
+            )
+        ]
+    text = f"all {fit.dice} dice of {p.die_size:g} mm fit the tin: {room}"
+    return [Finding("info", "dice", text)]
 
 
 def check_stickers(kit: Kit, p: ExplodingDiceParams) -> list[Finding]:

@@ -8,10 +8,12 @@ from pnp.games.exploding_dice import checks, engine
 from pnp.games.exploding_dice.board import board, layout
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model, validate
 from pnp.games.exploding_dice.scoring import score_markers, score_sheet, score_track
+from pnp.games.exploding_dice.tin import TinFit, corner_line, cover_line, must_round, tin_fit
 from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paper import get_paper
 
 TITLE = "Exploding Dice"
+BACKS = "Print the back page on the reverse (flip on the long edge)."
 
 
 def build_kit(params: ExplodingDiceParams, printing: PrintParams) -> Kit:
@@ -30,12 +32,13 @@ def build_kit(params: ExplodingDiceParams, printing: PrintParams) -> Kit:
     kit.components += sticker_sheets(params)
     kit.components += paper_dice(params)
     kit.findings += card_findings
-    kit.sections = _sections(kit)
-    kit.materials = _materials(params)
+    fit = tin_fit(params, kit.components)
+    kit.sections = _sections(kit, fit)
+    kit.materials = _materials(params, fit)
     return kit
 
 
-def _materials(p: ExplodingDiceParams) -> tuple[str, ...]:
+def _materials(p: ExplodingDiceParams, fit: TinFit) -> tuple[str, ...]:
     n = len(p.colours) * p.dice_per_colour
     per = f"{p.dice_per_colour} each of {', '.join(p.colours)}"
     return (
@@ -44,21 +47,32 @@ def _materials(p: ExplodingDiceParams) -> tuple[str, ...]:
         "Card stock (about 200 g/m2) for the board and cards; sticker paper for the stickers.",
         "A craft knife, a metal ruler and a cutting mat (or scissors); a bone folder or a "
         "blunt knife to score folds; glue for the paper dice.",
-        f"A mint tin of about {p.tin_width:g} x {p.tin_height:g} mm inside to keep it all in.",
+        *([corner_line(fit)] if must_round(fit) else []),
+        cover_line(p, fit),
     )
 
 
-def _sections(kit: Kit) -> list[KitSection]:
+def _sections(kit: Kit, fit: TinFit) -> list[KitSection]:
+    """The rule cards' section title carries the corner radius, so the cards' own pages
+    (whose header is the title) say it where the cutting happens."""
+    cards, rounding = "Rule cards", ""
+    if must_round(fit):
+        cards = f"Rule cards: round the corners to {fit.radius:g} mm"
+        rounding = (
+            f"Square corners catch the tin: round them ({fit.radius:g} mm punch or the "
+            "printed guide). "
+        )
     return [
         KitSection(
             "Board, score track, score sheet, lid label",
             ("board", "score-track", "score-sheet", "tin-label"),
-            "Cut on the crop marks; fold the board on its dashed line.",
+            "Cut on the crop marks; fold the board on its dashed line"
+            + ("; round the score cards' corners as the rule cards'." if rounding else "."),
         ),
         KitSection(
-            "Rule cards",
+            cards,
             kit.names("rule-card") + ("player-aid",),
-            "Print the back page on the reverse (flip on the long edge).",
+            rounding + ("Backs: flip on the long edge." if rounding else BACKS),
         ),
         KitSection(
             "Dice stickers",

@@ -44,11 +44,15 @@ def parse_faces(name: str, value: Any) -> dict[str, tuple[tuple[int, ...], ...]]
 class ExplodingDiceParams(CardGroup, TinGroup, DiceGroup):
     """What a designer may change. `faces` maps a colour to one face list for all its dice,
     or to one face list per die; colours not named keep standard 1-6 dice. The cards are
-    mint-tin cards: 85 x 55 mm fit the 91.5 x 56.9 r14 tin only from corner radius 7.6 up."""
+    mint-tin cards: 84 x 54 mm with 8 mm corners clear the 91.5 x 56.9 r14 tin by 0.92 mm,
+    more than a hand cut strays; 85 x 55 mm cleared it by 0.25 mm. `tin_depth` and
+    `stock_thickness` say how many layers of dice fit under the cards (`tin.py`)."""
 
-    card_width: float = param(85.0, lo=20, hi=200, help="mm")
-    card_height: float = param(55.0, lo=20, hi=200, help="mm")
+    card_width: float = param(84.0, lo=20, hi=200, help="mm")
+    card_height: float = param(54.0, lo=20, hi=200, help="mm")
     card_radius: float = param(8.0, lo=0, hi=50, help="mm")
+    tin_depth: float = param(21.3, lo=0, hi=200, lo_open=True, help="inner depth of the base, mm")
+    stock_thickness: float = param(0.3, lo=0, hi=3, help="card stock, mm (tin stack)")
     die_size: float = param(10.0, lo=0, hi=40, lo_open=True, help="10, 12 or 16 mm")
     n: int = param(4, lo=2, hi=16, help="grid size, even")
     clearance: float = param(3.0, lo=0, hi=20, help="mm between neighbouring dice")

@@ -7,7 +7,9 @@ from shapely.geometry import LineString, box
 from geometry.score_track import TrackCell, serpentine
 from geometry.shapes import symbol
 from pnp.cards import CardFormat, add_cut, card_base
+from pnp.games.exploding_dice.cards import corner_guides
 from pnp.games.exploding_dice.params import ExplodingDiceParams
+from pnp.games.exploding_dice.tin import cut_radius
 from pnp.kit import PrintParams
 from pnp.palette import ink
 from pnp.scene import CUT_STYLE, Component, Shape, Style, Text, circle
@@ -18,12 +20,20 @@ GOLD = "#E69F00"
 TRACK_CELL = 7.0
 
 
+def tin_radius(p: ExplodingDiceParams) -> float:
+    """The score cards go in the tin too: the rule cards' corner radius."""
+    r = cut_radius(p)
+    return p.card_radius if r is None else r
+
+
 def score_track(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     """Cells 0-49 snake down in rows of ten; 50, the goal, closes the last row.
 
     Markers stack in a cell when colours tie, so one track serves all four colours.
     """
-    c = card_base("score-track", "Score track 0-50", CardFormat.of(p, printing), CREAM)
+    c = card_base(
+        "score-track", "Score track 0-50", CardFormat.of(p, printing), CREAM, tin_radius(p)
+    )
     w, h = c.width, c.height
     per_row = 10
     cols = per_row + 1
@@ -47,6 +57,7 @@ def score_track(p: ExplodingDiceParams, printing: PrintParams) -> Component:
         )
     )
     add_cut(c)
+    corner_guides(c)
     return c
 
 
@@ -96,7 +107,7 @@ def score_markers(p: ExplodingDiceParams, printing: PrintParams) -> Component:
 
 def score_sheet(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     """A pen-and-paper alternative to the track: running totals per colour."""
-    c = card_base("score-sheet", "Score sheet", CardFormat.of(p, printing), CREAM)
+    c = card_base("score-sheet", "Score sheet", CardFormat.of(p, printing), CREAM, tin_radius(p))
     w, h = c.width, c.height
     margin = 4.0
     c.add(Text(w / 2, h - 7.0, "SCORE SHEET", size=9, bold=True, anchor="middle", fill=INK))
@@ -143,4 +154,5 @@ def score_sheet(p: ExplodingDiceParams, printing: PrintParams) -> Component:
             )
         )
     add_cut(c)
+    corner_guides(c)
     return c

@@ -14,8 +14,10 @@ from shapely.geometry import box
 from geometry.shapes import rounded_rect, symbol
 from pnp.games.home_in_one_piece.params import (
     HomeInOnePieceParams,
+    blob_grams,
     board_size,
     circles,
+    dough_to_use,
     home,
     start_blob_radius,
     validate,
@@ -124,10 +126,9 @@ def _table_text(c: Component, p: HomeInOnePieceParams) -> None:
     c.add(Text(mid_x, y_seat, seat, size, False, "middle", FAINT))
     s = p.board_scale
     if s < 1:
-        grams = p.dough_grams * s**3
         note = (
-            f"Printed at 1:{1 / s:.3g}: use about {grams:.0f} g of dough per player, "
-            f"{grams / p.blobs_per_player:.1f} g a blob."
+            f"Printed at 1:{1 / s:.3g}: use about {dough_to_use(p):g} g of dough per player, "
+            f"{blob_grams(p):g} g a blob."
         )
         size = _note_size(c, p, note)
         c.add(Text(mid_x, title_y - 2.5 * size / PT_PER_MM, note, size, True, "middle", FAINT))

@@ -22,9 +22,10 @@ from pnp.cards import (
 from pnp.checks import Finding
 from pnp.games.home_in_one_piece.dice_model import distribution
 from pnp.games.home_in_one_piece.dice_parts import describe_die
-from pnp.games.home_in_one_piece.params import HomeInOnePieceParams, validate
+from pnp.games.home_in_one_piece.params import HomeInOnePieceParams, dough_to_use, validate
 from pnp.kit import PrintParams
 from pnp.scene import Component, Shape, Style, Text
+from pnp.text import count_of
 
 GAME = "home-in-one-piece"
 TITLE = "Home in One Piece"
@@ -45,12 +46,13 @@ def rules_context(p: HomeInOnePieceParams) -> dict[str, object]:
     dist = distribution(p.dice)
     first, second = p.dough_colours
     return {
-        "grams": f"{p.dough_grams:g}",
+        "grams": f"{dough_to_use(p):g}",
         "blobs": p.blobs_per_player,
         "circles": 2 * p.blobs_per_player,
         "first": first,
         "second": second,
         "n_dice": len(p.dice),
+        "blob_dice": count_of(len(p.dice), "blob die", "blob dice"),
         "letters": _join(list(p.die_letters)),
         "dice": [
             {"letter": letter, "faces": describe_die(faces)}

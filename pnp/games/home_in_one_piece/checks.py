@@ -21,6 +21,7 @@ from pnp.games.home_in_one_piece.dice_model import distribution, mean
 from pnp.games.home_in_one_piece.params import (
     DEFAULT_DICE,
     HomeInOnePieceParams,
+    dough_to_use,
     unit_volume,
     whole_dough_radius,
 )
@@ -66,7 +67,6 @@ def check_board_size(
     if s >= 1:
         text = f"board is {w:.0f} x {h:.0f} mm at real size: it prints {how}"
         return [Finding("info", board.name, text)]
-    grams = p.dough_grams * s**3
     return [
         Finding(
             "info",
@@ -78,7 +78,7 @@ def check_board_size(
             "warning",
             board.name,
             f"the circles and the home zone are sized for {p.dough_grams:g} g of dough each "
-            f"at real size: on the 1:{1 / s:.3g} board use about {grams:.0f} g each",
+            f"at real size: on the 1:{1 / s:.3g} board use about {dough_to_use(p):g} g each",
         ),
     ]
 

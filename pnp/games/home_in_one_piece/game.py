@@ -8,8 +8,14 @@ from pnp.games.home_in_one_piece.board import board
 from pnp.games.home_in_one_piece.cards import TITLE, home_cards
 from pnp.games.home_in_one_piece.dice_parts import paper_dice, sticker_sheets
 from pnp.games.home_in_one_piece.model import play_model
-from pnp.games.home_in_one_piece.params import HomeInOnePieceParams, board_size, validate
+from pnp.games.home_in_one_piece.params import (
+    HomeInOnePieceParams,
+    board_size,
+    dough_to_use,
+    validate,
+)
 from pnp.kit import Kit, KitSection, PrintParams
+from pnp.text import count_of
 
 SLUG = "home-in-one-piece"
 
@@ -40,7 +46,7 @@ def _sections(kit: Kit, p: HomeInOnePieceParams) -> list[KitSection]:
             f"True size {_true_size(p)}: trim the sheets and glue them as the assembly map shows."
         )
     else:
-        board_note = f"True size {_true_size(p)}, reduced here: use less dough (see checks)."
+        board_note = f"True size {_true_size(p)}: {dough_to_use(p):g} g of dough each."
     return [
         KitSection("Board", ("board",), board_note, scale=p.board_scale),
         KitSection(
@@ -74,15 +80,16 @@ def materials(p: HomeInOnePieceParams) -> tuple[str, ...]:
         board_line = (
             f"The board is {w:.0f} x {h:.0f} mm at true size; here it prints at "
             f"1:{1 / p.board_scale:.3g} ({w * p.board_scale:.0f} x {h * p.board_scale:.0f} mm), "
-            f"so use about {p.dough_grams * p.board_scale**3:.0f} g of dough each."
+            "so it takes less dough (the amount above)."
         )
     sizes = " or ".join(f"{d:g}" for d in p.sticker_dice)
     return (
-        f"Play dough in two colours, {p.dough_grams:g} g of each ({first} and {second} match "
-        "the board's circles); a recipe is on the rule cards.",
+        f"Play dough in two colours, about {dough_to_use(p):g} g of each ({first} and "
+        f"{second} match the board's circles); a recipe is on the rule cards.",
         board_line,
-        f"{len(p.dice)} blank dice of {sizes} mm and sticker paper, or card stock "
-        f"(about 200 g/m2) for the {p.die_size:g} mm paper dice.",
+        f"{count_of(len(p.dice), 'blank die', 'blank dice')} of {sizes} mm and sticker paper, "
+        f"or card stock (about 200 g/m2) for the {p.die_size:g} mm paper "
+        f"{'die' if len(p.dice) == 1 else 'dice'}.",
         "Card stock for the rule cards; scissors or a craft knife, a metal ruler and a "
         "cutting mat; glue for the paper dice.",
     )

@@ -159,7 +159,7 @@ def inside_all(x: float, y: float, discs: Sequence[Disc]) -> bool:
     return True
 
 
-def _crossings(a: Disc, b: Disc) -> list[tuple[float, float]]:
+def circle_crossings(a: Disc, b: Disc) -> list[tuple[float, float]]:
     """Where two circles cross (none when one lies inside the other or they are apart)."""
     (x0, y0, r0), (x1, y1, r1) = a, b
     d = math.hypot(x1 - x0, y1 - y0)
@@ -188,7 +188,7 @@ def nearest_in_discs(tx: float, ty: float, discs: Sequence[Disc]) -> tuple[float
             candidates.append((cx + (tx - cx) * rho / d, cy + (ty - cy) * rho / d))
     for i, a in enumerate(discs):
         for b in discs[i + 1 :]:
-            candidates.extend(_crossings(a, b))
+            candidates.extend(circle_crossings(a, b))
     good = [p for p in candidates if inside_all(p[0], p[1], discs)]
     if not good:
         return None

@@ -26,6 +26,7 @@ from geometry.blobs import (
 from pnp.errors import PnpError
 from pnp.palette import INKS
 from pnp.params import CardGroup, DiceGroup, ScaleGroup, param, validate_params
+from pnp.text import count_of
 
 DEFAULT_DICE = ((1, 1, 1, 1, 1, 0), (1, 1, 1, 1, 0, 0), (1, 0, 0, 0, 0, 0))
 """Die A shows a blob on five faces, die B on four, die C on one; 0 is a blank face."""
@@ -77,6 +78,22 @@ class HomeInOnePieceParams(CardGroup, DiceGroup, ScaleGroup):
 def unit_volume(p: HomeInOnePieceParams) -> float:
     """One start blob, mm^3."""
     return blob_volume(p.dough_grams, p.blobs_per_player, p.density)
+
+
+def dough_to_use(p: HomeInOnePieceParams) -> float:
+    """Dough per player for the board as printed, g, rounded as every printed line shows it.
+
+    The board is drawn from `dough_grams`; a board printed at `board_scale` takes that
+    dough scaled in all three directions. The cover, the board, the Setup card and the
+    check all print this one number, so a reduced kit never names two amounts.
+    """
+    grams = p.dough_grams * p.board_scale**3
+    return float(round(grams)) if grams >= 10 else round(grams, 1)
+
+
+def blob_grams(p: HomeInOnePieceParams) -> float:
+    """One start blob of `dough_to_use`, g (one decimal)."""
+    return round(dough_to_use(p) / p.blobs_per_player, 1)
 
 
 def start_blob_radius(p: HomeInOnePieceParams) -> float:
@@ -137,7 +154,8 @@ def validate(p: HomeInOnePieceParams) -> HomeInOnePieceParams:
             raise PnpError(f"die {k + 1}: each face is 1 (a blob) or 0 (blank), got {list(faces)}")
     if len(p.die_letters) != len(p.dice):
         raise PnpError(
-            f"give one die letter per die: {len(p.dice)} dice, {len(p.die_letters)} letters"
+            f"give one die letter per die: {count_of(len(p.dice), 'die', 'dice')}, "
+            f"{count_of(len(p.die_letters), 'letter', 'letters')}"
         )
     if len(set(p.die_letters)) != len(p.die_letters) or not all(p.die_letters):
         raise PnpError(f"die letters must be different and not empty, got {list(p.die_letters)}")

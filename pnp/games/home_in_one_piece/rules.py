@@ -14,8 +14,11 @@ the turn is over. Both check every rule and say what happened.
   overlaps every one of their turn-start discs within reach, as near the player's
   target as that allows. Every blob joined counts as touched, so joining needs a roll of
   at least two; all of them join in one go (a roll of 3 may join three). A join ends the
-  turn. A join that would land on the other player's dough does not happen and ends the
-  turn; one that would run into another of your own blobs is not allowed.
+  turn. A join that would land on the other player's dough still happens (the seed: your
+  dough touched theirs, so move it apart and end the turn): the joined blob is moved to
+  the nearest spot clear of all other dough (`apart_spot`), keeping part of its dough on
+  a turn-start spot when it can. One that would run into another of your own blobs is
+  not allowed.
 - The win: all your dough as one blob wholly inside the home zone, checked after each turn.
 
 Decisions the spec leaves open (each a named constant or option):
@@ -37,8 +40,10 @@ from typing import Protocol
 
 from pnp.games.home_in_one_piece import dice_model
 from pnp.games.home_in_one_piece.model import (
+    APART,
     Disc,
     PlayModel,
+    circle_crossings,
     clamp,
     clear,
     free_fraction,
@@ -150,7 +155,10 @@ def _check_own(state: State, blobs: Sequence[Blob]) -> None:
     if any(b not in state.own for b in blobs):
         raise IllegalMove("a player may touch only their own blobs")
     if not may_touch(state, blobs):
-        raise IllegalMove(f"the roll allows touching {state.budget} blobs this turn")
+        raise IllegalMove(
+            f"the roll allows touching {state.budget} blob{'' if state.budget == 1 else 's'} "
+            "this turn"
+        )
 
 
 def reach(model: PlayModel, r_from: float, r_to: float) -> float:
@@ -216,8 +224,61 @@ def joined_radius(state: State, group: Sequence[Blob]) -> float:
     return state.model.radii[sum(b.units for b in group)]
 
 
+APART_SLACK = 1e-7
+"""mm: a spot moved apart lies this far past the touching distance, so `clear` holds."""
+
+
+def apart_spot(
+    model: PlayModel,
+    x: float,
+    y: float,
+    r: float,
+    avoid: Sequence[Disc],
+    anchors: Sequence[Disc],
+) -> tuple[float, float] | None:
+    """The nearest centre to (x, y) where a disc of radius `r` lies on the board, clear of
+    every disc in `avoid`; among those inside all `anchors` (the turn-start reach) if any.
+
+    The nearest such point lies on the edge of the free region, so the candidates are
+    (x, y) pushed straight out of each disc, where two pushed-out circles cross, where one
+    meets a board edge, and the board's corners; None only when dough covers the board.
+    """
+    lo_x, hi_x, lo_y, hi_y = r, model.width - r, r, model.height - r
+    rings = [(ox, oy, r + orad + APART + APART_SLACK) for ox, oy, orad in avoid]
+    candidates = [(x, y)]
+    for ox, oy, s in rings:
+        d = math.hypot(x - ox, y - oy)
+        ux, uy = ((x - ox) / d, (y - oy) / d) if d > 0 else (0.0, 1.0)
+        candidates.append((ox + ux * s, oy + uy * s))
+        for edge in (lo_x, hi_x):
+            h = s * s - (edge - ox) ** 2
+            if h >= 0:
+                candidates += [(edge, oy + math.sqrt(h)), (edge, oy - math.sqrt(h))]
+        for edge in (lo_y, hi_y):
+            h = s * s - (edge - oy) ** 2
+            if h >= 0:
+                candidates += [(ox + math.sqrt(h), edge), (ox - math.sqrt(h), edge)]
+    for i, a in enumerate(rings):
+        for b in rings[i + 1 :]:
+            candidates += circle_crossings(a, b)
+    candidates += [(lo_x, lo_y), (lo_x, hi_y), (hi_x, lo_y), (hi_x, hi_y)]
+    free = [
+        (cx, cy)
+        for cx, cy in candidates
+        if lo_x - 1e-9 <= cx <= hi_x + 1e-9
+        and lo_y - 1e-9 <= cy <= hi_y + 1e-9
+        and clear(cx, cy, r, avoid)
+    ]
+    held = [c for c in free if inside_all(c[0], c[1], anchors)]
+    pool = held or free
+    if not pool:
+        return None
+    return min(pool, key=lambda c: ((c[0] - x) ** 2 + (c[1] - y) ** 2, c))
+
+
 def join(state: State, group: Sequence[Blob], tx: float, ty: float) -> str:
-    """Join `group` into one blob near (tx, ty) and end the turn: "joined" or "touched"."""
+    """Join `group` into one blob near (tx, ty) and end the turn: "joined", or "apart" when
+    it landed on the other player's dough and was moved clear of it."""
     if len(group) < 2 or len({id(b) for b in group}) < len(group):
         raise IllegalMove("a join needs two or more different blobs")
     _check_own(state, group)
@@ -230,14 +291,19 @@ def join(state: State, group: Sequence[Blob], tx: float, ty: float) -> str:
         raise IllegalMove("the joined blob would run into another of your blobs")
     _touch(state, group)
     state.turn_over = True
+    outcome = "joined"
     if not clear(spot[0], spot[1], big, [b.disc() for b in state.other]):
         state.counters["blocked"] += 1
-        return "touched"
+        anchors = [(b.ax, b.ay, reach(state.model, b.r, big)) for b in group]
+        moved = apart_spot(state.model, *spot, big, discs_except(state, group), anchors)
+        if moved is None:  # dough covers the board: nowhere to put it down
+            return "touched"
+        spot, outcome = moved, "apart"
     units = sum(b.units for b in group)
     state.blobs[state.seat] = [b for b in state.own if b not in group]
     state.own.append(Blob(spot[0], spot[1], units, big, spot[0], spot[1]))
     state.counters["joins"] += 1
-    return "joined"
+    return outcome
 
 
 # --- the win and the scores ---------------------------------------------------------------

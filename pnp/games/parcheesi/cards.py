@@ -34,12 +34,17 @@ DECK_FLOOR = 7.0
 
 
 def rules_context(p: ParcheesiParams) -> dict[str, object]:
-    """The facts the templates print, from the params and the board graph."""
+    """The facts the templates print, from the params and the board graph. The board
+    draws a colour's entry space pale in that colour and the other safe spaces dark, so
+    the card names the two kinds apart."""
+    entries = {track.entry_space(k) for k in range(track.COLOURS)}
     return {
         "pawns": PAWNS,
         "standard": p.rules == "standard",
         "paper_dice": p.paper_dice,
         "safe": len(track.SAFE_SPACES),
+        "entries": len(entries),
+        "plain_safe": len(set(track.SAFE_SPACES) - entries),
         "strip": track.STRIP_SPACES,
         "track": track.TRACK_SPACES,
     }
