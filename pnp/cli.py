@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import codecs
+import errno
+import os
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
-from pnp.atomic import is_null_device
+from pnp.atomic import is_null_device, output_folder
 from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, game_slugs
 from pnp.checks import Finding, has_errors
 from pnp.errors import PnpError
@@ -58,7 +61,7 @@ def show_params(
 def build(
     game: Annotated[str, typer.Argument(help="A game from 'pnp list', or 'all'.")],
     paper: Annotated[str | None, typer.Option(help="a4 or letter (default: both).")] = None,
-    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("output"),
+    out: Annotated[str, typer.Option(help="Output folder.")] = "output",
     config: Annotated[
         Path | None, typer.Option(help="TOML file overriding kit parameters.")
     ] = None,
@@ -72,19 +75,21 @@ def build(
     build leaves OUT as it was. '--out /dev/null' checks and renders but keeps nothing."""
     slugs = game_slugs(game)
     papers = [paper_name(paper)] if paper is not None else None
-    kept = "nothing kept (--out is the null device)" if is_null_device(out) else ""
+    formats = format_list(format)
+    folder = output_folder(out)
+    kept = "nothing kept (--out is the null device)" if is_null_device(folder) else ""
     built, failed = [], []
     try:
-        with err_console.status("building") as status, Staging(out) as stage:
+        with err_console.status("building") as status, Staging(folder) as stage:
             for slug in slugs:
                 try:
                     built.append(
                         build_game(
                             slug,
                             papers,
-                            out,
+                            folder,
                             config,
-                            format.split(","),
+                            formats,
                             progress=lambda msg: status.update(msg),
                             stage=stage,
                         )
@@ -93,14 +98,14 @@ def build(
                     failed.append(exc)
             if not built:
                 raise _NothingBuilt
-            index = build_gallery_for(out, stage)
+            index = build_gallery_for(folder, stage)
     except _NothingBuilt:
         pass
     for exc in failed:
         _print_findings(exc.findings, errors_only=True)
         err_console.print(f"{exc.game}: not built: fix the check errors above")
     for result in built:
-        where = kept or f"in {out / result.game}"
+        where = kept or f"in {folder / result.game}"
         err_console.print(
             f"{result.game}: {len(result.files)} files {where} ({result.seconds:.1f} s)",
             highlight=False,
@@ -110,6 +115,17 @@ def build(
         err_console.print(f"gallery: {index}", highlight=False, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
+
+
+def format_list(text: str) -> list[str]:
+    """`--format pdf,svg` as its names; an empty name (`pdf,,svg`, a trailing comma) is an
+    error rather than skipped, like any other name pnp does not know."""
+    names = [name.strip() for name in text.split(",")]
+    if any(not name for name in names):
+        raise PnpError(
+            f"--format has an empty name in '{text}': give pdf, svg, png or dxf, comma-separated"
+        )
+    return names
 
 
 class _NothingBuilt(Exception):
@@ -164,8 +180,112 @@ _register_play_commands()
 def _fail(message: str, code: int = 2) -> NoReturn:
     """One line on stderr, however the message was built."""
     text = " ".join(message.split())
-    print(f"error: {text}", file=sys.stderr)
+    _settle_stdout()
+    try:
+        print(f"error: {text}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass  # stderr is gone too: the exit code is all that is left
     sys.exit(code)
+
+
+def _settle_stdout() -> OSError | None:
+    """Flush stdout; if that fails (a full disk, a closed pipe), point it at the null
+    device so the interpreter's own flush at exit adds no second message. The error, if any."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError) as exc:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+        return exc if isinstance(exc, OSError) else None
+    return None
+
+
+def _check_working_folder() -> None:
+    """A deleted current folder breaks relative paths and some imports (reportlab's calls
+    `os.getcwd()`): say so before anything else runs."""
+    try:
+        os.getcwd()
+    except OSError as exc:
+        raise PnpError(
+            f"the current folder cannot be used ({exc.strerror or exc}): "
+            "it was probably deleted; cd to a folder that exists"
+        ) from None
+
+
+_OS_HINTS = {
+    errno.EMFILE: "raise the open-file limit ('ulimit -n')",
+    errno.ENFILE: "the system has too many files open",
+    errno.EAGAIN: "raise the process limit ('ulimit -u') or use '--jobs 1'",
+    errno.ENOMEM: "free some memory or use fewer '--jobs'",
+}
+
+
+def _environment_error(exc: BaseException) -> str | None:
+    """The one line for an environment pnp cannot work in, or None for anything else."""
+    if isinstance(exc, MemoryError):
+        return "out of memory: free some memory, or ask for fewer games or jobs"
+    if isinstance(exc, RecursionError):
+        return "the input is nested too deeply to read"
+    if isinstance(exc, UnicodeEncodeError) and _is_stream_encoding(exc.encoding):
+        bad = exc.object[exc.start : exc.end]
+        return (
+            f"cannot print {bad!r} in this terminal's encoding ({exc.encoding}): "
+            "set PYTHONIOENCODING=utf-8 or use a UTF-8 locale"
+        )
+    if isinstance(exc, OSError):
+        why = exc.strerror or str(exc) or type(exc).__name__
+        hint = _OS_HINTS.get(exc.errno or 0)
+        why = f"{why}: {hint}" if hint else why
+        if getattr(exc, "pnp_stdout", False) or _settle_stdout() is not None:
+            return f"cannot write to standard output: {why}"
+        return f"{exc.filename}: {why}" if exc.filename else why
+    return None
+
+
+def _is_stream_encoding(encoding: str) -> bool:
+    def name(enc: str | None) -> str:
+        try:
+            return codecs.lookup(enc or "utf-8").name
+        except LookupError:
+            return str(enc)
+
+    return name(encoding) in {name(getattr(s, "encoding", None)) for s in (sys.stdout, sys.stderr)}
+
+
+def _stdout_closed(exc: BaseException) -> bool:
+    """A reader that stopped reading (`pnp list | head -1`): not pnp's failure."""
+    closed = getattr(exc, "pnp_stdout", False) or _settle_stdout() is not None
+    return isinstance(exc, BrokenPipeError) and closed
+
+
+class _MarkedStdout:
+    """`sys.stdout` as it was, but an OSError writing it is marked as stdout's, so the
+    error line can say which file failed ("cannot write to standard output: No space left
+    on device") however the writer (print, rich) reached it."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            exc.pnp_stdout = True  # type: ignore[attr-defined]
+            raise
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            exc.pnp_stdout = True  # type: ignore[attr-defined]
+            raise
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -173,9 +293,20 @@ def main(argv: list[str] | None = None) -> None:
 
     The command runs outside click's standalone mode so that usage errors (a bad option,
     a missing argument, an unknown command) come here too and print as one line with a
-    hint, like our own `PnpError`s. Ctrl-C is exit 130."""
+    hint, like our own `PnpError`s. Ctrl-C is exit 130.
+
+    This is the one place that turns what goes wrong into a line: an environment pnp cannot
+    work in (a deleted current folder, a full or closed stdout, too few file descriptors or
+    processes, no memory, an output encoding without a character, input nested too deeply)
+    is `error:` and exit 2; a reader closing stdout early (`| head`) ends pnp quietly with
+    exit 1, as rich's consoles do. Anything else is a bug in pnp: one `error: internal error`
+    line, exit 70, and `PNP_DEBUG=1` shows its traceback (so does it for the environment
+    errors)."""
     command = typer.main.get_command(app)
+    stdout = sys.stdout
+    sys.stdout = _MarkedStdout(stdout)  # type: ignore[assignment]
     try:
+        _check_working_folder()
         code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
     except PnpError as exc:
         _fail(str(exc), exc.exit_code)
@@ -183,14 +314,28 @@ def main(argv: list[str] | None = None) -> None:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
     except Exception as exc:
-        if not hasattr(exc, "format_message"):  # not a usage error: a bug, show it
+        if hasattr(exc, "format_message"):  # a usage error from click
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                print(exc.format_message())
+                sys.exit(0)
+            ctx = getattr(exc, "ctx", None)
+            where = ctx.command_path if ctx is not None else "pnp"
+            _fail(f"{exc.format_message()} (see '{where} --help')", getattr(exc, "exit_code", 2))
+        if os.environ.get("PNP_DEBUG"):
             raise
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            print(exc.format_message())
-            sys.exit(0)
-        ctx = getattr(exc, "ctx", None)
-        where = ctx.command_path if ctx is not None else "pnp"
-        _fail(f"{exc.format_message()} (see '{where} --help')", getattr(exc, "exit_code", 2))
+        if _stdout_closed(exc):
+            sys.exit(1)  # quietly, as rich's own consoles do
+        message = _environment_error(exc)
+        if message is not None:
+            _fail(message, 2)
+        _fail(
+            f"internal error ({type(exc).__name__}: {exc}); this is a bug in pnp, "
+            "please report it: run again with PNP_DEBUG=1 to see the traceback",
+            70,
+        )
+    finally:
+        sys.stdout = stdout
+    _settle_stdout()
     sys.exit(code if isinstance(code, int) else 0)
 
 
