@@ -212,8 +212,8 @@ def check_user_file(path: Path | str) -> None:
         return
     try:
         mode: int | None = os.lstat(path).st_mode
-    except FileNotFoundError:
-        mode = None
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None  # missing, or a file stands where a folder should: said below
     except OSError as exc:
         raise os_error(path, exc) from None
     if mode is not None and stat.S_ISLNK(mode):
