@@ -42,6 +42,10 @@ def ensure_dir(path: Path) -> Path:
     """Create `path` (and parents); turn OS errors into one clear user error."""
     try:
         path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise PnpError(
+            f"output folder {path} is not a folder (a file or device is there)"
+        ) from None
     except OSError as exc:
         raise PnpError(f"cannot create output folder {path}: {exc.strerror or exc}") from None
     if not os.access(path, os.W_OK):

@@ -17,7 +17,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pnp.atomic import check_folder, check_user_file, output_folder, stream_named, write_user_file
+from pnp.atomic import (
+    check_folder,
+    check_user_file,
+    is_null_device,
+    output_folder,
+    stream_named,
+    write_user_file,
+)
 from pnp.config import parse_toml, read_toml, split_config
 from pnp.errors import PnpError
 from pnp.games import GameDef, get_game
@@ -395,7 +402,8 @@ def _simulate_and_report(
             root=out,
             sweep=sweep_summary(swept[0], runs) if swept else None,
         )
-        err.print(f"report: {path}", highlight=False)
+        kept = "nothing kept (--out is the null device)" if is_null_device(out) else path
+        err.print(f"report: {kept}", highlight=False)
     if sim.interrupted:
         err.print(f"interrupted: {sim.summary['games']} of {request.games} games finished")
     return sim
