@@ -186,3 +186,22 @@ def test_make_bench_installs_openspiel_only_for_parcheesi(game, anchor):
     assert r.returncode == 0, r.stderr
     assert ("open_spiel" in r.stdout) is anchor
     assert ("OPEN_SPIEL_PYTHON" in r.stdout) is anchor
+
+
+@pytest.mark.parametrize(
+    "exc, needle",
+    [
+        (MemoryError(), "out of memory"),
+        (RecursionError(), "nested too deeply"),
+        (OSError(24, "Too many open files"), "Too many open files: raise the open-file limit"),
+        (OSError(11, "Resource temporarily unavailable"), "raise the process limit"),
+        (PermissionError(13, "Permission denied", "/x/y"), "/x/y: Permission denied"),
+    ],
+)
+def test_what_the_environment_raises_is_one_line(capsys, monkeypatch, exc, needle):
+    def failing():
+        raise exc
+
+    monkeypatch.setattr(cli, "registry", failing)
+    code, _, err = run(capsys, "list")
+    assert code == 2 and needle in one_error_line(err)
