@@ -1,9 +1,10 @@
 """Bad input, tried as a hostile user would, through every registered game's schema.
 
 Whatever the values (NaN, infinities, zero, negatives, huge numbers, wrong types, range
-edges, lists and tables nested thousands deep, unknown or another game's keys), `check` and `build` either work or raise the
-project's one error type (a `PnpError`, or `ChecksFailed` for a kit that fails its
-checks); a failed build leaves the output folder exactly as it was."""
+edges, lists and tables nested thousands deep, unknown or another game's keys), `check`
+and `build` either work or raise the project's one error type (a `PnpError`, or
+`ChecksFailed` for a kit that fails its checks); a failed build leaves the output folder
+exactly as it was."""
 
 from __future__ import annotations
 
