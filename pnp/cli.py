@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import codecs
-import errno
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -16,6 +14,14 @@ from pnp.atomic import is_null_device, output_folder
 from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, game_slugs
 from pnp.checks import Finding, has_errors
 from pnp.errors import PnpError
+from pnp.exits import (
+    MarkedStdout,
+    check_working_folder,
+    environment_error,
+    fail,
+    settle_stdout,
+    stdout_closed,
+)
 from pnp.games import get_game, registry
 from pnp.paper import paper_name
 from pnp.staging import Staging
@@ -177,117 +183,6 @@ def _register_play_commands() -> None:
 _register_play_commands()
 
 
-def _fail(message: str, code: int = 2) -> NoReturn:
-    """One line on stderr, however the message was built."""
-    text = " ".join(message.split())
-    _settle_stdout()
-    try:
-        print(f"error: {text}", file=sys.stderr, flush=True)
-    except (OSError, ValueError):
-        pass  # stderr is gone too: the exit code is all that is left
-    sys.exit(code)
-
-
-def _settle_stdout() -> OSError | None:
-    """Flush stdout; if that fails (a full disk, a closed pipe), point it at the null
-    device so the interpreter's own flush at exit adds no second message. The error, if any."""
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError) as exc:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-        except (OSError, ValueError):
-            pass
-        return exc if isinstance(exc, OSError) else None
-    return None
-
-
-def _check_working_folder() -> None:
-    """A deleted current folder breaks relative paths and some imports (reportlab's calls
-    `os.getcwd()`): say so before anything else runs."""
-    try:
-        os.getcwd()
-    except OSError as exc:
-        raise PnpError(
-            f"the current folder cannot be used ({exc.strerror or exc}): "
-            "it was probably deleted; cd to a folder that exists"
-        ) from None
-
-
-_OS_HINTS = {
-    errno.EMFILE: "raise the open-file limit ('ulimit -n')",
-    errno.ENFILE: "the system has too many files open",
-    errno.EAGAIN: "raise the process limit ('ulimit -u') or use '--jobs 1'",
-    errno.ENOMEM: "free some memory or use fewer '--jobs'",
-}
-
-
-def _environment_error(exc: BaseException) -> str | None:
-    """The one line for an environment pnp cannot work in, or None for anything else."""
-    if isinstance(exc, MemoryError):
-        return "out of memory: free some memory, or ask for fewer games or jobs"
-    if isinstance(exc, RecursionError):
-        return "the input is nested too deeply to read"
-    if isinstance(exc, UnicodeEncodeError) and _is_stream_encoding(exc.encoding):
-        bad = exc.object[exc.start : exc.end]
-        return (
-            f"cannot print {bad!r} in this terminal's encoding ({exc.encoding}): "
-            "set PYTHONIOENCODING=utf-8 or use a UTF-8 locale"
-        )
-    if isinstance(exc, OSError):
-        why = exc.strerror or str(exc) or type(exc).__name__
-        hint = _OS_HINTS.get(exc.errno or 0)
-        why = f"{why}: {hint}" if hint else why
-        if getattr(exc, "pnp_stdout", False) or _settle_stdout() is not None:
-            return f"cannot write to standard output: {why}"
-        return f"{exc.filename}: {why}" if exc.filename else why
-    return None
-
-
-def _is_stream_encoding(encoding: str) -> bool:
-    def name(enc: str | None) -> str:
-        try:
-            return codecs.lookup(enc or "utf-8").name
-        except LookupError:
-            return str(enc)
-
-    return name(encoding) in {name(getattr(s, "encoding", None)) for s in (sys.stdout, sys.stderr)}
-
-
-def _stdout_closed(exc: BaseException) -> bool:
-    """A reader that stopped reading (`pnp list | head -1`): not pnp's failure."""
-    closed = getattr(exc, "pnp_stdout", False) or _settle_stdout() is not None
-    return isinstance(exc, BrokenPipeError) and closed
-
-
-class _MarkedStdout:
-    """`sys.stdout` as it was, but an OSError writing it is marked as stdout's, so the
-    error line can say which file failed ("cannot write to standard output: No space left
-    on device") however the writer (print, rich) reached it."""
-
-    def __init__(self, stream: Any) -> None:
-        self._stream = stream
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
-
-    def write(self, text: str) -> int:
-        try:
-            return self._stream.write(text)
-        except OSError as exc:
-            exc.pnp_stdout = True  # type: ignore[attr-defined]
-            raise
-
-    def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except OSError as exc:
-            exc.pnp_stdout = True  # type: ignore[attr-defined]
-            raise
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point: a user error is one line on stderr and exit code 2, never a traceback.
 
@@ -304,12 +199,12 @@ def main(argv: list[str] | None = None) -> None:
     errors)."""
     command = typer.main.get_command(app)
     stdout = sys.stdout
-    sys.stdout = _MarkedStdout(stdout)  # type: ignore[assignment]
+    sys.stdout = MarkedStdout(stdout)  # type: ignore[assignment]
     try:
-        _check_working_folder()
+        check_working_folder()
         code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
     except PnpError as exc:
-        _fail(str(exc), exc.exit_code)
+        fail(str(exc), exc.exit_code)
     except (KeyboardInterrupt, typer.Abort):
         print("interrupted", file=sys.stderr)
         sys.exit(130)
@@ -320,22 +215,22 @@ def main(argv: list[str] | None = None) -> None:
                 sys.exit(0)
             ctx = getattr(exc, "ctx", None)
             where = ctx.command_path if ctx is not None else "pnp"
-            _fail(f"{exc.format_message()} (see '{where} --help')", getattr(exc, "exit_code", 2))
+            fail(f"{exc.format_message()} (see '{where} --help')", getattr(exc, "exit_code", 2))
         if os.environ.get("PNP_DEBUG"):
             raise
-        if _stdout_closed(exc):
+        if stdout_closed(exc):
             sys.exit(1)  # quietly, as rich's own consoles do
-        message = _environment_error(exc)
+        message = environment_error(exc)
         if message is not None:
-            _fail(message, 2)
-        _fail(
+            fail(message, 2)
+        fail(
             f"internal error ({type(exc).__name__}: {exc}); this is a bug in pnp, "
             "please report it: run again with PNP_DEBUG=1 to see the traceback",
             70,
         )
     finally:
         sys.stdout = stdout
-    _settle_stdout()
+    settle_stdout()
     sys.exit(code if isinstance(code, int) else 0)
 
 
