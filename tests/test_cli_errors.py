@@ -133,6 +133,10 @@ def test_a_json_path_pnp_will_not_write_is_refused_before_the_games(capsys, tmp_
         assert code == 2 and needle in one_error_line(err)
     assert not (tmp_path / "target.json").exists()
     assert (tmp_path / "link.json").is_symlink()
+    code, _, err = run(
+        capsys, "simulate", "exploding-dice", "--report", "--out", str(tmp_path / "file" / "o")
+    )
+    assert code == 2 and "is not a folder" in one_error_line(err)
 
 
 def test_params_shows_defaults_as_toml_that_reads_back_as_the_default():
