@@ -37,8 +37,11 @@ $(BENCH_VENV)/.installed:
 	$(BENCH_VENV)/bin/python -m pip install --quiet open_spiel && touch $@ \
 	  || echo "open_spiel could not be installed: the bench runs without its anchor"
 
-bench: $(STAMP) $(BENCH_VENV)/.installed ## Benchmarks for every game with an engine (GAME=slug for one; BENCH_ARGS=...)
-	OPEN_SPIEL_PYTHON=$(CURDIR)/$(BENCH_VENV)/bin/python $(BIN)/python -m pnp.bench $(GAME) $(BENCH_ARGS)
+# Only Parcheesi's bench uses OpenSpiel (312 MB): another GAME=slug neither installs nor finds it.
+BENCH_ANCHOR := $(if $(strip $(GAME)),$(if $(filter parcheesi,$(GAME)),$(BENCH_VENV)/.installed),$(BENCH_VENV)/.installed)
+
+bench: $(STAMP) $(BENCH_ANCHOR) ## Benchmarks for every game with an engine (GAME=slug for one; BENCH_ARGS=...)
+	$(if $(BENCH_ANCHOR),OPEN_SPIEL_PYTHON=$(CURDIR)/$(BENCH_VENV)/bin/python )$(BIN)/python -m pnp.bench $(GAME) $(BENCH_ARGS)
 
 lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers
 	$(BIN)/ruff check pnp geometry tests

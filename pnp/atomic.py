@@ -2,7 +2,10 @@
 
 A file is written to a hidden temporary name in its folder and renamed into place, so a
 failure never leaves half a file behind. Renaming replaces a symbolic link that stands
-where the file goes; it never writes to what the link points at. Folders below a `root`
+where the file goes; it never writes to what the link points at. A file the user names
+outside an output folder (`--json FILE`) is stricter: a link or special file there is
+refused before any work starts, never replaced (`check_user_file`), except standard
+output and error, which are written through. Folders below a `root`
 (the `--out` folder) are opened without following links, so a link planted inside the
 output cannot send files elsewhere. Only regular files are written: a FIFO, socket or
 device in a file's place is refused, except the null device, which a user names on
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path, PurePosixPath
 
 from pnp.errors import PnpError
@@ -38,6 +42,10 @@ def ensure_dir(path: Path) -> Path:
     """Create `path` (and parents); turn OS errors into one clear user error."""
     try:
         path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise PnpError(
+            f"output folder {path} is not a folder (a file or device is there)"
+        ) from None
     except OSError as exc:
         raise PnpError(f"cannot create output folder {path}: {exc.strerror or exc}") from None
     if not os.access(path, os.W_OK):
@@ -166,3 +174,89 @@ def _replace_file(dir_fd: int, path: Path, data: bytes) -> None:
 
 def write_text(path: Path, text: str, root: Path | None = None) -> Path:
     return write_bytes(path, text.encode("utf-8"), root)
+
+
+# --- paths the user names ------------------------------------------------------------------
+
+
+def output_folder(text: str, option: str = "--out") -> Path:
+    """An `--out` value as a folder; an empty one is an error, not the current folder
+    (which is what `Path('')` would quietly mean)."""
+    if not text.strip():
+        raise PnpError(f"{option} needs a folder name ('.' for the current folder)")
+    return Path(text)
+
+
+def stream_named(path: Path | str) -> int | None:
+    """1 or 2 when `path` is this process's standard output or error: `/dev/stdout`,
+    `/dev/fd/2`, `/proc/self/fd/1`, or the terminal, pipe or file the stream is open on."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    for fd in (1, 2):
+        try:
+            if os.path.samestat(st, os.fstat(fd)):
+                return fd
+        except OSError:
+            continue
+    return None
+
+
+def check_user_file(path: Path | str) -> None:
+    """Refuse, before any work is done, a file the user named (`--json FILE`) that pnp
+    would not write.
+
+    Standard output or error (by any name) and the null device are fine: they are
+    written through (`write_user_file`). Otherwise the path must be missing or a regular
+    file, in a folder the user may write to (or may make). A symbolic link is refused
+    rather than replaced or followed, and so is a folder, FIFO, socket or device."""
+    path = Path(path)
+    if is_null_device(path) or stream_named(path) is not None:
+        return
+    try:
+        mode: int | None = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None  # missing, or a file stands where a folder should: said below
+    except OSError as exc:
+        raise os_error(path, exc) from None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise PnpError(
+            f"{path} is a symbolic link: pnp neither writes through a link nor replaces it "
+            "(name the file itself)"
+        )
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO, socket or device"
+        raise PnpError(f"cannot write {path}: it is {kind}, not a regular file")
+    check_folder(path.parent, f"cannot write {path}")
+
+
+def check_folder(folder: Path | str, what: str | None = None) -> None:
+    """Can files be written in `folder` (made if missing)? Checked before a long run, so
+    a permission problem is said at once, not after the work is done."""
+    folder = Path(folder)
+    what = what or f"cannot write in {folder}"
+    if is_null_device(folder):
+        return
+    nearest = folder
+    while not os.path.lexists(nearest) and nearest != nearest.parent:
+        nearest = nearest.parent
+    if not nearest.is_dir():
+        raise PnpError(f"{what}: {nearest} is not a folder")
+    if not os.access(nearest, os.W_OK | os.X_OK):
+        raise PnpError(f"{what}: no permission to write in {nearest}")
+
+
+def write_user_file(path: Path | str, text: str) -> Path:
+    """Write `text` to a file the user named: through standard output or error when it
+    names one of them, nowhere for the null device, otherwise whole (`write_text`). What
+    `check_user_file` refuses is refused here too, never replaced."""
+    path = Path(path)
+    check_user_file(path)
+    fd = stream_named(path)
+    if fd is not None:
+        stream = sys.stdout if fd == 1 else sys.stderr
+        stream.write(text)
+        stream.flush()
+        return path
+    return write_text(path, text)

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from pnp.atomic import is_null_device
+from pnp.atomic import is_null_device, output_folder
 from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, game_slugs
 from pnp.checks import Finding, has_errors
 from pnp.errors import PnpError
+from pnp.exits import (
+    MarkedStdout,
+    check_working_folder,
+    environment_error,
+    fail,
+    settle_stdout,
+    stdout_closed,
+)
 from pnp.games import get_game, registry
 from pnp.paper import paper_name
 from pnp.staging import Staging
@@ -58,7 +67,7 @@ def show_params(
 def build(
     game: Annotated[str, typer.Argument(help="A game from 'pnp list', or 'all'.")],
     paper: Annotated[str | None, typer.Option(help="a4 or letter (default: both).")] = None,
-    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("output"),
+    out: Annotated[str, typer.Option(help="Output folder.")] = "output",
     config: Annotated[
         Path | None, typer.Option(help="TOML file overriding kit parameters.")
     ] = None,
@@ -72,19 +81,21 @@ def build(
     build leaves OUT as it was. '--out /dev/null' checks and renders but keeps nothing."""
     slugs = game_slugs(game)
     papers = [paper_name(paper)] if paper is not None else None
-    kept = "nothing kept (--out is the null device)" if is_null_device(out) else ""
+    formats = format_list(format)
+    folder = output_folder(out)
+    kept = "nothing kept (--out is the null device)" if is_null_device(folder) else ""
     built, failed = [], []
     try:
-        with err_console.status("building") as status, Staging(out) as stage:
+        with err_console.status("building") as status, Staging(folder) as stage:
             for slug in slugs:
                 try:
                     built.append(
                         build_game(
                             slug,
                             papers,
-                            out,
+                            folder,
                             config,
-                            format.split(","),
+                            formats,
                             progress=lambda msg: status.update(msg),
                             stage=stage,
                         )
@@ -93,14 +104,14 @@ def build(
                     failed.append(exc)
             if not built:
                 raise _NothingBuilt
-            index = build_gallery_for(out, stage)
+            index = build_gallery_for(folder, stage)
     except _NothingBuilt:
         pass
     for exc in failed:
         _print_findings(exc.findings, errors_only=True)
         err_console.print(f"{exc.game}: not built: fix the check errors above")
     for result in built:
-        where = kept or f"in {out / result.game}"
+        where = kept or f"in {folder / result.game}"
         err_console.print(
             f"{result.game}: {len(result.files)} files {where} ({result.seconds:.1f} s)",
             highlight=False,
@@ -110,6 +121,17 @@ def build(
         err_console.print(f"gallery: {index}", highlight=False, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
+
+
+def format_list(text: str) -> list[str]:
+    """`--format pdf,svg` as its names; an empty name (`pdf,,svg`, a trailing comma) is an
+    error rather than skipped, like any other name pnp does not know."""
+    names = [name.strip() for name in text.split(",")]
+    if any(not name for name in names):
+        raise PnpError(
+            f"--format has an empty name in '{text}': give pdf, svg, png or dxf, comma-separated"
+        )
+    return names
 
 
 class _NothingBuilt(Exception):
@@ -161,36 +183,54 @@ def _register_play_commands() -> None:
 _register_play_commands()
 
 
-def _fail(message: str, code: int = 2) -> NoReturn:
-    """One line on stderr, however the message was built."""
-    text = " ".join(message.split())
-    print(f"error: {text}", file=sys.stderr)
-    sys.exit(code)
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point: a user error is one line on stderr and exit code 2, never a traceback.
 
     The command runs outside click's standalone mode so that usage errors (a bad option,
     a missing argument, an unknown command) come here too and print as one line with a
-    hint, like our own `PnpError`s. Ctrl-C is exit 130."""
+    hint, like our own `PnpError`s. Ctrl-C is exit 130.
+
+    This is the one place that turns what goes wrong into a line: an environment pnp cannot
+    work in (a deleted current folder, a full or closed stdout, too few file descriptors or
+    processes, no memory, an output encoding without a character, input nested too deeply)
+    is `error:` and exit 2; a reader closing stdout early (`| head`) ends pnp quietly with
+    exit 1, as rich's consoles do. Anything else is a bug in pnp: one `error: internal error`
+    line, exit 70, and `PNP_DEBUG=1` shows its traceback (so does it for the environment
+    errors)."""
     command = typer.main.get_command(app)
+    stdout = sys.stdout
+    sys.stdout = MarkedStdout(stdout)  # type: ignore[assignment]
     try:
+        check_working_folder()
         code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
     except PnpError as exc:
-        _fail(str(exc), exc.exit_code)
+        fail(str(exc), exc.exit_code)
     except (KeyboardInterrupt, typer.Abort):
         print("interrupted", file=sys.stderr)
         sys.exit(130)
     except Exception as exc:
-        if not hasattr(exc, "format_message"):  # not a usage error: a bug, show it
+        if hasattr(exc, "format_message"):  # a usage error from click
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                print(exc.format_message())
+                sys.exit(0)
+            ctx = getattr(exc, "ctx", None)
+            where = ctx.command_path if ctx is not None else "pnp"
+            fail(f"{exc.format_message()} (see '{where} --help')", getattr(exc, "exit_code", 2))
+        if os.environ.get("PNP_DEBUG"):
             raise
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            print(exc.format_message())
-            sys.exit(0)
-        ctx = getattr(exc, "ctx", None)
-        where = ctx.command_path if ctx is not None else "pnp"
-        _fail(f"{exc.format_message()} (see '{where} --help')", getattr(exc, "exit_code", 2))
+        if stdout_closed(exc):
+            sys.exit(1)  # quietly, as rich's own consoles do
+        message = environment_error(exc)
+        if message is not None:
+            fail(message, 2)
+        fail(
+            f"internal error ({type(exc).__name__}: {exc}); this is a bug in pnp, "
+            "please report it: run again with PNP_DEBUG=1 to see the traceback",
+            70,
+        )
+    finally:
+        sys.stdout = stdout
+    settle_stdout()
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -8,6 +8,7 @@ uses) or of the shared print settings. Every value is read and checked once, by 
 from __future__ import annotations
 
 import difflib
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -16,30 +17,49 @@ from pnp.errors import PnpError
 from pnp.params import PrintParams, apply_values, keys_of, validate_params
 
 MAX_CONFIG_BYTES = 1_000_000
+KERNEL_FOLDERS = ("/proc", "/sys")  # files there look regular but may block or never end
 
 
 def read_toml(path: Path | str) -> dict[str, Any]:
-    """A config file's table; anything but a small, readable TOML file is one clear error."""
+    """A config file's table; anything but a small, readable TOML file is one clear error.
+
+    Files under /proc and /sys are refused: they claim to be regular files, but some block
+    on read (/proc/kmsg) or never end. Opening without blocking guards the rest."""
     p = Path(path)
     try:
         if not p.is_file():
             what = "does not exist" if not p.exists() else "is not a regular file"
             raise PnpError(f"config file {p} {what}")
-        with open(p, "rb") as fh:
+        if _in_kernel_folder(p):
+            raise PnpError(f"config file {p} is a kernel file under /proc or /sys, not a config")
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with open(fd, "rb") as fh:
             data = fh.read(MAX_CONFIG_BYTES + 1)
     except OSError as exc:
         raise PnpError(f"cannot read config file {p}: {exc.strerror or exc}") from None
-    if len(data) > MAX_CONFIG_BYTES:
+    if data is None or len(data) > MAX_CONFIG_BYTES:
         raise PnpError(f"config file {p} is larger than {MAX_CONFIG_BYTES:,} bytes")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise PnpError(f"config file {p} is not UTF-8 text") from None
+    return parse_toml(text, f"config file {p}")
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """TOML text as a table; a syntax error or nesting too deep to parse is one line."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         first = str(exc).splitlines()[0] if str(exc) else "syntax error"
-        raise PnpError(f"config file {p} is not valid TOML: {first}") from None
+        raise PnpError(f"{source} is not valid TOML: {first}") from None
+    except RecursionError:
+        raise PnpError(f"{source} nests lists or tables too deeply to read") from None
+
+
+def _in_kernel_folder(path: Path) -> bool:
+    real = os.path.realpath(path)
+    return any(real == k or real.startswith(k + "/") for k in KERNEL_FOLDERS)
 
 
 def _suggest(key: str, known: set[str]) -> str:

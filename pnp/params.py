@@ -14,7 +14,9 @@ Types a field may have: ``bool``, ``int``, ``float``, ``str``, ``Literal[...]``,
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -97,7 +99,7 @@ def _kind_name(hint: Any) -> str:
         plural = {bool: "true/false values", int: "whole numbers", float: "numbers", str: "strings"}
         return f"a list of {plural.get(item, 'values')}"
     if origin is Literal:
-        return "one of " + ", ".join(repr(a) for a in get_args(hint))
+        return "one of " + ", ".join(toml_literal(a) for a in get_args(hint))
     if origin is dict:
         return "a table"
     return str(hint)
@@ -158,7 +160,10 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
 
 def _show(value: Any) -> str:
     """A value for an error line: short, on one line."""
-    text = repr(value).replace("\n", "\\n")
+    try:
+        text = repr(value).replace("\n", "\\n")
+    except RecursionError:
+        return "a value nested too deeply"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -235,6 +240,38 @@ def keys_of(cls_or_obj: Any) -> set[str]:
     return {f.name for f in dataclasses.fields(cls_or_obj)}
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def toml_literal(value: Any) -> str:
+    """`value` as it is written in a config file: true, 6.35, "a4", [1, 3], { red = [...] }.
+
+    `pnp params` shows defaults this way, so a default can be copied into a config as is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = (
+            f"{k if _BARE_KEY.fullmatch(str(k)) else json.dumps(str(k))} = {toml_literal(v)}"
+            for k, v in value.items()
+        )
+        return "{ " + ", ".join(items) + " }"
+    if value is None:
+        return "(not set)"
+    return str(value)
+
+
 def describe(cls: type) -> list[tuple[str, str, str, str]]:
     """(key, kind, default, range/help) for every parameter: the README and `--help` table."""
     hints = field_hints(cls)
@@ -247,7 +284,7 @@ def describe(cls: type) -> list[tuple[str, str, str, str]]:
             (
                 f.name,
                 _kind_name(hints[f.name]),
-                repr(default),
+                toml_literal(default),
                 "; ".join(x for x in (limits, s.help) if x),
             )
         )

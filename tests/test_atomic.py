@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from pnp.atomic import is_null_device, write_bytes, write_text
+from pnp.atomic import (
+    check_user_file,
+    is_null_device,
+    output_folder,
+    stream_named,
+    write_bytes,
+    write_text,
+    write_user_file,
+)
 from pnp.errors import PnpError
 
 
@@ -100,3 +108,56 @@ def test_written_files_get_ordinary_permissions(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
+# --- files the user names (--json FILE) ---------------------------------------------------
+
+
+def test_a_user_file_that_is_a_link_is_refused_and_left_alone(tmp_path):
+    target = tmp_path / "target.json"
+    target.write_text("mine")
+    link = tmp_path / "r.json"
+    link.symlink_to(target)
+    for call in (lambda: check_user_file(link), lambda: write_user_file(link, "{}")):
+        with pytest.raises(PnpError, match="is a symbolic link: pnp neither writes through"):
+            call()
+    assert link.is_symlink() and target.read_text() == "mine"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_user_file_that_is_special_is_refused(tmp_path, kind):
+    path = tmp_path / "r.json"
+    os.mkfifo(path) if kind == "fifo" else path.mkdir()
+    with pytest.raises(PnpError, match="not a regular file"):
+        write_user_file(path, "{}")  # would block forever if it opened the FIFO
+
+
+def test_a_user_file_is_written_whole_and_its_folders_made(tmp_path):
+    path = tmp_path / "a" / "b" / "r.json"
+    check_user_file(path)
+    assert write_user_file(path, "{}\n") == path and path.read_text() == "{}\n"
+    write_user_file(path, "[]\n")
+    assert path.read_text() == "[]\n" and sorted(p.name for p in path.parent.iterdir()) == [
+        "r.json"
+    ]
+
+
+def test_standard_output_by_any_name_is_written_through(tmp_path, capfd):
+    assert stream_named("/dev/stdout") == 1 and stream_named("/dev/stderr") == 2
+    assert stream_named(f"/proc/self/fd/{1}") == 1
+    assert stream_named(tmp_path) is None and stream_named(tmp_path / "missing") is None
+    write_user_file("/dev/stderr", "to stderr\n")
+    assert capfd.readouterr().err == "to stderr\n"
+    assert os.path.islink("/dev/stderr")
+
+
+def test_the_null_device_is_accepted_and_discards():
+    check_user_file(os.devnull)
+    assert write_user_file(os.devnull, "x") == Path(os.devnull)
+    assert Path(os.devnull).is_char_device()
+
+
+def test_an_empty_out_is_refused_not_the_current_folder():
+    with pytest.raises(PnpError, match="--out needs a folder name"):
+        output_folder("")
+    assert output_folder(".") == Path(".")

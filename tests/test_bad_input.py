@@ -1,9 +1,10 @@
 """Bad input, tried as a hostile user would, through every registered game's schema.
 
 Whatever the values (NaN, infinities, zero, negatives, huge numbers, wrong types, range
-edges, unknown or another game's keys), `check` and `build` either work or raise the
-project's one error type (a `PnpError`, or `ChecksFailed` for a kit that fails its
-checks); a failed build leaves the output folder exactly as it was."""
+edges, lists and tables nested thousands deep, unknown or another game's keys), `check`
+and `build` either work or raise the project's one error type (a `PnpError`, or
+`ChecksFailed` for a kit that fails its checks); a failed build leaves the output folder
+exactly as it was."""
 
 from __future__ import annotations
 
@@ -21,7 +22,19 @@ from pnp.games import registry
 from pnp.params import PrintParams, spec_of
 
 GAMES = list(registry())
+
+
+def nested(depth: int, table: bool) -> object:
+    """A value `depth` lists (or one-key tables) deep, as a hostile TOML file gives one."""
+    value: object = 1
+    for _ in range(depth):
+        value = {"red": value} if table else [value]
+    return value
+
+
+DEEP_VALUES = st.builds(nested, st.integers(1, 5000), st.booleans())
 ODD_VALUES = st.one_of(
+    DEEP_VALUES,
     st.sampled_from([math.nan, math.inf, -math.inf, 0, -1, 0.0, 1e300, -1e300, 10**20, -(2**63)]),
     st.sampled_from(["", " ", "a4", "LETTER", "red\nx", "x" * 300, True, False, None]),
     st.lists(st.integers(-3, 10), max_size=8),

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import shutil
 import subprocess
+import tomllib
+from pathlib import Path
 
 import pytest
-from cli_run import pnp
+from cli_run import one_error_line, pnp, run
+
+from pnp import cli
+from pnp.games import registry
+from pnp.params import PrintParams, describe
+from pnp.sim import command
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def assert_one_clear_line(r: subprocess.CompletedProcess, needle: str) -> None:
@@ -63,3 +75,137 @@ def test_params_lists_every_key_with_its_range():
     for key in ("die_size", "card_radius", "faces", "arrows", "paper", "kerf", "cut_bed"):
         assert key in r.stdout
     assert "from 1 to 64" in r.stdout  # dice_per_colour's declared range
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["build", "exploding-dice", "--format", "pdf,,svg"], "--format has an empty name"),
+        (["build", "exploding-dice", "--format", "pdf,"], "--format has an empty name"),
+        (["build", "exploding-dice", "--out", ""], "--out needs a folder name"),
+        (["build", "exploding-dice", "--out", "  "], "--out needs a folder name"),
+        (["simulate", "exploding-dice", "--jobs", "2.0"], "'2.0' is not a whole number"),
+        (["simulate", "exploding-dice", "--games", "1_000"], "'1_000' is not a whole number"),
+        (["simulate", "exploding-dice", "--seed", "7.0"], "'7.0' is not a whole number"),
+        (["simulate", "exploding-dice", "--report", "--out", ""], "--out needs a folder name"),
+        (
+            ["simulate", "exploding-dice", "--sweep", "n=4,6", "--sweep", "die_size=10,12"],
+            "--sweep can vary one config key per run",
+        ),
+        (["solve", "building-community", "--budget", "1e6"], "'1e6' is not a whole number"),
+    ],
+)
+def test_lenient_parsing_is_an_error_line(capsys, tmp_path, monkeypatch, args, needle):
+    monkeypatch.chdir(tmp_path)  # '--out ""' must not build into the current folder
+    code, _, err = run(capsys, *args)
+    assert code == 2 and needle in one_error_line(err)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unexpected_exception_is_one_line_with_the_debug_hint(capsys, monkeypatch):
+    def broken():
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(cli, "registry", broken)
+    code, _, err = run(capsys, "list")
+    line = one_error_line(err)
+    assert code == 70 and "internal error (ValueError: a bug)" in line and "PNP_DEBUG=1" in line
+    monkeypatch.setenv("PNP_DEBUG", "1")
+    with pytest.raises(ValueError, match="a bug"):
+        cli.main(["list"])
+
+
+def test_a_json_path_pnp_will_not_write_is_refused_before_the_games(capsys, tmp_path, monkeypatch):
+    def no_games(*args, **kwargs):
+        raise AssertionError("the games were played before the --json path was checked")
+
+    monkeypatch.setattr(command, "run", no_games)
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "link.json").symlink_to(tmp_path / "target.json")
+    os.mkfifo(tmp_path / "fifo.json")
+    for path, needle in [
+        (tmp_path / "link.json", "is a symbolic link"),
+        (tmp_path / "fifo.json", "FIFO, socket or device"),
+        (tmp_path / "file" / "r.json", "is not a folder"),
+        (tmp_path, "it is a folder"),
+    ]:
+        code, _, err = run(capsys, "simulate", "exploding-dice", "--json", str(path))
+        assert code == 2 and needle in one_error_line(err)
+    assert not (tmp_path / "target.json").exists()
+    assert (tmp_path / "link.json").is_symlink()
+    code, _, err = run(
+        capsys, "simulate", "exploding-dice", "--report", "--out", str(tmp_path / "file" / "o")
+    )
+    assert code == 2 and "is not a folder" in one_error_line(err)
+
+
+def test_params_shows_defaults_as_toml_that_reads_back_as_the_default():
+    for game in registry().values():
+        params = game.default_params()
+        for cls in (type(params), PrintParams):
+            hints = dataclasses.fields(cls)
+            defaults = {
+                f.name: f.default if f.default is not dataclasses.MISSING else f.default_factory()
+                for f in hints
+            }
+            for key, _, shown, _ in describe(cls):
+                read = tomllib.loads(f"v = {shown}")["v"]
+                assert read == _as_toml(defaults[key]), (game.slug, key, shown)
+
+
+def _as_toml(value):
+    if isinstance(value, tuple | list):
+        return [_as_toml(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_toml(v) for k, v in value.items()}
+    return value
+
+
+def test_params_output_is_toml_not_python():
+    r = pnp("params", "parcheesi")
+    assert r.returncode == 0, r.stderr
+    rows = {
+        ln.split("│")[1].strip(): ln.split("│")[3].strip()
+        for ln in r.stdout.splitlines()
+        if ln.count("│") == 5 and ln.split("│")[1].strip()
+    }
+    assert rows["paper"] == '"a4"' and rows["common_line"] == "false"
+    assert rows["paper_dice"] == "true"
+    assert rows["colours"].startswith('["red", "blue"')
+    assert "'" not in "".join(rows.values()) and "True" not in r.stdout
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.parametrize(
+    "game, anchor", [("", True), ("parcheesi", True), ("exploding-dice", False)]
+)
+def test_make_bench_installs_openspiel_only_for_parcheesi(game, anchor):
+    r = subprocess.run(
+        ["make", "-n", "bench", f"GAME={game}", "STAMP=Makefile"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    assert ("open_spiel" in r.stdout) is anchor
+    assert ("OPEN_SPIEL_PYTHON" in r.stdout) is anchor
+
+
+@pytest.mark.parametrize(
+    "exc, needle",
+    [
+        (MemoryError(), "out of memory"),
+        (RecursionError(), "nested too deeply"),
+        (OSError(24, "Too many open files"), "Too many open files: raise the open-file limit"),
+        (OSError(11, "Resource temporarily unavailable"), "raise the process limit"),
+        (PermissionError(13, "Permission denied", "/x/y"), "/x/y: Permission denied"),
+    ],
+)
+def test_what_the_environment_raises_is_one_line(capsys, monkeypatch, exc, needle):
+    def failing():
+        raise exc
+
+    monkeypatch.setattr(cli, "registry", failing)
+    code, _, err = run(capsys, "list")
+    assert code == 2 and needle in one_error_line(err)

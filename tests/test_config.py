@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pnp.build import resolve_params
 from pnp.errors import PnpError
@@ -68,3 +70,39 @@ def test_bad_config_is_one_clear_error(tmp_path, text, needle):
 def test_missing_config_file(tmp_path):
     with pytest.raises(PnpError, match="does not exist"):
         resolve_params(GAME, tmp_path / "nope.toml")
+
+
+def _nested(depth: int, opener: str) -> str:
+    """A TOML value `depth` levels deep: '[' a list, '{' an inline table, mixed by turns."""
+    out, close = "", ""
+    for i in range(depth):
+        kind = opener[i % len(opener)]
+        out += "[" if kind == "[" else "{a = "
+        close = ("]" if kind == "[" else "}") + close
+    return out + "1" + close
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    depth=st.integers(1, 5000),
+    opener=st.sampled_from(["[", "{", "[{", "{[", "[[{"]),
+    key=st.sampled_from(["die_size", "faces", "colours", "x"]),
+    table=st.booleans(),
+)
+def test_any_nesting_depth_is_read_or_refused_in_one_line(
+    tmp_path_factory, depth, opener, key, table
+):
+    text = (
+        f"[faces]\nred = {_nested(depth, opener)}\n"
+        if table
+        else f"{key} = {_nested(depth, opener)}\n"
+    )
+    cfg = tmp_path_factory.mktemp("deep") / "kit.toml"
+    cfg.write_text(text)
+    try:
+        params, _, _ = resolve_params(GAME, cfg)
+        play_model(params)
+    except PnpError as exc:
+        assert "\n" not in str(exc)
+    else:
+        raise AssertionError(f"a nested {key} was accepted")

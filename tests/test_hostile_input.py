@@ -3,8 +3,15 @@ correct build), never a traceback or a hang, and never a file left behind."""
 
 from __future__ import annotations
 
+import json
 import os
+import resource
+import shutil
+import stat
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_run import bad_config_error, one_error_line, pnp, run
@@ -138,3 +145,183 @@ def test_out_dev_null_checks_and_renders_but_keeps_nothing(capsys):
     )
     assert code == 0 and "nothing kept" in err
     assert Path(os.devnull).is_char_device()
+
+
+# --- odd environments (issue 24): each is one `error:` line, checked through the real CLI ---
+
+PNP_SCRIPT = Path(sys.executable).parent / "pnp"
+
+
+def hostile(
+    *args: str,
+    env: dict[str, str] | None = None,
+    prefix: tuple[str, ...] = (),
+    **popen: Any,
+) -> subprocess.CompletedProcess:
+    """`pnp ARGS` in its own process, in an environment a test shapes (`popen` goes to
+    `subprocess.run`: stdout, preexec_fn, cwd)."""
+    popen.setdefault("stdout", subprocess.PIPE)
+    return subprocess.run(
+        [*prefix, str(PNP_SCRIPT), *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1", **(env or {})},
+        timeout=120,
+        **popen,
+    )
+
+
+def one_line(r: subprocess.CompletedProcess, needle: str, code: int = 2) -> str:
+    line = one_error_line(r.stderr)
+    assert r.returncode == code, r.stderr
+    assert needle in line, line
+    return line
+
+
+def deep_toml(depth: int, shape: str) -> str:
+    if shape == "lists":
+        return "x = " + "[" * depth + "]" * depth + "\n"
+    return "x = " + "{a = " * depth + "1" + "}" * depth + "\n"
+
+
+@pytest.mark.parametrize("shape, depth", [("lists", 900), ("tables", 2000), ("lists", 100_000)])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "exploding-dice"],
+        ["build", "exploding-dice", "--out", os.devnull],
+        ["simulate", "exploding-dice", "--games", "5", "--jobs", "1"],
+        ["solve", "building-community", "--budget", "10"],
+    ],
+)
+def test_a_config_nested_too_deeply_is_one_line_in_every_command(
+    capsys, tmp_path, shape, depth, argv
+):
+    cfg = tmp_path / "deep.toml"
+    cfg.write_text(deep_toml(depth, shape))
+    code, _, err = run(capsys, *argv, "--config", str(cfg))
+    assert code == 2 and "nests lists or tables too deeply" in one_error_line(err)
+
+
+def test_a_sweep_value_nested_too_deeply_is_one_line(capsys):
+    value = "[" * 2000 + "]" * 2000
+    code, _, err = run(capsys, "simulate", "exploding-dice", "--sweep", f"n={value}")
+    assert code == 2 and "too deeply" in one_error_line(err)
+
+
+@pytest.mark.parametrize("path", ["/proc/kmsg", "/proc/self/status", "/sys/kernel/uevent_seqnum"])
+def test_kernel_files_are_refused_as_configs_without_reading_them(path):
+    if not os.path.exists(path):
+        pytest.skip(f"{path} does not exist here")
+    # /proc/kmsg looks like a regular file but blocks on read: refused, never read
+    r = hostile("check", "exploding-dice", "--config", path)
+    one_line(r, "kernel file under /proc or /sys")
+
+
+def test_a_link_into_proc_is_refused_too(tmp_path):
+    link = tmp_path / "kit.toml"
+    link.symlink_to("/proc/self/status")
+    one_line(hostile("check", "exploding-dice", "--config", str(link)), "kernel file")
+
+
+def test_a_deleted_current_folder_is_one_line(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+
+    def enter_then_delete() -> None:
+        os.chdir(gone)
+        os.rmdir(gone)
+
+    r = hostile("list", preexec_fn=enter_then_delete, cwd=tmp_path)
+    one_line(r, "the current folder cannot be used")
+
+
+@pytest.mark.parametrize(
+    "argv", [["list"], ["simulate", "exploding-dice", "--games", "5", "--jobs", "1", "--json", "-"]]
+)
+def test_a_full_stdout_is_one_line(argv):
+    with open("/dev/full", "w") as full:
+        r = hostile(*argv, stdout=full)
+    one_line(r, "cannot write to standard output: No space left on device")
+
+
+def test_a_reader_that_stops_early_ends_pnp_quietly():
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # `pnp list | head -0`: nobody reads
+    try:
+        r = hostile("list", stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert r.returncode == 1 and r.stderr == ""
+
+
+def test_an_ascii_only_output_encoding_is_one_line():
+    r = hostile("list", env={"PYTHONIOENCODING": "ascii"})
+    one_line(r, "cannot print '\\u2013' in this terminal's encoding (ascii)")
+
+
+def test_too_few_file_descriptors_is_one_line():
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (12, 12))
+
+    r = hostile("simulate", "exploding-dice", "--games", "200", "--jobs", "2", preexec_fn=few_files)
+    assert "Traceback" not in r.stderr
+    one_line(r, "")
+
+
+AS_NOBODY = ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+
+
+def _can_become_nobody() -> bool:
+    return os.geteuid() == 0 and all(shutil.which(t) for t in ("setpriv", "prlimit"))
+
+
+@pytest.mark.skipif(not _can_become_nobody(), reason="needs root, setpriv and prlimit")
+def test_one_process_allowed_with_two_jobs_is_one_line(tmp_path):
+    r = hostile(
+        "simulate",
+        "exploding-dice",
+        "--games",
+        "500",
+        "--jobs",
+        "2",
+        prefix=("prlimit", "--nproc=1", *AS_NOBODY),
+        cwd="/tmp",
+    )
+    assert "Traceback" not in r.stderr
+    one_line(r, "")
+
+
+@pytest.mark.parametrize("name, fd", [("/dev/stdout", 1), ("/dev/stderr", 2)])
+def test_json_to_dev_stdout_or_stderr_writes_through_and_keeps_the_link(name, fd):
+    before = os.lstat(name)
+    r = hostile("simulate", "exploding-dice", "--games", "20", "--jobs", "1", "--json", name)
+    assert r.returncode == 0, r.stderr
+    after = os.lstat(name)
+    assert stat.S_ISLNK(after.st_mode) and after.st_ino == before.st_ino
+    stream = r.stdout if fd == 1 else r.stderr
+    data = json.loads(stream[stream.index("{") :])
+    assert data["games"] == 20
+    if fd == 1:
+        assert r.stderr == ""  # the JSON alone, as with '--json -'
+    else:
+        assert "turns (mean / median)" in r.stdout  # the table still goes to stdout
+
+
+@pytest.mark.skipif(not _can_become_nobody(), reason="needs root and setpriv")
+def test_json_into_a_folder_nobody_may_write_is_refused_as_an_unprivileged_user():
+    r = hostile(
+        "simulate",
+        "exploding-dice",
+        "--games",
+        "20",
+        "--jobs",
+        "1",
+        "--json",
+        "/dev/pnp-test.json",
+        prefix=AS_NOBODY,
+        cwd="/tmp",
+    )
+    one_line(r, "cannot write /dev/pnp-test.json: no permission to write in /dev")
+    assert r.stdout == ""  # refused before the games: no table
+    assert not os.path.lexists("/dev/pnp-test.json")

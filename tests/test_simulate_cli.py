@@ -10,9 +10,9 @@ import pytest
 from cli_run import pnp
 
 from pnp.errors import PnpError
-from pnp.sim.command import run_simulation
+from pnp.sim.command import cap_warning, run_simulation
 
-KEYS = ["game", "players", "bot", "games", "seed", "metrics", "end_reasons"]
+KEYS = ["game", "players", "bot", "games", "seed", "metrics", "end_reasons", "params"]
 
 
 def simulate(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -174,3 +174,53 @@ def test_a_sweep_runs_once_per_value_and_the_report_plots_it(tmp_path):
 def test_a_bad_sweep_is_one_clear_line(sweep, needle):
     r = simulate("--games", "10", "--jobs", "1", "--sweep", sweep)
     assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_json_records_the_effective_kit_parameters(tmp_path):
+    cfg = tmp_path / "kit.toml"
+    cfg.write_text('die_size = 12\ncolours = ["red", "green", "blue", "black"]\n')
+    r = simulate("--games", "20", "--jobs", "1", "--config", str(cfg), "--json", "-")
+    assert r.returncode == 0, r.stderr
+    params = json.loads(r.stdout)["params"]
+    assert params["die_size"] == 12.0 and params["colours"] == ["red", "green", "blue", "black"]
+    assert params["dice_per_colour"] == 4  # a default the file did not set is there too
+    r = simulate("--games", "20", "--jobs", "1", "--sweep", "dice_per_colour=2,3", "--json", "-")
+    runs = json.loads(r.stdout)["runs"]
+    assert [run["params"]["dice_per_colour"] for run in runs] == [2, 3]
+
+
+def _ends(capped: int, games: int = 100) -> dict:
+    return {"games": games, "end_reasons": {"home": games - capped, "timeout": capped}}
+
+
+def test_the_cap_warning_starts_above_five_percent():
+    assert cap_warning(_ends(5)) is None
+    line = cap_warning(_ends(6))
+    assert line is not None and "6.0 % of the games (6 of 100)" in line and "'timeout'" in line
+    assert cap_warning({"games": 10, "end_reasons": {"home": 10}}) is None
+
+
+def test_simulate_warns_when_the_random_bot_mostly_hits_the_cap():
+    r = pnp("simulate", "home-in-one-piece", "--games", "40", "--jobs", "1", "--json", "-")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    capped = data["end_reasons"].get("timeout", 0)
+    assert capped > 0.05 * 40  # the random bot rarely brings its dough home
+    warnings = [ln for ln in r.stderr.splitlines() if ln.startswith("warning: ")]
+    assert len(warnings) == 1 and f"({capped} of 40)" in warnings[0]
+    greedy = pnp(
+        "simulate",
+        "home-in-one-piece",
+        "--games",
+        "40",
+        "--jobs",
+        "1",
+        "--bot",
+        "greedy",
+        "--json",
+        "-",
+    )
+    assert (
+        greedy.returncode == 0 and json.loads(greedy.stdout)["end_reasons"].get("timeout", 0) <= 2
+    )
+    assert "warning:" not in greedy.stderr

@@ -6,8 +6,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import tomllib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,8 +17,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pnp.atomic import write_text
-from pnp.config import read_toml, split_config
+from pnp.atomic import (
+    check_folder,
+    check_user_file,
+    is_null_device,
+    output_folder,
+    stream_named,
+    write_user_file,
+)
+from pnp.config import parse_toml, read_toml, split_config
 from pnp.errors import PnpError
 from pnp.games import GameDef, get_game
 from pnp.outcome import SimOption
@@ -25,6 +33,18 @@ from pnp.sim.metrics import Accumulator, summary
 from pnp.sim.runner import check_limits, default_jobs, is_tty, report_after_ctrl_c, run
 
 MAX_SEED = 2**63
+CAP_ENDS = ("timeout",)  # end reasons that are a limit of the simulation, not the rules
+CAP_WARNING_SHARE = 0.05
+
+
+def whole_number(text: str | int) -> int:
+    """An integer option's value, strictly: '2', '-7', '+3'; not '2.0' or '1_000', which
+    the option parser would otherwise read as 2 and 1000. (A default arrives as an int.)"""
+    if isinstance(text, int):
+        return text
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+        raise typer.BadParameter(f"'{text}' is not a whole number")
+    return int(text)
 
 
 @dataclass
@@ -109,6 +129,7 @@ def run_simulation(
     source = f"config file {config}" if config is not None else "options"
     params, _ = split_config(data, gdef.default_params(), source)
     model = engine.prepare(params, players, **options)
+    effective = _plain(dataclasses.asdict(params))
     result = run(engine, model, players, bot, games, seed, jobs, options, progress)
     colours = tuple(getattr(model, "colours", ()))
     chosen = {k: v for k, v in options.items() if v != declared[k].default}
@@ -131,7 +152,8 @@ def run_simulation(
             options=chosen,
             abstraction=getattr(engine, "ABSTRACTION", ""),
             totals=dict(getattr(engine, "TOTALS", {})),
-        ),
+        )
+        | {"params": effective},
         acc=result.acc,
         interrupted=result.interrupted,
         title=gdef.title,
@@ -154,8 +176,10 @@ def parse_sweep(text: str) -> tuple[str, list[Any]]:
     out = []
     for w in words:
         try:
-            out.append(tomllib.loads(f"v = {w}")["v"])
-        except tomllib.TOMLDecodeError:
+            out.append(parse_toml(f"v = {w}", "--sweep")["v"])
+        except PnpError as exc:
+            if "too deeply" in str(exc):
+                raise
             out.append(w)  # a bare word: a string value
     return key, out
 
@@ -181,6 +205,30 @@ def sweep_table(key: str, runs: list[tuple[Any, Simulation]]) -> Table:
             ends,
         )
     return t
+
+
+def _plain(value: Any) -> Any:
+    """Parameters as JSON has them: tuples become lists, tables stay tables."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def cap_warning(s: dict, ends: tuple[str, ...] = CAP_ENDS) -> str | None:
+    """One line when more than 5 % of the games ended at a simulation limit (a turn cap,
+    a round limit): then the lengths and rates describe the limit more than the game."""
+    capped = sum(n for e, n in s["end_reasons"].items() if e in ends)
+    if s["games"] == 0 or capped <= CAP_WARNING_SHARE * s["games"]:
+        return None
+    share = 100 * capped / s["games"]
+    which = "/".join(e for e in ends if e in s["end_reasons"])
+    return (
+        f"{share:.1f} % of the games ({capped} of {s['games']}) ended at the "
+        f"simulation's limit ('{which}'): the lengths and rates show the limit more than "
+        "the game (another --bot may finish more games)"
+    )
 
 
 def _said(value: Any) -> str:
@@ -223,14 +271,18 @@ def summary_table(s: dict) -> Table:
 def simulate(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="A game from 'pnp list'.")],
-    games: Annotated[int, typer.Option(help="How many games to play.")] = 1000,
+    games: Annotated[int, typer.Option(help="How many games to play.", parser=whole_number)] = 1000,
     players: Annotated[
-        int | None, typer.Option(help="Players per game (default: the game's own).")
+        int | None,
+        typer.Option(help="Players per game (default: the game's own).", parser=whole_number),
     ] = None,
     bot: Annotated[str, typer.Option(help="Bot for every seat: random or greedy.")] = "random",
-    seed: Annotated[int, typer.Option(help="Master seed; game i uses '<seed>:<i>'.")] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Master seed; game i uses '<seed>:<i>'.", parser=whole_number)
+    ] = 1,
     jobs: Annotated[
-        int, typer.Option(help="Worker processes (results do not depend on it).")
+        int,
+        typer.Option(help="Worker processes (results do not depend on it).", parser=whole_number),
     ] = default_jobs(),
     config: Annotated[
         Path | None, typer.Option(help="TOML file overriding kit parameters.")
@@ -239,9 +291,9 @@ def simulate(
         str | None, typer.Option("--json", help="Write the JSON results to a file ('-': stdout).")
     ] = None,
     report: Annotated[bool, typer.Option(help="Write OUT/<game>/report.html with plots.")] = False,
-    out: Annotated[Path, typer.Option(help="Output folder for --report.")] = Path("output"),
+    out: Annotated[str, typer.Option(help="Output folder for --report.")] = "output",
     sweep: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(help="KEY=V1,V2,...: run once per value of a config key, and compare."),
     ] = None,
 ) -> None:
@@ -255,10 +307,20 @@ def simulate(
         raise PnpError("--json needs a file name, or '-' for stdout")
     if not -MAX_SEED <= seed < MAX_SEED:
         raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
-    swept = parse_sweep(sweep) if sweep is not None else None
+    if sweep is not None and len(sweep) > 1:
+        raise PnpError(
+            "--sweep can vary one config key per run: give it once, as KEY=V1,V2,... "
+            "(comparing two keys at once is not supported yet)"
+        )
+    swept = parse_sweep(sweep[0]) if sweep else None
+    out_folder = output_folder(out)
+    if json_out not in (None, "-"):
+        check_user_file(json_out)  # said now, not after the games are played
+    if report:
+        check_folder(out_folder)
     request = Request(game, games, players, bot, seed, jobs, config, options)
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
-        sim = _simulate_and_report(request, json_out, report, out, swept)
+        sim = _simulate_and_report(request, json_out, report, out_folder, swept)
     if sim.interrupted:
         raise typer.Exit(130)
 
@@ -313,12 +375,18 @@ def _simulate_and_report(
         text = json.dumps(sweep_summary(swept[0], runs), indent=2)
     else:
         text = json.dumps(sim.summary, indent=2)
-    if json_out == "-":
-        print(text)
+    if json_out == "-" or (json_out and stream_named(json_out) == 1):
+        print(text)  # the JSON is stdout: no table beside it
     else:
         if json_out:
-            write_text(Path(json_out), text + "\n")
+            write_user_file(json_out, text + "\n")
         Console().print(sweep_table(swept[0], runs) if swept else summary_table(sim.summary))
+    caps = getattr(engine_for(get_game(request.game)), "CAP_ENDS", CAP_ENDS)
+    for value, one in runs:
+        warning = cap_warning(one.summary, caps)
+        if warning:
+            where = f"{swept[0]} = {value}: " if swept else ""
+            err.print(f"warning: {where}{warning}", highlight=False, soft_wrap=True, markup=False)
     if report:
         from pnp.sim.report import sweep_plot, write_report
 
@@ -334,7 +402,8 @@ def _simulate_and_report(
             root=out,
             sweep=sweep_summary(swept[0], runs) if swept else None,
         )
-        err.print(f"report: {path}", highlight=False)
+        kept = "nothing kept (--out is the null device)" if is_null_device(out) else path
+        err.print(f"report: {kept}", highlight=False)
     if sim.interrupted:
         err.print(f"interrupted: {sim.summary['games']} of {request.games} games finished")
     return sim
