@@ -21,7 +21,7 @@ from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paper import PAPERS, get_paper
 from pnp.params import apply_values, validate_params
-from pnp.scene import Component
+from pnp.scene import PRINTED_MACHINE_LAYERS, Component
 from pnp.staging import Staging
 
 FORMATS = ("pdf", "svg", "png", "dxf")
@@ -168,7 +168,12 @@ def build_game(
             kit = plan.kit
             for doc in plan.documents:
                 say(f"{slug}: rendering the {kit.printing.paper} {doc.name or 'print'} PDF")
-                data = render_pdf(doc.pages, f"{kit.title} - {doc.title}", hairline=doc.hairline)
+                data = render_pdf(
+                    doc.pages,
+                    f"{kit.title} - {doc.title}",
+                    hairline=doc.hairline,
+                    machine_layers=doc.machine_layers,
+                )
                 result.files.append(write(pdf_name(slug, doc.name, kit.printing.paper), data))
     result.files += _component_files(plans[0], write, formats, say)
     result.files += _cut_sheet_files(plans[0], write, formats, say)
@@ -206,13 +211,15 @@ class Document:
     title: str
     pages: list
     hairline: float | None = None
+    machine_layers: tuple[str, ...] = PRINTED_MACHINE_LAYERS
 
 
 def kit_documents(kit: Kit) -> list[Document]:
     """Every PDF the kit prints, laid out: the main one first."""
     docs = [Document("", "print-and-play kit", kit_pages(kit))]
     for d in kit.documents:
-        docs.append(Document(d.name, d.title, kit_pages(kit, d.sections, d.title), d.hairline))
+        pages = kit_pages(kit, d.sections, d.title)
+        docs.append(Document(d.name, d.title, pages, d.hairline, d.machine_layers))
     return docs
 
 

@@ -238,8 +238,9 @@ def test_document_order_cover_sections_then_alignment() -> None:
         "Tokens",
         "Duplex alignment test",
         "Duplex alignment test",
+        "Duplex alignment test",
     ]
-    assert [p.side for p in pages[2:4]] == ["front", "back"]
+    assert [p.side for p in pages] == ["front"] * 3 + ["back", "front", "blank", "front", "back"]
     cover_text = " ".join(i.text for i in pages[0].items if isinstance(i, Text))
     assert "Contents" in cover_text and "100 %" in cover_text and "long edge" in cover_text
     for k, page in enumerate(pages, start=1):
@@ -577,3 +578,26 @@ def test_mixed_sizes_keep_copies_bleed_margin_and_clear_marks(
         assert_every_edge_marked(trims, layout_marks(page), bleed, tol=1e-5)
     upright = impose_cards(comps, paper, PrintParams(bleed=bleed), rotate=False)
     assert len(pages) <= len(upright)
+
+
+def test_contents_by_section_counts_in_the_singular_too() -> None:
+    """The short contents (one row a section) says "1 page" and "1 back page"."""
+    from pnp.layout.document import contents_lines
+
+    paper = get_paper("a4")
+    sections = [
+        Section("Cards", [card("x", copies=3, back=card("back"))]),
+        Section("Tokens", [token()]),
+    ]
+    body = build_document("Kit", sections, paper, PrintParams())[1:]
+    rows = [what for _, what, _ in contents_lines(body, {}, 2, max_lines=2)]
+    assert rows == ["Cards (2 pages, 1 back page: duplex)", "Tokens (1 page)"]
+
+
+def test_a_cover_speaks_of_bleed_only_when_something_has_bleed() -> None:
+    def cover(sections: list[Section]) -> str:
+        pages = build_document("Kit", sections, get_paper("a4"), PrintParams())
+        return " ".join(i.text for i in pages[0].items if isinstance(i, Text))
+
+    assert "bleed" not in cover([Section("Tokens", [token(copies=4)])])
+    assert "3 mm of bleed" in cover([Section("Cards", [card(copies=4)])])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnp.kit import PrintParams
-from pnp.layout.duplex import alignment_pages, check_back_offset, with_backs
+from pnp.layout.duplex import alignment_pages, check_back_offset, on_odd_pages, with_backs
 from pnp.layout.furniture import GREY, INK, add_furniture, fit_text, label, paper_label
 from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
@@ -92,6 +92,7 @@ def build_document(
     duplex = any(p.side == "back" for p in body)
     if duplex:
         body += alignment_pages(paper, printing, ALIGNMENT_SECTION)
+        body = on_odd_pages(body, paper, first=2)  # page 1 is the cover
     notes = {s.title: _note(s) for s in sections}
     cover = cover_page(title, subtitle, body, notes, paper, printing, duplex, materials)
     pages = [cover] + body
@@ -108,6 +109,10 @@ def _page_range(a: int, b: int) -> str:
     return f"{a}" if a == b else f"{a}–{b}"
 
 
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
 def contents_lines(
     body: list[Page], notes: dict[str, str], first: int, max_lines: int
 ) -> list[tuple[str, str, bool]]:
@@ -117,7 +122,8 @@ def contents_lines(
     n = first
     noted: set[str] = set()
     for i, p in enumerate(body):
-        if p.side == "back":
+        if p.side != "front":
+            n += p.side == "blank"
             continue
         has_back = i + 1 < len(body) and body[i + 1].side == "back"
         nums = f"{n} + {n + 1}" if has_back else f"{n}"
@@ -138,10 +144,15 @@ def contents_lines(
         while j < len(body) and body[j].section == sec:
             j += 1
         backs = sum(1 for p in body[i:j] if p.side == "back")
-        extra = f", {backs} back pages: duplex" if backs else ""
+        printed = sum(1 for p in body[i:j] if p.side != "blank")
+        extra = f", {_count(backs, 'back page')}: duplex" if backs else ""
         note = f" — {notes[sec]}" if notes.get(sec) else ""
         rows.append(
-            (_page_range(n, n + j - i - 1), f"{sec or 'Pages'} ({j - i} pages{extra}){note}", False)
+            (
+                _page_range(n, n + j - i - 1),
+                f"{sec or 'Pages'} ({_count(printed, 'page')}{extra}){note}",
+                False,
+            )
         )
         n += j - i
         i = j
@@ -173,15 +184,21 @@ def cover_page(
         "Before cutting, measure the 50 mm and 1 in bars at the foot of any page.",
         f"Paper: {paper_label(paper)}. Nothing is printed within {paper.margin:g} mm of an "
         "edge, so any home printer reaches every mark.",
-        f"Cards and tiles carry {printing.bleed:g} mm of bleed: cut on the line the crop "
-        "marks give, the art runs past it.",
     ]
-    if duplex:
-        first_test = 2 + next(i for i, p in enumerate(body) if p.section == ALIGNMENT_SECTION)
+    if printing.bleed > 0 and any(p.bleed_box not in (None, p.trim_box) for p in body):
         how.append(
-            'Pages marked "backs" go on the reverse of the page before: print double-sided, '
-            f"flip on the long edge. Print the alignment test (pages {first_test}–"
-            f"{first_test + 1}) first and set the back offset it reads."
+            f"Cards and tiles carry {printing.bleed:g} mm of bleed: cut on the line the crop "
+            "marks give, the art runs past it."
+        )
+    if duplex:
+        first_test = 2 + next(
+            i for i, p in enumerate(body) if p.section == ALIGNMENT_SECTION and p.side == "front"
+        )
+        how.append(
+            'Print the whole file double-sided, flipped on the long edge: pages marked "backs" '
+            "land on the reverse of the page before (a blank page keeps every sheet in step). "
+            f"Print the alignment test (pages {first_test}–{first_test + 1}) first and set "
+            "back_offset_x and back_offset_y as it reads."
         )
     scaled = [p.title for p in body if "(scale 1:" in p.title]
     if scaled:
