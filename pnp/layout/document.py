@@ -139,6 +139,9 @@ def contents_lines(
     n = first
     i = 0
     while i < len(body):
+        if body[i].side == "blank":  # counted, never listed
+            n, i = n + 1, i + 1
+            continue
         sec = body[i].section
         j = i
         while j < len(body) and body[j].section == sec:
