@@ -266,7 +266,7 @@ def _cut_sheet_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
     for sheet in plan.sheets:
         say(f"{kit.game}: cut sheet {sheet.name}")
         if "svg" in formats:
-            data = component_svg(sheet).encode("utf-8")
+            data = component_svg(sheet, kerf=kit.printing.kerf).encode("utf-8")
             files.append(write(f"cut/{sheet.name}.svg", data))
         if "dxf" in formats:
             dxf = component_dxf(sheet, kerf=kit.printing.kerf)
