@@ -159,6 +159,7 @@ def build_game(
     for plan in plans:
         if has_errors(plan.findings):
             raise ChecksFailed(slug, plan.findings)
+    stage.own(slug)  # output/<game>/ will hold exactly what this build makes
     write = _Writer(stage, slug)
     result = BuildResult(slug, findings=plans[0].findings)
     if "pdf" in formats:
