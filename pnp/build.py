@@ -7,7 +7,6 @@ renamed, so a failed build never leaves a half-written file behind.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 from pnp.checks import Finding, has_errors
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
+from pnp.gallery import MANIFEST, manifest_text, pdf_name
 from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paper import PAPERS, get_paper
@@ -182,11 +182,6 @@ def build_game(
     return result
 
 
-def pdf_name(slug: str, document: str, paper: str) -> str:
-    """`<game>-<paper>.pdf` for the main PDF, `<game>-<document>-<paper>.pdf` for others."""
-    return f"{slug}-{document}-{paper}.pdf" if document else f"{slug}-{paper}.pdf"
-
-
 def kit_pages(kit: Kit, sections: Iterable[KitSection] | None = None, subtitle: str = "") -> list:
     """A document's pages in print order, from the sections the game declared."""
     from pnp.layout.document import Section, build_document
@@ -285,11 +280,8 @@ def _component_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
     kit = plan.kit
     files = []
     comps = all_components(kit)
-    manifest = {
-        "components": [{"name": c.name, "title": c.title} for c in comps],
-        "cut_sheets": [s.name for s in plan.sheets],
-    }
-    files.append(write("manifest.json", json.dumps(manifest, indent=1) + "\n"))
+    manifest = manifest_text([(c.name, c.title) for c in comps], [s.name for s in plan.sheets])
+    files.append(write(MANIFEST, manifest))
     for comp in comps:
         say(f"{kit.game}: {comp.name}")
         if "svg" in formats:
@@ -332,66 +324,10 @@ def game_slugs(name: str) -> list[str]:
     return [name]
 
 
-def build_gallery_for(out: Path, stage: Staging | None = None) -> Path:
-    """The index page over every kit built into `out`, written through `stage` (with the
-    build's files, in one transaction) or on its own."""
-    if stage is None:
-        with Staging(out) as own:
-            return build_gallery_for(out, own)
-    from pnp.gallery import gallery_html
+def build_gallery_for(
+    out: Path, stage: Staging | None = None, warn: Callable[[str], None] | None = None
+) -> Path:
+    """The index page over every kit in `out` (see `pnp.gallery.gallery_for`)."""
+    from pnp.gallery import gallery_for
 
-    kits = []
-    for slug, game in registry().items():
-        manifest = stage.find(f"{slug}/manifest.json")
-        if manifest is not None:
-            kits.append(_gallery_entry(slug, game, manifest, stage.find))
-    return stage.write_text("index.html", gallery_html(kits, stage.find))
-
-
-def _gallery_entry(
-    slug: str, game: GameDef, manifest: Path, find: Callable[[str], Path | None]
-) -> dict[str, Any]:
-    def have(rel: str) -> str | None:
-        return rel if find(rel) is not None else None
-
-    try:
-        listed = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        listed = {}
-    if isinstance(listed, list):  # a folder built before manifests listed cut sheets
-        listed = {"components": listed}
-    pdfs = [
-        {"label": "A4" if p == "a4" else p.title(), "href": href, "title": title}
-        for name, title in [("", "Print PDF")] + list(game.documents)
-        for p in PAPERS
-        if (href := have(f"{slug}/{pdf_name(slug, name, p)}"))
-    ]
-    cuts = [
-        {"name": n, "svg": svg, "dxf": dxf}
-        for n in listed.get("cut_sheets", [])
-        if (svg := have(f"{slug}/cut/{n}.svg")) and (dxf := have(f"{slug}/cut/{n}.dxf"))
-    ]
-    comps = []
-    for item in listed.get("components", []):
-        name = item["name"]
-        png = have(f"{slug}/png/{name}.png")
-        if png is None:
-            continue
-        comps.append(
-            {
-                "name": name,
-                "title": item["title"],
-                "png": png,
-                "svg": have(f"{slug}/svg/{name}.svg"),
-                "dxf": have(f"{slug}/dxf/{name}.dxf"),
-            }
-        )
-    return {
-        "slug": slug,
-        "title": game.title,
-        "blurb": game.blurb,
-        "pdfs": pdfs,
-        "cut_sheets": cuts,
-        "components": comps,
-        "report": have(f"{slug}/report.html"),
-    }
+    return gallery_for(out, stage, warn)

@@ -93,7 +93,7 @@ def build(
                     failed.append(exc)
             if not built:
                 raise _NothingBuilt
-            index = build_gallery_for(out, stage)
+            index = build_gallery_for(out, stage, warn=_warn)
     except _NothingBuilt:
         pass
     for exc in failed:
@@ -110,6 +110,10 @@ def build(
         err_console.print(f"gallery: {index}", highlight=False, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
+
+
+def _warn(line: str) -> None:
+    err_console.print(line, highlight=False, soft_wrap=True, markup=False)
 
 
 class _NothingBuilt(Exception):

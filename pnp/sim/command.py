@@ -335,6 +335,10 @@ def _simulate_and_report(
             sweep=sweep_summary(swept[0], runs) if swept else None,
         )
         err.print(f"report: {path}", highlight=False)
+        from pnp.gallery import gallery_for
+
+        index = gallery_for(out, warn=lambda line: err.print(line, highlight=False, markup=False))
+        err.print(f"gallery: {index}", highlight=False)
     if sim.interrupted:
         err.print(f"interrupted: {sim.summary['games']} of {request.games} games finished")
     return sim
