@@ -21,7 +21,7 @@ from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paper import PAPERS, get_paper
 from pnp.params import apply_values, validate_params
-from pnp.scene import PRINTED_MACHINE_LAYERS, Component
+from pnp.scene import CUT_LAYERS, PRINTED_MACHINE_LAYERS, Component
 from pnp.staging import Staging
 
 FORMATS = ("pdf", "svg", "png", "dxf")
@@ -212,10 +212,13 @@ class Document:
 
 def kit_documents(kit: Kit) -> list[Document]:
     """Every PDF the kit prints, laid out: the main one first."""
-    docs = [Document("", "print-and-play kit", kit_pages(kit))]
+    every = kit.printing.print_cut_lines  # opt-in: every machine layer in every PDF
+    main = CUT_LAYERS if every else PRINTED_MACHINE_LAYERS
+    docs = [Document("", "print-and-play kit", kit_pages(kit), machine_layers=main)]
     for d in kit.documents:
         pages = kit_pages(kit, d.sections, d.title)
-        docs.append(Document(d.name, d.title, pages, d.hairline, d.machine_layers))
+        layers = CUT_LAYERS if every else d.machine_layers
+        docs.append(Document(d.name, d.title, pages, d.hairline, layers))
     return docs
 
 

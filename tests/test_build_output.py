@@ -79,3 +79,27 @@ def test_a_simulated_report_joins_the_gallery(capsys, tmp_path):
     links = _gallery_links(out)
     assert "exploding-dice/report.html" in links
     assert "exploding-dice/exploding-dice-a4.pdf" in links  # the kit's files stay listed
+
+
+def _hairlines(pdf_path: Path) -> int:
+    import pdfplumber
+
+    from pnp.scene import PT_PER_MM
+
+    with pdfplumber.open(pdf_path) as pdf:
+        return sum(
+            1
+            for pg in pdf.pages
+            for o in pg.lines + pg.rects + pg.curves
+            if o.get("stroke") and o["linewidth"] < 0.05 * PT_PER_MM
+        )
+
+
+def test_the_laser_cut_lines_print_only_when_asked(tmp_path):
+    """Off by default; `print_cut_lines = true` draws them in the print PDF as well."""
+    from pnp.build import build_game
+
+    for on in (False, True):
+        out = tmp_path / str(on)
+        build_game("exploding-dice", ["a4"], out, formats=["pdf"], values={"print_cut_lines": on})
+        assert bool(_hairlines(out / "exploding-dice" / "exploding-dice-a4.pdf")) == on

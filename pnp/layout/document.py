@@ -6,13 +6,14 @@ page right after its front, then the duplex alignment test if anything has a bac
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pnp.kit import PrintParams
 from pnp.layout.duplex import alignment_pages, check_back_offset, on_odd_pages, with_backs
 from pnp.layout.furniture import GREY, INK, add_furniture, fit_text, label, paper_label
 from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
+from pnp.layout.share import share_sheets
 from pnp.layout.tiling import GLUE_OVERLAP, board_pages, scale_label
 from pnp.paper import Paper
 from pnp.scene import Component, Item
@@ -53,10 +54,11 @@ def section_pages(
     offset = (printing.back_offset_x, printing.back_offset_y)
     for kind, comps in runs:
         if kind == "card":
-            pages += impose_cards(comps, paper, printing, section.title, section.title)
+            cards = impose_cards(comps, paper, printing, section.title, section.title)
+            pages += [replace(p, stackable=True) for p in cards]
         elif kind == "cutout":
             has_back = any(c.back is not None for c in comps)
-            pages += pack_cutouts(
+            cutouts = pack_cutouts(
                 comps,
                 paper,
                 section.title,
@@ -64,6 +66,7 @@ def section_pages(
                 cutout_gap,
                 offset if has_back else (0.0, 0.0),
             )
+            pages += [replace(p, stackable=True) for p in cutouts]
         else:
             for c in comps:
                 title = section.title if len(comps) == 1 else f"{section.title}: {c.title}"
@@ -85,9 +88,8 @@ def build_document(
 
     `materials` lists what a maker needs besides the printout (shown on the cover)."""
     check_back_offset(printing)
-    body: list[Page] = []
-    for s in sections:
-        body += section_pages(s, paper, printing, overlap, cutout_gap)
+    runs = [section_pages(s, paper, printing, overlap, cutout_gap) for s in sections]
+    body = share_sheets(runs, paper, printing)
     body = with_backs(body, printing)
     duplex = any(p.side == "back" for p in body)
     if duplex:
@@ -129,9 +131,10 @@ def contents_lines(
         nums = f"{n} + {n + 1}" if has_back else f"{n}"
         title = p.title.removesuffix(" — front") if has_back else p.title
         rows.append((nums, title + ("  (front + back: duplex)" if has_back else ""), False))
-        if notes.get(p.section) and p.section not in noted:
-            rows.append(("", notes[p.section], True))
-            noted.add(p.section)
+        for sec in (p.section, *p.shares):
+            if notes.get(sec) and sec not in noted:
+                rows.append(("", notes[sec], True))
+                noted.add(sec)
         n += 2 if has_back else 1
     if len(rows) <= max_lines:
         return rows

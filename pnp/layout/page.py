@@ -115,6 +115,8 @@ class Page:
     section: str = ""
     side: Side = "front"
     paper: str = ""
+    stackable: bool = False  # cards or cutouts: may share the sheet with another section's
+    shares: tuple[str, ...] = ()  # further sections printed on this sheet
 
     @property
     def has_backs(self) -> bool:
