@@ -641,3 +641,15 @@ def test_a_section_of_several_sheets_or_a_board_shares_nothing() -> None:
     ]
     pages = build_document("Kit", sections, paper, PrintParams())
     assert not [p for p in pages if "·" in p.title]
+
+
+def test_the_short_contents_names_a_section_that_shares_a_sheet() -> None:
+    from pnp.layout.document import contents_lines
+
+    sections = [
+        Section("Tokens", [token(copies=2)], "Cut the circles."),
+        Section("Cards", [card("x", copies=2)], "Shuffle them."),
+    ]
+    body = build_document("Kit", sections, get_paper("a4"), PrintParams())[1:]
+    rows = [what for _, what, _ in contents_lines(body, {s.title: s.note for s in sections}, 2, 1)]
+    assert rows == ["Tokens · Cards (1 page) — Cut the circles. Shuffle them."]

@@ -282,3 +282,15 @@ def test_a_staging_folder_left_by_a_killed_build_is_cleaned_by_the_next(built):
         stage.write_text("game/game-a4.pdf", "new pdf")
     left = sorted(p.name for p in built.iterdir() if p.name.startswith(STAGING_PREFIX))
     assert left == sorted([running.name, kept.name, unknown.name])
+
+
+def test_a_sweep_takes_a_link_away_never_what_it_points_at(built, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "mine.txt").write_text("keep me")
+    (built / "game" / "png").symlink_to(elsewhere)
+    with Staging(built) as stage:
+        stage.own("game")
+        stage.write_text("game/game-a4.pdf", "new pdf")
+    assert not os.path.lexists(built / "game" / "png")
+    assert (elsewhere / "mine.txt").read_text() == "keep me"

@@ -152,11 +152,13 @@ def contents_lines(
         backs = sum(1 for p in body[i:j] if p.side == "back")
         printed = sum(1 for p in body[i:j] if p.side != "blank")
         extra = f", {_count(backs, 'back page')}: duplex" if backs else ""
-        note = f" — {notes[sec]}" if notes.get(sec) else ""
+        shared = [t for p in body[i:j] for t in p.shares]  # small sections on its sheets
+        named = " · ".join([sec or "Pages", *shared])
+        note = " ".join(notes[t] for t in [sec, *shared] if notes.get(t))
         rows.append(
             (
                 _page_range(n, n + j - i - 1),
-                f"{sec or 'Pages'} ({_count(printed, 'page')}{extra}){note}",
+                f"{named} ({_count(printed, 'page')}{extra})" + (f" — {note}" if note else ""),
                 False,
             )
         )
