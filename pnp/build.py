@@ -283,8 +283,12 @@ def _component_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
     kit = plan.kit
     files = []
     comps = all_components(kit)
-    manifest = manifest_text([(c.name, c.title) for c in comps], [s.name for s in plan.sheets])
-    files.append(write(MANIFEST, manifest))
+    # the manifest lists what this build wrote: a part with a file, cut sheets if cut
+    made = [
+        c for c in comps if formats & {"svg", "png"} or ("dxf" in formats and c.has_cut_lines())
+    ]
+    sheets = [s.name for s in plan.sheets] if formats & {"svg", "dxf"} else []
+    files.append(write(MANIFEST, manifest_text([(c.name, c.title) for c in made], sheets)))
     for comp in comps:
         say(f"{kit.game}: {comp.name}")
         if "svg" in formats:

@@ -3,6 +3,7 @@ what that build made, and the gallery links only that (plus a report simulated a
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -46,6 +47,9 @@ def test_a_new_build_leaves_no_file_of_the_previous_one(capsys, tmp_path):
     assert any(f.startswith("dxf/") for f in files)
     assert not [f for f in files if f.startswith(("svg/", "png/")) or "-a4" in f]
     assert "report.html" not in files
+    manifest = json.loads((game / "manifest.json").read_text())
+    listed = {c["name"] for c in manifest["components"]}
+    assert listed and all(f"dxf/{n}.dxf" in files for n in listed)  # only parts with a file
     assert sorted(p.name for p in game.iterdir() if p.is_dir()) == ["dxf"]
     links = _gallery_links(out)
     assert links and all((out / href).is_file() for href in links)
