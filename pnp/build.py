@@ -7,7 +7,6 @@ renamed, so a failed build never leaves a half-written file behind.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -17,11 +16,12 @@ from typing import Any
 from pnp.checks import Finding, has_errors
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
+from pnp.gallery import MANIFEST, manifest_text, pdf_name
 from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paper import PAPERS, get_paper
 from pnp.params import apply_values, validate_params
-from pnp.scene import Component
+from pnp.scene import CUT_LAYERS, PRINTED_MACHINE_LAYERS, Component
 from pnp.staging import Staging
 
 FORMATS = ("pdf", "svg", "png", "dxf")
@@ -159,6 +159,7 @@ def build_game(
     for plan in plans:
         if has_errors(plan.findings):
             raise ChecksFailed(slug, plan.findings)
+    stage.own(slug)  # output/<game>/ will hold exactly what this build makes
     write = _Writer(stage, slug)
     result = BuildResult(slug, findings=plans[0].findings)
     if "pdf" in formats:
@@ -168,17 +169,17 @@ def build_game(
             kit = plan.kit
             for doc in plan.documents:
                 say(f"{slug}: rendering the {kit.printing.paper} {doc.name or 'print'} PDF")
-                data = render_pdf(doc.pages, f"{kit.title} - {doc.title}", hairline=doc.hairline)
+                data = render_pdf(
+                    doc.pages,
+                    f"{kit.title} - {doc.title}",
+                    hairline=doc.hairline,
+                    machine_layers=doc.machine_layers,
+                )
                 result.files.append(write(pdf_name(slug, doc.name, kit.printing.paper), data))
     result.files += _component_files(plans[0], write, formats, say)
     result.files += _cut_sheet_files(plans[0], write, formats, say)
     result.seconds = time.perf_counter() - started
     return result
-
-
-def pdf_name(slug: str, document: str, paper: str) -> str:
-    """`<game>-<paper>.pdf` for the main PDF, `<game>-<document>-<paper>.pdf` for others."""
-    return f"{slug}-{document}-{paper}.pdf" if document else f"{slug}-{paper}.pdf"
 
 
 def kit_pages(kit: Kit, sections: Iterable[KitSection] | None = None, subtitle: str = "") -> list:
@@ -206,13 +207,18 @@ class Document:
     title: str
     pages: list
     hairline: float | None = None
+    machine_layers: tuple[str, ...] = PRINTED_MACHINE_LAYERS
 
 
 def kit_documents(kit: Kit) -> list[Document]:
     """Every PDF the kit prints, laid out: the main one first."""
-    docs = [Document("", "print-and-play kit", kit_pages(kit))]
+    every = kit.printing.print_cut_lines  # opt-in: every machine layer in every PDF
+    main = CUT_LAYERS if every else PRINTED_MACHINE_LAYERS
+    docs = [Document("", "print-and-play kit", kit_pages(kit), machine_layers=main)]
     for d in kit.documents:
-        docs.append(Document(d.name, d.title, kit_pages(kit, d.sections, d.title), d.hairline))
+        pages = kit_pages(kit, d.sections, d.title)
+        layers = CUT_LAYERS if every else d.machine_layers
+        docs.append(Document(d.name, d.title, pages, d.hairline, layers))
     return docs
 
 
@@ -259,7 +265,7 @@ def _cut_sheet_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
     for sheet in plan.sheets:
         say(f"{kit.game}: cut sheet {sheet.name}")
         if "svg" in formats:
-            data = component_svg(sheet).encode("utf-8")
+            data = component_svg(sheet, kerf=kit.printing.kerf).encode("utf-8")
             files.append(write(f"cut/{sheet.name}.svg", data))
         if "dxf" in formats:
             dxf = component_dxf(sheet, kerf=kit.printing.kerf)
@@ -277,11 +283,12 @@ def _component_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
     kit = plan.kit
     files = []
     comps = all_components(kit)
-    manifest = {
-        "components": [{"name": c.name, "title": c.title} for c in comps],
-        "cut_sheets": [s.name for s in plan.sheets],
-    }
-    files.append(write("manifest.json", json.dumps(manifest, indent=1) + "\n"))
+    # the manifest lists what this build wrote: a part with a file, cut sheets if cut
+    made = [
+        c for c in comps if formats & {"svg", "png"} or ("dxf" in formats and c.has_cut_lines())
+    ]
+    sheets = [s.name for s in plan.sheets] if formats & {"svg", "dxf"} else []
+    files.append(write(MANIFEST, manifest_text([(c.name, c.title) for c in made], sheets)))
     for comp in comps:
         say(f"{kit.game}: {comp.name}")
         if "svg" in formats:
@@ -324,66 +331,10 @@ def game_slugs(name: str) -> list[str]:
     return [name]
 
 
-def build_gallery_for(out: Path, stage: Staging | None = None) -> Path:
-    """The index page over every kit built into `out`, written through `stage` (with the
-    build's files, in one transaction) or on its own."""
-    if stage is None:
-        with Staging(out) as own:
-            return build_gallery_for(out, own)
-    from pnp.gallery import gallery_html
+def build_gallery_for(
+    out: Path, stage: Staging | None = None, warn: Callable[[str], None] | None = None
+) -> Path:
+    """The index page over every kit in `out` (see `pnp.gallery.gallery_for`)."""
+    from pnp.gallery import gallery_for
 
-    kits = []
-    for slug, game in registry().items():
-        manifest = stage.find(f"{slug}/manifest.json")
-        if manifest is not None:
-            kits.append(_gallery_entry(slug, game, manifest, stage.find))
-    return stage.write_text("index.html", gallery_html(kits, stage.find))
-
-
-def _gallery_entry(
-    slug: str, game: GameDef, manifest: Path, find: Callable[[str], Path | None]
-) -> dict[str, Any]:
-    def have(rel: str) -> str | None:
-        return rel if find(rel) is not None else None
-
-    try:
-        listed = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        listed = {}
-    if isinstance(listed, list):  # a folder built before manifests listed cut sheets
-        listed = {"components": listed}
-    pdfs = [
-        {"label": "A4" if p == "a4" else p.title(), "href": href, "title": title}
-        for name, title in [("", "Print PDF")] + list(game.documents)
-        for p in PAPERS
-        if (href := have(f"{slug}/{pdf_name(slug, name, p)}"))
-    ]
-    cuts = [
-        {"name": n, "svg": svg, "dxf": dxf}
-        for n in listed.get("cut_sheets", [])
-        if (svg := have(f"{slug}/cut/{n}.svg")) and (dxf := have(f"{slug}/cut/{n}.dxf"))
-    ]
-    comps = []
-    for item in listed.get("components", []):
-        name = item["name"]
-        png = have(f"{slug}/png/{name}.png")
-        if png is None:
-            continue
-        comps.append(
-            {
-                "name": name,
-                "title": item["title"],
-                "png": png,
-                "svg": have(f"{slug}/svg/{name}.svg"),
-                "dxf": have(f"{slug}/dxf/{name}.dxf"),
-            }
-        )
-    return {
-        "slug": slug,
-        "title": game.title,
-        "blurb": game.blurb,
-        "pdfs": pdfs,
-        "cut_sheets": cuts,
-        "components": comps,
-        "report": have(f"{slug}/report.html"),
-    }
+    return gallery_for(out, stage, warn)

@@ -104,7 +104,7 @@ def build(
                     failed.append(exc)
             if not built:
                 raise _NothingBuilt
-            index = build_gallery_for(folder, stage)
+            index = build_gallery_for(folder, stage, warn=_warn)
     except _NothingBuilt:
         pass
     for exc in failed:
@@ -132,6 +132,10 @@ def format_list(text: str) -> list[str]:
             f"--format has an empty name in '{text}': give pdf, svg, png or dxf, comma-separated"
         )
     return names
+
+
+def _warn(line: str) -> None:
+    err_console.print(line, highlight=False, soft_wrap=True, markup=False)
 
 
 class _NothingBuilt(Exception):

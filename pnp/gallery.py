@@ -16,18 +16,164 @@ A kit entry is a plain dict (hrefs relative to the gallery's folder, '/'-separat
     }
 
 No JavaScript and no external assets, so the page works opened straight from disk.
+
+`gallery_for(out)` builds those entries from what is in the output folder: each game's
+`manifest.json` (what its last build made, written by `manifest_text`) and the files
+that exist, plus a `report.html` that `pnp simulate --report` wrote. A manifest that is
+not what pnp writes (another tool's, or a damaged one) is skipped with a warning.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pnp.atomic import write_text
+from pnp.paper import PAPERS
+from pnp.staging import Staging
 from pnp.templating import render
 
 GALLERY_TEMPLATE = "gallery.html.j2"
+MANIFEST = "manifest.json"
+REPORT = "report.html"
+PART_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+"""A component or cut-sheet name as pnp writes it: a file name, never a path."""
+Warn = Callable[[str], None]
+
+
+def pdf_name(slug: str, document: str, paper: str) -> str:
+    """`<game>-<paper>.pdf` for the main PDF, `<game>-<document>-<paper>.pdf` for others."""
+    return f"{slug}-{document}-{paper}.pdf" if document else f"{slug}-{paper}.pdf"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What one build made: its components (name, title) and cut sheets, in order."""
+
+    components: tuple[tuple[str, str], ...]
+    cut_sheets: tuple[str, ...]
+
+
+def manifest_text(components: Iterable[tuple[str, str]], cut_sheets: Iterable[str]) -> str:
+    """The `manifest.json` a build writes beside its files."""
+    data = {
+        "components": [{"name": n, "title": t} for n, t in components],
+        "cut_sheets": list(cut_sheets),
+    }
+    return json.dumps(data, indent=1) + "\n"
+
+
+def parse_manifest(text: str) -> Manifest | None:
+    """The manifest in `text`, or None when it is not what `manifest_text` writes (a bare
+    list of components, from builds before cut sheets were listed, is still read)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(data, list):
+        data = {"components": data}
+    if not isinstance(data, dict) or not set(data) <= {"components", "cut_sheets"}:
+        return None
+    comps, sheets = data.get("components", []), data.get("cut_sheets", [])
+    if not isinstance(comps, list) or not isinstance(sheets, list):
+        return None
+    parts = []
+    for c in comps:
+        if not isinstance(c, dict) or set(c) != {"name", "title"}:
+            return None
+        if not _is_name(c["name"]) or not isinstance(c["title"], str):
+            return None
+        parts.append((c["name"], c["title"]))
+    if not all(_is_name(n) for n in sheets):
+        return None
+    return Manifest(tuple(parts), tuple(sheets))
+
+
+def _is_name(v: object) -> bool:
+    return isinstance(v, str) and PART_NAME.fullmatch(v) is not None
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def gallery_for(out: Path, stage: Staging | None = None, warn: Warn | None = None) -> Path:
+    """Write `out/index.html` over every kit in `out`, through `stage` (in one commit with
+    a build's files) or on its own; `warn` gets one line per manifest skipped."""
+    if stage is None:
+        with Staging(out) as own:
+            return gallery_for(out, own, warn)
+    from pnp.games import registry
+
+    say = warn or _stderr
+    kits = []
+    for slug, game in registry().items():
+        path = stage.find(f"{slug}/{MANIFEST}")
+        manifest = None
+        if path is not None:
+            try:
+                manifest = parse_manifest(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                manifest = None
+            if manifest is None:
+                say(f"warning: skipped {out / slug / MANIFEST}: not a manifest pnp wrote")
+                continue
+        entry = _entry_from(slug, game, manifest, stage.find)
+        if entry is not None:
+            kits.append(entry)
+    return stage.write_text("index.html", gallery_html(kits, stage.find))
+
+
+def _entry_from(
+    slug: str, game: Any, manifest: Manifest | None, find: Callable[[str], Path | None]
+) -> dict[str, Any] | None:
+    """A kit's gallery entry from its manifest and the files there; a game with neither a
+    manifest nor a report has none."""
+
+    def have(rel: str) -> str | None:
+        return rel if find(rel) is not None else None
+
+    report = have(f"{slug}/{REPORT}")
+    if manifest is None:
+        if report is None:
+            return None
+        manifest = Manifest((), ())
+    pdfs = [
+        {"label": "A4" if p == "a4" else p.title(), "href": href, "title": title}
+        for name, title in [("", "Print PDF")] + list(game.documents)
+        for p in PAPERS
+        if (href := have(f"{slug}/{pdf_name(slug, name, p)}"))
+    ]
+    cuts = [
+        {"name": n, "svg": svg, "dxf": dxf}
+        for n in manifest.cut_sheets
+        if (svg := have(f"{slug}/cut/{n}.svg")) and (dxf := have(f"{slug}/cut/{n}.dxf"))
+    ]
+    comps = [
+        {
+            "name": name,
+            "title": title,
+            "png": png,
+            "svg": have(f"{slug}/svg/{name}.svg"),
+            "dxf": have(f"{slug}/dxf/{name}.dxf"),
+        }
+        for name, title in manifest.components
+        if (png := have(f"{slug}/png/{name}.png"))
+    ]
+    return {
+        "slug": slug,
+        "title": game.title,
+        "blurb": game.blurb,
+        "pdfs": pdfs,
+        "cut_sheets": cuts,
+        "components": comps,
+        "report": report,
+    }
 
 
 def gallery_html(kits: list[dict[str, Any]], find: Callable[[str], Path | None]) -> str:
@@ -53,7 +199,7 @@ def _kit_section(find: Callable[[str], Path | None], kit: dict[str, Any]) -> dic
         if not kit.get(key):
             raise ValueError(f"gallery kit entry needs a '{key}': {kit!r}")
     slug = str(kit["slug"])
-    report = kit.get("report") or f"{slug}/report.html"
+    report = kit.get("report") or f"{slug}/{REPORT}"
     components = []
     for comp in kit.get("components", []):
         entry = {k: comp.get(k) for k in ("name", "png", "svg", "dxf", "back_png", "back_svg")}

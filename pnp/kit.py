@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnp.params import PrintParams
-from pnp.scene import Component
+from pnp.scene import PRINTED_MACHINE_LAYERS, Component
 
 __all__ = ["Kit", "KitDocument", "KitSection", "PrintParams"]
 
@@ -34,6 +34,8 @@ class KitDocument:
     title: str
     sections: tuple[KitSection, ...]
     hairline: float | None = None  # widen machine lines to this (mm) so a pattern shows them
+    machine_layers: tuple[str, ...] = PRINTED_MACHINE_LAYERS
+    """The machine layers this PDF prints (a pattern glued onto wood wants every one)."""
 
 
 @dataclass

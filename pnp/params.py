@@ -313,6 +313,9 @@ class PrintParams:
         "300x200", help="cut sheets: a4, letter, 300x200, 400x300 or WxH mm", parse=_bed
     )
     common_line: bool = param(False, help="cut sheets: merge shared straight edges")
+    print_cut_lines: bool = param(
+        False, help="print PDFs draw the laser cut layers too (off: they are in cut files)"
+    )
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,12 @@ LAYERS: tuple[str, ...] = ("art", "guide", "score", "inner-cut", "cut", "drill")
 CUT_LAYERS: tuple[str, ...] = ("cut", "inner-cut", "score", "drill")
 """Layers that go to cut files (DXF) and become Inkscape layers a laser or cutter reads."""
 
+PRINTED_MACHINE_LAYERS: tuple[str, ...] = ("score",)
+"""Machine layers a kit's print PDF still draws: fold lines guide a hand as well as a
+cutter. A laser's 0.01 mm red cut hairline comes out of a printer as a solid red line that
+shows on any cut drifting outward, so `cut`, `inner-cut` and `drill` stay in the cut files
+and cut sheets, unless a document (a scroll-saw pattern) asks for them."""
+
 Layer = Literal["art", "guide", "score", "inner-cut", "cut", "drill"]
 Imposition = Literal["card", "cutout", "board"]
 PT_PER_MM = 72.0 / 25.4

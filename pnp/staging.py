@@ -5,8 +5,8 @@
         manifest = stage.find("exploding-dice/manifest.json")  # staged, or already in out
         stage.write_text("index.html", gallery_html)
 
-Files are written under ``out/.pnp-staging-XXXXXXXX/`` (same file system as their targets,
-so each move is one atomic rename). Leaving the block normally commits; leaving it by an
+Files are written under ``out/.pnp-staging-PID-XXXXXXXX/`` (same file system as their
+targets, so each move is one atomic rename). Leaving the block normally commits; leaving it by an
 exception (Ctrl-C included) deletes the staging folder and leaves `out` exactly as it was,
 down to folders the build would have made. A commit that fails part way (an immutable
 file, a read-only folder) puts back every file it had already replaced before it raises.
@@ -23,8 +23,16 @@ Links are never followed below `out` (`out` itself may be a link: the user named
 
 `out` being the null device (`--out /dev/null`, see `pnp.atomic.is_null_device`) means
 "build, check and render, keep nothing": writes are checked and dropped, nothing on disk
-is touched, and `find` sees no file. A staging folder outlives its build only if the
-process is killed outright; it is hidden and safe to delete.
+is touched, and `find` sees no file.
+
+A build owns its game's folder (`own`): after the commit that folder holds exactly the
+files this build wrote; anything else in it (a PDF for another paper, an `svg/` folder
+of a format not asked for this time) goes with the commit, and comes back if the commit
+fails.
+
+A staging folder outlives its build only if the process is killed outright (kill -9); the
+next build in the same output removes it once its process (the PID in its name) is gone.
+A folder holding files a failed commit could not put back is marked `KEPT` and left alone.
 """
 
 from __future__ import annotations
@@ -49,6 +57,8 @@ from pnp.atomic import (
 from pnp.errors import PnpError
 
 STAGING_PREFIX = ".pnp-staging-"
+KEPT_MARK = "KEPT"
+"""A file in a staging folder whose old files could not all be put back: never cleaned."""
 
 
 class Staging:
@@ -58,6 +68,7 @@ class Staging:
         self.out = Path(out)
         self.discard = is_null_device(self.out)
         self._files: dict[tuple[str, ...], None] = {}  # staged files, in write order
+        self._owned: dict[tuple[str, ...], None] = {}  # folders this build owns whole
         self._made: list[Path] = []  # `out` and missing parents, made by us, deepest first
         self._dir: Path | None = None
         self._keep = False  # a failed commit could not put every old file back
@@ -83,6 +94,7 @@ class Staging:
             path = path.parent
         try:
             ensure_dir(self.out)
+            remove_stale_staging(self.out)
             self._dir = _staging_folder(self.out)
         except BaseException:
             self._clean_up(ok=False)
@@ -125,6 +137,14 @@ class Staging:
     def write_text(self, relpath: str, text: str) -> Path:
         return self.write_bytes(relpath, text.encode("utf-8"))
 
+    def own(self, folder: str) -> None:
+        """After the commit, ``out/folder`` holds only the files staged below it: the rest
+        of what is there now goes (a build owns its game's folder)."""
+        self._owned[rel_parts(folder)] = None
+
+    def _owned_by(self, parts: tuple[str, ...]) -> bool:
+        return any(parts[: len(f)] == f for f in self._owned)
+
     def find(self, relpath: str) -> Path | None:
         """Where to read ``out/relpath`` as it will be after the commit, or None.
 
@@ -134,7 +154,7 @@ class Staging:
         parts = rel_parts(relpath)
         if parts in self._files:
             return self._new.joinpath(*parts)
-        if self.discard:
+        if self.discard or self._owned_by(parts):
             return None
         path = self.out
         for part in parts[:-1]:
@@ -158,9 +178,15 @@ class Staging:
                     self._move_in(root_fd, folders, parts, n, undo)
                 except OSError as exc:
                     raise os_error(self.out.joinpath(*parts), exc) from None
+            for folder in self._owned:
+                try:
+                    self._sweep(root_fd, folders, folder, undo)
+                except OSError as exc:
+                    raise os_error(self.out.joinpath(*folder), exc) from None
         except BaseException as exc:
             if not _undo_all(undo):
                 self._keep = True
+                _mark_kept(self._old.parent)
                 if isinstance(exc, PnpError):
                     raise PnpError(f"{exc} (replaced files are kept in {self._old})") from None
             raise
@@ -194,6 +220,34 @@ class Staging:
             os.replace(self._new.joinpath(*parts), name, dst_dir_fd=dir_fd)
             undo.append(partial(os.unlink, name, dir_fd=dir_fd))
 
+    def _sweep(
+        self,
+        root_fd: int,
+        folders: dict[tuple[str, ...], int],
+        folder: tuple[str, ...],
+        undo: list[Callable[[], object]],
+    ) -> None:
+        """Move out of owned `folder` every entry this build did not stage (into `old/`,
+        deleted with the staging folder once the commit has succeeded)."""
+        if folder not in folders:
+            made: list[tuple[str, ...]] = []
+            try:
+                folders[folder] = open_folder(root_fd, folder, self.out, made)
+            finally:
+                undo += [partial(os.rmdir, "/".join(m), dir_fd=root_fd) for m in made]
+        dir_fd = folders[folder]
+        for name in sorted(os.listdir(dir_fd)):
+            parts = (*folder, name)
+            if parts in self._files:
+                continue
+            mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+            if stat.S_ISDIR(mode) and any(f[: len(parts)] == parts for f in self._files):
+                self._sweep(root_fd, folders, parts, undo)
+                continue
+            backup = self._old / f"swept-{len(undo)}"
+            os.replace(name, backup, src_dir_fd=dir_fd)
+            undo.append(partial(os.replace, backup, name, dst_dir_fd=dir_fd))
+
     def _clean_up(self, ok: bool) -> None:
         """Drop the staging folder (unless it holds old files a failed commit could not put
         back), and after a failure the `out` folders this build made."""
@@ -208,14 +262,63 @@ class Staging:
 
 
 def _staging_folder(out: Path) -> Path:
-    """A new hidden folder in `out` with `new/` (staged files) and `old/` (replaced ones)."""
+    """A new hidden folder in `out` with `new/` (staged files) and `old/` (replaced ones),
+    named after this process, so a later build can tell when it has been left behind."""
     try:
-        folder = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+        folder = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=out))
         (folder / "new").mkdir()
         (folder / "old").mkdir()
     except OSError as exc:
         raise PnpError(f"cannot write to {out}: {exc.strerror or exc}") from None
     return folder
+
+
+def remove_stale_staging(out: Path) -> list[Path]:
+    """Delete the staging folders in `out` whose build was killed: the process named in the
+    folder is gone. A running build's folder (its process alive, this one included), a
+    folder without a process id, and one marked `KEPT` stay. Returns what was removed."""
+    removed = []
+    try:
+        entries = list(os.scandir(out))
+    except OSError:
+        return removed
+    for entry in entries:
+        pid = _staging_pid(entry.name)
+        if pid is None or not entry.is_dir(follow_symlinks=False) or _alive(pid):
+            continue
+        if os.path.lexists(os.path.join(entry.path, KEPT_MARK)):
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed.append(Path(entry.path))
+    return removed
+
+
+def _staging_pid(name: str) -> int | None:
+    """The process id in a staging folder's name (`.pnp-staging-PID-XXXXXXXX`), or None."""
+    if not name.startswith(STAGING_PREFIX):
+        return None
+    pid, sep, _ = name[len(STAGING_PREFIX) :].partition("-")
+    return int(pid) if sep and pid.isdigit() and int(pid) > 0 else None
+
+
+def _alive(pid: int) -> bool:
+    """Is process `pid` running (on this machine)? Another user's process counts."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OverflowError:
+        return False
+    return True
+
+
+def _mark_kept(folder: Path) -> None:
+    try:
+        (folder / KEPT_MARK).write_text("old files a failed commit could not put back\n")
+    except OSError:
+        pass
 
 
 def _undo_all(undo: list[Callable[[], object]]) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+import pdfplumber
 import pytest
 from pypdf import PdfReader
 from toy_game import GAME as TOY
@@ -15,6 +16,8 @@ from toy_game import GAME as TOY
 from pnp.build import build_gallery_for, build_game, cut_sheets_of, make_kit, pdf_name
 from pnp.checks import has_errors
 from pnp.games import get_game, registered, registry
+from pnp.paper import PAPERS
+from pnp.scene import PT_PER_MM
 from pnp.sim.command import run_simulation
 from pnp.sim.solve import run_solve
 
@@ -50,6 +53,63 @@ def test_kit_builds_checks_and_renders(slug, tmp_path):
     for href in re.findall(r'(?:href|src)="([^"#:]+)"', html):
         assert (tmp_path / href).exists(), href
     assert f"{slug}/{slug}-letter.pdf" in html
+
+
+HEADER = re.compile(r"^(?P<title>.*?) page (?P<n>\d+) of \d+ ·")
+MACHINE_HAIRLINE = 0.05 * PT_PER_MM
+"""Thinner than any printed line (pt): only a cutter's 0.01 mm cut line is this fine."""
+
+
+def _page_titles(pdf: pdfplumber.PDF) -> list[tuple[int, str, str]]:
+    """(page number as printed, header text, whole page text) of every page."""
+    out = []
+    for pg in pdf.pages:
+        head = pg.within_bbox((0, 0, pg.width, 30)).extract_text().splitlines()[-1]
+        m = HEADER.match(head)
+        assert m, head
+        out.append((int(m["n"]), m["title"], pg.extract_text()))
+    return out
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_backs_start_on_odd_pages_for_every_config(slug, paper, tmp_path):
+    """Printed double-sided, page 2k-1 and 2k share a sheet: every backs page (its header
+    says so) is even and follows its front; pages left blank say so."""
+    variants = {"": None, **get_game(slug).variants}
+    for name, values in variants.items():
+        out = tmp_path / (name or "default")
+        build_game(slug, [paper], out, formats=["pdf"], values=values)
+        for pdf_path in sorted((out / slug).glob("*.pdf")):
+            with pdfplumber.open(pdf_path) as pdf:
+                pages = _page_titles(pdf)
+            where = f"{pdf_path.name} ({name or 'default config'})"
+            for k, (n, title, text) in enumerate(pages):
+                assert n == k + 1
+                if re.search(r"— backs?$", title):
+                    assert n % 2 == 0, f"{where}: backs on odd page {n}"
+                    assert "intentionally blank" not in pages[k - 1][2], where
+                if "Intentionally blank" in title:
+                    assert "This page is intentionally blank" in text
+                    assert n % 2 == 0 and re.search(r"— backs?$", pages[k + 2][1]), where
+
+
+def test_the_print_pdf_carries_no_machine_cut_lines(slug, tmp_path):
+    """A printer draws a laser's red hairline as a solid red line: the print PDFs leave the
+    cut layers to the cut files, only a document that asks (a scroll-saw pattern) has them."""
+    game = get_game(slug)
+    build_game(slug, ["a4"], tmp_path, formats=["pdf"])
+    for doc, _title in [("", "")] + list(game.documents):
+        with pdfplumber.open(tmp_path / slug / pdf_name(slug, doc, "a4")) as pdf:
+            hairlines = [
+                (pg.page_number, o["stroking_color"])
+                for pg in pdf.pages
+                for o in pg.lines + pg.rects + pg.curves
+                if o.get("stroke") and o["linewidth"] < MACHINE_HAIRLINE
+            ]
+        if doc == "":
+            assert not hairlines, hairlines[:5]
+    if slug == "desert-home":  # its scroll-saw pattern asks for every machine layer
+        assert hairlines and {c for _, c in hairlines} >= {(1.0, 0.0, 0.0)}
 
 
 def test_the_simulated_set_is_the_printed_set(slug):

@@ -100,10 +100,22 @@ def test_back_marker_lies_exactly_behind_front_marker(size: tuple[float, float])
         assert pairs == 5
 
 
+def test_a_blank_page_puts_every_front_with_backs_on_an_odd_page() -> None:
+    """Cover on page 1, so the first card sheet would be page 2: a blank goes first, and
+    every back page, the alignment test's too, lands on an even page (the front's reverse)."""
+    pages, _ = build((63.0, 88.0), PrintParams(), n=8)
+    sides = [p.side for p in pages]
+    assert sides[1] == "blank" and pages[1].title == "Intentionally blank"
+    backs = [n for n, p in enumerate(pages, start=1) if p.side == "back"]
+    assert len(backs) == 3 and all(n % 2 == 0 for n in backs)
+    assert all(pages[n - 2].side == "front" for n in backs)
+    assert sides.count("blank") == 1  # only where needed
+
+
 def test_back_pages_follow_their_fronts_and_carry_bleed() -> None:
     pages, data = build((63.0, 88.0), PrintParams(), n=8)
     reader = pypdf.PdfReader(io.BytesIO(data))
-    card_pages = [i for i, p in enumerate(pages) if p.section == "Cards"]
+    card_pages = [i for i, p in enumerate(pages) if p.section == "Cards" and p.side != "blank"]
     assert [pages[i].side for i in card_pages] == ["front", "back"] * (len(card_pages) // 2)
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         for i in card_pages:
@@ -181,7 +193,15 @@ def test_alignment_pair_ends_the_document_only_with_backs() -> None:
         assert verticals == pytest.approx([A4_W / 2 + 1.0], abs=0.01)
         assert horizontals == pytest.approx([297 / 2 + 2.0], abs=0.01)
         front_text = pdf.pages[-2].extract_text()
-        for word in ("X", "Y", "+5", "-10", "long edge", "x = 1 mm", "y = 2 mm"):
+        for word in (
+            "X",
+            "Y",
+            "+5",
+            "-10",
+            "long edge",
+            "back_offset_x (now 1 mm)",
+            "back_offset_y (now 2 mm)",
+        ):
             assert word in front_text
     plain = Component("c", "c", 63, 88, imposition="card")
     pages = build_document("K", [Section("C", [plain])], get_paper("a4"), PrintParams())

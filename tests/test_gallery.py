@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from cli_run import run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pnp.gallery import build_gallery
+from pnp.gallery import PART_NAME, build_gallery, gallery_for, manifest_text, parse_manifest
 
 
 class _Links(HTMLParser):
@@ -92,3 +97,86 @@ def test_empty_gallery_and_bad_entry(tmp_path: Path) -> None:
     assert "make kits" in "".join(page.text)
     with pytest.raises(ValueError, match="slug"):
         build_gallery(tmp_path, [{"title": "No slug"}])
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["components", "cut_sheets", "name", "title", "x"]), inner
+        )
+    ),
+    max_leaves=12,
+)
+"""Manifests of every shape, weighted towards pnp's own keys so near-misses are common."""
+
+
+def _near_misses() -> st.SearchStrategy:
+    name = st.sampled_from(["board", "../../etc/passwd", "", "a/b", 7, None, "tile-1"])
+    comp = st.fixed_dictionaries({"name": name, "title": st.sampled_from(["Board", 3, None])})
+    return st.fixed_dictionaries(
+        {"components": st.lists(comp, max_size=3)},
+        optional={"cut_sheets": st.lists(name, max_size=2)},
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=JSON | _near_misses())
+def test_any_manifest_of_another_game_is_listed_or_skipped_with_a_warning(data) -> None:
+    """Whatever sits in another game's manifest.json, the gallery never crashes: a
+    manifest pnp could have written is listed, anything else is skipped with one warning
+    line naming the file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        game = out / "parcheesi"
+        game.mkdir()
+        (game / "manifest.json").write_text(json.dumps(data), encoding="utf-8")
+        (game / "parcheesi-a4.pdf").write_bytes(b"%PDF")
+        warnings: list[str] = []
+        page = _parse(gallery_for(out, warn=warnings.append))
+        valid = parse_manifest(json.dumps(data)) is not None
+        assert ("parcheesi/parcheesi-a4.pdf" in page.hrefs) == valid
+        if valid:
+            assert warnings == []
+        else:
+            assert warnings == [
+                f"warning: skipped {game / 'manifest.json'}: not a manifest pnp wrote"
+            ]
+        for href in page.hrefs + page.imgs:
+            assert (out / href).is_file()
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    comps=st.lists(st.tuples(st.from_regex(PART_NAME, fullmatch=True), st.text()), max_size=5),
+    sheets=st.lists(st.from_regex(PART_NAME, fullmatch=True), max_size=3),
+)
+def test_what_a_build_writes_reads_back(comps, sheets) -> None:
+    m = parse_manifest(manifest_text(comps, sheets))
+    assert m is not None and m.components == tuple(comps) and m.cut_sheets == tuple(sheets)
+
+
+@pytest.mark.parametrize(
+    "text", ["123", "null", "[1, 2]", '{"components": 5}', '{"cut_sheets": 7}', "{", "\xff"]
+)
+def test_a_build_skips_another_games_corrupt_manifest_with_one_warning(capsys, tmp_path, text):
+    bad = tmp_path / "parcheesi" / "manifest.json"
+    bad.parent.mkdir()
+    bad.write_text(text, encoding="latin-1")
+    code, _, err = run(
+        capsys,
+        "build",
+        "exploding-dice",
+        "--paper",
+        "a4",
+        "--format",
+        "pdf",
+        "--out",
+        str(tmp_path),
+    )
+    assert code == 0, err
+    warnings = [ln for ln in err.splitlines() if ln.startswith("warning:")]
+    assert warnings == [f"warning: skipped {bad}: not a manifest pnp wrote"]
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "exploding-dice/exploding-dice-a4.pdf" in html and 'id="parcheesi"' not in html

@@ -39,7 +39,7 @@ SEED = Path("/work/shared/seeds/building-community.txt")
 @pytest.fixture(scope="module")
 def kit_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("kit")
-    build_game(SLUG, ["a4"], out, None, ["pdf", "svg"])
+    build_game(SLUG, ["a4"], out, None, ["pdf", "svg"], values={"print_cut_lines": True})
     return out / SLUG
 
 

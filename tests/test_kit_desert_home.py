@@ -35,7 +35,9 @@ COLOURS = ("black", "white", "green", "yellow", "red", "blue")
 @pytest.fixture(scope="module")
 def kit_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("kit")
-    build_game("desert-home", None, out, None, ["pdf", "svg", "dxf"])
+    build_game(
+        "desert-home", None, out, None, ["pdf", "svg", "dxf"], values={"print_cut_lines": True}
+    )
     return out / "desert-home"
 
 

@@ -30,7 +30,10 @@ def build(tmp: Path, die: int | None = None) -> Path:
     if die is not None:
         cfg = tmp / "kit.toml"
         cfg.write_text(f"die_size = {die}\n")
-    build_game("exploding-dice", None, tmp, cfg, ["pdf", "svg", "dxf"])
+    # the PDF's laser cut lines (opt-in) measure the cards
+    build_game(
+        "exploding-dice", None, tmp, cfg, ["pdf", "svg", "dxf"], values={"print_cut_lines": True}
+    )
     return tmp / "exploding-dice"
 
 

@@ -40,7 +40,8 @@ def kit_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def reduced_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("reduced")
-    build_game("parcheesi", None, out, None, ["pdf"], values={"board_scale": REDUCED})
+    values = {"board_scale": REDUCED, "print_cut_lines": True}
+    build_game("parcheesi", None, out, None, ["pdf"], values=values)
     return out / "parcheesi"
 
 

@@ -235,11 +235,11 @@ def test_document_order_cover_sections_then_alignment() -> None:
         "Board",
         "Cards",
         "Cards",
-        "Tokens",
         "Duplex alignment test",
         "Duplex alignment test",
     ]
-    assert [p.side for p in pages[2:4]] == ["front", "back"]
+    assert [p.side for p in pages] == ["front"] * 3 + ["back", "front", "back"]
+    assert pages[2].shares == ("Tokens",)  # the token fits under the card sheet
     cover_text = " ".join(i.text for i in pages[0].items if isinstance(i, Text))
     assert "Contents" in cover_text and "100 %" in cover_text and "long edge" in cover_text
     for k, page in enumerate(pages, start=1):
@@ -577,3 +577,79 @@ def test_mixed_sizes_keep_copies_bleed_margin_and_clear_marks(
         assert_every_edge_marked(trims, layout_marks(page), bleed, tol=1e-5)
     upright = impose_cards(comps, paper, PrintParams(bleed=bleed), rotate=False)
     assert len(pages) <= len(upright)
+
+
+def test_contents_by_section_counts_in_the_singular_too() -> None:
+    """The short contents (one row a section) says "1 page" and "1 back page"."""
+    from pnp.layout.document import contents_lines
+
+    paper = get_paper("a4")
+    sections = [
+        Section("Cards", [card("x", copies=3, back=card("back"))]),
+        Section("Tokens", [token(d=170.0)]),  # too big to share the card sheet
+    ]
+    body = build_document("Kit", sections, paper, PrintParams())[1:]
+    rows = [what for _, what, _ in contents_lines(body, {}, 2, max_lines=2)]
+    assert rows == ["Cards (2 pages, 1 back page: duplex)", "Tokens (1 page)"]
+
+
+def test_a_cover_speaks_of_bleed_only_when_something_has_bleed() -> None:
+    def cover(sections: list[Section]) -> str:
+        pages = build_document("Kit", sections, get_paper("a4"), PrintParams())
+        return " ".join(i.text for i in pages[0].items if isinstance(i, Text))
+
+    assert "bleed" not in cover([Section("Tokens", [token(copies=4)])])
+    assert "3 mm of bleed" in cover([Section("Cards", [card(copies=4)])])
+
+
+def test_a_one_sheet_section_shares_the_sheet_before_when_it_fits() -> None:
+    """Two tokens, then a one-sheet card section: one shared sheet, the tokens where they
+    were, the cards moved up or down only, nothing overlapping, the backs page mirrored from it."""
+    from pnp.layout.document import section_pages
+    from pnp.layout.page import content_box
+    from pnp.layout.share import SHARE_GAP
+
+    paper, printing = get_paper("a4"), PrintParams()
+    sections = [
+        Section("Tokens", [token(copies=2)]),
+        Section("Cards", [card("x", copies=2, back=card("back"))]),
+    ]
+    alone = [section_pages(s, paper, printing) for s in sections]
+    pages = build_document("Kit", sections, paper, printing)
+    shared = [p for p in pages if p.title.startswith("Tokens · Cards")]
+    assert [p.side for p in shared] == ["front", "back"]
+    front = shared[0]
+    assert front.placements[:2] == alone[0][0].placements  # the upper sheet stays put
+    cards = front.placements[2:]
+    before = alone[1][0].placements
+    assert [(c.x, c.rotation) for c in cards] == [(b.x, b.rotation) for b in before]
+    token_bottom = min(p.y for p in front.placements[:2])
+    card_top = max(c.clip[3] for c in cards)
+    assert card_top <= token_bottom - SHARE_GAP + 1e-9
+    assert min(c.clip[1] for c in cards) >= content_box(paper)[1] - 1e-9
+    assert len(shared[1].placements) == 2  # only the cards have backs
+
+
+def test_a_section_of_several_sheets_or_a_board_shares_nothing() -> None:
+    paper = get_paper("a4")
+    board = Component("b", "Board", 150, 150, imposition="board")
+    board.add(Shape(box(0, 0, 150, 150), style=Style(fill="#eeeeee")))
+    sections = [
+        Section("Board", [board]),
+        Section("Tokens", [token(copies=1)]),
+        Section("Many", [token("m", copies=200)]),
+    ]
+    pages = build_document("Kit", sections, paper, PrintParams())
+    assert not [p for p in pages if "·" in p.title]
+
+
+def test_the_short_contents_names_a_section_that_shares_a_sheet() -> None:
+    from pnp.layout.document import contents_lines
+
+    sections = [
+        Section("Tokens", [token(copies=2)], "Cut the circles."),
+        Section("Cards", [card("x", copies=2)], "Shuffle them."),
+    ]
+    body = build_document("Kit", sections, get_paper("a4"), PrintParams())[1:]
+    rows = [what for _, what, _ in contents_lines(body, {s.title: s.note for s in sections}, 2, 1)]
+    assert rows == ["Tokens · Cards (1 page) — Cut the circles. Shuffle them."]

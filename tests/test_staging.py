@@ -215,3 +215,82 @@ def test_the_null_device_builds_but_keeps_nothing(tmp_path):
         assert stage.find("game/x.txt") is None
     after = null.lstat()
     assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+
+
+def test_an_owned_folder_holds_exactly_what_the_build_wrote(built):
+    """A build owns its game's folder: files and folders it did not write this time go;
+    other folders of the output are left alone."""
+    (built / "game" / "png").mkdir()
+    (built / "game" / "png" / "board.png").write_text("old png")
+    (built / "game" / "report.html").write_text("old report")
+    with Staging(built) as stage:
+        stage.own("game")
+        stage.write_text("game/svg/dice.svg", "new svg")
+        stage.write_text("game/game-letter.pdf", "new pdf")
+        assert stage.find("game/game-a4.pdf") is None  # will be gone
+        assert stage.find("index.html").read_text() == "old index"  # not owned: stays
+    files = {k for k, v in snapshot(built / "game").items() if v[0] == "file"}
+    assert files == {"svg/dice.svg", "game-letter.pdf"}
+    assert sorted(p.name for p in built.iterdir()) == ["game", "index.html"]
+
+
+@pytest.mark.parametrize("failing", [3, 4])
+def test_a_failing_sweep_puts_everything_back(built, monkeypatch, failing):
+    """Renames: 1 new pdf in; the sweep: 2 old a4 pdf, 3 stale-1, 4 stale-2, 5 svg/ aside.
+    When one fails (an immutable old file), the moves before it are undone too."""
+    (built / "game" / "stale-1.txt").write_text("a")
+    (built / "game" / "stale-2.txt").write_text("b")
+    before = snapshot(built)
+    real_replace, calls = os.replace, []
+
+    def replace(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == failing:
+            raise OSError(errno.EPERM, "Operation not permitted")
+        return real_replace(*args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(PnpError, match="Operation not permitted"):
+        with Staging(built) as stage:
+            stage.own("game")
+            stage.write_text("game/game-letter.pdf", "new pdf")
+    assert snapshot(built) == before
+
+
+def _dead_pid() -> int:
+    """The id of a process that has finished (and been reaped)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_staging_folder_left_by_a_killed_build_is_cleaned_by_the_next(built):
+    dead = built / f"{STAGING_PREFIX}{_dead_pid()}-abc123"
+    (dead / "new" / "game").mkdir(parents=True)
+    (dead / "new" / "game" / "x.pdf").write_text("half a build")
+    running = built / f"{STAGING_PREFIX}{os.getpid()}-zzz999"  # a live process: in use
+    (running / "new").mkdir(parents=True)
+    kept = built / f"{STAGING_PREFIX}{_dead_pid()}-kept00"  # old files it could not put back
+    kept.mkdir()
+    (kept / "KEPT").write_text("x")
+    unknown = built / f"{STAGING_PREFIX}abcdefgh"  # no process id: not ours to judge
+    unknown.mkdir()
+    with Staging(built) as stage:
+        stage.write_text("game/game-a4.pdf", "new pdf")
+    left = sorted(p.name for p in built.iterdir() if p.name.startswith(STAGING_PREFIX))
+    assert left == sorted([running.name, kept.name, unknown.name])
+
+
+def test_a_sweep_takes_a_link_away_never_what_it_points_at(built, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "mine.txt").write_text("keep me")
+    (built / "game" / "png").symlink_to(elsewhere)
+    with Staging(built) as stage:
+        stage.own("game")
+        stage.write_text("game/game-a4.pdf", "new pdf")
+    assert not os.path.lexists(built / "game" / "png")
+    assert (elsewhere / "mine.txt").read_text() == "keep me"

@@ -169,3 +169,40 @@ def test_numbers_are_rounded_and_output_is_byte_identical() -> None:
     pts = _points(d)
     assert {x for x, _ in pts} == {0.333, 0.667}
     assert {y for _, y in pts} == {0.123, 9.857}  # 10 - 9.87654321 and 10 - 1/7
+
+
+def _cut_layer_bounds(svg_text: str, layer: str) -> list[tuple[float, ...]]:
+    """Bounds (x0, y0, x1, y1) of every path and circle on one layer, as a cutter reads it."""
+    root = ET.fromstring(svg_text)
+    (group,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == f"layer-{layer}"]
+    out = []
+    for el in group:
+        if el.tag == f"{SVG}path":
+            nums = [float(v) for v in re.findall(NUM, el.get("d", ""))]
+            xs, ys = nums[0::2], nums[1::2]
+            out.append((min(xs), min(ys), max(xs), max(ys)))
+        elif el.tag == f"{SVG}circle":
+            cx, cy, r = (float(el.get(k, "0")) for k in ("cx", "cy", "r"))
+            out.append((cx - r, cy - r, cx + r, cy + r))
+    return out
+
+
+def test_the_cut_sheet_svg_takes_the_kerf_like_the_dxf(tmp_path) -> None:
+    """`kerf` reaches the SVG cut sheets: outlines grow and holes shrink by kerf/2 each side,
+    measured on the written files of a kit built twice."""
+    from pnp.build import build_game
+
+    kerf = 1.0
+    files = {}
+    for k in (0.0, kerf):
+        out = tmp_path / f"k{k}"
+        build_game("desert-home", ["a4"], out, formats=["svg"], values={"kerf": k})
+        files[k] = (out / "desert-home" / "cut" / "plywood-1.svg").read_text(encoding="utf-8")
+    for layer, sign in (("cut", 1), ("inner-cut", -1)):
+        plain, cut = _cut_layer_bounds(files[0.0], layer), _cut_layer_bounds(files[kerf], layer)
+        assert plain and len(plain) == len(cut)
+        for a, b in zip(plain, cut, strict=True):
+            grow = sign * kerf / 2
+            assert b == pytest.approx(
+                (a[0] - grow, a[1] - grow, a[2] + grow, a[3] + grow), abs=2e-3
+            )

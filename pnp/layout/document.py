@@ -6,13 +6,14 @@ page right after its front, then the duplex alignment test if anything has a bac
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pnp.kit import PrintParams
-from pnp.layout.duplex import alignment_pages, check_back_offset, with_backs
+from pnp.layout.duplex import alignment_pages, check_back_offset, on_odd_pages, with_backs
 from pnp.layout.furniture import GREY, INK, add_furniture, fit_text, label, paper_label
 from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
+from pnp.layout.share import share_sheets
 from pnp.layout.tiling import GLUE_OVERLAP, board_pages, scale_label
 from pnp.paper import Paper
 from pnp.scene import Component, Item
@@ -53,10 +54,11 @@ def section_pages(
     offset = (printing.back_offset_x, printing.back_offset_y)
     for kind, comps in runs:
         if kind == "card":
-            pages += impose_cards(comps, paper, printing, section.title, section.title)
+            cards = impose_cards(comps, paper, printing, section.title, section.title)
+            pages += [replace(p, stackable=True) for p in cards]
         elif kind == "cutout":
             has_back = any(c.back is not None for c in comps)
-            pages += pack_cutouts(
+            cutouts = pack_cutouts(
                 comps,
                 paper,
                 section.title,
@@ -64,6 +66,7 @@ def section_pages(
                 cutout_gap,
                 offset if has_back else (0.0, 0.0),
             )
+            pages += [replace(p, stackable=True) for p in cutouts]
         else:
             for c in comps:
                 title = section.title if len(comps) == 1 else f"{section.title}: {c.title}"
@@ -85,13 +88,13 @@ def build_document(
 
     `materials` lists what a maker needs besides the printout (shown on the cover)."""
     check_back_offset(printing)
-    body: list[Page] = []
-    for s in sections:
-        body += section_pages(s, paper, printing, overlap, cutout_gap)
+    runs = [section_pages(s, paper, printing, overlap, cutout_gap) for s in sections]
+    body = share_sheets(runs, paper, printing)
     body = with_backs(body, printing)
     duplex = any(p.side == "back" for p in body)
     if duplex:
         body += alignment_pages(paper, printing, ALIGNMENT_SECTION)
+        body = on_odd_pages(body, paper, first=2)  # page 1 is the cover
     notes = {s.title: _note(s) for s in sections}
     cover = cover_page(title, subtitle, body, notes, paper, printing, duplex, materials)
     pages = [cover] + body
@@ -108,6 +111,10 @@ def _page_range(a: int, b: int) -> str:
     return f"{a}" if a == b else f"{a}–{b}"
 
 
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
 def contents_lines(
     body: list[Page], notes: dict[str, str], first: int, max_lines: int
 ) -> list[tuple[str, str, bool]]:
@@ -117,15 +124,17 @@ def contents_lines(
     n = first
     noted: set[str] = set()
     for i, p in enumerate(body):
-        if p.side == "back":
+        if p.side != "front":
+            n += p.side == "blank"
             continue
         has_back = i + 1 < len(body) and body[i + 1].side == "back"
         nums = f"{n} + {n + 1}" if has_back else f"{n}"
         title = p.title.removesuffix(" — front") if has_back else p.title
         rows.append((nums, title + ("  (front + back: duplex)" if has_back else ""), False))
-        if notes.get(p.section) and p.section not in noted:
-            rows.append(("", notes[p.section], True))
-            noted.add(p.section)
+        for sec in (p.section, *p.shares):
+            if notes.get(sec) and sec not in noted:
+                rows.append(("", notes[sec], True))
+                noted.add(sec)
         n += 2 if has_back else 1
     if len(rows) <= max_lines:
         return rows
@@ -133,15 +142,25 @@ def contents_lines(
     n = first
     i = 0
     while i < len(body):
+        if body[i].side == "blank":  # counted, never listed
+            n, i = n + 1, i + 1
+            continue
         sec = body[i].section
         j = i
         while j < len(body) and body[j].section == sec:
             j += 1
         backs = sum(1 for p in body[i:j] if p.side == "back")
-        extra = f", {backs} back pages: duplex" if backs else ""
-        note = f" — {notes[sec]}" if notes.get(sec) else ""
+        printed = sum(1 for p in body[i:j] if p.side != "blank")
+        extra = f", {_count(backs, 'back page')}: duplex" if backs else ""
+        shared = [t for p in body[i:j] for t in p.shares]  # small sections on its sheets
+        named = " · ".join([sec or "Pages", *shared])
+        note = " ".join(notes[t] for t in [sec, *shared] if notes.get(t))
         rows.append(
-            (_page_range(n, n + j - i - 1), f"{sec or 'Pages'} ({j - i} pages{extra}){note}", False)
+            (
+                _page_range(n, n + j - i - 1),
+                f"{named} ({_count(printed, 'page')}{extra})" + (f" — {note}" if note else ""),
+                False,
+            )
         )
         n += j - i
         i = j
@@ -173,15 +192,21 @@ def cover_page(
         "Before cutting, measure the 50 mm and 1 in bars at the foot of any page.",
         f"Paper: {paper_label(paper)}. Nothing is printed within {paper.margin:g} mm of an "
         "edge, so any home printer reaches every mark.",
-        f"Cards and tiles carry {printing.bleed:g} mm of bleed: cut on the line the crop "
-        "marks give, the art runs past it.",
     ]
-    if duplex:
-        first_test = 2 + next(i for i, p in enumerate(body) if p.section == ALIGNMENT_SECTION)
+    if printing.bleed > 0 and any(p.bleed_box not in (None, p.trim_box) for p in body):
         how.append(
-            'Pages marked "backs" go on the reverse of the page before: print double-sided, '
-            f"flip on the long edge. Print the alignment test (pages {first_test}–"
-            f"{first_test + 1}) first and set the back offset it reads."
+            f"Cards and tiles carry {printing.bleed:g} mm of bleed: cut on the line the crop "
+            "marks give, the art runs past it."
+        )
+    if duplex:
+        first_test = 2 + next(
+            i for i, p in enumerate(body) if p.section == ALIGNMENT_SECTION and p.side == "front"
+        )
+        how.append(
+            'Print the whole file double-sided, flipped on the long edge: pages marked "backs" '
+            "land on the reverse of the page before (a blank page keeps every sheet in step). "
+            f"Print the alignment test (pages {first_test}–{first_test + 1}) first and set "
+            "back_offset_x and back_offset_y as it reads."
         )
     scaled = [p.title for p in body if "(scale 1:" in p.title]
     if scaled:

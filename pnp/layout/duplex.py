@@ -100,6 +100,48 @@ def with_backs(pages: list[Page], printing: PrintParams) -> list[Page]:
     return out
 
 
+BLANK_TITLE = "Intentionally blank"
+
+
+def on_odd_pages(pages: list[Page], paper: Paper, first: int) -> list[Page]:
+    """`pages` (numbered from `first`) with a blank page before every front whose backs
+    would otherwise fall on an odd page.
+
+    Printed double-sided, page 2k-1 and page 2k share a sheet. A front with backs must
+    therefore be odd, its backs even, or its backs land behind another sheet; then
+    "print the whole file double-sided" is always right."""
+    out: list[Page] = []
+    n = first
+    for i, page in enumerate(pages):
+        backed = page.side == "front" and i + 1 < len(pages) and pages[i + 1].side == "back"
+        if backed and n % 2 == 0:
+            out.append(blank_sheet(paper, page.section))
+            n += 1
+        out.append(page)
+        n += 1
+    return out
+
+
+def blank_sheet(paper: Paper, section: str = "") -> Page:
+    """An empty page that says so, so nobody thinks a page failed to print."""
+    page = blank_page(paper, BLANK_TITLE, section)
+    page.side = "blank"
+    cx, cy = paper.width / 2, paper.height / 2
+    page.items += [
+        label(cx, cy, "This page is intentionally blank", size=12.0, anchor="middle", fill=GREY),
+        label(
+            cx,
+            cy - 6.0,
+            "It keeps each sheet's backs behind their fronts when the whole file prints "
+            "double-sided.",
+            size=8.0,
+            anchor="middle",
+            fill=GREY,
+        ),
+    ]
+    return page
+
+
 def _line(x0: float, y0: float, x1: float, y1: float, style: Style = ALIGN_LINE) -> Shape:
     return Shape(LineString([(x0, y0), (x1, y1)]), "art", style)
 
@@ -154,8 +196,8 @@ def alignment_pages(
         "Print this sheet double-sided, flip on the long edge, at 100 %.",
         "Hold it up to a light: the back shows a long cross.",
         "Read where its vertical line meets the X rulers, its horizontal line the Y rulers.",
-        f"Add the readings to the back offset (now x = {printing.back_offset_x:g} mm, "
-        f"y = {printing.back_offset_y:g} mm) and rebuild.",
+        f"Add the readings to back_offset_x (now {printing.back_offset_x:g} mm) and "
+        f"back_offset_y (now {printing.back_offset_y:g} mm) in your config; rebuild.",
         "When all rulers read 0, the backs of your cards land true.",
     ]
     for i, s in enumerate(lines):

@@ -21,7 +21,7 @@ Box = tuple[float, float, float, float]
 """(x0, y0, x1, y1) in mm, page coordinates."""
 
 Rotation = Literal[0, 90, 180, 270]
-Side = Literal["front", "back"]
+Side = Literal["front", "back", "blank"]
 
 HEADER_BAND = 6.0
 """Height kept free under the top margin for the page header (mm)."""
@@ -102,7 +102,8 @@ class Placement:
 
 @dataclass
 class Page:
-    """One printed sheet. `side == 'back'` means: print on the reverse of the page before."""
+    """One printed sheet. `side == 'back'` means: print on the reverse of the page before;
+    'blank' is a page left empty so the next sheet's front falls on an odd page."""
 
     width: float
     height: float
@@ -114,6 +115,8 @@ class Page:
     section: str = ""
     side: Side = "front"
     paper: str = ""
+    stackable: bool = False  # cards or cutouts: may share the sheet with another section's
+    shares: tuple[str, ...] = ()  # further sections printed on this sheet
 
     @property
     def has_backs(self) -> bool:

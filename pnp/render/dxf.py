@@ -5,9 +5,8 @@ splines, no text); R2000 so old laser software opens it. `$INSUNITS` is set to 4
 ezdxf's default of metres would make a 40 mm card 40 m in some programs. DXF is y-up like
 the scene, so coordinates are written unchanged.
 
-Kerf: the blade removes `kerf` mm centred on its path, so `cut` outlines move outward and
-`inner-cut` holes inward by kerf/2 (geometry.shapes.kerf_offset); score and drill marks
-are not cut through and stay where they are.
+Kerf: cut paths move by kerf/2, outlines out and holes in (`pnp.render.kerf`, the same
+rule as the SVG cut sheets).
 
 ezdxf stamps files with dates, GUIDs and its version; its fixed-metadata option replaces
 them with constants, so the same component always gives byte-identical DXF.
@@ -23,10 +22,9 @@ import ezdxf
 from ezdxf import bbox
 from ezdxf.document import Drawing
 from ezdxf.layouts import Modelspace
-from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from geometry.shapes import kerf_offset
+from pnp.render.kerf import with_kerf
 from pnp.scene import Component, Shape
 
 DXF_VERSION = "R2000"
@@ -43,8 +41,7 @@ def component_dxf(component: Component, kerf: float = 0.0) -> bytes | None:
     None when the component has no cut lines: a printed card is cut with scissors or a
     guillotine from the PDF, and an empty cut file would only confuse.
     """
-    if kerf < 0:
-        raise ValueError(f"kerf must not be negative, got {kerf}")
+    component = with_kerf(component, kerf)
     if not component.has_cut_lines():
         return None
     with _fixed_metadata():
@@ -58,7 +55,7 @@ def component_dxf(component: Component, kerf: float = 0.0) -> bytes | None:
                 continue
             doc.layers.add(layer, color=LAYER_ACI[layer])
             for shape in shapes:
-                _add_shape(msp, shape, kerf)
+                _add_shape(msp, shape)
         _set_extents(doc)
         stream = io.StringIO()
         doc.write(stream)
@@ -89,35 +86,16 @@ def _set_extents(doc: Drawing) -> None:
     doc.set_modelspace_vport(height=max(size.x, size.y) * 1.1, center=ext.center.vec2)
 
 
-def _add_shape(msp: Modelspace, shape: Shape, kerf: float) -> None:
+def _add_shape(msp: Modelspace, shape: Shape) -> None:
     attribs = {"layer": shape.layer}
-    geom, radius = shape.geom, shape.radius
-    if kerf > 0 and shape.layer in ("cut", "inner-cut"):
-        outward = shape.layer == "cut"
-        if _is_closed_ring(geom):  # a card's rounded trim is a ring: offset it as the area
-            geom = kerf_offset(Polygon(geom.coords), kerf, outward=outward).exterior
-        elif _is_area(geom):
-            geom = kerf_offset(geom, kerf, outward=outward)
-        radius = radius + kerf / 2 if outward else radius - kerf / 2
-    for kind, part in _parts(geom):
+    for kind, part in _parts(shape.geom):
         if kind == "point":
-            if radius > 0:
-                msp.add_circle((part.x, part.y), radius, dxfattribs=attribs)
+            if shape.radius > 0:
+                msp.add_circle((part.x, part.y), shape.radius, dxfattribs=attribs)
         elif kind == "ring":
             msp.add_lwpolyline(_xy(part.coords, drop_last=True), close=True, dxfattribs=attribs)
         else:
             msp.add_lwpolyline(_xy(part.coords), close=False, dxfattribs=attribs)
-
-
-def _is_closed_ring(geom: BaseGeometry) -> bool:
-    kind = geom.geom_type
-    return kind == "LinearRing" or (
-        kind == "LineString" and geom.is_closed and len(geom.coords) > 3
-    )
-
-
-def _is_area(geom: BaseGeometry) -> bool:
-    return geom.geom_type in ("Polygon", "MultiPolygon")
 
 
 def _parts(geom: BaseGeometry) -> Iterator[tuple[str, BaseGeometry]]:

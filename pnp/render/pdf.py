@@ -7,6 +7,7 @@ Page coordinates are millimetres, converted to points here and nowhere else.
 from __future__ import annotations
 
 import io
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -50,12 +51,16 @@ def render_pdf(
     colours: dict[str, str] | None = None,
     *,
     hairline: float | None = None,
+    machine_layers: Collection[str] = CUT_LAYERS,
 ) -> bytes:
     """All pages as one PDF: exact mm page sizes, TrimBox/BleedBox where the layout set them.
 
     `colours` and `hairline` act on the machine layers exactly as in the SVG renderer
-    (`pnp.scene.machine_style`): a printed scroll-saw pattern needs its cut lines visible."""
-    look = _Look(check_layer_colours(colours), hairline)
+    (`pnp.scene.machine_style`): a printed scroll-saw pattern needs its cut lines visible.
+    Only the machine layers in `machine_layers` are drawn: a kit's print PDF leaves the
+    laser's cut lines to the cut files (`pnp.scene.PRINTED_MACHINE_LAYERS`)."""
+    hidden = frozenset(CUT_LAYERS) - frozenset(machine_layers)
+    look = _Look(check_layer_colours(colours), hairline, hidden)
     regular, _ = register_fonts()
     buf = io.BytesIO()
     first = pages[0] if pages else None
@@ -86,6 +91,7 @@ def write_pdf(path: Path, pages: list[Page], title: str) -> Path:
 class _Look:
     colours: dict[str, str]
     hairline: float | None
+    hidden: frozenset[str] = frozenset()  # machine layers this PDF leaves out
 
     def style(self, layer: str, style: Style) -> Style:
         colour = self.colours.get(layer) if layer in CUT_LAYERS else None
@@ -106,6 +112,8 @@ def _layers(page: Page) -> list[str]:
 def draw_page(canv: Canvas, page: Page, look: _Look = PLAIN) -> None:
     """Each layer in order: every placement's items on it, then the page's own items."""
     for layer in _layers(page):
+        if layer in look.hidden:
+            continue
         for p in page.placements:
             items = [it for it in p.component.items if it.layer == layer]
             if items:

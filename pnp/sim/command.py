@@ -402,8 +402,16 @@ def _simulate_and_report(
             root=out,
             sweep=sweep_summary(swept[0], runs) if swept else None,
         )
-        kept = "nothing kept (--out is the null device)" if is_null_device(out) else path
-        err.print(f"report: {kept}", highlight=False)
+        if is_null_device(out):
+            err.print("report: nothing kept (--out is the null device)", highlight=False)
+        else:
+            err.print(f"report: {path}", highlight=False)
+            from pnp.gallery import gallery_for
+
+            index = gallery_for(
+                out, warn=lambda line: err.print(line, highlight=False, markup=False)
+            )
+            err.print(f"gallery: {index}", highlight=False)
     if sim.interrupted:
         err.print(f"interrupted: {sim.summary['games']} of {request.games} games finished")
     return sim

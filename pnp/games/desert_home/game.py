@@ -20,6 +20,7 @@ from pnp.games.desert_home.pieces import figure_standees, figure_tokens
 from pnp.games.desert_home.refuges import blade_overlays, blade_parts
 from pnp.games.desert_home.tiles import path_tiles, protection_cards
 from pnp.kit import Kit, KitDocument, KitSection, PrintParams
+from pnp.scene import CUT_LAYERS
 
 SLUG = "desert-home"
 TITLE = "Desert Home – Immigration"
@@ -68,6 +69,7 @@ def build_kit(params: DesertHomeParams, printing: PrintParams) -> Kit:
                     "then saw just outside the black line.",
                 ),
             ),
+            machine_layers=CUT_LAYERS,  # glued onto the wood: holes and drill marks show
         )
     ]
     octagons = tuple(
