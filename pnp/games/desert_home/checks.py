@@ -40,6 +40,8 @@ SPEC_PATH_FIELDS = 4  # the rules leave room for four path fields between refuge
 TOL = 0.01  # mm: drawing tolerance for positions and sizes
 ANGLE_TOL = 0.1  # degrees
 MIN_MAGNET_RIM = 1.0  # mm of token round a magnet on each side
+MIN_CLEARANCE = 0.3  # mm a pivot hole needs beyond its bolt: ISO 273's fine fit for M5
+MAX_CLEARANCE = 1.0  # mm beyond which a blade wobbles on its bolt (past ISO 273's coarse fit)
 SHOW_FIELDS = 6  # fields named in a finding before it says "..."
 
 
@@ -57,6 +59,7 @@ def run(kit: Kit) -> list[Finding]:
     blades = [c for c in kit.components if c.meta.get("kind") == "plywood"]
     overlays = [c for c in kit.components if c.meta.get("kind") == "overlay"]
     findings += check_blades(blades, overlays, p)
+    findings += check_pivot_fit(blades, p)
     findings += check_webs(blades, p)
     findings += check_kerf(kit.components, kit.printing.kerf)
     findings += check_figure_contrast(p)
@@ -346,6 +349,54 @@ def check_blades(
                 )
             )
         out += _check_places(order, overlays, shapes, f.step)
+    return out
+
+
+def check_pivot_fit(blades: Sequence[Component], p: DesertHomeParams) -> list[Finding]:
+    """The pivot hole measured on every blade that is cut, against the bolt: a stack of
+    six plywood blades binds on a bolt without clearance (plywood swells and the drill
+    wanders), and wobbles with too much."""
+    out: list[Finding] = []
+    need = p.bolt_diameter + MIN_CLEARANCE
+    sizes = []
+    for c in blades:
+        x, y, _ = _blade_frame(c)
+        for s in c.shapes("inner-cut"):
+            if s.radius > 0 and isinstance(s.geom, Point) and s.geom.distance(Point(x, y)) < TOL:
+                sizes.append((2 * s.radius, c.name))
+    for hole in sorted({h for h, _ in sizes}):
+        names = [n for h, n in sizes if h == hole]
+        name = names[0] if len(names) == 1 else "blades"
+        if hole < need - TOL:
+            out.append(
+                Finding(
+                    "error",
+                    name,
+                    f"the {hole:g} mm pivot hole binds on the {p.bolt_diameter:g} mm bolt: give "
+                    f"it at least {MIN_CLEARANCE:g} mm clearance ({need:g} mm, "
+                    "'hole_clearance')",
+                )
+            )
+        elif hole > p.bolt_diameter + MAX_CLEARANCE + TOL:
+            out.append(
+                Finding(
+                    "warning",
+                    name,
+                    f"the {hole:g} mm pivot hole is {hole - p.bolt_diameter:g} mm wider than the "
+                    f"{p.bolt_diameter:g} mm bolt: the blade wobbles",
+                )
+            )
+    if sizes and not out:
+        holes = sorted({h for h, _ in sizes})
+        out.append(
+            Finding(
+                "info",
+                "blades",
+                f"pivot holes {', '.join(f'{h:g}' for h in holes)} mm on a "
+                f"{p.bolt_diameter:g} mm bolt: {holes[0] - p.bolt_diameter:g} mm clearance "
+                f"(at least {MIN_CLEARANCE:g})",
+            )
+        )
     return out
 
 

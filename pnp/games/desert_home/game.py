@@ -119,10 +119,11 @@ def _sections(kit: Kit) -> list[KitSection]:
     ]
 
 
-def screw_size(pivot_hole: float) -> float | None:
-    """The largest metric screw the pivot hole takes (None: smaller than an M2)."""
-    fitting = [d for d in METRIC_SIZES if d <= pivot_hole + 1e-9]
-    return fitting[-1] if fitting else None
+def bolt_name(diameter: float) -> str:
+    """An ISO metric bolt by its name (M5); another diameter by its size."""
+    if any(abs(diameter - d) < 1e-9 for d in METRIC_SIZES):
+        return f"M{diameter:g}"
+    return f"{diameter:g} mm"
 
 
 def screw_length(p: DesertHomeParams, diameter: float) -> int:
@@ -135,19 +136,14 @@ def materials(p: DesertHomeParams) -> tuple[str, ...]:
     """What a maker needs besides the printout, with the numbers the kit was built from."""
     sheet_w, sheet_h = max(p.plywood_sheet), min(p.plywood_sheet)
     parts = BLADES * PLAYERS
-    d = screw_size(p.pivot_hole)
-    if d is None:
-        pivot = (
-            f"{PLAYERS} pins or nails of {p.pivot_hole:g} mm, {BLADES * p.plywood_thickness:g} "
-            "mm of stack plus a head and a cap each, for the fans' pivots."
-        )
-    else:
-        length = screw_length(p, d)
-        pivot = (
-            f"{PLAYERS} M{d:g} x {length} mm bolts, each with a nut (a wing nut or a lock nut "
-            f"lets the blades turn) and 2 washers: one pivot per fan of {BLADES} blades "
-            f"({BLADES} x {p.plywood_thickness:g} mm = {BLADES * p.plywood_thickness:g} mm)."
-        )
+    d = p.bolt_diameter
+    length = screw_length(p, d)
+    pivot = (
+        f"{PLAYERS} {bolt_name(d)} x {length} mm bolts, each with a nut (a wing nut or a lock "
+        f"nut lets the blades turn) and 2 washers: one pivot per fan of {BLADES} blades "
+        f"({BLADES} x {p.plywood_thickness:g} mm = {BLADES * p.plywood_thickness:g} mm), "
+        f"through {p.pivot_hole:g} mm holes ({p.hole_clearance:g} mm clearance)."
+    )
     pieces = len(colours_in_play(p)) * (p.figures_per_colour + p.tents_per_colour)
     return (
         f"Plywood {p.plywood_thickness:g} mm thick, in {sheet_w:g} x {sheet_h:g} mm sheets, for "

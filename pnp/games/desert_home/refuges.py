@@ -52,6 +52,8 @@ INK = "#2B2B2B"
 EDGE_SHADE = 0.7  # a printed piece's edge line: its colour darkened, so white shows on paper
 PLACE_CONTRAST = 20.0  # delta E a piece's place keeps from the piece's own colour
 PT = 72 / 25.4
+NUMBER_PT = 9.0  # the blade's number on its printed top
+CAP = 0.73  # a digit's height per point size
 
 
 def _upright(geom: BaseGeometry, dx: float, dy: float) -> BaseGeometry:
@@ -162,6 +164,8 @@ def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component
         t = _upright(Point(*lay.tent), dx, dy)
         _place(comp, k, t.x, t.y, lay.tent_radius, tent_icon(t.x, t.y, lay.tent_radius * 1.1))
         places.append(("tent", (t.x, t.y), lay.tent_radius))
+        number_y = dy + (f.hub_radius + lay.tent[0] - lay.tent_radius) / 2
+        comp.add(_number(dx, number_y, level + 1, k))
         edge = Style(stroke=shade(k.hex, EDGE_SHADE), stroke_width=0.25)
         comp.add(Shape(paper.exterior, style=edge))
         hole = p.pivot_hole / 2 + SCREW_PLAY
@@ -176,9 +180,16 @@ def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component
             pivot=(dx, dy),
             axis_deg=90.0,
             places=places,
+            number=(level + 1, (dx, number_y)),
         )
         out.append(comp)
     return out
+
+
+def _number(x: float, y: float, n: int, k: Ink) -> Text:
+    """The blade's place in the stack, centred on (x, y) between the hub and the tent
+    place: the pattern carrying it is peeled off the wood, so the top shows it too."""
+    return Text(x, y - NUMBER_PT * CAP / PT / 2, str(n), NUMBER_PT, True, "middle", k.text_on)
 
 
 def place_fill(k: Ink) -> str:
