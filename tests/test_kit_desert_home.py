@@ -129,7 +129,7 @@ def test_twelve_blades_on_the_plywood_cut_sheet_in_mm_layers(kit_dir):
     assert all(e.closed for e in by_layer["cut"])
     holes = by_layer["inner-cut"]
     assert [e.dxftype() for e in holes] == ["CIRCLE"] * 12
-    assert {round(2 * e.dxf.radius, 3) for e in holes} == {5.0}  # the M5 pivot
+    assert {round(2 * e.dxf.radius, 3) for e in holes} == {5.5}  # an M5 bolt with 0.5 clearance
     marks = by_layer["drill"]
     assert len(marks) == 12
     centres = sorted((round(e.dxf.center.x, 3), round(e.dxf.center.y, 3)) for e in holes)
@@ -162,7 +162,7 @@ def test_kerf_grows_outlines_and_shrinks_holes_in_the_cut_files(tmp_path):
     xs = [x for x, _ in outline.get_points("xy")]
     x0, _, x1, _ = plain.outline.bounds
     assert max(xs) - min(xs) == pytest.approx(x1 - x0 + 0.4, abs=0.01)
-    assert hole.dxf.radius == pytest.approx(2.5 - 0.2)
+    assert hole.dxf.radius == pytest.approx(2.75 - 0.2)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -184,7 +184,7 @@ def test_the_pattern_shows_every_blade_at_1_to_1(kit_dir, paper):
             elif _colour(c) == (0.0, 0.0, 0.0) and size == (59.5, 61.9):
                 saws += 1
                 assert width == pytest.approx(0.3, abs=0.01)
-            elif _colour(c) == BLUE and size == (5.0, 5.0):
+            elif _colour(c) == BLUE and size == (5.5, 5.5):
                 holes += 1
             elif _colour(c) == (0.0, 0.0, 0.0) and size == (1.6, 1.6):
                 drills += 1
@@ -192,7 +192,7 @@ def test_the_pattern_shows_every_blade_at_1_to_1(kit_dir, paper):
     for colour in COLOURS:
         assert words.count(colour.upper()) == 2
     assert small.count("grain") == 12
-    assert " ".join(small).count("drill 5 mm") == 12
+    assert " ".join(small).count("drill 5.5 mm") == 12
 
 
 def _bar_mm(page) -> float:
@@ -223,12 +223,33 @@ def _cut_sizes(svg: Path) -> list[tuple[float, float]]:
 
 
 def test_12_figures_and_2_tents_per_colour_as_tokens_and_standees(kit_dir):
-    """13 mm figures and 18 mm tents; standees fold to 22 mm high (44 mm flat)."""
+    """13 mm figures and 18 mm tents. A standee is 0.8 of its token wide and folds to a
+    tent of two 22 mm panels on two feet 0.6 of the token deep: 10.4 x (44 + 15.6) mm for
+    a figure, 14.4 x (44 + 21.6) mm for a tent."""
     for colour in COLOURS:
         tokens = _cut_sizes(kit_dir / "svg" / f"tokens-{colour}.svg")
         assert tokens == [(13.0, 13.0)] * 12 + [(18.0, 18.0)] * 2
         standees = _cut_sizes(kit_dir / "svg" / f"standees-{colour}.svg")
-        assert standees == [(13.0, 44.0)] * 12 + [(18.0, 44.0)] * 2
+        assert standees == [(10.4, 59.6)] * 12 + [(14.4, 65.6)] * 2
+
+
+def _layer_paths(svg: Path, layer: str) -> list[ET.Element]:
+    g = next(g for g in ET.parse(svg).getroot().iter(f"{NS}g") if g.get("id") == f"layer-{layer}")
+    return list(g.iter(f"{NS}path"))
+
+
+@pytest.mark.parametrize("name", ["standees-black", "paper-die-black"])
+def test_folds_on_black_print_over_a_white_halo(kit_dir, name):
+    """A black dashed fold on a black face cannot be seen: every fold of the black pieces
+    has a wider white line under it, on the same path, so it prints white with black dashes."""
+    svg = kit_dir / "svg" / f"{name}.svg"
+    scores = _layer_paths(svg, "score")
+    halos = {p.get("d"): p for p in _layer_paths(svg, "guide")}
+    assert scores
+    for score in scores:
+        halo = halos[score.get("d")]
+        assert halo.get("stroke").upper() == "#FFFFFF"
+        assert float(halo.get("stroke-width")) > float(score.get("stroke-width"))
 
 
 def test_player_aid_has_the_points_table_and_road_bonuses(kit_dir):

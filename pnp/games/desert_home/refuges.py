@@ -31,7 +31,6 @@ from pnp.params import PrintParams
 from pnp.scene import (
     CUT_STYLE,
     DRILL_STYLE,
-    GUIDE_STYLE,
     INNER_CUT_STYLE,
     Component,
     Shape,
@@ -43,6 +42,8 @@ from pnp.scene import (
 SAW_LINE = Style(stroke="#000000", stroke_width=0.3)
 """The printed line a scroll saw follows: the `cut` layer is a machine hairline, too fine
 to see on a pattern glued to wood."""
+GRAIN = "#555555"  # the grain arrow: dark enough to show on every blade's pale tint
+GRAIN_STYLE = Style(stroke=GRAIN, stroke_width=0.15, dash=(1.0, 1.0))
 CROSS = 3.0  # mm: half the centre-punch cross through the pivot
 OVERLAY_INSET = 0.5  # mm the paper stays inside the wood, so no edge of it lifts
 SCREW_PLAY = 0.5  # mm the overlay's hole is wider than the pivot hole on each side
@@ -129,8 +130,8 @@ def _grain_arrow(comp: Component, f: Fan, dx: float, dy: float) -> None:
     y0 = dy + f.hub_radius + 3.0
     y1 = dy + 0.5 * f.length
     shaft = arrow(dx, (y0 + y1) / 2, y1 - y0, 3.2, 90)
-    comp.add(Shape(shaft.exterior, "guide", GUIDE_STYLE))
-    comp.add(Text(dx + 2.6, (y0 + y1) / 2 - 1.0, "grain", 5, False, "start", "#777777", 0, "guide"))
+    comp.add(Shape(shaft.exterior, "guide", GRAIN_STYLE))
+    comp.add(Text(dx + 2.6, (y0 + y1) / 2 - 1.0, "grain", 5, False, "start", GRAIN, 0, "guide"))
 
 
 def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component]:
@@ -169,7 +170,8 @@ def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component
         edge = Style(stroke=shade(k.hex, EDGE_SHADE), stroke_width=0.25)
         comp.add(Shape(paper.exterior, style=edge))
         hole = p.pivot_hole / 2 + SCREW_PLAY
-        comp.add(circle(dx, dy, hole, style=edge))
+        # the hole is cut inside the colour, where no edge shows: ring it in the text colour
+        comp.add(circle(dx, dy, hole, style=Style(stroke=k.text_on, stroke_width=0.25)))
         comp.add(Shape(paper, "cut", CUT_STYLE))
         comp.add(circle(dx, dy, hole, "inner-cut", INNER_CUT_STYLE))
         comp.meta.update(
