@@ -373,3 +373,75 @@ def test_all_42_octagons_are_on_their_own_cut_sheets(kit_dir):
         if e.dxf.layer == "cut" and e.dxftype() == "LWPOLYLINE" and len(e) == 8
     ]
     assert len(outlines) == 42
+
+
+# --- the pivot, the nesting gap, the blade numbers -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "toml, code, needle",
+    [
+        ("", 0, "pivot holes 5.5 mm on a 5 mm bolt: 0.5 mm clearance"),
+        ("hole_clearance = 0.3", 0, "pivot holes 5.3 mm on a 5 mm bolt"),
+        ("hole_clearance = 0.1", 1, "the 5.1 mm pivot hole binds on the 5 mm bolt"),
+        ("bolt_diameter = 6.0\nhole_clearance = 0", 1, "the 6 mm pivot hole binds on the 6 mm"),
+        (
+            "bolt_diameter = 4.0\nhole_clearance = 1.5",
+            0,
+            "the 5.5 mm pivot hole is 1.5 mm wider than the 4 mm bolt: the blade wobbles",
+        ),
+    ],
+)
+def test_pnp_check_tests_the_pivot_hole_against_the_bolt(capsys, tmp_path, toml, code, needle):
+    from cli_run import run
+
+    cfg = tmp_path / "kit.toml"
+    cfg.write_text(toml + "\n")
+    got, out, _ = run(capsys, "check", "desert-home", "--config", str(cfg))
+    assert got == code and needle in out
+
+
+def test_a_bad_clearance_is_one_error_line(capsys, tmp_path):
+    assert "'hole_clearance' must be" in bad_config_error(
+        capsys, tmp_path, "check", "desert-home", "hole_clearance = -0.2"
+    )
+
+
+def test_nested_blades_stay_a_plywood_thickness_apart(kit_dir):
+    """Measured on the plywood cut sheet: no two blade outlines closer than the 4 mm plywood
+    (the web of waste between them would snap or char)."""
+    import itertools
+
+    from shapely.geometry import Polygon
+
+    doc = ezdxf.readfile(kit_dir / "cut" / "plywood-1.dxf")
+    blades = [Polygon(e.get_points("xy")) for e in doc.modelspace() if e.dxf.layer == "cut"]
+    assert len(blades) == 12
+    gaps = [a.distance(b) for a, b in itertools.combinations(blades, 2)]
+    assert min(gaps) >= 4.0 - 1e-6
+    assert min(gaps) < 4.5  # still nested tightly
+
+
+def test_octagons_of_card_keep_the_usual_gap(kit_dir):
+    import itertools
+
+    from shapely.geometry import Polygon
+
+    doc = ezdxf.readfile(kit_dir / "cut" / "octagons-1.dxf")
+    tiles = [Polygon(e.get_points("xy")) for e in doc.modelspace() if e.dxf.layer == "cut"]
+    assert min(a.distance(b) for a, b in itertools.combinations(tiles, 2)) < 3.0
+
+
+def test_each_printed_blade_top_carries_its_number(kit_dir):
+    """The pattern with the number is peeled off the wood: the top says it too, in the
+    free band between the hub and the tent place."""
+    for n, colour in enumerate(COLOURS, start=1):
+        root = ET.parse(kit_dir / "svg" / f"blade-{colour}-overlay.svg").getroot()
+        assert str(n) in [t.text for t in root.iter(f"{NS}text")]
+    words = [
+        w["text"]
+        for page in _pages(kit_dir / "desert-home-a4.pdf", "Refuge blade tops")
+        for w in page.extract_words()
+        if w["height"] > 8.5  # the 9 pt numbers, not the page furniture
+    ]
+    assert sorted(w for w in words if w.isdigit()) == sorted([str(n) for n in range(1, 7)] * 2)
