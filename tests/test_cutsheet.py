@@ -520,7 +520,7 @@ def test_parts_of_thick_material_nest_at_least_its_thickness_apart() -> None:
     ply.meta["thickness"] = 6.0
     (sheet,) = cut_sheets([ply], (60, 30), gap=2, margin=5)
     (a, b) = sheet.meta["parts"]
-    assert (b["x"] - a["x"], b["y"] - a["y"]) == pytest.approx((16, 0), abs=0.01)
+    assert (b["x"] - a["x"], b["y"] - a["y"]) == pytest.approx((16, 0), abs=0.05)
     assert_well_packed([sheet], 6.0, 5.0)
     (card,) = cut_sheets([square("card", 10, copies=2)], (60, 30), gap=2, margin=5)
     assert card.meta["parts"][1]["x"] == pytest.approx(17, abs=0.01)
