@@ -28,7 +28,8 @@ MM = 25.4 / 72
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 NS = "{http://www.w3.org/2000/svg}"
 RED, BLUE = (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
-TILES = "Path tiles and protection cards"
+TILES = "Path tiles"
+CARDS = "Rule cards, player aids and protection cards"
 COLOURS = ("black", "white", "green", "yellow", "red", "blue")
 
 
@@ -86,19 +87,53 @@ def _octagon_cuts(page) -> list[dict]:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_36_tiles_and_6_protection_cards_are_40mm_octagons(kit_dir, paper):
+    """The tiles on their own sheets with black backs; the protection cards (no back) on
+    the last card sheet, beside the rule cards, instead of a sheet of two."""
     fronts = backs = protected = 0
-    for page in _pages(kit_dir / f"desert-home-{paper}.pdf", TILES):
-        octagons = _octagon_cuts(page)
-        for c in octagons:
-            assert (c["width"] * MM, c["height"] * MM) == pytest.approx((40.0, 40.0), abs=0.01)
-        fronts += len(octagons)
-        text = page.extract_text()
-        protected += text.count("PROTECTED")
-        if "backs" in text:
-            backs += len([c for c in page.curves if _colour(c) == (0.23, 0.23, 0.23)])
+    for section in (TILES, CARDS):
+        for page in _pages(kit_dir / f"desert-home-{paper}.pdf", section):
+            octagons = _octagon_cuts(page)
+            for c in octagons:
+                assert (c["width"] * MM, c["height"] * MM) == pytest.approx((40.0, 40.0), abs=0.01)
+            fronts += len(octagons)
+            text = page.extract_text()
+            protected += text.count("PROTECTED")
+            if "backs" in text and section == TILES:
+                backs += len([c for c in page.curves if _colour(c) == (0.23, 0.23, 0.23)])
+            if "PROTECTED" in text:
+                assert _aids(text) == 2  # sharing a sheet with the player aids
     assert fronts == 36 + 6
     assert protected == 6
     assert backs == 36  # one black back behind every path tile, none behind protection
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_two_player_aids_one_per_player(kit_dir, paper):
+    aids = sum(
+        _aids(page.extract_text()) for page in _pages(kit_dir / f"desert-home-{paper}.pdf", CARDS)
+    )
+    assert aids == 2
+
+
+def _aids(text: str) -> int:
+    """Player aids on a page, by their title (cards are turned a quarter on some sheets,
+    and the extracted words then read backwards)."""
+    return text.count("Turn summary") + text.count("yrammus\nnruT")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_sheet_of_pieces_is_nearly_empty(paper):
+    """Every front sheet of cut pieces is at least 30 % covered (A4 once printed a sheet of
+    two protection cards, 7 %; Letter one of three blade tops, 19 %). The dice stickers are
+    the exception: they print alone on sticker paper."""
+    planned = kit_pages(make_kit("desert-home", paper=paper)[1])
+    for n, page in enumerate(planned, start=1):
+        if page.section in ("Cover", "Board", "Duplex alignment test", "Dice stickers"):
+            continue
+        if not page.placements:
+            continue
+        covered = sum(pl.component.width * pl.component.height for pl in page.placements)
+        assert covered / (page.width * page.height) >= 0.3, (n, page.section)
 
 
 def test_octagon_across_flats_in_the_svg_is_the_tile_size(kit_dir):
@@ -440,8 +475,57 @@ def test_each_printed_blade_top_carries_its_number(kit_dir):
         assert str(n) in [t.text for t in root.iter(f"{NS}text")]
     words = [
         w["text"]
-        for page in _pages(kit_dir / "desert-home-a4.pdf", "Refuge blade tops")
+        for page in _pages(kit_dir / "desert-home-a4.pdf", "Refuge blade tops and round figures")
         for w in page.extract_words()
         if w["height"] > 8.5  # the 9 pt numbers, not the page furniture
     ]
     assert sorted(w for w in words if w.isdigit()) == sorted([str(n) for n in range(1, 7)] * 2)
+
+
+# --- the board: bleed and a camp with room for every piece --------------------------------
+
+
+def _svg_path_polygon(d: str):
+    from shapely.geometry import Polygon
+
+    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return Polygon(list(zip(nums[0::2], nums[1::2], strict=True)))
+
+
+def test_the_board_has_bleed_like_the_other_boards(kit_dir):
+    """The sand runs 3 mm past the trim on every side (the default bleed), and the trim is
+    the board's cut outline."""
+    root = ET.parse(kit_dir / "svg" / "board.svg").getroot()
+    x, y, w, h = (float(v) for v in root.get("viewBox").split())
+    cut = next(g for g in root.iter(f"{NS}g") if g.get("id") == "layer-cut")
+    (trim,) = [_svg_path_polygon(p.get("d")) for p in cut.iter(f"{NS}path")]
+    tx0, ty0, tx1, ty1 = trim.bounds
+    assert (tx0 - x, ty0 - y, x + w - tx1, y + h - ty1) == pytest.approx((3, 3, 3, 3), abs=0.01)
+    sand = [p for p in root.iter(f"{NS}path") if p.get("fill") == "#D9C194"]
+    assert _svg_path_polygon(sand[0].get("d")).bounds == pytest.approx((x, y, x + w, y + h))
+
+
+def test_every_camp_lane_has_room_for_12_figures_and_2_tents(kit_dir):
+    """Rings drawn in the camp: per colour 12 of 13 mm and 2 of 18 mm, none overlapping
+    another, each inside a lane of its colour's tint."""
+    from shapely.geometry import Point
+
+    from pnp.palette import ink
+
+    root = ET.parse(kit_dir / "svg" / "board.svg").getroot()
+    rings = [
+        (float(c.get("r")), Point(float(c.get("cx")), float(c.get("cy"))).buffer(float(c.get("r"))))
+        for c in root.iter(f"{NS}circle")
+        if c.get("stroke") == "#8A8A8A"
+    ]
+    for colour in COLOURS:
+        tinted = [  # the lane, and the colour's blades drawn on the refuges
+            _svg_path_polygon(p.get("d"))
+            for p in root.iter(f"{NS}path")
+            if p.get("fill", "").upper() == ink(colour).light and p.get("stroke") == "#7A7A7A"
+        ]
+        mine = [(r, g) for r, g in rings if any(t.contains(g) for t in tinted)]
+        assert sorted(r for r, _ in mine) == [6.5] * 12 + [9.0] * 2
+    for i, (_, a) in enumerate(rings):
+        for _, b in rings[i + 1 :]:
+            assert a.intersection(b).area < 1e-6

@@ -54,6 +54,7 @@ def run(kit: Kit) -> list[Finding]:
     board = next((c for c in kit.components if c.name == "board"), None)
     if board is not None:
         findings += check_board(board, p)
+        findings += check_camp(board, p)
         octagons = [c for c in kit.components if c.meta.get("kind") in TILE_KINDS]
         findings += check_tiles_fit(board, octagons)
     blades = [c for c in kit.components if c.meta.get("kind") == "plywood"]
@@ -104,6 +105,43 @@ def check_board(board: Component, p: DesertHomeParams) -> list[Finding]:
                 board.name,
                 f"{p.path_columns} path fields per row: the game as written leaves room "
                 f"for {SPEC_PATH_FIELDS}",
+            )
+        )
+    return out
+
+
+def check_camp(board: Component, p: DesertHomeParams) -> list[Finding]:
+    """Every colour's lane in the camp has a place for each of its figures and tents,
+    drawn inside the lane and none over another, so the whole supply fits the camp."""
+    lanes = list(board.meta.get("camp_lanes", []))  # type: ignore[call-overload]
+    out = []
+    for lane in lanes:
+        spots = [(k, Point(c).buffer(r, quad_segs=32)) for k, c, r in lane["places"]]
+        figures = sum(1 for k, _ in spots if k == "figure")
+        tents = sum(1 for k, _ in spots if k == "tent")
+        inside = all(lane["lane"].contains(g) for _, g in spots)
+        apart = all(
+            a.intersection(b).area < 1e-6
+            for i, (_, a) in enumerate(spots)
+            for _, b in spots[i + 1 :]
+        )
+        if (figures, tents) != (p.figures_per_colour, p.tents_per_colour) or not (inside and apart):
+            out.append(
+                Finding(
+                    "error",
+                    board.name,
+                    f"the {lane['colour']} camp lane holds {figures} figures and {tents} tents "
+                    f"{'' if inside and apart else '(not all inside it, apart) '}of the "
+                    f"{p.figures_per_colour} and {p.tents_per_colour} in the supply",
+                )
+            )
+    if lanes and not out:
+        out.append(
+            Finding(
+                "info",
+                board.name,
+                f"each camp lane has a place for its {p.figures_per_colour} figures and "
+                f"{p.tents_per_colour} tents",
             )
         )
     return out

@@ -86,24 +86,22 @@ def _sections(kit: Kit) -> list[KitSection]:
             "Real size: trim the sheets and glue them as the assembly map shows.",
         ),
         KitSection(
-            "Path tiles and protection cards",
-            kit.names("tile-", "protection"),
+            "Path tiles",
+            kit.names("tile-"),
             "Black backs: flip on the long edge.",
         ),
         KitSection(
-            "Refuge blade tops",
-            kit.names("blade-", kind="overlay"),
-            "Two of each colour, one per refuge; glue each onto its plywood blade.",
+            "Refuge blade tops and round figures",
+            kit.names("blade-", kind="overlay") + kit.names("tokens-"),
+            "Blade tops: two of each colour, one per refuge, numbered in stacking order; glue "
+            "each onto its plywood blade. Figures and tents: cut on the circles; a magnet "
+            "under each if you like.",
         ),
         KitSection(
-            "Figures and tents: round tokens",
-            kit.names("tokens-"),
-            "Cut on the circles; a magnet under each if you like.",
-        ),
-        KitSection(
-            "Figures and tents: fold-over standees",
+            "Figures and tents: tent-fold standees",
             kit.names("standees-"),
-            "Instead of the tokens, if you prefer pieces that stand up.",
+            "Instead of the round ones, if you prefer pieces that stand up: fold at the top "
+            "and at both feet, glue the feet under each other.",
         ),
         KitSection("Dice stickers", ("dice-stickers",), "Sticker paper; one row per blank die."),
         KitSection(
@@ -112,9 +110,10 @@ def _sections(kit: Kit) -> list[KitSection]:
             "Only if you have no blank dice: fold on the dashed lines, glue the tabs.",
         ),
         KitSection(
-            "Rule cards and player aid",
-            kit.names("rule-card") + ("player-aid",),
-            "Their backs follow (flip on the long edge).",
+            "Rule cards, player aids and protection cards",
+            kit.names("rule-card") + ("player-aid", "protection"),
+            "One player aid per player; the golden protection cards share the last sheet. The "
+            "cards' backs follow (flip on the long edge).",
         ),
     ]
 

@@ -28,7 +28,8 @@ PAD = 1.5  # mm round a block of pieces
 TITLE_PT = 6.0
 PT = 72 / 25.4
 TOKEN_COLUMNS = 4  # round figures per row in a block: two colours' blocks side by side
-STANDEE_COLUMNS = 6  # standees per row in a block
+STANDEE_COLUMNS = 6  # standees per row in a block, at least
+STANDEE_ROWS = 3  # rows of standees in a block, at most: a block stays shorter than a page
 EDGE_SHADE = 0.7  # a standee's edge line: its colour darkened, so a white one shows on paper
 COIN_RING = 0.8  # mm the decorative ring sits inside a token's edge
 STANDEE_MARGIN = 1.2  # mm of plain colour round a standee's picture
@@ -116,10 +117,14 @@ def figure_standees(p: DesertHomeParams, printing: PrintParams) -> list[Componen
     h = p.standee_height
     fig = tent_for_footprint(0, 0, p.figure_size, h)
     tent = tent_for_footprint(0, 0, p.tent_size, h)
-    fig_cols = min(STANDEE_COLUMNS, max(p.figures_per_colour, 1))
+    wide = max(STANDEE_COLUMNS, -(-p.figures_per_colour // STANDEE_ROWS))
+    fig_cols = min(wide, max(p.figures_per_colour, 1))
     fig_rows = -(-p.figures_per_colour // fig_cols)
-    tent_cols = 1 if p.tents_per_colour else 0
-    area = max(fig_rows * (fig.length + GAP), p.tents_per_colour * (tent.length + GAP)) - GAP
+    # tents in a column beside the figures, as tall as theirs (two at least), then another
+    tent_rows = max(2, int((fig_rows * (fig.length + GAP)) // (tent.length + GAP)))
+    tent_cols = -(-p.tents_per_colour // tent_rows)
+    used_rows = min(p.tents_per_colour, tent_rows)
+    area = max(fig_rows * (fig.length + GAP), used_rows * (tent.length + GAP)) - GAP
     width = 2 * PAD + fig_cols * (fig.width + GAP) + tent_cols * (tent.width + GAP) - GAP
     height = 2 * PAD + TITLE_PT / PT + GAP + max(area, 0.0)
     out = []
@@ -144,9 +149,11 @@ def figure_standees(p: DesertHomeParams, printing: PrintParams) -> list[Componen
             folds += _standee(comp, k, t, list(_person(k, x0, y0 + t.base, t.width, h)))
         tx = PAD + fig_cols * (fig.width + GAP)
         for i in range(p.tents_per_colour):
-            y0 = top - i * (tent.length + GAP) - tent.length
-            t = dataclasses.replace(tent, x0=tx, y0=y0)
-            folds += _standee(comp, k, t, _tent_picture(k, tx, y0 + t.base, t.width, h, p))
+            col, row = divmod(i, tent_rows)
+            x0 = tx + col * (tent.width + GAP)
+            y0 = top - row * (tent.length + GAP) - tent.length
+            t = dataclasses.replace(tent, x0=x0, y0=y0)
+            folds += _standee(comp, k, t, _tent_picture(k, x0, y0 + t.base, t.width, h, p))
         comp.fold_lines = tuple(folds)
         comp.meta.update(
             game="desert-home",
