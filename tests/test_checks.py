@@ -199,3 +199,26 @@ def test_every_guide_line_of_every_kit_shows(slug):
     assert scene_checks(kit.components) == []
     measured = [m for c in kit.components for m in guide_contrasts(c)]
     assert measured and min(r for *_, r in measured) >= 3.0
+
+
+# --- the tent fold a standee is cut to -----------------------------------------------------
+
+
+def test_a_tent_fold_hand_worked():
+    """A 10 x 20 mm panel pair on 6 mm feet: 52 mm flat, folds at 6, 26 and 46 mm; it
+    stands sqrt(20^2 - 3^2) = 19.77 mm high; the back's picture turns about (5, 26)."""
+    from geometry.folding import TentFold, tent_for_footprint
+
+    t = TentFold(0, 0, 10, 20, 6)
+    assert t.length == 52
+    assert [f.coords[0][1] for f in t.folds()] == [6, 26, 46]
+    assert t.apex == (5, 26)
+    assert t.standing_height == pytest.approx(19.774, abs=0.001)
+    assert [f.bounds for f in t.feet()] == [(0, 0, 10, 6), (0, 46, 10, 52)]
+    assert t.front().bounds == (0, 6, 10, 26) and t.back().bounds == (0, 26, 10, 46)
+    plain = TentFold(0, 0, 10, 20)  # the A-frame: one fold, no feet
+    assert plain.length == 40 and len(plain.folds()) == 1 and plain.feet() == ()
+    fits = tent_for_footprint(0, 0, 13, 22)  # a 13 mm token's circle
+    assert (fits.width, fits.base) == pytest.approx((10.4, 7.8))
+    with pytest.raises(ValueError, match="too deep"):
+        TentFold(0, 0, 10, 5, 10)
