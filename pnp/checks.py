@@ -333,7 +333,8 @@ def check_guide_contrast(component: Component) -> list[Finding]:
         Finding(
             "error",
             component.name,
-            f"a {layer} line ({stroke}) on {ground} shows at contrast {ratio:.1f}:1, under "
+            f"{'an' if layer[0] in 'aeiou' else 'a'} {layer} line ({stroke}) on {ground} "
+            f"shows at contrast {ratio:.1f}:1, under "
             f"{MIN_GUIDE_CONTRAST:g}:1: draw it with a halo (pnp.scene.shown_on)",
         )
         for layer, (ratio, stroke, ground) in sorted(worst.items())
