@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.checks import Finding, has_errors
+from pnp.checks import Finding, has_errors, scene_checks
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.gallery import MANIFEST, manifest_text, pdf_name
@@ -105,7 +105,8 @@ def plan_kits(
     plans = []
     for p in paper_list:
         kit = game.build_kit(params, dataclasses.replace(printing, paper=p))
-        findings = [*kit.findings, *game.checks(kit)]  # found while building, then checked
+        # found while building, then the game's checks, then those every kit gets
+        findings = [*kit.findings, *game.checks(kit), *scene_checks(kit.components)]
         documents: list[Document] = []
         sheets: list[Component] = []
         try:

@@ -5,15 +5,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from geometry.folding import fits_inside
 from geometry.webs import holds_together, narrowest_web
-from pnp.colour import CVD_MATRICES, delta_e
+from pnp.colour import CVD_MATRICES, blend, contrast_ratio, delta_e
 from pnp.errors import PnpError
 from pnp.palette import ink
-from pnp.scene import Component, enclosed
+from pnp.scene import (
+    GUIDE_STYLE,
+    LAYERS,
+    MIN_GUIDE_CONTRAST,
+    Component,
+    Shape,
+    Style,
+    enclosed,
+)
 
 Level = Literal["error", "warning", "info"]
 
@@ -166,3 +177,178 @@ def check_narrowest_web(component: Component, limit: float, material: str) -> li
             )
         ]
     return [Finding("info", component.name, f"narrowest web {web:.1f} mm (>= {limit:g} mm)")]
+
+
+# --- guide lines against the ink they cross ----------------------------------------------
+
+GUIDE_LAYERS = ("guide", "score", "inner-cut", "cut", "drill")
+"""Layers whose lines a maker must see on the print: folds, cuts, holes, drill marks, guides."""
+EDGE = 0.3  # mm: a line this close to the edge of a fill runs along it, and the edge shows
+CUT_EDGE = 0.5  # mm: the same for a cut (stickers' art runs 0.4 mm past their kiss cut)
+SAMPLE = 0.5  # mm between the points measured along a line
+MAX_SAMPLES = 400  # per line: long board lines are measured more sparsely
+PAPER = "#FFFFFF"
+
+
+@dataclass(frozen=True)
+class _Paint:
+    """One painted item as the check sees it: where its fill and its stroke lie."""
+
+    order: tuple[int, int]
+    fill: BaseGeometry | None
+    fill_colour: str | None
+    stroke: BaseGeometry | None
+    stroke_colour: str | None
+    stroke_width: float
+    opacity: float
+
+
+def _linework(shape: Shape) -> BaseGeometry:
+    """The lines a stroke follows: a line itself, an area's rings, a circle's rim."""
+    g = shape.geom
+    if g.geom_type == "Point":
+        return g.buffer(shape.radius, quad_segs=32).exterior if shape.radius > 0 else Polygon()
+    if g.geom_type in ("Polygon", "MultiPolygon"):
+        return g.boundary
+    if hasattr(g, "geoms"):
+        return unary_union([_linework(Shape(p, shape.layer, shape.style)) for p in g.geoms])
+    return g
+
+
+def _fill_area(shape: Shape) -> BaseGeometry | None:
+    g = shape.geom
+    if g.geom_type == "Point":
+        return g.buffer(shape.radius, quad_segs=32) if shape.radius > 0 else None
+    if g.geom_type in ("Polygon", "MultiPolygon"):
+        return g  # holes stay open: areas are painted even-odd
+    area = enclosed(shape)
+    return None if area.is_empty else area
+
+
+def _paints(component: Component) -> list[_Paint]:
+    out = []
+    for i, it in enumerate(component.items):
+        if not isinstance(it, Shape) or it.layer not in LAYERS:
+            continue
+        st = GUIDE_STYLE if it.layer == "guide" and it.style == Style() else it.style
+        fill = _fill_area(it) if st.fill is not None else None
+        stroke = None
+        if st.stroke is not None and st.stroke_width > 0:
+            stroke = _linework(it).buffer(st.stroke_width / 2, cap_style="flat")
+        out.append(
+            _Paint(
+                (LAYERS.index(it.layer), i),
+                fill,
+                st.fill,
+                stroke,
+                st.stroke,
+                st.stroke_width,
+                st.opacity,
+            )
+        )
+    return out
+
+
+def _samples(line: BaseGeometry) -> list[tuple[float, float]]:
+    if line.is_empty or line.length == 0:
+        return []
+    n = max(2, min(MAX_SAMPLES, int(line.length / SAMPLE) + 1))
+    pts = [line.interpolate(line.length * (k + 0.5) / n) for k in range(n)]
+    return [(p.x, p.y) for p in pts]
+
+
+def guide_contrasts(component: Component) -> list[tuple[str, str, str, float]]:
+    """(layer, line colour, ground colour, contrast ratio) for every guide line of the
+    component, at the place along it where it shows least.
+
+    The ground is what is painted under the line there, in the renderers' order (layer by
+    layer, item by item): fills, opacity blended, and strokes wider than the line (a halo).
+    A cut is a machine hairline; what a maker follows is the printed line under it (an
+    edge line wider than the hairline), so that line is measured against its own ground
+    where there is one. Points within EDGE of a fill's edge (CUT_EDGE for cuts: a sticker's
+    art runs just past its kiss cut) are left out, the edge shows there; and a card's outer
+    cut is left out altogether, its crop marks show it."""
+    paints = _paints(component)
+    out = []
+    for i, it in enumerate(component.items):
+        if not isinstance(it, Shape) or it.layer not in GUIDE_LAYERS:
+            continue
+        if it.layer == "cut" and component.imposition == "card" and component.bleed > 0:
+            continue
+        st = GUIDE_STYLE if it.layer == "guide" and it.style == Style() else it.style
+        if st.stroke is None or st.stroke_width <= 0:
+            continue
+        line = _linework(it)
+        pts = _samples(line)
+        if not pts:
+            continue
+        is_cut = it.layer in ("cut", "inner-cut")
+        order = (LAYERS.index(it.layer), i)
+        box_ = line.envelope.buffer(1.0)
+        below = [
+            p
+            for p in paints
+            if p.order < order
+            and any(g is not None and g.intersects(box_) for g in (p.fill, p.stroke))
+        ]
+        xs = np.array([x for x, _ in pts])
+        ys = np.array([y for _, y in pts])
+        where = shapely.points(xs, ys)
+        grounds = [PAPER] * len(pts)
+        guides: list[tuple[str, str] | None] = [None] * len(pts)  # a printed line under a cut
+        widest = [0.0] * len(pts)
+        keep = np.ones(len(pts), dtype=bool)
+        edge = CUT_EDGE if is_cut else EDGE
+        for p in below:
+            if p.fill is not None and p.fill_colour is not None:
+                keep &= shapely.distance(p.fill.boundary, where) >= edge
+                for k in np.flatnonzero(shapely.contains_xy(p.fill, xs, ys)):
+                    grounds[k] = blend(grounds[k], p.fill_colour, p.opacity)
+            if p.stroke is not None and p.stroke_colour is not None:
+                if p.stroke_width > st.stroke_width:
+                    for k in np.flatnonzero(shapely.contains_xy(p.stroke, xs, ys)):
+                        if is_cut and p.stroke_width > widest[k]:  # the widest shows
+                            guides[k] = (p.stroke_colour, grounds[k])
+                            widest[k] = p.stroke_width
+                        grounds[k] = blend(grounds[k], p.stroke_colour, p.opacity)
+        measured = []
+        for k in np.flatnonzero(keep):
+            colour, ground = guides[k] or (st.stroke, grounds[k])
+            measured.append((contrast_ratio(colour, ground), colour, ground))
+        if measured:
+            ratio, colour, ground = min(measured)
+            out.append((it.layer, colour, ground, ratio))
+    return out
+
+
+def check_guide_contrast(component: Component) -> list[Finding]:
+    """Every fold, cut, drill and guide line must show on the ink it crosses (WCAG's 3:1
+    for lines): a black fold on a black figure cannot be folded on. One finding per
+    layer, for its worst line."""
+    worst: dict[str, tuple[float, str, str]] = {}
+    for layer, stroke, ground, ratio in guide_contrasts(component):
+        if layer not in worst or ratio < worst[layer][0]:
+            worst[layer] = (ratio, stroke, ground)
+    return [
+        Finding(
+            "error",
+            component.name,
+            f"{'an' if layer[0] in 'aeiou' else 'a'} {layer} line ({stroke}) on {ground} "
+            f"shows at contrast {ratio:.1f}:1, under "
+            f"{MIN_GUIDE_CONTRAST:g}:1: draw it with a halo (pnp.scene.shown_on)",
+        )
+        for layer, (ratio, stroke, ground) in sorted(worst.items())
+        if ratio < MIN_GUIDE_CONTRAST
+    ]
+
+
+def scene_checks(components: list[Component]) -> list[Finding]:
+    """The checks every kit gets, whatever its game: each component and each back once."""
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for comp in components:
+        for c in (comp, comp.back):
+            if c is not None and c.name not in seen:
+                seen.add(c.name)
+                out += check_guide_contrast(c)
+    return out

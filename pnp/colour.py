@@ -65,3 +65,23 @@ def delta_e(a: str, b: str, vision: str = "normal") -> float:
 def luminance_gap(a: str, b: str) -> float:
     """Difference in CIE L* (0-100): how far apart two colours print in greyscale."""
     return abs(simulate(a, "normal")[0] - simulate(b, "normal")[0])
+
+
+def relative_luminance(hex_colour: str) -> float:
+    """WCAG 2 relative luminance (0 black to 1 white) of a '#rrggbb' colour."""
+    r, g, b = (_linear(v) for v in hex_to_rgb(hex_colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio, 1 (same) to 21 (black on white): how well a line in one
+    colour shows on a ground of the other, independent of hue."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def blend(under: str, over: str, opacity: float) -> str:
+    """`over` painted at `opacity` on `under`, as a '#rrggbb' colour."""
+    u, o = hex_to_rgb(under), hex_to_rgb(over)
+    mix = [round(255 * (x * (1 - opacity) + y * opacity)) for x, y in zip(u, o, strict=True)]
+    return "#" + "".join(f"{c:02X}" for c in mix)

@@ -16,6 +16,8 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from pnp.colour import contrast_ratio
+
 LAYERS: tuple[str, ...] = ("art", "guide", "score", "inner-cut", "cut", "drill")
 """Drawing order, bottom to top. `cut`, `inner-cut`, `score` and `drill` are machine layers."""
 
@@ -50,6 +52,28 @@ INNER_CUT_STYLE = Style(stroke="#0000ff", stroke_width=0.01)
 SCORE_STYLE = Style(stroke="#000000", stroke_width=0.2, dash=(1.5, 1.0))
 DRILL_STYLE = Style(stroke="#000000", stroke_width=0.15)
 GUIDE_STYLE = Style(stroke="#999999", stroke_width=0.15, dash=(1.0, 1.0))
+
+
+MIN_GUIDE_CONTRAST = 3.0
+"""WCAG 2's least contrast for lines a reader must see (non-text contrast, 3:1): every
+fold, cut, drill and guide line keeps it against the ink it crosses (pnp.checks)."""
+HALO = 0.2
+"""mm of halo each side of a guide line that would vanish into its ground."""
+
+
+def shown_on(shape: Shape, ground: str) -> list[Shape]:
+    """A guide line as drawn over `ground` ('#rrggbb'): the line itself, with a halo under
+    it in white or black (whichever contrasts more with the line) where the line's own
+    colour would vanish into the ground. The line keeps its colour and layer, because a
+    laser program maps a machine layer by its colour; a black dashed fold on a black face
+    prints as a white line with black dashes."""
+    stroke = shape.style.stroke
+    if stroke is None or contrast_ratio(stroke, ground) >= MIN_GUIDE_CONTRAST:
+        return [shape]
+    halo = max(("#FFFFFF", "#000000"), key=lambda c: contrast_ratio(c, stroke))
+    style = Style(stroke=halo, stroke_width=shape.style.stroke_width + 2 * HALO)
+    under: Layer = "art" if shape.layer == "art" else "guide"
+    return [Shape(shape.geom, under, style, shape.radius), shape]
 
 
 def check_layer_colours(colours: dict[str, str] | None) -> dict[str, str]:

@@ -129,3 +129,96 @@ def test_narrowest_web_is_measured_on_the_part_that_is_cut():
     # a dumbbell: two discs joined by a 2 mm neck
     dumbbell = Point(10, 30).buffer(8).union(Point(40, 30).buffer(8)).union(box(10, 29, 40, 31))
     assert "2.0 mm" in check_narrowest_web(_part(dumbbell), 3.0, "plywood")[0].message
+
+
+# --- guide lines against the ink they cross ----------------------------------------------
+
+
+def test_contrast_ratio_is_wcag():
+    from pnp.colour import contrast_ratio
+
+    assert contrast_ratio("#000000", "#FFFFFF") == pytest.approx(21.0)
+    assert contrast_ratio("#000000", "#000000") == pytest.approx(1.0)
+    assert contrast_ratio("#777777", "#FFFFFF") == pytest.approx(4.48, abs=0.01)  # WCAG's grey
+
+
+def _fold_on(fill: str, *, halo: bool) -> Component:
+    from pnp.scene import SCORE_STYLE, Style, shown_on
+
+    c = Component("piece", "piece", 20, 40)
+    c.add(Shape(rounded_rect(0, 0, 20, 40, 1), style=Style(fill=fill, stroke=None)))
+    fold = Shape(LineString([(0, 20), (20, 20)]), "score", SCORE_STYLE)
+    c.add(*(shown_on(fold, fill) if halo else [fold]))
+    c.add(Shape(rounded_rect(0, 0, 20, 40, 1).exterior, "cut", CUT_STYLE))
+    return c
+
+
+@pytest.mark.parametrize("fill, bad", [("#000000", True), ("#0072B2", False), ("#FFFFFF", False)])
+def test_a_fold_that_vanishes_into_its_face_is_an_error(fill, bad):
+    from pnp.checks import check_guide_contrast
+
+    found = check_guide_contrast(_fold_on(fill, halo=False))
+    assert [f.level for f in found] == (["error"] if bad else [])
+    if bad:
+        assert "score line (#000000) on #000000 shows at contrast 1.0:1" in found[0].message
+
+
+def test_a_halo_under_the_fold_makes_it_show_and_keeps_its_machine_colour():
+    from pnp.checks import check_guide_contrast
+
+    c = _fold_on("#000000", halo=True)
+    assert check_guide_contrast(c) == []
+    (score,) = c.shapes("score")
+    assert score.style.stroke == "#000000"  # a laser maps the score layer by its colour
+    (halo,) = c.shapes("guide")
+    assert halo.style.stroke == "#FFFFFF" and halo.style.stroke_width > score.style.stroke_width
+
+
+def test_a_cut_along_a_pieces_edge_shows_by_the_edge_but_a_hole_inside_must_show_itself():
+    from pnp.checks import check_guide_contrast
+    from pnp.scene import INNER_CUT_STYLE, Style, circle
+
+    c = _fold_on("#0072B2", halo=False)  # red cut along a blue piece's edge: the edge shows
+    assert check_guide_contrast(c) == []
+    c.add(circle(10, 30, 2.5, "inner-cut", INNER_CUT_STYLE))  # a blue hole in blue: lost
+    (found,) = check_guide_contrast(c)
+    assert "inner-cut line" in found.message
+    c.items.insert(1, circle(10, 30, 2.5, style=Style(stroke="#FFFFFF", stroke_width=0.25)))
+    assert check_guide_contrast(c) == []  # a printed white ring marks the hole
+
+
+@pytest.mark.parametrize(
+    "slug",
+    ["exploding-dice", "building-community", "parcheesi", "home-in-one-piece", "desert-home"],
+)
+def test_every_guide_line_of_every_kit_shows(slug):
+    from pnp.build import make_kit
+    from pnp.checks import guide_contrasts, scene_checks
+
+    _, kit = make_kit(slug, paper="a4")
+    assert scene_checks(kit.components) == []
+    measured = [m for c in kit.components for m in guide_contrasts(c)]
+    assert measured and min(r for *_, r in measured) >= 3.0
+
+
+# --- the tent fold a standee is cut to -----------------------------------------------------
+
+
+def test_a_tent_fold_hand_worked():
+    """A 10 x 20 mm panel pair on 6 mm feet: 52 mm flat, folds at 6, 26 and 46 mm; it
+    stands sqrt(20^2 - 3^2) = 19.77 mm high; the back's picture turns about (5, 26)."""
+    from geometry.folding import TentFold, tent_for_footprint
+
+    t = TentFold(0, 0, 10, 20, 6)
+    assert t.length == 52
+    assert [f.coords[0][1] for f in t.folds()] == [6, 26, 46]
+    assert t.apex == (5, 26)
+    assert t.standing_height == pytest.approx(19.774, abs=0.001)
+    assert [f.bounds for f in t.feet()] == [(0, 0, 10, 6), (0, 46, 10, 52)]
+    assert t.front().bounds == (0, 6, 10, 26) and t.back().bounds == (0, 26, 10, 46)
+    plain = TentFold(0, 0, 10, 20)  # the A-frame: one fold, no feet
+    assert plain.length == 40 and len(plain.folds()) == 1 and plain.feet() == ()
+    fits = tent_for_footprint(0, 0, 13, 22)  # a 13 mm token's circle
+    assert (fits.width, fits.base) == pytest.approx((10.4, 7.8))
+    with pytest.raises(ValueError, match="too deep"):
+        TentFold(0, 0, 10, 5, 10)

@@ -510,3 +510,19 @@ def test_sheet_renders_to_svg_with_every_layer_and_dxf_with_a_cut_per_part(
     assert all(e.dxftype() == "LWPOLYLINE" and e.closed for e in cuts)
     assert len([e for e in doc.modelspace() if e.dxf.layer == "inner-cut"]) == 6
     assert len([e for e in doc.modelspace() if e.dxf.layer == "drill"]) == 6
+
+
+def test_parts_of_thick_material_nest_at_least_its_thickness_apart() -> None:
+    """A 6 mm plywood square next to its copy: hand-worked, the second starts 10 + 6 mm
+    along, not 10 + 2; card parts (no thickness) keep the 2 mm gap; common-line cutting
+    (an explicit choice) still puts them edge to edge."""
+    ply = square("ply", 10, copies=2)
+    ply.meta["thickness"] = 6.0
+    (sheet,) = cut_sheets([ply], (60, 30), gap=2, margin=5)
+    (a, b) = sheet.meta["parts"]
+    assert (b["x"] - a["x"], b["y"] - a["y"]) == pytest.approx((16, 0), abs=0.05)
+    assert_well_packed([sheet], 6.0, 5.0)
+    (card,) = cut_sheets([square("card", 10, copies=2)], (60, 30), gap=2, margin=5)
+    assert card.meta["parts"][1]["x"] == pytest.approx(17, abs=0.01)
+    (shared,) = cut_sheets([ply], (60, 30), gap=0, margin=5, common_line=True)
+    assert shared.meta["parts"][1]["x"] == pytest.approx(15, abs=0.01)

@@ -252,7 +252,7 @@ def test_plywood_blade_layers_and_sizes():
 def test_blade_web_is_at_least_the_plywood_thickness():
     for c in blades("plywood"):
         web = narrowest_web(part_region(c))
-        assert web == pytest.approx(7 - 2.5, abs=0.03)  # hub radius less the hole radius
+        assert web == pytest.approx(7 - 2.75, abs=0.03)  # hub radius less the 5.5 mm hole's
         assert web >= P.plywood_thickness
 
 
@@ -286,17 +286,28 @@ def test_round_tokens_12_figures_and_2_tents_per_colour():
         assert P.magnet_diameter < 2 * 6.5
 
 
-def test_standees_fold_on_their_middle():
+def test_standees_fold_into_tents_that_stand_on_their_token_circle():
+    """Each standee is one strip: a foot, front, back, a foot; folded at the top and at both
+    feet. Its footprint (width by foot depth) fits the circle of the token it replaces."""
     for c in (x for x in default_kit().components if x.meta.get("kind") == "standees"):
-        cuts, scores = c.shapes("cut"), c.shapes("score")
-        assert len(cuts) == len(scores) == 14
-        for cut, score in zip(cuts, scores, strict=True):
+        cuts = c.shapes("cut")
+        folds = [s.geom for s in c.shapes("score")]
+        assert len(cuts) == 14 and len(folds) == 3 * 14 and len(c.fold_lines) == 3 * 14
+        for cut in cuts:
             x0, y0, x1, y1 = cut.geom.bounds
-            assert y1 - y0 == pytest.approx(2 * P.standee_height)
-            (_, fy), (_, gy) = score.geom.coords
-            assert fy == gy == pytest.approx((y0 + y1) / 2)
+            mine = sorted(
+                f.coords[0][1]
+                for f in folds
+                if x0 <= f.coords[0][0] < x1 and y0 < f.coords[0][1] < y1
+            )
+            assert len(mine) == 3
+            foot, top, foot2 = mine[0] - y0, mine[1] - y0, y1 - mine[2]
+            assert foot == pytest.approx(foot2) and foot > 0
+            assert top - foot == pytest.approx(P.standee_height)  # the front panel
+            assert mine[2] - mine[1] == pytest.approx(P.standee_height)  # the back panel
+            token = P.figure_size if x1 - x0 < P.figure_size * 0.9 else P.tent_size
+            assert math.hypot(x1 - x0, foot) <= token + 1e-6  # the footprint fits its circle
             assert cut.geom.is_closed
-        assert len(c.fold_lines) == 14
 
 
 def test_dice_stickers_six_dice_one_colour_each():
@@ -324,7 +335,7 @@ def test_the_default_kit_passes_every_check_with_the_measures_reported():
     assert "40.00 mm octagons fit their slots (1.01 mm play)" in info
     assert "overlap by 6.0 degrees (stated 6)" in info
     webs = [f.message for f in found if f.message.startswith("narrowest web")]
-    assert webs == ["narrowest web 4.5 mm (>= 4 mm)"] * 6
+    assert webs == ["narrowest web 4.2 mm (>= 4 mm)"] * 6
 
 
 def test_black_figures_on_black_tile_backs_are_flagged():
@@ -416,7 +427,7 @@ def test_a_blade_larger_than_the_plywood_sheet_is_an_error():
 
 
 def test_a_web_thinner_than_the_plywood_is_an_error():
-    p = dataclasses.replace(P, pivot_hole=8.0)  # 7 - 4 = 3 mm round the pivot
+    p = dataclasses.replace(P, bolt_diameter=7.5)  # 8 mm hole: 7 - 4 = 3 mm round the pivot
     found = checks.check_webs(refuges.blade_parts(p, PRINT), p)
     assert (
         messages(found, "error")

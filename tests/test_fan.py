@@ -173,3 +173,16 @@ def test_any_fan_overlaps_by_what_it_states_and_its_web_is_the_hub_ring(
     assert _reach(f.blade()) == pytest.approx(length, abs=0.1)
     assert max(fan_overlaps(f)) == pytest.approx(overlap, abs=0.1)
     assert narrowest_web(f.part()) <= radius * (1 - hole_share) + 0.05
+
+
+@pytest.mark.parametrize(
+    "bolt, clearance, hole", [(5.0, 0.5, 5.5), (5.0, 0.3, 5.3), (4.0, 0.3, 4.3)]
+)
+def test_the_fans_pivot_hole_is_the_bolt_plus_its_clearance(bolt, clearance, hole):
+    """The hole a fan's blades are drilled with, measured on the fan's pivot geometry."""
+    from pnp.games.desert_home.params import DesertHomeParams, fan
+
+    p = DesertHomeParams(bolt_diameter=bolt, hole_clearance=clearance)
+    x0, _, x1, _ = fan(p).pivot().bounds
+    assert x1 - x0 == pytest.approx(hole, abs=0.001)
+    assert fan(p).part().interiors  # the blade has the hole

@@ -28,7 +28,8 @@ MM = 25.4 / 72
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 NS = "{http://www.w3.org/2000/svg}"
 RED, BLUE = (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
-TILES = "Path tiles and protection cards"
+TILES = "Path tiles"
+CARDS = "Rule cards, player aids and protection cards"
 COLOURS = ("black", "white", "green", "yellow", "red", "blue")
 
 
@@ -88,19 +89,53 @@ def _octagon_cuts(page) -> list[dict]:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_36_tiles_and_6_protection_cards_are_40mm_octagons(kit_dir, paper):
+    """The tiles on their own sheets with black backs; the protection cards (no back) on
+    the last card sheet, beside the rule cards, instead of a sheet of two."""
     fronts = backs = protected = 0
-    for page in _pages(kit_dir / f"desert-home-{paper}.pdf", TILES):
-        octagons = _octagon_cuts(page)
-        for c in octagons:
-            assert (c["width"] * MM, c["height"] * MM) == pytest.approx((40.0, 40.0), abs=0.01)
-        fronts += len(octagons)
-        text = page.extract_text()
-        protected += text.count("PROTECTED")
-        if "backs" in text:
-            backs += len([c for c in page.curves if _colour(c) == (0.23, 0.23, 0.23)])
+    for section in (TILES, CARDS):
+        for page in _pages(kit_dir / f"desert-home-{paper}.pdf", section):
+            octagons = _octagon_cuts(page)
+            for c in octagons:
+                assert (c["width"] * MM, c["height"] * MM) == pytest.approx((40.0, 40.0), abs=0.01)
+            fronts += len(octagons)
+            text = page.extract_text()
+            protected += text.count("PROTECTED")
+            if "backs" in text and section == TILES:
+                backs += len([c for c in page.curves if _colour(c) == (0.23, 0.23, 0.23)])
+            if "PROTECTED" in text:
+                assert _aids(text) == 2  # sharing a sheet with the player aids
     assert fronts == 36 + 6
     assert protected == 6
     assert backs == 36  # one black back behind every path tile, none behind protection
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_two_player_aids_one_per_player(kit_dir, paper):
+    aids = sum(
+        _aids(page.extract_text()) for page in _pages(kit_dir / f"desert-home-{paper}.pdf", CARDS)
+    )
+    assert aids == 2
+
+
+def _aids(text: str) -> int:
+    """Player aids on a page, by their title (cards are turned a quarter on some sheets,
+    and the extracted words then read backwards)."""
+    return text.count("Turn summary") + text.count("yrammus\nnruT")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_sheet_of_pieces_is_nearly_empty(paper):
+    """Every front sheet of cut pieces is at least 30 % covered (A4 once printed a sheet of
+    two protection cards, 7 %; Letter one of three blade tops, 19 %). The dice stickers are
+    the exception: they print alone on sticker paper."""
+    planned = kit_pages(make_kit("desert-home", paper=paper)[1])
+    for n, page in enumerate(planned, start=1):
+        if page.section in ("Cover", "Board", "Duplex alignment test", "Dice stickers"):
+            continue
+        if not page.placements:
+            continue
+        covered = sum(pl.component.width * pl.component.height for pl in page.placements)
+        assert covered / (page.width * page.height) >= 0.3, (n, page.section)
 
 
 def test_octagon_across_flats_in_the_svg_is_the_tile_size(kit_dir):
@@ -131,7 +166,7 @@ def test_twelve_blades_on_the_plywood_cut_sheet_in_mm_layers(kit_dir):
     assert all(e.closed for e in by_layer["cut"])
     holes = by_layer["inner-cut"]
     assert [e.dxftype() for e in holes] == ["CIRCLE"] * 12
-    assert {round(2 * e.dxf.radius, 3) for e in holes} == {5.0}  # the M5 pivot
+    assert {round(2 * e.dxf.radius, 3) for e in holes} == {5.5}  # an M5 bolt with 0.5 clearance
     marks = by_layer["drill"]
     assert len(marks) == 12
     centres = sorted((round(e.dxf.center.x, 3), round(e.dxf.center.y, 3)) for e in holes)
@@ -164,7 +199,7 @@ def test_kerf_grows_outlines_and_shrinks_holes_in_the_cut_files(tmp_path):
     xs = [x for x, _ in outline.get_points("xy")]
     x0, _, x1, _ = plain.outline.bounds
     assert max(xs) - min(xs) == pytest.approx(x1 - x0 + 0.4, abs=0.01)
-    assert hole.dxf.radius == pytest.approx(2.5 - 0.2)
+    assert hole.dxf.radius == pytest.approx(2.75 - 0.2)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -186,7 +221,7 @@ def test_the_pattern_shows_every_blade_at_1_to_1(kit_dir, paper):
             elif _colour(c) == (0.0, 0.0, 0.0) and size == (59.5, 61.9):
                 saws += 1
                 assert width == pytest.approx(0.3, abs=0.01)
-            elif _colour(c) == BLUE and size == (5.0, 5.0):
+            elif _colour(c) == BLUE and size == (5.5, 5.5):
                 holes += 1
             elif _colour(c) == (0.0, 0.0, 0.0) and size == (1.6, 1.6):
                 drills += 1
@@ -194,7 +229,7 @@ def test_the_pattern_shows_every_blade_at_1_to_1(kit_dir, paper):
     for colour in COLOURS:
         assert words.count(colour.upper()) == 2
     assert small.count("grain") == 12
-    assert " ".join(small).count("drill 5 mm") == 12
+    assert " ".join(small).count("drill 5.5 mm") == 12
 
 
 def _bar_mm(page) -> float:
@@ -225,12 +260,33 @@ def _cut_sizes(svg: Path) -> list[tuple[float, float]]:
 
 
 def test_12_figures_and_2_tents_per_colour_as_tokens_and_standees(kit_dir):
-    """13 mm figures and 18 mm tents; standees fold to 22 mm high (44 mm flat)."""
+    """13 mm figures and 18 mm tents. A standee is 0.8 of its token wide and folds to a
+    tent of two 22 mm panels on two feet 0.6 of the token deep: 10.4 x (44 + 15.6) mm for
+    a figure, 14.4 x (44 + 21.6) mm for a tent."""
     for colour in COLOURS:
         tokens = _cut_sizes(kit_dir / "svg" / f"tokens-{colour}.svg")
         assert tokens == [(13.0, 13.0)] * 12 + [(18.0, 18.0)] * 2
         standees = _cut_sizes(kit_dir / "svg" / f"standees-{colour}.svg")
-        assert standees == [(13.0, 44.0)] * 12 + [(18.0, 44.0)] * 2
+        assert standees == [(10.4, 59.6)] * 12 + [(14.4, 65.6)] * 2
+
+
+def _layer_paths(svg: Path, layer: str) -> list[ET.Element]:
+    g = next(g for g in ET.parse(svg).getroot().iter(f"{NS}g") if g.get("id") == f"layer-{layer}")
+    return list(g.iter(f"{NS}path"))
+
+
+@pytest.mark.parametrize("name", ["standees-black", "paper-die-black"])
+def test_folds_on_black_print_over_a_white_halo(kit_dir, name):
+    """A black dashed fold on a black face cannot be seen: every fold of the black pieces
+    has a wider white line under it, on the same path, so it prints white with black dashes."""
+    svg = kit_dir / "svg" / f"{name}.svg"
+    scores = _layer_paths(svg, "score")
+    halos = {p.get("d"): p for p in _layer_paths(svg, "guide")}
+    assert scores
+    for score in scores:
+        halo = halos[score.get("d")]
+        assert halo.get("stroke").upper() == "#FFFFFF"
+        assert float(halo.get("stroke-width")) > float(score.get("stroke-width"))
 
 
 def test_player_aid_has_the_points_table_and_road_bonuses(kit_dir):
@@ -354,3 +410,124 @@ def test_all_42_octagons_are_on_their_own_cut_sheets(kit_dir):
         if e.dxf.layer == "cut" and e.dxftype() == "LWPOLYLINE" and len(e) == 8
     ]
     assert len(outlines) == 42
+
+
+# --- the pivot, the nesting gap, the blade numbers -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "toml, code, needle",
+    [
+        ("", 0, "pivot holes 5.5 mm on a 5 mm bolt: 0.5 mm clearance"),
+        ("hole_clearance = 0.3", 0, "pivot holes 5.3 mm on a 5 mm bolt"),
+        ("hole_clearance = 0.1", 1, "the 5.1 mm pivot hole binds on the 5 mm bolt"),
+        ("bolt_diameter = 6.0\nhole_clearance = 0", 1, "the 6 mm pivot hole binds on the 6 mm"),
+        (
+            "bolt_diameter = 4.0\nhole_clearance = 1.5",
+            0,
+            "the 5.5 mm pivot hole is 1.5 mm wider than the 4 mm bolt: the blade wobbles",
+        ),
+    ],
+)
+def test_pnp_check_tests_the_pivot_hole_against_the_bolt(capsys, tmp_path, toml, code, needle):
+    from cli_run import run
+
+    cfg = tmp_path / "kit.toml"
+    cfg.write_text(toml + "\n")
+    got, out, _ = run(capsys, "check", "desert-home", "--config", str(cfg))
+    assert got == code and needle in out
+
+
+def test_a_bad_clearance_is_one_error_line(capsys, tmp_path):
+    assert "'hole_clearance' must be" in bad_config_error(
+        capsys, tmp_path, "check", "desert-home", "hole_clearance = -0.2"
+    )
+
+
+def test_nested_blades_stay_a_plywood_thickness_apart(kit_dir):
+    """Measured on the plywood cut sheet: no two blade outlines closer than the 4 mm plywood
+    (the web of waste between them would snap or char)."""
+    import itertools
+
+    from shapely.geometry import Polygon
+
+    doc = ezdxf.readfile(kit_dir / "cut" / "plywood-1.dxf")
+    blades = [Polygon(e.get_points("xy")) for e in doc.modelspace() if e.dxf.layer == "cut"]
+    assert len(blades) == 12
+    gaps = [a.distance(b) for a, b in itertools.combinations(blades, 2)]
+    assert min(gaps) >= 4.0 - 1e-6
+    assert min(gaps) < 4.5  # still nested tightly
+
+
+def test_octagons_of_card_keep_the_usual_gap(kit_dir):
+    import itertools
+
+    from shapely.geometry import Polygon
+
+    doc = ezdxf.readfile(kit_dir / "cut" / "octagons-1.dxf")
+    tiles = [Polygon(e.get_points("xy")) for e in doc.modelspace() if e.dxf.layer == "cut"]
+    assert min(a.distance(b) for a, b in itertools.combinations(tiles, 2)) < 3.0
+
+
+def test_each_printed_blade_top_carries_its_number(kit_dir):
+    """The pattern with the number is peeled off the wood: the top says it too, in the
+    free band between the hub and the tent place."""
+    for n, colour in enumerate(COLOURS, start=1):
+        root = ET.parse(kit_dir / "svg" / f"blade-{colour}-overlay.svg").getroot()
+        assert str(n) in [t.text for t in root.iter(f"{NS}text")]
+    words = [
+        w["text"]
+        for page in _pages(kit_dir / "desert-home-a4.pdf", "Refuge blade tops and round figures")
+        for w in page.extract_words()
+        if w["height"] > 8.5  # the 9 pt numbers, not the page furniture
+    ]
+    assert sorted(w for w in words if w.isdigit()) == sorted([str(n) for n in range(1, 7)] * 2)
+
+
+# --- the board: bleed and a camp with room for every piece --------------------------------
+
+
+def _svg_path_polygon(d: str):
+    from shapely.geometry import Polygon
+
+    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return Polygon(list(zip(nums[0::2], nums[1::2], strict=True)))
+
+
+def test_the_board_has_bleed_like_the_other_boards(kit_dir):
+    """The sand runs 3 mm past the trim on every side (the default bleed), and the trim is
+    the board's cut outline."""
+    root = ET.parse(kit_dir / "svg" / "board.svg").getroot()
+    x, y, w, h = (float(v) for v in root.get("viewBox").split())
+    cut = next(g for g in root.iter(f"{NS}g") if g.get("id") == "layer-cut")
+    (trim,) = [_svg_path_polygon(p.get("d")) for p in cut.iter(f"{NS}path")]
+    tx0, ty0, tx1, ty1 = trim.bounds
+    assert (tx0 - x, ty0 - y, x + w - tx1, y + h - ty1) == pytest.approx((3, 3, 3, 3), abs=0.01)
+    sand = [p for p in root.iter(f"{NS}path") if p.get("fill") == "#D9C194"]
+    assert _svg_path_polygon(sand[0].get("d")).bounds == pytest.approx((x, y, x + w, y + h))
+
+
+def test_every_camp_lane_has_room_for_12_figures_and_2_tents(kit_dir):
+    """Rings drawn in the camp: per colour 12 of 13 mm and 2 of 18 mm, none overlapping
+    another, each inside a lane of its colour's tint."""
+    from shapely.geometry import Point
+
+    from pnp.palette import ink
+
+    root = ET.parse(kit_dir / "svg" / "board.svg").getroot()
+    rings = [
+        (float(c.get("r")), Point(float(c.get("cx")), float(c.get("cy"))).buffer(float(c.get("r"))))
+        for c in root.iter(f"{NS}circle")
+        if c.get("stroke") == "#8A8A8A"
+    ]
+    for colour in COLOURS:
+        tinted = [  # the lane, and the colour's blades drawn on the refuges
+            _svg_path_polygon(p.get("d"))
+            for p in root.iter(f"{NS}path")
+            if p.get("fill", "").upper() == ink(colour).light and p.get("stroke") == "#7A7A7A"
+        ]
+        mine = [(r, g) for r, g in rings if any(t.contains(g) for t in tinted)]
+        assert sorted(r for r, _ in mine) == [6.5] * 12 + [9.0] * 2
+    for i, (_, a) in enumerate(rings):
+        for _, b in rings[i + 1 :]:
+            assert a.intersection(b).area < 1e-6

@@ -15,7 +15,17 @@ from shapely.ops import unary_union
 from geometry.dice import arrange_faces, cube_net, pips, sticker_outline, sticker_radius
 from geometry.shapes import symbol
 from pnp.palette import Ink
-from pnp.scene import CUT_STYLE, PT_PER_MM, SCORE_STYLE, Component, Item, Shape, Style, Text
+from pnp.scene import (
+    CUT_STYLE,
+    PT_PER_MM,
+    SCORE_STYLE,
+    Component,
+    Item,
+    Shape,
+    Style,
+    Text,
+    shown_on,
+)
 from pnp.text import string_width
 
 FaceDrawer = Callable[[int, float, float, float, Ink], list[Item]]
@@ -164,7 +174,8 @@ def paper_die(
         c = face.centroid
         comp.add(*draw_face(value, c.x, c.y, size, ink))
     folds: list[LineString] = [*net.face_folds, *net.tab_folds]
-    comp.add(*(Shape(f, "score", SCORE_STYLE) for f in folds))
+    for f in folds:  # over a dark face a fold gets a halo, so it can be seen to fold on
+        comp.add(*shown_on(Shape(f, "score", SCORE_STYLE), ink.hex))
     comp.add(Shape(net.outline, "cut", CUT_STYLE))
     comp.fold_lines = tuple((f.coords[0], f.coords[-1]) for f in folds)  # type: ignore[misc]
     comp.meta.update(kind="paper-die", colour=ink.name, size=size, tab=net.tab, faces=values)

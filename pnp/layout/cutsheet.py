@@ -106,9 +106,10 @@ def cut_sheets(
 
     Parts keep all their layers; a part is turned a quarter where that packs better. Three
     runs (all as drawn, all turned, each part free) are compared and the one with fewest
-    sheets, then the lowest last sheet, wins. `common_line` (edge to edge, `gap` 0) cuts each
-    shared straight edge once; it is an option, never the default, because a shared cut
-    leaves no web between parts and needs a kerf-free layout.
+    sheets, then the lowest last sheet, wins. The gap grows to the parts' material thickness
+    where they state one (`material_thickness`). `common_line` (edge to edge, `gap` 0) cuts
+    each shared straight edge once; it is an option, never the default, because a shared
+    cut leaves no web between parts and needs a kerf-free layout.
     """
     width, height = _resolve_bed(bed)
     if not (math.isfinite(gap) and 0 <= gap <= 100):
@@ -118,7 +119,10 @@ def cut_sheets(
     if common_line and gap != 0:
         raise PnpError(f"common-line cutting puts parts edge to edge: use gap 0, not {gap:g} mm")
     area = (margin, margin, width - margin, height - margin)
-    parts = _parts([c for c in components if c.has_cut_lines()], gap)
+    cut = [c for c in components if c.has_cut_lines()]
+    if not common_line:
+        gap = max(gap, material_thickness(cut))
+    parts = _parts(cut, gap)
     if not parts:
         return []
     nfps: NfpCache = {}
@@ -146,6 +150,15 @@ def cut_sheets(
         (len(m), round(cut_length(m), 6), _run_cost(r)) for m, r in zip(merged, runs, strict=True)
     ]
     return merged[costs.index(min(costs))]
+
+
+def material_thickness(components: Sequence[Component]) -> float:
+    """The thickest material among the parts (`meta['thickness']`, mm; 0 for paper and
+    card, which say none). Nested parts stay at least this far apart: the strip of
+    material left between two cuts is a web too, and one thinner than the stock snaps,
+    chars under a laser or lets a scroll-saw blade wander into the next part."""
+    values = [c.meta.get("thickness", 0.0) for c in components]
+    return max((float(v) for v in values if isinstance(v, int | float)), default=0.0)
 
 
 def _run_cost(beds: list[_Bed]) -> tuple[int, float, float]:

@@ -12,11 +12,17 @@ import math
 from dataclasses import dataclass
 
 from shapely import affinity
-from shapely.geometry import LineString
+from shapely.geometry import LineString, box
 
 from geometry.octagons import OctagonGrid, gap_corners, gap_square
 from geometry.shapes import arrow, rounded_rect, symbol
-from pnp.games.desert_home.params import DesertHomeParams, colours_in_play, fan, validate
+from pnp.games.desert_home.params import (
+    COLOURS,
+    DesertHomeParams,
+    colours_in_play,
+    fan,
+    validate,
+)
 from pnp.palette import ink
 from pnp.params import PrintParams
 from pnp.scene import CUT_STYLE, GUIDE_STYLE, Component, Shape, Style, Text, circle
@@ -29,10 +35,14 @@ OASIS = "#DCE8D6"  # the refuges' ground
 CAMP = "#D5DAE0"  # the iron-painted camp
 CAMP_FIELD = "#AEB8C4"  # steel: white and black figures both show on it
 INK = "#2B2B2B"
+TRIM_LINE = 0.3  # mm: the printed edge to cut the board along
+PLACE_LINE = "#8A8A8A"  # a piece's place in a camp lane: a faint ring
 BORDER = 6.0  # mm of board round everything
 PAD = 4.0  # mm between a region's edge and what it holds
 FAN_GAP = 6.0  # mm between the two refuges' footprints
-SUPPLY_WIDTH = 1.5  # camp supply area width, in tile pitches
+LANE_GAP = 2.0  # mm between the camp's colour lanes
+LANE_PLAY = 0.4  # mm of play round each piece's place in a lane
+LANE_TITLE = 8.0  # mm above the lanes for the word CAMP
 BOARD_RADIUS = 4.0
 TRACK = 6.0  # mm: width of the track from a refuge entry field to its refuge
 TITLE = "DESERT HOME – IMMIGRATION"
@@ -82,24 +92,74 @@ def plan(p: DesertHomeParams) -> BoardPlan:
     dy = BORDER - bottom
     grid = OctagonGrid(p.rows, p.path_columns + 2, p.tile_size, p.gap, x_grid0, dy)
     camp_x = grid.centre(0, p.path_columns + 1)[0] - pitch / 2
-    width = camp_x + SUPPLY_WIDTH * pitch + pitch + BORDER
+    height = top - bottom + 2 * BORDER
+    lane_w, _ = camp_places(p, lane_height(height))
+    width = camp_x + pitch + PAD / 2 + lane_w + PAD + BORDER
     fans = tuple((BORDER + strip / 2, y + dy) for y in ys)
-    return BoardPlan(grid, fans, radius, camp_x, BORDER + strip, width, top - bottom + 2 * BORDER)
+    return BoardPlan(grid, fans, radius, camp_x, BORDER + strip, width, height)
+
+
+def lane_height(height: float) -> float:
+    """The height of each colour's lane in the camp of a board `height` mm high."""
+    n = len(COLOURS)  # one lane per colour
+    return (height - 2 * BORDER - 2 * PAD - LANE_TITLE - LANE_GAP * (n - 1)) / n
+
+
+Place = tuple[str, float, float, float]  # kind, centre x, centre y, radius
+
+
+def camp_places(p: DesertHomeParams, lane_h: float) -> tuple[float, list[Place]]:
+    """A lane's width and where each of its pieces lies (from the lane's lower-left): the
+    figures in offset rows, as round pieces settle, then the tents in a column. Sized for
+    the whole supply of a colour, so everything in the camp has a place."""
+    d, t = p.figure_size + LANE_PLAY, p.tent_size + LANE_PLAY
+    room = lane_h - LANE_PLAY
+    step = d * math.sqrt(3) / 2  # offset rows nest
+    rows = max(1, 1 + int((room - d) // step)) if room >= d else 1
+    n = p.figures_per_colour
+    cols = max(1, math.ceil(n / rows))
+    out: list[Place] = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        x = d / 2 + c * d + (d / 2 if r % 2 else 0.0)
+        out.append(("figure", x, lane_h - LANE_PLAY / 2 - d / 2 - r * step, p.figure_size / 2))
+    fig_w = cols * d + (d / 2 if n > cols else 0.0) if n else 0.0
+    tent_rows = max(1, int(room // t))
+    for i in range(p.tents_per_colour):
+        c, r = divmod(i, tent_rows)
+        x = fig_w + t / 2 + c * t
+        out.append(("tent", x, lane_h - LANE_PLAY / 2 - t / 2 - r * t, p.tent_size / 2))
+    tent_w = math.ceil(p.tents_per_colour / tent_rows) * t
+    return fig_w + tent_w + LANE_PLAY, out
+
+
+def lane_mark(p: DesertHomeParams, lane_h: float) -> tuple[float, float, float]:
+    """Where a lane's colour symbol goes (x, y from its lower-left, size): in the notch the
+    offset second row of figures leaves at the lane's left end, else at its top left."""
+    d = p.figure_size + LANE_PLAY
+    size = min(0.4 * d, 6.0)
+    if p.figures_per_colour > 1 and lane_h - LANE_PLAY >= d * (1 + math.sqrt(3) / 2):
+        return d / 4 + LANE_PLAY / 2, lane_h - LANE_PLAY / 2 - d / 2 - d * math.sqrt(3) / 2, size
+    return size / 2 + 1.0, lane_h - size / 2 - 1.0, size
 
 
 def board(p: DesertHomeParams, printing: PrintParams) -> Component:
-    """The whole board at real size, imposed as a `board` (tiled over sheets)."""
+    """The whole board at real size with bleed, imposed as a `board` (tiled over sheets)."""
     validate(p)
     bp = plan(p)
     w, h = bp.width, bp.height
-    c = Component("board", "Board: refuges, path area and camp", w, h, imposition="board")
+    b = printing.bleed
+    c = Component("board", "Board: refuges, path area and camp", w, h, imposition="board", bleed=b)
     outline = rounded_rect(0, 0, w, h, BOARD_RADIUS)
     c.outline = outline
-    c.add(Shape(outline, style=Style(fill=SAND, stroke=None)))
+    # the sand runs into the bleed, so a trim a little outside the line shows no paper
+    c.add(Shape(box(-b, -b, w + b, h + b), style=Style(fill=SAND, stroke=None)))
     _refuge_region(c, bp, p)
     _camp_region(c, bp, p)
     _fields(c, bp, p)
     _titles(c, bp, p)
+    # the sand runs on past the trim, so the trim is printed: a dark line to cut along
+    c.add(Shape(outline.exterior, style=Style(stroke=INK, stroke_width=TRIM_LINE)))
     c.add(Shape(outline.exterior, "cut", CUT_STYLE))
     g = bp.grid
     c.meta.update(
@@ -206,28 +266,30 @@ def _refuge_region(c: Component, bp: BoardPlan, p: DesertHomeParams) -> None:
 
 
 def _camp_region(c: Component, bp: BoardPlan, p: DesertHomeParams) -> None:
-    """The camp: the entry column and the supply, one lane per colour with its symbol."""
+    """The camp: the entry column and the supply, one lane per colour with its symbol and
+    a ring for every figure and tent of that colour, so the whole supply has its place."""
     h = bp.height
     x0 = bp.camp_x
     region = rounded_rect(x0, BORDER, bp.width - BORDER - x0, h - 2 * BORDER, 3.0)
     c.add(Shape(region, style=Style(fill=CAMP, stroke=None)))
-    pitch = bp.grid.pitch
-    lx0 = x0 + pitch + PAD / 2
+    lx0 = x0 + bp.grid.pitch + PAD / 2
     lx1 = bp.width - BORDER - PAD
-    top = h - BORDER - PAD - 8.0
+    top = h - BORDER - PAD - LANE_TITLE
     c.add(Text((lx0 + lx1) / 2, top + 2.5, "CAMP", 11, True, "middle", INK))
-    colours = colours_in_play(p)
-    lane_gap = 2.0
-    lane_h = (top - BORDER - PAD - lane_gap * (len(colours) - 1)) / len(colours)
-    for i, colour in enumerate(colours):
+    lane_h = lane_height(h)
+    _, places = camp_places(p, lane_h)
+    lanes = []
+    for i, colour in enumerate(colours_in_play(p)):
         k = ink(colour)
-        y1 = top - i * (lane_h + lane_gap)
-        lane = rounded_rect(lx0, y1 - lane_h, lx1 - lx0, lane_h, 2.5)
+        y0 = top - i * (lane_h + LANE_GAP) - lane_h
+        lane = rounded_rect(lx0, y0, lx1 - lx0, lane_h, 2.5)
         c.add(Shape(lane, style=Style(fill=k.light, stroke="#7A7A7A", stroke_width=0.25)))
-        c.add(
-            Shape(
-                symbol(k.symbol, lx0 + 6.0, y1 - lane_h / 2, 7.0),
-                style=Style(fill=k.hex, stroke=INK, stroke_width=0.2),
-            )
-        )
-        c.add(Text(lx0 + 12.0, y1 - lane_h / 2 - 1.2, colour.upper(), 8, True, "start", INK))
+        mx, my, size = lane_mark(p, lane_h)
+        mark = symbol(k.symbol, lx0 + mx, y0 + my, size)
+        c.add(Shape(mark, style=Style(fill=k.hex, stroke=INK, stroke_width=0.2)))
+        spots = []
+        for kind, px, py, r in places:
+            c.add(circle(lx0 + px, y0 + py, r, style=Style(stroke=PLACE_LINE, stroke_width=0.3)))
+            spots.append((kind, (lx0 + px, y0 + py), r))
+        lanes.append({"colour": colour, "lane": lane, "places": spots})
+    c.meta["camp_lanes"] = lanes

@@ -100,6 +100,7 @@ def player_aid(
         max_size=7.5,
     )
     aid.title = "Player aid"
+    aid.copies = PLAYERS  # one for each player
     x0, y0, x1, y1 = aid.meta["footer_box"]  # type: ignore[misc]
     aid.items.extend(points_table(x0, x1, y1 - 0.5))
     aid.items.extend(road_lines(x0, y0 + 0.6))

@@ -40,6 +40,8 @@ SPEC_PATH_FIELDS = 4  # the rules leave room for four path fields between refuge
 TOL = 0.01  # mm: drawing tolerance for positions and sizes
 ANGLE_TOL = 0.1  # degrees
 MIN_MAGNET_RIM = 1.0  # mm of token round a magnet on each side
+MIN_CLEARANCE = 0.3  # mm a pivot hole needs beyond its bolt: ISO 273's fine fit for M5
+MAX_CLEARANCE = 1.0  # mm beyond which a blade wobbles on its bolt (past ISO 273's coarse fit)
 SHOW_FIELDS = 6  # fields named in a finding before it says "..."
 
 
@@ -52,11 +54,13 @@ def run(kit: Kit) -> list[Finding]:
     board = next((c for c in kit.components if c.name == "board"), None)
     if board is not None:
         findings += check_board(board, p)
+        findings += check_camp(board, p)
         octagons = [c for c in kit.components if c.meta.get("kind") in TILE_KINDS]
         findings += check_tiles_fit(board, octagons)
     blades = [c for c in kit.components if c.meta.get("kind") == "plywood"]
     overlays = [c for c in kit.components if c.meta.get("kind") == "overlay"]
     findings += check_blades(blades, overlays, p)
+    findings += check_pivot_fit(blades, p)
     findings += check_webs(blades, p)
     findings += check_kerf(kit.components, kit.printing.kerf)
     findings += check_figure_contrast(p)
@@ -101,6 +105,43 @@ def check_board(board: Component, p: DesertHomeParams) -> list[Finding]:
                 board.name,
                 f"{p.path_columns} path fields per row: the game as written leaves room "
                 f"for {SPEC_PATH_FIELDS}",
+            )
+        )
+    return out
+
+
+def check_camp(board: Component, p: DesertHomeParams) -> list[Finding]:
+    """Every colour's lane in the camp has a place for each of its figures and tents,
+    drawn inside the lane and none over another, so the whole supply fits the camp."""
+    lanes = list(board.meta.get("camp_lanes", []))  # type: ignore[call-overload]
+    out = []
+    for lane in lanes:
+        spots = [(k, Point(c).buffer(r, quad_segs=32)) for k, c, r in lane["places"]]
+        figures = sum(1 for k, _ in spots if k == "figure")
+        tents = sum(1 for k, _ in spots if k == "tent")
+        inside = all(lane["lane"].contains(g) for _, g in spots)
+        apart = all(
+            a.intersection(b).area < 1e-6
+            for i, (_, a) in enumerate(spots)
+            for _, b in spots[i + 1 :]
+        )
+        if (figures, tents) != (p.figures_per_colour, p.tents_per_colour) or not (inside and apart):
+            out.append(
+                Finding(
+                    "error",
+                    board.name,
+                    f"the {lane['colour']} camp lane holds {figures} figures and {tents} tents "
+                    f"{'' if inside and apart else '(not all inside it, apart) '}of the "
+                    f"{p.figures_per_colour} and {p.tents_per_colour} in the supply",
+                )
+            )
+    if lanes and not out:
+        out.append(
+            Finding(
+                "info",
+                board.name,
+                f"each camp lane has a place for its {p.figures_per_colour} figures and "
+                f"{p.tents_per_colour} tents",
             )
         )
     return out
@@ -346,6 +387,54 @@ def check_blades(
                 )
             )
         out += _check_places(order, overlays, shapes, f.step)
+    return out
+
+
+def check_pivot_fit(blades: Sequence[Component], p: DesertHomeParams) -> list[Finding]:
+    """The pivot hole measured on every blade that is cut, against the bolt: a stack of
+    six plywood blades binds on a bolt without clearance (plywood swells and the drill
+    wanders), and wobbles with too much."""
+    out: list[Finding] = []
+    need = p.bolt_diameter + MIN_CLEARANCE
+    sizes = []
+    for c in blades:
+        x, y, _ = _blade_frame(c)
+        for s in c.shapes("inner-cut"):
+            if s.radius > 0 and isinstance(s.geom, Point) and s.geom.distance(Point(x, y)) < TOL:
+                sizes.append((2 * s.radius, c.name))
+    for hole in sorted({h for h, _ in sizes}):
+        names = [n for h, n in sizes if h == hole]
+        name = names[0] if len(names) == 1 else "blades"
+        if hole < need - TOL:
+            out.append(
+                Finding(
+                    "error",
+                    name,
+                    f"the {hole:g} mm pivot hole binds on the {p.bolt_diameter:g} mm bolt: give "
+                    f"it at least {MIN_CLEARANCE:g} mm clearance ({need:g} mm, "
+                    "'hole_clearance')",
+                )
+            )
+        elif hole > p.bolt_diameter + MAX_CLEARANCE + TOL:
+            out.append(
+                Finding(
+                    "warning",
+                    name,
+                    f"the {hole:g} mm pivot hole is {hole - p.bolt_diameter:g} mm wider than the "
+                    f"{p.bolt_diameter:g} mm bolt: the blade wobbles",
+                )
+            )
+    if sizes and not out:
+        holes = sorted({h for h, _ in sizes})
+        out.append(
+            Finding(
+                "info",
+                "blades",
+                f"pivot holes {', '.join(f'{h:g}' for h in holes)} mm on a "
+                f"{p.bolt_diameter:g} mm bolt: {holes[0] - p.bolt_diameter:g} mm clearance "
+                f"(at least {MIN_CLEARANCE:g})",
+            )
+        )
     return out
 
 

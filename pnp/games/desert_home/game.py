@@ -88,24 +88,22 @@ def _sections(kit: Kit) -> list[KitSection]:
             "Real size: trim the sheets and glue them as the assembly map shows.",
         ),
         KitSection(
-            "Path tiles and protection cards",
-            kit.names("tile-", "protection"),
+            "Path tiles",
+            kit.names("tile-"),
             "Black backs: flip on the long edge.",
         ),
         KitSection(
-            "Refuge blade tops",
-            kit.names("blade-", kind="overlay"),
-            "Two of each colour, one per refuge; glue each onto its plywood blade.",
+            "Refuge blade tops and round figures",
+            kit.names("blade-", kind="overlay") + kit.names("tokens-"),
+            "Blade tops: two of each colour, one per refuge, numbered in stacking order; glue "
+            "each onto its plywood blade. Figures and tents: cut on the circles; a magnet "
+            "under each if you like.",
         ),
         KitSection(
-            "Figures and tents: round tokens",
-            kit.names("tokens-"),
-            "Cut on the circles; a magnet under each if you like.",
-        ),
-        KitSection(
-            "Figures and tents: fold-over standees",
+            "Figures and tents: tent-fold standees",
             kit.names("standees-"),
-            "Instead of the tokens, if you prefer pieces that stand up.",
+            "Instead of the round ones, if you prefer pieces that stand up: fold at the top "
+            "and at both feet, glue the feet under each other.",
         ),
         KitSection("Dice stickers", ("dice-stickers",), "Sticker paper; one row per blank die."),
         KitSection(
@@ -114,17 +112,19 @@ def _sections(kit: Kit) -> list[KitSection]:
             "Only if you have no blank dice: fold on the dashed lines, glue the tabs.",
         ),
         KitSection(
-            "Rule cards and player aid",
-            kit.names("rule-card") + ("player-aid",),
-            "Their backs follow (flip on the long edge).",
+            "Rule cards, player aids and protection cards",
+            kit.names("rule-card") + ("player-aid", "protection"),
+            "One player aid per player; the golden protection cards share the last sheet. The "
+            "cards' backs follow (flip on the long edge).",
         ),
     ]
 
 
-def screw_size(pivot_hole: float) -> float | None:
-    """The largest metric screw the pivot hole takes (None: smaller than an M2)."""
-    fitting = [d for d in METRIC_SIZES if d <= pivot_hole + 1e-9]
-    return fitting[-1] if fitting else None
+def bolt_name(diameter: float) -> str:
+    """An ISO metric bolt by its name (M5); another diameter by its size."""
+    if any(abs(diameter - d) < 1e-9 for d in METRIC_SIZES):
+        return f"M{diameter:g}"
+    return f"{diameter:g} mm"
 
 
 def screw_length(p: DesertHomeParams, diameter: float) -> int:
@@ -137,19 +137,14 @@ def materials(p: DesertHomeParams) -> tuple[str, ...]:
     """What a maker needs besides the printout, with the numbers the kit was built from."""
     sheet_w, sheet_h = max(p.plywood_sheet), min(p.plywood_sheet)
     parts = BLADES * PLAYERS
-    d = screw_size(p.pivot_hole)
-    if d is None:
-        pivot = (
-            f"{PLAYERS} pins or nails of {p.pivot_hole:g} mm, {BLADES * p.plywood_thickness:g} "
-            "mm of stack plus a head and a cap each, for the fans' pivots."
-        )
-    else:
-        length = screw_length(p, d)
-        pivot = (
-            f"{PLAYERS} M{d:g} x {length} mm bolts, each with a nut (a wing nut or a lock nut "
-            f"lets the blades turn) and 2 washers: one pivot per fan of {BLADES} blades "
-            f"({BLADES} x {p.plywood_thickness:g} mm = {BLADES * p.plywood_thickness:g} mm)."
-        )
+    d = p.bolt_diameter
+    length = screw_length(p, d)
+    pivot = (
+        f"{PLAYERS} {bolt_name(d)} x {length} mm bolts, each with a nut (a wing nut or a lock "
+        f"nut lets the blades turn) and 2 washers: one pivot per fan of {BLADES} blades "
+        f"({BLADES} x {p.plywood_thickness:g} mm = {BLADES * p.plywood_thickness:g} mm), "
+        f"through {p.pivot_hole:g} mm holes ({p.hole_clearance:g} mm clearance)."
+    )
     pieces = len(colours_in_play(p)) * (p.figures_per_colour + p.tents_per_colour)
     return (
         f"Plywood {p.plywood_thickness:g} mm thick, in {sheet_w:g} x {sheet_h:g} mm sheets, for "

@@ -62,7 +62,15 @@ class DesertHomeParams(CardGroup, DiceGroup):
     )
     blade_length: float = param(60.0, lo=20, hi=300, help="pivot to blade tip, mm")
     blade_corner_radius: float = param(7.0, lo=1, hi=50, help="corners and hub, mm")
-    pivot_hole: float = param(5.0, lo=0, lo_open=True, hi=30, help="diameter, mm (M5 screw)")
+    bolt_diameter: float = param(
+        5.0, lo=0, lo_open=True, hi=24, help="pivot bolt diameter, mm (5: an M5 bolt)"
+    )
+    hole_clearance: float = param(
+        0.5,
+        lo=0,
+        hi=3,
+        help="pivot hole wider than the bolt, mm: six blades turn freely from 0.3 (M5: 5.3-5.5)",
+    )
     blade_overlap_deg: float = param(6.0, lo=0, hi=30, help="degrees a blade covers the next")
 
     # --- pieces -----------------------------------------------------------------------
@@ -74,6 +82,12 @@ class DesertHomeParams(CardGroup, DiceGroup):
     @property
     def colours_in_play(self) -> tuple[str, ...]:
         return colours_in_play(self)
+
+    @property
+    def pivot_hole(self) -> float:
+        """The hole drilled through every blade: the bolt plus its clearance, so a stack of
+        plywood blades turns on the bolt rather than binding on it."""
+        return self.bolt_diameter + self.hole_clearance
 
 
 def colours_in_play(p: DesertHomeParams) -> tuple[str, ...]:

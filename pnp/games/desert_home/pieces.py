@@ -1,5 +1,6 @@
-"""Figures and tents, two ways: round tokens (a magnet glued under each) and fold-over
-standees (cut out, folded on the score line into a little A-frame that stands alone).
+"""Figures and tents, two ways: round tokens (a magnet glued under each) and tent-fold
+standees (cut out, folded at the top and at both feet, the feet glued under each other,
+so each stands as a little three-sided tent on a footprint that fits its token's circle).
 
 One component per colour and kind holds all of that colour's pieces: `figures_per_colour`
 figures and `tents_per_colour` tents. A tent counts as `tent_value` figures, printed on it.
@@ -7,30 +8,33 @@ figures and `tents_per_colour` tents. A tent counts as `tent_value` figures, pri
 
 from __future__ import annotations
 
-from dataclasses import replace
+import dataclasses
 
-from shapely import affinity
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import Point, Polygon
+from shapely.ops import unary_union
 
-from geometry.shapes import centred_rounded_rect, rounded_rect, symbol
+from geometry.folding import TentFold, tent_for_footprint
+from geometry.shapes import rounded_rect, symbol
 from pnp.components.dice import shade
+from pnp.components.standees import tent_standee
 from pnp.games.desert_home.params import DesertHomeParams, colours_in_play, validate
 from pnp.games.desert_home.refuges import tent_icon
 from pnp.palette import Ink, ink
 from pnp.params import PrintParams
-from pnp.scene import CUT_STYLE, SCORE_STYLE, Component, Item, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle
 
 GAP = 2.0  # mm between pieces: room for scissors
 PAD = 1.5  # mm round a block of pieces
 TITLE_PT = 6.0
 PT = 72 / 25.4
 TOKEN_COLUMNS = 4  # round figures per row in a block: two colours' blocks side by side
-STANDEE_COLUMNS = 6  # standees per row in a block
+STANDEE_COLUMNS = 6  # standees per row in a block, at least
+STANDEE_ROWS = 3  # rows of standees in a block, at most: a block stays shorter than a page
 EDGE_SHADE = 0.7  # a standee's edge line: its colour darkened, so a white one shows on paper
 COIN_RING = 0.8  # mm the decorative ring sits inside a token's edge
 STANDEE_MARGIN = 1.2  # mm of plain colour round a standee's picture
 STANDEE_RADIUS = 1.5  # mm: rounded corners do not dog-ear
-FOLD_TICK = 1.5  # mm: fold marks at both ends, in the text colour, so dark colours show them
+INK = "#2B2B2B"  # the word on a standee's pale feet
 
 
 def _grid_origin(height: float) -> float:
@@ -106,90 +110,96 @@ def _coin(k: Ink, x: float, y: float, d: float, mark: Polygon) -> list[Item]:
 
 
 def figure_standees(p: DesertHomeParams, printing: PrintParams) -> list[Component]:
-    """Fold-over standees, one block per colour: each a strip with the same picture on
-    both halves (the upper one upside down), folded on the dashed line."""
+    """Tent-fold standees, one block per colour: each a strip folded at the top into a
+    tent and glued on its two feet, standing on a footprint that fits its token's circle
+    (so it stands on the places a blade has for tokens)."""
     validate(p)
-    d, t, h = p.figure_size, p.tent_size, p.standee_height
-    fig_cols = min(STANDEE_COLUMNS, max(p.figures_per_colour, 1))
+    h = p.standee_height
+    fig = tent_for_footprint(0, 0, p.figure_size, h)
+    tent = tent_for_footprint(0, 0, p.tent_size, h)
+    wide = max(STANDEE_COLUMNS, -(-p.figures_per_colour // STANDEE_ROWS))
+    fig_cols = min(wide, max(p.figures_per_colour, 1))
     fig_rows = -(-p.figures_per_colour // fig_cols)
-    tent_cols = 1 if p.tents_per_colour else 0
-    rows = max(fig_rows, p.tents_per_colour)
-    width = 2 * PAD + fig_cols * (d + GAP) + tent_cols * (t + GAP) - GAP
-    height = 2 * PAD + TITLE_PT / PT + GAP + rows * (2 * h + GAP) - GAP
+    # tents in a column beside the figures, as tall as theirs (two at least), then another
+    tent_rows = max(2, int((fig_rows * (fig.length + GAP)) // (tent.length + GAP)))
+    tent_cols = -(-p.tents_per_colour // tent_rows)
+    used_rows = min(p.tents_per_colour, tent_rows)
+    area = max(fig_rows * (fig.length + GAP), used_rows * (tent.length + GAP)) - GAP
+    width = 2 * PAD + fig_cols * (fig.width + GAP) + tent_cols * (tent.width + GAP) - GAP
+    height = 2 * PAD + TITLE_PT / PT + GAP + max(area, 0.0)
     out = []
     for colour in colours_in_play(p):
         k = ink(colour)
         comp = Component(
-            f"standees-{colour}", f"Fold-over figures and tents, {colour}", width, height
+            f"standees-{colour}", f"Tent-fold figures and tents, {colour}", width, height
         )
         comp.add(
-            _title(f"{colour.upper()} · fold on the dashed line, glue the halves", height, width)
+            _title(
+                f"{colour.upper()} · fold on the dashed lines, glue the feet under each other",
+                height,
+                width,
+            )
         )
         top = _grid_origin(height)
-        folds = []
+        folds: list = []
         for i in range(p.figures_per_colour):
             r, c = divmod(i, fig_cols)
-            x0 = PAD + c * (d + GAP)
-            folds.append(_standee(comp, k, x0, top - r * (2 * h + GAP) - 2 * h, d, h, None, p))
-        tx = PAD + fig_cols * (d + GAP)
+            x0, y0 = PAD + c * (fig.width + GAP), top - r * (fig.length + GAP) - fig.length
+            t = dataclasses.replace(fig, x0=x0, y0=y0)
+            folds += _standee(comp, k, t, list(_person(k, x0, y0 + t.base, t.width, h)))
+        tx = PAD + fig_cols * (fig.width + GAP)
         for i in range(p.tents_per_colour):
-            folds.append(_standee(comp, k, tx, top - i * (2 * h + GAP) - 2 * h, t, h, "tent", p))
+            col, row = divmod(i, tent_rows)
+            x0 = tx + col * (tent.width + GAP)
+            y0 = top - row * (tent.length + GAP) - tent.length
+            t = dataclasses.replace(tent, x0=x0, y0=y0)
+            folds += _standee(comp, k, t, _tent_picture(k, x0, y0 + t.base, t.width, h, p))
         comp.fold_lines = tuple(folds)
-        comp.meta.update(game="desert-home", kind="standees", colour=colour, height=h)
+        comp.meta.update(
+            game="desert-home",
+            kind="standees",
+            colour=colour,
+            height=h,
+            footprints={"figure": (fig.width, fig.base), "tent": (tent.width, tent.base)},
+        )
         out.append(comp)
     return out
 
 
-def _standee(
-    comp: Component,
-    k: Ink,
-    x0: float,
-    y0: float,
-    w: float,
-    h: float,
-    kind: str | None,
-    p: DesertHomeParams,
-) -> tuple[tuple[float, float], tuple[float, float]]:
-    """One standee with its lower-left corner at (x0, y0); returns its fold line."""
-    outline = rounded_rect(x0, y0, w, 2 * h, STANDEE_RADIUS)
-    comp.add(Shape(outline, style=Style(fill=k.hex, stroke=None)))
-    picture: list[Item] = (
-        _tent_picture(k, x0, y0, w, h, p) if kind == "tent" else list(_person(k, x0, y0, w, h))
+def _standee(comp: Component, k: Ink, tent: TentFold, picture: list[Item]) -> tuple:
+    return tent_standee(
+        comp,
+        tent,
+        k.hex,
+        picture,
+        edge=shade(k.hex, EDGE_SHADE),
+        feet_fill=k.light,
+        feet_text=INK,
+        radius=STANDEE_RADIUS,
     )
-    cx, cy = x0 + w / 2, y0 + h
-    for item in picture:
-        comp.add(item)
-        if isinstance(item, Text):
-            comp.add(replace(item, x=2 * cx - item.x, y=2 * cy - item.y, rotate=180.0))
-        else:
-            comp.add(replace(item, geom=affinity.rotate(item.geom, 180, origin=(cx, cy))))
-    fold = ((x0, cy), (x0 + w, cy))
-    tick = Style(stroke=k.text_on, stroke_width=0.3)
-    for a, b in (((x0, cy), (x0 + FOLD_TICK, cy)), ((x0 + w - FOLD_TICK, cy), (x0 + w, cy))):
-        comp.add(Shape(LineString([a, b]), style=tick))
-    comp.add(Shape(LineString(fold), "score", SCORE_STYLE))
-    edge = Style(stroke=shade(k.hex, EDGE_SHADE), stroke_width=0.25)
-    comp.add(Shape(outline.exterior, style=edge))
-    comp.add(Shape(outline.exterior, "cut", CUT_STYLE))
-    return fold
 
 
 def _person(k: Ink, x0: float, y0: float, w: float, h: float) -> list[Shape]:
-    """A person from the front on the lower half: head, shoulders, the colour's symbol on
-    the chest."""
+    """A person from the front on a panel whose lower-left corner is (x0, y0): head,
+    shoulders, two legs, and the colour's symbol on the chest."""
     m = STANDEE_MARGIN
     bw, bh = w - 2 * m, h - 2 * m
-    cx = x0 + w / 2
-    head_r = min(0.24 * bw, 0.13 * bh)
-    head_y = y0 + m + bh - head_r
-    body_top = head_y - head_r - 0.6
-    body = centred_rounded_rect(cx, (y0 + m + body_top) / 2, 0.86 * bw, body_top - y0 - m, 0.4 * bw)
-    body = body.intersection(rounded_rect(x0, y0 + m, w, bh, 0))
+    cx, foot = x0 + w / 2, y0 + m
+    head_r = min(0.3 * bw, 0.13 * bh)
+    head_y = foot + bh - head_r
+    shoulders = head_y - head_r - 0.5
+    hips = foot + 0.4 * (shoulders - foot)
+    torso = rounded_rect(cx - 0.45 * bw, hips, 0.9 * bw, shoulders - hips, 0.3 * bw)
+    leg_w = 0.38 * bw
+    legs = [
+        rounded_rect(x, foot, leg_w, hips - foot + 1.0, 0.3 * leg_w)
+        for x in (cx - 0.05 * bw - leg_w, cx + 0.05 * bw)
+    ]
     fill = Style(fill=k.text_on, stroke=None)
-    chest = symbol(k.symbol, cx, y0 + m + 0.45 * (body_top - y0 - m), 0.45 * bw)
+    chest = symbol(k.symbol, cx, (hips + shoulders) / 2, 0.5 * bw)
     return [
         Shape(Point(cx, head_y).buffer(head_r, quad_segs=16), style=fill),
-        Shape(body, style=fill),
+        Shape(unary_union([torso, *legs]), style=fill),
         Shape(chest, style=Style(fill=k.hex, stroke=None)),
     ]
 

@@ -31,7 +31,6 @@ from pnp.params import PrintParams
 from pnp.scene import (
     CUT_STYLE,
     DRILL_STYLE,
-    GUIDE_STYLE,
     INNER_CUT_STYLE,
     Component,
     Shape,
@@ -43,6 +42,8 @@ from pnp.scene import (
 SAW_LINE = Style(stroke="#000000", stroke_width=0.3)
 """The printed line a scroll saw follows: the `cut` layer is a machine hairline, too fine
 to see on a pattern glued to wood."""
+GRAIN = "#555555"  # the grain arrow: dark enough to show on every blade's pale tint
+GRAIN_STYLE = Style(stroke=GRAIN, stroke_width=0.15, dash=(1.0, 1.0))
 CROSS = 3.0  # mm: half the centre-punch cross through the pivot
 OVERLAY_INSET = 0.5  # mm the paper stays inside the wood, so no edge of it lifts
 SCREW_PLAY = 0.5  # mm the overlay's hole is wider than the pivot hole on each side
@@ -52,6 +53,8 @@ INK = "#2B2B2B"
 EDGE_SHADE = 0.7  # a printed piece's edge line: its colour darkened, so white shows on paper
 PLACE_CONTRAST = 20.0  # delta E a piece's place keeps from the piece's own colour
 PT = 72 / 25.4
+NUMBER_PT = 9.0  # the blade's number on its printed top
+CAP = 0.73  # a digit's height per point size
 
 
 def _upright(geom: BaseGeometry, dx: float, dy: float) -> BaseGeometry:
@@ -127,8 +130,8 @@ def _grain_arrow(comp: Component, f: Fan, dx: float, dy: float) -> None:
     y0 = dy + f.hub_radius + 3.0
     y1 = dy + 0.5 * f.length
     shaft = arrow(dx, (y0 + y1) / 2, y1 - y0, 3.2, 90)
-    comp.add(Shape(shaft.exterior, "guide", GUIDE_STYLE))
-    comp.add(Text(dx + 2.6, (y0 + y1) / 2 - 1.0, "grain", 5, False, "start", "#777777", 0, "guide"))
+    comp.add(Shape(shaft.exterior, "guide", GRAIN_STYLE))
+    comp.add(Text(dx + 2.6, (y0 + y1) / 2 - 1.0, "grain", 5, False, "start", GRAIN, 0, "guide"))
 
 
 def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component]:
@@ -162,10 +165,13 @@ def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component
         t = _upright(Point(*lay.tent), dx, dy)
         _place(comp, k, t.x, t.y, lay.tent_radius, tent_icon(t.x, t.y, lay.tent_radius * 1.1))
         places.append(("tent", (t.x, t.y), lay.tent_radius))
+        number_y = dy + (f.hub_radius + lay.tent[0] - lay.tent_radius) / 2
+        comp.add(_number(dx, number_y, level + 1, k))
         edge = Style(stroke=shade(k.hex, EDGE_SHADE), stroke_width=0.25)
         comp.add(Shape(paper.exterior, style=edge))
         hole = p.pivot_hole / 2 + SCREW_PLAY
-        comp.add(circle(dx, dy, hole, style=edge))
+        # the hole is cut inside the colour, where no edge shows: ring it in the text colour
+        comp.add(circle(dx, dy, hole, style=Style(stroke=k.text_on, stroke_width=0.25)))
         comp.add(Shape(paper, "cut", CUT_STYLE))
         comp.add(circle(dx, dy, hole, "inner-cut", INNER_CUT_STYLE))
         comp.meta.update(
@@ -176,9 +182,16 @@ def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component
             pivot=(dx, dy),
             axis_deg=90.0,
             places=places,
+            number=(level + 1, (dx, number_y)),
         )
         out.append(comp)
     return out
+
+
+def _number(x: float, y: float, n: int, k: Ink) -> Text:
+    """The blade's place in the stack, centred on (x, y) between the hub and the tent
+    place: the pattern carrying it is peeled off the wood, so the top shows it too."""
+    return Text(x, y - NUMBER_PT * CAP / PT / 2, str(n), NUMBER_PT, True, "middle", k.text_on)
 
 
 def place_fill(k: Ink) -> str:
