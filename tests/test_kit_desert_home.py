@@ -264,6 +264,8 @@ DECISION_WORDS = {
     "win": "Win",
     "deck_end": "Deck end:",
     "seats": "Seats:",
+    "road_bonus": "road bonus is optional",
+    "draw_first": "look at it first",
 }
 
 
