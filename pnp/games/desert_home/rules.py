@@ -68,7 +68,7 @@ DECISIONS: dict[str, str] = {
     "colour_choice": "Choosing a colour means choosing the number its die shows: every "
     "colour whose die shows that number may be moved with the points.",
     "road_bonus": "A road is a bonus you may take or let go (kit parameter `road_bonus`, "
-    "default optional); with `road_bonus = \"compulsory\"` you must take it when you can.",
+    'default optional); with `road_bonus = "compulsory"` you must take it when you can.',
     "road_tiles": "Road tiles are free: the first goes where any tile may go, each next "
     "one beside the previous road tile; draw and lay them one by one while there is room "
     "and tiles remain.",
