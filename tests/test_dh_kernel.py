@@ -74,7 +74,8 @@ def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(rule, ch
     monkeypatch.setattr(rules, "swap", lambda state, c: (swaps.update([c]), swap(state, c)))
     model = engine.prepare(DesertHomeParams(**changes), 2)
     games = []
-    for i in range(6):
+    # the shortage comes in about 1 random game in 20 on its kit: games 12 and 16 reach it
+    for i in (0, 1, 2, 3, 12, 16) if rule == "shortage" else range(6):
         kernel, reference = both_ways(model, f"4:{i}", max_rounds=120, reference=True)
         assert kernel == reference
         games.append(kernel)

@@ -38,6 +38,7 @@ def kits(draw) -> DesertHomeParams:
         tents_per_colour=draw(st.integers(0, 3)),
         goal_per_colour=draw(st.integers(1, 6)),
         tent_value=draw(st.integers(1, 4)),
+        road_bonus=draw(st.sampled_from(["optional", "compulsory"])),
     )
 
 
@@ -56,8 +57,10 @@ def check_invariants(state: rules.State) -> None:
         assert (figs, tents) == (m.figures[c], m.tents[c])
     assert min(state.camp_figs) >= 0 and min(state.camp_tents) >= 0
     placed = [i for i in m.path_cells if state.tile[i] != NONE]
-    assert len(placed) + len(state.deck) == m.deck_size  # deck + placed tiles conserved
-    thirsty = sum(state.tile[i] != rules.SAFE for i in placed)
+    hand = [state.drawn] if state.drawn else []  # a tile drawn, its slot not yet chosen
+    assert len(placed) + len(hand) + len(state.deck) == m.deck_size  # tiles conserved
+    assert not hand or state.phase in (rules.P_PLACE, rules.P_ROAD_TILE)
+    thirsty = sum(state.tile[i] != rules.SAFE for i in placed) + hand.count(THIRST)
     assert thirsty + state.deck.count(THIRST) == m.deck_thirst
     guarded = sum(state.tile[i] == rules.GUARDED for i in placed)
     assert guarded + state.cards == m.protection_cards

@@ -26,6 +26,7 @@ from pnp.games.desert_home.rules import (
     BEARER,
     BLACK,
     BOTH,
+    DRAW,
     ENTER,
     GROUP,
     GUARDED,
@@ -37,13 +38,17 @@ from pnp.games.desert_home.rules import (
     P_INFLUX,
     P_INFLUX_COLOUR,
     P_NUMBER,
+    P_PLACE,
     P_REROLL,
     P_ROAD,
+    P_ROAD_TILE,
     P_SPEND,
     P_SWAP,
     PROTECT,
     REROLL,
     ROAD,
+    ROAD_DECLINE,
+    ROAD_TILES,
     SAFE,
     SEND,
     STOP,
@@ -280,6 +285,42 @@ def test_three_lowest_with_blue_offers_only_colours_left_in_the_camp():
     assert rules.legal_actions(state) == [(INFLUX_COLOUR, W)]
 
 
+def test_three_lowest_with_blue_offer_only_colours_that_can_come_in():
+    """Black and white show the lowest number with blue. Every camp entry field is taken:
+    white can still push the lone white figure of row 1 onto the tile west of it, black
+    has no field at all, so picking black would dodge the influx: only white is offered."""
+    state = position(
+        """
+        #  _  _  _  _  .R1
+        .  _  _  _  .  .W1
+        #  _  _  _  _  .R1
+        .  _  _  _  _  .R1
+        #  _  _  _  _  .R1
+        """
+    )
+    state = influx_after([1, 1, 4, 5, 6, 1], state)
+    assert state.phase == P_INFLUX_COLOUR
+    assert rules.legal_actions(state) == [(INFLUX_COLOUR, W)]
+    do(state, (INFLUX_COLOUR, W))
+    do(state, (INFLUX, cell(1, 5)))
+    assert state.camp_figs[W] == 10 and state.camp_figs[K] == 12
+    assert picture(state).splitlines()[1].split() == [".", "_", "_", "_", ".W1", ".W1"]
+
+
+def test_three_lowest_with_blue_and_no_colour_able_to_come_in_bring_nobody():
+    state = position(
+        """
+        #  _  _  _  _  .R1
+        .  _  _  _  _  .R1
+        #  _  _  _  _  .R1
+        .  _  _  _  _  .R1
+        #  _  _  _  _  .R1
+        """
+    )
+    state = influx_after([1, 1, 4, 5, 6, 1], state)
+    assert state.phase == P_NUMBER and state.camp_figs[:2] == [12, 12]
+
+
 def test_an_entering_figure_may_push_its_own_colour_onto_the_path():
     state = position(
         """
@@ -375,9 +416,13 @@ def test_road_tiles_are_placed_free_each_next_to_the_last():
     state = position()
     state.dice, state.phase = [1, 2, 3, 4, 5, 5], P_NUMBER
     do(state, (NUMBER, 5))
-    assert state.phase == P_ROAD and rules.legal_actions(state) == [(ROAD, -1)]
-    do(state, (ROAD, -1))
+    assert state.phase == P_ROAD
+    assert rules.legal_actions(state) == [(ROAD, ROAD_TILES), (ROAD, ROAD_DECLINE)]
+    top = state.deck[-1]
+    do(state, (ROAD, ROAD_TILES))
+    assert state.phase == P_ROAD_TILE and state.drawn == top and len(state.deck) == 35
     do(state, (TILE, cell(2, 4)))
+    assert state.tile[cell(2, 4)] == top
     assert sorted(a[1] for a in rules.legal_actions(state)) == [
         cell(1, 4),
         cell(2, 3),
@@ -401,7 +446,7 @@ def test_a_boost_moves_every_piece_of_a_full_row_towards_the_refuge():
     )
     state.dice, state.phase = [1, 2, 3, 4, 5, 5], P_NUMBER
     do(state, (NUMBER, 5))
-    assert rules.legal_actions(state) == [(ROAD, -1), (ROAD, 1), (ROAD, 2)]
+    assert rules.legal_actions(state) == [(ROAD, -1), (ROAD, 1), (ROAD, 2), (ROAD, ROAD_DECLINE)]
     do(state, (ROAD, 1))
     assert state.refuge_figs[0][Y] == 1  # yellow went in, green and red followed
     assert same(
@@ -439,6 +484,57 @@ def test_a_boost_moves_every_piece_of_a_full_row_towards_the_refuge():
 # --- step 5: spending ---------------------------------------------------------------
 
 
+RIVAL_ONE_YELLOW_SHORT = """
+#  _    _  _  _  .
+.  _    _  _  _  .
+#  _    _  _  _  .
+.  .Y1  .  .  .  .
+#  _    _  _  _  .
+"""
+
+
+def rival_one_yellow_short(**params) -> rules.State:
+    """Seat 1's refuge lacks one yellow figure, which stands on the full row 3 beside its
+    grey field; the deck is empty, so a road can only be a boost of that row."""
+    state = position(RIVAL_ONE_YELLOW_SHORT, **params)
+    for c in (K, W, G, R, B):
+        in_refuge(state, 1, c, 5)
+    in_refuge(state, 1, Y, 4)
+    state.deck.clear()
+    state.dice, state.phase = [1, 2, 3, 4, 5, 5], P_NUMBER
+    do(state, (NUMBER, 5))
+    return state
+
+
+def test_a_compulsory_road_boost_must_be_taken_even_when_it_wins_for_the_rival():
+    state = rival_one_yellow_short(road_bonus="compulsory")
+    assert rules.legal_actions(state) == [(ROAD, 3)]  # no way to let it go
+    do(state, (ROAD, 3))
+    assert state.ended == "refuge" and state.winners == (1,)
+
+
+def test_an_optional_road_may_be_let_go_and_greedy_lets_a_gift_to_the_rival_go():
+    state = rival_one_yellow_short()  # road_bonus = "optional", the default
+    actions = rules.legal_actions(state)
+    assert actions == [(ROAD, 3), (ROAD, ROAD_DECLINE)]
+    assert GreedyBot().choose(state, actions, random.Random(0)) == (ROAD, ROAD_DECLINE)
+    do(state, (ROAD, ROAD_DECLINE))
+    assert state.ended is None and state.phase == P_SPEND and state.points == 6
+    assert state.refuge_figs[1][Y] == 4 and same(state, RIVAL_ONE_YELLOW_SHORT)
+
+
+def test_greedy_takes_a_road_that_helps_itself():
+    picture_ = RIVAL_ONE_YELLOW_SHORT.replace(".  .Y1  .  .  .  .", ".  _  _  _  _  .")
+    picture_ = picture_.replace(".  _    _  _  _  .", ".  .Y1  .  .  .  .", 1)  # row 1: own
+    state = position(picture_)
+    state.deck.clear()
+    state.dice, state.phase = [1, 2, 3, 4, 5, 5], P_NUMBER
+    do(state, (NUMBER, 5))
+    actions = rules.legal_actions(state)
+    assert actions == [(ROAD, 1), (ROAD, ROAD_DECLINE)]
+    assert GreedyBot().choose(state, actions, random.Random(0)) == (ROAD, 1)
+
+
 def test_every_point_must_be_spent_while_a_use_exists_and_stop_comes_after_a_refuge():
     state = spending(
         position(
@@ -472,11 +568,46 @@ def test_points_without_any_use_are_lost():
 
 def test_tiles_go_next_to_the_camp_entry_column_or_to_a_placed_tile():
     state = spending(position(), "", 2)
-    assert rules.legal_actions(state) == [(TILE, cell(r, 4)) for r in range(5)]
+    assert rules.legal_actions(state) == [(DRAW,)]
     top = state.deck[-1]
+    do(state, (DRAW,))
+    assert rules.legal_actions(state) == [(TILE, cell(r, 4)) for r in range(5)]
     do(state, (TILE, cell(1, 4)))
     assert state.tile[cell(1, 4)] == top and state.points == 1 and len(state.deck) == 35
     assert rules.frontier(state) == [cell(0, 4), cell(1, 3), cell(2, 4), cell(3, 4), cell(4, 4)]
+
+
+def test_a_tile_is_drawn_and_seen_before_its_slot_is_chosen():
+    """One point buys the draw; the tile's face is then known while every slot open to a
+    tile is still to choose from, and laying it costs nothing more."""
+    state = spending(position(), "", 1)
+    state.deck[-1] = THIRST  # the top tile
+    do(state, (DRAW,))
+    assert state.phase == P_PLACE and state.drawn == THIRST and state.points == 0
+    assert state.turns == 0  # the turn waits for the tile to be laid
+    assert rules.legal_actions(state) == [(TILE, cell(r, 4)) for r in range(5)]
+    do(state, (TILE, cell(0, 4)))
+    assert state.tile[cell(0, 4)] == THIRST and state.drawn == NONE
+    assert state.tiles_placed == 1 and state.turns == 1  # no points left: the turn ended
+
+
+def test_no_draw_without_a_slot_for_the_tile():
+    full = "\n".join(("." if r % 2 else "#") + "  .  .  .  .  ." for r in range(5))
+    state = spending(position(full), "G", 4)
+    assert state.deck and (DRAW,) not in rules.legal_actions(state)
+
+
+@pytest.mark.parametrize(("face", "row"), [(SAFE, 1), (THIRST, 3)])
+def test_greedy_lays_a_safe_tile_before_its_own_refuge_and_a_thirst_tile_before_the_rivals(
+    face, row
+):
+    """The seed's tip: red tiles in front of the rival. Seat 0's refuge is on row 1, the
+    rival's on row 3; the five slots by the camp are open."""
+    state = spending(position(), "", 1)
+    state.deck[-1] = face
+    do(state, (DRAW,))
+    actions = rules.legal_actions(state)
+    assert GreedyBot().choose(state, actions, random.Random(0)) == (TILE, cell(row, 4))
 
 
 def test_a_refuge_entry_field_does_not_let_a_tile_go_next_to_it():
@@ -974,7 +1105,8 @@ def test_greedy_sends_water_bearers_to_useful_groups_and_protects_its_own():
 
 def test_random_is_uniform_over_the_legal_actions():
     state = spending(position(), "", 1)
-    actions = rules.legal_actions(state)
+    do(state, (DRAW,))
+    actions = rules.legal_actions(state)  # the five slots for the tile drawn
     rng = random.Random(3)
     counts = Counter(RandomBot().choose(state, actions, rng) for _ in range(5000))
     assert set(counts) == set(actions) and all(850 < k < 1150 for k in counts.values())

@@ -322,6 +322,8 @@ DECISION_WORDS = {
     "win": "Win",
     "deck_end": "Deck end:",
     "seats": "Seats:",
+    "road_bonus": "road bonus is optional",
+    "draw_first": "look at it first",
 }
 
 
@@ -333,6 +335,21 @@ def test_every_rule_decision_is_on_a_rule_card():
     assert set(DECISION_WORDS) == set(rules.DECISIONS)
     missing = [k for k, word in DECISION_WORDS.items() if word not in text]
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("setting", "says", "never"),
+    [
+        ("optional", "road bonus is optional: take it as one of these, or let it go", "compulsory"),
+        ("compulsory", "road bonus is compulsory: when you can, take it", "let it go"),
+    ],
+)
+def test_the_rule_card_states_the_road_bonus_rule_in_force(setting, says, never):
+    _, kit = make_kit("desert-home", paper="a4", values={"road_bonus": setting})
+    (card,) = [c for c in kit.components if c.name == "rule-card-4"]
+    text = re.sub(r"\s+", " ", " ".join(t.text for t in card.texts()))
+    text = re.sub(r" ([,.:;])", r"\1", text)  # bold runs are texts of their own
+    assert says in text and never not in text
 
 
 # --- checks and materials ------------------------------------------------------------------

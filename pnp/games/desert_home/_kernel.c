@@ -25,9 +25,9 @@
 #define MAXC 256   /* cells: the largest board is 15 rows of 14 */
 #define NCOL 6     /* colours: one per die */
 #define SEATS 2
-/* More actions than any position can offer: on the largest board 180 tiles, 180 camp
+/* More actions than any position can offer: on the largest board a draw, 180 camp
  * entries, 12 moves from each of 210 fields (4 plain or escorted, 4 for a water bearer
- * alone, 4 with its group), 180 sends, 180 cards and a stop make 3,241. */
+ * alone, 4 with its group), 180 sends, 180 cards and a stop make 3,062. */
 #define MAXACT 4096
 
 /* Tile states, field kinds, directions and parts, as in rules.py and model.py. */
@@ -35,7 +35,8 @@ enum { NONE, SAFE, THIRST, BLACK, GUARDED };
 enum { K_NONE = -1, K_REFUGE = 0, K_PATH = 1, K_CAMP = 2 };
 enum { WEST, EAST, NORTH, SOUTH };
 enum { GROUP, BEARER, BOTH };
-enum { A_TILE, A_ENTER, A_MOVE, A_SEND, A_PROTECT, A_STOP };
+enum { A_DRAW, A_ENTER, A_MOVE, A_SEND, A_PROTECT, A_STOP };
+enum { ROAD_TILES = -1, ROAD_DECLINE = -2 }; /* rules.py's, beside the boosted rows */
 enum { PLAYING, END_REFUGE, END_DECK, END_TIMEOUT };
 static const char *END_NAMES[] = {"", "refuge", "deck", "timeout"};
 
@@ -47,6 +48,7 @@ typedef struct {
     int figures[NCOL], tents[NCOL];
     /* rules.py's constants */
     int grace, small_road, big_road, protect_cost, influx_push, tiles_chain, refuge_ends_duty;
+    int road_optional; /* the model's: a road may be let go */
     int points[6][NCOL]; /* action_points(n, k) at [n - 1][k - 1] */
     int8_t kind[MAXC];
     int16_t step[MAXC][4];  /* -1 off the board, cells + seat into a refuge */
@@ -116,16 +118,18 @@ static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens,
  * numbers: (cells, width, rows, path_columns, blue, goal, tent_value, deck_safe,
  *           deck_thirst, protection_cards, figures per colour, tents per colour);
  * rules: (THIRST_GRACE, SMALL_ROAD, BIG_ROAD, PROTECT_COST, INFLUX_PUSH,
- *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY); points: action_points(n, k) per n, per k. */
+ *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional);
+ * points: action_points(n, k) per n, per k. */
 static PyObject *make_board(PyObject *self, PyObject *args) {
     PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
-    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippp)OOOOOOOO", &b->cells, &b->width,
+    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiipppp)OOOOOOOO", &b->cells, &b->width,
                           &b->rows, &b->path_columns, &b->blue, &b->goal, &b->tent_value,
                           &b->deck_safe, &b->deck_thirst, &b->cards, &figures, &tents,
                           &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
-                          &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty, &points,
+                          &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty,
+                          &b->road_optional, &points,
                           &kind, &step, &reach, &next, &path, &camp, &entries))
         goto fail;
     int cells = b->cells;
@@ -173,7 +177,7 @@ fail:
 
 typedef struct {
     uint8_t kind;
-    int16_t a, b;  /* TILE/SEND/PROTECT: cell; ENTER: colour, cell; MOVE: from, to */
+    int16_t a, b;  /* SEND/PROTECT: cell; ENTER: colour, cell; MOVE: from, to */
     int16_t c, d;  /* ENTER: tent; MOVE: part, cost */
 } Act;
 
@@ -337,8 +341,11 @@ static int frontier(const Game *g, int16_t *out) {
     return n;
 }
 
-static void draw_tile(Game *g, int cell) {
-    g->tile[cell] = g->deck[--g->ndeck];
+/* rules.draw then rules.lay_drawn: the top tile is drawn (seen) before its slot is chosen. */
+static int draw(Game *g) { return g->deck[--g->ndeck]; }
+
+static void lay(Game *g, int cell, int face) {
+    g->tile[cell] = (int8_t)face;
     g->tiles_placed++;
 }
 
@@ -426,8 +433,9 @@ static void influxes(Game *g) {
     }
     if (blue_low && nlowest >= 3) { /* one of the other colours, of the player's choice */
         int options[NCOL], n = 0;
+        int16_t room[MAXC]; /* rules.influx_choices: only colours that can come in */
         for (int k = 0; k < npending; k++)
-            if (g->camp_figs[pending[k]]) options[n++] = pending[k];
+            if (g->camp_figs[pending[k]] && influx_cells(g, pending[k], room)) options[n++] = pending[k];
         npending = 0;
         if (n) pending[npending++] = options[decide(g, n)];
     }
@@ -490,7 +498,7 @@ static int road(Game *g, int bonus) {
     const Board *b = g->b;
     int16_t cells[MAXC];
     int roads[MAXC + 1], n = 0;
-    if (g->ndeck && frontier(g, cells)) roads[n++] = -1;
+    if (g->ndeck && frontier(g, cells)) roads[n++] = ROAD_TILES;
     for (int r = 0; r < b->rows; r++) {
         int full = 1, used = 0;
         for (int cell = r * b->width; cell < (r + 1) * b->width; cell++) {
@@ -499,8 +507,10 @@ static int road(Game *g, int bonus) {
         }
         if (full && used) roads[n++] = r;
     }
+    if (n && b->road_optional) roads[n++] = ROAD_DECLINE;
     if (!n) return 0;
     int row = roads[decide(g, n)];
+    if (row == ROAD_DECLINE) return 0;
     if (row >= 0) {
         boost(g, row, bonus);
         return check_win(g);
@@ -515,8 +525,8 @@ static int road(Game *g, int bonus) {
                 if (g->tile[b->next[last][j]] == NONE) cells[m++] = b->next[last][j];
         }
         if (!m) break;
-        int cell = cells[decide(g, m)];
-        draw_tile(g, cell);
+        int face = draw(g), cell = cells[decide(g, m)];
+        lay(g, cell, face);
         left--;
         last = b->tiles_chain ? cell : -1;
     }
@@ -556,8 +566,7 @@ static void spend_actions(Game *g) {
     if (pts <= 0) return;
     if (g->ndeck) {
         int16_t front[MAXC];
-        int n = frontier(g, front);
-        for (int k = 0; k < n; k++) add(g, A_TILE, front[k], 0, 0, 0);
+        if (frontier(g, front)) add(g, A_DRAW, 0, 0, 0, 0);
     }
     int16_t free_[MAXC];
     int nfree = 0;
@@ -667,10 +676,13 @@ static int spend(Game *g, const Act *x) {
         if (c == b->blue && !tent && g->camp_figs[c] == 0) shortage(g);
         return 0;
     }
-    case A_TILE:
-        draw_tile(g, x->a);
+    case A_DRAW: { /* draw, see the face, then choose the slot (rules.P_PLACE) */
+        int16_t front[MAXC];
+        int face = draw(g), n = frontier(g, front);
+        lay(g, front[decide(g, n)], face);
         g->points -= 1;
         return 0;
+    }
     case A_SEND:
         g->rfigs[g->seat][b->blue]--;
         put(g, b->blue, 1, 0, 0, x->a);

@@ -4,7 +4,9 @@
 action by what it does for its own refuge's goal and against the other's: it re-rolls
 for bigger points, picks the number that moves what it needs, builds toward its refuge,
 brings useful groups home, escapes and protects thirst fields, and escorts big groups
-with water bearers. Ties are broken uniformly.
+with water bearers. A drawn tile it sees before laying it: a safe one towards its own
+refuge's row, a thirst tile towards its rival's. It lets a road go when taking it would
+help the rival more than itself. Ties are broken uniformly.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pnp.games.desert_home import rules
 from pnp.games.desert_home.rules import (
     BLACK,
     BOTH,
+    DRAW,
     ENTER,
     INFLUX,
     INFLUX_COLOUR,
@@ -25,6 +28,7 @@ from pnp.games.desert_home.rules import (
     PROTECT,
     REROLL,
     ROAD,
+    ROAD_DECLINE,
     SEND,
     STOP,
     SWAP,
@@ -182,10 +186,18 @@ class Judge:
             score -= 2.0 * size
         return score / cost
 
-    def tile(self, cell: int) -> float:
+    def tile(self, cell: int, face: int = rules.SAFE) -> float:
+        """A safe tile towards the own refuge's row; a thirst tile (the seed's tip) away
+        from it, in front of the rival's."""
         dr = abs(self.row(cell) - self.home_row(self.me))
         dt = abs(self.row(cell) - self.home_row(self.other))
+        if face == THIRST:
+            return dr - 1.5 * dt
         return 3.0 - dr + 0.3 * dt
+
+    def draw(self) -> float:
+        """Drawing a tile is worth laying a safe one in the best slot (the face is unseen)."""
+        return max(self.tile(cell) for cell in rules.frontier(self.state))
 
     def enter(self, colour: int, cell: int, tent: int) -> float:
         useful = self.piece_gain(self.me, (colour, 1 - tent, tent, 0))  # a figure or a tent
@@ -222,6 +234,8 @@ class Judge:
         return score
 
     def road(self, row: int) -> float:
+        if row == ROAD_DECLINE:
+            return 0.0
         if row < 0:
             return 3.0
         st = self.state
@@ -243,7 +257,9 @@ class Judge:
         if kind == MOVE:
             return self.move(a[1], a[2], a[3], a[4])
         if kind == TILE:
-            return self.tile(a[1])
+            return self.tile(a[1], self.state.drawn)
+        if kind == DRAW:
+            return self.draw()
         if kind == ENTER:
             return self.enter(a[1], a[2], a[3])
         if kind == SEND:

@@ -66,6 +66,7 @@ def rules_context(p: DesertHomeParams) -> dict[str, object]:
         "small": SMALL_ROAD,
         "big": BIG_ROAD,
         "protect": PROTECT_COST,
+        "road_optional": p.road_bonus == "optional",
     }
 
 

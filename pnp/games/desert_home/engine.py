@@ -122,6 +122,7 @@ def _kernel_board_args(model: PlayModel) -> tuple:
         (
             *(rules.THIRST_GRACE, rules.SMALL_ROAD, rules.BIG_ROAD, rules.PROTECT_COST),
             *(rules.INFLUX_PUSH, rules.ROAD_TILES_CHAIN, rules.REFUGE_ENDS_DUTY),
+            m.road_optional,
         ),
         [[rules.action_points(n, k) for k in range(1, 7)] for n in range(1, 7)],
         *(m.kind, m.step, m.reach, m.path_next, m.path_cells, m.camp_cells, m.refuge_entries),

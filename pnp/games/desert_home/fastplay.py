@@ -36,6 +36,8 @@ from pnp.games.desert_home.rules import (
     BEARER,
     BLACK,
     BOTH,
+    DRAW,
+    DRAW_ACTION,
     ENTER,
     GROUP,
     GUARDED,
@@ -344,6 +346,35 @@ def _land(
         mk[-3] |= b
 
 
+def _entries(
+    c: int,
+    camp: int,
+    mk: list[int],
+    occupied: int,
+    board: tuple[list[int], list[int], list[int], list[int]],
+    west: tuple[int, ...],
+    field_of: dict[int, int],
+    blue: int,
+) -> int:
+    """`rules.influx_cells` as a mask: the free camp entry fields, and those holding one
+    piece of colour `c` that the field west of it can take (`board`: the state's colour,
+    figs, tents and tile lists)."""
+    colour, figs, tents, tile = board
+    entries = camp & ~mk[occupied]
+    own = camp & mk[c]
+    while own:
+        low = own & -own
+        own ^= low
+        cell = field_of[low]
+        if figs[cell] + tents[cell] == 1:
+            w = west[cell]
+            if tile[w]:
+                tc = colour[w]
+                if tc < 0 or tc == c or (tc == blue and figs[w] == 1 and not tents[w]):
+                    entries |= low
+    return entries
+
+
 def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
     """One game of `RandomBot`s, the same as `rules.play_game` gives: the steps of a turn
     in order (roll and re-rolls, influx, number, road, spending, the turn's end), each
@@ -363,6 +394,7 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
     state = rules.setup(m, rng, max_rounds)
     colour, figs, tents, bearer = state.colour, state.figs, state.tents, state.bearer
     tile, deadline, deck = state.tile, state.deadline, state.deck
+    board = (colour, figs, tents, tile)  # for `_entries`
     camp_figs, camp_tents = state.camp_figs, state.camp_tents
     rfigs, rtents = state.refuge_figs, state.refuge_tents
     cells, blue, goal, tv, grace = m.cells, m.blue, m.goal, m.tent_value, rules.THIRST_GRACE
@@ -377,6 +409,7 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
     refuges, ground, paths, camp = t.refuges, t.ground, t.paths, t.camp
     goal_met, refuge_values = rules.goal_met, rules.refuge_values
     chain, ends_duty = rules.ROAD_TILES_CHAIN, rules.REFUGE_ENDS_DUTY
+    road_optional = m.road_optional
     grb = rng.getrandbits
     rerolls = len(rules.REROLLS)  # every mask of the dice
     die_at = tuple(6 ** (ndice - 1 - die) for die in range(ndice))  # a die's digit in a key
@@ -453,8 +486,12 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
             triple, pending, choose, bonus, numbers = rolls[key]
         # --- step 2: influx: the lowest number's colours but blue (blue among three or
         # more of them: one colour of the player's choice) bring a figure each
-        if choose:
-            options = [c for c in pending if camp_figs[c]]
+        if choose:  # `rules.influx_choices`: the colours that can come in
+            options = [
+                c
+                for c in pending
+                if camp_figs[c] and _entries(c, camp, mk, occupied, board, west, field_of, blue)
+            ]
             pending = ()
             if options:
                 decisions += 1
@@ -463,18 +500,7 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
         for c in pending:
             if not camp_figs[c]:
                 continue
-            entries = camp & ~mk[occupied]  # `rules.influx_cells`: free, or a push onto
-            own = camp & mk[c]  # a field that takes it
-            while own:
-                low = own & -own
-                own ^= low
-                cell = field_of[low]
-                if figs[cell] + tents[cell] == 1:
-                    w = west[cell]
-                    if tile[w]:
-                        tc = colour[w]
-                        if tc < 0 or tc == c or (tc == blue and figs[w] == 1 and not tents[w]):
-                            entries |= low
+            entries = _entries(c, camp, mk, occupied, board, west, field_of, blue)
             if entries:
                 entries = camp_fields[entries]
                 decisions += 1
@@ -503,15 +529,19 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
         # --- step 4: a road: tiles or a boost
         if bonus:
             occ = mk[occupied]
-            roads = [-1] if tile_actions else []
+            roads = [rules.ROAD_TILES] if tile_actions else []
             roads += [
                 r for r, row_paths, row_all in rows if not row_paths & ~placed and row_all & occ
             ]
+            if roads and road_optional:
+                roads.append(rules.ROAD_DECLINE)
             if roads:
                 decisions += 1
                 legal_moves += len(roads)
                 row = pick(rng, roads)
-                if row < 0:  # road tiles, free, each beside the last
+                if row == rules.ROAD_DECLINE:
+                    pass
+                elif row < 0:  # road tiles, free, each beside the last, drawn before laid
                     left, last = bonus, -1
                     while left > 0 and deck:
                         if last < 0:
@@ -582,7 +612,7 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
         camp_few, camp_all = _camp_options(usable_colours, camp_figs, camp_tents)
         single = usable_colours[0] if len(usable_colours) == 1 else -1  # one usable colour
         while points > 0:
-            actions = [*tile_actions]
+            actions = [DRAW_ACTION] if tile_actions else []
             occ = mk[occupied]
             free = camp & ~occ
             if free:
@@ -772,9 +802,19 @@ def play_random(t: _Tables, rng: random.Random, max_rounds: int) -> State:
                         rules.swap(state, pick(rng, swaps)[1])
                     refuges_changed = True
                 camp_few, camp_all = _camp_options(usable_colours, camp_figs, camp_tents)
-            elif kind == TILE:
-                cell = action[1]
-                face = tile[cell] = deck.pop()
+            elif kind == DRAW:  # the tile is drawn and seen, then its slot chosen
+                face = deck.pop()
+                n = len(tile_actions)
+                decisions += 1
+                legal_moves += n
+                if n == 1:
+                    cell = tile_actions[0][1]
+                else:
+                    r = grb(nbits[n])
+                    while r >= n:
+                        r = grb(nbits[n])
+                    cell = tile_actions[r][1]
+                tile[cell] = face
                 placed |= bit[cell]
                 if face == THIRST:
                     thirsty |= bit[cell]

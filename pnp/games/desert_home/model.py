@@ -48,6 +48,7 @@ class PlayModel:
     tents: tuple[int, ...]  # per colour
     goal: int  # figures of every colour a refuge needs
     tent_value: int  # figures a tent counts for
+    road_optional: bool  # a road bonus may be let go (`params.road_bonus`)
     kind: tuple[int, ...]  # per cell: NO_FIELD, REFUGE_ENTRY, PATH or CAMP_ENTRY
     step: tuple[tuple[int, ...], ...]  # per cell: the field in each direction (see above)
     ground: tuple[bool, ...]  # per cell: a path slot or refuge entry (where groups may stand)
@@ -122,6 +123,7 @@ def play_model(params: DesertHomeParams) -> PlayModel:
         tents=(params.tents_per_colour,) * len(colours),
         goal=params.goal_per_colour,
         tent_value=params.tent_value,
+        road_optional=params.road_bonus == "optional",
         kind=tuple(kind),
         step=tuple(steps),
         ground=ground,

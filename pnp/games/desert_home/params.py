@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal
 
 from geometry.fan import Fan, blade_layout
 from geometry.octagons import grid_pitch, octagon_side
@@ -48,6 +49,9 @@ class DesertHomeParams(CardGroup, DiceGroup):
     sixth_colour: str = param("black", help="replaces colours[0] everywhere (black or brown)")
     goal_per_colour: int = param(5, lo=1, hi=50, help="figures of every colour a refuge needs")
     tent_value: int = param(3, lo=1, hi=10, help="figures one tent counts as")
+    road_bonus: Literal["optional", "compulsory"] = param(
+        "optional", help="a road bonus may be let go (optional) or must be taken (compulsory)"
+    )
 
     # --- path tiles and board ---------------------------------------------------------
     tile_size: float = param(40.0, lo=10, hi=120, help="octagon across flats, mm")
