@@ -9,6 +9,7 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
+from pnp import interrupt
 from pnp.atomic import is_null_device
 from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, game_slugs
 from pnp.checks import Finding, has_errors
@@ -173,15 +174,20 @@ def main(argv: list[str] | None = None) -> None:
 
     The command runs outside click's standalone mode so that usage errors (a bad option,
     a missing argument, an unknown command) come here too and print as one line with a
-    hint, like our own `PnpError`s. Ctrl-C is exit 130."""
+    hint, like our own `PnpError`s. Ctrl-C and SIGTERM end as `pnp.interrupt` says: one
+    line, exit 130 or 143."""
     command = typer.main.get_command(app)
     try:
-        code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
+        with interrupt.command_signals():
+            code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
+            if code == 130:  # typer's answer to a KeyboardInterrupt in the command
+                interrupt.finish()
+    except interrupt.Stopped:
+        interrupt.finish(said=True)
     except PnpError as exc:
         _fail(str(exc), exc.exit_code)
     except (KeyboardInterrupt, typer.Abort):
-        print("interrupted", file=sys.stderr)
-        sys.exit(130)
+        interrupt.finish()
     except Exception as exc:
         if not hasattr(exc, "format_message"):  # not a usage error: a bug, show it
             raise
