@@ -419,9 +419,15 @@ def test_workers_do_not_outlive_a_parent_killed_outright():
         kill_group(proc)
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @pytest.mark.skipif(not needs_proc, reason="finds the workers in /proc")
-def test_sigterm_stops_the_run_like_ctrl_c_and_reports_the_finished_games():
-    proc = start(*HIOP)
+@pytest.mark.parametrize("background", [False, True], ids=["", "ctrl-c-ignored"])
+def test_sigterm_stops_the_run_like_ctrl_c_and_reports_the_finished_games(background):
+    # a job started in the background ignores Ctrl-C, and still stops so on SIGTERM
+    proc = start(*HIOP, then=_ignore_sigint if background else None)
     try:
         workers = _workers(proc)
         os.kill(proc.pid, signal.SIGTERM)  # the parent only, as `kill PID` does

@@ -226,11 +226,25 @@ def _tallying(frame: types.FrameType | None) -> bool:
     return False
 
 
-def _may_handle_sigint() -> bool:
-    """Only the main thread can set a handler, and an ignored SIGINT stays ignored."""
+def _take_signal(handler: Callable[[int, types.FrameType | None], None]) -> dict[int, Any]:
+    """Put `handler` on Ctrl-C; what it replaced comes back from `_give_back`.
+
+    Only the main thread can set a handler, and an ignored SIGINT stays ignored: in a
+    job started in the background the handler goes on SIGTERM instead, if the command
+    line made SIGTERM a stop (`pnp.interrupt`), so `kill PID` still reports the games.
+    """
     if threading.current_thread() is not threading.main_thread():
-        return False
-    return signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None)
+        return {}
+    if signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None):
+        return {signal.SIGINT: signal.signal(signal.SIGINT, handler)}
+    if callable(signal.getsignal(signal.SIGTERM)):
+        return {signal.SIGTERM: signal.signal(signal.SIGTERM, handler)}
+    return {}
+
+
+def _give_back(taken: dict[int, Any]) -> None:
+    for signum, previous in taken.items():
+        signal.signal(signum, previous)
 
 
 class _CtrlC:
@@ -248,29 +262,28 @@ class _CtrlC:
         self.count = 0
         self.cut_short = False
         self._raised = False  # once the run is being cut short, more Ctrl-C change nothing
-        self._previous: Any = None
+        self._taken: dict[int, Any] = {}
 
     def note(self) -> None:
         self.count += 1
         self.halt.value = True
 
     def _handle(self, signum: int, frame: types.FrameType | None) -> None:
-        interrupt.note(signal.SIGINT)
+        interrupt.note(signum)
         self.note()
         if self.count > 1 and self.cut_short and not self._raised and not _tallying(frame):
             self._raised = True
             raise KeyboardInterrupt
 
     def __enter__(self) -> _CtrlC:
-        if _may_handle_sigint():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
+        self._taken = _take_signal(self._handle)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._previous is not None:
-            if self.count and isinstance(self._previous, _Reporting):
-                self._previous.stopped = True
-            signal.signal(signal.SIGINT, self._previous)
+        for previous in self._taken.values():
+            if self.count and isinstance(previous, _Reporting):
+                previous.stopped = True
+        _give_back(self._taken)
 
 
 class _Reporting:
@@ -280,7 +293,7 @@ class _Reporting:
         self.stopped = False
 
     def __call__(self, signum: int, frame: types.FrameType | None) -> None:
-        interrupt.note(signal.SIGINT)
+        interrupt.note(signum)
         if not self.stopped:
             self.stopped = True  # one KeyboardInterrupt; the clean-up is not cut short
             raise KeyboardInterrupt
@@ -294,14 +307,11 @@ def report_after_ctrl_c() -> Iterator[None]:
     `run` in it: from then on until the block ends Ctrl-C is ignored, so a second press
     cannot lose the games that finished (the run itself stops at once on a second one).
     """
-    if not _may_handle_sigint():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, _Reporting())
+    taken = _take_signal(_Reporting())
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        _give_back(taken)
 
 
 class _RemoteTraceback(Exception):
