@@ -129,19 +129,25 @@ def finish(said: bool = False) -> NoReturn:
 
 @contextmanager
 def held() -> Iterator[None]:
-    """Hold Ctrl-C (and SIGTERM, which goes through it) until the block is over.
+    """Hold Ctrl-C and SIGTERM until the block is over.
 
     For short calls into C code that swallows a KeyboardInterrupt raised in its Python
-    callbacks; the signal is then handled as usual right after the block."""
-    previous = signal.getsignal(signal.SIGINT) if _main_thread() else None
-    if not callable(previous):  # not the main thread, or SIGINT ignored / the default
+    callbacks; the first signal that came is then handled as usual right after the
+    block. Signals that are ignored, or left to the system, are left alone."""
+    if not _main_thread():
         yield
         return
     pending: list[int] = []
-    signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
+    taken: dict[int, Handler] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        previous = signal.getsignal(signum)
+        if callable(previous):
+            taken[signum] = previous
+            signal.signal(signum, lambda signum, frame: pending.append(signum))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, previous in taken.items():
+            signal.signal(signum, previous)
         if pending:
-            previous(signal.SIGINT, sys._getframe())
+            taken[pending[0]](pending[0], sys._getframe())

@@ -60,6 +60,18 @@ def test_held_acts_on_a_signal_after_the_block_and_lets_an_ignored_one_be():
         signal.signal(signal.SIGINT, before)
 
 
+def test_held_holds_sigterm_too_where_it_stops_the_command():
+    seen = []
+    before = signal.signal(signal.SIGTERM, lambda signum, frame: seen.append(signum))
+    try:
+        with interrupt.held():
+            signal.raise_signal(signal.SIGTERM)
+            assert seen == []
+        assert seen == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def _listing(folder: Path) -> list[tuple[str, bytes]]:
     """Everything under `folder`, hidden files included, with its content."""
     return sorted(
@@ -72,7 +84,7 @@ def _pngs_made(out: Path) -> int:
     return len(list(out.glob(".pnp-staging-*/new/*/png/*.png")))
 
 
-def _stop_a_build(tmp_path: Path, signum: int, after_pngs: int) -> tuple[int, str]:
+def _stop_a_build(tmp_path: Path, signum: int, after_pngs: int, then=None) -> tuple[int, str]:
     """`pnp build exploding-dice --format png` into a folder that already holds a kit,
     signalled once `after_pngs` previews are rendered: (exit code, stderr); the folder
     must be exactly as it was."""
@@ -80,7 +92,7 @@ def _stop_a_build(tmp_path: Path, signum: int, after_pngs: int) -> tuple[int, st
     out.mkdir(exist_ok=True)
     (out / "kept.txt").write_text("a file of the user's\n")
     before = _listing(out)
-    proc = start("build", "exploding-dice", "--format", "png", "--out", str(out))
+    proc = start("build", "exploding-dice", "--format", "png", "--out", str(out), then=then)
     try:
         until(lambda: _pngs_made(out) >= after_pngs or proc.poll() is not None)
         os.killpg(proc.pid, signum)
@@ -101,8 +113,14 @@ def test_ctrl_c_while_pngs_render_ends_like_any_other_ctrl_c(tmp_path):
 
 
 @pytest.mark.skipif(not needs_proc, reason="Linux")
-def test_sigterm_during_a_build_ends_like_ctrl_c_with_its_own_code(tmp_path):
-    assert _stop_a_build(tmp_path, signal.SIGTERM, 5) == (143, "terminated\n")
+@pytest.mark.parametrize("background", [False, True], ids=["", "ctrl-c-ignored"])
+def test_sigterm_during_a_build_ends_like_ctrl_c_with_its_own_code(tmp_path, background):
+    then = _ignore_sigint if background else None
+    assert _stop_a_build(tmp_path, signal.SIGTERM, 5, then) == (143, "terminated\n")
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _double_ctrl_c(args: tuple[str, ...], ready) -> tuple[int, str]:
