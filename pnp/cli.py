@@ -176,9 +176,9 @@ def main(argv: list[str] | None = None) -> None:
     a missing argument, an unknown command) come here too and print as one line with a
     hint, like our own `PnpError`s. Ctrl-C and SIGTERM end as `pnp.interrupt` says: one
     line, exit 130 or 143."""
-    command = typer.main.get_command(app)
     try:
         with interrupt.command_signals():
+            command = typer.main.get_command(app)
             code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
             if code == 130:  # typer's answer to a KeyboardInterrupt in the command
                 interrupt.finish()
@@ -189,6 +189,8 @@ def main(argv: list[str] | None = None) -> None:
     except (KeyboardInterrupt, typer.Abort):
         interrupt.finish()
     except Exception as exc:
+        if interrupt.stopping():  # C code that turned Ctrl-C into an error of its own
+            interrupt.finish()
         if not hasattr(exc, "format_message"):  # not a usage error: a bug, show it
             raise
         if type(exc).__name__ == "NoArgsIsHelpError":

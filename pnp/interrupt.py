@@ -113,14 +113,32 @@ def ignore_further() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
+def stopping() -> bool:
+    """Has a stopping signal come? Then an error that follows is most likely its echo: C
+    code (numpy's import) that turns a KeyboardInterrupt into an error of its own."""
+    return _state.signum is not None
+
+
 def exit_code() -> int:
     """128 + the signal that stopped the command: 130 for Ctrl-C, 143 for SIGTERM."""
     return 128 + (_state.signum or signal.SIGINT)
 
 
+def forget_keyboard_interrupts() -> None:
+    """Clear CPython's "unhandled KeyboardInterrupt" flag before a deliberate exit.
+
+    CPython sets it whenever a KeyboardInterrupt leaves code run by ``exec`` of a string
+    (dataclasses and namedtuple make their methods so), even if it is caught later, and
+    then ``python -m pnp`` ends killed by SIGINT instead of with our exit code. Every
+    ``exec`` of a string that finishes clears the flag.
+    """
+    exec("pass", {})
+
+
 def finish(said: bool = False) -> NoReturn:
     """End a stopped command: one line (unless the command `said` it), exit 128 + signal."""
     ignore_further()
+    forget_keyboard_interrupts()
     if not said:
         word = "terminated" if _state.signum == signal.SIGTERM else "interrupted"
         print(word, file=sys.stderr, flush=True)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import io
 import os
 import signal
+import subprocess
+import sys
 import types
 from pathlib import Path
 
 import cairosvg.surface
 import pytest
-from procs import children, cpu_seconds, finish, kill_group, needs_proc, start, until
+from procs import GUARD, ROOT, children, cpu_seconds, finish, kill_group, needs_proc, start, until
 
 from pnp import interrupt
 from pnp.render.png import svg_to_png
@@ -171,3 +173,31 @@ def test_solve_stops_on_ctrl_c_and_sigterm(signum, line):
     finally:
         kill_group(proc)
     assert (code, out, err) == (128 + signum, "", line + "\n")
+
+
+ENDS_AFTER_CTRL_C_IN_EXEC = """
+import signal
+from pnp import interrupt
+
+try:  # dataclasses and namedtuple run their generated code so; Ctrl-C may land there
+    exec("raise KeyboardInterrupt")
+except KeyboardInterrupt:
+    interrupt.note(signal.SIGINT)
+    interrupt.finish()
+"""
+
+
+def test_a_ctrl_c_caught_inside_exec_still_ends_with_exit_130(tmp_path):
+    # CPython remembers a KeyboardInterrupt that left exec'd code and, under `python -m`,
+    # killed the process with SIGINT at exit whatever exit code it asked for
+    (tmp_path / "ends_after_ctrl_c.py").write_text(ENDS_AFTER_CTRL_C_IN_EXEC)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    done = subprocess.run(
+        [sys.executable, "-m", "ends_after_ctrl_c"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=GUARD,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert (done.returncode, done.stderr) == (130, "interrupted\n")
