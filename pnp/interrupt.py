@@ -79,6 +79,11 @@ def _on_sigterm(signum: int, frame: types.FrameType | None) -> None:
 _fallback = _Stop()  # for SIGTERM when Ctrl-C is ignored; a fresh one per command
 
 
+def sigterm_stops() -> bool:
+    """Is SIGTERM set up (by `command_signals`) to stop the command as Ctrl-C would?"""
+    return _main_thread() and signal.getsignal(signal.SIGTERM) is _on_sigterm
+
+
 @contextmanager
 def command_signals() -> Iterator[None]:
     """Around a whole command (the CLI's `main`): install the handlers, put the old back.

@@ -237,7 +237,7 @@ def _take_signal(handler: Callable[[int, types.FrameType | None], None]) -> dict
         return {}
     if signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None):
         return {signal.SIGINT: signal.signal(signal.SIGINT, handler)}
-    if callable(signal.getsignal(signal.SIGTERM)):
+    if interrupt.sigterm_stops() or isinstance(signal.getsignal(signal.SIGTERM), _Reporting):
         return {signal.SIGTERM: signal.signal(signal.SIGTERM, handler)}
     return {}
 
