@@ -90,7 +90,8 @@ def command_signals() -> Iterator[None]:
 
     An ignored SIGINT (a job started in the background) stays ignored; SIGTERM stops
     the command either way. After a stopping signal the old handlers are not put back:
-    the process is ending, and a late Ctrl-C must not turn its exit into a traceback."""
+    the process is ending (`finish` ignores further signals), and a late Ctrl-C must not
+    turn its exit into a traceback or a kill."""
     global _fallback
     if not _main_thread():
         yield
@@ -106,7 +107,7 @@ def command_signals() -> Iterator[None]:
     try:
         yield
     finally:
-        if _state.signum is None:  # else the process is ending: signals stay ignored
+        if _state.signum is None:  # else the process is ending: see above
             signal.signal(signal.SIGINT, old_int if old_int is not None else signal.SIG_DFL)
             signal.signal(signal.SIGTERM, old_term if old_term is not None else signal.SIG_DFL)
 
