@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pnp import interrupt
 from pnp.atomic import is_null_device, output_folder
 from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, game_slugs
 from pnp.checks import Finding, has_errors
@@ -192,7 +193,8 @@ def main(argv: list[str] | None = None) -> None:
 
     The command runs outside click's standalone mode so that usage errors (a bad option,
     a missing argument, an unknown command) come here too and print as one line with a
-    hint, like our own `PnpError`s. Ctrl-C is exit 130.
+    hint, like our own `PnpError`s. Ctrl-C and SIGTERM end as `pnp.interrupt` says: one
+    line, exit 130 or 143.
 
     This is the one place that turns what goes wrong into a line: an environment pnp cannot
     work in (a deleted current folder, a full or closed stdout, too few file descriptors or
@@ -201,18 +203,24 @@ def main(argv: list[str] | None = None) -> None:
     exit 1, as rich's consoles do. Anything else is a bug in pnp: one `error: internal error`
     line, exit 70, and `PNP_DEBUG=1` shows its traceback (so does it for the environment
     errors)."""
-    command = typer.main.get_command(app)
     stdout = sys.stdout
     sys.stdout = MarkedStdout(stdout)  # type: ignore[assignment]
     try:
         check_working_folder()
-        code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
+        with interrupt.command_signals():
+            command = typer.main.get_command(app)
+            code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
+            if code == 130:  # typer's answer to a KeyboardInterrupt in the command
+                interrupt.finish()
+    except interrupt.Stopped:
+        interrupt.finish(said=True)
     except PnpError as exc:
         fail(str(exc), exc.exit_code)
     except (KeyboardInterrupt, typer.Abort):
-        print("interrupted", file=sys.stderr)
-        sys.exit(130)
+        interrupt.finish()
     except Exception as exc:
+        if interrupt.stopping():  # C code that turned Ctrl-C into an error of its own
+            interrupt.finish()
         if hasattr(exc, "format_message"):  # a usage error from click
             if type(exc).__name__ == "NoArgsIsHelpError":
                 print(exc.format_message())

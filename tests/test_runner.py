@@ -2,12 +2,19 @@
 
 The Ctrl-C tests run a small driver in a subprocess (its own session, so the signal goes
 to the whole process group, workers included, as a terminal's Ctrl-C does) with a fake
-engine whose games are slow or hang, and read the games it reports.
+engine whose games are slow or hang, and read the games it reports. The driver starts
+with SIGINT at its default even when pytest runs from a shell that ignores it, and every
+wait is bounded in total, so a broken runner fails instead of hanging.
+
+The worker tests run the real `pnp simulate` and kill its processes (Linux /proc).
 """
 
 from __future__ import annotations
 
 import ctypes
+import errno
+import json
+import multiprocessing.context
 import os
 import queue
 import signal
@@ -17,15 +24,26 @@ import textwrap
 import threading
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_run import one_error_line
+from procs import children, cpu_seconds, finish, gone, kill_group, needs_proc, start, until
 
 from pnp.errors import PnpError
 from pnp.outcome import GameRecord
 from pnp.sim import runner
 from pnp.sim.metrics import Accumulator
-from pnp.sim.runner import IN_FLIGHT, MAX_GAMES, MAX_JOBS, play_chunk, report_after_ctrl_c, run
+from pnp.sim.runner import (
+    IN_FLIGHT,
+    MAX_GAMES,
+    MAX_JOBS,
+    RunFailed,
+    play_chunk,
+    report_after_ctrl_c,
+    run,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 HANG_GUARD = 20  # seconds: only there so a broken runner fails instead of hanging the suite
@@ -201,10 +219,37 @@ with report_after_ctrl_c():
 """
 
 
-class Driver:
+class Lines:
+    """Lines as they arrive (on a queue), and a wait for one that is bounded in all."""
+
+    def __init__(self, guard: float = HANG_GUARD) -> None:
+        self.queue: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        self.guard = guard
+
+    def wait_for(self, text: str, times: int = 1, why: Callable[[], str] = str) -> None:
+        """Until `text` has been seen `times` times; fail after `guard` s however many
+        other lines keep coming, or at end of file ("EOF")."""
+        deadline = time.monotonic() + self.guard
+        while self.seen.count(text) < times:
+            left = deadline - time.monotonic()
+            assert left > 0, f"waited {self.guard} s for {times} x {text!r}"
+            try:
+                self.seen.append(self.queue.get(timeout=left))
+            except queue.Empty:
+                continue
+            assert self.seen[-1] != "EOF" or text == "EOF", why()
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class Driver(Lines):
     """The driver in its own session; its stdout lines arrive on a queue."""
 
     def __init__(self, tmp: Path, games: int, jobs: int, delay=0.0, hang_after=0, pause=0.0):
+        super().__init__()
         (tmp / "slow_engine.py").write_text(SLOW_ENGINE)
         (tmp / "driver.py").write_text(textwrap.dedent(DRIVER))
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp), str(ROOT)])}
@@ -216,21 +261,17 @@ class Driver:
             text=True,
             env=env,
             start_new_session=True,
+            preexec_fn=_default_sigint,  # Ctrl-C works even if this shell ignores it
         )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         for line in self.proc.stdout:
-            self.lines.put(line.strip())
-        self.lines.put("EOF")
+            self.queue.put(line.strip())
+        self.queue.put("EOF")
 
-    def wait_for(self, text: str, times: int = 1) -> None:
-        deadline = time.monotonic() + HANG_GUARD
-        while self.seen.count(text) < times:
-            self.seen.append(self.lines.get(timeout=max(0.1, deadline - time.monotonic())))
-            assert self.seen[-1] != "EOF" or text == "EOF", self.proc.stderr.read()
+    def wait_for(self, text: str, times: int = 1, why: Callable[[], str] | None = None) -> None:
+        super().wait_for(text, times, why or self.proc.stderr.read)
 
     def ctrl_c(self) -> None:
         os.killpg(self.proc.pid, signal.SIGINT)
@@ -298,3 +339,136 @@ def test_a_second_ctrl_c_while_reporting_does_not_lose_the_report(driver, jobs):
     d.ctrl_c()
     interrupted, games = d.finish()
     assert interrupted and games == d.seen.count("game")
+
+
+# --- the harness itself: bounded, and independent of the shell's SIGINT -----------------------
+
+
+def test_waiting_for_a_line_is_bounded_in_all_however_many_others_come():
+    lines = Lines(guard=0.5)
+    stop = threading.Event()
+
+    def chatter():  # a line every 10 ms for up to 30 s: each read is quick, none is it
+        end = time.monotonic() + 30
+        while not stop.is_set() and time.monotonic() < end:
+            lines.queue.put("game")
+            time.sleep(0.01)
+
+    threading.Thread(target=chatter, daemon=True).start()
+    try:
+        with pytest.raises(AssertionError, match="waited 0.5 s"):
+            lines.wait_for("stopped")
+    finally:
+        stop.set()
+
+
+def test_ctrl_c_reaches_the_driver_even_when_this_process_ignores_it(driver):
+    # as when the tests run from a shell that ignores SIGINT (a background job)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        d = driver(100_000, 1, delay=0.05)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    d.wait_for("game", 2)
+    d.ctrl_c()
+    interrupted, games = d.finish()
+    assert interrupted and games == d.seen.count("game")
+
+
+# --- workers: one that dies, a parent that dies, workers that cannot start ---------------------
+
+HIOP = ("simulate", "home-in-one-piece", "--games", "10000000", "--jobs", "2", "--json", "-")
+WORKERS_GONE = 10.0  # s: a bound so a survivor fails the test; the kernel takes milliseconds
+
+
+def _workers(proc) -> list[int]:
+    """The two workers of `proc`, once both have started playing."""
+    workers = until(lambda: len(children(proc.pid)) == 2 and children(proc.pid))
+    until(lambda: all(cpu_seconds(w) >= 0.2 for w in workers))
+    return workers
+
+
+@pytest.mark.skipif(not needs_proc, reason="finds the workers in /proc")
+def test_a_killed_worker_is_one_error_line_and_the_finished_games_are_reported():
+    proc = start(*HIOP)
+    try:
+        workers = _workers(proc)
+        os.kill(workers[0], signal.SIGKILL)
+        code, out, err = finish(proc)
+    finally:
+        kill_group(proc)
+    line = one_error_line(err)
+    assert code == 1
+    assert "killed by SIGKILL (signal 9)" in line
+    games = json.loads(out)["games"]  # the games that finished, reported
+    assert 0 < games < 10_000_000
+    assert f" {games:,} of 10,000,000 games finished" in line
+    assert all(gone(w) for w in workers)
+
+
+@pytest.mark.skipif(not needs_proc, reason="finds the workers in /proc")
+def test_workers_do_not_outlive_a_parent_killed_outright():
+    proc = start(*HIOP)
+    try:
+        workers = _workers(proc)
+        os.kill(proc.pid, signal.SIGKILL)
+        # each worker is in the middle of a 2,000-game chunk (about 30 s): it must not
+        # play it out
+        until(lambda: all(gone(w) for w in workers), guard=WORKERS_GONE)
+    finally:
+        kill_group(proc)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.skipif(not needs_proc, reason="finds the workers in /proc")
+@pytest.mark.parametrize("background", [False, True], ids=["", "ctrl-c-ignored"])
+def test_sigterm_stops_the_run_like_ctrl_c_and_reports_the_finished_games(background):
+    # a job started in the background ignores Ctrl-C, and still stops so on SIGTERM
+    proc = start(*HIOP, then=_ignore_sigint if background else None)
+    try:
+        workers = _workers(proc)
+        os.kill(proc.pid, signal.SIGTERM)  # the parent only, as `kill PID` does
+        until(lambda: all(gone(w) for w in workers), guard=WORKERS_GONE)
+        code, out, err = finish(proc)
+    finally:
+        kill_group(proc)
+    assert code == 128 + signal.SIGTERM
+    games = json.loads(out)["games"]
+    assert err.splitlines() == [f"interrupted: {games} of 10000000 games finished"]
+    assert games > 0
+
+
+def test_workers_that_cannot_be_started_are_a_run_error_and_none_is_left(fake, monkeypatch):
+    started = []
+    real_start = multiprocessing.context.ForkProcess.start
+
+    def start_one(process):  # the second fork fails, as under `ulimit -u`
+        if started:
+            raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        real_start(process)
+        started.append(process)
+
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", start_one)
+    with pytest.raises(RunFailed, match="cannot start 2 simulation workers: resource tempor"):
+        run(fake(), {"played": [0]}, 2, "random", 6000, 1, jobs=2)
+    assert RunFailed.exit_code == 1
+    assert len(started) == 1 and started[0].exitcode is not None  # reaped, not left running
+
+
+@pytest.mark.skipif(not needs_proc, reason="Linux")
+def test_too_few_file_descriptors_for_the_workers_is_one_error_line():
+    import resource
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (12, 12))
+
+    proc = start("simulate", "exploding-dice", "--games", "20000", "--jobs", "2", then=few_files)
+    try:
+        code, _, err = finish(proc)
+    finally:
+        kill_group(proc)
+    assert code == 1
+    assert "simulation workers" in one_error_line(err)

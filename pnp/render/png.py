@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cairosvg
 
+from pnp.interrupt import held
 from pnp.render.svg import component_svg, svg_extent
 from pnp.scene import Component
 
@@ -19,7 +20,10 @@ def svg_to_png(svg: str, dpi: float = 150) -> bytes:
     """
     if dpi <= 0:
         raise ValueError(f"dpi must be positive, got {dpi}")
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=dpi, background_color="white")
+    # cairo would turn a Ctrl-C in its write callback into CAIRO_STATUS_WRITE_ERROR: hold
+    # it until the PNG is made (well under a second), then stop as anywhere else
+    with held():
+        return cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=dpi, background_color="white")
 
 
 def preview_dpi(

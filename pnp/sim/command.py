@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pnp import interrupt
 from pnp.atomic import (
     check_folder,
     check_user_file,
@@ -30,7 +31,14 @@ from pnp.errors import PnpError
 from pnp.games import GameDef, get_game
 from pnp.outcome import SimOption
 from pnp.sim.metrics import Accumulator, summary
-from pnp.sim.runner import check_limits, default_jobs, is_tty, report_after_ctrl_c, run
+from pnp.sim.runner import (
+    RunFailed,
+    check_limits,
+    default_jobs,
+    is_tty,
+    report_after_ctrl_c,
+    run,
+)
 
 MAX_SEED = 2**63
 CAP_ENDS = ("timeout",)  # end reasons that are a limit of the simulation, not the rules
@@ -56,6 +64,7 @@ class Simulation:
     interrupted: bool
     title: str
     options: dict[str, Any]
+    failure: str | None = None  # the run stopped early because a worker died
 
 
 def engine_for(game: GameDef) -> Any:
@@ -158,6 +167,7 @@ def run_simulation(
         interrupted=result.interrupted,
         title=gdef.title,
         options=shown,
+        failure=result.failure,
     )
 
 
@@ -321,8 +331,11 @@ def simulate(
     request = Request(game, games, players, bot, seed, jobs, config, options)
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
         sim = _simulate_and_report(request, json_out, report, out_folder, swept)
+    if sim.failure:
+        done = f"{sim.summary['games']:,} of {request.games:,} games finished"
+        raise RunFailed(f"{sim.failure}; the run stopped: {done} and are reported")
     if sim.interrupted:
-        raise typer.Exit(130)
+        raise interrupt.Stopped  # the line above said so; exit 130 (143 for SIGTERM)
 
 
 @dataclass(frozen=True)
@@ -369,7 +382,7 @@ def _simulate_and_report(
         values = {swept[0]: value} if swept else None
         sim = _run_one(request, values, err)
         runs.append((value, sim))
-        if sim.interrupted:
+        if sim.interrupted:  # Ctrl-C, or a worker died
             break
     if swept:
         text = json.dumps(sweep_summary(swept[0], runs), indent=2)
@@ -412,7 +425,7 @@ def _simulate_and_report(
                 out, warn=lambda line: err.print(line, highlight=False, markup=False)
             )
             err.print(f"gallery: {index}", highlight=False)
-    if sim.interrupted:
+    if sim.interrupted and not sim.failure:
         err.print(f"interrupted: {sim.summary['games']} of {request.games} games finished")
     return sim
 

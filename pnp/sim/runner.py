@@ -11,7 +11,14 @@ Ctrl-C: the first one raises a shared flag that every game loop reads between ga
 the run stops once the games being played are over (a game takes milliseconds) and the
 finished games are still tallied and reported (``RunResult.interrupted``). A second one
 stops at once: workers are terminated and the games already handed back are reported;
-with ``jobs=1`` it interrupts the game being played (never a tally half made).
+with ``jobs=1`` it interrupts the game being played (never a tally half made). SIGTERM
+reaches the run as a Ctrl-C (`pnp.interrupt`); workers leave both to their parent.
+
+A worker that dies (killed, out of memory) stops the run like a first Ctrl-C: the other
+workers finish the game they are playing, and the games finished so far come back with
+``RunResult.failure`` saying what happened; its unfinished chunk is lost. A worker never
+outlives its parent: on Linux the kernel kills it when the parent dies (parent-death
+signal), elsewhere a thread of the worker watches for it.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import random
 import signal
 import sys
 import threading
+import time
 import traceback
 import types
 from collections.abc import Callable, Iterator
@@ -35,6 +43,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from pnp import interrupt
 from pnp.errors import PnpError
 from pnp.sim.metrics import Accumulator
 
@@ -42,12 +51,21 @@ MAX_GAMES = 10_000_000
 MAX_JOBS = 64
 IN_FLIGHT = 2  # chunks handed to a worker at a time: one playing, one waiting
 POLL = 0.2  # seconds between looks at Ctrl-C while the workers play
+PARENT_WATCH = 0.5  # seconds between a worker's looks at its parent, where no kernel does it
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+class RunFailed(PnpError):
+    """The run could not go on (a worker died, no worker could be started): not bad input."""
+
+    exit_code = 1
 
 
 @dataclass
 class RunResult:
     acc: Accumulator
     interrupted: bool = False
+    failure: str | None = None  # why the run stopped early, if not Ctrl-C: a worker died
 
     @property
     def games(self) -> int:
@@ -137,7 +155,9 @@ def run(
 ) -> RunResult:
     """Play `games` games; `progress(n)` is told after each chunk how many are done.
 
-    ``interrupted`` is true when Ctrl-C stopped the run before every game was played.
+    ``interrupted`` is true when the run stopped before every game was played: by
+    Ctrl-C, or because a worker died (then ``failure`` says how). Workers that cannot
+    be started are a `RunFailed` error.
     """
     check_limits(games, jobs)
     options = options or {}
@@ -162,6 +182,7 @@ def run(
                 pool.play(_chunks(games, size), total, progress, ctrl_c)
             finally:
                 pool.close(now=ctrl_c.count > 1)
+        return RunResult(total, interrupted=total.games < games, failure=pool.failure)
     return RunResult(total, interrupted=total.games < games)
 
 
@@ -205,11 +226,25 @@ def _tallying(frame: types.FrameType | None) -> bool:
     return False
 
 
-def _may_handle_sigint() -> bool:
-    """Only the main thread can set a handler, and an ignored SIGINT stays ignored."""
+def _take_signal(handler: Callable[[int, types.FrameType | None], None]) -> dict[int, Any]:
+    """Put `handler` on Ctrl-C; what it replaced comes back from `_give_back`.
+
+    Only the main thread can set a handler, and an ignored SIGINT stays ignored: in a
+    job started in the background the handler goes on SIGTERM instead, if the command
+    line made SIGTERM a stop (`pnp.interrupt`), so `kill PID` still reports the games.
+    """
     if threading.current_thread() is not threading.main_thread():
-        return False
-    return signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None)
+        return {}
+    if signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None):
+        return {signal.SIGINT: signal.signal(signal.SIGINT, handler)}
+    if interrupt.sigterm_stops() or isinstance(signal.getsignal(signal.SIGTERM), _Reporting):
+        return {signal.SIGTERM: signal.signal(signal.SIGTERM, handler)}
+    return {}
+
+
+def _give_back(taken: dict[int, Any]) -> None:
+    for signum, previous in taken.items():
+        signal.signal(signum, previous)
 
 
 class _CtrlC:
@@ -226,27 +261,29 @@ class _CtrlC:
         self.halt = halt
         self.count = 0
         self.cut_short = False
-        self._previous: Any = None
+        self._raised = False  # once the run is being cut short, more Ctrl-C change nothing
+        self._taken: dict[int, Any] = {}
 
     def note(self) -> None:
         self.count += 1
         self.halt.value = True
 
     def _handle(self, signum: int, frame: types.FrameType | None) -> None:
+        interrupt.note(signum)
         self.note()
-        if self.count > 1 and self.cut_short and not _tallying(frame):
+        if self.count > 1 and self.cut_short and not self._raised and not _tallying(frame):
+            self._raised = True
             raise KeyboardInterrupt
 
     def __enter__(self) -> _CtrlC:
-        if _may_handle_sigint():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
+        self._taken = _take_signal(self._handle)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._previous is not None:
-            if self.count and isinstance(self._previous, _Reporting):
-                self._previous.stopped = True
-            signal.signal(signal.SIGINT, self._previous)
+        for previous in self._taken.values():
+            if self.count and isinstance(previous, _Reporting):
+                previous.stopped = True
+        _give_back(self._taken)
 
 
 class _Reporting:
@@ -256,7 +293,9 @@ class _Reporting:
         self.stopped = False
 
     def __call__(self, signum: int, frame: types.FrameType | None) -> None:
+        interrupt.note(signum)
         if not self.stopped:
+            self.stopped = True  # one KeyboardInterrupt; the clean-up is not cut short
             raise KeyboardInterrupt
 
 
@@ -268,14 +307,11 @@ def report_after_ctrl_c() -> Iterator[None]:
     `run` in it: from then on until the block ends Ctrl-C is ignored, so a second press
     cannot lose the games that finished (the run itself stops at once on a second one).
     """
-    if not _may_handle_sigint():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, _Reporting())
+    taken = _take_signal(_Reporting())
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        _give_back(taken)
 
 
 class _RemoteTraceback(Exception):
@@ -300,13 +336,29 @@ class _Pool:
     ) -> None:
         self.workers: list[_Worker] = []
         self.halt = halt
+        self.failure: str | None = None
         parent = os.getpid()
-        for _ in range(workers):
-            mine, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs, halt, parent, *job), daemon=True)
-            process.start()
-            theirs.close()  # so a worker that dies shows up as end-of-file
-            self.workers.append(_Worker(process, mine))
+        try:
+            for _ in range(workers):
+                mine, theirs = context.Pipe()
+                try:
+                    process = context.Process(
+                        target=_serve, args=(theirs, halt, parent, *job), daemon=True
+                    )
+                    process.start()
+                except BaseException:
+                    mine.close()
+                    raise
+                finally:
+                    theirs.close()  # so a worker that dies shows up as end-of-file
+                self.workers.append(_Worker(process, mine))
+        except OSError as exc:  # no more processes or open files (ulimit -u, ulimit -n)
+            self.close(now=True)
+            reason = exc.strerror or type(exc).__name__
+            raise RunFailed(
+                f"cannot start {workers} simulation workers: {reason.lower()}; "
+                "try fewer --jobs (--jobs 1 plays in this process)"
+            ) from None
 
     def play(
         self,
@@ -327,10 +379,10 @@ class _Pool:
             ready = wait(busy, timeout=POLL)
             for conn in ready:
                 self._receive(by_conn[conn], total, ctrl_c)
-                if not ctrl_c.count:
+                if not self._stopping(ctrl_c):
                     for chunk in itertools.islice(chunks, 1):
                         self._send(by_conn[conn], chunk)
-            if ready and progress and not ctrl_c.count:
+            if ready and progress and not self._stopping(ctrl_c):
                 try:
                     progress(total.games)
                 except KeyboardInterrupt:  # Ctrl-C reaching us some other way
@@ -340,8 +392,15 @@ class _Pool:
         for conn in wait(busy, timeout=0):
             self._receive(by_conn[conn], total, ctrl_c)
 
+    def _stopping(self, ctrl_c: _CtrlC) -> bool:
+        """No more chunks go out: Ctrl-C, or a worker died."""
+        return bool(ctrl_c.count) or self.failure is not None
+
     def _send(self, worker: _Worker, chunk: tuple[int, int]) -> None:
-        worker.conn.send(chunk)
+        try:
+            worker.conn.send(chunk)
+        except OSError:  # it died since its last answer: its end-of-file says how
+            return
         worker.queued += 1
 
     def _receive(self, worker: _Worker, total: Accumulator, ctrl_c: _CtrlC) -> None:
@@ -349,12 +408,12 @@ class _Pool:
             kind, *payload = worker.conn.recv()
         except (EOFError, OSError):
             worker.queued = 0
-            if ctrl_c.count:
+            if ctrl_c.count or self.failure is not None:
                 return  # stopping anyway: its unfinished chunk is not counted
             worker.process.join(1)
-            raise RuntimeError(
-                f"a simulation worker stopped unexpectedly (exit code {worker.process.exitcode})"
-            ) from None
+            self.failure = f"a simulation worker {_death(worker.process.exitcode)}"
+            self.halt.value = True  # the others stop after their game and send what they have
+            return
         if kind == "error":
             exc, text = payload
             raise exc from _RemoteTraceback(text)
@@ -365,8 +424,8 @@ class _Pool:
         """Let the workers exit (or, `now`, terminate them) and reap them."""
         self.halt.value = True  # after an error, workers still playing stop at once
         for worker in self.workers:
-            if now:
-                worker.process.terminate()
+            if now:  # SIGKILL: workers ignore SIGTERM, and hold nothing to clean up
+                worker.process.kill()
             else:
                 try:
                     worker.conn.send(None)
@@ -378,6 +437,47 @@ class _Pool:
                 worker.process.kill()
                 worker.process.join()
             worker.conn.close()
+
+
+def _death(exitcode: int | None) -> str:
+    """How a worker process ended, in words: 'was killed by SIGKILL (signal 9)'."""
+    if exitcode is None:
+        return "stopped answering"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = "a signal"
+        return f"was killed by {name} (signal {-exitcode})"
+    return f"exited unexpectedly (exit code {exitcode})"
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker end when its parent does, however the parent ends (kill -9 too).
+
+    On Linux the kernel sends the worker SIGKILL when the parent dies (prctl
+    PR_SET_PDEATHSIG); elsewhere, or if prctl fails, a thread looks every
+    `PARENT_WATCH` s. A parent already gone (it died while this one was forking) is
+    noticed at once. Workers hold nothing to clean up: their tallies live in the parent.
+    """
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if not armed:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_WATCH)
+        if os.getppid() != parent:
+            os._exit(1)
 
 
 def _serve(
@@ -393,7 +493,10 @@ def _serve(
 ) -> None:
     """A worker: play each chunk it is sent and send back its tallies, until told to stop
     (None), until the parent is gone, or after an error (sent back to the parent)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C, via `halt`
+    # the parent handles Ctrl-C and SIGTERM (sent to the whole group), via `halt`
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _die_with_parent(parent)
     engine = _engine(engine_ref)
     while True:
         while not conn.poll(1.0):

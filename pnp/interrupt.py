@@ -1,0 +1,177 @@
+"""Ctrl-C and SIGTERM: one way to stop a command, and one way for it to end.
+
+A command stops on Ctrl-C (SIGINT) or SIGTERM alike: the first raises KeyboardInterrupt
+(or, while a simulation runs, asks it to stop: see `pnp.sim.runner`), the clean-up runs
+(a build's staging folder is removed, so ``--out`` is left as it was), and the command
+ends with one line and exit code 128 + the signal's number (130 for Ctrl-C, 143 for
+SIGTERM), never with a traceback and never killed by the signal itself. Later signals,
+while the command is already stopping, are ignored so the clean-up is never cut short.
+
+SIGTERM is sent on to whatever handles SIGINT at the time, so every place that handles
+Ctrl-C (the runner's "stop between games", a report that must not be lost) handles
+SIGTERM the same way without knowing about it.
+
+`held` is for C code that calls back into Python and swallows exceptions raised there
+(cairo turns a KeyboardInterrupt in its write callback into CAIRO_STATUS_WRITE_ERROR):
+a signal that comes during the block is acted on once the block is over.
+
+This module imports nothing from pnp, so any layer may use it.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+Handler = Callable[[int, types.FrameType | None], Any]
+
+
+class Stopped(Exception):
+    """Raised by a command that was stopped and has already said so (with what it kept)."""
+
+
+class _State:
+    """What the command line's handlers have seen: the first stopping signal, if any."""
+
+    signum: int | None = None
+
+
+_state = _State()
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+class _Stop:
+    """The command line's SIGINT handler: KeyboardInterrupt once, then nothing."""
+
+    def __init__(self) -> None:
+        self.raised = False
+
+    def __call__(self, signum: int, frame: types.FrameType | None) -> None:
+        note(signal.SIGINT)
+        if not self.raised:
+            self.raised = True
+            raise KeyboardInterrupt
+
+
+def note(signum: int) -> None:
+    """Remember the signal that stopped the command (the first one counts)."""
+    if _state.signum is None:
+        _state.signum = signum
+
+
+def _on_sigterm(signum: int, frame: types.FrameType | None) -> None:
+    """SIGTERM: exactly what Ctrl-C would do now, even where Ctrl-C is ignored."""
+    note(signal.SIGTERM)
+    handler = signal.getsignal(signal.SIGINT)
+    if not callable(handler):  # Ctrl-C ignored (a background job) or the default: stop
+        handler = _fallback
+    handler(signal.SIGINT, frame)
+
+
+_fallback = _Stop()  # for SIGTERM when Ctrl-C is ignored; a fresh one per command
+
+
+def sigterm_stops() -> bool:
+    """Is SIGTERM set up (by `command_signals`) to stop the command as Ctrl-C would?"""
+    return _main_thread() and signal.getsignal(signal.SIGTERM) is _on_sigterm
+
+
+@contextmanager
+def command_signals() -> Iterator[None]:
+    """Around a whole command (the CLI's `main`): install the handlers, put the old back.
+
+    An ignored SIGINT (a job started in the background) stays ignored; SIGTERM stops
+    the command either way. After a stopping signal the old handlers are not put back:
+    the process is ending (`finish` ignores further signals), and a late Ctrl-C must not
+    turn its exit into a traceback or a kill."""
+    global _fallback
+    if not _main_thread():
+        yield
+        return
+    _state.signum = None
+    _fallback = _Stop()
+    old_int = signal.getsignal(signal.SIGINT)
+    old_term = signal.getsignal(signal.SIGTERM)
+    if old_int is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _Stop())
+    if old_term in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        if _state.signum is None:  # else the process is ending: see above
+            signal.signal(signal.SIGINT, old_int if old_int is not None else signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, old_term if old_term is not None else signal.SIG_DFL)
+
+
+def ignore_further() -> None:
+    """The command is ending: no signal may turn the exit into a traceback or a kill."""
+    if _main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def stopping() -> bool:
+    """Has a stopping signal come? Then an error that follows is most likely its echo: C
+    code (numpy's import) that turns a KeyboardInterrupt into an error of its own."""
+    return _state.signum is not None
+
+
+def exit_code() -> int:
+    """128 + the signal that stopped the command: 130 for Ctrl-C, 143 for SIGTERM."""
+    return 128 + (_state.signum or signal.SIGINT)
+
+
+def forget_keyboard_interrupts() -> None:
+    """Clear CPython's "unhandled KeyboardInterrupt" flag before a deliberate exit.
+
+    CPython sets it whenever a KeyboardInterrupt leaves code run by ``exec`` of a string
+    (dataclasses and namedtuple make their methods so), even if it is caught later, and
+    then ``python -m pnp`` ends killed by SIGINT instead of with our exit code. Every
+    ``exec`` of a string that finishes clears the flag.
+    """
+    exec("pass", {})
+
+
+def finish(said: bool = False) -> NoReturn:
+    """End a stopped command: one line (unless the command `said` it), exit 128 + signal."""
+    ignore_further()
+    forget_keyboard_interrupts()
+    if not said:
+        word = "terminated" if _state.signum == signal.SIGTERM else "interrupted"
+        print(word, file=sys.stderr, flush=True)
+    sys.exit(exit_code())
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block is over.
+
+    For short calls into C code that swallows a KeyboardInterrupt raised in its Python
+    callbacks; the first signal that came is then handled as usual right after the
+    block. Signals that are ignored, or left to the system, are left alone."""
+    if not _main_thread():
+        yield
+        return
+    pending: list[int] = []
+    taken: dict[int, Handler] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        previous = signal.getsignal(signum)
+        if callable(previous):
+            taken[signum] = previous
+            signal.signal(signum, lambda signum, frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        for signum, previous in taken.items():
+            signal.signal(signum, previous)
+        if pending:
+            taken[pending[0]](pending[0], sys._getframe())

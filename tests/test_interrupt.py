@@ -1,0 +1,203 @@
+"""Ctrl-C and SIGTERM end every command one way: one line, exit 130 (143 for SIGTERM),
+``--out`` as it was, never a traceback and never killed by the signal itself.
+
+The in-process tests put the signal exactly where it used to be lost (inside cairo's
+write callback); the others run the real `pnp` and signal it at many moments, each found
+by watching what the command has done so far (never by sleeping).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import cairosvg.surface
+import pytest
+from procs import GUARD, ROOT, children, cpu_seconds, finish, kill_group, needs_proc, start, until
+
+from pnp import interrupt
+from pnp.render.png import svg_to_png
+
+SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm">'
+    '<rect width="5" height="5"/></svg>'
+)
+
+
+class _CtrlCWhileWriting(io.BytesIO):
+    """The PNG's output: Ctrl-C arrives while cairo writes the first bytes into it."""
+
+    def write(self, data):  # type: ignore[override]
+        if not self.tell():
+            signal.raise_signal(signal.SIGINT)
+        return super().write(data)
+
+
+def test_ctrl_c_inside_cairos_write_callback_is_a_keyboard_interrupt(monkeypatch):
+    # cairo turned it into CAIRO_STATUS_WRITE_ERROR, a traceback instead of exit 130
+    monkeypatch.setattr(cairosvg.surface, "io", types.SimpleNamespace(BytesIO=_CtrlCWhileWriting))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with pytest.raises(KeyboardInterrupt):
+        svg_to_png(SVG, dpi=96)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_held_acts_on_a_signal_after_the_block_and_lets_an_ignored_one_be():
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with interrupt.held():
+            signal.raise_signal(signal.SIGINT)
+            done.append("the block ran to its end")
+    assert done == ["the block ran to its end"]
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with interrupt.held():
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_held_holds_sigterm_too_where_it_stops_the_command():
+    seen = []
+    before = signal.signal(signal.SIGTERM, lambda signum, frame: seen.append(signum))
+    try:
+        with interrupt.held():
+            signal.raise_signal(signal.SIGTERM)
+            assert seen == []
+        assert seen == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _listing(folder: Path) -> list[tuple[str, bytes]]:
+    """Everything under `folder`, hidden files included, with its content."""
+    return sorted(
+        (str(p.relative_to(folder)), p.read_bytes() if p.is_file() else b"")
+        for p in folder.rglob("*")
+    )
+
+
+def _pngs_made(out: Path) -> int:
+    return len(list(out.glob(".pnp-staging-*/new/*/png/*.png")))
+
+
+def _stop_a_build(tmp_path: Path, signum: int, after_pngs: int, then=None) -> tuple[int, str]:
+    """`pnp build exploding-dice --format png` into a folder that already holds a kit,
+    signalled once `after_pngs` previews are rendered: (exit code, stderr); the folder
+    must be exactly as it was."""
+    out = tmp_path / "out"
+    out.mkdir(exist_ok=True)
+    (out / "kept.txt").write_text("a file of the user's\n")
+    before = _listing(out)
+    proc = start("build", "exploding-dice", "--format", "png", "--out", str(out), then=then)
+    try:
+        until(lambda: _pngs_made(out) >= after_pngs or proc.poll() is not None)
+        os.killpg(proc.pid, signum)
+        code, _, err = finish(proc)
+    finally:
+        kill_group(proc)
+    assert code != 0, "the build ended before the signal: pick an earlier moment"
+    assert _listing(out) == before
+    return code, err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not needs_proc, reason="Linux")
+def test_ctrl_c_while_pngs_render_ends_like_any_other_ctrl_c(tmp_path):
+    for after in range(1, 37, 4):  # 9 moments over the 39 previews
+        code, err = _stop_a_build(tmp_path, signal.SIGINT, after)
+        assert (code, err) == (130, "interrupted\n"), f"after {after} PNGs: {err}"
+
+
+@pytest.mark.skipif(not needs_proc, reason="Linux")
+@pytest.mark.parametrize("background", [False, True], ids=["", "ctrl-c-ignored"])
+def test_sigterm_during_a_build_ends_like_ctrl_c_with_its_own_code(tmp_path, background):
+    then = _ignore_sigint if background else None
+    assert _stop_a_build(tmp_path, signal.SIGTERM, 5, then) == (143, "terminated\n")
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _double_ctrl_c(args: tuple[str, ...], ready) -> tuple[int, str]:
+    proc = start(*args)
+    try:
+        until(lambda: ready(proc))
+        os.killpg(proc.pid, signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT)
+        code, _, err = finish(proc)
+    finally:
+        kill_group(proc)
+    return code, err
+
+
+def _loading(cpu: float):
+    return lambda proc: cpu_seconds(proc.pid) >= cpu
+
+
+def _workers_playing(proc) -> bool:
+    workers = children(proc.pid)
+    return len(workers) == 2 and all(cpu_seconds(w) >= 0.3 for w in workers)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not needs_proc, reason="Linux")
+@pytest.mark.parametrize(
+    "moment",
+    [_loading(0.1), _loading(0.4), lambda proc: len(children(proc.pid)) == 2, _workers_playing],
+    ids=["loading", "loaded", "forking", "playing"],
+)
+def test_a_double_ctrl_c_is_exit_130_at_any_moment(moment):
+    args = ("simulate", "exploding-dice", "--games", "10000000", "--jobs", "2", "--json", "-")
+    code, err = _double_ctrl_c(args, moment)
+    assert code == 130, err  # never killed by SIGINT (-2)
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+
+
+@pytest.mark.skipif(not needs_proc, reason="Linux")
+@pytest.mark.parametrize(
+    ("signum", "line"), [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")]
+)
+def test_solve_stops_on_ctrl_c_and_sigterm(signum, line):
+    proc = start("solve", "building-community", "--budget", "100000000")
+    try:
+        until(lambda: cpu_seconds(proc.pid) >= 1.5)  # loaded, and searching
+        os.kill(proc.pid, signum)
+        code, out, err = finish(proc)
+    finally:
+        kill_group(proc)
+    assert (code, out, err) == (128 + signum, "", line + "\n")
+
+
+ENDS_AFTER_CTRL_C_IN_EXEC = """
+import signal
+from pnp import interrupt
+
+try:  # dataclasses and namedtuple run their generated code so; Ctrl-C may land there
+    exec("raise KeyboardInterrupt")
+except KeyboardInterrupt:
+    interrupt.note(signal.SIGINT)
+    interrupt.finish()
+"""
+
+
+def test_a_ctrl_c_caught_inside_exec_still_ends_with_exit_130(tmp_path):
+    # CPython remembers a KeyboardInterrupt that left exec'd code and, under `python -m`,
+    # killed the process with SIGINT at exit whatever exit code it asked for
+    (tmp_path / "ends_after_ctrl_c.py").write_text(ENDS_AFTER_CTRL_C_IN_EXEC)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    done = subprocess.run(
+        [sys.executable, "-m", "ends_after_ctrl_c"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=GUARD,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert (done.returncode, done.stderr) == (130, "interrupted\n")
