@@ -173,12 +173,17 @@ def main(argv: list[str] | None = None) -> None:
 
     The command runs outside click's standalone mode so that usage errors (a bad option,
     a missing argument, an unknown command) come here too and print as one line with a
-    hint, like our own `PnpError`s. Ctrl-C is exit 130."""
+    hint, like our own `PnpError`s. Ctrl-C is exit 130; running out of memory is one line
+    and exit 1."""
     command = typer.main.get_command(app)
+    code: object = None
+    out_of_memory = False
     try:
         code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
     except PnpError as exc:
         _fail(str(exc), exc.exit_code)
+    except MemoryError:
+        out_of_memory = True  # reported below, once leaving this block has freed the memory
     except (KeyboardInterrupt, typer.Abort):
         print("interrupted", file=sys.stderr)
         sys.exit(130)
@@ -191,6 +196,8 @@ def main(argv: list[str] | None = None) -> None:
         ctx = getattr(exc, "ctx", None)
         where = ctx.command_path if ctx is not None else "pnp"
         _fail(f"{exc.format_message()} (see '{where} --help')", getattr(exc, "exit_code", 2))
+    if out_of_memory:
+        _fail("out of memory: this machine cannot hold what was asked; ask for less", 1)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from geometry.intersections import Entry, entries, start_points, zone_cells
 from pnp.errors import PnpError
-from pnp.params import CardGroup, DiceGroup, TinGroup, param
+from pnp.params import MIN_DIE, CardGroup, DiceGroup, TinGroup, param
 
 COLOURS = ("red", "green", "blue", "purple")
 DIE_SIZES = (10.0, 12.0, 16.0)
@@ -49,7 +49,9 @@ class ExplodingDiceParams(CardGroup, TinGroup, DiceGroup):
     card_width: float = param(85.0, lo=20, hi=200, help="mm")
     card_height: float = param(55.0, lo=20, hi=200, help="mm")
     card_radius: float = param(8.0, lo=0, hi=50, help="mm")
-    die_size: float = param(10.0, lo=0, hi=40, lo_open=True, help="10, 12 or 16 mm")
+    die_size: float = param(
+        10.0, lo=MIN_DIE, hi=40, help="10, 12 or 16 mm; 5 mm is the smallest die to hold"
+    )
     n: int = param(4, lo=2, hi=16, help="grid size, even")
     clearance: float = param(3.0, lo=0, hi=20, help="mm between neighbouring dice")
     colours: tuple[str, ...] = param(COLOURS, min_len=4, max_len=4)
