@@ -15,13 +15,13 @@ class Ticker:
     every `every` seconds, the first time only after `every` seconds have passed."""
 
     def __init__(
-        self, label: str, unit: str, every: float = EVERY, stream: TextIO | None = None
+        self, label: str, unit: str, every: float | None = None, stream: TextIO | None = None
     ) -> None:
         self.label = label
         self.unit = unit
-        self.every = every
+        self.every = EVERY if every is None else every
         self.stream = stream
-        self.next = time.monotonic() + every
+        self.next = time.monotonic() + self.every
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
