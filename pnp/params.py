@@ -82,11 +82,17 @@ def spec_of(f: dataclasses.Field) -> Spec:
     return f.metadata.get("spec", Spec())
 
 
+def _num(x: float) -> str:
+    """A limit as written: 10000000, not 1e+07."""
+    return str(int(x)) if x == int(x) and abs(x) < 1e15 else f"{x:g}"
+
+
 def _range_text(s: Spec) -> str:
-    lo = "" if s.lo is None else (f"> {s.lo:g}" if s.lo_open else f">= {s.lo:g}")
-    hi = "" if s.hi is None else f"<= {s.hi:g}"
+    lo = "" if s.lo is None else (f"> {_num(s.lo)}" if s.lo_open else f">= {_num(s.lo)}")
+    hi = "" if s.hi is None else f"<= {_num(s.hi)}"
     if lo and hi:
-        return f"above {s.lo:g}, at most {s.hi:g}" if s.lo_open else f"from {s.lo:g} to {s.hi:g}"
+        a, b = _num(s.lo), _num(s.hi)  # type: ignore[arg-type]
+        return f"above {a}, at most {b}" if s.lo_open else f"from {a} to {b}"
     return lo or hi or "any value"
 
 
