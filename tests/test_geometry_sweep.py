@@ -184,4 +184,4 @@ def test_every_size_parameter_at_both_bounds(slug):
 @pytest.mark.slow
 @pytest.mark.parametrize("slug", list(registry()))
 def test_every_size_parameter_on_a_dense_grid(slug):
-    _sweep(slug, 60)
+    _sweep(slug, 30)
