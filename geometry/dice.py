@@ -15,7 +15,7 @@ from shapely.geometry import LineString, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from geometry.shapes import centred_rounded_rect, symbol
+from geometry.shapes import centred_rounded_rect, symbol, union_of
 
 # --- pips -----------------------------------------------------------------------------
 
@@ -271,8 +271,8 @@ def cube_net(
         others: BaseGeometry = unary_union([body, *tabs[:k], *tabs[k + 1 :]])
         if t.intersection(others).area > 1e-9:
             raise ValueError("glue tabs overlap the net: choose a smaller tab")
-    outline = unary_union([body, *tabs])
-    if outline.geom_type != "Polygon" or list(outline.interiors):
+    outline = union_of([body, *tabs], "die net")
+    if list(outline.interiors):
         raise ValueError("the net's outline is not one simple polygon")
     minx, miny, maxx, maxy = outline.bounds
     face_lines = [LineString(edge(i, side)) for i, side, _ in fold.folds]

@@ -24,6 +24,8 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from geometry.shapes import polygon_of, union_of
+
 ARC = 16  # segments per quarter circle: smooth for a saw, small for a file
 HUB_FILLET = 4.0  # mm: rounds the inside corner where a side meets the hub (no notch to snap)
 FEATURE_MARGIN = 1.0  # mm between a piece's circle and a covered part or the blade's edge
@@ -121,7 +123,8 @@ def blade_outline(length: float, corner_radius: float, apex: float) -> Polygon:
     corners = [Point(x, y).buffer(r, quad_segs=ARC), Point(x, -y).buffer(r, quad_segs=ARC)]
     body = unary_union([*corners, Point(0, 0)]).convex_hull
     hub = Point(0, 0).buffer(r, quad_segs=ARC)
-    return unary_union([body, hub, *(_fillet(r, half, side) for side in (1, -1))])
+    parts = [body, hub, *(_fillet(r, half, side) for side in (1, -1))]
+    return union_of(parts, "blade outline")
 
 
 def _fillet(hub: float, half: float, side: int) -> Polygon:
@@ -140,7 +143,7 @@ def _fillet(hub: float, half: float, side: int) -> Polygon:
     e = 0.01  # reach a little into the blade, so the union leaves no hairline slit
     inside = [(-e * nx, -e * ny), (t1[0] - e * nx, t1[1] - e * ny)]
     patch = Polygon([*inside, t1, (cx, cy), t2])
-    return patch.difference(Point(cx, cy).buffer(f, quad_segs=ARC))
+    return polygon_of(patch.difference(Point(cx, cy).buffer(f, quad_segs=ARC)), "hub fillet")
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,57 @@ from __future__ import annotations
 import math
 
 from shapely import affinity
-from shapely.geometry import Point, Polygon, box
+from shapely.geometry import MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
 
 ARC_RESOLUTION = 16  # segments per quarter circle: smooth at print size, small files
+SEAM = 1e-6
+"""mm: gaps and overlaps this thin between parts meant to meet are floating-point noise
+(a thousandth of a micron; no printer or cutter sees it), closed by `polygon_of`."""
+SLIVER = 1e-6
+"""mm^2: pieces and holes smaller than this left by a polygon operation are noise, dropped."""
+
+
+def polygon_of(geom: BaseGeometry, what: str = "shape") -> Polygon:
+    """The one polygon an operation on polygons (union, difference, intersection, buffer)
+    was meant to make, whatever floating-point noise did to its type.
+
+    Two spaces that share an edge may not merge when their computed corners differ in the
+    last bit, and a cut through a vertex may leave a sliver: the result is then a
+    MultiPolygon (or a collection) although the shape is one piece, and code reading its
+    `.exterior` fails for one size in twenty. A clean polygon comes back unchanged;
+    otherwise seams thinner than `SEAM` are closed (grown and shrunk back with mitred
+    corners, which keeps straight edges and corners) and pieces and holes smaller than
+    `SLIVER` dropped. A shape that is still in several real pieces raises ValueError."""
+    if isinstance(geom, Polygon) and not geom.is_empty and _clean(geom):
+        return geom
+    closed = geom.buffer(SEAM, join_style="mitre").buffer(-SEAM, join_style="mitre")
+    parts = [
+        Polygon(p.exterior, [h for h in p.interiors if Polygon(h).area >= SLIVER])
+        for p in _polygons(closed)
+        if p.area >= SLIVER
+    ]
+    if len(parts) != 1:
+        raise ValueError(f"the {what} is {len(parts)} separate pieces, not one")
+    return parts[0]
+
+
+def union_of(parts: list[BaseGeometry], what: str = "shape") -> Polygon:
+    """The union of polygons that together make one piece (board spaces, a die's faces)."""
+    return polygon_of(unary_union(parts), what)
+
+
+def _clean(poly: Polygon) -> bool:
+    return all(Polygon(h).area >= SLIVER for h in poly.interiors)
+
+
+def _polygons(geom: BaseGeometry) -> list[Polygon]:
+    if isinstance(geom, Polygon):
+        return [] if geom.is_empty else [geom]
+    if isinstance(geom, MultiPolygon) or hasattr(geom, "geoms"):
+        return [p for g in geom.geoms for p in _polygons(g)]
+    return []
 
 
 def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> Polygon:
@@ -89,7 +136,13 @@ SYMBOLS: tuple[str, ...] = (
 
 
 def symbol(kind: str, cx: float, cy: float, size: float) -> Polygon:
-    """A colour's symbol, fitting a `size` x `size` box: shapes stay distinct in greyscale."""
+    """A colour's symbol, fitting a `size` x `size` box: shapes stay distinct in greyscale.
+
+    Always one Polygon (callers draw its `.exterior`), whatever the size."""
+    return polygon_of(_symbol(kind, cx, cy, size), f"{kind} symbol")
+
+
+def _symbol(kind: str, cx: float, cy: float, size: float) -> BaseGeometry:
     s = size / 2
     if kind == "circle":
         return Point(cx, cy).buffer(s * 0.92, quad_segs=ARC_RESOLUTION)
@@ -108,7 +161,7 @@ def symbol(kind: str, cx: float, cy: float, size: float) -> Polygon:
         t = s * 0.36
         return box(cx - s, cy - t, cx + s, cy + t).union(box(cx - t, cy - s, cx + t, cy + s))
     if kind == "saltire":
-        return affinity.rotate(symbol("cross", cx, cy, size * 0.95), 45, origin=(cx, cy))
+        return affinity.rotate(_symbol("cross", cx, cy, size * 0.95), 45, origin=(cx, cy))
     if kind == "ring":
         disc = Point(cx, cy).buffer(s * 0.92, quad_segs=ARC_RESOLUTION)
         return disc.difference(Point(cx, cy).buffer(s * 0.5, quad_segs=ARC_RESOLUTION))
@@ -118,7 +171,7 @@ def symbol(kind: str, cx: float, cy: float, size: float) -> Polygon:
         disc = Point(cx, cy - s * 0.3).buffer(s * 0.92, quad_segs=ARC_RESOLUTION)
         return disc.intersection(box(cx - s, cy - s * 0.3, cx + s, cy + s))
     if kind == "triangle-down":
-        return affinity.rotate(symbol("triangle", cx, cy, size), 180, origin=(cx, cy))
+        return affinity.rotate(_symbol("triangle", cx, cy, size), 180, origin=(cx, cy))
     if kind == "crescent":
         disc = Point(cx, cy).buffer(s * 0.92, quad_segs=ARC_RESOLUTION)
         return disc.difference(Point(cx + s * 0.45, cy + s * 0.2).buffer(s * 0.75))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.checks import Finding, has_errors, scene_checks
+from pnp.checks import Finding, check_part_sizes, has_errors, scene_checks
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.gallery import MANIFEST, manifest_text, pdf_name
@@ -104,9 +104,7 @@ def plan_kits(
         paper_list = [printing.paper] if paper_chosen else list(PAPERS)
     plans = []
     for p in paper_list:
-        kit = game.build_kit(params, dataclasses.replace(printing, paper=p))
-        # found while building, then the game's checks, then those every kit gets
-        findings = [*kit.findings, *game.checks(kit), *scene_checks(kit.components)]
+        kit, findings = _kit_and_findings(game, params, dataclasses.replace(printing, paper=p))
         documents: list[Document] = []
         sheets: list[Component] = []
         try:
@@ -117,6 +115,26 @@ def plan_kits(
             findings.append(Finding("error", "layout", f"on {p} paper: {exc}"))
         plans.append(Planned(kit, findings, documents, sheets))
     return game, plans
+
+
+def _kit_and_findings(
+    game: GameDef, params: Any, printing: PrintParams
+) -> tuple[Kit, list[Finding]]:
+    """The kit and its findings (made while building, then checked). The geometry raises
+    ValueError for a shape it cannot make at these sizes: for `check` as for `build` that
+    is one clear line, never a traceback."""
+    try:
+        kit = game.build_kit(params, printing)
+        # found while building, then the game's checks, then those every kit gets
+        findings = [
+            *kit.findings,
+            *game.checks(kit),
+            *check_part_sizes(kit.components),
+            *scene_checks(kit.components),
+        ]
+    except ValueError as exc:
+        raise PnpError(f"{game.title} cannot be made with these sizes: {exc}") from None
+    return kit, findings
 
 
 def check_game(

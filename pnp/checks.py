@@ -67,6 +67,29 @@ def check_cut_outlines(component: Component) -> list[Finding]:
     return out
 
 
+MIN_PART = 2.0
+"""mm: the smallest side a printed or cut part may have. Smaller parts cannot be cut out or
+held, and a part that rounds to nothing in the files cannot be rendered at all."""
+
+
+def check_part_sizes(components: list[Component]) -> list[Finding]:
+    """Every part (and its back) at least `MIN_PART` each way: `check` then fails every kit
+    whose parts `build` could not draw, whatever parameter made them small."""
+    out = []
+    for comp in components:
+        for c in (comp, comp.back) if comp.back is not None else (comp,):
+            if not (c.width >= MIN_PART and c.height >= MIN_PART):
+                out.append(
+                    Finding(
+                        "error",
+                        c.name,
+                        f"is {c.width:.3g} x {c.height:.3g} mm: a part under {MIN_PART:g} mm "
+                        "cannot be printed, cut or held; make it larger",
+                    )
+                )
+    return out
+
+
 def check_fits(
     component: Component, name: str, container: BaseGeometry, outline: BaseGeometry | None = None
 ) -> list[Finding]:

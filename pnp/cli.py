@@ -202,7 +202,9 @@ def main(argv: list[str] | None = None) -> None:
     is `error:` and exit 2; a reader closing stdout early (`| head`) ends pnp quietly with
     exit 1, as rich's consoles do. Anything else is a bug in pnp: one `error: internal error`
     line, exit 70, and `PNP_DEBUG=1` shows its traceback (so does it for the environment
-    errors)."""
+    errors). Running out of memory is said once the failed command's memory is freed."""
+    code: object = None
+    out_of_memory = False
     stdout = sys.stdout
     sys.stdout = MarkedStdout(stdout)  # type: ignore[assignment]
     try:
@@ -216,6 +218,8 @@ def main(argv: list[str] | None = None) -> None:
         interrupt.finish(said=True)
     except PnpError as exc:
         fail(str(exc), exc.exit_code)
+    except MemoryError:
+        out_of_memory = True  # said below, once leaving this block has freed the memory
     except (KeyboardInterrupt, typer.Abort):
         interrupt.finish()
     except Exception as exc:
@@ -242,6 +246,8 @@ def main(argv: list[str] | None = None) -> None:
         )
     finally:
         sys.stdout = stdout
+    if out_of_memory:
+        fail(environment_error(MemoryError()) or "out of memory", 2)
     settle_stdout()
     sys.exit(code if isinstance(code, int) else 0)
 

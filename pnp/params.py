@@ -28,6 +28,14 @@ from pnp.paper import get_bed, paper_name
 
 _MISSING = dataclasses.MISSING
 
+# Physical lower bounds of sizes: below them a kit can be laid out but not held, cut or printed.
+MIN_DIE = 5.0
+"""mm: the smallest die a hand can hold and roll (the smallest dice made are 5 mm)."""
+MIN_TILE = 10.0
+"""mm: the smallest tile fingers can pick up and swap."""
+MIN_SCALE = 0.1
+"""The most a board may be reduced: at a tenth a 50 cm board is a 5 cm thumbnail."""
+
 
 @dataclass(frozen=True)
 class Spec:
@@ -76,11 +84,17 @@ def spec_of(f: dataclasses.Field) -> Spec:
     return f.metadata.get("spec", Spec())
 
 
+def _num(x: float) -> str:
+    """A limit as written: 10000000, not 1e+07."""
+    return str(int(x)) if x == int(x) and abs(x) < 1e15 else f"{x:g}"
+
+
 def _range_text(s: Spec) -> str:
-    lo = "" if s.lo is None else (f"> {s.lo:g}" if s.lo_open else f">= {s.lo:g}")
-    hi = "" if s.hi is None else f"<= {s.hi:g}"
+    lo = "" if s.lo is None else (f"> {_num(s.lo)}" if s.lo_open else f">= {_num(s.lo)}")
+    hi = "" if s.hi is None else f"<= {_num(s.hi)}"
     if lo and hi:
-        return f"above {s.lo:g}, at most {s.hi:g}" if s.lo_open else f"from {s.lo:g} to {s.hi:g}"
+        a, b = _num(s.lo), _num(s.hi)  # type: ignore[arg-type]
+        return f"above {a}, at most {b}" if s.lo_open else f"from {a} to {b}"
     return lo or hi or "any value"
 
 
@@ -322,7 +336,9 @@ class PrintParams:
 class ScaleGroup:
     """A board larger than a sheet prints at real size, tiled, or reduced on fewer sheets."""
 
-    board_scale: float = param(1.0, lo=0, hi=1, lo_open=True, help="1 = real size, tiled")
+    board_scale: float = param(
+        1.0, lo=MIN_SCALE, hi=1, help="1 = real size, tiled; 0.1 the most a board shrinks"
+    )
 
 
 @dataclass(frozen=True)
@@ -347,7 +363,9 @@ class TinGroup:
 class DiceGroup:
     """Dice and their stickers."""
 
-    die_size: float = param(16.0, lo=0, hi=40, lo_open=True, help="10, 12 or 16 mm")
+    die_size: float = param(
+        16.0, lo=MIN_DIE, hi=40, help="10, 12 or 16 mm; 5 mm is the smallest die to hold"
+    )
     sticker_margin: float = param(2.0, lo=0, hi=10, help="sticker = die face minus this, mm")
 
 
@@ -355,5 +373,7 @@ class DiceGroup:
 class TileGroup:
     """Tiles laid on board spaces."""
 
-    tile_size: float = param(25.0, lo=5, hi=200, help="across flats, mm")
+    tile_size: float = param(
+        25.0, lo=MIN_TILE, hi=200, help="across flats, mm; 10 mm is the smallest to swap"
+    )
     clearance: float = param(1.0, lo=0, hi=10, help="space minus tile, mm")

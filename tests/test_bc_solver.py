@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import io
+import os
 import random
+import resource
+import subprocess
+import sys
 
+import pytest
+from cli_run import bad_config_error, one_error_line, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pnp import progress
+from pnp.games.building_community import checks as bc_checks
 from pnp.games.building_community import rules, solver
 from pnp.games.building_community.engine import fast_board
 from pnp.games.building_community.model import play_model
-from pnp.games.building_community.params import BuildingCommunityParams
+from pnp.games.building_community.params import MAX_SOLVER_BUDGET, BuildingCommunityParams
 
 
 def replays_to_a_win(model, players: int, line) -> bool:
@@ -102,3 +111,100 @@ def test_anywhere_scope_lines_replay_too():
     result = solver.solve(model, 3, 20_000)
     assert result.result == "win" and result.info["scope"] == "anywhere"
     assert replays_to_a_win(model, 3, result.line)
+
+
+# --- bounded memory and progress -----------------------------------------------------------
+
+
+def test_the_search_reports_its_progress_as_it_goes():
+    model = play_model(BuildingCommunityParams(radius=5))
+    calls: list[tuple[int, int]] = []
+    result = solver.solve(model, 2, 100_000, lambda nodes, budget: calls.append((nodes, budget)))
+    assert len(calls) >= 100_000 // solver.REPORT_EVERY - 1
+    assert all(budget == 100_000 for _, budget in calls)
+    nodes = [n for n, _ in calls]
+    assert nodes == sorted(nodes) and nodes[-1] <= result.nodes
+    assert all(b - a >= solver.REPORT_EVERY for a, b in zip(nodes, nodes[1:], strict=False))
+
+
+def test_the_budget_is_capped_where_the_memory_is_known():
+    """`--budget` and `solver_budget` share one cap; beyond it one line, exit 2."""
+    assert solver.MAX_BUDGET == MAX_SOLVER_BUDGET == 10_000_000
+    assert solver.MAX_BUDGET * solver.BYTES_PER_NODE <= 2 * 1024**3
+
+
+def test_a_budget_above_the_cap_is_one_line(capsys, tmp_path):
+    for budget in (str(solver.MAX_BUDGET + 1), "1000000000"):
+        code, out, err = run(capsys, "solve", "building-community", "--budget", budget)
+        assert code == 2 and not out
+        assert "--budget must be from 1 to 10,000,000 nodes" in one_error_line(err)
+    toml = f"solver_budget = {solver.MAX_BUDGET + 1}"
+    config_error = bad_config_error(capsys, tmp_path, "check", "building-community", toml)
+    assert "'solver_budget' must be from 1 to 10000000" in config_error
+
+
+def test_a_long_check_says_what_it_is_doing(monkeypatch, capsys):
+    """With a large solver_budget the layout check prints progress lines on stderr; the
+    default budget's check stays silent. (Lines are due every EVERY seconds: 0 here.)"""
+    monkeypatch.setattr(progress, "EVERY", 0.0)
+    model = play_model(BuildingCommunityParams(radius=6))
+    bc_checks.check_solvable(model, 3, 70_001)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines and all(
+        line.startswith("building-community: solving the start for 3 players: ") for line in lines
+    )
+    assert lines[0].endswith(f"{solver.REPORT_EVERY:,} of 70,001 positions\u2026")
+
+
+def test_a_quick_check_prints_nothing(capsys):
+    model = play_model(BuildingCommunityParams())
+    bc_checks.check_solvable(model, 2, 20_001)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_ticker_waits_before_its_first_line():
+    out = io.StringIO()
+    tick = progress.Ticker("job", "things", every=3600.0, stream=out)
+    tick(5, 10)
+    assert out.getvalue() == ""
+    now = progress.Ticker("job", "things", every=0.0, stream=out)
+    now(5, 10)
+    assert out.getvalue() == "job: 5 of 10 things\u2026\n"
+
+
+MEMORY_CAP = 350 * 1024**2  # bytes of address space: pnp starts, a 10,000,000-node search cannot
+
+
+def _capped() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
+def _pnp_capped(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "pnp.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        preexec_fn=_capped,
+        timeout=600,
+    )
+
+
+@pytest.mark.slow
+def test_running_out_of_memory_in_solve_is_one_line():
+    r = _pnp_capped("solve", "building-community", "--budget", str(solver.MAX_BUDGET))
+    assert r.returncode == 1, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+    errors = [ln for ln in r.stderr.splitlines() if not ln.startswith("building-community:")]
+    assert errors == ["error: out of memory after part of a 10,000,000-node search: lower --budget"]
+
+
+@pytest.mark.slow
+def test_running_out_of_memory_in_check_is_one_finding(tmp_path):
+    config = tmp_path / "kit.toml"
+    config.write_text(f"solver_budget = {solver.MAX_BUDGET}\n")
+    r = _pnp_capped("check", "building-community", "--paper", "a4", "--config", str(config))
+    assert r.returncode == 1, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+    assert "the solver ran out of memory within solver_budget 10,000,000" in r.stdout

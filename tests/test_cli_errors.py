@@ -46,8 +46,8 @@ def test_bad_arguments(tmp_path, args, needle):
 @pytest.mark.parametrize(
     "toml, needle",
     [
-        ("die_size = 0\n", "'die_size' must be above 0"),
-        ("die_size = -10\n", "'die_size' must be above 0"),
+        ("die_size = 0\n", "'die_size' must be from 5 to 40"),
+        ("die_size = -10\n", "'die_size' must be from 5 to 40"),
         ("n = 16\ndie_size = 16\n", "more than the"),
         ("colour = 'red'\n", "unknown key 'colour'"),
         ("die_size = [\n", "not valid TOML"),

@@ -282,8 +282,8 @@ def test_bad_simulations_are_one_line(capsys, tmp_path, argv, needle):
     [
         ("board_size = 200", "a 16 mm pawn does not fit a 200 mm board"),
         ("pawn_size = 30", "a 30 mm pawn does not fit a 500 mm board"),
-        ("board_scale = 0", "'board_scale' must be above 0, at most 1"),
-        ("board_scale = 1.5", "'board_scale' must be above 0, at most 1"),
+        ("board_scale = 0", "'board_scale' must be from 0.1 to 1"),
+        ("board_scale = 1.5", "'board_scale' must be from 0.1 to 1"),
         ("board_scal = 0.5", "unknown key 'board_scal'"),
         ('colours = ["red", "red", "blue", "green"]', "colours must be different"),
     ],

@@ -168,7 +168,7 @@ def test_a_sweep_runs_once_per_value_and_the_report_plots_it(tmp_path):
     [
         ("nokey", "--sweep takes KEY=V1,V2"),
         ("bogus=1,2", "unknown key 'bogus'"),
-        ("die_size=0,10", "'die_size' must be above 0"),
+        ("die_size=0,10", "'die_size' must be from 5 to 40"),
     ],
 )
 def test_a_bad_sweep_is_one_clear_line(sweep, needle):

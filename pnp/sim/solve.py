@@ -6,6 +6,7 @@ shortest), ``no-win`` only when the whole reachable space was explored, else ``u
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
 from pathlib import Path
@@ -16,11 +17,14 @@ from rich.console import Console
 
 from pnp.atomic import check_user_file, stream_named, write_user_file
 from pnp.config import read_toml, split_config
-from pnp.errors import PnpError
+from pnp.errors import OutOfMemory, PnpError
 from pnp.games import GameDef, get_game
+from pnp.progress import Ticker
 from pnp.sim.command import whole_number
 
-MAX_BUDGET = 10**9
+MAX_BUDGET = 10**7
+"""Nodes a solver may be given unless it declares its own `MAX_BUDGET` (what its memory per
+node lets an ordinary machine meet)."""
 
 
 def solver_for(game: GameDef) -> Any:
@@ -36,8 +40,9 @@ def run_solve(
     gdef = get_game(game)
     solver = solver_for(gdef)
     engine = gdef.engine
-    if not 1 <= budget <= MAX_BUDGET:
-        raise PnpError(f"--budget must be from 1 to {MAX_BUDGET:,} nodes, got {budget}")
+    most = getattr(solver, "MAX_BUDGET", MAX_BUDGET)
+    if not 1 <= budget <= most:
+        raise PnpError(f"--budget must be from 1 to {most:,} nodes, got {budget:,}")
     if players is None:
         players = getattr(engine, "DEFAULT_PLAYERS", engine.MIN_PLAYERS)
     lo, hi = engine.MIN_PLAYERS, engine.MAX_PLAYERS
@@ -48,7 +53,16 @@ def run_solve(
         params, _ = split_config(read_toml(config), params, f"config file {config}")
     model = engine.prepare(params, players)
     started = time.perf_counter()
-    answer = solver.solve(model, players, budget)
+    extra = {}
+    if "progress" in inspect.signature(solver.solve).parameters:
+        extra["progress"] = Ticker(f"{game}: solving", "positions searched")
+    answer = None
+    try:
+        answer = solver.solve(model, players, budget, **extra)
+    except MemoryError:
+        pass  # raised below, once leaving this block has freed the search's positions
+    if answer is None:
+        raise OutOfMemory(f"out of memory after part of a {budget:,}-node search: lower --budget")
     seconds = time.perf_counter() - started
     out: dict[str, Any] = {"game": game}
     out.update(answer.info)

@@ -21,7 +21,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from geometry import hexgrid
-from geometry.shapes import centred_rounded_rect, rounded_rect, symbol
+from geometry.shapes import centred_rounded_rect, rounded_rect, symbol, union_of
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.kit import PrintParams
 from pnp.layout.page import item_bounds
@@ -132,12 +132,14 @@ def space_size(p: BuildingCommunityParams) -> float:
     return p.tile_size + p.clearance
 
 
-def _field(radius: int, pitch: float) -> BaseGeometry:
+def _field(radius: int, pitch: float) -> Polygon:
+    """All spaces as one outline. Neighbouring spaces' corners are computed apart and may
+    differ in the last bit, so a plain union leaves a space unmerged for some pitches."""
     spaces = [
         hexgrid.hexagon(pitch, ORIENTATION, *hexgrid.centre(c, pitch, ORIENTATION))
         for c in hexgrid.board(radius)
     ]
-    return unary_union(spaces)
+    return union_of(spaces, "board's field")
 
 
 def _plate(corner: int, radius: int, pitch: float, field: BaseGeometry) -> _Plate:

@@ -23,6 +23,7 @@ from pnp.games.building_community.pawns import RIM_COLOUR
 from pnp.kit import Kit
 from pnp.outcome import SolveResult
 from pnp.palette import ink
+from pnp.progress import Ticker
 from pnp.scene import Component
 
 SPEC_COUNTS = {3: (13, 12, 12), 4: (19, 21, 21)}
@@ -181,14 +182,29 @@ def check_pawns_on_tiles(p: BuildingCommunityParams) -> list[Finding]:
 
 @lru_cache(maxsize=8)
 def _solve(model: PlayModel, players: int, budget: int) -> SolveResult:
-    """One search per kit: `pnp check` builds the kit once per paper."""
-    return solver.solve(model, players, budget)
+    """One search per kit: `pnp check` builds the kit once per paper. A long search (a
+    large solver_budget) says on stderr how far it is every few seconds."""
+    tick = Ticker(f"building-community: solving the start for {players} players", "positions")
+    return solver.solve(model, players, budget, tick)
 
 
 def check_solvable(model: PlayModel, players: int, budget: int) -> list[Finding]:
     """Warn when the solver finds no win for the printed start within its budget."""
-    result = _solve(model, players, budget)
     where = f"with {players} players"
+    result = None
+    try:
+        result = _solve(model, players, budget)
+    except MemoryError:
+        pass  # reported below, once leaving this block has freed the search's positions
+    if result is None:
+        return [
+            Finding(
+                "error",
+                "layout",
+                f"{where} the solver ran out of memory within solver_budget {budget:,}: "
+                "lower solver_budget",
+            )
+        ]
     if result.result == "win":
         best = " (shortest)" if result.shortest else ""
         return [

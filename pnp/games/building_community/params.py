@@ -12,6 +12,9 @@ from pnp.params import CardGroup, TileGroup, param
 TILE_COLOURS = ("red", "blue", "yellow")
 PAWN_COLOURS = ("black", "purple", "green", "orange", "sky", "brown")
 MAX_PLAYERS = 6
+MAX_SOLVER_BUDGET = 10_000_000
+"""Nodes the solver may search: about 1.5 GB at the solver's 150 bytes a node, which a
+laptop has to spare (`pnp solve --budget` and `solver_budget` share it)."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,7 @@ class BuildingCommunityParams(CardGroup, TileGroup):
         "near", help="near: both swapped tiles touch the moving pawn; anywhere: any two"
     )
     solver_budget: int = param(
-        50_000, lo=1, hi=10_000_000, help="positions the layout check may search"
+        50_000, lo=1, hi=MAX_SOLVER_BUDGET, help="positions the layout check may search"
     )
 
 

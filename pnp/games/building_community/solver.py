@@ -25,11 +25,13 @@ Positions are the fast engine's masks, so one node costs a few big-int operation
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from typing import Any
 
 from pnp.games.building_community import rules
 from pnp.games.building_community.engine import FastBoard, fast_board
 from pnp.games.building_community.model import PlayModel
+from pnp.games.building_community.params import MAX_SOLVER_BUDGET
 from pnp.outcome import SolveResult
 
 MAX_DROP = 6  # isolated tiles one swap can join up, at most
@@ -39,6 +41,13 @@ MAX_DROP = 6  # isolated tiles one swap can join up, at most
 PASSES = ((0, True), (0, False), (1, False), (2, False), (3, False))
 
 Step = tuple[int, int, int] | None  # swap bits a < b, destination bit; None = a pass
+Progress = Callable[[int, int], None]  # (nodes so far, budget)
+REPORT_EVERY = 1 << 15  # nodes between two calls of a progress callback
+MAX_BUDGET = MAX_SOLVER_BUDGET  # the most nodes a search may be given: bounds its memory
+BYTES_PER_NODE = 150
+"""Peak memory per node of budget, measured (ru_maxrss) at radius 3 and 8, 2 to 6 players:
+each new position keeps its key in the parent table and a heap or layer entry. A position
+is stored only when first generated, so a budget of n nodes stores at most n positions."""
 
 
 def turns_needed(isolated: int) -> int:
@@ -55,11 +64,15 @@ class _Search:
     the two is read back from their difference.
     """
 
-    def __init__(self, board: FastBoard, players: int, budget: int) -> None:
+    def __init__(
+        self, board: FastBoard, players: int, budget: int, progress: Progress | None = None
+    ) -> None:
         self.t = board
         self.players = players
         self.budget = budget
         self.nodes = 0
+        self.progress = progress
+        self.report_at = REPORT_EVERY
         self.S = span = max(board.bit_of) + 1
         self.mask = (1 << span) - 1
         self.B = span.bit_length()  # bits per pawn cell
@@ -112,6 +125,12 @@ class _Search:
         self.nodes += len(out)
         return out
 
+    def report(self) -> None:
+        """Tell the progress callback how far the search is (every `REPORT_EVERY` nodes)."""
+        if self.progress is not None:
+            self.progress(self.nodes, self.budget)
+        self.report_at = self.nodes + REPORT_EVERY
+
     def step(self, before: int, after: int) -> Step:
         """The turn that leads from position `before` to position `after`."""
         m0, m1, pawns, k = self.decode(before)
@@ -149,6 +168,8 @@ class _Search:
         while heap:
             if self.nodes >= until:
                 return None, False
+            if self.nodes >= self.report_at:
+                self.report()
             _, _, _, key, depth, left_here = heapq.heappop(heap)
             for child, left in self.children(key, left_here):
                 if child in parent:
@@ -176,6 +197,8 @@ class _Search:
             for key, left_here in layer:
                 if self.nodes >= self.budget:
                     return None, False
+                if self.nodes >= self.report_at:
+                    self.report()
                 for child, left in self.children(key, left_here):
                     if left == 0:
                         parent[child] = key
@@ -200,9 +223,13 @@ def line_json(model: PlayModel, players: int, steps: list[Step]) -> list[dict[st
     return out
 
 
-def solve(model: PlayModel, players: int, budget: int) -> SolveResult:
-    """Search for a winning line within `budget` nodes; prove it shortest if budget allows."""
-    search = _Search(fast_board(model), players, budget)
+def solve(
+    model: PlayModel, players: int, budget: int, progress: Progress | None = None
+) -> SolveResult:
+    """Search for a winning line within `budget` nodes; prove it shortest if budget allows.
+    Memory grows with the budget: at most about `BYTES_PER_NODE` bytes a node.
+    `progress(nodes, budget)` is called every `REPORT_EVERY` nodes."""
+    search = _Search(fast_board(model), players, budget, progress)
     best, complete = search.best_first(*PASSES[0], None, budget)
     floor = turns_needed(search.start_left)
     for weight, deep in PASSES[1:]:  # shorter lines, each pass bounded by the best so far

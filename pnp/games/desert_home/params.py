@@ -60,14 +60,14 @@ class DesertHomeParams(CardGroup, DiceGroup):
     )
 
     # --- refuges: a fan of plywood blades ---------------------------------------------
-    plywood_thickness: float = param(4.0, lo=0, lo_open=True, hi=30, help="mm")
+    plywood_thickness: float = param(4.0, lo=1, hi=30, help="mm; thinner than 1 mm snaps")
     plywood_sheet: tuple[float, ...] = param(
         (300.0, 200.0), min_len=2, max_len=2, item_lo=20, item_hi=3000, help="width, height mm"
     )
     blade_length: float = param(60.0, lo=20, hi=300, help="pivot to blade tip, mm")
     blade_corner_radius: float = param(7.0, lo=1, hi=50, help="corners and hub, mm")
     bolt_diameter: float = param(
-        5.0, lo=0, lo_open=True, hi=24, help="pivot bolt diameter, mm (5: an M5 bolt)"
+        5.0, lo=2, hi=24, help="pivot bolt diameter, mm (5: an M5 bolt; M2 is the smallest)"
     )
     hole_clearance: float = param(
         0.5,
@@ -78,7 +78,9 @@ class DesertHomeParams(CardGroup, DiceGroup):
     blade_overlap_deg: float = param(6.0, lo=0, hi=30, help="degrees a blade covers the next")
 
     # --- pieces -----------------------------------------------------------------------
-    magnet_diameter: float = param(10.0, lo=0, lo_open=True, hi=50, help="mm, under a figure")
+    magnet_diameter: float = param(
+        10.0, lo=2, hi=50, help="mm, under a figure; 2 mm is the smallest disc magnet"
+    )
     figure_size: float = param(13.0, lo=5, hi=60, help="round figure diameter, mm")
     tent_size: float = param(18.0, lo=5, hi=80, help="round tent diameter, mm")
     standee_height: float = param(22.0, lo=8, hi=100, help="fold-over figure height, mm")

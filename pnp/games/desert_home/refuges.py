@@ -14,7 +14,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from geometry.fan import Fan, blade_layout
-from geometry.shapes import arrow, kerf_offset, symbol
+from geometry.shapes import arrow, kerf_offset, polygon_of, symbol
 from pnp.colour import delta_e
 from pnp.components.dice import shade
 from pnp.games.desert_home.params import (
@@ -145,7 +145,8 @@ def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component
     out = []
     for level, colour in enumerate(colours_in_play(p)):
         k = ink(colour)
-        paper = _upright(f.blade().buffer(-OVERLAY_INSET, quad_segs=16), dx, dy)
+        inset = polygon_of(f.blade().buffer(-OVERLAY_INSET, quad_segs=16), "blade overlay")
+        paper = _upright(inset, dx, dy)
         comp = Component(
             f"blade-{colour}-overlay",
             f"Refuge blade, {colour} (printed top)",

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from geometry.intersections import Entry, entries, start_points, zone_cells
 from pnp.errors import PnpError
-from pnp.params import CardGroup, DiceGroup, TinGroup, param
+from pnp.params import MIN_DIE, CardGroup, DiceGroup, TinGroup, param
 
 COLOURS = ("red", "green", "blue", "purple")
 DIE_SIZES = (10.0, 12.0, 16.0)
@@ -53,7 +53,9 @@ class ExplodingDiceParams(CardGroup, TinGroup, DiceGroup):
     card_radius: float = param(8.0, lo=0, hi=50, help="mm")
     tin_depth: float = param(21.3, lo=0, hi=200, lo_open=True, help="inner depth of the base, mm")
     stock_thickness: float = param(0.3, lo=0, hi=3, help="card stock, mm (tin stack)")
-    die_size: float = param(10.0, lo=0, hi=40, lo_open=True, help="10, 12 or 16 mm")
+    die_size: float = param(
+        10.0, lo=MIN_DIE, hi=40, help="10, 12 or 16 mm; 5 mm is the smallest die to hold"
+    )
     n: int = param(4, lo=2, hi=16, help="grid size, even")
     clearance: float = param(3.0, lo=0, hi=20, help="mm between neighbouring dice")
     colours: tuple[str, ...] = param(COLOURS, min_len=4, max_len=4)

@@ -25,7 +25,7 @@ from geometry.blobs import (
 )
 from pnp.errors import PnpError
 from pnp.palette import INKS
-from pnp.params import CardGroup, DiceGroup, ScaleGroup, param, validate_params
+from pnp.params import MIN_DIE, CardGroup, DiceGroup, ScaleGroup, param, validate_params
 from pnp.text import count_of
 
 DEFAULT_DICE = ((1, 1, 1, 1, 1, 0), (1, 1, 1, 1, 0, 0), (1, 0, 0, 0, 0, 0))
@@ -42,25 +42,31 @@ class HomeInOnePieceParams(CardGroup, DiceGroup, ScaleGroup):
     Sticker sheets come for each size in `sticker_dice`; the paper dice fold to `die_size`.
     """
 
-    die_size: float = param(16.0, lo=0, hi=40, lo_open=True, help="paper dice face, mm")
+    die_size: float = param(
+        16.0, lo=MIN_DIE, hi=40, help="paper dice face, mm; 5 mm is the smallest die to hold"
+    )
     sticker_dice: tuple[float, ...] = param(
-        (12.0, 16.0), min_len=1, max_len=3, item_lo=5, item_hi=40, help="die sizes, mm"
+        (12.0, 16.0), min_len=1, max_len=3, item_lo=MIN_DIE, item_hi=40, help="die sizes, mm"
     )
 
-    dough_grams: float = param(150.0, lo=0, hi=5000, lo_open=True, help="dough per player, g")
+    dough_grams: float = param(
+        150.0, lo=10, hi=5000, help="dough per player, g; 10 g is a few pinches"
+    )
     blobs_per_player: int = param(8, lo=0, hi=16, lo_open=True, help="equal blobs each")
-    density: float = param(1.2, lo=0, hi=5, lo_open=True, help="dough, g/cm^3")
+    density: float = param(
+        1.2, lo=0.5, hi=5, help="dough, g/cm^3; play dough is about 1.2, none below 0.5"
+    )
     start_thickness: float = param(
-        20.0, lo=0, hi=100, lo_open=True, help="a start blob resting in its circle, mm"
+        20.0, lo=2, hi=100, help="a start blob resting in its circle, mm; dough tears below 2"
     )
     home_thickness: float = param(
-        15.0, lo=0, hi=100, lo_open=True, help="dough pressed flat in play and at home, mm"
+        15.0, lo=2, hi=100, help="dough pressed flat in play and at home, mm; tears below 2"
     )
     circle_margin: float = param(3.0, lo=0, hi=50, help="start circle edge beyond its blob, mm")
     circle_gap: float = param(4.0, lo=0, hi=100, help="between neighbouring start circles, mm")
     board_margin: float = param(10.0, lo=0, hi=100, help="board edge to circles and home, mm")
-    home_depth: float = param(130.0, lo=0, hi=2000, lo_open=True, help="home zone, mm")
-    board_height: float = param(400.0, lo=0, hi=3000, lo_open=True, help="mm")
+    home_depth: float = param(130.0, lo=20, hi=2000, help="home zone, mm")
+    board_height: float = param(400.0, lo=50, hi=3000, help="mm")
     dough_colours: tuple[str, ...] = param(
         ("red", "blue"), min_len=2, max_len=2, help="one palette colour per player"
     )
