@@ -165,7 +165,7 @@ def test_a_double_ctrl_c_is_exit_130_at_any_moment(moment):
     ("signum", "line"), [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")]
 )
 def test_solve_stops_on_ctrl_c_and_sigterm(signum, line):
-    proc = start("solve", "building-community", "--budget", "100000000")
+    proc = start("solve", "building-community", "--budget", "10000000")
     try:
         until(lambda: cpu_seconds(proc.pid) >= 1.5)  # loaded, and searching
         os.kill(proc.pid, signum)

@@ -395,7 +395,7 @@ def _simulate_and_report(
             write_user_file(json_out, text + "\n")
         Console().print(sweep_table(swept[0], runs) if swept else summary_table(sim.summary))
     caps = getattr(engine_for(get_game(request.game)), "CAP_ENDS", CAP_ENDS)
-    for value, one in runs:
+    for value, one in runs if not sim.interrupted else ():  # a stopped run says why instead
         warning = cap_warning(one.summary, caps)
         if warning:
             where = f"{swept[0]} = {value}: " if swept else ""

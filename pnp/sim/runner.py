@@ -355,7 +355,7 @@ class _Pool:
         except OSError as exc:  # no more processes or open files (ulimit -u, ulimit -n)
             self.close(now=True)
             reason = exc.strerror or type(exc).__name__
-            raise RunFailed(
+            raise PnpError(  # an environment pnp cannot work in: exit 2, like the others
                 f"cannot start {workers} simulation workers: {reason.lower()}; "
                 "try fewer --jobs (--jobs 1 plays in this process)"
             ) from None

@@ -51,8 +51,8 @@ class ExplodingDiceParams(CardGroup, TinGroup, DiceGroup):
     card_width: float = param(84.0, lo=20, hi=200, help="mm")
     card_height: float = param(54.0, lo=20, hi=200, help="mm")
     card_radius: float = param(8.0, lo=0, hi=50, help="mm")
-    tin_depth: float = param(21.3, lo=0, hi=200, lo_open=True, help="inner depth of the base, mm")
-    stock_thickness: float = param(0.3, lo=0, hi=3, help="card stock, mm (tin stack)")
+    tin_depth: float = param(21.3, lo=5, hi=200, help="inner depth of the base, mm")
+    stock_thickness: float = param(0.3, lo=0.1, hi=3, help="card stock, mm (tin stack)")
     die_size: float = param(
         10.0, lo=MIN_DIE, hi=40, help="10, 12 or 16 mm; 5 mm is the smallest die to hold"
     )
