@@ -31,9 +31,10 @@ MIN_EDGE_DELTA_E = 20.0
 EDGE_INSET = 0.3  # mm inside the outline where the piece's own ink is read
 MIN_UNSEEN = 2.0  # mm: a shorter stretch of unseen edge is bridged by the edge either side
 
-TRIM_STYLE = Style(stroke="#9A9A9A", stroke_width=0.25)
+TRIM_STYLE = Style(stroke="#949494", stroke_width=0.25)
 """The printed trim line round a piece whose edge would not show: a thin neutral grey on
-the guide layer, never a machine layer's colour (a cutter must not read it as a cut)."""
+the guide layer, never a machine layer's colour (a cutter must not read it as a cut); the
+lightest grey that keeps the 3:1 every printed guide line keeps on white paper."""
 
 
 @dataclass(frozen=True)

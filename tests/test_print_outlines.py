@@ -12,7 +12,7 @@ import pytest
 from shapely.geometry import box
 
 from pnp.build import plan_kits
-from pnp.checks import check_outline_shows
+from pnp.checks import check_guide_contrast, check_outline_shows
 from pnp.kit import PrintParams
 from pnp.layout import Section, build_document
 from pnp.paint import TRIM_STYLE, with_trim_lines
@@ -44,6 +44,7 @@ def test_a_white_piece_is_a_finding_until_it_has_a_trim_line():
     assert line.style == TRIM_STYLE and line.style.stroke not in ("#ff0000", "#0000ff")
     assert line.geom.length == pytest.approx(60.0, abs=0.6)  # all round 20 x 10 mm
     assert check_outline_shows(trimmed, PRINTED) == []
+    assert check_guide_contrast(trimmed) == []  # the line itself shows 3:1 on the paper
     # the cut printed after all, or bleed and crop marks: no trim line, no finding
     assert check_outline_shows(white, ("score", "cut")) == []
     assert with_trim_lines(white, ("score", "cut")).shapes("guide") == []
