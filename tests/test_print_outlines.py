@@ -201,3 +201,20 @@ def test_sticker_sheets_print_alone_and_say_so(slug, paper):
     others = set(range(len(pages))) - set(sticker_pages)
     assert not any("sticker paper" in heads[k] for k in others)
     assert cover.count("Print on sticker paper.") == 1
+
+
+def test_a_long_header_keeps_its_sheet_and_backs_words():
+    """Desert Home on Letter: the rule-card sheets' titles are too long for the header;
+    the shortened header still ends '— sheet 1 of 2 — backs' (it once lost '— backs')."""
+    pages, data = printed("desert-home", "letter")
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        heads = [
+            " ".join(pg.within_bbox((0, 0, pg.width, 30)).extract_text().splitlines())
+            for pg in pdf.pages
+        ]
+    backs = [k for k, p in enumerate(pages) if p.title.endswith("— backs")]
+    assert backs
+    for k in backs:
+        head = heads[k].rsplit(" page ", 1)[0]
+        assert head.endswith("— backs"), heads[k]
+    assert any("…" in heads[k] for k in backs)  # the case that needed shortening
