@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.checks import Finding, check_part_sizes, has_errors, scene_checks
+from pnp.checks import Finding, check_part_sizes, has_errors, printed_checks, scene_checks
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.gallery import MANIFEST, manifest_text, pdf_name
 from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, KitSection, PrintParams
+from pnp.paint import with_trim_lines
 from pnp.paper import PAPERS, get_paper
 from pnp.params import apply_values, validate_params
 from pnp.scene import CUT_LAYERS, PRINTED_MACHINE_LAYERS, Component
@@ -109,6 +110,7 @@ def plan_kits(
         sheets: list[Component] = []
         try:
             documents = kit_documents(kit)
+            findings += printed_checks([(d.machine_layers, d.components()) for d in documents])
             # the cutter bed is not the paper: the parts are nested once, for the first kit
             sheets = plans[0].sheets if plans else cut_sheets_of(kit)
         except PnpError as exc:
@@ -201,13 +203,25 @@ def build_game(
     return result
 
 
-def kit_pages(kit: Kit, sections: Iterable[KitSection] | None = None, subtitle: str = "") -> list:
-    """A document's pages in print order, from the sections the game declared."""
+def kit_pages(
+    kit: Kit,
+    sections: Iterable[KitSection] | None = None,
+    subtitle: str = "",
+    machine_layers: tuple[str, ...] = PRINTED_MACHINE_LAYERS,
+) -> list:
+    """A document's pages in print order, from the sections the game declared. A print
+    that leaves out the cut layer draws a trim line where a piece's edge would not show."""
     from pnp.layout.document import Section, build_document
 
     paper = get_paper(kit.printing.paper, kit.printing.margin)
     chosen = kit.sections if sections is None else sections
-    laid = [Section(s.title, [kit.component(n) for n in s.names], s.note, s.scale) for s in chosen]
+
+    def printed(name: str) -> Component:
+        return with_trim_lines(kit.component(name), machine_layers)
+
+    laid = [
+        Section(s.title, [printed(n) for n in s.names], s.note, s.scale, s.stock) for s in chosen
+    ]
     return build_document(
         kit.title,
         laid,
@@ -228,15 +242,19 @@ class Document:
     hairline: float | None = None
     machine_layers: tuple[str, ...] = PRINTED_MACHINE_LAYERS
 
+    def components(self) -> list[Component]:
+        """Every component placed on its pages, as printed (trim lines included)."""
+        return [pl.component for page in self.pages for pl in page.placements]
+
 
 def kit_documents(kit: Kit) -> list[Document]:
     """Every PDF the kit prints, laid out: the main one first."""
     every = kit.printing.print_cut_lines  # opt-in: every machine layer in every PDF
     main = CUT_LAYERS if every else PRINTED_MACHINE_LAYERS
-    docs = [Document("", "print-and-play kit", kit_pages(kit), machine_layers=main)]
+    docs = [Document("", "print-and-play kit", kit_pages(kit, machine_layers=main), None, main)]
     for d in kit.documents:
-        pages = kit_pages(kit, d.sections, d.title)
         layers = CUT_LAYERS if every else d.machine_layers
+        pages = kit_pages(kit, d.sections, d.title, layers)
         docs.append(Document(d.name, d.title, pages, d.hairline, layers))
     return docs
 

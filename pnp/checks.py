@@ -7,7 +7,6 @@ from typing import Literal
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
@@ -15,16 +14,9 @@ from geometry.folding import fits_inside
 from geometry.webs import holds_together, narrowest_web
 from pnp.colour import CVD_MATRICES, blend, contrast_ratio, delta_e
 from pnp.errors import PnpError
+from pnp.paint import PAPER, linework, paints, samples, style_of, unseen_outlines
 from pnp.palette import ink
-from pnp.scene import (
-    GUIDE_STYLE,
-    LAYERS,
-    MIN_GUIDE_CONTRAST,
-    Component,
-    Shape,
-    Style,
-    enclosed,
-)
+from pnp.scene import LAYERS, MIN_GUIDE_CONTRAST, Component, Shape, enclosed
 
 Level = Literal["error", "warning", "info"]
 
@@ -208,76 +200,6 @@ GUIDE_LAYERS = ("guide", "score", "inner-cut", "cut", "drill")
 """Layers whose lines a maker must see on the print: folds, cuts, holes, drill marks, guides."""
 EDGE = 0.3  # mm: a line this close to the edge of a fill runs along it, and the edge shows
 CUT_EDGE = 0.5  # mm: the same for a cut (stickers' art runs 0.4 mm past their kiss cut)
-SAMPLE = 0.5  # mm between the points measured along a line
-MAX_SAMPLES = 400  # per line: long board lines are measured more sparsely
-PAPER = "#FFFFFF"
-
-
-@dataclass(frozen=True)
-class _Paint:
-    """One painted item as the check sees it: where its fill and its stroke lie."""
-
-    order: tuple[int, int]
-    fill: BaseGeometry | None
-    fill_colour: str | None
-    stroke: BaseGeometry | None
-    stroke_colour: str | None
-    stroke_width: float
-    opacity: float
-
-
-def _linework(shape: Shape) -> BaseGeometry:
-    """The lines a stroke follows: a line itself, an area's rings, a circle's rim."""
-    g = shape.geom
-    if g.geom_type == "Point":
-        return g.buffer(shape.radius, quad_segs=32).exterior if shape.radius > 0 else Polygon()
-    if g.geom_type in ("Polygon", "MultiPolygon"):
-        return g.boundary
-    if hasattr(g, "geoms"):
-        return unary_union([_linework(Shape(p, shape.layer, shape.style)) for p in g.geoms])
-    return g
-
-
-def _fill_area(shape: Shape) -> BaseGeometry | None:
-    g = shape.geom
-    if g.geom_type == "Point":
-        return g.buffer(shape.radius, quad_segs=32) if shape.radius > 0 else None
-    if g.geom_type in ("Polygon", "MultiPolygon"):
-        return g  # holes stay open: areas are painted even-odd
-    area = enclosed(shape)
-    return None if area.is_empty else area
-
-
-def _paints(component: Component) -> list[_Paint]:
-    out = []
-    for i, it in enumerate(component.items):
-        if not isinstance(it, Shape) or it.layer not in LAYERS:
-            continue
-        st = GUIDE_STYLE if it.layer == "guide" and it.style == Style() else it.style
-        fill = _fill_area(it) if st.fill is not None else None
-        stroke = None
-        if st.stroke is not None and st.stroke_width > 0:
-            stroke = _linework(it).buffer(st.stroke_width / 2, cap_style="flat")
-        out.append(
-            _Paint(
-                (LAYERS.index(it.layer), i),
-                fill,
-                st.fill,
-                stroke,
-                st.stroke,
-                st.stroke_width,
-                st.opacity,
-            )
-        )
-    return out
-
-
-def _samples(line: BaseGeometry) -> list[tuple[float, float]]:
-    if line.is_empty or line.length == 0:
-        return []
-    n = max(2, min(MAX_SAMPLES, int(line.length / SAMPLE) + 1))
-    pts = [line.interpolate(line.length * (k + 0.5) / n) for k in range(n)]
-    return [(p.x, p.y) for p in pts]
 
 
 def guide_contrasts(component: Component) -> list[tuple[str, str, str, float]]:
@@ -289,20 +211,21 @@ def guide_contrasts(component: Component) -> list[tuple[str, str, str, float]]:
     A cut is a machine hairline; what a maker follows is the printed line under it (an
     edge line wider than the hairline), so that line is measured against its own ground
     where there is one. Points within EDGE of a fill's edge (CUT_EDGE for cuts: a sticker's
-    art runs just past its kiss cut) are left out, the edge shows there; and a card's outer
-    cut is left out altogether, its crop marks show it."""
-    paints = _paints(component)
+    art runs just past its kiss cut) are left out: the line runs along the edge there. Whether
+    that edge itself shows (not for a white piece on white paper) is `check_outline_shows`;
+    a card's outer cut is left out altogether, its crop marks show it."""
+    painted = paints(component)
     out = []
     for i, it in enumerate(component.items):
         if not isinstance(it, Shape) or it.layer not in GUIDE_LAYERS:
             continue
         if it.layer == "cut" and component.imposition == "card" and component.bleed > 0:
             continue
-        st = GUIDE_STYLE if it.layer == "guide" and it.style == Style() else it.style
+        st = style_of(it)
         if st.stroke is None or st.stroke_width <= 0:
             continue
-        line = _linework(it)
-        pts = _samples(line)
+        line = linework(it)
+        pts = samples(line)
         if not pts:
             continue
         is_cut = it.layer in ("cut", "inner-cut")
@@ -310,7 +233,7 @@ def guide_contrasts(component: Component) -> list[tuple[str, str, str, float]]:
         box_ = line.envelope.buffer(1.0)
         below = [
             p
-            for p in paints
+            for p in painted
             if p.order < order
             and any(g is not None and g.intersects(box_) for g in (p.fill, p.stroke))
         ]
@@ -363,6 +286,39 @@ def check_guide_contrast(component: Component) -> list[Finding]:
         for layer, (ratio, stroke, ground) in sorted(worst.items())
         if ratio < MIN_GUIDE_CONTRAST
     ]
+
+
+def check_outline_shows(component: Component, printed: tuple[str, ...]) -> list[Finding]:
+    """Every piece's outline must show on a print that draws only the machine layers
+    `printed`: by its own ink reaching the edge, or by a printed line along it (a white
+    sticker on white paper has neither, once the cut hairline is left out; see
+    `pnp.paint.with_trim_lines`). A piece with bleed is trimmed by its crop marks."""
+    unseen = unseen_outlines(component, printed)
+    if not unseen:
+        return []
+    lost = sum(u.length for u in unseen)
+    return [
+        Finding(
+            "error",
+            component.name,
+            f"{len(unseen)} cut outline(s) do not show on the print ({lost:.0f} mm of edge near "
+            "paper white, with no printed line along it): draw a trim line "
+            "(pnp.paint.with_trim_lines)",
+        )
+    ]
+
+
+def printed_checks(documents: list[tuple[tuple[str, ...], list[Component]]]) -> list[Finding]:
+    """The checks a printed document gets: (machine layers it draws, the components on its
+    pages). Each component once per document."""
+    out: list[Finding] = []
+    for printed, components in documents:
+        seen: set[str] = set()
+        for c in components:
+            if c.name not in seen:
+                seen.add(c.name)
+                out += check_outline_shows(c, printed)
+    return out
 
 
 def scene_checks(components: list[Component]) -> list[Finding]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnp.paper import CARD_STOCK
 from pnp.params import PrintParams
 from pnp.scene import PRINTED_MACHINE_LAYERS, Component
 
@@ -22,6 +23,7 @@ class KitSection:
     names: tuple[str, ...]
     note: str = ""
     scale: float = 1.0  # boards in it print at this scale (the `board_scale` parameter)
+    stock: str = CARD_STOCK  # what its sheets print on (pnp.paper: CARD_STOCK, STICKER_PAPER)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,11 @@ class Paper:
         return self.height - 2 * self.margin
 
 
+CARD_STOCK = "card stock"
+STICKER_PAPER = "sticker paper"
+"""Stocks a kit section prints on. Each sheet is one stock, so sections on different stocks
+never share a sheet, and the page and the cover say which to load."""
+
 PAPERS: dict[str, Paper] = {
     "a4": Paper("a4", 210.0, 297.0),
     "letter": Paper("letter", 215.9, 279.4),

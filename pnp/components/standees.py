@@ -32,6 +32,7 @@ def tent_standee(
     feet_fill: str,
     feet_text: str = "#000000",
     radius: float = 1.0,
+    edge_width: float = 0.25,
 ) -> tuple[tuple[tuple[float, float], tuple[float, float]], ...]:
     """Draw one tent standee into `comp`; `picture` is drawn for the front panel. Returns
     the fold lines (for `Component.fold_lines`)."""
@@ -53,7 +54,7 @@ def tent_standee(
     folds = tent.folds()
     for fold in folds:  # a foot's fold runs along the panel's colour too
         comp.add(*shown_on(Shape(fold, "score", SCORE_STYLE), fill))
-    comp.add(Shape(outline.exterior, style=Style(stroke=edge, stroke_width=0.25)))
+    comp.add(Shape(outline.exterior, style=Style(stroke=edge, stroke_width=edge_width)))
     comp.add(Shape(outline.exterior, "cut", CUT_STYLE))
     return tuple(_ends(f) for f in folds)
 

@@ -15,7 +15,7 @@ from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
 from pnp.layout.share import share_sheets
 from pnp.layout.tiling import GLUE_OVERLAP, board_pages, scale_label
-from pnp.paper import Paper
+from pnp.paper import CARD_STOCK, Paper
 from pnp.scene import Component, Item
 from pnp.text import wrap_lines
 
@@ -34,6 +34,7 @@ class Section:
     components: list[Component] = field(default_factory=list)
     note: str = ""
     scale: float = 1.0  # boards in this section print at this scale (1: real size, tiled)
+    stock: str = CARD_STOCK  # what its sheets print on; any other stock is named on them
 
 
 def section_pages(
@@ -71,7 +72,7 @@ def section_pages(
             for c in comps:
                 title = section.title if len(comps) == 1 else f"{section.title}: {c.title}"
                 pages += board_pages(c, paper, title, section.title, overlap, section.scale)
-    return pages
+    return [replace(p, stock=section.stock) for p in pages]
 
 
 def build_document(
@@ -89,7 +90,7 @@ def build_document(
     `materials` lists what a maker needs besides the printout (shown on the cover)."""
     check_back_offset(printing)
     runs = [section_pages(s, paper, printing, overlap, cutout_gap) for s in sections]
-    body = share_sheets(runs, paper, printing)
+    body = [_stock_named(p) for p in share_sheets(runs, paper, printing)]
     body = with_backs(body, printing)
     duplex = any(p.side == "back" for p in body)
     if duplex:
@@ -101,10 +102,23 @@ def build_document(
     return add_furniture(pages, title, paper)
 
 
+def _stock_named(page: Page) -> Page:
+    """A sheet on anything but card stock says so in its header, for whoever loads the
+    printer with a single page."""
+    if page.stock == CARD_STOCK:
+        return page
+    return replace(page, title=f"{page.title} — on {page.stock}")
+
+
 def _note(s: Section) -> str:
-    if s.scale >= 1:
-        return s.note
-    return f"Printed at {scale_label(s.scale)} (the scale bars still measure true). {s.note}"
+    """A section's line under its contents row: its stock when that is not card stock,
+    then its scale when reduced, then the game's note."""
+    parts = []
+    if s.stock != CARD_STOCK:
+        parts.append(f"Print on {s.stock}.")
+    if s.scale < 1:
+        parts.append(f"Printed at {scale_label(s.scale)} (the scale bars still measure true).")
+    return " ".join([*parts, s.note]).strip()
 
 
 def _page_range(a: int, b: int) -> str:

@@ -67,6 +67,7 @@ def back_page(front: Page, printing: PrintParams) -> Page | None:
         title=f"{front.title} — backs",
         section=front.section,
         side="back",
+        stock=front.stock,
         paper=front.paper,
         placements=backs,
     )

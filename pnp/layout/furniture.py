@@ -128,7 +128,7 @@ def header(paper: Paper, kit_title: str, page_title: str, number: int, total: in
         Text(
             m + sep,
             base,
-            fit_text(page_title, size, False, room - sep),
+            fit_title(page_title, size, room - sep),
             size=size,
             fill=GREY,
             layer="guide",
@@ -140,6 +140,19 @@ def header(paper: Paper, kit_title: str, page_title: str, number: int, total: in
     rule_y = top - HEADER_BAND + 2.0  # under the descenders, 2 mm above the band edge
     items.append(_line(m, rule_y, paper.width - m, rule_y, HAIRLINE))
     return items
+
+
+def fit_title(title: str, size: float, width: float) -> str:
+    """A page title shortened to `width` mm in its first part, so what follows its first
+    ' — ' (which sheet, '— backs', the stock it prints on) still tells the page apart."""
+    if string_width(title, size) <= width or " — " not in title:
+        return fit_text(title, size, False, width)
+    head, tail = title.split(" — ", 1)
+    tail = " — " + tail
+    room = width - string_width(tail, size)
+    if room < string_width(head[:12] + "\u2026", size):
+        return fit_text(title, size, False, width)
+    return fit_text(head, size, False, room) + tail
 
 
 def paper_label(paper: Paper) -> str:

@@ -13,7 +13,7 @@ from typing import Literal
 from shapely import affinity
 from shapely.geometry import box
 
-from pnp.paper import Paper
+from pnp.paper import CARD_STOCK, Paper
 from pnp.scene import Component, Item, Shape, Text
 from pnp.text import string_width
 
@@ -117,6 +117,7 @@ class Page:
     paper: str = ""
     stackable: bool = False  # cards or cutouts: may share the sheet with another section's
     shares: tuple[str, ...] = ()  # further sections printed on this sheet
+    stock: str = CARD_STOCK  # what the sheet prints on: only sheets of one stock are shared
 
     @property
     def has_backs(self) -> bool:

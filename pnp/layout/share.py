@@ -1,7 +1,8 @@
 """Small sections share a sheet: a section that fits on one sheet goes under the previous
 section's last sheet when there is room for it there.
 
-Only sheets of cards and cutouts stack (a board sheet is its own). The upper sheet stays
+Only sheets of cards and cutouts stack (a board sheet is its own), and only sheets of one
+stock (sticker paper is loaded for the stickers alone). The upper sheet stays
 exactly where it is (a run's last card sheet keeps the cells of the full ones, for stack
 cutting); the small section moves up or down (never across) to sit `SHARE_GAP` under it. Only
 what a sheet draws counts (crop marks included), and a sheet whose pieces have backs stays
@@ -46,6 +47,8 @@ def share_sheets(runs: list[list[Page]], paper: Paper, printing: PrintParams) ->
 def stack(upper: Page, lower: Page, paper: Paper, printing: PrintParams) -> Page | None:
     """`upper` and `lower` on one sheet, or None when they do not fit (or must not)."""
     if not (upper.stackable and lower.stackable) or upper.section == lower.section:
+        return None
+    if upper.stock != lower.stock:  # stickers stay off card stock, and the other way round
         return None
     a, b = _extent(upper), _extent(lower)
     b_top = a[1] - SHARE_GAP

@@ -9,13 +9,14 @@ pawn upright once folded, so it reads from both sides of the table.
 
 from __future__ import annotations
 
-from shapely import affinity
-from shapely.geometry import LineString, Point
+from shapely.geometry import Point
 
+from geometry.folding import TentFold
 from geometry.shapes import rounded_rect, symbol
+from pnp.components.standees import tent_standee
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.palette import ink
-from pnp.scene import CUT_STYLE, SCORE_STYLE, Component, Item, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle
 
 PAWN_SHARE = 0.56  # token diameter / tile across flats: the tile's symbols stay clear
 STANDEE_PANEL = 1.3  # a standee half's height / its width
@@ -30,15 +31,12 @@ def pawn_size(p: BuildingCommunityParams) -> float:
     return p.tile_size * PAWN_SHARE
 
 
-def _mark(k: int, colour: str, cx: float, cy: float, size: float, upside_down: bool) -> list[Item]:
+def _mark(k: int, colour: str, cx: float, cy: float, size: float) -> list[Item]:
     """The pawn's symbol above its number, in the colour that reads on the pawn colour."""
     c = ink(colour)
     sym = symbol(c.symbol, cx, cy + 0.12 * size, 0.42 * size)
     pt = 0.5 * size  # a number about a fifth of the piece high
     num = Text(cx, cy - 0.36 * size, str(k + 1), pt, True, "middle", c.text_on)
-    if upside_down:
-        sym = affinity.rotate(sym, 180, origin=(cx, cy))
-        num = Text(cx, cy + 0.36 * size, str(k + 1), pt, True, "middle", c.text_on, rotate=180)
     return [Shape(sym, style=Style(fill=c.text_on, stroke=None)), num]
 
 
@@ -58,7 +56,7 @@ def pawn_tokens(p: BuildingCommunityParams) -> list[Component]:
         )
         comp.add(circle(r, r, r, style=Style(fill="#FFFFFF", stroke=EDGE, stroke_width=EDGE_LINE)))
         comp.add(circle(r, r, r - RIM, style=Style(fill=ink(colour).hex, stroke=None)))
-        comp.add(*_mark(k, colour, r, r, d, upside_down=False))
+        comp.add(*_mark(k, colour, r, r, d))
         comp.add(circle(r, r, r, "cut", CUT_STYLE))
         comp.meta.update(pawn=k, colour=colour)
         out.append(comp)
@@ -80,15 +78,22 @@ def pawn_standees(p: BuildingCommunityParams) -> list[Component]:
             imposition="cutout",
             outline=outline,
         )
-        comp.add(Shape(outline, style=Style(fill="#FFFFFF", stroke=EDGE, stroke_width=EDGE_LINE)))
-        fill = Style(fill=ink(colour).hex, stroke=None)
-        for y0, upside_down in ((0.0, False), (half, True)):
-            lo = y0 + (RIM if not upside_down else RIM * 0.6)
-            hi = y0 + half - (RIM * 0.6 if not upside_down else RIM)
-            comp.add(Shape(rounded_rect(RIM, lo, w - 2 * RIM, hi - lo, 0.8), style=fill))
-            comp.add(*_mark(k, colour, w / 2, (lo + hi) / 2, w, upside_down))
-        comp.add(Shape(outline.exterior, "cut", CUT_STYLE))
-        comp.add(Shape(LineString([(0, half), (w, half)]), "score", SCORE_STYLE))
+        lo, hi = RIM, half - RIM * 0.6  # the front panel; the shared tent turns it for the back
+        panel = Shape(
+            rounded_rect(RIM, lo, w - 2 * RIM, hi - lo, 0.8),
+            style=Style(fill=ink(colour).hex, stroke=None),
+        )
+        picture = [panel, *_mark(k, colour, w / 2, (lo + hi) / 2, w)]
+        comp.fold_lines = tent_standee(
+            comp,
+            TentFold(0, 0, w, half),
+            "#FFFFFF",
+            picture,
+            edge=EDGE,
+            feet_fill="#FFFFFF",
+            radius=1.0,
+            edge_width=EDGE_LINE,
+        )
         comp.meta.update(pawn=k, colour=colour)
         out.append(comp)
     return out

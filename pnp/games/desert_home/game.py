@@ -20,6 +20,7 @@ from pnp.games.desert_home.pieces import figure_standees, figure_tokens
 from pnp.games.desert_home.refuges import blade_overlays, blade_parts
 from pnp.games.desert_home.tiles import path_tiles, protection_cards
 from pnp.kit import Kit, KitDocument, KitSection, PrintParams
+from pnp.paper import STICKER_PAPER
 from pnp.scene import CUT_LAYERS
 
 SLUG = "desert-home"
@@ -105,7 +106,9 @@ def _sections(kit: Kit) -> list[KitSection]:
             "Instead of the round ones, if you prefer pieces that stand up: fold at the top "
             "and at both feet, glue the feet under each other.",
         ),
-        KitSection("Dice stickers", ("dice-stickers",), "Sticker paper; one row per blank die."),
+        KitSection(
+            "Dice stickers", ("dice-stickers",), "One row per blank die.", stock=STICKER_PAPER
+        ),
         KitSection(
             "Paper dice",
             kit.names("paper-die-"),

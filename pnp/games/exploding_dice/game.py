@@ -10,7 +10,7 @@ from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model, val
 from pnp.games.exploding_dice.scoring import score_markers, score_sheet, score_track
 from pnp.games.exploding_dice.tin import TinFit, corner_line, cover_line, must_round, tin_fit
 from pnp.kit import Kit, KitSection, PrintParams
-from pnp.paper import get_paper
+from pnp.paper import STICKER_PAPER, get_paper
 
 TITLE = "Exploding Dice"
 BACKS = "Print the back page on the reverse (flip on the long edge)."
@@ -77,7 +77,8 @@ def _sections(kit: Kit, fit: TinFit) -> list[KitSection]:
         KitSection(
             "Dice stickers",
             kit.names("stickers"),
-            "Print on sticker paper; pips or candy, one sticker per face.",
+            "Pips or candy, one sticker per face.",
+            stock=STICKER_PAPER,
         ),
         KitSection(
             "Score markers and paper dice",

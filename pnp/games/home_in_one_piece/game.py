@@ -15,6 +15,7 @@ from pnp.games.home_in_one_piece.params import (
     validate,
 )
 from pnp.kit import Kit, KitSection, PrintParams
+from pnp.paper import STICKER_PAPER
 from pnp.text import count_of
 
 SLUG = "home-in-one-piece"
@@ -57,7 +58,8 @@ def _sections(kit: Kit, p: HomeInOnePieceParams) -> list[KitSection]:
         KitSection(
             "Blob dice stickers",
             kit.names("stickers-"),
-            "Sticker paper; one row per die, one sticker per face.",
+            "One row per die, one sticker per face.",
+            stock=STICKER_PAPER,
         ),
         KitSection(
             "Paper blob dice",

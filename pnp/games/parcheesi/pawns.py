@@ -8,17 +8,16 @@ as a little tent and shows the pawn from both sides.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from shapely import affinity
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import Point, Polygon
 from shapely.ops import unary_union
 
+from geometry.folding import TentFold
 from geometry.shapes import rounded_rect, symbol
 from pnp.components.dice import shade
+from pnp.components.standees import tent_standee
 from pnp.games.parcheesi.params import ParcheesiParams, validate
 from pnp.palette import Ink, ink
-from pnp.scene import CUT_STYLE, SCORE_STYLE, Component, Item, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle
 from pnp.text import string_width
 
 PAWNS = 4  # per colour (the rules' number, not a parameter)
@@ -103,18 +102,18 @@ def pawn_standees(p: ParcheesiParams) -> list[Component]:
 def _standee(
     comp: Component, k: Ink, x0: float, y0: float, w: float, h: float
 ) -> tuple[tuple[float, float], tuple[float, float]]:
-    """One standee with its lower-left corner at (x0, y0); returns its fold line."""
-    outline = rounded_rect(x0, y0, w, 2 * h, STANDEE_RADIUS * w)
-    comp.add(Shape(outline, style=Style(fill=k.hex, stroke=None)))
-    cx, cy = x0 + w / 2, y0 + h
-    for shape in _figure(k, x0, y0, w, h):
-        comp.add(shape, replace(shape, geom=affinity.rotate(shape.geom, 180, origin=(cx, cy))))
-    fold = ((x0, cy), (x0 + w, cy))
-    comp.add(Shape(LineString(fold), "score", SCORE_STYLE))
-    comp.add(
-        Shape(outline.exterior, style=Style(stroke=shade(k.hex, EDGE_SHADE), stroke_width=0.3))
+    """One standee with its lower-left corner at (x0, y0), an A-frame tent (the shared
+    `tent_standee`, no feet): returns its fold line."""
+    (fold,) = tent_standee(
+        comp,
+        TentFold(x0, y0, w, h),
+        k.hex,
+        list(_figure(k, x0, y0, w, h)),
+        edge=shade(k.hex, EDGE_SHADE),
+        feet_fill=k.hex,
+        radius=STANDEE_RADIUS * w,
+        edge_width=0.3,
     )
-    comp.add(Shape(outline.exterior, "cut", CUT_STYLE))
     return fold
 
 
