@@ -195,6 +195,23 @@ class Staging:
                 os.close(fd)
             os.close(root_fd)
 
+    def _folder(
+        self,
+        root_fd: int,
+        folders: dict[tuple[str, ...], int],
+        folder: tuple[str, ...],
+        undo: list[Callable[[], object]],
+    ) -> int:
+        """The open descriptor of `folder` below the output root, made where missing (and
+        removed again by `undo`), each opened once per commit."""
+        if folder not in folders:
+            made: list[tuple[str, ...]] = []
+            try:
+                folders[folder] = open_folder(root_fd, folder, self.out, made)
+            finally:
+                undo += [partial(os.rmdir, "/".join(m), dir_fd=root_fd) for m in made]
+        return folders[folder]
+
     def _move_in(
         self,
         root_fd: int,
@@ -204,13 +221,7 @@ class Staging:
         undo: list[Callable[[], object]],
     ) -> None:
         folder, name = parts[:-1], parts[-1]
-        if folder not in folders:
-            made: list[tuple[str, ...]] = []
-            try:
-                folders[folder] = open_folder(root_fd, folder, self.out, made)
-            finally:
-                undo += [partial(os.rmdir, "/".join(m), dir_fd=root_fd) for m in made]
-        dir_fd = folders[folder]
+        dir_fd = self._folder(root_fd, folders, folder, undo)
         if check_target(dir_fd, name, self.out.joinpath(*parts)):
             backup = self._old / str(n)
             os.replace(name, backup, src_dir_fd=dir_fd)
@@ -229,13 +240,7 @@ class Staging:
     ) -> None:
         """Move out of owned `folder` every entry this build did not stage (into `old/`,
         deleted with the staging folder once the commit has succeeded)."""
-        if folder not in folders:
-            made: list[tuple[str, ...]] = []
-            try:
-                folders[folder] = open_folder(root_fd, folder, self.out, made)
-            finally:
-                undo += [partial(os.rmdir, "/".join(m), dir_fd=root_fd) for m in made]
-        dir_fd = folders[folder]
+        dir_fd = self._folder(root_fd, folders, folder, undo)
         for name in sorted(os.listdir(dir_fd)):
             parts = (*folder, name)
             if parts in self._files:

@@ -184,4 +184,4 @@ def test_every_size_parameter_at_both_bounds(slug):
 @pytest.mark.slow
 @pytest.mark.parametrize("slug", list(registry()))
 def test_every_size_parameter_on_a_dense_grid(slug):
-    _sweep(slug, 30)
+    _sweep(slug, 8)  # with the fast test's bounds: 8 values a parameter, 6 of them inside
