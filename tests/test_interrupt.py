@@ -109,7 +109,7 @@ def _stop_a_build(tmp_path: Path, signum: int, after_pngs: int, then=None) -> tu
 @pytest.mark.slow
 @pytest.mark.skipif(not needs_proc, reason="Linux")
 def test_ctrl_c_while_pngs_render_ends_like_any_other_ctrl_c(tmp_path):
-    for after in range(1, 37, 4):  # 9 moments over the 39 previews
+    for after in range(1, 37, 8):  # 5 moments over the 39 previews
         code, err = _stop_a_build(tmp_path, signal.SIGINT, after)
         assert (code, err) == (130, "interrupted\n"), f"after {after} PNGs: {err}"
 

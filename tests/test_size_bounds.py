@@ -127,7 +127,7 @@ def configs(draw, slug: str) -> dict[str, float]:
 def test_a_config_that_passes_check_builds(slug):
     quick = {"solver_budget": 1} if slug == "building-community" else {}
 
-    @settings(max_examples=6, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=4, suppress_health_check=[HealthCheck.too_slow])
     @given(configs(slug))
     def prop(values):
         values = {**quick, **values}
