@@ -29,18 +29,59 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Literal, NamedTuple, TypeVar
 
 
-class Outcome(NamedTuple):
-    """Why a game ended and who won (python-chess's ``Outcome`` is the model).
+class Termination(Enum):
+    """Why a game ended. Each game declares its own enum: a member's value is the name the
+    JSON and the tables print (``"win"``, ``"timeout"``), and ``finish`` says whether the
+    ending is one the rules define (a finish) or a limit of the simulation (a cut-off):
 
-    ``winners`` is empty when nobody won (a cooperative loss, a timeout), one seat or
+        class Termination(pnp.outcome.Termination):
+            WIN = "win"
+            TIMEOUT = "timeout", CUTOFF
+    """
+
+    finish: bool
+
+    def __new__(cls, value: str, finish: bool = True) -> Termination:
+        member = object.__new__(cls)
+        member._value_ = value
+        member.finish = finish
+        return member
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+CUTOFF = False
+"""Second field of a `Termination` member that is a limit of the simulation, not a rule."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended and who won (python-chess's ``Outcome`` is the model).
+
+    ``winners`` is empty when nobody won (a cooperative loss, a cut-off), one seat or
     several (a shared win), or every seat (a cooperative win).
     """
 
-    termination: str
+    termination: Termination
     winners: tuple[int, ...] = ()
+
+    @property
+    def end(self) -> str:
+        """The termination's printed name: a `GameRecord`'s ``end``."""
+        return str(self.termination.value)
+
+    @property
+    def finished(self) -> bool:
+        return self.termination.finish
+
+    def winner(self) -> int | None:
+        """The one seat that won alone, else None."""
+        return self.winners[0] if len(self.winners) == 1 else None
 
 
 EMPTY: Mapping[str, int] = {}
@@ -62,10 +103,6 @@ class GameRecord(NamedTuple):
     colours: tuple[tuple[str, ...], ...] = ()  # per seat: the colours (sides) it played
     leaders: tuple[int, ...] = ()
     counters: Mapping[str, int] = EMPTY
-
-    @property
-    def outcome(self) -> Outcome:
-        return Outcome(self.end, self.winners)
 
 
 # End reasons that are not a real end of the rules: `completion` leaves them out.

@@ -1,0 +1,126 @@
+"""The forward model: plays a `State` to its end with one bot per seat (TAG's ``next()``).
+
+What every game used to repeat lives here once: checking the player count and the bots
+before the first move, sampling chance, counting decisions and the legal moves offered at
+them (the branching factor), and a bound on the number of steps so a faulty rulebook
+cannot loop for ever. The random and greedy bots are generic: greedy only needs the game's
+evaluation of an action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from pnp.chance import pick
+from pnp.errors import PnpError
+from pnp.outcome import GameRecord
+from pnp.state import CHANCE, TERMINAL, Bot, State
+
+A = TypeVar("A", bound=Hashable)
+
+MAX_STEPS = 1_000_000
+"""Steps (decisions and chance) after which a game is a bug, not a long game."""
+
+
+class RandomBot(Generic[A]):
+    """Uniform over the legal actions, drawn as the game's kernel draws."""
+
+    name = "random"
+
+    def choose(self, state: State[A], rng: random.Random) -> A:
+        return state.random_action(rng)
+
+
+class GreedyBot(Generic[A]):
+    """One step ahead: the action the game's evaluation rates highest, ties drawn by `tie`.
+
+    `evaluate(state, action)` rates `action` for the seat to move (higher is better); it may
+    look at a clone with the action applied, or at the game's own cheaper preview.
+    """
+
+    name = "greedy"
+
+    def __init__(
+        self,
+        evaluate: Callable[[State[A], A], float],
+        tie: Callable[[random.Random, Sequence[A]], A] = pick,
+    ) -> None:
+        self.evaluate = evaluate
+        self.tie = tie
+
+    def choose(self, state: State[A], rng: random.Random) -> A:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        values = [self.evaluate(state, a) for a in actions]
+        best = max(values)
+        return self.tie(rng, [a for a, v in zip(actions, values, strict=True) if v == best])
+
+
+def seat_bots(
+    bots: Bot[A] | Sequence[Bot[A]], players: int, known: Sequence[str] | None = None
+) -> list[Bot[A]]:
+    """One bot per seat from one bot or a list; a wrong count or name is one `PnpError`."""
+    listed = list(bots) if isinstance(bots, Sequence) else [bots] * players
+    if len(listed) != players:
+        raise PnpError(f"{players} players need {players} bots, got {len(listed)}")
+    if known is not None:
+        for bot in listed:
+            if bot.name not in known:
+                raise PnpError(f"unknown bot '{bot.name}': choose one of {', '.join(known)}")
+    return listed
+
+
+@dataclass
+class Played(Generic[A]):
+    """A finished walk: the final state, and what the forward model counted on the way."""
+
+    state: State[A]
+    decisions: int = 0  # seat choices with more than one legal action
+    legal_moves: int = 0  # legal actions offered, summed over those decisions
+    steps: int = 0  # every applied action, chance included
+
+    def counters(self) -> Mapping[str, int]:
+        return {"decisions": self.decisions, "legal_moves": self.legal_moves}
+
+    def record(self, counted: Sequence[str] = ()) -> GameRecord:
+        """The state's record, with the forward model's counters the engine declares."""
+        rec = self.state.record()
+        mine = {k: v for k, v in self.counters().items() if k in counted}
+        if not mine:
+            return rec
+        return rec._replace(counters={**rec.counters, **mine})
+
+
+def play(
+    state: State[A],
+    bots: Bot[A] | Sequence[Bot[A]],
+    rng: random.Random,
+    max_steps: int = MAX_STEPS,
+    on_step: Callable[[State[A], A], None] | None = None,
+) -> Played[A]:
+    """Play `state` to its end in place. `on_step(state, action)` sees each action before
+    it is applied (recorders, viewers)."""
+    seats = seat_bots(bots, state.players)
+    played: Played[A] = Played(state)
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return played
+        if player == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                played.decisions += 1
+                played.legal_moves += len(legal)
+            action = seats[player].choose(state, rng)
+        if on_step is not None:
+            on_step(state, action)
+        state.apply(action)
+        played.steps += 1
+        if played.steps > max_steps:
+            raise RuntimeError(f"no end after {max_steps} steps: a rules bug")

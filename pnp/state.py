@@ -1,0 +1,101 @@
+"""The game-state API every game's readable rules implement, after OpenSpiel's ``State``.
+
+A `State` is one position of one game. Play is a walk: while it is not terminal, either a
+seat chooses one of `legal_actions()` or, at a chance node (``current_player() ==
+CHANCE``), the dice or the draw pile choose one of `chance_outcomes()`; `apply` makes the
+step. Everything generic is written once against this API: the forward model that plays a
+game and counts its decisions (`pnp.forward`), the random and greedy bots, replaying a
+line, perft counts and recorded games (`pnp.conformance`), and any tree search.
+
+Two hooks keep a seed's game the same in every implementation of a rulebook (the readable
+rules here, a compiled kernel beside them): `sample_chance(rng)` and `random_action(rng)`
+make the very draws the kernel makes (`pnp.chance`), so they are part of the API rather
+than left to a generic sampler. Their law is the one `chance_outcomes()` and a uniform
+choice over `legal_actions()` state; `tests/test_state_api.py` checks that for every game.
+
+Actions are whatever a game finds natural (ints, small tuples, named tuples): hashable,
+comparable for equality, printed by `action_str` in the game's own notation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import Protocol, Self, TypeVar, runtime_checkable
+
+from pnp.outcome import GameRecord, Outcome
+
+CHANCE = -1
+"""`current_player()` at a chance node: a die is rolled, a tile drawn."""
+TERMINAL = -2
+"""`current_player()` once the game is over."""
+
+A = TypeVar("A", bound=Hashable)
+
+
+@runtime_checkable
+class State(Protocol[A]):
+    """One position of one game: what the readable rules of every game offer."""
+
+    @property
+    def players(self) -> int:
+        """The number of seats, in turn order (seat 0 moves first)."""
+        ...
+
+    @property
+    def turns(self) -> int:
+        """Turns completed so far, as the game counts them for its records."""
+        ...
+
+    def current_player(self) -> int:
+        """The seat to move, `CHANCE`, or `TERMINAL`."""
+        ...
+
+    def legal_actions(self) -> Sequence[A]:
+        """The seat to move's choices, in the game's canonical order (never empty)."""
+        ...
+
+    def chance_outcomes(self) -> Sequence[tuple[A, float]]:
+        """At a chance node: every outcome with its probability (they sum to 1)."""
+        ...
+
+    def sample_chance(self, rng: random.Random) -> A:
+        """At a chance node: one outcome drawn by the law of `chance_outcomes`, with the
+        draws the game's kernel makes, so a seed gives the same game in both."""
+        ...
+
+    def random_action(self, rng: random.Random) -> A:
+        """A uniform choice among `legal_actions()`, drawn as the kernel draws it."""
+        ...
+
+    def apply(self, action: A) -> None:
+        """Play `action` (a legal action, or a chance outcome at a chance node)."""
+        ...
+
+    def is_terminal(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (a finish or a cut-off), or None while it goes on."""
+        ...
+
+    def clone(self) -> Self:
+        """An independent copy: applying actions to it leaves this state unchanged."""
+        ...
+
+    def action_str(self, action: A) -> str:
+        """`action` in the game's notation, as a player would write it down."""
+        ...
+
+    def record(self) -> GameRecord:
+        """The finished game as the simulation runner tallies it (turns, scores, ...);
+        counters the forward model keeps (decisions, legal moves) are merged in by it."""
+        ...
+
+
+@runtime_checkable
+class Bot(Protocol[A]):
+    """A seat's player: picks one of `state.legal_actions()`; `rng` is the game's own."""
+
+    name: str
+
+    def choose(self, state: State[A], rng: random.Random) -> A: ...
