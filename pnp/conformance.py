@@ -22,6 +22,7 @@ from pnp.forward import play
 from pnp.state import CHANCE, TERMINAL, Bot, State
 
 A = TypeVar("A", bound=Hashable)
+S = TypeVar("S", bound=State[Any])
 
 
 def perft(state: State[A], depth: int) -> int:
@@ -69,11 +70,11 @@ class Recorded:
         return cls(**data)
 
 
-def record_game(state: State[A], bots: Bot[A] | Sequence[Bot[A]], seed: str) -> Recorded:
+def record_game(state: S, bots: Bot[S] | Sequence[Bot[S]], seed: str) -> Recorded:
     """Play `state` to its end with `random.Random(seed)` and keep every step."""
     rec = Recorded(seed)
 
-    def keep(s: State[A], action: A) -> None:
+    def keep(s: S, action: Any) -> None:
         rec.actions.append(s.action_str(action))
         rec.legal.append(0 if s.current_player() == CHANCE else len(s.legal_actions()))
 

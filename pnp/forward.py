@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pnp.chance import pick
 from pnp.errors import PnpError
@@ -20,12 +20,13 @@ from pnp.outcome import GameRecord
 from pnp.state import CHANCE, TERMINAL, Bot, State
 
 A = TypeVar("A", bound=Hashable)
+S = TypeVar("S", bound=State[Any])
 
 MAX_STEPS = 1_000_000
 """Steps (decisions and chance) after which a game is a bug, not a long game."""
 
 
-class RandomBot(Generic[A]):
+class RandomBot:
     """Uniform over the legal actions, drawn as the game's kernel draws."""
 
     name = "random"
@@ -34,7 +35,7 @@ class RandomBot(Generic[A]):
         return state.random_action(rng)
 
 
-class GreedyBot(Generic[A]):
+class GreedyBot(Generic[S, A]):
     """One step ahead: the action the game's evaluation rates highest, ties drawn by `tie`.
 
     `evaluate(state, action)` rates `action` for the seat to move (higher is better); it may
@@ -45,13 +46,13 @@ class GreedyBot(Generic[A]):
 
     def __init__(
         self,
-        evaluate: Callable[[State[A], A], float],
+        evaluate: Callable[[S, A], float],
         tie: Callable[[random.Random, Sequence[A]], A] = pick,
     ) -> None:
         self.evaluate = evaluate
         self.tie = tie
 
-    def choose(self, state: State[A], rng: random.Random) -> A:
+    def choose(self, state: S, rng: random.Random) -> A:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -61,8 +62,8 @@ class GreedyBot(Generic[A]):
 
 
 def seat_bots(
-    bots: Bot[A] | Sequence[Bot[A]], players: int, known: Sequence[str] | None = None
-) -> list[Bot[A]]:
+    bots: Bot[S] | Sequence[Bot[S]], players: int, known: Sequence[str] | None = None
+) -> list[Bot[S]]:
     """One bot per seat from one bot or a list; a wrong count or name is one `PnpError`."""
     listed = list(bots) if isinstance(bots, Sequence) else [bots] * players
     if len(listed) != players:
@@ -75,10 +76,10 @@ def seat_bots(
 
 
 @dataclass
-class Played(Generic[A]):
+class Played(Generic[S]):
     """A finished walk: the final state, and what the forward model counted on the way."""
 
-    state: State[A]
+    state: S
     decisions: int = 0  # seat choices with more than one legal action
     legal_moves: int = 0  # legal actions offered, summed over those decisions
     steps: int = 0  # every applied action, chance included
@@ -96,16 +97,16 @@ class Played(Generic[A]):
 
 
 def play(
-    state: State[A],
-    bots: Bot[A] | Sequence[Bot[A]],
+    state: S,
+    bots: Bot[S] | Sequence[Bot[S]],
     rng: random.Random,
     max_steps: int = MAX_STEPS,
-    on_step: Callable[[State[A], A], None] | None = None,
-) -> Played[A]:
+    on_step: Callable[[S, Any], None] | None = None,
+) -> Played[S]:
     """Play `state` to its end in place. `on_step(state, action)` sees each action before
     it is applied (recorders, viewers)."""
     seats = seat_bots(bots, state.players)
-    played: Played[A] = Played(state)
+    played: Played[S] = Played(state)
     while True:
         player = state.current_player()
         if player == TERMINAL:

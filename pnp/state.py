@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import Protocol, Self, TypeVar, runtime_checkable
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 from pnp.outcome import GameRecord, Outcome
 
@@ -31,6 +31,7 @@ TERMINAL = -2
 """`current_player()` once the game is over."""
 
 A = TypeVar("A", bound=Hashable)
+S_contra = TypeVar("S_contra", contravariant=True)
 
 
 @runtime_checkable
@@ -93,9 +94,13 @@ class State(Protocol[A]):
 
 
 @runtime_checkable
-class Bot(Protocol[A]):
-    """A seat's player: picks one of `state.legal_actions()`; `rng` is the game's own."""
+class Bot(Protocol[S_contra]):
+    """A seat's player: picks one of `state.legal_actions()`; `rng` is the game's own.
 
-    name: str
+    Generic in the state type it reads, so a game's greedy bot may take its own `State`
+    class while the generic random bot takes any `State`."""
 
-    def choose(self, state: State[A], rng: random.Random) -> A: ...
+    @property
+    def name(self) -> str: ...
+
+    def choose(self, state: S_contra, rng: random.Random) -> Any: ...
