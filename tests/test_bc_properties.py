@@ -1,17 +1,21 @@
-"""Building Community over random games and positions: invariants, and fast == reference."""
+"""Building Community over random games and positions: invariants, the game-state API,
+and fast == reference."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnp.games.building_community import engine, rules
-from pnp.games.building_community.bots import make_bot
 from pnp.games.building_community.model import play_model
 from pnp.games.building_community.params import BuildingCommunityParams
+from pnp.games.building_community.rules import PASS, End
+from pnp.state import CHANCE, TERMINAL
+from pnp.state import State as GameState
 
 SOME = settings(max_examples=25, deadline=None)
 
@@ -23,27 +27,28 @@ kits = st.builds(
 
 
 def play_checked(model, players: int, bot: str, seed: int) -> rules.State:
-    """A reference game, checking every turn's invariants."""
+    """A reference game through the game-state API, checking every turn's invariants."""
     rng = random.Random(seed)
-    state = rules.new_game(model, players)
+    state = engine.new_state(model, players, rng)
     colours = Counter(state.tiles)
-    b = make_bot(bot)
-    while state.ended is None:
+    b = engine.make_bot(bot, model)
+    while not state.is_terminal():
         mover, cell = state.to_move, state.pawns[state.to_move]
         stood = state.tiles[cell]
         moves = rules.legal_moves(state)
         assert len(set(moves)) == len(moves)
-        rules.play_turn(state, b, rng)
+        assert state.legal_actions() == (moves or [PASS])
+        state.apply(b.choose(state, rng))
         move = state.history[-1]
-        assert (move is None) == (not moves)
-        if move is not None:
+        assert (move is PASS) == (not moves)
+        if move is not PASS:
             assert move in moves
             assert state.tiles[move.to] != stood  # every move changes the pawn's colour
             assert state.pawns[mover] == move.to
         assert Counter(state.tiles) == colours  # swaps never change the colour counts
         assert len(set(state.pawns)) == players  # no two pawns on one space
         assert state.turns <= rules.MAX_TURNS
-    assert state.ended in rules.END_REASONS
+    assert isinstance(state.ended, End)
     assert len(state.history) == state.turns
     return state
 
@@ -53,12 +58,51 @@ def play_checked(model, players: int, bot: str, seed: int) -> rules.State:
 def test_games_keep_tiles_and_pawns_apart_and_end(params, players, bot, seed):
     model = play_model(params)
     state = play_checked(model, players, bot, seed)
-    if state.ended == "win":
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is state.ended
+    if state.ended is End.WIN:
         assert rules.isolated_cells(model, state.tiles) == []
-    if state.ended == "stuck":
-        assert state.history[-players:] == [None] * players
-    if state.ended == "repeat":
+        assert outcome.winners == tuple(range(players))
+    else:
+        assert outcome.winners == ()
+    if state.ended is End.STUCK:
+        assert state.history[-players:] == [PASS] * players
+    if state.ended is End.REPEAT:
         assert state.position() in state.seen
+
+
+def snapshot(state: rules.State) -> tuple:
+    """Everything a turn changes, copied."""
+    return (
+        state.position(),
+        (state.turns, state.passes_in_a_row, state.ended),
+        (frozenset(state.seen), tuple(state.history), tuple(state.counters.items())),
+    )
+
+
+@SOME
+@given(kits, st.integers(2, 6), st.integers(0, 2**32))
+def test_the_state_api_holds_over_random_games(params, players, seed):
+    """No chance nodes; random actions are legal; a clone is independent; games end."""
+    model = play_model(params)
+    rng = random.Random(seed)
+    state = engine.new_state(model, players, rng)
+    assert isinstance(state, GameState)
+    while not state.is_terminal():
+        assert state.current_player() == state.to_move != CHANCE
+        assert state.chance_outcomes() == ()
+        action = state.random_action(rng)
+        assert action in state.legal_actions()
+        before = snapshot(state)
+        twin = state.clone()
+        twin.apply(action)
+        assert snapshot(state) == before  # the original did not move with its clone
+        state.apply(action)
+        assert state == twin and state.position() == twin.position()
+    assert state.current_player() == TERMINAL and state.outcome() is not None
+    assert state.turns <= rules.MAX_TURNS
+    with pytest.raises(ValueError):
+        state.apply(PASS)  # nothing is legal once the game is over
 
 
 @SOME
@@ -127,5 +171,5 @@ def test_random_games_on_the_default_board_end_stuck_within_a_few_dozen_turns():
     model = play_model(BuildingCommunityParams())
     records = [engine.play_one(model, 2, "random", f"3:{i}") for i in range(300)]
     ends = Counter(r.end for r in records)
-    assert ends["stuck"] > 250 and set(ends) <= set(rules.END_REASONS)
+    assert ends["stuck"] > 250 and set(ends) <= {t.value for t in engine.TERMINATION}
     assert 5 < sum(r.turns for r in records) / len(records) < 40

@@ -20,10 +20,10 @@ import pytest
 from geometry import hexgrid
 from pnp.errors import PnpError
 from pnp.games.building_community import engine, rules
-from pnp.games.building_community.bots import GreedyBot, RandomBot, make_bot
+from pnp.games.building_community.bots import make_bot
 from pnp.games.building_community.model import play_model
 from pnp.games.building_community.params import BuildingCommunityParams, validate
-from pnp.games.building_community.rules import Move
+from pnp.games.building_community.rules import PASS, End, Move
 from pnp.params import validate_params
 
 LETTERS = "RBY"
@@ -74,6 +74,15 @@ Y Y B0 Y Y
   Y1 Y Y
 """
 
+# Pawn 0 on (2,-1) has one legal move: swap (2,-2) with (1,-1), then step onto (1,-1).
+FORCED = """
+  Y R B
+ B R R R0
+R Y Y R1 B
+ B B Y Y
+  R Y B
+"""
+
 
 def position(picture: str, to_move: int = 0, scope: str = "near") -> rules.State:
     rows = [row.split() for row in picture.strip().splitlines()]
@@ -97,6 +106,11 @@ def at(state: rules.State, *cells: hexgrid.Hex) -> list[int]:
 
 def destinations(state: rules.State, pair: tuple[int, int]) -> list[int]:
     return [m.to for m in rules.legal_moves(state) if m.swap == pair]
+
+
+def play_turn(state: rules.State, rng: random.Random) -> None:
+    """One turn of the random bot, through the game-state API."""
+    state.apply(make_bot("random").choose(state, rng))
 
 
 # --- setup ---------------------------------------------------------------------------------
@@ -209,6 +223,14 @@ def test_legal_moves_are_distinct_and_in_canonical_order():
         assert moves == sorted(set(moves))
 
 
+def test_an_illegal_action_is_refused_and_changes_nothing():
+    state = position(BLUE)
+    for action in (Move((4, 5), 4), PASS):  # a swap that strands both; a pass with moves
+        with pytest.raises(ValueError, match="not a legal action"):
+            state.apply(action)
+    assert state.turns == 0 and state.position() == position(BLUE).position()
+
+
 # --- step 3: the special move ------------------------------------------------------------
 
 
@@ -248,25 +270,26 @@ def test_the_special_rule_looks_at_the_community_not_the_colour():
 
 def test_a_pawn_without_a_legal_move_passes_and_that_is_a_turn():
     state = position(BLOCKED)
-    rules.play_turn(state, RandomBot(), random.Random(1))
-    assert state.history == [None]
+    assert state.legal_actions() == [PASS]
+    play_turn(state, random.Random(1))
+    assert state.history == [PASS]
     assert state.turns == 1 and state.to_move == 1 and state.ended is None
     assert state.counters["passes"] == 1 and state.counters["decisions"] == 0
 
 
 def test_a_full_round_of_passes_is_stuck_not_a_repeat():
     state = position(BLOCKED)
-    bot, rng = RandomBot(), random.Random(1)
-    rules.play_turn(state, bot, rng)
-    rules.play_turn(state, bot, rng)  # pawn 1 on (2,0): nothing around it to reduce
-    assert state.ended == "stuck" and state.turns == 2
+    rng = random.Random(1)
+    play_turn(state, rng)
+    play_turn(state, rng)  # pawn 1 on (2,0): nothing around it to reduce
+    assert state.ended is End.STUCK and state.turns == 2
     assert state.counters["isolated_left"] == len(rules.isolated_cells(state.model, state.tiles))
 
 
 def test_passes_end_the_game_only_when_every_pawn_passed_in_a_row():
     state = position(SPECIAL, to_move=1)  # pawn 1 has a move; pawn 0 too (special)
     state.passes_in_a_row = 1
-    rules.play_turn(state, RandomBot(), random.Random(2))
+    play_turn(state, random.Random(2))
     assert state.ended is None and state.passes_in_a_row == 0
 
 
@@ -276,7 +299,7 @@ def test_no_isolated_tile_left_wins():
     moves = rules.legal_moves(state)
     assert {m.swap for m in moves} == {(5, 10)}
     rules.apply_move(state, moves[0])
-    assert state.ended == "win"
+    assert state.ended is End.WIN
     assert rules.isolated_cells(state.model, state.tiles) == []
     assert state.counters["isolated_left"] == 0
 
@@ -288,7 +311,7 @@ def test_a_repeated_position_loses():
     rules.apply_move(trial, move)
     state.seen.add(trial.position())  # as if the game had been here before
     rules.apply_move(state, move)
-    assert state.ended == "repeat"
+    assert state.ended is End.REPEAT
 
 
 def test_the_same_board_with_another_pawn_to_move_is_no_repeat():
@@ -306,7 +329,7 @@ def test_the_turn_cap_ends_a_game_as_a_timeout():
     state = position(BLUE)
     state.turns = rules.MAX_TURNS - 1
     rules.apply_move(state, Move((4, 8), 4))
-    assert state.ended == "timeout"
+    assert state.ended is End.TIMEOUT
 
 
 # --- bots --------------------------------------------------------------------------------
@@ -315,32 +338,43 @@ def test_the_turn_cap_ends_a_game_as_a_timeout():
 def test_random_bot_is_rng_choice_over_the_canonical_list():
     state = position(BLUE)
     moves = rules.legal_moves(state)
+    bot = make_bot("random")
     for seed in range(20):
-        assert RandomBot().choose(state, moves, random.Random(seed)) == random.Random(seed).choice(
-            moves
-        )
+        assert bot.choose(state, random.Random(seed)) == random.Random(seed).choice(moves)
 
 
 def test_greedy_bot_takes_a_swap_leaving_fewest_isolated_tiles():
     state = position(BLUE)
     # whole-board isolated tiles after each legal swap: (4,8) leaves 6; (8,13), (10,14)
     # and (13,14) leave 4 each (7 before)
-    moves = rules.legal_moves(state)
-    picked = {GreedyBot().choose(state, moves, random.Random(s)).swap for s in range(60)}
+    bot = make_bot("greedy")
+    picked = {bot.choose(state, random.Random(s)).swap for s in range(60)}
     assert picked == {(8, 13), (10, 14), (13, 14)}
 
 
 def test_greedy_bot_wins_when_one_swap_does():
     state = position(ALMOST)
-    move = GreedyBot().choose(state, rules.legal_moves(state), random.Random(0))
-    assert move.swap == (5, 10)
+    move = make_bot("greedy").choose(state, random.Random(0))
+    assert move is not PASS and move.swap == (5, 10)
 
 
-def test_unknown_bot_names_are_refused():
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_both_bots_draw_a_forced_move_and_nothing_for_a_pass(bot):
+    """`rng.choice` over one move still spends randomness (the fast path draws so too)."""
+    forced, blocked = position(FORCED), position(BLOCKED)
+    assert forced.legal_actions() == [Move((2, 5), 5)]
+    for seed in range(5):
+        rng, same = random.Random(seed), random.Random(seed)
+        assert make_bot(bot).choose(forced, rng) == same.choice(forced.legal_actions())
+        assert make_bot(bot).choose(blocked, rng) is PASS
+        assert rng.random() == same.random()
+
+
+def test_the_engine_names_its_bots_and_refuses_others():
+    for name in engine.BOTS:
+        assert engine.make_bot(name, None).name == name
+    with pytest.raises(ValueError, match="unknown bot 'clever': choose one of random, greedy"):
         make_bot("clever")
-    with pytest.raises(PnpError, match="unknown bot"):
-        engine.play_one(play_model(BuildingCommunityParams()), 2, "clever", 1)
 
 
 # --- lines in the spec's JSON format, and replay ------------------------------------------
@@ -353,10 +387,13 @@ def test_turns_and_the_start_in_the_pinned_format():
         "swap": [[2, -1], [2, 0]],
         "to": [1, 1],
     }
-    assert rules.turn_json(model, 0, None) == {"pawn": 0, "pass": True}
+    assert rules.turn_json(model, 0, PASS) == {"pawn": 0, "pass": True}
     assert rules.turn_from_json(model, {"pawn": 0, "swap": [[2, 0], [2, -1]], "to": [1, 1]}) == (
         Move((6, 11), 15)
     )
+    state = rules.new_game(model, 2)
+    assert state.action_str(Move((6, 11), 15)) == "swap (2,-1) (2,0) to (1,1)"
+    assert state.action_str(PASS) == "pass"
     start = rules.start_json(model, 2)
     assert start["pawns"] == [[1, 0], [-1, 0]]
     assert start["tiles"][:3] == [[0, -2, 2], [1, -2, 0], [2, -2, 1]]
@@ -416,7 +453,7 @@ def test_the_record_of_a_win_names_every_seat_and_a_loss_nobody():
     model = play_model(BuildingCommunityParams(radius=2))
     records = [engine.play_one(model, 3, "random", f"r:{i}") for i in range(60)]
     ends = {r.end for r in records}
-    assert "win" in ends and ends <= set(rules.END_REASONS)
+    assert "win" in ends and ends <= {t.value for t in engine.TERMINATION}
     for r in records:
         assert r.winners == ((0, 1, 2) if r.end == "win" else ())
         assert r.colours == (("black",), ("purple",), ("green",))

@@ -24,7 +24,7 @@ from pnp.games.building_community.params import MAX_SOLVER_BUDGET, BuildingCommu
 
 def replays_to_a_win(model, players: int, line) -> bool:
     state = rules.replay(model, players, list(line))
-    return state.ended == "win" and state.turns == len(line)
+    return state.ended is rules.End.WIN and state.turns == len(line)
 
 
 def test_radius_2_two_players_wins_in_six_turns_at_best():

@@ -280,7 +280,8 @@ def printed_colouring(
     Checks and tests measure the drawing itself, so a drawing that drifts from the play
     model is caught."""
     pitch = float(board_component.meta["pitch"])  # type: ignore[arg-type]
-    ox, oy = board_component.meta["origin"]  # type: ignore[misc]
+    origin: tuple[float, float] = board_component.meta["origin"]  # type: ignore[assignment]
+    ox, oy = origin
     tint = {ink(name).light: i for i, name in enumerate(colours)}
     area = hexgrid.hexagon(pitch, ORIENTATION).area
     out: dict[hexgrid.Hex, int] = {}

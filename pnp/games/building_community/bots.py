@@ -1,42 +1,58 @@
-"""Building Community bots for the reference engine.
+"""Building Community bots: the generic random and greedy bots, and greedy's evaluation.
 
 Both read only the public position (the board, the pawns, whose turn it is) and the legal
 moves: players may not signal plans, so no bot knows what its partners intend. `random`
-is the behaviour two engines must agree on: `rng.choice` over the canonical move list.
-`greedy` takes a move whose swap leaves the fewest isolated tiles on the whole board
-(where the pawn then goes does not change that count); ties are uniform over the moves.
+is the behaviour two engines must agree on: `rng.choice` over the canonical move list
+(`rules.draw`). `greedy` takes a move whose swap leaves the fewest isolated tiles on the
+whole board (where the pawn then goes does not change that count); ties are uniform over
+the moves, drawn the same way.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import cast
 
-from pnp.games.building_community.rules import Move, State, isolated_cells, swapped
+from pnp import forward
+from pnp.games.building_community import rules
+from pnp.games.building_community.model import PlayModel
+from pnp.games.building_community.rules import Action, draw
 from pnp.outcome import bot_maker
-
-BOT_NAMES = ("random", "greedy")
-
-
-class RandomBot:
-    name = "random"
-
-    def choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
-        return rng.choice(moves)
+from pnp.state import Bot
+from pnp.state import State as GameState
 
 
-def isolated_after(state: State, move: Move) -> int:
+def isolated_after(state: rules.State, move: rules.Move) -> int:
     """Isolated tiles on the whole board once the move's swap is made."""
-    return len(isolated_cells(state.model, swapped(state.tiles, move.swap)))
+    return len(rules.isolated_cells(state.model, rules.swapped(state.tiles, move.swap)))
 
 
-class GreedyBot:
-    name = "greedy"
-
-    def choose(self, state: State, moves: list[Move], rng: random.Random) -> Move:
-        pairs = dict.fromkeys(m.swap for m in moves)  # each swap once, in move order
-        left = {pair: isolated_after(state, Move(pair, 0)) for pair in pairs}
-        fewest = min(left.values())
-        return rng.choice([m for m in moves if left[m.swap] == fewest])
+def evaluate(state: GameState[Action], action: Action) -> float:
+    """Greedy's rating of a move: fewer isolated tiles left is better."""
+    assert action is not rules.PASS  # a pass is forced, never rated
+    return -isolated_after(cast(rules.State, state), action)
 
 
-make_bot = bot_maker({"random": RandomBot, "greedy": GreedyBot})
+class GreedyBot(forward.GreedyBot[Action]):
+    """The generic greedy bot, except that a forced move is drawn too (`rng.choice` over
+    one move, which spends randomness): the fast path and the game's first engine draw
+    so, and a seed must keep its game."""
+
+    def choose(self, state: GameState[Action], rng: random.Random) -> Action:
+        actions = state.legal_actions()
+        return self.tie(rng, actions) if len(actions) == 1 else super().choose(state, rng)
+
+
+BOTS: dict[str, Callable[[], Bot[Action]]] = {
+    "random": forward.RandomBot[Action],
+    "greedy": lambda: GreedyBot(evaluate, tie=draw),
+}
+_make = bot_maker(BOTS)
+BOT_NAMES = tuple(BOTS)
+
+
+def make_bot(name: str, model: PlayModel | None = None) -> Bot[Action]:
+    """A bot by name (the model is not needed: the evaluation reads only the position);
+    a ValueError names the bots for an unknown one."""
+    return _make(name)

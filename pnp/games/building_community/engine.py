@@ -5,8 +5,9 @@ The fast path keeps the tiles as three colour bit masks on a padded axial grid (
 and the spare column stops a shift from wrapping onto the next row. Communities are flood
 fills by shifts, isolation is `mask & ~spread(mask)` per colour. The bit order is the
 board's cell order, so moves come out in the reference engine's canonical order and the
-same draws pick the same moves: `tests/test_bc_properties.py` checks that game by game.
-The solver searches with the same `FastBoard.options`.
+same draws pick the same moves: `tests/test_bc_properties.py` and the conformance data
+check that game by game. The solver searches with the same `FastBoard.options`. It is the
+game's only fast path; `play_one(reference=True)` plays the readable rules instead.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from typing import Any
 
 from geometry import hexgrid
 from pnp.errors import PnpError
+from pnp.forward import play
 from pnp.games.building_community import rules
 from pnp.games.building_community.bots import BOT_NAMES, make_bot
 from pnp.games.building_community.model import MAX_PLAYERS, MIN_PLAYERS, PlayModel, play_model
 from pnp.games.building_community.params import BuildingCommunityParams
+from pnp.games.building_community.rules import End
 from pnp.outcome import GameRecord, SimOption
 
 BOTS = BOT_NAMES
@@ -36,7 +39,7 @@ COUNTERS = {
 RATIOS = {"branching_factor": ("legal_moves", "decisions")}
 OPTIONS: tuple[SimOption, ...] = ()
 ABSTRACTION = ""
-END_REASONS = rules.END_REASONS
+TERMINATION = End
 
 # An option of one turn: the swap's two bits (a < b), its mask, the two colours (of a and
 # b before the swap), the destination mask (never empty), the whole board's isolated
@@ -49,6 +52,11 @@ def prepare(params: BuildingCommunityParams, players: int) -> PlayModel:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise PnpError(f"Building Community takes 2 to 6 players, got {players}")
     return play_model(params)
+
+
+def new_state(model: PlayModel, players: int, rng: random.Random | None = None) -> rules.State:
+    """The start position (the game draws nothing before the first turn)."""
+    return rules.new_game(model, players)
 
 
 def warm(model: PlayModel) -> None:
@@ -193,26 +201,22 @@ def nth_bit(mask: int, k: int) -> int:
 def play_one(
     model: PlayModel, players: int, bot: str, rng: Any, reference: bool = False
 ) -> GameRecord:
-    """Play one game. `reference=True` plays the readable engine (for cross-checks)."""
-    if bot not in BOTS:
-        raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(BOTS)}")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise PnpError(f"Building Community takes 2 to 6 players, got {players}")
+    """Play one game on the fast path, or on the readable rules with `reference=True`.
+    The player count and bot name are the caller's to check (the runner does)."""
     rng = rng if isinstance(rng, random.Random) else random.Random(rng)
     if reference:
-        state = rules.play_game(model, players, make_bot(bot), rng)
-        turns, end, counters = state.turns, state.ended or "", state.counters
-    else:
-        turns, end, counters = _play_fast(fast_board(model), players, bot == "greedy", rng)
-    winners = tuple(range(players)) if end == "win" else ()
-    colours = tuple((c,) for c in model.pawn_colours[:players])
-    return GameRecord(turns, end, (), winners, colours, (), counters)
+        state = new_state(model, players, rng)
+        # the state keeps the game's own decision counters: none merged from the walk
+        return play(state, [make_bot(bot, model)] * players, rng).state.record()
+    turns, end, counters = _play_fast(fast_board(model), players, bot == "greedy", rng)
+    return rules.game_record(model, players, turns, end, counters)
 
 
 def _play_fast(
     t: FastBoard, players: int, greedy: bool, rng: random.Random
-) -> tuple[int, str, dict[str, int]]:
-    """One game with the same rules and the same draws as `rules.play_game`."""
+) -> tuple[int, End, dict[str, int]]:
+    """One game with the same rules and the same draws as the readable rules played by
+    `pnp.forward.play` with the same bot."""
     m0, m1, m2 = t.start_masks
     pawns = list(t.starts(players))
     occ = sum(1 << p for p in pawns)
@@ -260,13 +264,13 @@ def _play_fast(
         k = (k + 1) % players
         key = (m0, m1, tuple(pawns), k)
         if won:
-            end = "win"
+            end = End.WIN
         elif in_a_row == players:
-            end = "stuck"
+            end = End.STUCK
         elif key in seen:
-            end = "repeat"
+            end = End.REPEAT
         elif turns >= max_turns:
-            end = "timeout"
+            end = End.TIMEOUT
         else:
             seen.add(key)
             continue

@@ -1,13 +1,16 @@
-"""Building Community rules: the readable reference engine.
+"""Building Community rules: the readable reference engine, as the game-state API.
 
-Every rule of the spec is a small function over a mutable `State`. The rule tests
-exercise this engine; `engine.py` (the fast path) and `solver.py` are checked against it.
+Every rule of the spec is a small function over a mutable `State`, and `State` is the
+game's `pnp.state.State`: `pnp.forward.play` plays it with the generic bots. The rule tests
+exercise this engine; `engine.py` (the fast path) and `solver.py` are checked against it
+(`tests/conformance/building-community.json`).
 
 Conventions (pinned by the spec): cells are ints in board order (row by row, r then q
 ascending); pawn k moves k-th in every round; a move is an unordered swap pair, stored
 with the lower cell first, plus a destination. `legal_moves` lists the distinct moves in
 one canonical order, (first swapped cell, second swapped cell, destination) ascending, so
-a seed fixes a game. All chance goes through the `random.Random` the bots are handed.
+a seed fixes a game. A pawn with no legal move has one action, `PASS`. There is no chance
+in the game: the only draws are the bots' (`draw`).
 
 Decisions the spec leaves open (documented for the README):
 - "No pawn can move" is a full round of passes: the game ends `stuck` on the pass that
@@ -25,13 +28,23 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from pnp.games.building_community.model import PlayModel
+from pnp.outcome import CUTOFF, GameRecord, Outcome, Termination
+from pnp.state import TERMINAL
 
 MAX_TURNS = 1000
-END_REASONS = ("win", "stuck", "repeat", "timeout")
 COUNTER_NAMES = ("passes", "legal_moves", "decisions", "special_turns", "isolated_left")
+
+
+class End(Termination):
+    """How a game ends: the team wins, or loses stuck or on a repeat; or the turn cap."""
+
+    WIN = "win"
+    STUCK = "stuck"
+    REPEAT = "repeat"
+    TIMEOUT = "timeout", CUTOFF
 
 
 class Move(NamedTuple):
@@ -41,18 +54,19 @@ class Move(NamedTuple):
     to: int
 
 
+PASS = None
+"""The one action of a pawn without a legal move."""
+Action = Move | None
 Position = tuple[tuple[int, ...], tuple[int, ...], int]  # tiles, pawns, pawn to move
-
-
-class Bot(Protocol):
-    """The one choice the rules leave to a player: which legal move to make."""
-
-    def choose(self, state: State, moves: list[Move], rng: random.Random) -> Move: ...
 
 
 @dataclass
 class State:
-    """One game in progress. `tiles[cell]` is a colour index, `pawns[k]` pawn k's cell."""
+    """One game in progress. `tiles[cell]` is a colour index, `pawns[k]` pawn k's cell.
+
+    `counters` are the game's own: a turn with one legal move counts as a decision (the
+    forward model counts only real choices), so they are kept here, turn by turn.
+    """
 
     model: PlayModel
     tiles: list[int]
@@ -61,9 +75,10 @@ class State:
     turns: int = 0
     passes_in_a_row: int = 0
     seen: set[Position] = field(default_factory=set)
-    ended: str | None = None
-    history: list[Move | None] = field(default_factory=list)  # per turn; None = a pass
+    ended: End | None = None
+    history: list[Action] = field(default_factory=list)  # per turn; PASS = a pass
     counters: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTER_NAMES, 0))
+    _moves: list[Move] | None = field(default=None, repr=False, compare=False)  # this turn's
 
     @property
     def players(self) -> int:
@@ -71,6 +86,98 @@ class State:
 
     def position(self) -> Position:
         return tuple(self.tiles), tuple(self.pawns), self.to_move
+
+    # --- the game-state API --------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.ended is not None else self.to_move
+
+    def moves(self) -> list[Move]:
+        """This turn's legal moves (kept until the turn is played)."""
+        if self._moves is None:
+            self._moves = legal_moves(self)
+        return self._moves
+
+    def legal_actions(self) -> Sequence[Action]:
+        return self.moves() or [PASS]
+
+    def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
+        return ()  # no dice, no draw pile
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        raise ValueError("Building Community has no chance nodes")
+
+    def random_action(self, rng: random.Random) -> Action:
+        return draw(rng, self.legal_actions())
+
+    def apply(self, action: Action) -> None:
+        """Play one turn: count it, then `apply_move`."""
+        moves = self.moves()
+        if self.ended is not None or (action not in moves if moves else action is not PASS):
+            raise ValueError(f"not a legal action here: {action}")
+        if is_special(self, self.to_move):
+            self.counters["special_turns"] += 1
+        if moves:
+            self.counters["decisions"] += 1
+            self.counters["legal_moves"] += len(moves)
+        apply_move(self, action)
+
+    def is_terminal(self) -> bool:
+        return self.ended is not None
+
+    def outcome(self) -> Outcome | None:
+        if self.ended is None:
+            return None
+        return Outcome(self.ended, winners(self.ended, self.players))
+
+    def clone(self) -> State:
+        return State(
+            self.model,
+            list(self.tiles),
+            list(self.pawns),
+            self.to_move,
+            self.turns,
+            self.passes_in_a_row,
+            set(self.seen),
+            self.ended,
+            list(self.history),
+            dict(self.counters),
+            self._moves,  # never changed in place, only replaced
+        )
+
+    def action_str(self, action: Action) -> str:
+        if action is PASS:
+            return "pass"
+        cell = self.model.cells
+        a, b = action.swap
+        return f"swap {_hex(cell[a])} {_hex(cell[b])} to {_hex(cell[action.to])}"
+
+    def record(self) -> GameRecord:
+        assert self.ended is not None, "the game is not over"
+        return game_record(self.model, self.players, self.turns, self.ended, dict(self.counters))
+
+
+def _hex(cell: tuple[int, int]) -> str:
+    return f"({cell[0]},{cell[1]})"
+
+
+def draw(rng: random.Random, actions: Sequence[Action]) -> Action:
+    """The bots' draw: `rng.choice` over the moves (as the fast path draws); a pass is
+    forced and draws nothing."""
+    return PASS if actions[0] is PASS else rng.choice(actions)
+
+
+def winners(end: End, players: int) -> tuple[int, ...]:
+    """Cooperative: every seat wins together, or nobody does."""
+    return tuple(range(players)) if end is End.WIN else ()
+
+
+def game_record(
+    model: PlayModel, players: int, turns: int, end: End, counters: dict[str, int]
+) -> GameRecord:
+    """A finished game as the runner tallies it (the fast path builds the same)."""
+    colours = tuple((c,) for c in model.pawn_colours[:players])
+    return GameRecord(turns, end.value, (), winners(end, players), colours, (), counters)
 
 
 def new_game(model: PlayModel, players: int) -> State:
@@ -188,9 +295,9 @@ def legal_moves(state: State) -> list[Move]:
 # --- a turn ----------------------------------------------------------------------------
 
 
-def apply_move(state: State, move: Move | None) -> None:
-    """Swap and move (or pass on None), hand the turn on, then run the end checks."""
-    if move is None:
+def apply_move(state: State, move: Action) -> None:
+    """Swap and move (or pass), hand the turn on, then run the end checks."""
+    if move is PASS:
         state.passes_in_a_row += 1
         state.counters["passes"] += 1
     else:
@@ -200,36 +307,19 @@ def apply_move(state: State, move: Move | None) -> None:
     state.history.append(move)
     state.turns += 1
     state.to_move = (state.to_move + 1) % state.players
+    state._moves = None
     position = state.position()
-    if move is not None and not isolated_cells(state.model, state.tiles):
-        state.ended = "win"
+    if move is not PASS and not isolated_cells(state.model, state.tiles):
+        state.ended = End.WIN
     elif state.passes_in_a_row == state.players:
-        state.ended = "stuck"
+        state.ended = End.STUCK
     elif position in state.seen:
-        state.ended = "repeat"
+        state.ended = End.REPEAT
     elif state.turns >= MAX_TURNS:
-        state.ended = "timeout"
+        state.ended = End.TIMEOUT
     state.seen.add(position)
-    if state.ended:
+    if state.ended is not None:
         state.counters["isolated_left"] = len(isolated_cells(state.model, state.tiles))
-
-
-def play_turn(state: State, bot: Bot, rng: random.Random) -> None:
-    """The pawn to move makes the bot's choice among its legal moves, or passes."""
-    if is_special(state, state.to_move):
-        state.counters["special_turns"] += 1
-    moves = legal_moves(state)
-    if moves:
-        state.counters["decisions"] += 1
-        state.counters["legal_moves"] += len(moves)
-    apply_move(state, bot.choose(state, moves, rng) if moves else None)
-
-
-def play_game(model: PlayModel, players: int, bot: Bot, rng: random.Random) -> State:
-    state = new_game(model, players)
-    while state.ended is None:
-        play_turn(state, bot, rng)
-    return state
 
 
 # --- machine-readable lines (the spec's JSON format) -----------------------------------
@@ -243,8 +333,8 @@ def start_json(model: PlayModel, players: int) -> dict[str, Any]:
     }
 
 
-def turn_json(model: PlayModel, pawn: int, move: Move | None) -> dict[str, Any]:
-    if move is None:
+def turn_json(model: PlayModel, pawn: int, move: Action) -> dict[str, Any]:
+    if move is PASS:
         return {"pawn": pawn, "pass": True}
     a, b = move.swap
     return {
@@ -254,9 +344,9 @@ def turn_json(model: PlayModel, pawn: int, move: Move | None) -> dict[str, Any]:
     }
 
 
-def turn_from_json(model: PlayModel, turn: dict[str, Any]) -> Move | None:
+def turn_from_json(model: PlayModel, turn: dict[str, Any]) -> Action:
     if turn.get("pass"):
-        return None
+        return PASS
     a, b = sorted(model.index(tuple(c)) for c in turn["swap"])
     return Move((a, b), model.index(tuple(turn["to"])))
 
@@ -267,15 +357,15 @@ def replay(model: PlayModel, players: int, line: Sequence[dict[str, Any]]) -> St
     after the game ended)."""
     state = new_game(model, players)
     for i, turn in enumerate(line):
-        if state.ended:
+        if state.ended is not None:
             raise ValueError(f"turn {i}: the game already ended ({state.ended})")
         if turn["pawn"] != state.to_move:
             raise ValueError(f"turn {i}: pawn {turn['pawn']} moved, pawn {state.to_move} is due")
         move = turn_from_json(model, turn)
-        moves = legal_moves(state)
-        if move is None and moves:
+        moves = state.moves()
+        if move is PASS and moves:
             raise ValueError(f"turn {i}: a pass with {len(moves)} legal moves available")
-        if move is not None and move not in moves:
+        if move is not PASS and move not in moves:
             raise ValueError(f"turn {i}: illegal move {turn}")
-        apply_move(state, move)
+        state.apply(move)
     return state

@@ -32,7 +32,7 @@ from pnp.games.building_community import rules
 from pnp.games.building_community.engine import FastBoard, fast_board
 from pnp.games.building_community.model import PlayModel
 from pnp.games.building_community.params import MAX_SOLVER_BUDGET
-from pnp.outcome import SolveResult
+from pnp.outcome import SolveResult, SolveVerdict
 
 MAX_DROP = 6  # isolated tiles one swap can join up, at most
 # Best-first passes: (weight, deepest first). A pass ranks positions by isolated tiles +
@@ -244,6 +244,7 @@ def solve(
         if not shortest:
             line, shortest = search.shortest_within(len(best) - 1)
             best = line or best
+    result: SolveVerdict
     if best is not None:
         result = "win"
     else:
