@@ -8,23 +8,19 @@ from pathlib import Path
 
 import ezdxf
 import pytest
+from cut_geometry import no_duplicate_cuts, shared_length
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box
-from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from geometry.shapes import regular_polygon
 from pnp.errors import PnpError
-from pnp.layout.cutsheet import (
-    cut_length,
-    cut_sheets,
-    merge_common_lines,
-    part_region,
-)
+from pnp.layout.cutsheet import cut_length, cut_sheets, part_region
 from pnp.layout.page import text_bounds
 from pnp.paper import BEDS, get_bed
+from pnp.prepare import Machine
 from pnp.render.dxf import component_dxf
 from pnp.render.svg import component_svg
 from pnp.scene import (
@@ -44,6 +40,7 @@ from pnp.scene import (
 FLATS = 25.0  # hexagon tile, across flats (mm)
 RADIUS = FLATS / math.sqrt(3)  # its corner radius
 TOL = 1e-5
+COMMON_LINE = Machine(common_line=True)
 
 
 def hexagon(name: str = "hex", copies: int = 1, bleed: float = 0.0) -> Component:
@@ -390,74 +387,8 @@ def test_any_mix_is_counted_inside_and_apart(
 # --- Common-line cutting ----------------------------------------------------------------
 
 
-def _sheet(*outlines: Polygon) -> Component:
-    c = Component("s", "s", 100, 100)
-    c.add(*(Shape(o.exterior, "cut", CUT_STYLE) for o in outlines))
-    return c
-
-
-def _shared(a: BaseGeometry, b: BaseGeometry) -> float:
-    """How far two cut lines run together (within 0.1 µm), measured with shapely alone."""
-    return a.intersection(b.buffer(1e-4)).length
-
-
-def _no_duplicate_cuts(sheet: Component) -> None:
-    """Every stretch is cut once: no two cut lines run together for more than a touch."""
-    lines = [
-        s.geom.boundary if isinstance(s.geom, Polygon) else s.geom for s in sheet.shapes("cut")
-    ]
-    for a, b in itertools.combinations(lines, 2):
-        assert _shared(a, b) < 1e-3
-
-
-def test_merge_two_squares_sharing_an_edge() -> None:
-    sheet = _sheet(box(0, 0, 10, 10), box(10, 0, 20, 10), box(50, 50, 60, 60))
-    merged = merge_common_lines(sheet)
-    assert cut_length([sheet]) == pytest.approx(120)
-    assert cut_length([merged]) == pytest.approx(110)  # the shared 10 mm edge once
-    assert merged.meta["common_line_saved"] == pytest.approx(10)
-    _no_duplicate_cuts(merged)
-    # every edge is still cut
-    before = unary_union([s.geom for s in sheet.shapes("cut")])
-    after = unary_union([s.geom for s in merged.shapes("cut")])
-    assert before.symmetric_difference(after).length < 1e-6
-    # the first square keeps its closed outline, the second is cut on its other three sides
-    first, second = merged.shapes("cut")[:2]
-    assert first.geom.equals(box(0, 0, 10, 10).exterior)
-    assert second.geom.geom_type == "LineString" and not second.geom.is_closed
-    assert second.geom.length == pytest.approx(30)
-    assert {second.geom.coords[0], second.geom.coords[-1]} == {(10.0, 0.0), (10.0, 10.0)}
-    # the lone square keeps its closed outline
-    assert box(50, 50, 60, 60).exterior.equals(merged.shapes("cut")[-1].geom)
-    assert len(sheet.shapes("cut")) == 3  # the input is left alone
-
-
-def test_merge_partly_shared_edge_and_nothing_shared() -> None:
-    merged = merge_common_lines(_sheet(box(0, 0, 10, 10), box(10, 5, 20, 15)))
-    assert cut_length([merged]) == pytest.approx(75)
-    _no_duplicate_cuts(merged)
-    apart = _sheet(box(0, 0, 10, 10), box(12, 0, 22, 10))
-    assert merge_common_lines(apart).items == apart.items
-    assert merge_common_lines(apart).meta["common_line_saved"] == 0
-
-
-def test_merge_a_part_shared_all_round() -> None:
-    """A square in a ring of four: its four edges are its neighbours' edges, cut once."""
-    ring = [box(0, 0, 30, 10), box(0, 20, 30, 30), box(0, 10, 10, 20), box(20, 10, 30, 20)]
-    sheet = _sheet(*ring, box(10, 10, 20, 20))
-    merged = merge_common_lines(sheet)
-    # bottom and top keep 80 each; the side squares lose 20 each to them and 10 to the middle
-    assert cut_length([merged]) == pytest.approx(280 - 80)
-    assert merged.meta["common_line_saved"] == pytest.approx(80)
-    # top and bottom closed; each side square keeps its two upright edges (the left one's
-    # right edge is the middle square's too); nothing is left of the middle square's own cut
-    kinds = sorted((s.geom.geom_type, round(s.geom.length, 6)) for s in merged.shapes("cut"))
-    assert kinds == [("LineString", 10.0)] * 4 + [("LinearRing", 80.0)] * 2
-    _no_duplicate_cuts(merged)
-
-
 def test_circles_have_no_common_lines() -> None:
-    (sheet,) = cut_sheets([disc("d", 10, copies=4)], "a4", gap=0, common_line=True)
+    (sheet,) = cut_sheets([disc("d", 10, copies=4)], "a4", gap=0, machine=COMMON_LINE)
     assert len(sheet.shapes("cut")) == 4 and sheet.meta["common_line_saved"] == 0
 
 
@@ -465,11 +396,24 @@ def test_common_line_is_never_the_default() -> None:
     sheets = cut_sheets([hexagon("h", 37)], "300x200", gap=0)
     assert len(sheets[0].shapes("cut")) == 37  # closed outlines, shared edges cut twice
     with pytest.raises(PnpError, match="gap 0"):
-        cut_sheets([hexagon("h", 37)], "300x200", common_line=True)
+        cut_sheets([hexagon("h", 37)], "300x200", machine=COMMON_LINE)
+
+
+def test_common_line_with_a_kerf_puts_the_kerfed_outlines_edge_to_edge() -> None:
+    """Two 10 mm squares, kerf 0.4: each blade path runs 0.2 mm outside its square and the
+    one between them is shared, so the squares sit 0.4 mm apart and 10.4 mm is saved."""
+    machine = Machine(kerf=0.4, common_line=True)
+    (sheet,) = cut_sheets([square("sq", 10, copies=2)], (60, 30), gap=0, margin=5, machine=machine)
+    x0, y0, x1, y1 = unary_union([s.geom for s in sheet.shapes("cut")]).bounds
+    assert (x1 - x0, y1 - y0) == pytest.approx((20.8, 10.4), abs=1e-5)
+    assert (x0, y0) == pytest.approx((5, 5), abs=1e-5)  # the blade path stays off the margin
+    assert sheet.meta["common_line_saved"] == pytest.approx(10.4)
+    assert cut_length([sheet]) == pytest.approx(2 * 4 * 10.4 - 10.4)
+    no_duplicate_cuts(sheet)
 
 
 def test_common_line_hexagons_save_every_shared_edge() -> None:
-    (sheet,) = cut_sheets([hexagon("h", 37)], "300x200", gap=0, common_line=True)
+    (sheet,) = cut_sheets([hexagon("h", 37)], "300x200", gap=0, machine=COMMON_LINE)
     # the outlines as packed, rebuilt from the placements
     h = Polygon(hexagon().shapes("cut")[0].geom)
     hexes = [
@@ -481,13 +425,13 @@ def test_common_line_hexagons_save_every_shared_edge() -> None:
     for a, b in itertools.combinations(hexes, 2):
         assert a.intersection(b).area < 1e-3
     # shared edges measured independently: one outline running along another
-    pairs = [_shared(a.exterior, b.exterior) for a, b in itertools.combinations(hexes, 2)]
+    pairs = [shared_length(a.exterior, b.exterior) for a, b in itertools.combinations(hexes, 2)]
     shared = sum(x for x in pairs if x > 1e-3)
     assert shared > 70 * RADIUS  # the honeycomb shares most edges
     before = sum(x.length for x in hexes)
     assert before - cut_length([sheet]) == pytest.approx(shared, abs=0.05)
     assert sheet.meta["common_line_saved"] == pytest.approx(shared, abs=0.05)
-    _no_duplicate_cuts(sheet)
+    no_duplicate_cuts(sheet)
 
 
 # --- Renderers --------------------------------------------------------------------------
@@ -524,5 +468,5 @@ def test_parts_of_thick_material_nest_at_least_its_thickness_apart() -> None:
     assert_well_packed([sheet], 6.0, 5.0)
     (card,) = cut_sheets([square("card", 10, copies=2)], (60, 30), gap=2, margin=5)
     assert card.meta["parts"][1]["x"] == pytest.approx(17, abs=0.01)
-    (shared,) = cut_sheets([ply], (60, 30), gap=0, margin=5, common_line=True)
+    (shared,) = cut_sheets([ply], (60, 30), gap=0, margin=5, machine=COMMON_LINE)
     assert shared.meta["parts"][1]["x"] == pytest.approx(15, abs=0.01)
