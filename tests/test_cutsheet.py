@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from pathlib import Path
+from typing import Any, cast
 
 import ezdxf
 import pytest
@@ -41,6 +42,11 @@ FLATS = 25.0  # hexagon tile, across flats (mm)
 RADIUS = FLATS / math.sqrt(3)  # its corner radius
 TOL = 1e-5
 COMMON_LINE = Machine(common_line=True)
+
+
+def _placed_parts(sheet: Component) -> list[dict[str, Any]]:
+    """Where the sheet put each part: name, x, y and rotation."""
+    return cast(list[dict[str, Any]], sheet.meta["parts"])
 
 
 def hexagon(name: str = "hex", copies: int = 1, bleed: float = 0.0) -> Component:
@@ -154,7 +160,7 @@ def test_only_parts_with_cut_lines_and_their_copies() -> None:
     sheets = cut_sheets(
         [printed, full_part("a", copies=3), square("b", 12, copies=2), holes_only], "300x200"
     )
-    names = [p["name"] for s in sheets for p in s.meta["parts"]]
+    names = [p["name"] for s in sheets for p in _placed_parts(s)]
     assert sorted(names) == ["a", "a", "a", "b", "b", "frame", "frame"]
     assert len(sheets) == 1
     assert sheets[0].name == "cut-1" and sheets[0].imposition == "cutout"
@@ -174,14 +180,14 @@ def test_sheets_are_named_and_numbered_from_one() -> None:
     assert [s.name for s in sheets] == ["tiles-1"]
     sheets = cut_sheets([square("s", 90, copies=7)], "a4", name="tiles")
     assert [s.name for s in sheets] == ["tiles-1", "tiles-2"]
-    assert [len(s.meta["parts"]) for s in sheets] == [6, 1]
+    assert [len(_placed_parts(s)) for s in sheets] == [6, 1]
     assert sheets[1].title == "Cut sheet 2 of 2"
 
 
 def test_two_squares_hand_worked_positions() -> None:
     """Bottom-left first: the first at the margin corner, the next a gap to its right."""
     (sheet,) = cut_sheets([square("s", 10, copies=2)], (50, 30), gap=2, margin=5)
-    (a, b) = sheet.meta["parts"]
+    (a, b) = _placed_parts(sheet)
     assert (a["x"], a["y"], a["rotation"]) == pytest.approx((5, 5, 0))
     assert (b["x"], b["y"], b["rotation"]) == pytest.approx((17, 5, 0), abs=0.01)
     assert b["x"] >= 17 - TOL  # never closer than the gap
@@ -194,7 +200,7 @@ def test_part_fitting_only_turned_is_turned_with_all_its_items() -> None:
     c.add(circle(2, 5, 1, "drill", DRILL_STYLE))
     c.add(Text(15, 4, "long", size=5, anchor="middle"))
     (sheet,) = cut_sheets([c], (25, 45), margin=5)
-    (p,) = sheet.meta["parts"]
+    (p,) = _placed_parts(sheet)
     assert p["rotation"] == 90
     assert sheet.shapes("cut")[0].geom.bounds == pytest.approx((5, 5, 15, 35))
     # a quarter turn: local (u, v) lands at (x - v, y + u)
@@ -229,7 +235,7 @@ def test_every_layer_of_every_part_is_kept_and_moved_together() -> None:
         assert len([i for i in sheet.items if i.layer == layer]) == 9 * per_part
     # each drill mark sits 5, 5 from its own part's corner (turned or not)
     for p, cut, drill in zip(
-        sheet.meta["parts"], sheet.shapes("cut"), sheet.shapes("drill"), strict=True
+        _placed_parts(sheet), sheet.shapes("cut"), sheet.shapes("drill"), strict=True
     ):
         x0, y0, x1, _ = cut.geom.bounds
         want = (x0 + 5, y0 + 5) if p["rotation"] == 0 else (x1 - 5, y0 + 5)
@@ -301,7 +307,7 @@ def test_37_hexagons_one_bed_in_offset_rows() -> None:
     tiles = [hexagon("red", 13, bleed=3), hexagon("green", 12, bleed=3), hexagon("blue", 12)]
     sheets = cut_sheets(tiles, "300x200")
     assert len(sheets) == 1
-    assert len(sheets[0].meta["parts"]) == 37
+    assert len(_placed_parts(sheets[0])) == 37
     top = max(s.geom.bounds[3] for s in sheets[0].shapes("cut"))
     assert top == pytest.approx(5 + 2 * RADIUS + 3 * 27 * math.sin(math.radians(60)), abs=0.05)
     assert_well_packed(sheets, gap=2, margin=5)
@@ -321,7 +327,7 @@ def test_small_part_nests_in_a_notch() -> None:
     ell.add(Shape(shape.exterior, "cut", CUT_STYLE))
     sheets = cut_sheets([square("sq", 7), ell], (22, 22), margin=1)
     assert len(sheets) == 1
-    sq = next(p for p in sheets[0].meta["parts"] if p["name"] == "sq")
+    sq = next(p for p in _placed_parts(sheets[0]) if p["name"] == "sq")
     assert (sq["x"], sq["y"]) == pytest.approx((13, 13), abs=0.01)
     assert_well_packed(sheets, gap=2, margin=1)
 
@@ -375,9 +381,9 @@ def test_any_mix_is_counted_inside_and_apart(
 ) -> None:
     comps = [_make(i, kind, a, b, n) for i, ((kind, a, b), n) in enumerate(spec)]
     sheets = cut_sheets(comps, bed, gap=gap)
-    placed = sorted(p["name"] for s in sheets for p in s.meta["parts"])
+    placed = sorted(p["name"] for s in sheets for p in _placed_parts(s))
     assert placed == sorted(c.name for c in comps for _ in range(c.copies))
-    assert all(s.meta["parts"] for s in sheets)  # no empty sheet
+    assert all(_placed_parts(s) for s in sheets)  # no empty sheet
     assert_well_packed(sheets, gap=gap, margin=5)
     for s in sheets:  # gap 0: touching is fine, overlapping is not
         for a, b in itertools.combinations(s.shapes("cut"), 2):
@@ -420,7 +426,7 @@ def test_common_line_hexagons_save_every_shared_edge() -> None:
         affinity.translate(
             h if p["rotation"] == 0 else affinity.rotate(h, 90, (0, 0)), p["x"], p["y"]
         )
-        for p in sheet.meta["parts"]
+        for p in _placed_parts(sheet)
     ]
     for a, b in itertools.combinations(hexes, 2):
         assert a.intersection(b).area < 1e-3
@@ -449,7 +455,7 @@ def test_sheet_renders_to_svg_with_every_layer_and_dxf_with_a_cut_per_part(
     assert data is not None
     (tmp_path / "sheet.dxf").write_bytes(data)
     doc = ezdxf.readfile(tmp_path / "sheet.dxf")
-    cuts = [e for e in doc.modelspace() if e.dxf.layer == "cut"]
+    cuts: list[Any] = [e for e in doc.modelspace() if e.dxf.layer == "cut"]
     assert len(cuts) == 11
     assert all(e.dxftype() == "LWPOLYLINE" and e.closed for e in cuts)
     assert len([e for e in doc.modelspace() if e.dxf.layer == "inner-cut"]) == 6
@@ -463,10 +469,10 @@ def test_parts_of_thick_material_nest_at_least_its_thickness_apart() -> None:
     ply = square("ply", 10, copies=2)
     ply.meta["thickness"] = 6.0
     (sheet,) = cut_sheets([ply], (60, 30), gap=2, margin=5)
-    (a, b) = sheet.meta["parts"]
+    (a, b) = _placed_parts(sheet)
     assert (b["x"] - a["x"], b["y"] - a["y"]) == pytest.approx((16, 0), abs=0.05)
     assert_well_packed([sheet], 6.0, 5.0)
     (card,) = cut_sheets([square("card", 10, copies=2)], (60, 30), gap=2, margin=5)
-    assert card.meta["parts"][1]["x"] == pytest.approx(17, abs=0.01)
+    assert _placed_parts(card)[1]["x"] == pytest.approx(17, abs=0.01)
     (shared,) = cut_sheets([ply], (60, 30), gap=0, margin=5, machine=COMMON_LINE)
-    assert shared.meta["parts"][1]["x"] == pytest.approx(15, abs=0.01)
+    assert _placed_parts(shared)[1]["x"] == pytest.approx(15, abs=0.01)

@@ -39,7 +39,8 @@ def _plate() -> Component:
     return c
 
 
-def _read(data: bytes, tmp_path: Path) -> ezdxf.document.Drawing:
+def _read(data: bytes | None, tmp_path: Path) -> ezdxf.document.Drawing:
+    assert data is not None, "no DXF written"
     path = tmp_path / "part.dxf"
     path.write_bytes(data)
     return ezdxf.readfile(path)
