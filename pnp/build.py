@@ -22,6 +22,7 @@ from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paint import with_trim_lines
 from pnp.paper import PAPERS, get_paper
 from pnp.params import apply_values, validate_params
+from pnp.prepare import Machine, prepare
 from pnp.scene import CUT_LAYERS, PRINTED_MACHINE_LAYERS, Component
 from pnp.staging import Staging
 
@@ -267,16 +268,11 @@ def cut_sheets_of(kit: Kit) -> list[Component]:
     from pnp.layout.cutsheet import cut_sheets
 
     gap = 0.0 if kit.printing.common_line else 2.0
+    machine = Machine(kit.printing.kerf, kit.printing.common_line)
     sheets: list[Component] = []
     for material, names in kit.cut_parts.items():
         parts = [kit.component(n) for n in names]
-        sheets += cut_sheets(
-            parts,
-            kit.printing.cut_bed,
-            gap=gap,
-            common_line=kit.printing.common_line,
-            name=material,
-        )
+        sheets += cut_sheets(parts, kit.printing.cut_bed, gap=gap, machine=machine, name=material)
     return sheets
 
 
@@ -302,10 +298,10 @@ def _cut_sheet_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
     for sheet in plan.sheets:
         say(f"{kit.game}: cut sheet {sheet.name}")
         if "svg" in formats:
-            data = component_svg(sheet, kerf=kit.printing.kerf).encode("utf-8")
+            data = component_svg(sheet).encode("utf-8")  # sheets come prepared
             files.append(write(f"cut/{sheet.name}.svg", data))
         if "dxf" in formats:
-            dxf = component_dxf(sheet, kerf=kit.printing.kerf)
+            dxf = component_dxf(sheet)
             if dxf is not None:
                 files.append(write(f"cut/{sheet.name}.dxf", dxf))
     return files
@@ -334,7 +330,7 @@ def _component_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
         if "png" in formats:
             files.append(write(f"png/{comp.name}.png", component_png(comp)))
         if "dxf" in formats:
-            dxf = component_dxf(comp, kerf=kit.printing.kerf)
+            dxf = component_dxf(prepare(comp, Machine(kit.printing.kerf)))
             if dxf is not None:
                 files.append(write(f"dxf/{comp.name}.dxf", dxf))
     return files

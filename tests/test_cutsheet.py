@@ -5,26 +5,23 @@ from __future__ import annotations
 import itertools
 import math
 from pathlib import Path
+from typing import Any, cast
 
 import ezdxf
 import pytest
+from cut_geometry import no_duplicate_cuts, shared_length
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box
-from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from geometry.shapes import regular_polygon
 from pnp.errors import PnpError
-from pnp.layout.cutsheet import (
-    cut_length,
-    cut_sheets,
-    merge_common_lines,
-    part_region,
-)
+from pnp.layout.cutsheet import cut_length, cut_sheets, part_region
 from pnp.layout.page import text_bounds
 from pnp.paper import BEDS, get_bed
+from pnp.prepare import Machine
 from pnp.render.dxf import component_dxf
 from pnp.render.svg import component_svg
 from pnp.scene import (
@@ -44,6 +41,12 @@ from pnp.scene import (
 FLATS = 25.0  # hexagon tile, across flats (mm)
 RADIUS = FLATS / math.sqrt(3)  # its corner radius
 TOL = 1e-5
+COMMON_LINE = Machine(common_line=True)
+
+
+def _placed_parts(sheet: Component) -> list[dict[str, Any]]:
+    """Where the sheet put each part: name, x, y and rotation."""
+    return cast(list[dict[str, Any]], sheet.meta["parts"])
 
 
 def hexagon(name: str = "hex", copies: int = 1, bleed: float = 0.0) -> Component:
@@ -157,7 +160,7 @@ def test_only_parts_with_cut_lines_and_their_copies() -> None:
     sheets = cut_sheets(
         [printed, full_part("a", copies=3), square("b", 12, copies=2), holes_only], "300x200"
     )
-    names = [p["name"] for s in sheets for p in s.meta["parts"]]
+    names = [p["name"] for s in sheets for p in _placed_parts(s)]
     assert sorted(names) == ["a", "a", "a", "b", "b", "frame", "frame"]
     assert len(sheets) == 1
     assert sheets[0].name == "cut-1" and sheets[0].imposition == "cutout"
@@ -177,14 +180,14 @@ def test_sheets_are_named_and_numbered_from_one() -> None:
     assert [s.name for s in sheets] == ["tiles-1"]
     sheets = cut_sheets([square("s", 90, copies=7)], "a4", name="tiles")
     assert [s.name for s in sheets] == ["tiles-1", "tiles-2"]
-    assert [len(s.meta["parts"]) for s in sheets] == [6, 1]
+    assert [len(_placed_parts(s)) for s in sheets] == [6, 1]
     assert sheets[1].title == "Cut sheet 2 of 2"
 
 
 def test_two_squares_hand_worked_positions() -> None:
     """Bottom-left first: the first at the margin corner, the next a gap to its right."""
     (sheet,) = cut_sheets([square("s", 10, copies=2)], (50, 30), gap=2, margin=5)
-    (a, b) = sheet.meta["parts"]
+    (a, b) = _placed_parts(sheet)
     assert (a["x"], a["y"], a["rotation"]) == pytest.approx((5, 5, 0))
     assert (b["x"], b["y"], b["rotation"]) == pytest.approx((17, 5, 0), abs=0.01)
     assert b["x"] >= 17 - TOL  # never closer than the gap
@@ -197,7 +200,7 @@ def test_part_fitting_only_turned_is_turned_with_all_its_items() -> None:
     c.add(circle(2, 5, 1, "drill", DRILL_STYLE))
     c.add(Text(15, 4, "long", size=5, anchor="middle"))
     (sheet,) = cut_sheets([c], (25, 45), margin=5)
-    (p,) = sheet.meta["parts"]
+    (p,) = _placed_parts(sheet)
     assert p["rotation"] == 90
     assert sheet.shapes("cut")[0].geom.bounds == pytest.approx((5, 5, 15, 35))
     # a quarter turn: local (u, v) lands at (x - v, y + u)
@@ -232,7 +235,7 @@ def test_every_layer_of_every_part_is_kept_and_moved_together() -> None:
         assert len([i for i in sheet.items if i.layer == layer]) == 9 * per_part
     # each drill mark sits 5, 5 from its own part's corner (turned or not)
     for p, cut, drill in zip(
-        sheet.meta["parts"], sheet.shapes("cut"), sheet.shapes("drill"), strict=True
+        _placed_parts(sheet), sheet.shapes("cut"), sheet.shapes("drill"), strict=True
     ):
         x0, y0, x1, _ = cut.geom.bounds
         want = (x0 + 5, y0 + 5) if p["rotation"] == 0 else (x1 - 5, y0 + 5)
@@ -304,7 +307,7 @@ def test_37_hexagons_one_bed_in_offset_rows() -> None:
     tiles = [hexagon("red", 13, bleed=3), hexagon("green", 12, bleed=3), hexagon("blue", 12)]
     sheets = cut_sheets(tiles, "300x200")
     assert len(sheets) == 1
-    assert len(sheets[0].meta["parts"]) == 37
+    assert len(_placed_parts(sheets[0])) == 37
     top = max(s.geom.bounds[3] for s in sheets[0].shapes("cut"))
     assert top == pytest.approx(5 + 2 * RADIUS + 3 * 27 * math.sin(math.radians(60)), abs=0.05)
     assert_well_packed(sheets, gap=2, margin=5)
@@ -324,7 +327,7 @@ def test_small_part_nests_in_a_notch() -> None:
     ell.add(Shape(shape.exterior, "cut", CUT_STYLE))
     sheets = cut_sheets([square("sq", 7), ell], (22, 22), margin=1)
     assert len(sheets) == 1
-    sq = next(p for p in sheets[0].meta["parts"] if p["name"] == "sq")
+    sq = next(p for p in _placed_parts(sheets[0]) if p["name"] == "sq")
     assert (sq["x"], sq["y"]) == pytest.approx((13, 13), abs=0.01)
     assert_well_packed(sheets, gap=2, margin=1)
 
@@ -378,9 +381,9 @@ def test_any_mix_is_counted_inside_and_apart(
 ) -> None:
     comps = [_make(i, kind, a, b, n) for i, ((kind, a, b), n) in enumerate(spec)]
     sheets = cut_sheets(comps, bed, gap=gap)
-    placed = sorted(p["name"] for s in sheets for p in s.meta["parts"])
+    placed = sorted(p["name"] for s in sheets for p in _placed_parts(s))
     assert placed == sorted(c.name for c in comps for _ in range(c.copies))
-    assert all(s.meta["parts"] for s in sheets)  # no empty sheet
+    assert all(_placed_parts(s) for s in sheets)  # no empty sheet
     assert_well_packed(sheets, gap=gap, margin=5)
     for s in sheets:  # gap 0: touching is fine, overlapping is not
         for a, b in itertools.combinations(s.shapes("cut"), 2):
@@ -390,74 +393,8 @@ def test_any_mix_is_counted_inside_and_apart(
 # --- Common-line cutting ----------------------------------------------------------------
 
 
-def _sheet(*outlines: Polygon) -> Component:
-    c = Component("s", "s", 100, 100)
-    c.add(*(Shape(o.exterior, "cut", CUT_STYLE) for o in outlines))
-    return c
-
-
-def _shared(a: BaseGeometry, b: BaseGeometry) -> float:
-    """How far two cut lines run together (within 0.1 µm), measured with shapely alone."""
-    return a.intersection(b.buffer(1e-4)).length
-
-
-def _no_duplicate_cuts(sheet: Component) -> None:
-    """Every stretch is cut once: no two cut lines run together for more than a touch."""
-    lines = [
-        s.geom.boundary if isinstance(s.geom, Polygon) else s.geom for s in sheet.shapes("cut")
-    ]
-    for a, b in itertools.combinations(lines, 2):
-        assert _shared(a, b) < 1e-3
-
-
-def test_merge_two_squares_sharing_an_edge() -> None:
-    sheet = _sheet(box(0, 0, 10, 10), box(10, 0, 20, 10), box(50, 50, 60, 60))
-    merged = merge_common_lines(sheet)
-    assert cut_length([sheet]) == pytest.approx(120)
-    assert cut_length([merged]) == pytest.approx(110)  # the shared 10 mm edge once
-    assert merged.meta["common_line_saved"] == pytest.approx(10)
-    _no_duplicate_cuts(merged)
-    # every edge is still cut
-    before = unary_union([s.geom for s in sheet.shapes("cut")])
-    after = unary_union([s.geom for s in merged.shapes("cut")])
-    assert before.symmetric_difference(after).length < 1e-6
-    # the first square keeps its closed outline, the second is cut on its other three sides
-    first, second = merged.shapes("cut")[:2]
-    assert first.geom.equals(box(0, 0, 10, 10).exterior)
-    assert second.geom.geom_type == "LineString" and not second.geom.is_closed
-    assert second.geom.length == pytest.approx(30)
-    assert {second.geom.coords[0], second.geom.coords[-1]} == {(10.0, 0.0), (10.0, 10.0)}
-    # the lone square keeps its closed outline
-    assert box(50, 50, 60, 60).exterior.equals(merged.shapes("cut")[-1].geom)
-    assert len(sheet.shapes("cut")) == 3  # the input is left alone
-
-
-def test_merge_partly_shared_edge_and_nothing_shared() -> None:
-    merged = merge_common_lines(_sheet(box(0, 0, 10, 10), box(10, 5, 20, 15)))
-    assert cut_length([merged]) == pytest.approx(75)
-    _no_duplicate_cuts(merged)
-    apart = _sheet(box(0, 0, 10, 10), box(12, 0, 22, 10))
-    assert merge_common_lines(apart).items == apart.items
-    assert merge_common_lines(apart).meta["common_line_saved"] == 0
-
-
-def test_merge_a_part_shared_all_round() -> None:
-    """A square in a ring of four: its four edges are its neighbours' edges, cut once."""
-    ring = [box(0, 0, 30, 10), box(0, 20, 30, 30), box(0, 10, 10, 20), box(20, 10, 30, 20)]
-    sheet = _sheet(*ring, box(10, 10, 20, 20))
-    merged = merge_common_lines(sheet)
-    # bottom and top keep 80 each; the side squares lose 20 each to them and 10 to the middle
-    assert cut_length([merged]) == pytest.approx(280 - 80)
-    assert merged.meta["common_line_saved"] == pytest.approx(80)
-    # top and bottom closed; each side square keeps its two upright edges (the left one's
-    # right edge is the middle square's too); nothing is left of the middle square's own cut
-    kinds = sorted((s.geom.geom_type, round(s.geom.length, 6)) for s in merged.shapes("cut"))
-    assert kinds == [("LineString", 10.0)] * 4 + [("LinearRing", 80.0)] * 2
-    _no_duplicate_cuts(merged)
-
-
 def test_circles_have_no_common_lines() -> None:
-    (sheet,) = cut_sheets([disc("d", 10, copies=4)], "a4", gap=0, common_line=True)
+    (sheet,) = cut_sheets([disc("d", 10, copies=4)], "a4", gap=0, machine=COMMON_LINE)
     assert len(sheet.shapes("cut")) == 4 and sheet.meta["common_line_saved"] == 0
 
 
@@ -465,29 +402,42 @@ def test_common_line_is_never_the_default() -> None:
     sheets = cut_sheets([hexagon("h", 37)], "300x200", gap=0)
     assert len(sheets[0].shapes("cut")) == 37  # closed outlines, shared edges cut twice
     with pytest.raises(PnpError, match="gap 0"):
-        cut_sheets([hexagon("h", 37)], "300x200", common_line=True)
+        cut_sheets([hexagon("h", 37)], "300x200", machine=COMMON_LINE)
+
+
+def test_common_line_with_a_kerf_puts_the_kerfed_outlines_edge_to_edge() -> None:
+    """Two 10 mm squares, kerf 0.4: each blade path runs 0.2 mm outside its square and the
+    one between them is shared, so the squares sit 0.4 mm apart and 10.4 mm is saved."""
+    machine = Machine(kerf=0.4, common_line=True)
+    (sheet,) = cut_sheets([square("sq", 10, copies=2)], (60, 30), gap=0, margin=5, machine=machine)
+    x0, y0, x1, y1 = unary_union([s.geom for s in sheet.shapes("cut")]).bounds
+    assert (x1 - x0, y1 - y0) == pytest.approx((20.8, 10.4), abs=1e-5)
+    assert (x0, y0) == pytest.approx((5, 5), abs=1e-5)  # the blade path stays off the margin
+    assert sheet.meta["common_line_saved"] == pytest.approx(10.4)
+    assert cut_length([sheet]) == pytest.approx(2 * 4 * 10.4 - 10.4)
+    no_duplicate_cuts(sheet)
 
 
 def test_common_line_hexagons_save_every_shared_edge() -> None:
-    (sheet,) = cut_sheets([hexagon("h", 37)], "300x200", gap=0, common_line=True)
+    (sheet,) = cut_sheets([hexagon("h", 37)], "300x200", gap=0, machine=COMMON_LINE)
     # the outlines as packed, rebuilt from the placements
     h = Polygon(hexagon().shapes("cut")[0].geom)
     hexes = [
         affinity.translate(
             h if p["rotation"] == 0 else affinity.rotate(h, 90, (0, 0)), p["x"], p["y"]
         )
-        for p in sheet.meta["parts"]
+        for p in _placed_parts(sheet)
     ]
     for a, b in itertools.combinations(hexes, 2):
         assert a.intersection(b).area < 1e-3
     # shared edges measured independently: one outline running along another
-    pairs = [_shared(a.exterior, b.exterior) for a, b in itertools.combinations(hexes, 2)]
+    pairs = [shared_length(a.exterior, b.exterior) for a, b in itertools.combinations(hexes, 2)]
     shared = sum(x for x in pairs if x > 1e-3)
     assert shared > 70 * RADIUS  # the honeycomb shares most edges
     before = sum(x.length for x in hexes)
     assert before - cut_length([sheet]) == pytest.approx(shared, abs=0.05)
     assert sheet.meta["common_line_saved"] == pytest.approx(shared, abs=0.05)
-    _no_duplicate_cuts(sheet)
+    no_duplicate_cuts(sheet)
 
 
 # --- Renderers --------------------------------------------------------------------------
@@ -505,7 +455,7 @@ def test_sheet_renders_to_svg_with_every_layer_and_dxf_with_a_cut_per_part(
     assert data is not None
     (tmp_path / "sheet.dxf").write_bytes(data)
     doc = ezdxf.readfile(tmp_path / "sheet.dxf")
-    cuts = [e for e in doc.modelspace() if e.dxf.layer == "cut"]
+    cuts: list[Any] = [e for e in doc.modelspace() if e.dxf.layer == "cut"]
     assert len(cuts) == 11
     assert all(e.dxftype() == "LWPOLYLINE" and e.closed for e in cuts)
     assert len([e for e in doc.modelspace() if e.dxf.layer == "inner-cut"]) == 6
@@ -519,10 +469,10 @@ def test_parts_of_thick_material_nest_at_least_its_thickness_apart() -> None:
     ply = square("ply", 10, copies=2)
     ply.meta["thickness"] = 6.0
     (sheet,) = cut_sheets([ply], (60, 30), gap=2, margin=5)
-    (a, b) = sheet.meta["parts"]
+    (a, b) = _placed_parts(sheet)
     assert (b["x"] - a["x"], b["y"] - a["y"]) == pytest.approx((16, 0), abs=0.05)
     assert_well_packed([sheet], 6.0, 5.0)
     (card,) = cut_sheets([square("card", 10, copies=2)], (60, 30), gap=2, margin=5)
-    assert card.meta["parts"][1]["x"] == pytest.approx(17, abs=0.01)
-    (shared,) = cut_sheets([ply], (60, 30), gap=0, margin=5, common_line=True)
-    assert shared.meta["parts"][1]["x"] == pytest.approx(15, abs=0.01)
+    assert _placed_parts(card)[1]["x"] == pytest.approx(17, abs=0.01)
+    (shared,) = cut_sheets([ply], (60, 30), gap=0, margin=5, machine=COMMON_LINE)
+    assert _placed_parts(shared)[1]["x"] == pytest.approx(15, abs=0.01)

@@ -1,14 +1,14 @@
-"""DXF cut files read back with ezdxf and measured: units, versions, entities, kerf sizes."""
+"""DXF cut files read back with ezdxf and measured: units, versions, entities, sizes."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import ezdxf
 import pytest
 from shapely.geometry import LineString, box
 
+from pnp.prepare import with_kerf
 from pnp.render.dxf import component_dxf
 from pnp.scene import (
     CUT_LAYERS,
@@ -39,7 +39,8 @@ def _plate() -> Component:
     return c
 
 
-def _read(data: bytes, tmp_path: Path) -> ezdxf.document.Drawing:
+def _read(data: bytes | None, tmp_path: Path) -> ezdxf.document.Drawing:
+    assert data is not None, "no DXF written"
     path = tmp_path / "part.dxf"
     path.write_bytes(data)
     return ezdxf.readfile(path)
@@ -79,7 +80,7 @@ def test_only_machine_layers_and_simple_entities(tmp_path: Path) -> None:
     assert doc.layers.get("inner-cut").color == 5
 
 
-def test_no_kerf_keeps_exact_sizes(tmp_path: Path) -> None:
+def test_outlines_and_holes_keep_their_drawn_sizes(tmp_path: Path) -> None:
     doc = _read(component_dxf(_plate()), tmp_path)
     (outline,) = _on(doc, "cut")
     (hole,) = _on(doc, "inner-cut")
@@ -88,55 +89,10 @@ def test_no_kerf_keeps_exact_sizes(tmp_path: Path) -> None:
     assert _size(hole) == pytest.approx((10.0, 10.0), abs=1e-6)
 
 
-def test_kerf_grows_outlines_and_shrinks_holes(tmp_path: Path) -> None:
-    doc = _read(component_dxf(_plate(), kerf=0.2), tmp_path)
-    (outline,) = _on(doc, "cut")
-    (hole,) = _on(doc, "inner-cut")
-    assert _size(outline) == pytest.approx((40.2, 30.2), abs=1e-6)
-    assert _size(hole) == pytest.approx((9.8, 9.8), abs=1e-6)
-    (score,) = _on(doc, "score")
-    assert not score.closed
-    assert [tuple(p) for p in score.get_points("xy")] == [(0, 25), (40, 25)]
-    (drill,) = _on(doc, "drill")
-    assert drill.dxftype() == "CIRCLE" and drill.dxf.radius == pytest.approx(1.0)
-    assert tuple(drill.dxf.center)[:2] == pytest.approx((5, 25))
-
-
-def test_circles_and_holes_in_cut_polygons_follow_the_kerf(tmp_path: Path) -> None:
-    ring = box(0, 0, 30, 30).difference(box(10, 10, 20, 20))
-    part = Component("ring", "Ring", 30, 30, items=[Shape(ring, "cut", CUT_STYLE)])
-    part.add(circle(5, 5, 2.0, "inner-cut", INNER_CUT_STYLE), circle(25, 5, 2.0, "cut", CUT_STYLE))
-    doc = _read(component_dxf(part, kerf=0.4), tmp_path)
-    polylines = sorted(_size(e) for e in _on(doc, "cut") if e.dxftype() == "LWPOLYLINE")
-    # the material grows: outline 30.4, its hole shrinks to 9.6
-    assert polylines == [pytest.approx((9.6, 9.6)), pytest.approx((30.4, 30.4))]
-    radii = {e.dxf.layer: e.dxf.radius for e in doc.modelspace() if e.dxftype() == "CIRCLE"}
-    assert radii == {"inner-cut": pytest.approx(1.8), "cut": pytest.approx(2.2)}
-
-
 def test_rebuilds_are_byte_identical_and_leave_ezdxf_options_alone() -> None:
     before = ezdxf.options.write_fixed_meta_data_for_testing
-    first = component_dxf(_plate(), kerf=0.2)
-    second = component_dxf(_plate(), kerf=0.2)
+    first = component_dxf(_plate())
+    second = component_dxf(_plate())
     assert first == second
     assert ezdxf.options.write_fixed_meta_data_for_testing == before
-    assert component_dxf(_plate(), kerf=0.3) != first
-
-
-def test_negative_kerf_is_refused() -> None:
-    with pytest.raises(ValueError):
-        component_dxf(_plate(), kerf=-0.1)
-
-
-def test_kerf_grows_a_cards_rounded_trim_ring_too():
-    """Cards put their trim on `cut` as a closed ring; kerf must offset it outward."""
-    import ezdxf
-
-    from pnp.cards import CardFormat, add_cut, card_base
-
-    card = card_base("c", "C", CardFormat(85.0, 55.0, 8.0, 3.0), "#ffffff")
-    add_cut(card)
-    doc = ezdxf.read(io.StringIO(component_dxf(card, kerf=0.4).decode()))
-    (poly,) = [e for e in doc.modelspace() if e.dxf.layer == "cut"]
-    xs = [p[0] for p in poly.get_points()]
-    assert min(xs) == pytest.approx(-0.2, abs=1e-6) and max(xs) == pytest.approx(85.2, abs=1e-6)
+    assert component_dxf(with_kerf(_plate(), 0.3)) != first

@@ -8,7 +8,6 @@ discs drop into each other's hollows, yet no two outlines come closer than the g
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import shapely
 from shapely import affinity
-from shapely.geometry import LineString, MultiLineString, Point, Polygon, box
+from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 
@@ -24,6 +23,7 @@ from pnp.errors import PnpError
 from pnp.layout.impose import expand_copies
 from pnp.layout.page import text_bounds
 from pnp.paper import get_bed
+from pnp.prepare import AS_DRAWN, Machine, linework, prepare, with_kerf
 from pnp.scene import Component, Item, Shape, Text, enclosed
 
 BED_GAP = 2.0
@@ -43,7 +43,6 @@ CIRCLE_SEGMENTS = 16
 """Segments per quarter circle for a round outline; drawn a little outside the true circle."""
 Box = tuple[float, float, float, float]
 NfpCache = dict[tuple[str, Rotation, str, Rotation], BaseGeometry]
-Segment = tuple[tuple[float, float], tuple[float, float]]
 
 
 def _resolve_bed(bed: str | tuple[float, float]) -> tuple[float, float]:
@@ -99,30 +98,33 @@ def cut_sheets(
     *,
     gap: float = BED_GAP,
     margin: float = BED_MARGIN,
-    common_line: bool = False,
+    machine: Machine = AS_DRAWN,
     name: str | None = None,
 ) -> list[Component]:
-    """Every component with cut lines, `copies` times, nested onto as few beds as found.
+    """Every component with cut lines, `copies` times, nested onto as few beds as found,
+    each sheet prepared for the `machine` (`pnp.prepare`: kerf, common lines, hairline).
 
     Parts keep all their layers; a part is turned a quarter where that packs better. Three
     runs (all as drawn, all turned, each part free) are compared and the one with fewest
     sheets, then the lowest last sheet, wins. The gap grows to the parts' material thickness
-    where they state one (`material_thickness`). `common_line` (edge to edge, `gap` 0) cuts
-    each shared straight edge once; it is an option, never the default, because a shared
-    cut leaves no web between parts and needs a kerf-free layout.
+    where they state one (`material_thickness`). A common-line machine (`gap` 0) nests
+    parts on their kerf-offset outlines, edge to edge, and cuts each shared straight edge
+    once; it is an option, never the default, because a shared cut leaves no web between
+    parts.
     """
     width, height = _resolve_bed(bed)
     if not (math.isfinite(gap) and 0 <= gap <= 100):
         raise PnpError(f"gap between cut parts must be 0 to 100 mm, got {gap:g}")
     if not (math.isfinite(margin) and 0 <= margin and 2 * margin < min(width, height)):
         raise PnpError(f"bed margin {margin:g} mm leaves no room on a {width:g} x {height:g} bed")
+    common_line = machine.common_line
     if common_line and gap != 0:
         raise PnpError(f"common-line cutting puts parts edge to edge: use gap 0, not {gap:g} mm")
     area = (margin, margin, width - margin, height - margin)
     cut = [c for c in components if c.has_cut_lines()]
     if not common_line:
         gap = max(gap, material_thickness(cut))
-    parts = _parts(cut, gap)
+    parts = _parts(cut, gap, kerf=machine.kerf if common_line else 0.0)
     if not parts:
         return []
     nfps: NfpCache = {}
@@ -138,14 +140,16 @@ def cut_sheets(
 
     def sheets(beds: list[_Bed]) -> list[Component]:
         return [
-            _sheet(f"{label}-{n}", f"Cut sheet {n} of {len(beds)}", b, width, height)
+            prepare(
+                _sheet(f"{label}-{n}", f"Cut sheet {n} of {len(beds)}", b, width, height), machine
+            )
             for n, b in enumerate(beds, start=1)
         ]
 
     if not common_line:
         return sheets(min(runs, key=_run_cost))
     # edge to edge, the run that shares the most cut wins: the laser's time is its cut length
-    merged = [[merge_common_lines(s) for s in sheets(beds)] for beds in runs]
+    merged = [sheets(beds) for beds in runs]
     costs = [
         (len(m), round(cut_length(m), 6), _run_cost(r)) for m, r in zip(merged, runs, strict=True)
     ]
@@ -175,7 +179,7 @@ def cut_length(sheets: list[Component]) -> float:
             if s.radius > 0 and s.geom.geom_type == "Point":
                 total += 2 * math.pi * s.radius
             else:
-                total += _linework(s.geom).length
+                total += linework(s.geom).length
     return total
 
 
@@ -186,14 +190,15 @@ def _top(p: _Placed) -> float:
 # --- Parts and their nesting shapes -----------------------------------------------------
 
 
-def _parts(components: list[Component], gap: float) -> list[_Part]:
-    """Copies expanded, biggest outline first (stable), so small parts fill the holes left."""
+def _parts(components: list[Component], gap: float, kerf: float = 0.0) -> list[_Part]:
+    """Copies expanded, biggest outline first (stable), so small parts fill the holes left.
+    With a `kerf`, parts nest on their kerf-offset outlines: edge to edge, those meet."""
     outlines: dict[int, _Outline] = {}  # by component identity: copies share one outline
     by_key: dict[str, _Outline] = {}
     parts: list[_Part] = []
     for order, comp in enumerate(expand_copies(components)):
         if id(comp) not in outlines:
-            region = part_region(comp)
+            region = part_region(with_kerf(comp, kerf))
             key = shapely.to_wkt(shapely.normalize(region), rounding_precision=6)
             if key not in by_key:
                 by_key[key] = _outline(key, region, gap)
@@ -482,107 +487,3 @@ def _moved(item: Item, rot: Rotation, x: float, y: float) -> Item:
     if isinstance(item, Text):
         return replace(item, x=x - item.y, y=y + item.x, rotate=item.rotate + rot)
     return replace(item, geom=affinity.affine_transform(item.geom, [0, -1, 1, 0, x, y]))
-
-
-# --- Common-line cutting -------------------------------------------------------------------
-
-
-def merge_common_lines(sheet: Component, tol: float = 0.01) -> Component:
-    """The sheet with each straight cut shared by touching parts cut once, not twice.
-
-    Two cut segments that lie on one line (within `tol` mm) and overlap are a shared edge:
-    the earlier outline keeps it, the later one loses that stretch and becomes open lines
-    covering the rest of its outline. Outlines sharing nothing, and circles, stay as they
-    are. Kerf offsets do not apply to the open lines (they no longer enclose a part).
-    """
-    cuts = [
-        (i, s)
-        for i, s in enumerate(sheet.items)
-        if isinstance(s, Shape) and s.layer == "cut" and s.radius == 0 and not s.geom.is_empty
-    ]
-    segments = [(k, seg) for k, (_, s) in enumerate(cuts) for seg in _segments(s.geom)]
-    lines = np.array([LineString(seg) for _, seg in segments], dtype=object)  # may be empty
-    near = shapely.STRtree(lines).query(lines, predicate="dwithin", distance=tol)
-    covered: dict[int, list[tuple[float, float]]] = {}
-    for a, b in zip(*near, strict=True):
-        if segments[b][0] < segments[a][0]:  # the later outline gives up the shared stretch
-            span = _overlap(segments[a][1], segments[b][1], tol)
-            if span is not None:
-                covered.setdefault(int(a), []).append(span)
-    if not covered:
-        return replace(sheet, items=list(sheet.items), meta=dict(sheet.meta, common_line_saved=0.0))
-    losing = sorted({segments[a][0] for a in covered})
-    rest: dict[int, list[LineString]] = {k: [] for k in losing}
-    for n, (k, seg) in enumerate(segments):
-        if k in rest:
-            rest[k].extend(_uncovered(seg, covered.get(n, []), tol))
-    replaced = {cuts[k][0]: k for k in losing}
-    items: list[Item] = []
-    for i, item in enumerate(sheet.items):
-        if i not in replaced:
-            items.append(item)
-            continue
-        k = replaced[i]
-        if rest[k]:  # an outline shared all round is cut by its neighbours alone
-            merged = shapely.line_merge(MultiLineString(rest[k]))
-            items.extend(replace(cuts[k][1], geom=g) for g in shapely.get_parts(merged))
-    saved = sum(hi - lo for spans in covered.values() for lo, hi in _union(spans))
-    return replace(sheet, items=items, meta=dict(sheet.meta, common_line_saved=saved))
-
-
-def _segments(geom: BaseGeometry) -> list[Segment]:
-    """Every straight stretch a blade follows along a shape, in drawing order."""
-    out: list[Segment] = []
-    for line in shapely.get_parts(_linework(geom)):
-        xy = [(float(x), float(y)) for x, y in shapely.get_coordinates(line)]
-        out.extend((p, q) for p, q in itertools.pairwise(xy) if p != q)
-    return out
-
-
-def _linework(geom: BaseGeometry) -> BaseGeometry:
-    """The lines a blade follows: polygon boundaries, rings and lines as they are."""
-    if geom.geom_type in ("Polygon", "MultiPolygon"):
-        return geom.boundary
-    return geom
-
-
-def _overlap(seg: Segment, other: Segment, tol: float) -> tuple[float, float] | None:
-    """The stretch of `seg` (mm from its start) that `other` runs along, if longer than tol."""
-    (x0, y0), (x1, y1) = seg
-    length = math.hypot(x1 - x0, y1 - y0)
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    along = []
-    for qx, qy in other:
-        if abs(ux * (qy - y0) - uy * (qx - x0)) > tol:  # off the line
-            return None
-        along.append(ux * (qx - x0) + uy * (qy - y0))
-    lo, hi = max(0.0, min(along)), min(length, max(along))
-    return (lo, hi) if hi - lo > tol else None
-
-
-def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    out: list[tuple[float, float]] = []
-    for lo, hi in sorted(spans):
-        if out and lo <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        else:
-            out.append((lo, hi))
-    return out
-
-
-def _uncovered(seg: Segment, spans: list[tuple[float, float]], tol: float) -> list[LineString]:
-    """What is left of a segment once the shared stretches are taken out (none under tol)."""
-    (x0, y0), (x1, y1) = seg
-    length = math.hypot(x1 - x0, y1 - y0)
-    cuts, start = [], 0.0
-    for lo, hi in [*_union(spans), (length, length)]:
-        if lo - start > tol:
-            cuts.append((start, lo))
-        start = max(start, hi)
-
-    def at(d: float) -> tuple[float, float]:
-        if d >= length:  # the true end, so pieces of one outline still join exactly
-            return (x1, y1)
-        return (x0 + (x1 - x0) * d / length, y0 + (y1 - y0) * d / length)
-
-    return [LineString([at(a), at(b)]) for a, b in cuts]

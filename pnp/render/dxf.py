@@ -5,8 +5,8 @@ splines, no text); R2000 so old laser software opens it. `$INSUNITS` is set to 4
 ezdxf's default of metres would make a 40 mm card 40 m in some programs. DXF is y-up like
 the scene, so coordinates are written unchanged.
 
-Kerf: cut paths move by kerf/2, outlines out and holes in (`pnp.render.kerf`, the same
-rule as the SVG cut sheets).
+The component comes prepared for the machine (`pnp.prepare`: kerf, common lines,
+hairline), the same pipeline the SVG cut sheets went through, and is written as given.
 
 ezdxf stamps files with dates, GUIDs and its version; its fixed-metadata option replaces
 them with constants, so the same component always gives byte-identical DXF.
@@ -24,7 +24,6 @@ from ezdxf.document import Drawing
 from ezdxf.layouts import Modelspace
 from shapely.geometry.base import BaseGeometry
 
-from pnp.render.kerf import with_kerf
 from pnp.scene import Component, Shape
 
 DXF_VERSION = "R2000"
@@ -35,13 +34,12 @@ DXF_LAYER_ORDER: tuple[str, ...] = ("inner-cut", "cut", "score", "drill")
 """Inner cuts first: a part cut free of the sheet before its holes shifts under the beam."""
 
 
-def component_dxf(component: Component, kerf: float = 0.0) -> bytes | None:
+def component_dxf(component: Component) -> bytes | None:
     """The component's cut, inner-cut, score and drill layers as DXF bytes (mm).
 
     None when the component has no cut lines: a printed card is cut with scissors or a
     guillotine from the PDF, and an empty cut file would only confuse.
     """
-    component = with_kerf(component, kerf)
     if not component.has_cut_lines():
         return None
     with _fixed_metadata():

@@ -17,7 +17,6 @@ from xml.sax.saxutils import escape, quoteattr
 
 from shapely.geometry.base import BaseGeometry
 
-from pnp.render.kerf import with_kerf
 from pnp.scene import (
     LAYERS,
     PT_PER_MM,
@@ -53,18 +52,17 @@ def component_svg(
     colours: dict[str, str] | None = None,
     *,
     hairline: float | None = None,
-    kerf: float = 0.0,
 ) -> str:
     """The component as an SVG document in mm, layers in `pnp.scene.LAYERS` order.
 
     `colours` maps machine layers (cut, inner-cut, score, drill) to the colour a shop's
     cutter expects; it replaces the stroke colour (or the fill, for unstroked shapes).
     `hairline`, when given, widens strokes thinner than it (in mm): previews use it so a
-    0.01 mm cut line stays visible on screen; cut files leave it off. `kerf` moves cut
-    paths by kerf/2 as in the DXF files (`pnp.render.kerf`): cut sheets are cut files too.
+    0.01 mm cut line stays visible on screen; cut files leave it off. A cut sheet comes
+    already prepared for the machine (`pnp.prepare`: kerf, common lines, hairline), so
+    it is drawn as given, like its DXF twin.
     """
     overrides = check_layer_colours(colours)
-    component = with_kerf(component, kerf)
     x0, y0, w, h = svg_extent(component, bleed)
     flip = component.height
     lines = [
