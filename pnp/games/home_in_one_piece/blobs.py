@@ -58,7 +58,7 @@ def groups(model: PlayModel, own: Sequence[Blob], size: int) -> list[tuple[Blob,
     groups, pairs too far apart to meet even as the whole dough are dropped first (cheap)."""
     share, radii = model.reach, model.radii
     if size == 2:
-        out = []
+        out: list[tuple[Blob, ...]] = []
         for a, b in itertools.combinations(own, 2):
             limit = share * (a.r + b.r + 2 * radii[a.units + b.units])
             dx, dy = a.ax - b.ax, a.ay - b.ay

@@ -144,7 +144,7 @@ class GreedyBot:
         stride = min(reach(model, blob.r, blob.r), to_go)
         ux, uy = (rx - blob.ax) / to_go, (ry - blob.ay) / to_go
         others = discs_except(state, [blob])
-        tries = []
+        tries: list[tuple[float, float, float]] = []
         for c, s in FAN:
             for share in STRIDES:
                 d = share * stride
