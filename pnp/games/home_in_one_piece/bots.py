@@ -24,7 +24,6 @@ from pnp.games.home_in_one_piece.blobs import Blob, centroid, groups, may_meet, 
 from pnp.games.home_in_one_piece.model import PlayModel, clamp, clear
 from pnp.games.home_in_one_piece.rules import (
     Position,
-    Turn,
     clear_spot,
     discs_except,
     join,
@@ -51,9 +50,9 @@ class GreedyBot:
     def choose(self, state: GameState[Action], rng: random.Random) -> Action:
         """The turn `take_turn` plays, played on a copy and handed back as one action."""
         assert isinstance(state, State), "the greedy bot plays Home in One Piece only"
-        scratch = state.clone()
+        scratch = state.turn_copy()
         self.take_turn(scratch, rng)
-        return Turn(tuple(scratch.moves))
+        return state.played_on_copy(scratch)
 
     def take_turn(self, state: Position, rng: random.Random) -> None:
         rally = state.model.rally[state.seat]

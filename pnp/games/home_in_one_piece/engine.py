@@ -18,8 +18,6 @@ from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.state import State, new_game
 from pnp.outcome import GameRecord, SimOption
 
-__all__ = ["make_bot"]  # part of the engine contract
-
 BOTS = BOT_NAMES
 TERMINATION = rules.Termination
 MIN_PLAYERS = MAX_PLAYERS = DEFAULT_PLAYERS = 2
@@ -66,7 +64,9 @@ def prepare(params: HomeInOnePieceParams, players: int, reach: str = "overlap") 
     return play_model(params, reach)
 
 
-def new_state(model: PlayModel, players: int, rng: random.Random | None = None) -> State:
+def new_state(
+    model: PlayModel, players: int, rng: random.Random | None = None, **options: Any
+) -> State:
     """The start: every blob in its circle, seat 0 to roll (no set-up draws). Always two
     seats: `prepare` refused any other count, and `pnp.forward.play` checks the bots."""
     return new_game(model)

@@ -57,8 +57,6 @@ from pnp.games.home_in_one_piece.model import (
 from pnp.outcome import CUTOFF
 from pnp.outcome import Termination as BaseTermination
 
-__all__ = ["Blob", "reach"]  # re-exported: a rule test builds positions from them
-
 MAX_TURNS = 600
 COUNTERS = (
     "rolls",

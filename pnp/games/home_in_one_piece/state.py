@@ -27,7 +27,7 @@ printed exactly (Python's shortest repr), so `parse_action` reads back the same 
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import math
 import random
 from fractions import Fraction
@@ -46,6 +46,7 @@ from pnp.games.home_in_one_piece.rules import (
     Shift,
     Turn,
     clear_spot,
+    end_turn,
     join,
     play,
     roll,
@@ -61,6 +62,8 @@ Action = int | Turn
 
 class State(Position):
     """A position with the game-state API: who moves, what they may do, and the end."""
+
+    _planned: tuple[Turn, Position] | None = None  # see `played_on_copy`
 
     @property
     def players(self) -> int:
@@ -103,11 +106,36 @@ class State(Position):
         return dice_model.roll(self.model.dice, rng)
 
     def random_action(self, rng: random.Random) -> Action:
-        scratch = self.clone()
+        scratch = self.turn_copy()
         random_turn(scratch, rng)
-        return Turn(tuple(scratch.moves))
+        return self.played_on_copy(scratch)
+
+    def turn_copy(self) -> Self:
+        """A copy to plan the seat's turn on, before it touches anything. Touches move only
+        the seat's own blobs and change only the turn's records, so only those are copied;
+        the copy is for `played_on_copy`, not for play beyond this turn."""
+        assert self.rolled and not self.touched, "a turn is planned from its start"
+        new = copy.copy(self)
+        new.blobs = list(self.blobs)
+        new.blobs[self.seat] = [Blob(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in self.own]
+        new.moves = []
+        new.touched = []
+        new.counters = dict(self.counters)
+        new._planned = None
+        return new
+
+    def played_on_copy(self, scratch: Position) -> Turn:
+        """The touches a player made on `scratch` (this state's `turn_copy`) as one action.
+
+        The copy is kept until the next `apply`: applying that very action adopts it instead
+        of playing the same touches again (the same calls on the same position give the same
+        position), so a bot that plans on a copy costs one play of its turn, not two."""
+        turn = Turn(tuple(scratch.moves))
+        self._planned = (turn, scratch)
+        return turn
 
     def apply(self, action: Action) -> None:
+        planned, self._planned = self._planned, None
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalMove("the game is over")
@@ -117,6 +145,9 @@ class State(Position):
             roll(self, action)
         elif not isinstance(action, Turn):
             raise IllegalMove(f"{action!r} is not a turn")
+        elif planned is not None and planned[0] is action:
+            vars(self).update(vars(planned[1]))
+            end_turn(self)
         else:
             play(self, action)
 
@@ -131,16 +162,18 @@ class State(Position):
     def clone(self) -> Self:
         """An independent copy: new blobs (`touched` points at the copies, blobs a join
         used up included), the model shared (it is frozen)."""
-        every = [b for seat in self.blobs for b in seat] + self.touched  # joined ones too
-        copies = {id(b): Blob(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in every}
-        return dataclasses.replace(
-            self,
-            blobs=[[copies[id(b)] for b in seat] for seat in self.blobs],
-            touched=[copies[id(b)] for b in self.touched],
-            moves=list(self.moves),
-            leaders=list(self.leaders),
-            counters=dict(self.counters),
-        )
+        copies = {id(b): Blob(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in self.touched}
+        new = copy.copy(self)
+        new.blobs = [
+            [copies.get(id(b)) or Blob(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat]
+            for seat in self.blobs
+        ]
+        new.touched = list(copies.values())
+        new.moves = list(self.moves)
+        new.leaders = list(self.leaders)
+        new.counters = dict(self.counters)
+        new._planned = None
+        return new
 
     def action_str(self, action: Action) -> str:
         if isinstance(action, int):
