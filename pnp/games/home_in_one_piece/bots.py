@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from pnp.forward import RandomBot
 from pnp.games.home_in_one_piece.blobs import Blob, centroid, groups, may_meet, reach
@@ -47,7 +48,7 @@ RING = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in ran
 class GreedyBot:
     name = "greedy"
 
-    def choose(self, state: GameState[Action], rng: random.Random) -> Action:
+    def choose(self, state: GameState[Any], rng: random.Random) -> Action:
         """The turn `take_turn` plays, played on a copy and handed back as one action."""
         assert isinstance(state, State), "the greedy bot plays Home in One Piece only"
         scratch = state.turn_copy()
@@ -164,7 +165,7 @@ class GreedyBot:
                 return
 
 
-def make_bot(name: str, model: PlayModel | None = None) -> Bot[Action]:
+def make_bot(name: str, model: PlayModel | None = None) -> Bot[Any]:
     """A new bot of that name (the model is not needed: both bots read it off the state)."""
     if name == "random":
         return RandomBot()
