@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, box
@@ -111,6 +112,7 @@ def test_greedy_gets_home_on_the_default_kit(seed):
     assert state.counters["joins"] >= 7  # the winner's seven, at least
 
 
+@pytest.mark.slow
 def test_a_seed_fixes_the_game_and_different_seeds_differ():
     model = engine.prepare(HomeInOnePieceParams(), 2)
     for bot in engine.BOTS:
