@@ -15,10 +15,13 @@ Any other `Turn` that `rules.play` accepts is legal too (`is_legal`): the random
 drawn targets, the greedy player's planned steps. Perft counts over this sample, so it
 counts the discrete branching: which blob or group acts, and the roll.
 
-`random_action(rng)` is the random player's turn, drawn exactly as before this API (half
+`random_action(rng)` is the random player's turn with the draws it has always made (half
 the time a roll of two or more joins a random group near a random point, else random
-blobs each to a random point within reach); it is played on a copy, to know when a touch
-ends the turn, and handed back as one `Turn`.
+blobs each to a random point within reach), so a seed plays the same game as before; it is
+not a uniform pick from the sample, which is not the whole choice. It is played on a copy,
+to know when a touch ends the turn, and handed back as one `Turn`. That player draws all
+the blobs it will touch before any target, which is why a whole turn is one decision
+rather than one decision a touch.
 
 Notation: a roll is ``roll 2``; a turn lists its touches, ``b3>120.5,88.25`` (blob 3
 towards that point) and ``b0+b2@300.0,140.0`` (a join), or ``pass``; coordinates are
