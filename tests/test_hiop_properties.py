@@ -1,11 +1,12 @@
-"""Home in One Piece over random kits and games: invariants, the end, determinism, and the
-disc maths checked against shapely."""
+"""Home in One Piece over random kits and games: invariants, the end, determinism, the
+game-state API's laws, and the disc maths checked against shapely."""
 
 from __future__ import annotations
 
 import math
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, box
@@ -16,6 +17,9 @@ from pnp.games.home_in_one_piece import engine, rules
 from pnp.games.home_in_one_piece.bots import make_bot
 from pnp.games.home_in_one_piece.model import APART, free_fraction, nearest_in_discs, play_model
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
+from pnp.games.home_in_one_piece.rules import Termination
+from pnp.games.home_in_one_piece.state import State, new_game
+from pnp.state import CHANCE, TERMINAL
 
 SOME = settings(max_examples=25, deadline=None)
 
@@ -38,7 +42,7 @@ def kits(draw) -> HomeInOnePieceParams:
 CAP = 150  # turns: enough to see joins, homecomings and timeouts, and fast
 
 
-def check(state: rules.State) -> None:
+def check(state: State) -> None:
     """After every turn: dough kept per player, nobody's dough touching, all on the board."""
     model = state.model
     everything = []
@@ -55,7 +59,7 @@ def check(state: rules.State) -> None:
             assert gap >= APART - 1e-6  # own blobs not yet joined, others' never touched
 
 
-def check_with_shapely(state: rules.State) -> None:
+def check_with_shapely(state: State) -> None:
     """The same, asked of shapely's drawn discs."""
     model = state.model
     board = box(0, 0, model.width, model.height).buffer(1e-6)
@@ -65,15 +69,17 @@ def check_with_shapely(state: rules.State) -> None:
     assert not unary_union(mine).intersects(unary_union(theirs))
 
 
-def play_checked(model, bot: str, seed: int) -> rules.State:
+def play_checked(model, bot: str, seed: int) -> State:
     rng = random.Random(seed)
-    state = rules.new_game(model)
-    state.max_turns = CAP
+    state = new_game(model, max_turns=CAP)
     check(state)
     check_with_shapely(state)
-    b = make_bot(bot)
-    while state.ended is None:
-        rules.play_turn(state, b, rng)
+    b = make_bot(bot, model)
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(b.choose(state, rng))
         check(state)
     check_with_shapely(state)
     return state
@@ -83,9 +89,9 @@ def play_checked(model, bot: str, seed: int) -> rules.State:
 @given(kits(), st.sampled_from(["overlap", "half"]), st.integers(0, 2**32))
 def test_random_games_keep_the_dough_apart_and_end(params, reach, seed):
     state = play_checked(play_model(params, reach), "random", seed)
-    assert state.ended in rules.END_REASONS and state.turns <= CAP
+    assert state.ended in Termination and state.turns <= CAP
     assert len(state.leaders) == state.turns
-    if state.ended == "home":
+    if state.ended is Termination.HOME:
         assert rules.won(state, state.winner) and not rules.won(state, 1 - state.winner)
     else:
         assert state.turns == CAP and state.winner is None
@@ -95,17 +101,18 @@ def test_random_games_keep_the_dough_apart_and_end(params, reach, seed):
 @given(kits(), st.integers(0, 2**32))
 def test_greedy_games_keep_the_invariants(params, seed):
     state = play_checked(play_model(params), "greedy", seed)
-    assert state.ended in rules.END_REASONS
+    assert state.ended in Termination
 
 
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 2**32))
 def test_greedy_gets_home_on_the_default_kit(seed):
     state = play_checked(play_model(HomeInOnePieceParams()), "greedy", seed)
-    assert state.ended == "home"
+    assert state.ended is Termination.HOME
     assert state.counters["joins"] >= 7  # the winner's seven, at least
 
 
+@pytest.mark.slow
 def test_a_seed_fixes_the_game_and_different_seeds_differ():
     model = engine.prepare(HomeInOnePieceParams(), 2)
     for bot in engine.BOTS:
@@ -114,6 +121,58 @@ def test_a_seed_fixes_the_game_and_different_seeds_differ():
         assert a == b
         assert len({r.turns for r in a}) > 3
         assert engine.play_one(model, 2, bot, "1:5") == a[5]  # a seed, or its generator
+
+
+# --- the game-state API's laws ---------------------------------------------------------------
+
+
+def signature(state: State) -> tuple:
+    """Everything a move may change, as plain values."""
+    return (
+        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in state.blobs],
+        state.seat,
+        state.turns,
+        state.rolled,
+        state.budget,
+        state.turn_over,
+        len(state.touched),
+        list(state.moves),
+        dict(state.counters),
+        list(state.leaders),
+    )
+
+
+@settings(max_examples=12, deadline=None)
+@given(kits(), st.sampled_from(["random", "greedy"]), st.integers(0, 2**32))
+def test_the_state_api_keeps_its_laws_over_random_games(params, bot, seed):
+    """Chance odds sum to 1 and draws are listed; the random and greedy turns and every
+    listed turn are legal; a clone played on leaves its original alone; games end."""
+    model = play_model(params)
+    rng = random.Random(seed)
+    state = new_game(model, max_turns=60)
+    player = make_bot(bot, model)
+    while state.current_player() != TERMINAL:
+        if state.current_player() == CHANCE:
+            odds = dict(state.chance_outcomes())
+            assert math.isclose(sum(odds.values()), 1.0) and min(odds.values()) > 0
+            action = state.sample_chance(rng)
+            assert action in odds
+        else:
+            listed = state.legal_actions()
+            assert listed[0] == rules.PASS and len(set(listed)) == len(listed)
+            assert all(state.is_legal(a) for a in listed[:: max(1, len(listed) // 4)])
+            drawn = state.random_action(random.Random(rng.random()))
+            assert state.is_legal(drawn) and len(drawn.moves) <= state.budget
+            action = player.choose(state, rng)
+            assert state.is_legal(action)
+        before = signature(state)
+        twin = state.clone()
+        twin.apply(action)
+        assert signature(state) == before
+        state.apply(action)
+        assert signature(state) == signature(twin)
+    assert state.turns <= 60 and state.outcome() is not None
+    assert state.record().turns == state.turns
 
 
 # --- the disc maths against shapely ------------------------------------------------------------

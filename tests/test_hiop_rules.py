@@ -17,10 +17,21 @@ from shapely.geometry import box
 
 from geometry.blobs import disc
 from pnp.errors import PnpError
+from pnp.forward import play
 from pnp.games.home_in_one_piece import bots, dice_model, engine, params, rules
 from pnp.games.home_in_one_piece.model import APART, clamp, free_fraction, play_model
 from pnp.games.home_in_one_piece.params import DEFAULT_DICE, HomeInOnePieceParams, validate
-from pnp.games.home_in_one_piece.rules import Blob, IllegalMove, State
+from pnp.games.home_in_one_piece.rules import (
+    PASS,
+    Blob,
+    IllegalMove,
+    Join,
+    Shift,
+    Termination,
+    Turn,
+)
+from pnp.games.home_in_one_piece.state import State, new_game, parse_action
+from pnp.state import CHANCE
 
 P = HomeInOnePieceParams()
 MODEL = play_model(P)
@@ -82,7 +93,7 @@ def test_players_start_in_alternate_circles_seat_0_leftmost():
     assert len(zero) == len(one) == 8
     xs = sorted([(x, 0) for x, _ in zero] + [(x, 1) for x, _ in one])
     assert [s for _, s in xs] == [0, 1] * 8
-    state = rules.new_game(MODEL)
+    state = new_game(MODEL)
     everything = [shape(b) for seat in state.blobs for b in seat]
     for i, a in enumerate(everything):
         assert all(not a.intersects(b) for b in everything[i + 1 :])
@@ -177,21 +188,27 @@ def test_custom_dice_change_the_distribution():
 
 def test_the_roll_is_the_touch_budget_and_is_counted():
     blank = play_model(dataclasses.replace(P, dice=((0,) * 6,) * 3))
-    state = rules.new_game(blank)
-    rules.play_turn(state, IdleBot(), random.Random(1))
+    state = new_game(blank)
+    state.apply(state.sample_chance(random.Random(1)))  # a blank roll ends the turn
+    assert (state.seat, state.turns, state.rolled) == (1, 1, False)
     c = state.counters
     assert (c["rolls"], c["rolls_0"], c["stalled_turns"], c["idle_turns"]) == (1, 1, 1, 1)
     assert state.budget == 0 and state.turn_over
     full = play_model(dataclasses.replace(P, dice=((1,) * 6,) * 3))
-    state = rules.new_game(full)
-    rules.play_turn(state, IdleBot(), random.Random(1))
+    state = new_game(full)
+    state.apply(state.sample_chance(random.Random(1)))
+    assert state.current_player() == 0
     assert state.budget == 3 and state.counters["rolls_3"] == 1
     assert state.counters["stalled_turns"] == 0
 
 
 class IdleBot:
-    def take_turn(self, state, rng):
-        pass
+    """Touches nothing, ever."""
+
+    name = "idle"
+
+    def choose(self, state, rng):
+        return PASS
 
 
 # --- touching: reach and the spot that stays put ----------------------------------------------
@@ -424,14 +441,17 @@ def test_all_dough_home_in_two_pieces_has_not_won():
 
 def test_the_game_ends_home_after_the_winning_turn():
     state = position(home_blob(), [(100, 40, 1)])
-    rules.play_turn(state, IdleBot(), random.Random(3))
-    assert (state.ended, state.winner, state.seat) == ("home", 0, 1)
+    state.apply(PASS)
+    assert (state.ended, state.winner, state.seat) == (Termination.HOME, 0, 1)
+    assert state.outcome().end == "home" and state.outcome().winners == (0,)
     assert state.leaders == [0]
 
 
 def test_a_game_that_never_gets_home_times_out():
-    state = rules.play_game(MODEL, IdleBot(), random.Random(2), max_turns=6)
-    assert (state.ended, state.winner, state.turns) == ("timeout", None, 6)
+    state = new_game(MODEL, max_turns=6)
+    play(state, IdleBot(), random.Random(2))
+    assert (state.ended, state.winner, state.turns) == (Termination.TIMEOUT, None, 6)
+    assert not state.outcome().finished
     assert state.leaders == [-1] * 6
 
 
@@ -454,8 +474,8 @@ def test_a_record_carries_exactly_the_declared_counters():
 
 
 def test_unknown_bot_is_refused():
-    with pytest.raises(PnpError, match="unknown bot"):
-        engine.play_one(MODEL, 2, "clever", random.Random(1))
+    with pytest.raises(ValueError, match="unknown bot"):
+        engine.make_bot("clever", MODEL)
 
 
 # --- the bots ----------------------------------------------------------------------------------
@@ -490,3 +510,69 @@ def test_greedy_sidesteps_a_head_on_block():
     bots.GreedyBot().take_turn(state, random.Random(4))
     assert state.touched == [blob] and (blob.x, blob.y) != (x, y)
     assert math.hypot(blob.x - x, blob.y - y) <= REACH1 + 1e-9
+
+
+# --- the game-state API ------------------------------------------------------------------------
+
+
+def test_a_turn_is_a_roll_then_one_decision_and_a_blank_roll_skips_it():
+    state = new_game(MODEL)
+    assert state.current_player() == CHANCE and state.players == 2
+    assert [n for n, _ in state.chance_outcomes()] == [0, 1, 2, 3]
+    assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1)
+    state.apply(2)
+    assert state.current_player() == 0 and state.budget == 2
+    state.apply(PASS)
+    assert state.current_player() == CHANCE and state.seat == 1 and state.turns == 1
+    state.apply(0)  # nothing to touch: seat 0 rolls next
+    assert state.current_player() == CHANCE and state.seat == 0 and state.turns == 2
+    with pytest.raises(IllegalMove, match="not a roll"):
+        state.apply(4)
+
+
+def test_the_listed_turns_are_pass_a_step_per_blob_and_every_join_at_the_rally():
+    state = position([(300, 150, 1), (340, 150, 1), (600, 60, 1)], [], roll=2)
+    rx, ry = MODEL.rally[0]
+    assert state.legal_actions() == [
+        PASS,
+        Turn((Shift(0, rx, ry),)),
+        Turn((Shift(1, rx, ry),)),
+        Turn((Shift(2, rx, ry),)),
+        Turn((Join((0, 1), rx, ry),)),  # the far blob meets neither
+    ]
+    one = position([(300, 150, 1), (340, 150, 1)], [], roll=1)
+    assert len(one.legal_actions()) == 3  # a roll of one joins nothing
+
+
+def test_a_turn_plays_its_touches_in_order_and_checks_each():
+    state = position([(300, 150, 1), (340, 150, 1), (600, 150, 1)], [], roll=3)
+    turn = Turn((Shift(2, 600, 170), Join((0, 1), 320, 150)))
+    assert state.is_legal(turn)
+    state.apply(turn)
+    assert [(b.x, b.y, b.units) for b in state.blobs[0]] == [(600, 170, 1), (320, 150, 2)]
+    assert state.current_player() == CHANCE and state.counters["touches"] == 3
+    late = position([(300, 150, 1), (340, 150, 1), (600, 150, 1)], [], roll=3)
+    assert not late.is_legal(Turn((Join((0, 1), 320, 150), Shift(2, 600, 170))))
+    with pytest.raises(IllegalMove, match="turn is over"):  # a join ends the turn
+        late.apply(Turn((Join((0, 1), 320, 150), Shift(2, 600, 170))))
+    with pytest.raises(IllegalMove, match="no blob"):
+        position([(300, 150, 1)], [], roll=1).apply(Turn((Shift(1, 0, 0),)))
+
+
+def test_the_notation_reads_back_the_very_same_action():
+    state = position([(300, 150, 1), (340, 150, 1)], [], roll=2)
+    turn = Turn((Shift(1, 0.1 + 0.2, 1 / 3), Join((0, 1), 320.0, 150.25)))
+    text = state.action_str(turn)
+    assert text == "b1>0.30000000000000004,0.3333333333333333 b0+b1@320.0,150.25"
+    assert parse_action(text) == turn
+    assert state.action_str(PASS) == "pass" and parse_action("pass") == PASS
+    assert state.action_str(3) == "roll 3" and parse_action("roll 3") == 3
+
+
+def test_clone_copies_the_blobs_and_what_was_touched():
+    state = position([(300, 150, 1), (340, 150, 1)], [], roll=2)
+    rules.shift(state, state.own[0], 300, 170)
+    copy = state.clone()
+    assert copy.touched == [copy.own[0]] and copy.touched[0] is not state.own[0]
+    rules.shift(copy, copy.own[1], 340, 170)
+    assert (state.own[1].y, len(state.touched), state.moves) == (150, 1, [Shift(0, 300, 170)])

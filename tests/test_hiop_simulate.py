@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from pnp.sim.command import run_simulation
 
 
+@pytest.mark.slow
 def test_roll_counts_follow_the_printed_dice_and_the_abstraction_is_said():
     s = run_simulation("home-in-one-piece", games=150, bot="greedy", jobs=1).summary
     rolls = s["rolls"]

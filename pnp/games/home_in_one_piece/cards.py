@@ -8,6 +8,8 @@ describe the printed and simulated set. The recipe's quantities are fixed facts.
 
 from __future__ import annotations
 
+from typing import cast
+
 from shapely.geometry import box
 
 from pnp.cards import (
@@ -93,7 +95,7 @@ def player_aid(
     )
     aid.title = "Player aid"
     aid.copies = 2
-    x0, y0, x1, y1 = aid.meta["footer_box"]  # type: ignore[misc]
+    x0, y0, x1, y1 = cast(tuple[float, float, float, float], aid.meta["footer_box"])
     aid.add(Text(x0, y1 - ODDS_HEAD + 1.2, "Blobs showing on a roll", 7.0, True, fill=ACCENT))
     label_w, pct_w = 4.0, 9.0
     bar_x0, bar_x1 = x0 + label_w, x1 - pct_w

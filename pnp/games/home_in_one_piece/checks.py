@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import cast
 
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
@@ -56,7 +57,7 @@ def check_board_size(
     board: Component, p: HomeInOnePieceParams, paper_name: str, margin: float
 ) -> list[Finding]:
     """State the true size; say how it prints, and what a reduced print asks of the dough."""
-    w, h = board.meta["true_size"]  # type: ignore[misc]
+    w, h = cast(tuple[float, float], board.meta["true_size"])
     paper = get_paper(paper_name, margin)
     s = p.board_scale
     long_side = max(paper.printable_width, paper.printable_height) - PAGE_FURNITURE
@@ -95,7 +96,7 @@ def check_start_circles(board: Component, p: HomeInOnePieceParams) -> list[Findi
     the circles alternate the two players and stay clear of the home zone."""
     rings: Sequence[Shape] = board.meta["start_circles"]  # type: ignore[assignment]
     seats: Sequence[int] = board.meta["seats"]  # type: ignore[assignment]
-    home: Shape = board.meta["home"]  # type: ignore[assignment]
+    home = cast(Shape, board.meta["home"])
     r = float(board.meta["blob_radius"])  # type: ignore[arg-type]
     out: list[Finding] = []
     need = 2 * p.blobs_per_player
@@ -152,7 +153,7 @@ def check_start_circles(board: Component, p: HomeInOnePieceParams) -> list[Findi
 
 def check_home(board: Component, p: HomeInOnePieceParams) -> list[Finding]:
     """The printed home zone must take both players' whole dough, one disc each, apart."""
-    zone = board.meta["home"].geom  # type: ignore[union-attr]
+    zone = cast(Shape, board.meta["home"]).geom
     if not isinstance(zone, Polygon):
         return [Finding("error", board.name, "the home zone is not one area")]
     radius = whole_dough_radius(p)
@@ -187,7 +188,8 @@ def printed_dice(kit: Kit) -> dict[str, list[tuple[int, ...]]]:
     out: dict[str, list[tuple[int, ...]]] = {}
     for c in kit.components:
         if c.meta.get("kind") == "stickers":
-            out[c.name] = [tuple(faces) for _, faces in c.meta["dice"]]  # type: ignore[union-attr]
+            rows = cast(list[tuple[str, Sequence[int]]], c.meta["dice"])
+            out[c.name] = [tuple(faces) for _, faces in rows]
         elif c.meta.get("kind") == "paper-die":
             out.setdefault("paper dice", []).append(tuple(c.meta["faces"]))  # type: ignore[arg-type]
     return out

@@ -1,7 +1,7 @@
 """Home in One Piece for the simulation runner: the engine contract of `pnp.outcome`.
 
-One engine serves both the rule tests and the runner: the disc model is plain arithmetic,
-fast enough without a second, table-driven copy (see `bench.py`).
+One engine serves both the rule tests and the runner: the readable rules, played through
+the game-state API by `pnp.forward.play` (there is no second, faster copy).
 """
 
 from __future__ import annotations
@@ -10,13 +10,16 @@ import random
 from typing import Any
 
 from pnp.errors import PnpError
+from pnp.forward import play
 from pnp.games.home_in_one_piece import rules
 from pnp.games.home_in_one_piece.bots import BOT_NAMES, make_bot
 from pnp.games.home_in_one_piece.model import REACH, PlayModel, play_model
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
+from pnp.games.home_in_one_piece.state import State, new_game
 from pnp.outcome import GameRecord, SimOption
 
 BOTS = BOT_NAMES
+TERMINATION = rules.Termination
 MIN_PLAYERS = MAX_PLAYERS = DEFAULT_PLAYERS = 2
 COOPERATIVE = False
 ABSTRACTION = (
@@ -61,22 +64,20 @@ def prepare(params: HomeInOnePieceParams, players: int, reach: str = "overlap") 
     return play_model(params, reach)
 
 
+def new_state(
+    model: PlayModel, players: int, rng: random.Random | None = None, **options: Any
+) -> State:
+    """The start: every blob in its circle, seat 0 to roll (no set-up draws). Always two
+    seats: `prepare` refused any other count, and `pnp.forward.play` checks the bots."""
+    return new_game(model)
+
+
 def play_one(
     model: PlayModel, players: int, bot: str, rng: random.Random | Any, **options: Any
 ) -> GameRecord:
     """Play one game; `rng` is a seeded generator or a seed. The options were built into
     the model by `prepare`."""
-    if bot not in BOTS:
-        raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(BOTS)}")
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
-    state = rules.play_game(model, make_bot(bot), rng)
-    return GameRecord(
-        turns=state.turns,
-        end=state.ended or "",
-        scores=tuple(rules.score(state, s) for s in range(2)),
-        winners=() if state.winner is None else (state.winner,),
-        colours=tuple((c,) for c in model.colours),
-        leaders=tuple(state.leaders),
-        counters=dict(state.counters),
-    )
+    bots = [make_bot(bot, model)] * players
+    return play(new_state(model, players), bots, rng).record(tuple(COUNTERS))

@@ -193,3 +193,55 @@ def nearest_in_discs(tx: float, ty: float, discs: Sequence[Disc]) -> tuple[float
     if not good:
         return None
     return min(good, key=lambda p: (p[0] - tx) ** 2 + (p[1] - ty) ** 2)
+
+
+APART_SLACK = 1e-7
+"""mm: a spot moved apart lies this far past the touching distance, so `clear` holds."""
+
+
+def apart_spot(
+    model: PlayModel,
+    x: float,
+    y: float,
+    r: float,
+    avoid: Sequence[Disc],
+    anchors: Sequence[Disc],
+) -> tuple[float, float] | None:
+    """The nearest centre to (x, y) where a disc of radius `r` lies on the board, clear of
+    every disc in `avoid`; among those inside all `anchors` (the turn-start reach) if any.
+
+    The nearest such point lies on the edge of the free region, so the candidates are
+    (x, y) pushed straight out of each disc, where two pushed-out circles cross, where one
+    meets a board edge, and the board's corners; None only when dough covers the board.
+    """
+    lo_x, hi_x, lo_y, hi_y = r, model.width - r, r, model.height - r
+    rings = [(ox, oy, r + orad + APART + APART_SLACK) for ox, oy, orad in avoid]
+    candidates = [(x, y)]
+    for ox, oy, s in rings:
+        d = math.hypot(x - ox, y - oy)
+        ux, uy = ((x - ox) / d, (y - oy) / d) if d > 0 else (0.0, 1.0)
+        candidates.append((ox + ux * s, oy + uy * s))
+        for edge in (lo_x, hi_x):
+            h = s * s - (edge - ox) ** 2
+            if h >= 0:
+                candidates += [(edge, oy + math.sqrt(h)), (edge, oy - math.sqrt(h))]
+        for edge in (lo_y, hi_y):
+            h = s * s - (edge - oy) ** 2
+            if h >= 0:
+                candidates += [(ox + math.sqrt(h), edge), (ox - math.sqrt(h), edge)]
+    for i, a in enumerate(rings):
+        for b in rings[i + 1 :]:
+            candidates += circle_crossings(a, b)
+    candidates += [(lo_x, lo_y), (lo_x, hi_y), (hi_x, lo_y), (hi_x, hi_y)]
+    free = [
+        (cx, cy)
+        for cx, cy in candidates
+        if lo_x - 1e-9 <= cx <= hi_x + 1e-9
+        and lo_y - 1e-9 <= cy <= hi_y + 1e-9
+        and clear(cx, cy, r, avoid)
+    ]
+    held = [c for c in free if inside_all(c[0], c[1], anchors)]
+    pool = held or free
+    if not pool:
+        return None
+    return min(pool, key=lambda c: ((c[0] - x) ** 2 + (c[1] - y) ** 2, c))

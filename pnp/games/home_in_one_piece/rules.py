@@ -1,8 +1,8 @@
 """Home in One Piece rules over the play model: a turn, its touches, joins and the win.
 
 Blobs are discs (see `model.py`). A turn: roll the blob dice; the blobs showing are how
-many of your blobs you may touch. A bot then calls `shift` and `join` until it stops or
-the turn is over. Both check every rule and say what happened.
+many of your blobs you may touch. The player then calls `shift` and `join` until they stop
+or the turn is over. Both check every rule and say what happened.
 
 - `shift` moves one touched blob towards a target. Its new disc must overlap the disc it
   had at the start of the turn (however often it is touched), within the model's reach,
@@ -21,6 +21,12 @@ the turn is over. Both check every rule and say what happened.
   not allowed.
 - The win: all your dough as one blob wholly inside the home zone, checked after each turn.
 
+As a game-state API (`pnp.state.State`, in `state.py`), a turn is two steps: a chance node
+(the roll, an outcome per number of blobs showing) and one decision, a `Turn`: the whole
+list of the player's touches (`Shift` a blob towards a point, `Join` a group near a point),
+played in order by `shift` and `join`. Targets are continuous, so an action carries its
+target as data, and `legal_actions()` is a canonical finite sample (see `state.py`).
+
 Decisions the spec leaves open (each a named constant or option):
 - Blobs never break in two: the model has no reason to split dough, so that rule is moot.
 - All dough lies at one thickness in play (`model.play_thickness`); `reach` is an engine
@@ -33,26 +39,25 @@ Decisions the spec leaves open (each a named constant or option):
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple
 
-from pnp.games.home_in_one_piece import dice_model
+from pnp.games.home_in_one_piece.blobs import Blob, reach
 from pnp.games.home_in_one_piece.model import (
-    APART,
     Disc,
     PlayModel,
-    circle_crossings,
+    apart_spot,
     clamp,
     clear,
     free_fraction,
     inside_all,
     nearest_in_discs,
 )
+from pnp.outcome import CUTOFF
+from pnp.outcome import Termination as BaseTermination
 
 MAX_TURNS = 600
-END_REASONS = ("home", "timeout")
 COUNTERS = (
     "rolls",
     "rolls_0",
@@ -67,41 +72,61 @@ COUNTERS = (
 )
 
 
+class Termination(BaseTermination):
+    """How a game of Home in One Piece ends."""
+
+    HOME = "home"  # a player's whole dough lies at home as one blob
+    TIMEOUT = "timeout", CUTOFF  # `MAX_TURNS` turns played, nobody home
+
+
 class IllegalMove(ValueError):
-    """A bot asked for something the rules do not allow (a bug in the bot)."""
+    """A player asked for something the rules do not allow (a bug in the bot)."""
 
 
-@dataclass(eq=False, slots=True)
-class Blob:
-    """One blob: a disc of `units` start blobs' dough. `ax, ay`: where its turn began."""
+class Shift(NamedTuple):
+    """Touch own blob number `blob` and move it towards (x, y)."""
 
+    blob: int
     x: float
     y: float
-    units: int
-    r: float
-    ax: float
-    ay: float
-
-    def disc(self) -> Disc:
-        return self.x, self.y, self.r
 
 
-class Bot(Protocol):
-    def take_turn(self, state: State, rng: random.Random) -> None: ...
+class Join(NamedTuple):
+    """Join own blobs numbered `blobs` into one, as near (x, y) as they reach."""
+
+    blobs: tuple[int, ...]
+    x: float
+    y: float
+
+
+Move = Shift | Join
+
+
+class Turn(NamedTuple):
+    """A seat's whole turn: its touches in order (none: the player touches nothing)."""
+
+    moves: tuple[Move, ...] = ()
+
+
+PASS = Turn()
 
 
 @dataclass
-class State:
-    """One game in progress; `blobs[seat]` lists that seat's blobs in a fixed order."""
+class Position:
+    """One game in progress; `blobs[seat]` lists that seat's blobs in a fixed order (a
+    `Shift` or `Join` names blobs by their place in it). `moves` logs this turn's touches
+    as action data, so a player's turn played on a copy becomes one `Turn`."""
 
     model: PlayModel
     blobs: list[list[Blob]]
     seat: int = 0  # whose turn it is
     turns: int = 0
     budget: int = 0  # blobs this turn's roll lets the player touch
+    rolled: bool = False  # the seat has rolled and now touches
     touched: list[Blob] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
     turn_over: bool = False
-    ended: str | None = None
+    ended: Termination | None = None
     winner: int | None = None
     max_turns: int = MAX_TURNS
     leaders: list[int] = field(default_factory=list)
@@ -116,40 +141,33 @@ class State:
         return self.blobs[1 - self.seat]
 
 
-def new_game(model: PlayModel) -> State:
-    """Every player's blobs in their start circles; seat 0 to play."""
-    r = model.radii[1]
-    return State(
-        model=model,
-        blobs=[[Blob(x, y, 1, r, x, y) for x, y in seat] for seat in model.starts],
-    )
-
-
 # --- touching -----------------------------------------------------------------------------
 
 
-def begin_turn(state: State, allowed: int) -> None:
+def begin_turn(state: Position, allowed: int) -> None:
     """A new turn that may touch `allowed` blobs; every own blob's anchor is where it lies."""
     state.budget = allowed
+    state.rolled = True
     state.touched = []
+    state.moves = []
     state.turn_over = allowed == 0
     for b in state.own:
         b.ax, b.ay = b.x, b.y
 
 
-def may_touch(state: State, blobs: Sequence[Blob]) -> bool:
+def may_touch(state: Position, blobs: Sequence[Blob]) -> bool:
     """Would touching `blobs` (some maybe touched already) stay within the roll?"""
     new = [b for b in blobs if b not in state.touched]
     return not state.turn_over and len(state.touched) + len(new) <= state.budget
 
 
-def _touch(state: State, blobs: Sequence[Blob]) -> None:
+def _touch(state: Position, blobs: Sequence[Blob]) -> None:
     for b in blobs:
         if b not in state.touched:
             state.touched.append(b)
 
 
-def _check_own(state: State, blobs: Sequence[Blob]) -> None:
+def _check_own(state: Position, blobs: Sequence[Blob]) -> None:
     if state.turn_over:
         raise IllegalMove("the turn is over")
     if any(b not in state.own for b in blobs):
@@ -161,12 +179,7 @@ def _check_own(state: State, blobs: Sequence[Blob]) -> None:
         )
 
 
-def reach(model: PlayModel, r_from: float, r_to: float) -> float:
-    """How far a blob's centre may end from where it began the turn."""
-    return model.reach * (r_from + r_to)
-
-
-def shift_target(state: State, blob: Blob, tx: float, ty: float) -> tuple[float, float]:
+def shift_target(state: Position, blob: Blob, tx: float, ty: float) -> tuple[float, float]:
     """The target as the rules allow it: within reach of the anchor, on the board."""
     rho = reach(state.model, blob.r, blob.r)
     dx, dy = tx - blob.ax, ty - blob.ay
@@ -176,13 +189,14 @@ def shift_target(state: State, blob: Blob, tx: float, ty: float) -> tuple[float,
     return clamp(state.model, tx, ty, blob.r)
 
 
-def discs_except(state: State, skip: Sequence[Blob]) -> list[Disc]:
+def discs_except(state: Position, skip: Sequence[Blob]) -> list[Disc]:
     return [b.disc() for seat in state.blobs for b in seat if b not in skip]
 
 
-def shift(state: State, blob: Blob, tx: float, ty: float) -> str:
+def shift(state: Position, blob: Blob, tx: float, ty: float) -> str:
     """Touch `blob` and move it towards (tx, ty): "moved", "stopped" or "touched"."""
     _check_own(state, [blob])
+    state.moves.append(Shift(state.own.index(blob), tx, ty))
     _touch(state, [blob])
     tx, ty = shift_target(state, blob, tx, ty)
     dx, dy = tx - blob.x, ty - blob.y
@@ -202,7 +216,7 @@ def shift(state: State, blob: Blob, tx: float, ty: float) -> str:
 
 
 def join_spot(
-    state: State, group: Sequence[Blob], tx: float, ty: float
+    state: Position, group: Sequence[Blob], tx: float, ty: float
 ) -> tuple[float, float] | None:
     """Where `group` joined would lie, as near (tx, ty) as the rules allow, or None.
 
@@ -220,63 +234,26 @@ def join_spot(
     return on_board if inside_all(on_board[0], on_board[1], discs) else None
 
 
-def joined_radius(state: State, group: Sequence[Blob]) -> float:
+def joined_radius(state: Position, group: Sequence[Blob]) -> float:
     return state.model.radii[sum(b.units for b in group)]
 
 
-APART_SLACK = 1e-7
-"""mm: a spot moved apart lies this far past the touching distance, so `clear` holds."""
-
-
-def apart_spot(
-    model: PlayModel,
-    x: float,
-    y: float,
-    r: float,
-    avoid: Sequence[Disc],
-    anchors: Sequence[Disc],
+def clear_spot(
+    state: Position, group: Sequence[Blob], target: tuple[float, float], of_all: bool
 ) -> tuple[float, float] | None:
-    """The nearest centre to (x, y) where a disc of radius `r` lies on the board, clear of
-    every disc in `avoid`; among those inside all `anchors` (the turn-start reach) if any.
-
-    The nearest such point lies on the edge of the free region, so the candidates are
-    (x, y) pushed straight out of each disc, where two pushed-out circles cross, where one
-    meets a board edge, and the board's corners; None only when dough covers the board.
-    """
-    lo_x, hi_x, lo_y, hi_y = r, model.width - r, r, model.height - r
-    rings = [(ox, oy, r + orad + APART + APART_SLACK) for ox, oy, orad in avoid]
-    candidates = [(x, y)]
-    for ox, oy, s in rings:
-        d = math.hypot(x - ox, y - oy)
-        ux, uy = ((x - ox) / d, (y - oy) / d) if d > 0 else (0.0, 1.0)
-        candidates.append((ox + ux * s, oy + uy * s))
-        for edge in (lo_x, hi_x):
-            h = s * s - (edge - ox) ** 2
-            if h >= 0:
-                candidates += [(edge, oy + math.sqrt(h)), (edge, oy - math.sqrt(h))]
-        for edge in (lo_y, hi_y):
-            h = s * s - (edge - oy) ** 2
-            if h >= 0:
-                candidates += [(ox + math.sqrt(h), edge), (ox - math.sqrt(h), edge)]
-    for i, a in enumerate(rings):
-        for b in rings[i + 1 :]:
-            candidates += circle_crossings(a, b)
-    candidates += [(lo_x, lo_y), (lo_x, hi_y), (hi_x, lo_y), (hi_x, hi_y)]
-    free = [
-        (cx, cy)
-        for cx, cy in candidates
-        if lo_x - 1e-9 <= cx <= hi_x + 1e-9
-        and lo_y - 1e-9 <= cy <= hi_y + 1e-9
-        and clear(cx, cy, r, avoid)
-    ]
-    held = [c for c in free if inside_all(c[0], c[1], anchors)]
-    pool = held or free
-    if not pool:
+    """The group's join spot near `target` if it keeps clear of the player's other blobs
+    (and of the other player's too when `of_all`), else None. Without `of_all`, a spot
+    is found exactly when `join` accepts the group and target."""
+    spot = join_spot(state, group, *target)
+    if spot is None:
         return None
-    return min(pool, key=lambda c: ((c[0] - x) ** 2 + (c[1] - y) ** 2, c))
+    around = (
+        discs_except(state, group) if of_all else [b.disc() for b in state.own if b not in group]
+    )
+    return spot if clear(spot[0], spot[1], joined_radius(state, group), around) else None
 
 
-def join(state: State, group: Sequence[Blob], tx: float, ty: float) -> str:
+def join(state: Position, group: Sequence[Blob], tx: float, ty: float) -> str:
     """Join `group` into one blob near (tx, ty) and end the turn: "joined", or "apart" when
     it landed on the other player's dough and was moved clear of it."""
     if len(group) < 2 or len({id(b) for b in group}) < len(group):
@@ -289,6 +266,7 @@ def join(state: State, group: Sequence[Blob], tx: float, ty: float) -> str:
     rest = [b.disc() for b in state.own if b not in group]
     if not clear(spot[0], spot[1], big, rest):
         raise IllegalMove("the joined blob would run into another of your blobs")
+    state.moves.append(Join(tuple(state.own.index(b) for b in group), tx, ty))
     _touch(state, group)
     state.turn_over = True
     outcome = "joined"
@@ -320,12 +298,12 @@ def at_home(model: PlayModel, blob: Blob) -> bool:
     )
 
 
-def won(state: State, seat: int) -> bool:
+def won(state: Position, seat: int) -> bool:
     blobs = state.blobs[seat]
     return len(blobs) == 1 and at_home(state.model, blobs[0])
 
 
-def score(state: State, seat: int) -> int:
+def score(state: Position, seat: int) -> int:
     """Progress in start blobs: joins made plus the dough lying wholly at home.
 
     A winner has the most possible, 2 x blobs - 1; it orders the leaders turn by turn.
@@ -338,16 +316,38 @@ def score(state: State, seat: int) -> int:
 # --- a whole turn -------------------------------------------------------------------------
 
 
-def play_turn(state: State, bot: Bot, rng: random.Random) -> None:
-    """Roll, let the bot touch, then the end checks; the other seat plays next."""
-    allowed = dice_model.roll(state.model.dice, rng)
+def roll(state: Position, allowed: int) -> None:
+    """The roll showed `allowed` blobs: count it and begin the turn (a blank roll ends it)."""
     c = state.counters
     c["rolls"] += 1
     c[f"rolls_{allowed}"] += 1
     c["stalled_turns"] += allowed <= 1
     begin_turn(state, allowed)
-    if allowed:
-        bot.take_turn(state, rng)
+    if allowed == 0:
+        end_turn(state)
+
+
+def play(state: Position, turn: Turn) -> None:
+    """Play a seat's touches in order through `shift` and `join`, then end the turn."""
+    own = state.own
+    for move in turn.moves:
+        if any(not 0 <= i < len(own) for i in _named(move)):
+            raise IllegalMove(f"no blob {move} among the player's {len(own)}")
+        if isinstance(move, Shift):
+            shift(state, own[move.blob], move.x, move.y)
+        else:
+            join(state, [own[i] for i in move.blobs], move.x, move.y)
+    end_turn(state)
+
+
+def _named(move: Move) -> tuple[int, ...]:
+    return (move.blob,) if isinstance(move, Shift) else move.blobs
+
+
+def end_turn(state: Position) -> None:
+    """After the touches: count them, note the leader, check the win and the turn cap;
+    the other seat rolls next."""
+    c = state.counters
     c["touches"] += len(state.touched)
     c["idle_turns"] += not state.touched
     state.turns += 1
@@ -355,19 +355,8 @@ def play_turn(state: State, bot: Bot, rng: random.Random) -> None:
     top = max(scores)
     state.leaders.append(scores.index(top) if scores.count(top) == 1 else -1)
     if won(state, state.seat):
-        state.ended, state.winner = "home", state.seat
+        state.ended, state.winner = Termination.HOME, state.seat
     elif state.turns >= state.max_turns:
-        state.ended = "timeout"
+        state.ended = Termination.TIMEOUT
     state.seat = 1 - state.seat
-
-
-def play_game(
-    model: PlayModel, bots: Bot | Sequence[Bot], rng: random.Random, max_turns: int = MAX_TURNS
-) -> State:
-    """Play one game to its end; `bots` is one bot for both seats or one per seat."""
-    state = new_game(model)
-    state.max_turns = max_turns
-    seat_bots = list(bots) if isinstance(bots, Sequence) else [bots, bots]
-    while state.ended is None:
-        play_turn(state, seat_bots[state.seat], rng)
-    return state
+    state.rolled = False
