@@ -26,6 +26,7 @@ from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play
 from pnp.games.exploding_dice.rules import State
 from pnp.params import apply_values
 from pnp.state import CHANCE
+from pnp.state import State as AnyState
 
 OUT = Path(__file__).with_name("exploding-dice.json")
 
@@ -87,7 +88,7 @@ def record(kit: str, players: int, bot: str, two: bool, seed: str) -> dict[str, 
     state = engine.new_state(model, players, rng, two)
     rec = Recorded(seed)
 
-    def keep(s: State, action: int) -> None:
+    def keep(s: AnyState[int], action: int) -> None:
         rec.actions.append(s.action_str(action))
         rec.legal.append(0 if s.current_player() == CHANCE else len(s.legal_actions()))
 
