@@ -1,4 +1,5 @@
-"""Exploding Dice over random games: invariants, determinism, fast path == reference."""
+"""Exploding Dice over random games: invariants, the game-state API's laws, determinism,
+fast path == readable rules."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pnp.forward import play
 from pnp.games.exploding_dice import engine, rules
 from pnp.games.exploding_dice.bots import make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
+from pnp.games.exploding_dice.rules import Step, Termination
+from pnp.state import CHANCE, TERMINAL
 
 FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -50,15 +54,20 @@ def check_invariants(state: rules.State, previous_scores: list[int]) -> None:
 
 
 def play_checked(params: ExplodingDiceParams, players: int, bot: str, seed: int) -> rules.State:
+    """Play a game with the forward model, checking the invariants as each turn begins."""
     model = play_model(params)
     rng = random.Random(seed)
     state = rules.new_game(model, players, rng)
-    b = make_bot(bot)
-    while state.ended is None:
-        before = list(state.scores)
-        rules.play_turn(state, b, rng)
-        check_invariants(state, before)
-        assert state.turns <= rules.MAX_TURNS
+    scores = [list(state.scores)]
+
+    def check(s: rules.State, action: int) -> None:
+        if s.step is Step.COLOUR and not s.tried:  # a turn begins: the last one is over
+            check_invariants(s, scores[-1])
+            scores.append(list(s.scores))
+            assert s.turns <= rules.MAX_TURNS
+
+    play(state, make_bot(bot, model), rng, on_step=check)
+    check_invariants(state, scores[-1])
     return state
 
 
@@ -66,13 +75,13 @@ def play_checked(params: ExplodingDiceParams, players: int, bot: str, seed: int)
 @given(kits(), st.integers(2, 4), st.integers(0, 2**32))
 def test_random_games_keep_every_die_and_never_lose_points_and_end(params, players, seed):
     state = play_checked(params, players, "random", seed)
-    assert state.ended in rules.END_REASONS
+    assert isinstance(state.ended, Termination)
     assert len(state.leaders) == state.turns
-    if state.ended == "fifty":
+    if state.ended is Termination.FIFTY:
         assert max(state.scores) >= rules.TARGET
-    if state.ended == "full":
+    if state.ended is Termination.FULL:
         assert all(d is not None for d in state.grid)
-    if state.ended == "stalled":
+    if state.ended is Termination.STALLED:
         assert params.stall == "skip"
 
 
@@ -80,6 +89,60 @@ def test_random_games_keep_every_die_and_never_lose_points_and_end(params, playe
 @given(st.integers(2, 4), st.integers(0, 2**32))
 def test_greedy_games_keep_the_invariants(players, seed):
     play_checked(ExplodingDiceParams(), players, "greedy", seed)
+
+
+def snapshot(state: rules.State) -> tuple:
+    """Everything a step may change, as plain values."""
+    return (
+        tuple(state.grid),
+        tuple(state.shown),
+        tuple(state.reserve),
+        tuple(state.scores),
+        tuple(state.leaders),
+        tuple(state.tried),
+        tuple(state.before),
+        (state.seat, state.turns, state.quiet_turns, state.ended, state.step, state.options),
+        (state.colour, state.die, state.face, state.first),
+    )
+
+
+@FAST
+@given(kits(), st.integers(2, 4), st.booleans(), st.integers(0, 2**32))
+def test_the_state_api_keeps_its_laws_over_random_games(params, players, two, seed):
+    """Clones are independent, chance outcomes are a law and `sample_chance` draws from
+    it, `random_action` is legal, and every game ends within the turn cap."""
+    model = play_model(params)
+    rng = random.Random(seed)
+    state = engine.new_state(model, players, rng, two_colours=two and players == 2)
+    steps = 0
+    while state.current_player() != TERMINAL:
+        steps += 1
+        assert steps < 20 * rules.MAX_TURNS
+        before = snapshot(state)
+        twin = state.clone()
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            assert all(p > 0 for _, p in outcomes)
+            assert len({a for a, _ in outcomes}) == len(outcomes)
+            action = state.sample_chance(rng)
+            assert action in [a for a, _ in outcomes]
+        else:
+            legal = state.legal_actions()
+            assert legal and len(set(legal)) == len(legal)
+            assert state.chance_outcomes() == []
+            action = state.random_action(rng)
+            assert action in legal
+        assert snapshot(state) == before  # asking leaves the state as it was
+        twin.apply(action)
+        assert snapshot(state) == before  # the clone plays on its own
+        state.apply(action)
+        assert snapshot(state) == snapshot(twin)
+    assert state.is_terminal() and state.legal_actions() == []
+    out = state.outcome()
+    assert out is not None and out.termination is state.ended
+    assert out.winners == state.record().winners
+    assert state.turns <= rules.MAX_TURNS
 
 
 @FAST

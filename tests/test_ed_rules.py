@@ -1,4 +1,4 @@
-"""Exploding Dice rules, one hand-worked position per rule (reference engine).
+"""Exploding Dice rules, one hand-worked position per rule (the readable rules).
 
 Positions are drawn as pictures: one row per line, top row first, each cell `.` or a
 colour letter (R red, G green, B blue, P purple) and the face it shows. Entries are
@@ -12,9 +12,12 @@ from collections import Counter
 
 import pytest
 
+from pnp.forward import RandomBot, play
 from pnp.games.exploding_dice import rules
-from pnp.games.exploding_dice.bots import GreedyBot, RandomBot, entry_value
+from pnp.games.exploding_dice.bots import entry_value, make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
+from pnp.games.exploding_dice.rules import Step, Termination
+from pnp.state import CHANCE
 
 LETTERS = {"R": 0, "G": 1, "B": 2, "P": 3}
 N0, E0, S0, W0 = 0, 4, 8, 12
@@ -65,8 +68,10 @@ def same(a: str, b: str) -> bool:
     return rows(a) == rows(b)
 
 
-class Scripted(RandomBot):
+class Scripted:
     """Records what it is offered; picks by the given functions (default: the first)."""
+
+    name = "scripted"
 
     def __init__(self, colour=None, entry=None):
         self.colour_offers: list[list[int]] = []
@@ -74,13 +79,24 @@ class Scripted(RandomBot):
         self.colour = colour or (lambda opts: opts[0])
         self.entry = entry or (lambda opts: opts[0])
 
-    def choose_colour(self, state, options, rng):
-        self.colour_offers.append(list(options))
-        return self.colour(options)
-
-    def choose_entry(self, state, die, face, options, rng):
-        self.entry_offers.append(list(options))
+    def choose(self, state, rng):
+        options = state.legal_actions()
+        if state.step is Step.COLOUR:
+            self.colour_offers.append(options)
+            return self.colour(options)
+        self.entry_offers.append(options)
         return self.entry(options)
+
+
+def in_hand(state: rules.State, colour: int, face: int) -> int:
+    """Walk `state` to its entry choice with a die of `colour` showing `face`; the die."""
+    assert colour in state.legal_actions()
+    state.apply(colour)
+    die = state.chance_outcomes()[0][0]
+    state.apply(die)
+    state.apply(face)
+    assert state.step is Step.ENTRY
+    return die
 
 
 # A 15-dice grid with (0,0) empty where a red die fits nowhere: W0 and N0 would land it at
@@ -172,8 +188,8 @@ def test_draw_falls_back_when_the_highest_zones_colour_has_no_reserve_die():
 def test_an_empty_reserve_ends_the_game():
     s = position(RED_BLOCKED)
     s.reserve.clear()
-    rules.play_turn(s, RandomBot(), random.Random(1))
-    assert s.ended == "reserve"
+    rules.begin_turn(s)
+    assert s.ended is Termination.RESERVE
 
 
 def test_a_roll_is_a_uniform_choice_of_the_dies_own_faces():
@@ -185,6 +201,29 @@ def test_a_roll_is_a_uniform_choice_of_the_dies_own_faces():
     assert {rules.roll(s, 1, rng) for _ in range(50)} == {2}
     sixes = sum(rules.roll(s, 2, rng) == 6 for _ in range(6000))
     assert 880 < sixes < 1120  # 1000 expected, sd 29
+
+
+def test_a_draw_among_unequal_dice_is_blind_and_among_equal_dice_takes_the_first():
+    # Red's reserve dice (1, 2, 3) carry different faces: which one comes out is chance.
+    # Green's are all standard dice: the draw has one outcome, the lowest die id.
+    faces = {
+        "red": ((1, 6, 6, 6, 6, 6), (2, 2, 2, 2, 2, 2), (1, 1, 1, 1, 1, 6), (1, 2, 3, 4, 5, 6))
+    }
+    s = position("R1 . . G1\n. . . .\n. . . .\nP1 . . B1", faces=faces)
+    assert rules.draw_candidates(s, 0) == [1, 2, 3]
+    assert rules.draw_candidates(s, 1) == [5]
+    assert s.legal_actions() == [0, 1, 2, 3]  # zones and scores tie: any colour
+    assert [s.action_str(c) for c in s.legal_actions()] == ["red", "green", "blue", "purple"]
+    s.apply(0)
+    assert s.current_player() == CHANCE
+    assert s.chance_outcomes() == [(1, 1 / 3), (2, 1 / 3), (3, 1 / 3)]
+    assert s.action_str(2) == "die 2"
+    s.apply(2)
+    assert s.chance_outcomes() == [(1, 5 / 6), (6, 1 / 6)]  # the die's own faces
+    assert s.action_str(6) == "roll 6"
+    s.apply(6)
+    assert s.step is Step.ENTRY and s.current_player() == s.seat
+    assert [s.action_str(e) for e in (N0, N0 + 1, E0, S0 + 3, W0)] == ["N0", "N1", "E0", "S3", "W0"]
 
 
 # --- step 3: place ----------------------------------------------------------------------
@@ -321,7 +360,13 @@ def test_explosion_needs_an_equal_neighbour_not_just_any_equal_number():
 
 
 def _turn(state, bot=None, seed=1):
-    rules.play_turn(state, bot or RandomBot(), random.Random(seed))
+    """Play one whole turn: the seat's choices by `bot`, chance with `seed`."""
+    rng, bot, turns = random.Random(seed), bot or RandomBot(), state.turns
+    while not state.is_terminal() and state.turns == turns:
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(bot.choose(state, rng))
     return state
 
 
@@ -340,13 +385,13 @@ def test_fifty_points_end_the_game_even_for_a_colour_nobody_plays():
     assert rules.end_reason(s) is None
     assert rules.score_and_explode(s) == [3, 0, 0, 0]
     assert s.scores == [51, 10, 12, 0]
-    assert rules.end_reason(s) == "fifty"
+    assert rules.end_reason(s) is Termination.FIFTY
     assert rules.winners(s) == (1,)  # the blue seat: only owned colours count for winning
 
 
 def test_a_full_grid_ends_the_game():
     s = position(RED_BLOCKED.replace(".  R6", "R3 R6"))
-    assert rules.end_reason(s) == "full"
+    assert rules.end_reason(s) is Termination.FULL
     s.grid[0], s.shown[0] = None, 0
     assert rules.end_reason(s) is None
 
@@ -364,7 +409,7 @@ def test_two_colours_each_ends_on_a_single_colour_not_a_players_sum():
     assert s.seat_scores() == [60, 2]
     assert rules.end_reason(s) is None
     s.scores[2] = 50
-    assert rules.end_reason(s) == "fifty"
+    assert rules.end_reason(s) is Termination.FIFTY
 
 
 def test_a_whole_turn_draws_places_scores_and_passes_to_the_next_seat():
@@ -433,7 +478,7 @@ def test_skip_rule_sends_the_die_back_and_a_quiet_round_ends_the_game_as_stalled
         _turn(s, bot, seed=seat)
         assert s.grid == grid and s.ended is None and s.scores == [0, 0, 0, 0]
     _turn(s, bot, seed=9)
-    assert s.ended == "stalled" and s.turns == 4
+    assert s.ended is Termination.STALLED and s.turns == 4
     assert bot.entry_offers == []  # the die never went in
 
 
@@ -451,15 +496,15 @@ def test_skip_rule_still_scores_and_scoring_is_not_a_stall():
     while s.ended is None:
         _turn(s, seed=s.turns)
     assert s.grid == grid
-    assert s.ended == "fifty" and s.turns == 8
+    assert s.ended is Termination.FIFTY and s.turns == 8
     assert s.scores == [0, 48, 56, 0]
 
 
 def test_a_turn_cap_ends_a_game_as_timeout(monkeypatch):
     monkeypatch.setattr(rules, "MAX_TURNS", 3)
     model = play_model(ExplodingDiceParams())
-    state = rules.play_game(model, 2, RandomBot(), random.Random(1))
-    assert state.ended == "timeout" and state.turns == 3
+    state = play(rules.new_game(model, 2, random.Random(1)), RandomBot(), random.Random(1)).state
+    assert state.outcome().end == "timeout" and state.turns == 3
 
 
 # --- bots -------------------------------------------------------------------------------
@@ -467,11 +512,12 @@ def test_a_turn_cap_ends_a_game_as_timeout(monkeypatch):
 
 def test_random_bot_picks_entries_uniformly():
     s = position("R3 . . .\n. . . .\n. . . .\n. . . .")
-    red = next(d for d in s.reserve if s.colour_of(d) == 0)
+    red = in_hand(s, 0, 2)
     legal = rules.legal_entries(s, red, 2)
+    assert s.legal_actions() == legal
     rng = random.Random(2)
     bot = RandomBot()
-    picks = Counter(bot.choose_entry(s, red, 2, legal, rng) for _ in range(len(legal) * 300))
+    picks = Counter(bot.choose(s, rng) for _ in range(len(legal) * 300))
     assert len(legal) == 10  # six entries would land beside R3
     assert set(picks) == set(legal)
     assert all(200 < k < 400 for k in picks.values())
@@ -484,16 +530,15 @@ def test_greedy_bot_takes_the_best_margin_for_its_own_colours():
     # (0,0), die on (0,1)), S2 (die on (0,2)), S3 and W1 (die on (1,3)), W0 (die on (0,2)).
     s = position(". . . B4\n. . . .\n. . . .\n. . . .", owners=((1,), (0,)))
     s.seat = 0
-    green = next(d for d in s.reserve if s.colour_of(d) == 1)
+    green = in_hand(s, 1, 4)  # green: the highest zone's colour
     legal = rules.legal_entries(s, green, 4)
     assert legal == list(range(16))
     best = {3, E0, 10, 11, W0, 13}
     assert {e: entry_value(s, e, green, 4) for e in legal} == {
         e: (4 if e in best else 0) for e in legal
     }
-    picks = Counter(
-        GreedyBot().choose_entry(s, green, 4, legal, random.Random(i)) for i in range(300)
-    )
+    greedy = make_bot("greedy", s.model)
+    picks = Counter(greedy.choose(s, random.Random(i)) for i in range(300))
     assert set(picks) == best  # only best entries, and every one of them (ties uniform)
 
 

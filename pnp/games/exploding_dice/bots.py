@@ -1,40 +1,22 @@
-"""Exploding Dice bots for the reference engine.
+"""Exploding Dice bots: the generic random and greedy bots, and greedy's evaluation.
 
-`random` is the reference behaviour two engines must agree on: every choice the rules
-leave to a player is uniform over the allowed options. `greedy` looks one placement
-ahead: it takes the entry that maximises its own colours' points this turn minus the
-best opponent's (ties uniform); its colour choices are uniform, like `random`'s.
+`random` is the reference behaviour every implementation must agree on: every choice the
+rules leave to a player is uniform over the allowed options. `greedy` looks one placement
+ahead: it takes the entry that maximises its own colours' points this turn minus the best
+opponent's (ties uniform); its colour choices are uniform, like `random`'s.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 
-from pnp.chance import below, pick
-from pnp.games.exploding_dice.rules import State, preview_gains
+from pnp import state as api
+from pnp.forward import GreedyBot, RandomBot
+from pnp.games.exploding_dice.params import PlayModel
+from pnp.games.exploding_dice.rules import State, Step, preview_gains
 from pnp.outcome import bot_maker
 
 BOT_NAMES = ("random", "greedy")
-
-
-class RandomBot:
-    """Uniform over every allowed option."""
-
-    name = "random"
-
-    def choose_colour(self, state: State, options: list[int], rng: random.Random) -> int:
-        return pick(rng, options)
-
-    def choose_entry(
-        self, state: State, die: int, face: int, options: list[int], rng: random.Random
-    ) -> int:
-        """Uniform by rejection: draw any entry until it is a legal one. The same law as
-        `pick`, but the fast engine can draw it without listing every legal entry."""
-        allowed = set(options)
-        while True:
-            e = below(rng, len(state.board.lines))
-            if e in allowed:
-                return e
 
 
 def entry_value(state: State, entry: int, die: int, face: int) -> int:
@@ -46,19 +28,22 @@ def entry_value(state: State, entry: int, die: int, face: int) -> int:
     return mine - max(others)
 
 
-class GreedyBot(RandomBot):
-    """One-ply greedy placement; colour choices stay uniform."""
-
-    name = "greedy"
-
-    def choose_entry(
-        self, state: State, die: int, face: int, options: list[int], rng: random.Random
-    ) -> int:
-        if len(options) == 1:
-            return options[0]
-        values = [entry_value(state, e, die, face) for e in options]
-        best = max(values)
-        return pick(rng, [e for e, v in zip(options, values, strict=True) if v == best])
+def evaluate(state: api.State[int], action: int) -> float:
+    """Greedy's rating of an action: an entry's margin; every colour rates the same."""
+    assert isinstance(state, State)
+    if state.step is Step.ENTRY:
+        return entry_value(state, action, state.die, state.face)
+    return 0
 
 
-make_bot = bot_maker({"random": RandomBot, "greedy": GreedyBot})
+_BOTS: dict[str, Callable[[], api.Bot[int]]] = {
+    "random": RandomBot,
+    "greedy": lambda: GreedyBot(evaluate),
+}
+_make = bot_maker(_BOTS)
+
+
+def make_bot(name: str, model: PlayModel) -> api.Bot[int]:
+    """A new bot of that name (a ValueError for an unknown one); every kit plays the same
+    bots, so `model` is not needed."""
+    return _make(name)

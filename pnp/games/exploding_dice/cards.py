@@ -11,6 +11,7 @@ halo, so they show on the dark title bar as on the cream.
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from shapely import affinity
 from shapely.geometry import LineString, box
@@ -32,6 +33,7 @@ from pnp.cards import (
 )
 from pnp.checks import Finding
 from pnp.games.exploding_dice.params import STANDARD_FACES, ExplodingDiceParams, validate
+from pnp.games.exploding_dice.rules import TARGET  # the rules' goal, printed on the cards
 from pnp.games.exploding_dice.tin import cut_radius
 from pnp.kit import PrintParams
 from pnp.palette import ink
@@ -39,7 +41,6 @@ from pnp.scene import Component, Shape, Style, Text, circle
 
 GAME = "exploding-dice"
 TITLE = "Exploding Dice"
-TARGET = 50  # points that end the game (spec: fixed, not a parameter)
 ACCENT = "#2F3E55"  # deep slate: calm, and no player colour, so it names nobody
 BURST = ("#F0E442", "#E69F00")  # Okabe-Ito yellow and orange for the explosion art
 LABEL_MARGIN = (1.75, 1.95)  # lid label inset from the tin outline: 88 x 53 on the 91.5 x 56.9 tin
@@ -172,7 +173,7 @@ def player_aid(
         max_size=9.0,
     )
     aid.title = "Player aid"
-    x0, y0, x1, y1 = aid.meta["footer_box"]  # type: ignore[misc]
+    x0, y0, x1, y1 = cast(tuple[float, float, float, float], aid.meta["footer_box"])
     rule_y = y1 - 1.0
     aid.add(
         Shape(box(x0, rule_y - 0.1, x1, rule_y + 0.1), "art", Style(fill="#C9C2B2", stroke=None))

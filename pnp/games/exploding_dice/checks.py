@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from geometry.folding import container
+from geometry.folding import FoldPlan, container
 from geometry.intersections import quarter_turn
 from geometry.shapes import centred_rounded_rect
-from pnp.checks import Finding, check_cut_outlines, check_fits, check_palette
+from pnp.checks import Finding, Level, check_cut_outlines, check_fits, check_palette
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel
 from pnp.games.exploding_dice.tin import CUT_TOLERANCE, TinFit, tin_fit
 from pnp.kit import Kit
@@ -40,7 +40,7 @@ def _tin_name(p: ExplodingDiceParams) -> str:
 def check_board_folds(board: Component, tin) -> list[Finding]:
     """The folded board must lie inside the tin."""
     plan = board.meta.get("fold")
-    if plan is None:
+    if not isinstance(plan, FoldPlan):
         return [
             Finding(
                 "error",
@@ -49,7 +49,7 @@ def check_board_folds(board: Component, tin) -> list[Finding]:
                 "(try smaller dice or a smaller grid)",
             )
         ]
-    w, h = plan.folded_size  # type: ignore[union-attr]
+    w, h = plan.folded_size
     folded = centred_rounded_rect(0, 0, w, h, 0.5)
     out = check_fits(board, "tin when folded", tin, folded)
     if not out:
@@ -59,7 +59,7 @@ def check_board_folds(board: Component, tin) -> list[Finding]:
                 board.name,
                 f"folds {plan.cols} x {plan.rows} to {w:.1f} x {h:.1f} mm for the tin",
             )
-        )  # type: ignore[union-attr]
+        )
     return out
 
 
@@ -77,7 +77,7 @@ def check_card_corners(p: ExplodingDiceParams, fit: TinFit) -> list[Finding]:
     text = f"{size} cut with {fit.radius:g} mm corners"
     if fit.spare < 0:
         return [Finding("error", "rule-card-1", f"{text} stick out of the {_tin_name(p)}")]
-    level = "warning" if fit.spare < CUT_TOLERANCE else "info"
+    level: Level = "warning" if fit.spare < CUT_TOLERANCE else "info"
     return [
         Finding(
             level,

@@ -3,10 +3,11 @@
 `play_one` runs a table-driven fast path: cells are ints, occupancy and each colour and
 each face are bit masks, and every entry's push (landing cell, the cells that would break
 the same-colour restriction, the dice that move) is looked up by the occupancy of its
-line. It makes exactly the same random draws as the reference engine in `rules.py`, so
-both give the same game for the same seed; `tests/test_ed_properties.py` checks that game
-by game. Kits whose dice of one colour carry different faces use the reference engine
-(rare, and drawing among unequal dice is itself a chance step).
+line. It makes exactly the same random draws as the readable rules in `rules.py` played by
+`pnp.forward.play`, so both give the same game for the same seed; the conformance data
+(`tests/test_conformance_exploding_dice.py`) and `tests/test_ed_properties.py` check that
+game by game. Kits whose dice of one colour carry different faces play on the readable
+rules (rare, and drawing among unequal dice is itself a chance step).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from typing import Any
 
 from pnp.chance import below, pick
 from pnp.errors import PnpError
+from pnp.forward import play
 from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.bots import BOT_NAMES, make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play_model
+from pnp.games.exploding_dice.rules import Termination
 from pnp.memo import PerModel
 from pnp.outcome import GameRecord, SimOption
 
@@ -32,6 +35,7 @@ COUNTERS: dict[str, str] = {}
 RATIOS: dict[str, tuple[str, str]] = {}
 OPTIONS = (SimOption("two_colours", "Two players, two colours each.", label="two colours each"),)
 ABSTRACTION = ""
+TERMINATION = Termination
 
 
 def prepare(params: ExplodingDiceParams, players: int, two_colours: bool = False) -> PlayModel:
@@ -48,6 +52,13 @@ def warm(model: PlayModel) -> None:
     _tables(model)
 
 
+def new_state(
+    model: PlayModel, players: int, rng: random.Random, two_colours: bool = False
+) -> rules.State:
+    """The readable rules' first position (the colours dealt with `rng`)."""
+    return rules.new_game(model, players, rng, 2 if two_colours else 1)
+
+
 def play_one(
     model: PlayModel,
     players: int,
@@ -56,47 +67,15 @@ def play_one(
     two_colours: bool = False,
     reference: bool = False,
 ) -> GameRecord:
-    """Play one game. `reference=True` forces the readable engine (for cross-checks)."""
-    if bot not in BOTS:
-        raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(BOTS)}")
+    """Play one game. `reference=True` plays the readable rules (for cross-checks)."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    each = 2 if two_colours else 1
+    seat = make_bot(bot, model)
     tables = None if reference else _tables(model)
     if tables is None:
-        state = rules.play_game(model, players, make_bot(bot), rng, each)
-        return _record(
-            model, state.owners, state.turns, state.ended or "", state.scores, state.leaders
-        )
+        return play(new_state(model, players, rng, two_colours), seat, rng).record(tuple(COUNTERS))
+    each = 2 if two_colours else 1
     turns, end, scores, owners, leaders = _play_fast(tables, players, each, bot == "greedy", rng)
-    return _record(model, owners, turns, end, scores, leaders)
-
-
-def _record(
-    model: PlayModel,
-    owners: tuple[tuple[int, ...], ...],
-    turns: int,
-    end: str,
-    scores: list[int],
-    leaders: list[int],
-) -> GameRecord:
-    if len(owners[0]) == 1:
-        seat_scores = tuple([scores[o[0]] for o in owners])
-    else:
-        seat_scores = tuple([sum([scores[c] for c in cs]) for cs in owners])
-    top = max(seat_scores)
-    if seat_scores.count(top) == 1:
-        winners: tuple[int, ...] = (seat_scores.index(top),)
-    else:
-        winners = tuple([s for s, v in enumerate(seat_scores) if v == top])
-    names = _names(model.colours, owners)
-    return GameRecord(turns, end, seat_scores, winners, names, tuple(leaders))
-
-
-@lru_cache(maxsize=1024)
-def _names(
-    colours: tuple[str, ...], owners: tuple[tuple[int, ...], ...]
-) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(colours[c] for c in cs) for cs in owners)
+    return rules.game_record(model, owners, turns, end, scores, leaders)
 
 
 # --- tables -----------------------------------------------------------------------------
@@ -116,14 +95,18 @@ class _Memo(dict):
         return value
 
 
+Move = tuple[int, int, int, int, int]  # src, dst, src|dst bits, zone of src, zone of dst
+Push = tuple[int, int, tuple[Move, ...], int]  # landing cell, bad mask, moves, occupancy after
+
+
 class _Tables:
     """Everything `_play_fast` looks up, built once per play model.
 
-    `push[e][occ & lmask[e]]` is None when entry e's line is full, else the tuple
-    (landing cell, bad mask, moves, line occupancy after): the new die breaks the
-    same-colour restriction iff its colour's mask meets `bad` (the landing cell's
-    neighbours off the line, plus the old cell of the die that ends next to it on the
-    line); `moves` are (src, dst, src|dst bits, zone of src, zone of dst), far border first.
+    `push[e][occ & lmask[e]]` is, for a line with room, the tuple (landing cell, bad mask,
+    moves, line occupancy after): the new die breaks the same-colour restriction iff its
+    colour's mask meets `bad` (the landing cell's neighbours off the line, plus the old
+    cell of the die that ends next to it on the line); `moves` are the dice that slide,
+    far border first. `checks[e]` is (lmask[e], {occupancy: bad mask, or None when full}).
     """
 
     def __init__(self, model: PlayModel) -> None:
@@ -146,17 +129,20 @@ class _Tables:
         self.stall_skip = model.stall == "skip"
         self.entries = len(board.lines)
         self.lmask = [sum(1 << c for c in line) for line in board.lines]
-        self.push: list[dict[int, tuple | None]] = []
-        for line in board.lines:
-            table: dict[int, tuple | None] = {}
+        self.push: list[dict[int, Push]] = []
+        checks = []
+        for e, line in enumerate(board.lines):
+            table: dict[int, Push] = {}
+            bad: dict[int, int | None] = {}
             for pattern in range(1 << len(line)):
                 occ = sum(1 << line[k] for k in range(len(line)) if pattern >> k & 1)
-                table[occ] = self._push_for(line, occ, nbmask, zone)
+                push = self._push_for(line, occ, nbmask, zone)
+                bad[occ] = None if push is None else push[1]
+                if push is not None:
+                    table[occ] = push
             self.push.append(table)
-        self.checks = tuple(
-            (self.lmask[e], {k: (v[1] if v else None) for k, v in self.push[e].items()})
-            for e in range(self.entries)
-        )
+            checks.append((self.lmask[e], bad))
+        self.checks = tuple(checks)
 
         def adjacent(mask: int) -> int:
             """Cells of `mask` with a neighbour in `mask`."""
@@ -182,11 +168,13 @@ class _Tables:
         self.nbmask = nbmask
         self.adj: Any = _Memo(adjacent)
         self.bits: Any = _Memo(bits)
-        if n2 <= 16:  # small grids: plain lists over every mask (about 30 ms to build)
+        if n2 <= 16:  # small grids: plain lists over every mask
             self.adj, self.bits = _small_tables(model.n)
 
     @staticmethod
-    def _push_for(line, occ, nbmask, zone) -> tuple | None:
+    def _push_for(
+        line: tuple[int, ...], occ: int, nbmask: list[int], zone: list[int]
+    ) -> Push | None:
         held = [c for c in line if occ >> c & 1]  # far border first = the packing order
         k = len(held)
         if k == len(line):
@@ -317,9 +305,9 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
     add_leader = leaders.append
     leader = best = -1
     turns = quiet = seat = 0
-    end = "full" if occ == full else ""
+    end = Termination.FULL if occ == full else None
     target, max_turns = rules.TARGET, rules.MAX_TURNS
-    while not end:
+    while end is None:
         # 1. highest zone; 2. draw and roll
         m = max(zv)
         c = zv.index(m)
@@ -335,7 +323,7 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
             else:
                 avail = [k for k in range(ncol) if res[k]]
                 if not avail:
-                    end = "reserve"
+                    end = Termination.RESERVE
                     break
                 low = min([scores[k] for k in avail])
                 options = [k for k in avail if scores[k] == low]
@@ -486,12 +474,12 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
         add_leader(leader)
         # 6. end checks
         if gained and best >= target:
-            end = "fifty"
+            end = Termination.FIFTY
         elif occ == full:
-            end = "full"
+            end = Termination.FULL
         elif quiet >= players:
-            end = "stalled"
+            end = Termination.STALLED
         elif turns >= max_turns:
-            end = "timeout"
+            end = Termination.TIMEOUT
         seat = (seat + 1) % players
     return turns, end, scores, owners, leaders

@@ -1,18 +1,19 @@
-"""Exploding Dice rules: the readable reference engine.
+"""Exploding Dice rules: the readable reference engine, as the game-state API.
 
-Every rule of the spec lives here as a small function over a mutable `State`. This engine
-is the one the rule tests exercise; `engine.py` adds a table-driven fast path and is
-checked against this one game by game (same seed, same result).
+Every rule of the spec lives here as a small function over a mutable `State`, and a turn
+is a walk of steps (`pnp.state`): the seat picks a colour to draw, a die of that colour is
+drawn (chance), it is rolled (chance), the seat picks an entry; steps 4-6 (score, explode,
+end checks) follow the placement at once. `pnp.forward.play` plays it; `engine.py` adds a
+table-driven fast path that makes the same draws, and the conformance data
+(`tests/conformance/exploding-dice.json`) holds both to the same games.
 
 Conventions: cells are ints `r * n + c` (row 0 on top); colour k owns zone k and start
 point k of the play model; a die on the grid is a die id (index into `model.dice`).
-All chance goes through the `random.Random` passed in, in a fixed order, so a seed
-fixes the game.
 
 Decisions the spec leaves open (documented for the README):
 - Drawing a die of a colour whose reserve dice do not all share the same faces is chance
   (a blind draw among them); when they share faces the pick does not matter and uses no
-  randomness.
+  randomness (the draw has one outcome, the lowest die id).
 - The draw fallback takes the lowest score among colours that still have reserve dice.
 - With the `skip` stall rule, steps 4 and 5 still run when the die goes back (the turn
   goes on); a full round with no die placed and no score change ends the game `stalled`.
@@ -25,65 +26,54 @@ Decisions the spec leaves open (documented for the README):
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
-from typing import Protocol
+from typing import Self
 
+from pnp import outcome
 from pnp.chance import below, pick
+from pnp.games.exploding_dice.grid import Board, push
 from pnp.games.exploding_dice.params import PlayModel
+from pnp.outcome import CUTOFF, GameRecord, Outcome
+from pnp.state import CHANCE, TERMINAL
 
 MAX_TURNS = 1000
 TARGET = 50
-END_REASONS = ("fifty", "full", "reserve", "stalled", "timeout")
 
 
-class Bot(Protocol):
-    """The choices the rules leave to a player."""
+class Termination(outcome.Termination):
+    """How a game of Exploding Dice ends."""
 
-    def choose_colour(self, state: State, options: list[int], rng: random.Random) -> int: ...
+    FIFTY = "fifty"  # a colour reached TARGET points
+    FULL = "full"  # no intersection left free
+    RESERVE = "reserve"  # no die left to draw
+    STALLED = "stalled", CUTOFF  # `skip` rule: a whole round with no die placed, no points
+    TIMEOUT = "timeout", CUTOFF  # MAX_TURNS played
 
-    def choose_entry(
-        self, state: State, die: int, face: int, options: list[int], rng: random.Random
-    ) -> int: ...
 
+class Step(Enum):
+    """Where a turn stands: what the next action is."""
 
-@dataclass(frozen=True)
-class Board:
-    """Grid facts derived once from the play model: cells as ints, lines, neighbours."""
-
-    n: int
-    lines: tuple[tuple[int, ...], ...]  # per entry: cells from the far border to the entry
-    neighbours: tuple[tuple[int, ...], ...]  # per cell: orthogonal neighbours
-    zones: tuple[tuple[int, ...], ...]  # per zone (= colour): its cells
-    starts: tuple[int, ...]  # per colour: start cell
-
-    @classmethod
-    def of(cls, model: PlayModel) -> Board:
-        n = model.n
-
-        def cell(rc: tuple[int, int]) -> int:
-            return rc[0] * n + rc[1]
-
-        nbs = []
-        for r in range(n):
-            for c in range(n):
-                around = [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
-                nbs.append(tuple(cell(p) for p in around if 0 <= p[0] < n and 0 <= p[1] < n))
-        return cls(
-            n=n,
-            lines=tuple(tuple(cell(rc) for rc in e.cells(n)) for e in model.entries),
-            neighbours=tuple(nbs),
-            zones=tuple(tuple(cell(rc) for rc in z) for z in model.zones),
-            starts=tuple(cell(rc) for rc in model.starts),
-        )
+    COLOUR = "colour"  # the seat picks the colour to draw (step 2, or a redraw)
+    TAKE = "take"  # chance: a die of that colour comes out of the reserve
+    ROLL = "roll"  # chance: the die is rolled
+    ENTRY = "entry"  # the seat picks the entry the die goes in at (step 3)
 
 
 @dataclass
 class State:
-    """One game in progress. `grid[cell]` is a die id or None; `shown[cell]` its face."""
+    """One game in progress. `grid[cell]` is a die id or None; `shown[cell]` its face.
+
+    A new state stands at the start of `seat`'s turn (or is over at once: a full grid, an
+    empty reserve). Actions are ints: a colour, a die id, a face or an entry index,
+    according to `step`.
+    """
 
     model: PlayModel
     board: Board
@@ -95,18 +85,111 @@ class State:
     seat: int = 0  # whose turn it is
     turns: int = 0  # turns played
     quiet_turns: int = 0  # consecutive turns with no die placed and no score change
-    ended: str | None = None
+    ended: Termination | None = None
     leaders: list[int] = field(default_factory=list)  # per turn: unique leading seat or -1
+    # this turn so far
+    step: Step = Step.COLOUR
+    options: tuple[int, ...] = ()  # the seat's choices: colours, or entries
+    tried: list[int] = field(default_factory=list)  # colours drawn this turn, in order
+    colour: int = -1  # the colour being drawn
+    die: int = -1  # the die in hand
+    face: int = 0  # the face it shows
+    first: tuple[int, int] = (-1, 0)  # the turn's first die and roll
+    before: list[int] = field(default_factory=list)  # scores when the turn began
+
+    def __post_init__(self) -> None:
+        if self.ended is None:
+            begin_turn(self)
 
     @property
     def colours(self) -> int:
         return len(self.model.colours)
+
+    @property
+    def players(self) -> int:
+        return len(self.owners)
 
     def colour_of(self, die: int) -> int:
         return self.model.dice[die].colour
 
     def seat_scores(self) -> list[int]:
         return [sum(self.scores[c] for c in cs) for cs in self.owners]
+
+    # --- the game-state API (pnp.state.State) ---------------------------------------------
+
+    def current_player(self) -> int:
+        if self.ended is not None:
+            return TERMINAL
+        return CHANCE if self.step in (Step.TAKE, Step.ROLL) else self.seat
+
+    def legal_actions(self) -> list[int]:
+        return list(self.options) if self.current_player() >= 0 else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.step is Step.TAKE:
+            dice = draw_candidates(self, self.colour)
+            return [(d, 1 / len(dice)) for d in dice]
+        if self.step is Step.ROLL:
+            faces = self.model.dice[self.die].faces
+            return [(f, k / len(faces)) for f, k in Counter(faces).items()]
+        return []
+
+    def sample_chance(self, rng: random.Random) -> int:
+        if self.step is Step.TAKE:
+            return pick(rng, draw_candidates(self, self.colour))
+        return roll(self, self.die, rng)
+
+    def random_action(self, rng: random.Random) -> int:
+        """Colours by `pick`; entries by rejection (any entry until a legal one), the same
+        law, which the fast path draws without listing the legal entries."""
+        if self.step is Step.COLOUR:
+            return pick(rng, self.options)
+        while True:
+            e = below(rng, len(self.board.lines))
+            if e in self.options:
+                return e
+
+    def apply(self, action: int) -> None:
+        if self.step is Step.COLOUR:
+            choose_colour(self, action)
+        elif self.step is Step.TAKE:
+            take_die(self, action)
+        elif self.step is Step.ROLL:
+            after_roll(self, action)
+        else:
+            place(self, action, self.die, self.face)
+            end_turn(self, placed=True)
+
+    def is_terminal(self) -> bool:
+        return self.ended is not None
+
+    def outcome(self) -> Outcome | None:
+        return None if self.ended is None else Outcome(self.ended, winners(self))
+
+    def clone(self) -> Self:
+        twin = copy.copy(self)
+        twin.grid, twin.shown = list(self.grid), list(self.shown)
+        twin.reserve, twin.scores = list(self.reserve), list(self.scores)
+        twin.leaders, twin.tried = list(self.leaders), list(self.tried)
+        twin.before = list(self.before)
+        return twin
+
+    def action_str(self, action: int) -> str:
+        """A colour name, `die 5`, `roll 4`, or an entry as the board marks it (`N0`)."""
+        if self.step is Step.COLOUR:
+            return self.model.colours[action]
+        if self.step is Step.TAKE:
+            return f"die {action}"
+        if self.step is Step.ROLL:
+            return f"roll {action}"
+        entry = self.model.entries[action]
+        return f"{entry.side}{entry.index}"
+
+    def record(self) -> GameRecord:
+        assert self.ended is not None, "the game is not over"
+        return game_record(
+            self.model, self.owners, self.turns, self.ended, self.scores, self.leaders
+        )
 
 
 @lru_cache(maxsize=64)
@@ -196,13 +279,12 @@ def draw_options(state: State) -> list[int]:
     return lowest_score_colours(state, available)
 
 
-def take_die(state: State, colour: int, rng: random.Random) -> int:
-    """Take a die of `colour` out of the reserve (a blind draw if their faces differ)."""
+def draw_candidates(state: State, colour: int) -> list[int]:
+    """The dice a draw of `colour` may bring out: all of that colour in the reserve (a
+    blind draw) if their faces differ, else the first (which one does not matter)."""
     candidates = [d for d in state.reserve if state.colour_of(d) == colour]
     faces = {state.model.dice[d].faces for d in candidates}
-    die = candidates[0] if len(faces) == 1 else pick(rng, candidates)
-    state.reserve.remove(die)
-    return die
+    return candidates[:1] if len(faces) == 1 else candidates
 
 
 def return_die(state: State, die: int) -> None:
@@ -222,18 +304,6 @@ def has_room(state: State, entry: int) -> bool:
     return any(state.grid[c] is None for c in state.board.lines[entry])
 
 
-def push(
-    grid: Sequence[int | None], shown: Sequence[int], line: Sequence[int], die: int, face: int
-) -> tuple[list[int | None], list[int]]:
-    """Slide `die` in along `line`: the line's dice end packed against the far border in
-    their old order, the new die last. Returns new grid and faces; the inputs are kept."""
-    group = [(grid[c], shown[c]) for c in line if grid[c] is not None] + [(die, face)]
-    new_grid, new_shown = list(grid), list(shown)
-    for k, c in enumerate(line):
-        new_grid[c], new_shown[c] = group[k] if k < len(group) else (None, 0)
-    return new_grid, new_shown
-
-
 def landing_cell(state: State, entry: int) -> int:
     """Where the new die ends after the push: right behind the line's dice."""
     line = state.board.lines[entry]
@@ -246,7 +316,7 @@ def breaks_restriction(state: State, entry: int, die: int, face: int) -> bool:
     cell = landing_cell(state, entry)
     colour = state.colour_of(die)
     return any(
-        grid[nb] is not None and state.colour_of(grid[nb]) == colour
+        (d := grid[nb]) is not None and state.colour_of(d) == colour
         for nb in state.board.neighbours[cell]
     )
 
@@ -267,44 +337,51 @@ def place(state: State, entry: int, die: int, face: int) -> None:
 # --- steps 4 and 5: score and explode -------------------------------------------------
 
 
-def colour_scorers(state: State) -> list[int]:
-    """Cells whose die touches at least one die of its own colour."""
+def colour_scorers(state: State, grid: Sequence[int | None]) -> list[int]:
+    """Cells of `grid` whose die touches at least one die of its own colour."""
     out = []
-    for cell, d in enumerate(state.grid):
+    for cell, d in enumerate(grid):
         if d is None:
             continue
         colour = state.colour_of(d)
         if any(
-            state.grid[nb] is not None and state.colour_of(state.grid[nb]) == colour
+            (e := grid[nb]) is not None and state.colour_of(e) == colour
             for nb in state.board.neighbours[cell]
         ):
             out.append(cell)
     return out
 
 
-def exploders(state: State) -> list[int]:
-    """Cells whose die touches at least one die showing the same number."""
+def exploders(state: State, grid: Sequence[int | None], shown: Sequence[int]) -> list[int]:
+    """Cells of `grid` whose die touches at least one die showing the same number."""
     return [
         cell
-        for cell, d in enumerate(state.grid)
+        for cell, d in enumerate(grid)
         if d is not None
         and any(
-            state.grid[nb] is not None and state.shown[nb] == state.shown[cell]
-            for nb in state.board.neighbours[cell]
+            grid[nb] is not None and shown[nb] == shown[cell] for nb in state.board.neighbours[cell]
         )
     ]
 
 
+def gains_on(
+    state: State, grid: Sequence[int | None], shown: Sequence[int]
+) -> tuple[list[int], list[int]]:
+    """Steps 4 and 5 on a grid: each colour's points, and the cells that explode."""
+    gains = [0] * state.colours
+    for cell in colour_scorers(state, grid):
+        gains[state.model.dice[grid[cell]].colour] += shown[cell]  # type: ignore[index]
+    boom = exploders(state, grid, shown)
+    for cell in boom:
+        gains[state.model.dice[grid[cell]].colour] += shown[cell]  # type: ignore[index]
+    return gains, boom
+
+
 def score_and_explode(state: State) -> list[int]:
     """Steps 4 and 5 on the current grid; returns each colour's gain this turn."""
-    gains = [0] * state.colours
-    for cell in colour_scorers(state):
-        gains[state.colour_of(state.grid[cell])] += state.shown[cell]
-    boom = exploders(state)
-    for cell in boom:
-        gains[state.colour_of(state.grid[cell])] += state.shown[cell]
+    gains, boom = gains_on(state, state.grid, state.shown)
     for cell in boom:  # all at once, after every exploding die has scored
-        return_die(state, state.grid[cell])
+        return_die(state, state.grid[cell])  # type: ignore[arg-type]
         state.grid[cell], state.shown[cell] = None, 0
     for colour, gain in enumerate(gains):
         state.scores[colour] += gain
@@ -314,16 +391,7 @@ def score_and_explode(state: State) -> list[int]:
 def preview_gains(state: State, entry: int, die: int, face: int) -> list[int]:
     """Each colour's gain if the die went in at `entry` (the state is left as it is)."""
     grid, shown = push(state.grid, state.shown, state.board.lines[entry], die, face)
-    trial = State(
-        model=state.model,
-        board=state.board,
-        owners=state.owners,
-        grid=grid,
-        shown=shown,
-        reserve=list(state.reserve),
-        scores=[0] * state.colours,
-    )
-    return score_and_explode(trial)
+    return gains_on(state, grid, shown)[0]
 
 
 # --- a whole turn ---------------------------------------------------------------------
@@ -333,88 +401,113 @@ def grid_full(state: State) -> bool:
     return all(d is not None for d in state.grid)
 
 
-def end_reason(state: State) -> str | None:
+def end_reason(state: State) -> Termination | None:
     """The end checks made after every turn."""
     if max(state.scores) >= TARGET:
-        return "fifty"
+        return Termination.FIFTY
     if grid_full(state):
-        return "full"
+        return Termination.FULL
     return None
 
 
-def play_turn(state: State, bot: Bot, rng: random.Random) -> None:
-    """One player's turn, steps 1-6, then the end checks."""
+def begin_turn(state: State) -> None:
+    """Before step 1: a full grid or an empty reserve ends the game; else the seat picks
+    the colour to draw among `draw_options` (steps 1 and 2)."""
+    state.before, state.tried = list(state.scores), []
     if grid_full(state):
-        state.ended = "full"
+        state.ended = Termination.FULL
         return
     options = draw_options(state)
     if not options:
-        state.ended = "reserve"
+        state.ended = Termination.RESERVE
         return
-    before = list(state.scores)
-    colour = bot.choose_colour(state, options, rng)
-    first_die = take_die(state, colour, rng)
-    first_face = roll(state, first_die, rng)
-    placed = False
-    die, face = first_die, first_face
-    legal = legal_entries(state, die, face)
+    state.step, state.options = Step.COLOUR, tuple(options)
+
+
+def choose_colour(state: State, colour: int) -> None:
+    state.colour = colour
+    state.tried.append(colour)
+    state.step = Step.TAKE
+
+
+def take_die(state: State, die: int) -> None:
+    state.reserve.remove(die)
+    state.die = die
+    state.step = Step.ROLL
+
+
+def after_roll(state: State, face: int) -> None:
+    """Step 3 begins: the entries where the die may go in. Where there is none, the
+    `redraw` stall rule draws again among the lowest-scoring colours not tried this turn;
+    when every colour fails, the first die and roll go in with the restriction lifted.
+    The `skip` rule sends the die back and the turn goes on to steps 4-6."""
+    state.face = face
+    if len(state.tried) == 1:
+        state.first = (state.die, face)
+    legal = legal_entries(state, state.die, face)
     if not legal and state.model.stall == "redraw":
-        tried = {colour}
-        return_die(state, die)
-        while not legal:
-            untried = reserve_colours(state) - tried
-            if not untried:
-                break
-            colour = bot.choose_colour(state, lowest_score_colours(state, untried), rng)
-            tried.add(colour)
-            die = take_die(state, colour, rng)
-            face = roll(state, die, rng)
-            legal = legal_entries(state, die, face)
-            if not legal:
-                return_die(state, die)
-        if not legal:  # nothing fits: the first die, first roll, goes in anyway
-            die, face = first_die, first_face
-            state.reserve.remove(die)
-            legal = legal_entries(state, die, face, restricted=False)
+        return_die(state, state.die)
+        untried = reserve_colours(state) - set(state.tried)
+        if untried:
+            state.step, state.options = Step.COLOUR, tuple(lowest_score_colours(state, untried))
+            return
+        state.die, state.face = state.first  # nothing fits: the first die goes in anyway
+        state.reserve.remove(state.die)
+        legal = legal_entries(state, state.die, state.face, restricted=False)
     if legal:
-        entry = bot.choose_entry(state, die, face, legal, rng)
-        place(state, entry, die, face)
-        placed = True
-    else:  # `skip`: the die goes back and the turn goes on
-        return_die(state, die)
+        state.step, state.options = Step.ENTRY, tuple(legal)
+    else:  # the die goes back and the turn goes on
+        return_die(state, state.die)
+        end_turn(state, placed=False)
+
+
+def end_turn(state: State, placed: bool) -> None:
+    """Steps 4-6: score, explode, the end checks; then the next seat's turn begins."""
     score_and_explode(state)
     state.turns += 1
     seat_scores = state.seat_scores()
     top = max(seat_scores)
     state.leaders.append(seat_scores.index(top) if seat_scores.count(top) == 1 else -1)
-    state.quiet_turns = 0 if placed or state.scores != before else state.quiet_turns + 1
+    state.quiet_turns = 0 if placed or state.scores != state.before else state.quiet_turns + 1
     state.ended = end_reason(state)
     if state.ended is None and state.quiet_turns >= len(state.owners):
-        state.ended = "stalled"
+        state.ended = Termination.STALLED
     if state.ended is None and state.turns >= MAX_TURNS:
-        state.ended = "timeout"
+        state.ended = Termination.TIMEOUT
     state.seat = (state.seat + 1) % len(state.owners)
+    if state.ended is None:
+        begin_turn(state)
 
 
-def play_game(
-    model: PlayModel,
-    players: int,
-    bots: Bot | Sequence[Bot],
-    rng: random.Random,
-    colours_each: int = 1,
-) -> State:
-    """Play one game to its end; `bots` is one bot for every seat or one per seat."""
-    state = new_game(model, players, rng, colours_each)
-    seat_bots = list(bots) if isinstance(bots, Sequence) else [bots] * players
-    if grid_full(state):
-        state.ended = "full"
-    while state.ended is None:
-        play_turn(state, seat_bots[state.seat], rng)
-    return state
+# --- the result -----------------------------------------------------------------------
 
 
 def winners(state: State) -> tuple[int, ...]:
     """Seats whose colours score highest; equal scores share the win."""
-    seat_scores = state.seat_scores()
+    return top_seats(state.seat_scores())
+
+
+def top_seats(seat_scores: Sequence[int]) -> tuple[int, ...]:
     top = max(seat_scores)
     return tuple(s for s, v in enumerate(seat_scores) if v == top)
+
+
+def game_record(
+    model: PlayModel,
+    owners: tuple[tuple[int, ...], ...],
+    turns: int,
+    end: Termination,
+    scores: Sequence[int],
+    leaders: Sequence[int],
+) -> GameRecord:
+    """What the runner tallies of one game (the fast path builds the same)."""
+    seat_scores = tuple(sum(scores[c] for c in cs) for cs in owners)
+    names = _names(model.colours, owners)
+    return GameRecord(turns, end.value, seat_scores, top_seats(seat_scores), names, tuple(leaders))
+
+
+@lru_cache(maxsize=1024)
+def _names(
+    colours: tuple[str, ...], owners: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(colours[c] for c in cs) for cs in owners)
