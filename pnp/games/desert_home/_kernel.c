@@ -1,19 +1,21 @@
 /* Desert Home's compiled kernel: whole random games, for the simulation runner.
  *
- * Why C: a random game is about 470 turns and 2,300 decisions, each listing a dozen legal
- * actions; the Python fast path (`fastplay.py`) plays about 80 such games a second on one
- * core and this kernel about 1,500, and a designer's sweep wants hundreds a second. This is the reference engine
- * (`rules.py`) with `RandomBot`s spelled out in C, rule for rule and in the same order:
- * `start_turn`, `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`,
- * `road_actions`/`boost`, `spend_actions`/`escorted_moves`/`spend`, the shortage swaps,
- * `end_turn`/`end_round`, `check_win` and `nobody_can_win`. Every action list is built in
- * the order `rules.legal_actions` builds it and one is drawn as `pnp.chance.pick` draws it, so
- * a seed gives the same game here, in `fastplay.py` and in the reference
- * (tests/test_dh_kernel.py checks that game by game).
+ * Why C: a random game is hundreds of turns and thousands of decisions, each listing a
+ * dozen legal actions, and a designer's sweep wants many games a second (`make bench`).
+ * This is the readable rules (`state.py`, `moves.py`, `turn.py`, `goal.py`) with random
+ * bots spelled out in C, rule for rule and in the same order: `start_turn` and the throws,
+ * `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`, `road_actions`/`boost`,
+ * `spend_actions`/`escorted_moves`/`spend`, the shortage swaps, `end_turn`/`end_round`,
+ * `check_win` and `nobody_can_win`. Every action list is built in the order
+ * `moves.legal_actions` builds it and one is drawn as `pnp.chance.pick` draws it, each die
+ * as `State.sample_chance` throws it, so a seed gives the same game here and in the
+ * readable rules (tests/test_dh_kernel.py and tests/conformance/desert-home.json check it).
  *
  * The board, the supply and the rule constants come from the play model and `rules.py`
  * (`engine._kernel_board`), never from numbers of its own; chance comes from the caller's
- * `random.Random` (see `_twister.h`).
+ * `random.Random` (see `_twister.h`). Reentrant: no mutable static data; a game lives in
+ * its own heap block, the board is read only, and a game runs without the GIL. Portable
+ * C99 (gcc, clang, MSVC): no compiler builtins, no 128-bit integers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,7 +40,7 @@ enum { GROUP, BEARER, BOTH };
 enum { A_DRAW, A_ENTER, A_MOVE, A_SEND, A_PROTECT, A_STOP };
 enum { ROAD_TILES = -1, ROAD_DECLINE = -2 }; /* rules.py's, beside the boosted rows */
 enum { PLAYING, END_REFUGE, END_DECK, END_TIMEOUT };
-static const char *END_NAMES[] = {"", "refuge", "deck", "timeout"};
+static const char *const END_NAMES[] = {"", "refuge", "deck", "timeout"};
 
 /* --- the board ---------------------------------------------------------------------- */
 
@@ -63,7 +65,7 @@ typedef struct {
     int16_t entry[SEATS];   /* refuge entry fields */
 } Board;
 
-static const char *BOARD_NAME = "pnp.desert_home.board";
+static const char BOARD_NAME[] = "pnp.desert_home.board";
 
 static void board_free(PyObject *capsule) {
     PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
@@ -121,6 +123,7 @@ static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens,
  *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional);
  * points: action_points(n, k) per n, per k. */
 static PyObject *make_board(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
@@ -209,7 +212,7 @@ static int decide(Game *g, int n) {
     return n == 1 ? 0 : below(&g->tw, n);
 }
 
-static inline void add(Game *g, int kind, int a, int b, int c, int d) {
+static void add(Game *g, int kind, int a, int b, int c, int d) {
     Act *x = &g->acts[g->nacts++];
     x->kind = (uint8_t)kind;
     x->a = (int16_t)a;
@@ -843,6 +846,7 @@ static void new_game(Game *g, const Board *b) {
 /* play(board, max_rounds, twister) -> (rounds, turns, ended, winners, leaders, scores,
  *   (deaths, tiles_placed, water_missions, decisions, legal_moves), twister) */
 static PyObject *play(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *capsule, *words;
     int max_rounds;
     if (!PyArg_ParseTuple(args, "OiO", &capsule, &max_rounds, &words)) return NULL;
@@ -863,8 +867,10 @@ static PyObject *play(PyObject *self, PyObject *args) {
         goto done;
     }
     if (read_twister(words, &g->tw) < 0) goto done;
+    Py_BEGIN_ALLOW_THREADS /* the game touches no Python object: other threads run */
     new_game(g, b);
     play_game(g, max_rounds);
+    Py_END_ALLOW_THREADS
 
     int nwin = (g->winners & 1) + (g->winners >> 1 & 1);
     PyObject *winners = PyTuple_New(nwin), *leaders = PyTuple_New(g->nleaders);
@@ -899,8 +905,8 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
-                                    "Desert Home's compiled game kernel (see _kernel.c).", -1,
-                                    methods};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernel", "Desert Home's compiled game kernel (see _kernel.c).", -1,
+    methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }
