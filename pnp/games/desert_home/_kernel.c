@@ -125,6 +125,8 @@ static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens,
 static PyObject *make_board(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries;
+    int16_t row[MAXC];
+    int cells;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
     if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiipppp)OOOOOOOO", &b->cells, &b->width,
@@ -135,7 +137,7 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
                           &b->road_optional, &points,
                           &kind, &step, &reach, &next, &path, &camp, &entries))
         goto fail;
-    int cells = b->cells;
+    cells = b->cells;
     if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
         b->blue < 0 || b->blue >= NCOL || b->goal < 1 || b->tent_value < 1 ||
         b->deck_safe < 0 || b->deck_thirst < 0 || b->deck_safe + b->deck_thirst > 1000000 ||
@@ -143,7 +145,6 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the board's numbers are out of the kernel's range");
         goto fail;
     }
-    int16_t row[MAXC];
     if (read_ints(figures, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
     for (int c = 0; c < NCOL; c++) b->figures[c] = row[c];
     if (read_ints(tents, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
@@ -843,6 +844,28 @@ static void new_game(Game *g, const Board *b) {
     g->cards = b->cards;
 }
 
+/* The finished game as play() returns it (see below); NULL with an exception set. */
+static PyObject *game_result(const Game *g) {
+    int nwin = (g->winners & 1) + (g->winners >> 1 & 1);
+    PyObject *winners = PyTuple_New(nwin), *leaders = PyTuple_New(g->nleaders);
+    PyObject *tw = twister_words(&g->tw);
+    if (!winners || !leaders || !tw) {
+        Py_XDECREF(winners);
+        Py_XDECREF(leaders);
+        Py_XDECREF(tw);
+        return NULL;
+    }
+    int k = 0;
+    for (int s = 0; s < SEATS; s++)
+        if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
+    for (int t = 0; t < g->nleaders; t++)
+        PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
+    return Py_BuildValue("iisNN(ii)(lllll)N", g->round, g->turns, END_NAMES[g->ended], winners,
+                         leaders, progress(g, 0), progress(g, 1), g->deaths,
+                         (long)g->tiles_placed, g->water_missions, g->decisions, g->legal_moves,
+                         tw);
+}
+
 /* play(board, max_rounds, twister) -> (rounds, turns, ended, winners, leaders, scores,
  *   (deaths, tiles_placed, water_missions, decisions, legal_moves), twister) */
 static PyObject *play(PyObject *self, PyObject *args) {
@@ -864,33 +887,13 @@ static PyObject *play(PyObject *self, PyObject *args) {
     g->deck = PyMem_Malloc((size_t)(b->deck_safe + b->deck_thirst + 1));
     if (!g->leaders || !g->deck) {
         PyErr_NoMemory();
-        goto done;
+    } else if (read_twister(words, &g->tw) == 0) {
+        Py_BEGIN_ALLOW_THREADS /* the game touches no Python object: other threads run */
+        new_game(g, b);
+        play_game(g, max_rounds);
+        Py_END_ALLOW_THREADS
+        result = game_result(g);
     }
-    if (read_twister(words, &g->tw) < 0) goto done;
-    Py_BEGIN_ALLOW_THREADS /* the game touches no Python object: other threads run */
-    new_game(g, b);
-    play_game(g, max_rounds);
-    Py_END_ALLOW_THREADS
-
-    int nwin = (g->winners & 1) + (g->winners >> 1 & 1);
-    PyObject *winners = PyTuple_New(nwin), *leaders = PyTuple_New(g->nleaders);
-    PyObject *tw = twister_words(&g->tw);
-    if (winners && leaders && tw) {
-        int k = 0;
-        for (int s = 0; s < SEATS; s++)
-            if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
-        for (int t = 0; t < g->nleaders; t++)
-            PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
-        result = Py_BuildValue("iisNN(ii)(lllll)N", g->round, g->turns, END_NAMES[g->ended],
-                               winners, leaders, progress(g, 0), progress(g, 1), g->deaths,
-                               (long)g->tiles_placed, g->water_missions, g->decisions,
-                               g->legal_moves, tw);
-    } else {
-        Py_XDECREF(winners);
-        Py_XDECREF(leaders);
-        Py_XDECREF(tw);
-    }
-done:
     PyMem_Free(g->leaders);
     PyMem_Free(g->deck);
     PyMem_Free(g);
