@@ -1,10 +1,11 @@
-"""Desert Home's compiled kernel plays the reference rules, game by game.
+"""Desert Home's compiled kernel plays the readable rules, game by game.
 
 The kernel (`pnp/games/desert_home/_kernel.c`) plays every random game of a simulation.
-It is checked against the readable rules (`rules.py`) and the Python fast path
-(`fastplay.py`) on whole games from the same seed: the records and the random generator
-afterwards, on the default kit, on kits of every size (hypothesis), on the largest board
-the parameters allow and on kits that reach the rare rules (the deck's end, the shortage).
+It is checked against the readable rules (the State API through `pnp.forward.play`) on
+whole games from the same seed: the records and the random generator afterwards, on the
+default kit, on kits of every size (hypothesis), on the largest board the parameters allow
+and on kits that reach the rare rules (the deck's end, the shortage). Threads may play
+kernel games side by side (it keeps no state between calls and lets the GIL go).
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_dh_properties import kits
 
-from pnp.games.desert_home import engine, rules
+from pnp.games.desert_home import engine, turn
 from pnp.games.desert_home.model import play_model
 from pnp.games.desert_home.params import DesertHomeParams
 
@@ -28,24 +30,21 @@ pytestmark = pytest.mark.skipif(
 )  # in CI a kernel that did not build fails `test_compiled.py`
 
 
-def both_ways(model, seed, max_rounds: int = 300, reference: bool = False):
-    """(kernel record, other record): the other is the readable rules' or the Python fast
-    path's; the generators must end in the same state too."""
+def both_ways(model, seed, max_rounds: int = 300):
+    """(kernel record, readable rules' record); the generators must end alike too."""
     r1, r2 = random.Random(seed), random.Random(seed)
     kernel = engine.play_one(model, 2, "random", r1, max_rounds=max_rounds)
-    other = engine.play_one(
-        model, 2, "random", r2, max_rounds=max_rounds, reference=reference, compiled=False
-    )
+    reference = engine.play_one(model, 2, "random", r2, max_rounds=max_rounds, reference=True)
     assert r1.getstate() == r2.getstate()
-    return kernel, other
+    return kernel, reference
 
 
-def test_the_kernel_plays_the_python_games_on_the_default_kit():
+def test_the_kernel_plays_the_readable_games_on_the_default_kit():
     model = engine.prepare(DesertHomeParams(), 2)
     ends = Counter()
-    for i in range(60):
-        kernel, fast = both_ways(model, f"3:{i}")
-        assert kernel == fast
+    for i in range(30):
+        kernel, reference = both_ways(model, f"3:{i}")
+        assert kernel == reference
         ends[kernel.end] += 1
     assert ends["refuge"] and ends["timeout"]  # both ends met (a quarter time out)
 
@@ -53,7 +52,7 @@ def test_the_kernel_plays_the_python_games_on_the_default_kit():
 @settings(max_examples=30, deadline=None)
 @given(kits(), st.integers(0, 2**32))
 def test_the_kernel_plays_the_reference_games_on_every_kind_of_kit(params, seed):
-    kernel, reference = both_ways(play_model(params), seed, max_rounds=80, reference=True)
+    kernel, reference = both_ways(play_model(params), seed, max_rounds=80)
     assert kernel == reference
 
 
@@ -70,13 +69,13 @@ def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(rule, ch
     """Each kit reaches its rule in the reference games (counted there): the deck's end,
     the shortage's swaps, thirst deaths, the largest board's far corners."""
     swaps = Counter()
-    swap = rules.swap
-    monkeypatch.setattr(rules, "swap", lambda state, c: (swaps.update([c]), swap(state, c)))
+    swap = turn.swap
+    monkeypatch.setattr(turn, "swap", lambda state, c: (swaps.update([c]), swap(state, c)))
     model = engine.prepare(DesertHomeParams(**changes), 2)
     games = []
     # the shortage comes in about 1 random game in 20 on its kit: games 12 and 16 reach it
     for i in (0, 1, 2, 3, 12, 16) if rule == "shortage" else range(6):
-        kernel, reference = both_ways(model, f"4:{i}", max_rounds=120, reference=True)
+        kernel, reference = both_ways(model, f"4:{i}", max_rounds=120)
         assert kernel == reference
         games.append(kernel)
     if rule == "deck":
@@ -113,3 +112,14 @@ def test_the_kernel_refuses_a_board_it_cannot_hold():
     huge = (300 * 6, 6, 300, *numbers[3:])
     with pytest.raises(ValueError, match="kernel's range"):
         engine._kernel.board(huge, constants, points, kind, *rest)
+
+
+def test_threads_play_kernel_games_side_by_side():
+    """No state is kept between calls: games played at once in threads give the records
+    they give one after another."""
+    model = engine.prepare(DesertHomeParams(), 2)
+    seeds = [f"7:{i}" for i in range(8)]
+    alone = [engine.play_one(model, 2, "random", s) for s in seeds]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda s: engine.play_one(model, 2, "random", s), seeds))
+    assert together == alone

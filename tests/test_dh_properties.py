@@ -1,8 +1,10 @@
 """Desert Home over random games: every piece and tile accounted for, points spent while
-they can be, every game ends, a seed fixes the game, the supply check agrees with play."""
+they can be, every game ends, a seed fixes the game, the supply check agrees with play, and
+the readable rules keep the `pnp.state.State` API's promises."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 
@@ -10,12 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.games.desert_home import engine, rules
+from pnp.forward import play
+from pnp.games.desert_home import engine, goal, moves, rules
+from pnp.games.desert_home import turn as turn_steps
 from pnp.games.desert_home.bots import make_bot
 from pnp.games.desert_home.model import CAMP_ENTRY, play_model
 from pnp.games.desert_home.params import DesertHomeParams
-from pnp.games.desert_home.rules import ENTER, MOVE, NONE, P_SPEND, PROTECT, STOP, THIRST
+from pnp.games.desert_home.rules import ENTER, MOVE, NONE, P_SPEND, PROTECT, STOP, THIRST, End
+from pnp.games.desert_home.state import State, new_state
 from pnp.games.desert_home.supply import supply_verdict
+from pnp.state import CHANCE, TERMINAL
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 COST = {MOVE: lambda a: a[4], ENTER: lambda a: 3 if a[3] else 1, PROTECT: lambda a: 3}
@@ -42,7 +48,7 @@ def kits(draw) -> DesertHomeParams:
     )
 
 
-def check_invariants(state: rules.State) -> None:
+def check_invariants(state: State) -> None:
     m = state.model
     blue = m.blue
     for c in range(len(m.colours)):  # every figure and tent, exactly once
@@ -76,44 +82,87 @@ def check_invariants(state: rules.State) -> None:
             assert state.figs[i] + state.tents[i] == 1  # one piece, plus maybe a bearer
 
 
-def play_checked(model, bot: str, seed, max_rounds: int = 40) -> rules.State:
-    """A game with the invariants checked after every action and the spending duty
-    checked at every choice."""
+def play_checked(model, bot: str, seed, max_rounds: int = 40) -> State:
+    """A game through the State API with the invariants checked after every step and the
+    spending duty checked at every choice."""
     rng = random.Random(seed)
-    b = make_bot(bot)
-    state = rules.new_game(model, rng, max_rounds)
+    b = make_bot(bot, model)
+    state = new_state(model, 2, rng, max_rounds)
     into_refuge = False
     turn = state.turns
-    while state.ended is None:
+    while not state.is_terminal():
         check_invariants(state)
         if state.turns != turn:
             turn, into_refuge = state.turns, False
-        actions = rules.legal_actions(state)
-        if not actions:
-            rules.skip(state, rng)
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
             continue
+        actions = state.legal_actions()
+        assert actions and actions == moves.legal_actions(state)  # the kept list is current
         if state.phase == P_SPEND:
             assert ((STOP,) in actions) == into_refuge  # STOP only after a refuge move
             assert all(COST.get(a[0], lambda a: 1)(a) <= state.points for a in actions)
-        action = b.choose(state, actions, rng) if len(actions) > 1 else actions[0]
-        spent = state.phase == P_SPEND and action[0] not in (STOP, rules.SWAP)
-        left = state.points - COST.get(action[0], lambda a: 1)(action) if spent else None
-        rules.apply(state, action, rng)
+        action = b.choose(state, rng)
+        if state.phase == P_SPEND and action[0] not in (STOP, rules.SWAP):
+            left = state.points - COST.get(action[0], lambda a: 1)(action)
+            raw = state.clone()  # the action alone, before points with no use are let go
+            turn_steps.apply(raw, action)
+            if raw.turns != turn and raw.ended is None and raw.phase != rules.P_SWAP:
+                assert left == 0  # a turn never ends with points a use exists for
+        state.apply(action)
         if action[0] == MOVE and action[2] >= model.cells:
             into_refuge = True
         if action[0] == rules.ROAD and action[1] >= 0:
             into_refuge = into_refuge or state.may_stop
-        if spent and state.turns != turn and state.ended is None and state.phase != rules.P_SWAP:
-            assert left == 0  # a turn never ends with points a use exists for
     check_invariants(state)
-    assert state.ended in rules.END_REASONS
+    assert isinstance(state.ended, End) and state.current_player() == TERMINAL
     assert state.round <= max_rounds and len(state.leaders) == state.turns
-    if state.ended == "refuge":
+    if state.ended is End.REFUGE:
         for seat in state.winners:
-            assert rules.goal_met(rules.refuge_values(state, seat), model.blue, model.goal)
-    if state.ended == "deck":
-        assert not state.deck and rules.nobody_can_win(state)
+            assert rules.goal_met(goal.refuge_values(state, seat), model.blue, model.goal)
+    if state.ended is End.DECK:
+        assert not state.deck and goal.nobody_can_win(state)
     return state
+
+
+def snapshot(state: State) -> dict:
+    """Everything a position holds (derived data left out), copied."""
+    skip = ("model", "memo", "legal")
+    return copy.deepcopy(
+        {k: getattr(state, k) for k in state.__dataclass_fields__ if k not in skip}
+    )
+
+
+@FEW
+@given(kits(), st.integers(0, 2**32), st.sampled_from(["random", "greedy"]))
+def test_the_state_api_keeps_its_promises(params, seed, bot):
+    """Over whole games: chance outcomes sum to 1 and `sample_chance` draws one of them,
+    `random_action` one of the legal actions, a clone is independent of its original, and
+    the game ends."""
+    model = play_model(params)
+    rng = random.Random(seed)
+    state = new_state(model, 2, rng, max_rounds=25)
+    b = make_bot(bot, model)
+    steps = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            action = state.sample_chance(rng)
+            assert action in [a for a, _ in outcomes]
+        else:
+            assert state.random_action(random.Random(steps)) in state.legal_actions()
+            action = b.choose(state, rng)
+        if steps % 5 == 0:  # a clone plays on; the original stays as it was
+            before, twin = snapshot(state), state.clone()
+            twin.apply(action)
+            while not twin.is_terminal() and twin.current_player() == CHANCE:
+                twin.apply(twin.sample_chance(random.Random(steps)))
+            assert snapshot(state) == before
+        state.apply(action)
+        steps += 1
+        assert steps < 100_000
+    assert state.outcome() is not None and state.outcome().termination is state.ended
 
 
 @FEW
@@ -135,30 +184,18 @@ def test_default_games_keep_the_invariants_to_the_end():
     play_checked(model, "random", "9:r", max_rounds=rules.MAX_ROUNDS)
 
 
-@FEW
-@given(kits(), st.integers(0, 2**32))
-def test_the_fast_random_engine_plays_the_reference_games(params, seed):
-    """Random games run in the compiled kernel, or the Python fast path without one: both
-    give the records the readable rules give (`reference=True`), draw for draw, on every
-    kind of kit."""
-    model = play_model(params)
-    reference = engine.play_one(model, 2, "random", seed, max_rounds=80, reference=True)
-    for compiled in (True, False):
-        assert engine.play_one(model, 2, "random", seed, 80, compiled=compiled) == reference
-
-
 @pytest.mark.parametrize(
     "changes",
     [{}, {"deck_safe": 14, "deck_thirst": 6}, {"figures_per_colour": 4, "tents_per_colour": 1}],
     ids=["default", "deck-runs-out", "shortage-swaps"],
 )
-def test_the_fast_random_engine_plays_whole_games_as_the_reference(changes):
-    """Whole games to the round limit; the kits reach the deck's end and the shortage."""
+def test_random_games_play_whole_as_the_readable_rules(changes):
+    """Whole games to the round limit (in the kernel when it is built) give the readable
+    rules' records; the kits reach the deck's end and the shortage."""
     model = engine.prepare(DesertHomeParams(**changes), 2)
     for i in range(4):
         reference = engine.play_one(model, 2, "random", f"8:{i}", reference=True)
-        for compiled in (True, False):
-            assert engine.play_one(model, 2, "random", f"8:{i}", compiled=compiled) == reference
+        assert engine.play_one(model, 2, "random", f"8:{i}") == reference
 
 
 def test_a_seed_fixes_the_game_and_different_seeds_differ():
@@ -177,7 +214,7 @@ def test_a_seed_fixes_the_game_and_different_seeds_differ():
 def test_a_small_deck_can_run_out_and_end_the_game():
     model = play_model(DesertHomeParams(deck_safe=4, deck_thirst=2))
     ends = Counter(play_checked(model, "random", f"4:{i}", 80).ended for i in range(12))
-    assert ends["deck"] > 0
+    assert ends[End.DECK] > 0
 
 
 def test_a_supply_the_verdict_rejects_never_gives_a_win():
@@ -186,7 +223,7 @@ def test_a_supply_the_verdict_rejects_never_gives_a_win():
     assert supply_verdict(model)[0] is False
     for bot in engine.BOTS:
         for i in range(6):
-            assert play_checked(model, bot, f"5:{i}", 60).ended != "refuge"
+            assert play_checked(model, bot, f"5:{i}", 60).ended is not End.REFUGE
 
 
 def test_the_default_supply_is_accepted_and_greedy_games_are_won():
@@ -199,8 +236,10 @@ def test_the_default_supply_is_accepted_and_greedy_games_are_won():
 def test_greedy_beats_random_from_either_seat():
     model = play_model(DesertHomeParams())
     for greedy_seat in (0, 1):
-        bots = [make_bot("random"), make_bot("random")]
-        bots[greedy_seat] = make_bot("greedy")
-        games = [rules.play_game(model, bots, random.Random(f"2:{i}")) for i in range(8)]
-        wins = Counter(g.winners for g in games)
+        bots = [make_bot("random", model), make_bot("random", model)]
+        bots[greedy_seat] = make_bot("greedy", model)
+        wins = Counter()
+        for i in range(8):
+            rng = random.Random(f"2:{i}")
+            wins[play(new_state(model, 2, rng), bots, rng).state.winners] += 1
         assert wins[(greedy_seat,)] >= 7

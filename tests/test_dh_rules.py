@@ -1,4 +1,4 @@
-"""Desert Home – Immigration rules, one hand-worked position per rule (reference engine).
+"""Desert Home – Immigration rules, one hand-worked position per rule (the readable rules).
 
 Boards are drawn as pictures, one row per line, top row first, columns 0-5: column 0 is a
 refuge entry field (rows 1 and 3; `#` = no field), columns 1-4 path slots, column 5 the
@@ -18,9 +18,11 @@ from collections import Counter
 import pytest
 
 from pnp.errors import PnpError
-from pnp.games.desert_home import engine, rules
-from pnp.games.desert_home.bots import GreedyBot, Judge, RandomBot, reroll_mask
+from pnp.games.desert_home import engine, goal, rules, turn
+from pnp.games.desert_home.bots import Judge, make_bot, reroll_mask
+from pnp.games.desert_home.fields import frontier
 from pnp.games.desert_home.model import CAMP_ENTRY, NO_FIELD, PATH, REFUGE_ENTRY, play_model
+from pnp.games.desert_home.moves import legal_actions, sendable
 from pnp.games.desert_home.params import DesertHomeParams
 from pnp.games.desert_home.rules import (
     BEARER,
@@ -55,8 +57,11 @@ from pnp.games.desert_home.rules import (
     SWAP,
     THIRST,
     TILE,
+    End,
 )
+from pnp.games.desert_home.state import State, new_state
 from pnp.games.desert_home.supply import supply_verdict
+from pnp.state import CHANCE
 
 K, W, G, Y, R, B = range(6)
 LETTERS = "KWGYRB"
@@ -78,11 +83,24 @@ def cell(row: int, col: int) -> int:
 REFUGE_0, REFUGE_1 = 30, 31  # the move targets "into seat 0's / seat 1's refuge"
 
 
-def position(picture: str = EMPTY, **params) -> rules.State:
+def new_game(model, rng: random.Random, max_rounds: int = rules.MAX_ROUNDS) -> State:
+    """Set-up, then seat 0's first throw of the dice, drawn from `rng`."""
+    state = new_state(model, 2, rng, max_rounds)
+    throw_dice(state, rng)
+    return state
+
+
+def throw_dice(state: State, rng: random.Random) -> None:
+    """Throw the dice due (the chance steps) until a seat is to decide."""
+    while state.current_player() == CHANCE:
+        state.apply(state.sample_chance(rng))
+
+
+def position(picture: str = EMPTY, **params) -> State:
     """A game at seat 0's spending step with the pictured board; every piece not on the
     board is in the camp, every tile not on the board is in the deck."""
     model = play_model(DesertHomeParams(**params))
-    state = rules.new_game(model, random.Random(0))
+    state = new_game(model, random.Random(0))
     rows = [r.split() for r in picture.strip().splitlines()]
     assert len(rows) == model.rows and all(len(r) == model.width for r in rows)
     for r, row in enumerate(rows):
@@ -96,31 +114,32 @@ def position(picture: str = EMPTY, **params) -> rules.State:
             if letter:
                 put(state, i, LETTERS.index(letter), int(figs), int(tents or 0), int(bool(bearer)))
     state.phase, state.points = P_SPEND, 0
+    state.legal = None  # the position was set by hand: list the actions afresh
     return state
 
 
-def lay(state: rules.State, i: int, face: int = SAFE) -> None:
+def lay(state: State, i: int, face: int = SAFE) -> None:
     """A tile from the deck on cell i (a thirst tile for BLACK and GUARDED faces)."""
     state.deck.remove(SAFE if face == SAFE else THIRST)
     state.tile[i] = face
     state.tiles_placed += 1
 
 
-def put(state: rules.State, i: int, colour: int, figs=1, tents=0, bearer=0) -> None:
+def put(state: State, i: int, colour: int, figs=1, tents=0, bearer=0) -> None:
     state.camp_figs[colour] -= figs
     state.camp_tents[colour] -= tents
     state.camp_figs[B] -= bearer
     state.colour[i], state.figs[i], state.tents[i], state.bearer[i] = colour, figs, tents, bearer
 
 
-def in_refuge(state: rules.State, seat: int, colour: int, figs: int, tents: int = 0) -> None:
+def in_refuge(state: State, seat: int, colour: int, figs: int, tents: int = 0) -> None:
     state.camp_figs[colour] -= figs
     state.camp_tents[colour] -= tents
     state.refuge_figs[seat][colour] += figs
     state.refuge_tents[seat][colour] += tents
 
 
-def picture(state: rules.State) -> str:
+def picture(state: State) -> str:
     m = state.model
     names = {v: k for k, v in FACES.items()}
     out = []
@@ -141,26 +160,35 @@ def picture(state: rules.State) -> str:
     return "\n".join(out)
 
 
-def same(state: rules.State, expected: str) -> bool:
+def same(state: State, expected: str) -> bool:
     return [r.split() for r in picture(state).splitlines()] == [
         r.split() for r in expected.strip().splitlines()
     ]
 
 
-def spending(state: rules.State, usable: str, points: int) -> rules.State:
+def spending(state: State, usable: str, points: int) -> State:
     """Seat 0 spends `points` on the colours named (letters)."""
     state.phase, state.points = P_SPEND, points
     state.usable = [letter in usable for letter in LETTERS]
+    state.legal = None
     return state
 
 
-def moves(state: rules.State) -> set[tuple[int, ...]]:
-    return {a for a in rules.legal_actions(state) if a[0] == MOVE}
+def moves(state: State) -> set[tuple[int, ...]]:
+    return {a for a in legal_actions(state) if a[0] == MOVE}
 
 
-def do(state: rules.State, action: tuple[int, ...], seed: int = 0) -> None:
-    assert action in rules.legal_actions(state), action
-    rules.apply(state, action, random.Random(seed))
+def do(state: State, action: tuple[int, ...], seed: int = 0) -> None:
+    """Play `action` through the State API; dice it leads to are thrown from `seed`."""
+    assert action in legal_actions(state), action
+    state.apply(action)
+    throw_dice(state, random.Random(seed))
+
+
+def choose(state: State, bot: str = "greedy", rng: random.Random | None = None) -> tuple[int, ...]:
+    """The bot's choice in a position set by hand."""
+    state.legal = None
+    return make_bot(bot, state.model).choose(state, rng or random.Random(0))
 
 
 # --- model and setup ------------------------------------------------------------------
@@ -188,12 +216,12 @@ def test_the_sixth_colour_replaces_the_first_and_blue_is_required():
 
 
 def test_setup_puts_every_piece_in_the_camp_and_shuffles_the_deck():
-    state = rules.new_game(play_model(DesertHomeParams()), random.Random(4))
+    state = new_game(play_model(DesertHomeParams()), random.Random(4))
     assert state.camp_figs == [12] * 6 and state.camp_tents == [2] * 6
     assert Counter(state.deck) == {SAFE: 24, THIRST: 12}
     assert state.refuge_figs == [[0] * 6, [0] * 6]
     assert (state.seat, state.round, state.cards) == (0, 1, 6)
-    decks = {tuple(rules.new_game(state.model, random.Random(i)).deck) for i in range(5)}
+    decks = {tuple(new_game(state.model, random.Random(i)).deck) for i in range(5)}
     assert len(decks) == 5
 
 
@@ -209,12 +237,12 @@ def test_only_the_dice_thrown_together_count_for_a_triple():
 def test_a_roll_with_three_alike_offers_a_reroll_of_any_dice():
     seen = set()
     for seed in range(40):
-        state = rules.new_game(play_model(DesertHomeParams()), random.Random(seed))
+        state = new_game(play_model(DesertHomeParams()), random.Random(seed))
         triple = rules.has_triple(state.dice, 0b111111)
         assert (state.phase == P_REROLL) == triple
         seen.add(triple)
         if triple:
-            assert rules.legal_actions(state) == [(REROLL, mask) for mask in range(64)]
+            assert legal_actions(state) == [(REROLL, mask) for mask in range(64)]
     assert seen == {True, False}
 
 
@@ -234,19 +262,19 @@ def test_a_reroll_throws_only_the_chosen_dice_and_keeping_goes_on_to_the_influx(
 # --- step 2: influx -----------------------------------------------------------------
 
 
-def influx_after(dice: list[int], state: rules.State | None = None) -> rules.State:
+def influx_after(dice: list[int], state: State | None = None) -> State:
     state = state or position()
     state.dice = dice
-    rules.begin_influx(state)
+    turn.begin_influx(state)
     return state
 
 
 def test_each_non_blue_die_showing_the_lowest_number_brings_one_figure():
     state = influx_after([3, 1, 1, 4, 5, 6])  # white and green show the lowest
     assert state.phase == P_INFLUX and state.pending == [W, G]
-    assert rules.legal_actions(state) == [(INFLUX, cell(r, 5)) for r in range(5)]
+    assert legal_actions(state) == [(INFLUX, cell(r, 5)) for r in range(5)]
     do(state, (INFLUX, cell(0, 5)))
-    assert rules.legal_actions(state) == [(INFLUX, cell(r, 5)) for r in range(1, 5)]
+    assert legal_actions(state) == [(INFLUX, cell(r, 5)) for r in range(1, 5)]
     do(state, (INFLUX, cell(4, 5)))
     assert state.phase == P_NUMBER
     assert (state.camp_figs[W], state.camp_figs[G]) == (11, 11)
@@ -271,7 +299,7 @@ def test_blue_on_the_lowest_number_brings_no_figure():
 def test_three_lowest_dice_with_blue_bring_one_figure_of_the_players_choice():
     state = influx_after([1, 1, 4, 5, 6, 1])
     assert state.phase == P_INFLUX_COLOUR
-    assert rules.legal_actions(state) == [(INFLUX_COLOUR, K), (INFLUX_COLOUR, W)]
+    assert legal_actions(state) == [(INFLUX_COLOUR, K), (INFLUX_COLOUR, W)]
     do(state, (INFLUX_COLOUR, W))
     assert state.pending == [W]
     do(state, (INFLUX, cell(2, 5)))
@@ -282,7 +310,7 @@ def test_three_lowest_with_blue_offers_only_colours_left_in_the_camp():
     state = position()
     state.camp_figs[K] = 0
     state = influx_after([1, 1, 4, 5, 6, 1], state)
-    assert rules.legal_actions(state) == [(INFLUX_COLOUR, W)]
+    assert legal_actions(state) == [(INFLUX_COLOUR, W)]
 
 
 def test_three_lowest_with_blue_offer_only_colours_that_can_come_in():
@@ -300,7 +328,7 @@ def test_three_lowest_with_blue_offer_only_colours_that_can_come_in():
     )
     state = influx_after([1, 1, 4, 5, 6, 1], state)
     assert state.phase == P_INFLUX_COLOUR
-    assert rules.legal_actions(state) == [(INFLUX_COLOUR, W)]
+    assert legal_actions(state) == [(INFLUX_COLOUR, W)]
     do(state, (INFLUX_COLOUR, W))
     do(state, (INFLUX, cell(1, 5)))
     assert state.camp_figs[W] == 10 and state.camp_figs[K] == 12
@@ -334,7 +362,7 @@ def test_an_entering_figure_may_push_its_own_colour_onto_the_path():
     state = influx_after([3, 2, 1, 4, 5, 6], state)  # green
     # free fields in rows 0; a push in row 1 only: row 2 is red, row 3 has no tile west,
     # row 4's west field holds red
-    assert rules.legal_actions(state) == [(INFLUX, cell(0, 5)), (INFLUX, cell(1, 5))]
+    assert legal_actions(state) == [(INFLUX, cell(0, 5)), (INFLUX, cell(1, 5))]
     do(state, (INFLUX, cell(1, 5)))
     assert same(
         state,
@@ -395,7 +423,7 @@ def test_six_sixes_give_the_most_points():
 def test_choosing_a_colour_makes_every_colour_showing_its_number_usable():
     state = position()
     state.dice, state.phase = [4, 4, 2, 4, 6, 4], P_NUMBER
-    assert rules.legal_actions(state) == [(NUMBER, 2), (NUMBER, 4), (NUMBER, 6)]
+    assert legal_actions(state) == [(NUMBER, 2), (NUMBER, 4), (NUMBER, 6)]
     do(state, (NUMBER, 4))
     assert state.points == 8
     assert state.usable == [True, True, False, True, False, True]
@@ -417,13 +445,13 @@ def test_road_tiles_are_placed_free_each_next_to_the_last():
     state.dice, state.phase = [1, 2, 3, 4, 5, 5], P_NUMBER
     do(state, (NUMBER, 5))
     assert state.phase == P_ROAD
-    assert rules.legal_actions(state) == [(ROAD, ROAD_TILES), (ROAD, ROAD_DECLINE)]
+    assert legal_actions(state) == [(ROAD, ROAD_TILES), (ROAD, ROAD_DECLINE)]
     top = state.deck[-1]
     do(state, (ROAD, ROAD_TILES))
     assert state.phase == P_ROAD_TILE and state.drawn == top and len(state.deck) == 35
     do(state, (TILE, cell(2, 4)))
     assert state.tile[cell(2, 4)] == top
-    assert sorted(a[1] for a in rules.legal_actions(state)) == [
+    assert sorted(a[1] for a in legal_actions(state)) == [
         cell(1, 4),
         cell(2, 3),
         cell(3, 4),
@@ -446,7 +474,7 @@ def test_a_boost_moves_every_piece_of_a_full_row_towards_the_refuge():
     )
     state.dice, state.phase = [1, 2, 3, 4, 5, 5], P_NUMBER
     do(state, (NUMBER, 5))
-    assert rules.legal_actions(state) == [(ROAD, -1), (ROAD, 1), (ROAD, 2), (ROAD, ROAD_DECLINE)]
+    assert legal_actions(state) == [(ROAD, -1), (ROAD, 1), (ROAD, 2), (ROAD, ROAD_DECLINE)]
     do(state, (ROAD, 1))
     assert state.refuge_figs[0][Y] == 1  # yellow went in, green and red followed
     assert same(
@@ -468,7 +496,7 @@ def test_a_boost_moves_every_piece_of_a_full_row_towards_the_refuge():
         #  _    _    _  _    .
         """
     )
-    rules.boost(state2, 2, 3)  # yellow cannot go further west, green is blocked by it
+    turn.boost(state2, 2, 3)  # yellow cannot go further west, green is blocked by it
     assert same(
         state2,
         """
@@ -493,7 +521,7 @@ RIVAL_ONE_YELLOW_SHORT = """
 """
 
 
-def rival_one_yellow_short(**params) -> rules.State:
+def rival_one_yellow_short(**params) -> State:
     """Seat 1's refuge lacks one yellow figure, which stands on the full row 3 beside its
     grey field; the deck is empty, so a road can only be a boost of that row."""
     state = position(RIVAL_ONE_YELLOW_SHORT, **params)
@@ -508,16 +536,16 @@ def rival_one_yellow_short(**params) -> rules.State:
 
 def test_a_compulsory_road_boost_must_be_taken_even_when_it_wins_for_the_rival():
     state = rival_one_yellow_short(road_bonus="compulsory")
-    assert rules.legal_actions(state) == [(ROAD, 3)]  # no way to let it go
+    assert legal_actions(state) == [(ROAD, 3)]  # no way to let it go
     do(state, (ROAD, 3))
-    assert state.ended == "refuge" and state.winners == (1,)
+    assert state.ended is End.REFUGE and state.winners == (1,)
 
 
 def test_an_optional_road_may_be_let_go_and_greedy_lets_a_gift_to_the_rival_go():
     state = rival_one_yellow_short()  # road_bonus = "optional", the default
-    actions = rules.legal_actions(state)
+    actions = legal_actions(state)
     assert actions == [(ROAD, 3), (ROAD, ROAD_DECLINE)]
-    assert GreedyBot().choose(state, actions, random.Random(0)) == (ROAD, ROAD_DECLINE)
+    assert choose(state) == (ROAD, ROAD_DECLINE)
     do(state, (ROAD, ROAD_DECLINE))
     assert state.ended is None and state.phase == P_SPEND and state.points == 6
     assert state.refuge_figs[1][Y] == 4 and same(state, RIVAL_ONE_YELLOW_SHORT)
@@ -530,9 +558,9 @@ def test_greedy_takes_a_road_that_helps_itself():
     state.deck.clear()
     state.dice, state.phase = [1, 2, 3, 4, 5, 5], P_NUMBER
     do(state, (NUMBER, 5))
-    actions = rules.legal_actions(state)
+    actions = legal_actions(state)
     assert actions == [(ROAD, 1), (ROAD, ROAD_DECLINE)]
-    assert GreedyBot().choose(state, actions, random.Random(0)) == (ROAD, 1)
+    assert choose(state) == (ROAD, 1)
 
 
 def test_every_point_must_be_spent_while_a_use_exists_and_stop_comes_after_a_refuge():
@@ -549,9 +577,9 @@ def test_every_point_must_be_spent_while_a_use_exists_and_stop_comes_after_a_ref
         "G",
         3,
     )
-    assert (rules.STOP,) not in rules.legal_actions(state)
+    assert (rules.STOP,) not in legal_actions(state)
     do(state, (MOVE, cell(1, 0), REFUGE_0, GROUP, 1))
-    assert state.points == 2 and (STOP,) in rules.legal_actions(state)
+    assert state.points == 2 and (STOP,) in legal_actions(state)
     do(state, (STOP,))
     assert state.seat == 1 and state.turns == 1  # the turn ended with points unspent
 
@@ -561,20 +589,20 @@ def test_points_without_any_use_are_lost():
     state = spending(position(full), "G", 4)  # no slot left for a tile
     state.camp_figs[G] = 0
     state.camp_tents[G] = 0
-    assert rules.legal_actions(state) == []
-    rules.skip(state, random.Random(1))
+    assert legal_actions(state) == []
+    turn.skip(state)
     assert state.seat == 1 and state.turns == 1
 
 
 def test_tiles_go_next_to_the_camp_entry_column_or_to_a_placed_tile():
     state = spending(position(), "", 2)
-    assert rules.legal_actions(state) == [(DRAW,)]
+    assert legal_actions(state) == [(DRAW,)]
     top = state.deck[-1]
     do(state, (DRAW,))
-    assert rules.legal_actions(state) == [(TILE, cell(r, 4)) for r in range(5)]
+    assert legal_actions(state) == [(TILE, cell(r, 4)) for r in range(5)]
     do(state, (TILE, cell(1, 4)))
     assert state.tile[cell(1, 4)] == top and state.points == 1 and len(state.deck) == 35
-    assert rules.frontier(state) == [cell(0, 4), cell(1, 3), cell(2, 4), cell(3, 4), cell(4, 4)]
+    assert frontier(state) == [cell(0, 4), cell(1, 3), cell(2, 4), cell(3, 4), cell(4, 4)]
 
 
 def test_a_tile_is_drawn_and_seen_before_its_slot_is_chosen():
@@ -585,7 +613,7 @@ def test_a_tile_is_drawn_and_seen_before_its_slot_is_chosen():
     do(state, (DRAW,))
     assert state.phase == P_PLACE and state.drawn == THIRST and state.points == 0
     assert state.turns == 0  # the turn waits for the tile to be laid
-    assert rules.legal_actions(state) == [(TILE, cell(r, 4)) for r in range(5)]
+    assert legal_actions(state) == [(TILE, cell(r, 4)) for r in range(5)]
     do(state, (TILE, cell(0, 4)))
     assert state.tile[cell(0, 4)] == THIRST and state.drawn == NONE
     assert state.tiles_placed == 1 and state.turns == 1  # no points left: the turn ended
@@ -594,7 +622,7 @@ def test_a_tile_is_drawn_and_seen_before_its_slot_is_chosen():
 def test_no_draw_without_a_slot_for_the_tile():
     full = "\n".join(("." if r % 2 else "#") + "  .  .  .  .  ." for r in range(5))
     state = spending(position(full), "G", 4)
-    assert state.deck and (DRAW,) not in rules.legal_actions(state)
+    assert state.deck and (DRAW,) not in legal_actions(state)
 
 
 @pytest.mark.parametrize(("face", "row"), [(SAFE, 1), (THIRST, 3)])
@@ -606,13 +634,12 @@ def test_greedy_lays_a_safe_tile_before_its_own_refuge_and_a_thirst_tile_before_
     state = spending(position(), "", 1)
     state.deck[-1] = face
     do(state, (DRAW,))
-    actions = rules.legal_actions(state)
-    assert GreedyBot().choose(state, actions, random.Random(0)) == (TILE, cell(row, 4))
+    assert choose(state) == (TILE, cell(row, 4))
 
 
 def test_a_refuge_entry_field_does_not_let_a_tile_go_next_to_it():
     state = position()
-    assert cell(1, 1) not in rules.frontier(state)
+    assert cell(1, 1) not in frontier(state)
 
 
 def test_figures_come_out_of_the_camp_for_one_point_and_tents_for_three():
@@ -630,7 +657,7 @@ def test_figures_come_out_of_the_camp_for_one_point_and_tents_for_three():
         2,
     )
     state.deck.clear()
-    enters = [a for a in rules.legal_actions(state) if a[0] == ENTER]
+    enters = [a for a in legal_actions(state) if a[0] == ENTER]
     assert enters == [(ENTER, G, cell(r, 5), 0) for r in range(1, 5)]  # no tent for 2 points
     state.points = 3
     do(state, (ENTER, G, cell(2, 5), 1))
@@ -792,7 +819,7 @@ SEND_BOARD = """
 def test_water_bearers_are_sent_from_the_own_refuge_for_one_blue_point():
     state = spending(position(SEND_BOARD), "B", 2)
     in_refuge(state, 0, B, 2)
-    sends = [a for a in rules.legal_actions(state) if a[0] == SEND]
+    sends = [a for a in legal_actions(state) if a[0] == SEND]
     assert sends == [(SEND, c) for c in (cell(1, 1), cell(1, 2), cell(1, 3), cell(1, 4))] + [
         (SEND, cell(3, 4))
     ]
@@ -804,10 +831,10 @@ def test_water_bearers_are_sent_from_the_own_refuge_for_one_blue_point():
 def test_no_bearer_is_sent_from_the_other_refuge_or_without_blue_points():
     state = spending(position(SEND_BOARD), "B", 2)
     in_refuge(state, 1, B, 2)
-    assert not any(a[0] == SEND for a in rules.legal_actions(state))
+    assert not any(a[0] == SEND for a in legal_actions(state))
     state = spending(position(SEND_BOARD), "G", 2)
     in_refuge(state, 0, B, 2)
-    assert not any(a[0] == SEND for a in rules.legal_actions(state))
+    assert not any(a[0] == SEND for a in legal_actions(state))
 
 
 def test_a_water_bearer_is_sent_once_a_round():
@@ -816,28 +843,28 @@ def test_a_water_bearer_is_sent_once_a_round():
     do(state, (SEND, cell(1, 1)))
     do(state, (MOVE, cell(1, 1), cell(1, 0), GROUP, 1))
     do(state, (MOVE, cell(1, 0), REFUGE_0, GROUP, 1))
-    assert state.refuge_figs[0][B] == 1 and rules.sendable(state, 0) == 0
-    assert not any(a[0] == SEND for a in rules.legal_actions(state))
-    rules.start_round(state)
-    assert rules.sendable(state, 0) == 1
+    assert state.refuge_figs[0][B] == 1 and sendable(state, 0) == 0
+    assert not any(a[0] == SEND for a in legal_actions(state))
+    turn.start_round(state)
+    assert sendable(state, 0) == 1
 
 
 def test_protection_costs_three_blue_points_and_needs_a_bearer_in_the_own_refuge():
     board = SEND_BOARD.replace(".G2  .B2", "kG2  .B2")
     state = spending(position(board), "B", 3)
-    assert not any(a[0] == PROTECT for a in rules.legal_actions(state))
+    assert not any(a[0] == PROTECT for a in legal_actions(state))
     in_refuge(state, 0, B, 1)
-    protects = [a for a in rules.legal_actions(state) if a[0] == PROTECT]
+    protects = [a for a in legal_actions(state) if a[0] == PROTECT]
     assert protects == [(PROTECT, cell(1, 3)), (PROTECT, cell(3, 4))]  # black or face up
     state.points = 2
-    assert not any(a[0] == PROTECT for a in rules.legal_actions(state))
+    assert not any(a[0] == PROTECT for a in legal_actions(state))
     state.points = 3
     do(state, (PROTECT, cell(1, 3)))
     assert state.tile[cell(1, 3)] == GUARDED and state.cards == 5 and state.seat == 1
     state.cards = 0
     state = spending(state, "B", 3)
     state.seat = 0
-    assert not any(a[0] == PROTECT for a in rules.legal_actions(state))
+    assert not any(a[0] == PROTECT for a in legal_actions(state))
 
 
 # --- thirst -------------------------------------------------------------------------
@@ -855,14 +882,14 @@ def test_an_occupied_thirst_field_turns_black_next_round_and_kills_a_round_later
     )
     state.colour[cell(1, 4)], state.figs[cell(1, 4)] = R, 1  # on the protected field
     state.camp_figs[R] -= 1
-    rules.start_round(state)  # round 2
+    turn.start_round(state)  # round 2
     assert state.tile[cell(1, 2)] == BLACK and state.deadline[cell(1, 2)] == 3
     assert state.tile[cell(1, 3)] == THIRST  # nobody on it
     assert state.tile[cell(1, 4)] == GUARDED
-    rules.end_round(state)
+    turn.end_round(state)
     assert state.colour[cell(1, 2)] == G  # still alive at the end of the flip round
-    rules.start_round(state)
-    rules.end_round(state)  # round 3: time is up
+    turn.start_round(state)
+    turn.end_round(state)  # round 3: time is up
     assert state.colour[cell(1, 2)] == -1 and state.tile[cell(1, 2)] == THIRST
     assert state.deaths == 5  # a figure, a tent of three, a water bearer
     assert (state.camp_figs[G], state.camp_tents[G], state.camp_figs[B]) == (12, 2, 12)
@@ -878,12 +905,12 @@ def test_leaving_a_black_field_in_time_saves_the_group():
         #  _  _    _   _  .
         """
     )
-    rules.start_round(state)
-    rules.end_round(state)
-    rules.start_round(state)
+    turn.start_round(state)
+    turn.end_round(state)
+    turn.start_round(state)
     spending(state, "G", 1)
     do(state, (MOVE, cell(1, 2), cell(1, 3), GROUP, 1))
-    rules.end_round(state)
+    turn.end_round(state)
     assert state.figs[cell(1, 3)] == 2 and state.deaths == 0
     assert state.tile[cell(1, 2)] == THIRST
 
@@ -899,7 +926,7 @@ def test_when_the_last_bearer_leaves_the_camp_the_refuge_with_most_swaps_half():
     state.camp_figs[B] = 1
     do(state, (ENTER, B, cell(0, 5), 0))
     assert state.phase == P_SWAP and state.swaps == [[0, 2]] and state.chooser == 0
-    assert rules.legal_actions(state) == [(SWAP, c) for c in (K, W, G, Y, R)]
+    assert legal_actions(state) == [(SWAP, c) for c in (K, W, G, Y, R)]
     do(state, (SWAP, G))
     do(state, (SWAP, R))
     assert state.refuge_figs[0] == [0, 0, 1, 0, 1, 3]
@@ -943,15 +970,15 @@ def test_the_goal_counts_blue_beyond_its_own_five_for_missing_figures(values, me
     assert rules.goal_met(values, B, 5) is met
     state = position()
     state.refuge_figs[0] = list(values)
-    assert rules.progress(state, 0) == progress
+    assert goal.progress(state, 0) == progress
 
 
 def test_a_tent_counts_three_figures():
     state = position()
     state.refuge_figs[0] = [5, 5, 5, 5, 2, 5]
     state.refuge_tents[0][R] = 1
-    assert rules.refuge_values(state, 0)[R] == 5 and rules.goal_met(
-        rules.refuge_values(state, 0), B, 5
+    assert goal.refuge_values(state, 0)[R] == 5 and rules.goal_met(
+        goal.refuge_values(state, 0), B, 5
     )
 
 
@@ -964,7 +991,7 @@ def test_the_game_ends_when_a_refuge_meets_the_goal_even_the_opponents():
         for seat in (0, 1):
             state.refuge_figs[seat] = [5, 5, 5, 5, 4, 5]
         do(state, (MOVE, cell(row, 0), target, GROUP, 1))
-        assert state.ended == "refuge" and state.winners == winner
+        assert state.ended is End.REFUGE and state.winners == winner
         assert state.turns == 1 and len(state.leaders) == 1
 
 
@@ -981,10 +1008,10 @@ def test_the_game_ends_on_the_deck_when_no_refuge_can_be_reached_or_filled():
     """
     state = position(board)
     state.deck.clear()
-    assert rules.nobody_can_win(state)
+    assert goal.nobody_can_win(state)
     state = position(board.replace(".  .  _  _", ".  .  .  .", 1))  # row 1 links up
     state.deck.clear()
-    assert not rules.nobody_can_win(state)
+    assert not goal.nobody_can_win(state)
 
 
 def test_the_deck_end_counts_what_is_already_beside_a_refuge():
@@ -999,25 +1026,25 @@ def test_the_deck_end_counts_what_is_already_beside_a_refuge():
     )
     state.deck.clear()
     state.refuge_figs[0] = [5, 5, 4, 5, 5, 5]
-    assert not rules.nobody_can_win(state)  # the green figure can still go in
+    assert not goal.nobody_can_win(state)  # the green figure can still go in
     state.refuge_figs[0] = [5, 5, 3, 5, 5, 5]
-    assert rules.nobody_can_win(state)  # 4 green and 5 blue: one short
+    assert goal.nobody_can_win(state)  # 4 green and 5 blue: one short
     state.refuge_figs[1][B] = 1
-    assert not rules.nobody_can_win(state)  # seat 1 could send its bearer over to stand in
+    assert not goal.nobody_can_win(state)  # seat 1 could send its bearer over to stand in
 
 
 def test_a_turn_ends_play_on_the_deck_and_rounds_run_out_as_a_timeout():
     state = spending(position(), "G", 1)
     state.deck.clear()
-    rules.end_turn(state, random.Random(1))
-    assert state.ended == "deck"
-    state = rules.new_game(play_model(DesertHomeParams()), random.Random(2), max_rounds=1)
+    turn.end_turn(state)
+    assert state.ended is End.DECK
+    state = new_game(play_model(DesertHomeParams()), random.Random(2), max_rounds=1)
     state.phase, state.points = P_SPEND, 0
-    rules.end_turn(state, random.Random(1))
+    turn.end_turn(state)
     assert state.seat == 1 and state.ended is None
     state.phase, state.points = P_SPEND, 0
-    rules.end_turn(state, random.Random(1))
-    assert state.ended == "timeout" and state.turns == 2
+    turn.end_turn(state)
+    assert state.ended is End.TIMEOUT and state.turns == 2
 
 
 # --- the supply -----------------------------------------------------------------------
@@ -1067,8 +1094,7 @@ def test_greedy_brings_a_useful_group_home_and_escapes_a_black_field():
         1,
     )
     state.deck.clear()
-    actions = rules.legal_actions(state)
-    assert GreedyBot().choose(state, actions, random.Random(0)) == (
+    assert choose(state) == (
         MOVE,
         cell(1, 0),
         REFUGE_0,
@@ -1077,7 +1103,7 @@ def test_greedy_brings_a_useful_group_home_and_escapes_a_black_field():
     )
     state = spending(position(EMPTY.replace(".  _  _  _  _  .", ".  _  kG2 .  _  .", 1)), "G", 1)
     state.deck.clear()
-    choice = GreedyBot().choose(state, rules.legal_actions(state), random.Random(0))
+    choice = choose(state)
     assert choice[0] == MOVE and choice[1] == cell(1, 2)
 
 
@@ -1106,9 +1132,9 @@ def test_greedy_sends_water_bearers_to_useful_groups_and_protects_its_own():
 def test_random_is_uniform_over_the_legal_actions():
     state = spending(position(), "", 1)
     do(state, (DRAW,))
-    actions = rules.legal_actions(state)  # the five slots for the tile drawn
+    actions = legal_actions(state)  # the five slots for the tile drawn
     rng = random.Random(3)
-    counts = Counter(RandomBot().choose(state, actions, rng) for _ in range(5000))
+    counts = Counter(choose(state, "random", rng) for _ in range(5000))
     assert set(counts) == set(actions) and all(850 < k < 1150 for k in counts.values())
 
 

@@ -1,19 +1,21 @@
 /* Desert Home's compiled kernel: whole random games, for the simulation runner.
  *
- * Why C: a random game is about 470 turns and 2,300 decisions, each listing a dozen legal
- * actions; the Python fast path (`fastplay.py`) plays about 80 such games a second on one
- * core and this kernel about 1,500, and a designer's sweep wants hundreds a second. This is the reference engine
- * (`rules.py`) with `RandomBot`s spelled out in C, rule for rule and in the same order:
- * `start_turn`, `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`,
- * `road_actions`/`boost`, `spend_actions`/`escorted_moves`/`spend`, the shortage swaps,
- * `end_turn`/`end_round`, `check_win` and `nobody_can_win`. Every action list is built in
- * the order `rules.legal_actions` builds it and one is drawn as `pnp.chance.pick` draws it, so
- * a seed gives the same game here, in `fastplay.py` and in the reference
- * (tests/test_dh_kernel.py checks that game by game).
+ * Why C: a random game is hundreds of turns and thousands of decisions, each listing a
+ * dozen legal actions, and a designer's sweep wants many games a second (`make bench`).
+ * This is the readable rules (`state.py`, `moves.py`, `turn.py`, `goal.py`) with random
+ * bots spelled out in C, rule for rule and in the same order: `start_turn` and the throws,
+ * `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`, `road_actions`/`boost`,
+ * `spend_actions`/`escorted_moves`/`spend`, the shortage swaps, `end_turn`/`end_round`,
+ * `check_win` and `nobody_can_win`. Every action list is built in the order
+ * `moves.legal_actions` builds it and one is drawn as `pnp.chance.pick` draws it, each die
+ * as `State.sample_chance` throws it, so a seed gives the same game here and in the
+ * readable rules (tests/test_dh_kernel.py and tests/conformance/desert-home.json check it).
  *
  * The board, the supply and the rule constants come from the play model and `rules.py`
  * (`engine._kernel_board`), never from numbers of its own; chance comes from the caller's
- * `random.Random` (see `_twister.h`).
+ * `random.Random` (see `_twister.h`). Reentrant: no mutable static data; a game lives in
+ * its own heap block, the board is read only, and a game runs without the GIL. Portable
+ * C99 (gcc, clang, MSVC): no compiler builtins, no 128-bit integers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,7 +40,7 @@ enum { GROUP, BEARER, BOTH };
 enum { A_DRAW, A_ENTER, A_MOVE, A_SEND, A_PROTECT, A_STOP };
 enum { ROAD_TILES = -1, ROAD_DECLINE = -2 }; /* rules.py's, beside the boosted rows */
 enum { PLAYING, END_REFUGE, END_DECK, END_TIMEOUT };
-static const char *END_NAMES[] = {"", "refuge", "deck", "timeout"};
+static const char *const END_NAMES[] = {"", "refuge", "deck", "timeout"};
 
 /* --- the board ---------------------------------------------------------------------- */
 
@@ -63,7 +65,7 @@ typedef struct {
     int16_t entry[SEATS];   /* refuge entry fields */
 } Board;
 
-static const char *BOARD_NAME = "pnp.desert_home.board";
+static const char BOARD_NAME[] = "pnp.desert_home.board";
 
 static void board_free(PyObject *capsule) {
     PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
@@ -121,7 +123,10 @@ static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens,
  *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional);
  * points: action_points(n, k) per n, per k. */
 static PyObject *make_board(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries;
+    int16_t row[MAXC];
+    int cells;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
     if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiipppp)OOOOOOOO", &b->cells, &b->width,
@@ -132,7 +137,7 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
                           &b->road_optional, &points,
                           &kind, &step, &reach, &next, &path, &camp, &entries))
         goto fail;
-    int cells = b->cells;
+    cells = b->cells;
     if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
         b->blue < 0 || b->blue >= NCOL || b->goal < 1 || b->tent_value < 1 ||
         b->deck_safe < 0 || b->deck_thirst < 0 || b->deck_safe + b->deck_thirst > 1000000 ||
@@ -140,7 +145,6 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the board's numbers are out of the kernel's range");
         goto fail;
     }
-    int16_t row[MAXC];
     if (read_ints(figures, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
     for (int c = 0; c < NCOL; c++) b->figures[c] = row[c];
     if (read_ints(tents, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
@@ -209,7 +213,7 @@ static int decide(Game *g, int n) {
     return n == 1 ? 0 : below(&g->tw, n);
 }
 
-static inline void add(Game *g, int kind, int a, int b, int c, int d) {
+static void add(Game *g, int kind, int a, int b, int c, int d) {
     Act *x = &g->acts[g->nacts++];
     x->kind = (uint8_t)kind;
     x->a = (int16_t)a;
@@ -840,9 +844,32 @@ static void new_game(Game *g, const Board *b) {
     g->cards = b->cards;
 }
 
+/* The finished game as play() returns it (see below); NULL with an exception set. */
+static PyObject *game_result(const Game *g) {
+    int nwin = (g->winners & 1) + (g->winners >> 1 & 1);
+    PyObject *winners = PyTuple_New(nwin), *leaders = PyTuple_New(g->nleaders);
+    PyObject *tw = twister_words(&g->tw);
+    if (!winners || !leaders || !tw) {
+        Py_XDECREF(winners);
+        Py_XDECREF(leaders);
+        Py_XDECREF(tw);
+        return NULL;
+    }
+    int k = 0;
+    for (int s = 0; s < SEATS; s++)
+        if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
+    for (int t = 0; t < g->nleaders; t++)
+        PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
+    return Py_BuildValue("iisNN(ii)(lllll)N", g->round, g->turns, END_NAMES[g->ended], winners,
+                         leaders, progress(g, 0), progress(g, 1), g->deaths,
+                         (long)g->tiles_placed, g->water_missions, g->decisions, g->legal_moves,
+                         tw);
+}
+
 /* play(board, max_rounds, twister) -> (rounds, turns, ended, winners, leaders, scores,
  *   (deaths, tiles_placed, water_missions, decisions, legal_moves), twister) */
 static PyObject *play(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *capsule, *words;
     int max_rounds;
     if (!PyArg_ParseTuple(args, "OiO", &capsule, &max_rounds, &words)) return NULL;
@@ -860,31 +887,13 @@ static PyObject *play(PyObject *self, PyObject *args) {
     g->deck = PyMem_Malloc((size_t)(b->deck_safe + b->deck_thirst + 1));
     if (!g->leaders || !g->deck) {
         PyErr_NoMemory();
-        goto done;
+    } else if (read_twister(words, &g->tw) == 0) {
+        Py_BEGIN_ALLOW_THREADS /* the game touches no Python object: other threads run */
+        new_game(g, b);
+        play_game(g, max_rounds);
+        Py_END_ALLOW_THREADS
+        result = game_result(g);
     }
-    if (read_twister(words, &g->tw) < 0) goto done;
-    new_game(g, b);
-    play_game(g, max_rounds);
-
-    int nwin = (g->winners & 1) + (g->winners >> 1 & 1);
-    PyObject *winners = PyTuple_New(nwin), *leaders = PyTuple_New(g->nleaders);
-    PyObject *tw = twister_words(&g->tw);
-    if (winners && leaders && tw) {
-        int k = 0;
-        for (int s = 0; s < SEATS; s++)
-            if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
-        for (int t = 0; t < g->nleaders; t++)
-            PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
-        result = Py_BuildValue("iisNN(ii)(lllll)N", g->round, g->turns, END_NAMES[g->ended],
-                               winners, leaders, progress(g, 0), progress(g, 1), g->deaths,
-                               (long)g->tiles_placed, g->water_missions, g->decisions,
-                               g->legal_moves, tw);
-    } else {
-        Py_XDECREF(winners);
-        Py_XDECREF(leaders);
-        Py_XDECREF(tw);
-    }
-done:
     PyMem_Free(g->leaders);
     PyMem_Free(g->deck);
     PyMem_Free(g);
@@ -899,8 +908,8 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
-                                    "Desert Home's compiled game kernel (see _kernel.c).", -1,
-                                    methods};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernel", "Desert Home's compiled game kernel (see _kernel.c).", -1,
+    methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }

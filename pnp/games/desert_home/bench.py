@@ -4,10 +4,10 @@ Run as ``python -m pnp.games.desert_home.bench``. A benchmark, not a test: the n
 depend on the machine and what else runs on it, so each line gives games per wall-clock
 second over the worker processes and games per CPU second (what an idle core would give).
 Game i is seeded ``"1:i"`` as the simulation runner seeds it. Random games run in the
-compiled kernel (and, on a line of their own, on the Python path pnp falls back to without
-a C compiler), greedy ones on the readable rules (see `engine`). As the simulation runner
-does, the parent builds the engine's tables (`engine.warm`, counted in the time) before it
-forks the workers, which inherit them.
+compiled kernel (and, on a line of their own, on the readable rules pnp falls back to
+without a C compiler), greedy ones on the readable rules (see `engine`). As the simulation
+runner does, the parent builds the kernel's board (`engine.warm`, counted in the time)
+before it forks the workers, which inherit it.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pnp.games.desert_home import engine
 from pnp.games.desert_home.params import DesertHomeParams
 
-GAMES = {"random": 4000, "greedy": 300, "random, Python path": 300}
-"""Games per setting; the Python path is the fallback without the compiled kernel."""
+GAMES = {"random": 4000, "greedy": 300, "random, readable rules": 100}
+"""Games per setting; the readable rules are the fallback without the compiled kernel."""
 JOBS = 2
 
 
@@ -37,7 +37,7 @@ def play_range(setting: str, start: int, stop: int) -> int:
     model = engine.prepare(DesertHomeParams(), 2)
     bot, _, path = setting.partition(", ")
     for i in range(start, stop):
-        engine.play_one(model, 2, bot, random.Random(f"1:{i}"), compiled=not path)
+        engine.play_one(model, 2, bot, random.Random(f"1:{i}"), reference=bool(path))
     return stop - start
 
 
@@ -48,8 +48,6 @@ def games_per_second(setting: str, games: int, jobs: int) -> tuple[float, float]
     wall, cpu = time.perf_counter(), _cpu()
     model = engine.prepare(DesertHomeParams(), 2)
     engine.warm(model)  # as the runner: the workers inherit it
-    if setting.endswith("Python path"):
-        engine.fastplay.warm(model)
     with ProcessPoolExecutor(jobs) as pool:
         done = sum(pool.map(play_range, [setting] * len(cuts), *zip(*cuts, strict=True)))
     wall, cpu = time.perf_counter() - wall, _cpu() - cpu
@@ -61,7 +59,7 @@ def bench(games: dict[str, int] | None = None, jobs: int = JOBS) -> list[tuple[s
     """(what, result) lines: each bot's complete games per second with `jobs` processes."""
     rows = []
     for setting, n in (games or GAMES).items():
-        if setting.endswith("Python path") and engine._kernel is None:
+        if setting.endswith("readable rules") and engine._kernel is None:
             continue  # that is the random line already
         rate, per_cpu = games_per_second(setting, n, jobs)
         rows.append(

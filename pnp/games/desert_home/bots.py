@@ -1,4 +1,5 @@
-"""Desert Home bots. They read the public state only (never the deck's order).
+"""Desert Home's bots: `pnp.forward`'s generic random and greedy bots, with the game's
+evaluation for greedy. They read the public state only (never the deck's order).
 
 `random` is uniform over the legal actions at every decision. `greedy` scores each
 action by what it does for its own refuge's goal and against the other's: it re-rolls
@@ -6,15 +7,17 @@ for bigger points, picks the number that moves what it needs, builds toward its 
 brings useful groups home, escapes and protects thirst fields, and escorts big groups
 with water bearers. A drawn tile it sees before laying it: a safe one towards its own
 refuge's row, a thirst tile towards its rival's. It lets a road go when taking it would
-help the rival more than itself. Ties are broken uniformly.
+help the rival more than itself. Ties are broken uniformly. Its re-roll is an action
+like the others: `evaluate` rates the one mask `reroll_mask` picks above the rest.
 """
 
 from __future__ import annotations
 
-import random
-
-from pnp.chance import pick
+from pnp.forward import GreedyBot, RandomBot
 from pnp.games.desert_home import rules
+from pnp.games.desert_home.fields import Piece, frontier, mover
+from pnp.games.desert_home.goal import refuge_values
+from pnp.games.desert_home.model import PlayModel
 from pnp.games.desert_home.rules import (
     BLACK,
     BOTH,
@@ -35,9 +38,10 @@ from pnp.games.desert_home.rules import (
     THIRST,
     TILE,
     Action,
-    State,
 )
-from pnp.outcome import bot_maker
+from pnp.games.desert_home.state import State
+from pnp.state import Bot
+from pnp.state import State as GameState
 
 BOT_NAMES = ("random", "greedy")
 
@@ -45,15 +49,6 @@ UNPLACED_STEP = 3
 """How far the greedy bot reckons a step over a slot with no tile yet."""
 KEEP_POINTS = 8
 """The greedy bot keeps a roll worth this many points and re-rolls below it."""
-
-
-class RandomBot:
-    """Uniform over every legal action."""
-
-    name = "random"
-
-    def choose(self, state: State, actions: list[Action], rng: random.Random) -> Action:
-        return pick(rng, actions)
 
 
 def distances(state: State, seat: int) -> list[int]:
@@ -86,7 +81,6 @@ def new_distances(state: State, seat: int) -> list[int]:
     return dist
 
 
-Piece = tuple[int, int, int, int]  # `rules.mover`'s (colour, figures, tents, bearers)
 Refuges = tuple[list[list[int]], list[tuple[int, int, int]], dict[tuple[int, Piece], int]]
 
 
@@ -98,7 +92,7 @@ def refuge_parts(state: State) -> Refuges:
     if key not in state.memo:
         m = state.model
         goal, blue = m.goal, m.blue
-        values = [rules.refuge_values(state, s) for s in range(rules.PLAYERS)]
+        values = [refuge_values(state, s) for s in range(rules.PLAYERS)]
         parts = []
         for vs in values:
             short = sum(max(0, goal - v) for c, v in enumerate(vs) if c != blue)
@@ -123,7 +117,7 @@ class Judge:
         self.moving: dict[int, tuple[int, int, int]] = {}  # `move`'s, per field and part
 
     def gain(self, seat: int, colour: int, amount: int, bearers: int = 0) -> int:
-        """Goal progress seat's refuge would get from these pieces (`rules.progress`'s
+        """Goal progress seat's refuge would get from these pieces (`goal.progress`'s
         formula, worked out for the change only)."""
         goal = self.goal
         counted, short, vb = self.parts[seat]
@@ -150,7 +144,7 @@ class Judge:
         st = self.state
         if st.colour[cell] < 0:
             return 0
-        return self.piece_gain(seat, rules.mover(st, cell, BOTH if st.bearer[cell] else 0))
+        return self.piece_gain(seat, mover(st, cell, BOTH if st.bearer[cell] else 0))
 
     def row(self, cell: int) -> int:
         return cell // self.state.model.width
@@ -165,7 +159,7 @@ class Judge:
         m = st.model
         known = self.moving.get(src << 2 | part)
         if known is None:  # the moves of one part share what it is worth
-            piece = rules.mover(st, src, part)
+            piece = mover(st, src, part)
             known = self.moving[src << 2 | part] = (
                 self.piece_gain(self.me, piece),
                 self.piece_gain(self.other, piece),
@@ -197,7 +191,7 @@ class Judge:
 
     def draw(self) -> float:
         """Drawing a tile is worth laying a safe one in the best slot (the face is unseen)."""
-        return max(self.tile(cell) for cell in rules.frontier(self.state))
+        return max(self.tile(cell) for cell in frontier(self.state))
 
     def enter(self, colour: int, cell: int, tent: int) -> float:
         useful = self.piece_gain(self.me, (colour, 1 - tent, tent, 0))  # a figure or a tent
@@ -289,24 +283,32 @@ def reroll_mask(dice: list[int]) -> int:
     return sum(1 << i for i, v in enumerate(dice) if v != keep)
 
 
-class GreedyBot(RandomBot):
-    """One-step scores (see `Judge`); ties uniform."""
-
-    name = "greedy"
-
-    def choose(self, state: State, actions: list[Action], rng: random.Random) -> Action:
-        if actions[0][0] == REROLL:
-            return (REROLL, reroll_mask(state.dice))
-        judge = Judge(state)
-        move, score = judge.move, judge.score
-        best_value, best = None, []
-        for a in actions:
-            v = move(a[1], a[2], a[3], a[4]) if a[0] == MOVE else score(a)
-            if best_value is None or v > best_value:
-                best_value, best = v, [a]
-            elif v == best_value:
-                best.append(a)
-        return pick(rng, best)
+def judge(state: State) -> Judge:
+    """The `Judge` of the decision `state` is at, made once for all its actions."""
+    known = state.memo.get("judge")
+    if known is None or known[0] != state.steps:
+        known = state.memo["judge"] = (state.steps, Judge(state))
+    return known[1]
 
 
-make_bot = bot_maker({"random": RandomBot, "greedy": GreedyBot})
+def evaluate(state: GameState[Action], action: Action) -> float:
+    """The greedy bot's rating of `action`: `Judge.score`, and for a re-roll 1 for the mask
+    `reroll_mask` picks, 0 for the others (so it is always chosen, with no draw)."""
+    assert isinstance(state, State)
+    if action[0] == REROLL:
+        known = state.memo.get("reroll")
+        if known is None or known[0] != state.steps:
+            known = state.memo["reroll"] = (state.steps, reroll_mask(state.dice))
+        return 1.0 if action[1] == known[1] else 0.0
+    if action[0] == MOVE:
+        return judge(state).move(action[1], action[2], action[3], action[4])
+    return judge(state).score(action)
+
+
+def make_bot(name: str, model: PlayModel | None = None) -> Bot[Action]:
+    """A bot by name: `pnp.forward.RandomBot`, or `GreedyBot` over `evaluate`."""
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return GreedyBot(evaluate)
+    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES)}")

@@ -9,6 +9,8 @@ Poker-size cards: eight rule cards and the aid fill one sheet of nine.
 
 from __future__ import annotations
 
+from typing import cast
+
 from shapely.geometry import box
 
 from pnp.cards import (
@@ -102,7 +104,7 @@ def player_aid(
     )
     aid.title = "Player aid"
     aid.copies = PLAYERS  # one for each player
-    x0, y0, x1, y1 = aid.meta["footer_box"]  # type: ignore[misc]
+    x0, y0, x1, y1 = cast(tuple[float, float, float, float], aid.meta["footer_box"])
     aid.items.extend(points_table(x0, x1, y1 - 0.5))
     aid.items.extend(road_lines(x0, y0 + 0.6))
     aid.meta["points"] = {

@@ -1,55 +1,69 @@
 """Desert Home – Immigration for the simulation runner: the `pnp.outcome` engine contract.
 
-The readable rules in `rules.py` are the reference, and they play every greedy game (the
-greedy bot's own scoring is most of its time). Random games, the bulk of a simulation, run
-in the compiled kernel (`_kernel.c`, built at install time when a C compiler is there),
-else in `fastplay.play_random`: both are the same rules with the same random draws as
-`rules.play_game` with `RandomBot`, so all three give the same record for a seed
-(tests/test_dh_kernel.py and tests/test_dh_properties.py check that game by game;
-`play_one(..., reference=True)` plays the readable rules, `compiled=False` the Python fast
-path). Seats own refuges, not colours, so records name no colours. A turn is one player's
-turn; a round is both players' turns.
+The readable rules (`state.State`, the `pnp.state.State` API) are the reference, and they
+play every greedy game through `pnp.forward.play`. Random games, the bulk of a simulation,
+run in the compiled kernel (`_kernel.c`, built at install time when a C compiler is there):
+the same rules with the same random draws, so both give the same record for a seed
+(tests/test_dh_kernel.py and tests/conformance/desert-home.json check that game by game;
+`play_one(..., reference=True)` plays the readable rules). Without the kernel random games
+play on the readable rules too, and pnp says so once. Seats own refuges, not colours, so
+records name no colours. A turn is one player's turn; a round is both players' turns.
 
-End reasons: ``refuge`` (a refuge met the goal: its owner wins), ``deck`` (the deck is
-empty and `rules.nobody_can_win`), ``timeout`` (the end of round `rules.MAX_ROUNDS`).
+End reasons (`TERMINATION`): ``refuge`` (a refuge met the goal: its owner wins), ``deck``
+(the deck is empty and `goal.nobody_can_win`), ``timeout`` (the end of round
+`rules.MAX_ROUNDS`, a cut-off).
 """
 
 from __future__ import annotations
 
+import functools
 import random
+import sys
 from typing import Any
 
 from pnp.errors import PnpError
-from pnp.games.desert_home import fastplay, rules
+from pnp.forward import play
+from pnp.games.desert_home import rules
 from pnp.games.desert_home.bots import BOT_NAMES, make_bot
 from pnp.games.desert_home.model import PlayModel, play_model
 from pnp.games.desert_home.params import DesertHomeParams, validate
-from pnp.games.desert_home.rules import State
+from pnp.games.desert_home.state import COUNTED, State, new_state
 from pnp.memo import PerModel
 from pnp.outcome import GameRecord, SimOption
 from pnp.params import validate_params
 
 try:
-    from pnp.games.desert_home import _kernel
-except ImportError:  # built without a C compiler: `fastplay` plays the random games
+    from pnp.games.desert_home import _kernel  # type: ignore[attr-defined]
+except ImportError:  # built without a C compiler: the readable rules play every game
     _kernel = None
 
 BOTS = BOT_NAMES
 MIN_PLAYERS = MAX_PLAYERS = DEFAULT_PLAYERS = rules.PLAYERS
 COOPERATIVE = False
-COUNTERS = {
-    "duration_rounds": "rounds begun (both players' turns make a round; at most "
-    f"{rules.MAX_ROUNDS}, where a game ends as a timeout)",
-    "deaths": "figures that died of thirst (a tent counts as its figures)",
-    "tiles_placed": "path tiles drawn and placed",
-    "water_missions": "water bearers sent out from a refuge",
-    "decisions": "decision points with at least one legal action",
-    "legal_moves": "legal actions summed over the decision points",
-}
+TERMINATION = rules.End
+COUNTERS = dict(
+    zip(
+        COUNTED,
+        (
+            "rounds begun (both players' turns make a round; at most "
+            f"{rules.MAX_ROUNDS}, where a game ends as a timeout)",
+            "figures that died of thirst (a tent counts as its figures)",
+            "path tiles drawn and placed",
+            "water bearers sent out from a refuge",
+            "decision points with at least one legal action",
+            "legal actions summed over the decision points",
+        ),
+        strict=True,
+    )
+)
 RATIOS = {"branching_factor": ("legal_moves", "decisions")}
 OPTIONS: tuple[SimOption, ...] = ()
 ABSTRACTION = ""
 END_REASONS = rules.END_REASONS
+NO_KERNEL = (
+    "warning: Desert Home's compiled kernel is not built (no C compiler at install): "
+    "playing on the readable rules, slower"
+)
 
 
 def prepare(params: DesertHomeParams, players: int) -> PlayModel:
@@ -64,12 +78,10 @@ def prepare(params: DesertHomeParams, players: int) -> PlayModel:
 
 
 def warm(model: PlayModel) -> None:
-    """Build the random games' tables now (the runner calls this before it forks its
-    workers, which inherit them)."""
+    """Build the kernel's board now (the runner calls this before it forks its workers,
+    which inherit it)."""
     if _kernel is not None:
         _kernel_board(model)
-    else:
-        fastplay.warm(model)
 
 
 def play_one(
@@ -79,36 +91,22 @@ def play_one(
     seed: Any,
     max_rounds: int = rules.MAX_ROUNDS,
     reference: bool = False,
-    compiled: bool = True,
 ) -> GameRecord:
-    """Play one game; `seed` is a seeded `random.Random` (or a seed for one).
-    `reference=True` plays a random game with the readable engine, `compiled=False` with
-    the Python fast path (for cross-checks)."""
-    if bot not in BOTS:
-        raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(BOTS)}")
-    if players != rules.PLAYERS:
-        raise PnpError(f"Desert Home takes {rules.PLAYERS} players, got {players}")
+    """Play one game; `seed` is a seeded `random.Random` (or a seed for one). A random
+    game plays in the kernel unless `reference=True` (or there is none)."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    if bot == "random" and not reference and compiled and _kernel is not None:
-        return _play_compiled(model, rng, max_rounds)
     if bot == "random" and not reference:
-        state = fastplay.play_random(fastplay.tables(model), rng, max_rounds)
-    else:
-        state = rules.play_game(model, make_bot(bot), rng, max_rounds)
-    return record(state)
+        if _kernel is not None:
+            return _play_compiled(model, rng, max_rounds)
+        _say_no_kernel()
+    state: State = new_state(model, players, rng, max_rounds)
+    return play(state, make_bot(bot, model), rng).record()
 
 
-def record(state: State) -> GameRecord:
-    counts = (state.round, state.deaths, state.tiles_placed, state.water_missions)
-    counters = dict(zip(COUNTERS, (*counts, state.decisions, state.legal_moves), strict=True))
-    return GameRecord(
-        turns=state.turns,
-        end=state.ended or "",
-        scores=tuple(rules.scores(state)),
-        winners=state.winners,
-        leaders=tuple(state.leaders),
-        counters=counters,
-    )
+@functools.cache
+def _say_no_kernel() -> None:
+    """Once per process: random games play on the readable rules, without the kernel."""
+    print(NO_KERNEL, file=sys.stderr)
 
 
 def _kernel_board_args(model: PlayModel) -> tuple:

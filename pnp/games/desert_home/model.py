@@ -31,9 +31,6 @@ class PlayModel:
 
     `step[cell][d]` is the field one step in direction d, -1 off the board, or
     ``cells + seat`` for the refuge that the west step off a refuge entry field enters.
-    `lines[cell]` walks `step` from the cell in each direction in turn (W, E, N, S; empty
-    lines left out) up to the board's edge or into a refuge: the fields a passing group
-    meets, nearest first.
     """
 
     rows: int
@@ -51,17 +48,15 @@ class PlayModel:
     road_optional: bool  # a road bonus may be let go (`params.road_bonus`)
     kind: tuple[int, ...]  # per cell: NO_FIELD, REFUGE_ENTRY, PATH or CAMP_ENTRY
     step: tuple[tuple[int, ...], ...]  # per cell: the field in each direction (see above)
-    ground: tuple[bool, ...]  # per cell: a path slot or refuge entry (where groups may stand)
     path_cells: tuple[int, ...]  # every path slot, row by row
     camp_cells: tuple[int, ...]  # the camp entry field of each row
     refuge_entries: tuple[int, ...]  # per seat: its refuge entry field
     width: int  # path_columns + 2
     cells: int  # rows * width
     # Lookup tables for the hot paths (derived from `kind` and `step`, never from play):
-    reach: tuple[tuple[int, ...], ...]  # per cell: the `step`s onto ground fields or refuges
-    lines: tuple[tuple[int, ...], ...]  # per cell: the fields straight on, per direction
+    reach: tuple[tuple[int, ...], ...]  # per cell: the `step`s onto path slots, refuge
+    # entry fields (where groups may stand) or into refuges
     path_next: tuple[tuple[int, ...], ...]  # per cell: the path slots beside it
-    rows_of_path: tuple[tuple[int, ...], ...]  # per row: its path slots
 
     @property
     def deck_size(self) -> int:
@@ -126,32 +121,13 @@ def play_model(params: DesertHomeParams) -> PlayModel:
         road_optional=params.road_bonus == "optional",
         kind=tuple(kind),
         step=tuple(steps),
-        ground=ground,
         path_cells=tuple(i for i in range(cells) if kind[i] == PATH),
         camp_cells=tuple(r * width + cols + 1 for r in range(rows)),
         refuge_entries=tuple(r * width for r in refuge_rows),
         width=width,
         cells=cells,
         reach=tuple(tuple(t for t in row if t >= cells or (t >= 0 and ground[t])) for row in steps),
-        lines=tuple(_lines(steps, cells, i) for i in range(cells)),
         path_next=tuple(
             tuple(t for t in row if 0 <= t < cells and kind[t] == PATH) for row in steps
         ),
-        rows_of_path=tuple(
-            tuple(i for i in range(r * width, (r + 1) * width) if kind[i] == PATH)
-            for r in range(rows)
-        ),
     )
-
-
-def _lines(steps: list[tuple[int, ...]], cells: int, start: int) -> tuple[tuple[int, ...], ...]:
-    """The non-empty straight lines from `start`, one per direction in `step` order."""
-    out = []
-    for d in range(4):
-        line, cell = [], steps[start][d]
-        while cell >= 0:
-            line.append(cell)
-            cell = steps[cell][d] if cell < cells else -1  # a refuge ends the line
-        if line:
-            out.append(tuple(line))
-    return tuple(out)

@@ -1,0 +1,147 @@
+"""Desert Home's board in play: tiles on the path, pieces on the fields, and the rules of
+who may stand where (one colour group per field, plus one escorting water bearer)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pnp.games.desert_home.model import CAMP_ENTRY
+from pnp.games.desert_home.rules import BEARER, BOTH, GROUP, NONE, REFUGE_ENDS_DUTY, TILE, Action
+
+if TYPE_CHECKING:
+    from pnp.games.desert_home.state import State
+
+Piece = tuple[int, int, int, int]
+"""(colour, figures, tents, bearers): what a move lifts off a field."""
+
+
+def placed(state: State, cell: int) -> bool:
+    return cell >= 0 and state.tile[cell] != NONE
+
+
+def frontier(state: State) -> list[int]:
+    """Empty path slots where a tile may go: next to the camp entry column or to a tile."""
+    return frontier_and_tiles(state)[1]
+
+
+def tile_actions(state: State) -> tuple[Action, ...]:
+    """The TILE actions onto the `frontier`, in its order."""
+    return frontier_and_tiles(state)[2]
+
+
+def frontier_and_tiles(state: State) -> tuple[int, list[int], tuple[Action, ...]]:
+    """(tiles placed, `frontier`, `tile_actions`), shared until the next tile: tiles are only
+    ever added, so the count placed says whether the remembered answer still holds."""
+    hit = state.memo.get("frontier")
+    if hit is None or hit[0] != state.tiles_placed:
+        cells = new_frontier(state)
+        hit = state.memo["frontier"] = (state.tiles_placed, cells, tuple((TILE, c) for c in cells))
+    return hit
+
+
+def new_frontier(state: State) -> list[int]:
+    m = state.model
+    last, tile = m.path_columns, state.tile
+    return [
+        cell
+        for cell in m.path_cells
+        if tile[cell] == NONE
+        and (cell % m.width == last or any(tile[nb] for nb in m.path_next[cell]))
+    ]
+
+
+def road_next(state: State) -> list[int]:
+    """Where the next road tile may go."""
+    if state.road_last < 0:
+        return frontier(state)
+    tile = state.tile
+    return [nb for nb in state.model.path_next[state.road_last] if tile[nb] == NONE]
+
+
+def draw(state: State) -> None:
+    """Take the top tile of the deck in hand: its face is seen before its slot is chosen."""
+    state.drawn = state.deck.pop()
+
+
+def lay_drawn(state: State, cell: int) -> None:
+    """Lay the tile in hand, face up, on `cell`."""
+    state.tile[cell] = state.drawn
+    state.drawn = NONE
+    state.tiles_placed += 1
+
+
+def mover(state: State, cell: int, part: int) -> Piece:
+    """(colour, figures, tents, bearers) of what a MOVE of `part` takes from `cell`."""
+    if part == BEARER:
+        return state.blue, 1, 0, 0
+    return state.colour[cell], state.figs[cell], state.tents[cell], 1 if part == BOTH else 0
+
+
+def is_lone_bearer(piece: Piece, blue: int) -> bool:
+    c, f, t, b = piece
+    return c == blue and f == 1 and t == 0
+
+
+def can_stand(state: State, piece: Piece, cell: int) -> bool:
+    """Whether `piece` may stop on `cell` (one colour per field plus one water bearer)."""
+    mc, mf, mt, mb = piece
+    blue = state.blue
+    tc = state.colour[cell]
+    if state.model.kind[cell] == CAMP_ENTRY:
+        if not is_lone_bearer(piece, blue):
+            return False
+        return tc == -1 or (tc != blue and state.bearer[cell] == 0)
+    if tc == -1:
+        return True
+    if tc == mc:
+        return mc == blue or state.bearer[cell] + mb <= 1
+    if is_lone_bearer(piece, blue):
+        return tc != blue and state.bearer[cell] == 0
+    return tc == blue and state.figs[cell] == 1 and state.tents[cell] == 0 and mb == 0
+
+
+def escorted(piece: Piece, blue: int) -> bool:
+    """A water bearer goes with it: an escort, or blue figures themselves (not blue tents)."""
+    return piece[3] == 1 or (piece[0] == blue and piece[1] > 0)
+
+
+def take(state: State, cell: int, part: int) -> None:
+    """Lift `part` off `cell`."""
+    if part == BEARER:
+        state.bearer[cell] = 0
+    elif part == GROUP and state.bearer[cell]:
+        state.colour[cell], state.figs[cell], state.tents[cell] = state.blue, 1, 0
+        state.bearer[cell] = 0
+    else:
+        state.colour[cell], state.figs[cell], state.tents[cell], state.bearer[cell] = -1, 0, 0, 0
+
+
+def put(state: State, piece: Piece, cell: int) -> None:
+    """Set `piece` down on `cell`, or into a refuge when `cell` is a refuge target."""
+    mc, mf, mt, mb = piece
+    m = state.model
+    blue = m.blue
+    if cell >= m.cells:
+        seat = cell - m.cells
+        state.refuge_figs[seat][mc] += mf
+        state.refuge_tents[seat][mc] += mt
+        state.refuge_figs[seat][blue] += mb
+        state.arrived[seat] += mb + (mf if mc == blue else 0)
+        state.may_stop = state.may_stop or REFUGE_ENDS_DUTY
+        return
+    tc = state.colour[cell]
+    if tc == -1:
+        state.colour[cell], state.figs[cell], state.tents[cell], state.bearer[cell] = piece
+    elif tc == mc:
+        state.figs[cell] += mf
+        state.tents[cell] += mt
+        state.bearer[cell] += mb
+    elif mc == blue:  # a lone water bearer joins the group as its escort
+        state.bearer[cell] = 1
+    else:  # the group joins a lone water bearer, who escorts it
+        state.colour[cell], state.figs[cell], state.tents[cell], state.bearer[cell] = (
+            mc,
+            mf,
+            mt,
+            1,
+        )

@@ -1,0 +1,220 @@
+"""Desert Home's game state: one position of one game, and the `pnp.state.State` API over
+the readable rules (`moves` lists the choices, `turn` applies them and throws the dice).
+
+A seat's action is `apply`d, then everything that needs nobody's choice runs (`turn.settle`)
+up to the next seat decision or chance node; so the legal actions are never empty, and
+their list is kept (`legal`) until the next step. The records count every seat decision,
+one legal action or more, as the compiled kernel counts them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.chance import below, pick
+from pnp.errors import PnpError
+from pnp.games.desert_home import turn
+from pnp.games.desert_home.goal import scores
+from pnp.games.desert_home.model import CAMP_ENTRY, REFUGE_ENTRY, PlayModel
+from pnp.games.desert_home.moves import legal_actions
+from pnp.games.desert_home.notation import action_text
+from pnp.games.desert_home.rules import (
+    MAX_ROUNDS,
+    NONE,
+    P_REROLL,
+    P_ROLL,
+    P_SPEND,
+    P_SWAP,
+    PLAYERS,
+    ROLL,
+    ROLLS,
+    SAFE,
+    THIRST,
+    Action,
+    End,
+)
+from pnp.outcome import GameRecord, Outcome
+from pnp.state import CHANCE, TERMINAL
+
+DIE = [(action, 1 / 6) for action in ROLLS]
+"""A die's chance outcomes: each number alike."""
+
+
+@dataclass(repr=False, slots=True)
+class State:
+    """One game in progress. Per-cell lists are indexed by model cell."""
+
+    model: PlayModel
+    tile: list[int]
+    deadline: list[int]  # per cell: the round at whose end a black field kills
+    colour: list[int]  # per cell: the group's colour, -1 empty
+    figs: list[int]
+    tents: list[int]
+    bearer: list[int]  # per cell: 1 when a water bearer escorts the (non-blue) group
+    camp_figs: list[int]  # per colour
+    camp_tents: list[int]
+    refuge_figs: list[list[int]]  # per seat, per colour
+    refuge_tents: list[list[int]]
+    deck: list[int]  # THIRST or SAFE faces, the top last
+    cards: int  # protection cards left
+    blue: int  # the water bearer colour (the model's, kept here for speed)
+    max_rounds: int = MAX_ROUNDS
+    arrived: list[int] = field(default_factory=lambda: [0] * PLAYERS)  # blue, this round
+    dice: list[int] = field(default_factory=lambda: [0] * 6)
+    seat: int = 0
+    round: int = 0
+    turns: int = 0
+    phase: int = P_REROLL
+    thrown: int = 0  # mask of the dice thrown last
+    rolling: list[int] = field(default_factory=list)  # dice still to throw (P_ROLL)
+    pending: list[int] = field(default_factory=list)  # influx colours still to place
+    usable: list[bool] = field(default_factory=lambda: [False] * 6)  # per colour
+    points: int = 0
+    road_left: int = 0
+    road_last: int = -1
+    drawn: int = NONE  # the face of the tile in hand, drawn and not yet laid
+    may_stop: bool = False
+    swaps: list[list[int]] = field(default_factory=list)  # [seat, figures still to swap]
+    back_phase: int = P_SPEND
+    ended: End | None = None
+    winners: tuple[int, ...] = ()
+    leaders: list[int] = field(default_factory=list)
+    deaths: int = 0
+    tiles_placed: int = 0
+    water_missions: int = 0
+    decisions: int = 0
+    legal_moves: int = 0
+    steps: int = 0  # actions and throws applied: what a per-decision cache is keyed by
+    legal: list[Action] | None = None  # the seat to move's actions, once listed
+    memo: dict[Any, Any] = field(default_factory=dict)  # derived data, keyed by its inputs
+
+    @property
+    def chooser(self) -> int:
+        """The seat that takes the next decision."""
+        return self.swaps[0][0] if self.phase == P_SWAP else self.seat
+
+    @property
+    def players(self) -> int:
+        return PLAYERS
+
+    def current_player(self) -> int:
+        if self.ended is not None:
+            return TERMINAL
+        return CHANCE if self.phase == P_ROLL else self.chooser
+
+    def legal_actions(self) -> list[Action]:
+        if self.legal is None:
+            self.legal = legal_actions(self)
+        return self.legal
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        return DIE if self.phase == P_ROLL and self.ended is None else []
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        return ROLLS[below(rng, 6)]
+
+    def random_action(self, rng: random.Random) -> Action:
+        return pick(rng, self.legal_actions())
+
+    def apply(self, action: Action) -> None:
+        """Throw a die (`ROLL`) or play the seat to move's action, then `turn.settle`."""
+        if action[0] == ROLL:
+            turn.roll(self, action[1])
+        else:
+            self.decisions += 1
+            self.legal_moves += len(self.legal_actions())
+            turn.apply(self, action)
+        self.steps += 1
+        self.legal = None
+        turn.settle(self)
+
+    def is_terminal(self) -> bool:
+        return self.ended is not None
+
+    def outcome(self) -> Outcome | None:
+        return None if self.ended is None else Outcome(self.ended, self.winners)
+
+    def clone(self) -> State:
+        """An independent copy (derived data is worked out afresh)."""
+        copy = State(
+            **{
+                name: getattr(self, name)
+                for name in self.__dataclass_fields__
+                if name not in ("refuge_figs", "refuge_tents", "swaps", "memo")
+            },
+            refuge_figs=[list(row) for row in self.refuge_figs],
+            refuge_tents=[list(row) for row in self.refuge_tents],
+            swaps=[list(row) for row in self.swaps],
+        )
+        for name in LISTS:
+            setattr(copy, name, list(getattr(self, name)))
+        return copy
+
+    def action_str(self, action: Action) -> str:
+        return action_text(self.model, action)
+
+    def record(self) -> GameRecord:
+        counts = (self.round, self.deaths, self.tiles_placed, self.water_missions)
+        return GameRecord(
+            turns=self.turns,
+            end=str(self.ended or ""),
+            scores=tuple(scores(self)),
+            winners=self.winners,
+            leaders=tuple(self.leaders),
+            counters=dict(zip(COUNTED, (*counts, self.decisions, self.legal_moves), strict=True)),
+        )
+
+
+LISTS = (
+    *("tile", "deadline", "colour", "figs", "tents", "bearer", "camp_figs", "camp_tents"),
+    *("deck", "arrived", "dice", "rolling", "pending", "usable", "leaders"),
+)
+"""The flat list fields `clone` copies (the nested ones it copies row by row)."""
+
+COUNTED = (
+    *("duration_rounds", "deaths", "tiles_placed", "water_missions"),
+    *("decisions", "legal_moves"),
+)
+"""The counters a record carries, in `engine.COUNTERS`' order."""
+
+
+def new_state(
+    model: PlayModel, players: int, rng: random.Random, max_rounds: int = MAX_ROUNDS
+) -> State:
+    """Set-up (the deck shuffled with `rng`, the only draw before the first turn), then
+    seat 0's turn begins: its six dice are to be thrown."""
+    if players != PLAYERS:
+        raise PnpError(f"Desert Home takes {PLAYERS} players, got {players}")
+    state = setup(model, rng, max_rounds)
+    turn.start_turn(state)
+    return state
+
+
+def setup(model: PlayModel, rng: random.Random, max_rounds: int = MAX_ROUNDS) -> State:
+    """Empty path, entry fields ready, every piece in the camp, a shuffled deck."""
+    n = model.cells
+    tile = [SAFE if k in (REFUGE_ENTRY, CAMP_ENTRY) else NONE for k in model.kind]
+    deck = [SAFE] * model.deck_safe + [THIRST] * model.deck_thirst
+    for i in range(len(deck) - 1, 0, -1):  # Fisher-Yates with `below`
+        j = below(rng, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    k = len(model.colours)
+    return State(
+        model=model,
+        tile=tile,
+        deadline=[0] * n,
+        colour=[-1] * n,
+        figs=[0] * n,
+        tents=[0] * n,
+        bearer=[0] * n,
+        camp_figs=list(model.figures),
+        camp_tents=list(model.tents),
+        refuge_figs=[[0] * k for _ in range(PLAYERS)],
+        refuge_tents=[[0] * k for _ in range(PLAYERS)],
+        deck=deck,
+        cards=model.protection_cards,
+        blue=model.blue,
+        max_rounds=max_rounds,
+    )
