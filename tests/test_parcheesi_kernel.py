@@ -1,16 +1,23 @@
-"""Parcheesi's compiled kernel plays the reference rules: roll by roll and game by game.
+"""Parcheesi's compiled kernel plays the readable rules: roll by roll and game by game.
 
 The kernel (`pnp/games/parcheesi/_kernel.c`) is what every simulation runs. It is checked
-three ways against the readable rules (`rules.py`) and the Python fast path: the allowed
-results of the hand-made tricky rolls, the allowed results of every roll met in random
-reference games, and whole games from the same seed (records and the generator after;
-`test_parcheesi_properties.py` adds random seeds through all three engines).
+against the readable rules (`rules.py`): the allowed results of the hand-made tricky
+rolls, the allowed results of every roll met in random games, and whole games from the
+same seed (records and the generator after; `test_conformance_parcheesi.py` replays the
+recorded games). Without the kernel pnp plays on the readable rules, says so once, and
+gives the same JSON. The source stays portable C with no mutable static data.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
+import shutil
+import subprocess
+import sysconfig
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,31 +25,36 @@ from hypothesis import strategies as st
 from test_parcheesi_properties import MODELS, TRICKY
 
 from pnp.games.parcheesi import engine, rules
+from pnp.games.parcheesi import state as game
 from pnp.games.parcheesi.bots import make_bot
+from pnp.sim.command import run_simulation
+from pnp.state import CHANCE
 
 N = rules.NEST
-pytestmark = pytest.mark.skipif(
+SOURCE = Path(engine.__file__).with_name("_kernel.c")
+needs_kernel = pytest.mark.skipif(
     engine._kernel is None and not os.environ.get("CI"),
     reason="pnp was installed without a C compiler: the kernel was not built",
 )  # in CI a kernel that did not build fails `test_compiled.py`
 
 
-def kernel_results(state: rules.State, dice: tuple[int, int]) -> list[tuple[tuple, int]]:
-    t = engine._tables(state.model)
+def kernel_results(state: game.State, dice: tuple[int, ...]) -> list[tuple[tuple, int]]:
     pawns = [state.pawns[c] for c in range(4)]
-    return engine._kernel.results(t.board, state.seats, pawns, state.colour, *dice, t.standard)
+    board = engine._boards(state.model)
+    return engine._kernel.results(board, state.seats, pawns, state.colour, *dice, state.standard)
 
 
-def reference_results(state: rules.State, dice: tuple[int, int]) -> list[tuple[tuple, int]]:
+def reference_results(state: game.State, dice: tuple[int, ...]) -> list[tuple[tuple, int]]:
     return [(p.own, p.captured) for p in rules.allowed_positions(state, dice)]
 
 
+@needs_kernel
 @pytest.mark.parametrize("rules_name", ["seed", "standard"])
 @pytest.mark.parametrize(("pawns", "mover", "dice"), TRICKY)
 def test_kernel_roll_results_match_the_reference_on_tricky_positions(
     rules_name, pawns, mover, dice
 ):
-    state = rules.new_game(MODELS[rules_name], 4)
+    state = game.new_game(MODELS[rules_name], 4)
     for c in state.seats:
         state.pawns[c] = list(pawns.get(c, [N] * 4))
     state.seat = state.seats.index(mover)
@@ -54,12 +66,13 @@ def doubled(own: tuple[int, ...], home: int) -> set[int]:
     return {p for p in own if 0 <= p < home and own.count(p) == 2}
 
 
+@needs_kernel
 def test_a_start_blockade_stays_broken_in_the_kernel():
     """Decision 8 by hand: double 3s give 3, 3, 4, 4. The blockade on 20 may stay, but once
     it opens its pawns may not stand together again (26 + 26, 27 + 27, 28 + 28 are out),
     while two pawns that start apart (20 and 21) may meet: 20 + 4 = 21 + 3."""
     home = MODELS["seed"].home
-    state = rules.new_game(MODELS["seed"], 2)
+    state = game.new_game(MODELS["seed"], 2)
     state.pawns[0] = [20, 20, 40, home]
     locked = kernel_results(state, (3, 3))
     assert locked == reference_results(state, (3, 3))
@@ -71,6 +84,7 @@ def test_a_start_blockade_stays_broken_in_the_kernel():
     assert ((24, 24, 47, home), 0) in free
 
 
+@needs_kernel
 @settings(max_examples=8, deadline=None)
 @given(
     st.sampled_from(["seed", "standard"]),
@@ -78,14 +92,16 @@ def test_a_start_blockade_stays_broken_in_the_kernel():
     st.integers(0, 2**32),
 )
 def test_kernel_roll_results_match_the_reference_in_random_games(rules_name, players, seed):
-    """Every roll of a reference game (up to 60 turns), compared before it is played."""
-    state = rules.new_game(MODELS[rules_name], players)
-    rng, bot = random.Random(seed), make_bot("random")
-    dice_rng = random.Random(seed + 1)
-    while state.ended is None and state.turns < 60:
-        dice = (rules.roll_die(dice_rng), rules.roll_die(dice_rng))
-        assert kernel_results(state, dice) == reference_results(state, dice)
-        rules.play_turn(state, bot, rng)
+    """Every roll of a game on the readable rules (up to 60 turns), before it is played."""
+    state = game.new_game(MODELS[rules_name], players)
+    rng, bot = random.Random(seed), make_bot("random", state.model)
+    while not state.is_terminal() and state.turns < 60:
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            assert state.dice is not None
+            assert kernel_results(state, state.dice) == reference_results(state, state.dice)
+            state.apply(bot.choose(state, rng))
 
 
 SETTINGS = [
@@ -93,29 +109,84 @@ SETTINGS = [
 ]
 
 
+@needs_kernel
 @pytest.mark.parametrize(("rules_name", "players", "bot"), SETTINGS)
-def test_kernel_and_python_path_play_the_same_games(rules_name, players, bot):
+def test_kernel_and_readable_rules_play_the_same_games(rules_name, players, bot):
     model = MODELS[rules_name]
-    for i in range(6):
-        a, b = random.Random(f"k:{i}"), random.Random(f"k:{i}")
-        assert engine.play_one(model, players, bot, a) == engine.play_one(
-            model, players, bot, b, compiled=False
-        )
-        assert a.getstate() == b.getstate()  # the very same draws, the generator handed back
+    a, b = random.Random(f"k:{players}"), random.Random(f"k:{players}")
+    assert engine.play_one(model, players, bot, a) == engine.play_one(
+        model, players, bot, b, reference=True
+    )
+    assert a.getstate() == b.getstate()  # the very same draws, the generator handed back
 
 
+@needs_kernel
 def test_the_kernel_refuses_what_it_cannot_play():
-    t = engine._tables(MODELS["seed"])
+    board = engine._boards(MODELS["seed"])
     kernel = engine._kernel
     with pytest.raises(ValueError):
         kernel.board([[0, 1]] * 3, [False] * 4, [1] * 4)  # three colours
     with pytest.raises(ValueError):
         kernel.board([[0, 9]] * 4, [False] * 4, [1] * 4)  # a node off the board
     with pytest.raises(ValueError):
-        kernel.play(t.board, (0, 2), False, False, 1000, (1, 2, 3))  # not a twister state
+        kernel.play(board, (0, 2), False, False, 1000, (1, 2, 3))  # not a twister state
     with pytest.raises(ValueError):
-        kernel.play(t.board, (0, 0), False, False, 1000, random.Random(1).getstate()[1])
+        kernel.play(board, (0, 0), False, False, 1000, random.Random(1).getstate()[1])
     with pytest.raises(ValueError):
-        kernel.results(t.board, (0, 2), [[N] * 4] * 4, 1, 5, 6, False)  # the mover not seated
+        kernel.results(board, (0, 2), [[N] * 4] * 4, 1, 5, 6, False)  # the mover not seated
     with pytest.raises(ValueError):
-        kernel.results(t.board, (0, 2), [[N] * 4] * 4, 0, 0, 6, False)  # a die showing 0
+        kernel.results(board, (0, 2), [[N] * 4] * 4, 0, 0, 6, False)  # a die showing 0
+
+
+def simulate_without_kernel(monkeypatch, games: int, jobs: int) -> tuple[str, str]:
+    """(JSON summary with the kernel, JSON summary and stderr without it)."""
+    request = {"games": games, "players": 2, "bot": "greedy", "seed": 4, "jobs": jobs}
+    built = json.dumps(run_simulation("parcheesi", **request).summary)
+    monkeypatch.setattr(engine, "_kernel", None)  # as if the import had failed
+    monkeypatch.setattr(engine, "_warned", False)
+    return built, json.dumps(run_simulation("parcheesi", **request).summary)
+
+
+@needs_kernel
+def test_without_the_kernel_the_readable_rules_give_the_same_json_and_say_so_once(
+    monkeypatch, capfd
+):
+    built, readable = simulate_without_kernel(monkeypatch, games=6, jobs=1)
+    assert readable == built
+    assert capfd.readouterr().err.splitlines() == [engine.NO_KERNEL]
+
+
+@needs_kernel
+@pytest.mark.slow
+def test_without_the_kernel_forked_workers_say_nothing_more(monkeypatch, capfd):
+    """Over 50 games the runner forks two workers: the notice is still one line."""
+    built, readable = simulate_without_kernel(monkeypatch, games=60, jobs=2)
+    assert readable == built
+    assert capfd.readouterr().err.splitlines() == [engine.NO_KERNEL]
+
+
+def test_the_kernel_holds_no_mutable_static_data_and_no_compiler_extensions():
+    """Reentrant (every call owns its tables) and portable (gcc, clang, MSVC)."""
+    code = re.sub(r"/\*.*?\*/", "", SOURCE.read_text(encoding="utf-8"), flags=re.S)
+    data = re.findall(r"^static\s+(?!const\b)(?!inline\b)[^(;{]*(?:;|=)", code, flags=re.M)
+    python = ("static PyMethodDef methods[] =", "static struct PyModuleDef module =")
+    assert [d for d in data if d not in python] == []  # file-scope data that is not const
+    assert not re.search(r"^[ \t]+static\s+(?!const\b)", code, flags=re.M)  # nor in a function
+    for extension in ("__int128", "__builtin", "__attribute__", "__extension__", "typeof"):
+        assert extension not in code
+
+
+INCLUDE = sysconfig.get_paths()["include"]
+
+
+@pytest.mark.skipif(
+    shutil.which("gcc") is None or not Path(INCLUDE, "Python.h").exists(),
+    reason="no gcc or no Python headers here",
+)
+def test_the_kernel_is_iso_c99():
+    include = INCLUDE
+    flags = ["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-fsyntax-only"]
+    run = subprocess.run(
+        ["gcc", *flags, f"-I{include}", str(SOURCE)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr

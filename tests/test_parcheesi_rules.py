@@ -18,10 +18,12 @@ import pytest
 
 from geometry import track
 from pnp.games.parcheesi import rules
-from pnp.games.parcheesi.bots import GreedyBot, RandomBot
+from pnp.games.parcheesi import state as game
+from pnp.games.parcheesi.bots import make_bot
 from pnp.games.parcheesi.model import play_model
 from pnp.games.parcheesi.params import ParcheesiParams
 from pnp.games.parcheesi.rules import NEST as N
+from pnp.state import CHANCE
 
 SEED = play_model(ParcheesiParams())
 STANDARD = play_model(ParcheesiParams(), rules="standard")
@@ -39,7 +41,7 @@ def space(colour: int, progress: int) -> int:
 
 def position(pawns: dict[int, list[int]], mover: int = RED, model=SEED, players: int = 4):
     """A state with the given pawns (missing colours all in their nest), `mover` to play."""
-    state = rules.new_game(model, players)
+    state = game.new_game(model, players)
     for c in state.seats:
         state.pawns[c] = list(pawns.get(c, [N] * 4))
         assert len(state.pawns[c]) == 4
@@ -73,11 +75,15 @@ class Dice(random.Random):
         return super().getrandbits(k)
 
 
-class First(RandomBot):
-    """Always the first allowed result: a deterministic player for whole turns."""
-
-    def choose(self, state, positions, rng):
-        return positions[0]
+def play_turn(state: game.State, dice: random.Random) -> None:
+    """One whole turn through the game-state API: the dice from `dice`, and the mover
+    always takes the first allowed result (a deterministic player)."""
+    turns = state.turns
+    while state.turns == turns:
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(dice))
+        else:
+            state.apply(state.legal_actions()[0])
 
 
 # --- decision 1: seats ----------------------------------------------------------------
@@ -87,10 +93,10 @@ def test_seats_play_colour_minus_s_and_two_players_sit_opposite():
     assert rules.seat_colours(2) == (0, 2)
     assert rules.seat_colours(3) == (0, 3, 2)
     assert rules.seat_colours(4) == (0, 3, 2, 1)
-    state = rules.new_game(SEED, 3)
+    state = game.new_game(SEED, 3)
     assert state.seat == 0 and state.colour == RED  # seat 1 (index 0) starts
     assert state.pawns[BLUE] == [] and state.pawns[YELLOW] == [N] * 4
-    rules.play_turn(state, First(), Dice(6, 3))  # nothing to play, but the turn passes on
+    play_turn(state, Dice(6, 3))  # nothing to play, but the turn passes on
     assert state.seat == 1 and state.colour == YELLOW
 
 
@@ -271,8 +277,10 @@ def test_values_no_pawn_can_use_are_lost_and_no_pawn_out_without_a_5_is_a_pass()
     assert results(position({RED: [68, HOME, HOME, HOME]}), (1, 6)) == {(69, HOME, HOME, HOME)}
     state = position({})
     assert results(state, (6, 3)) == {(N,) * 4}
-    rules.play_roll(state, First(), random.Random(0), (6, 3))
-    assert state.counters["passes"] == 1 and state.counters["decisions"] == 0
+    state.apply((3, 6))
+    assert len(state.legal_actions()) == 1  # one result: no decision for the forward model
+    state.apply(state.legal_actions()[0])
+    assert state.counters["passes"] == 1
 
 
 # --- decision 12: priorities ---------------------------------------------------------------------
@@ -307,11 +315,15 @@ def test_results_are_distinct_positions_in_a_fixed_order():
 
 def test_the_random_bot_rolls_both_dice_and_picks_uniformly():
     state = position({RED: [10, 20, HOME, HOME]})
-    bot = RandomBot()
-    assert bot.dice_to_roll(state, random.Random(0)) == 2
-    options = rules.allowed_positions(state, (3, 4))
+    bot = make_bot("random", SEED)
+    rolls = state.chance_outcomes()
+    assert len(rolls) == 21 and all(len(dice) == 2 for dice, _ in rolls)
+    assert sum(p for _, p in rolls) == pytest.approx(1)
+    state.apply((3, 4))
+    options = state.legal_actions()
+    assert list(options) == rules.allowed_positions(state, (3, 4))
     rng = random.Random(5)
-    picks = Counter(bot.choose(state, options, rng) for _ in range(4000))
+    picks = Counter(bot.choose(state, rng) for _ in range(4000))
     assert set(picks) == set(options)
     assert all(800 < n < 1200 for n in picks.values())
 
@@ -319,13 +331,14 @@ def test_the_random_bot_rolls_both_dice_and_picks_uniformly():
 def test_the_greedy_bot_captures_first_then_goes_furthest():
     first = on(YELLOW, space(RED, 13))
     state = position({RED: [10, HOME, HOME, HOME], YELLOW: [first, N, N, N]})
-    options = rules.allowed_positions(state, (3, 6))
-    assert GreedyBot().choose(state, options, random.Random(0)).own == (39, HOME, HOME, HOME)
+    state.apply((3, 6))
+    greedy = make_bot("greedy", SEED)
+    assert greedy.choose(state, random.Random(0)).own == (39, HOME, HOME, HOME)
     state = position({RED: [10, 20, HOME, HOME]})
-    options = rules.allowed_positions(state, (3, 4))
+    state.apply((3, 4))
     # equal progress everywhere; then safety: red's 24 is space 29 and red's 17 space 22
     safest = {(13, 24, HOME, HOME), (17, 20, HOME, HOME)}
-    picks = {GreedyBot().choose(state, options, random.Random(i)).own for i in range(40)}
+    picks = {greedy.choose(state, random.Random(i)).own for i in range(40)}
     assert picks == safest
 
 
@@ -334,16 +347,16 @@ def test_the_greedy_bot_captures_first_then_goes_furthest():
 
 def test_the_first_colour_with_all_four_home_wins():
     state = position({RED: [70, HOME, HOME, HOME], BLUE: [60, 60, HOME, HOME]})
-    rules.play_turn(state, First(), Dice(1, 6))
-    assert state.ended == "home" and state.winner == 0 and state.turns == 1
+    play_turn(state, Dice(1, 6))
+    assert state.outcome().end == "home" and state.winner == 0 and state.turns == 1
     assert state.leaders == [0]
 
 
 def test_a_game_still_running_after_1000_turns_times_out():
     state = position({})
     state.turns = rules.MAX_TURNS - 1
-    rules.play_turn(state, First(), Dice(6, 4))
-    assert state.ended == "timeout" and state.winner is None
+    play_turn(state, Dice(6, 4))
+    assert state.outcome().end == "timeout" and state.winner is None
 
 
 # --- option standard ------------------------------------------------------------------------------
@@ -351,7 +364,7 @@ def test_a_game_still_running_after_1000_turns_times_out():
 
 def test_standard_rolls_again_after_a_double_within_the_same_turn():
     state = position({RED: [10, 30, 40, 50]}, model=STANDARD)
-    rules.play_turn(state, First(), Dice(3, 3, 1, 2))
+    play_turn(state, Dice(3, 3, 1, 2))
     assert state.turns == 1 and state.seat == 1
     assert sum(state.pawns[RED]) == 10 + 30 + 40 + 50 + 14 + 3
 
@@ -359,7 +372,7 @@ def test_standard_rolls_again_after_a_double_within_the_same_turn():
 def test_standard_third_double_is_not_played_and_sends_the_leading_pawn_to_its_nest():
     state = position({RED: [N, N, N, 60]}, model=STANDARD)
     dice = Dice(1, 1, 3, 3, 4, 4)
-    rules.play_turn(state, First(), dice)
+    play_turn(state, dice)
     # double 1s and 3s (pawns in the nest: top faces only) took the pawn to 62, then 68 in
     # the strip; the third double is not played and that pawn goes back to its nest
     assert state.pawns[RED] == [N] * 4

@@ -1,23 +1,28 @@
 /* Parcheesi's compiled kernel: whole random and greedy games, for the simulation runner.
  *
  * Why C: a bot's turn needs every distinct position the complete plays of a roll lead to
- * (decisions 11-13), and a game is 80-170 turns. Python spends about 10 microseconds on a
- * roll at best; a simulation wants thousands of games a second (issue 9), so the search
- * lives here. It is the reference engine (`rules.py`) spelled out in C, rule for rule:
- * `legal_steps`, `take_step`, `complete_plays`, `allowed_positions`, `play_turn`. It reads
- * the board from the play model (each colour's path of nodes, the safe nodes), never from
- * numbers of its own, and it draws its chance from the caller's `random.Random`: the
- * Mersenne Twister state comes in and goes back out, and a uniform int below n is drawn as
- * `pnp.chance.below` draws it. So a seed gives the same game here, in `engine.py`'s Python path
- * and in the reference (tests/test_parcheesi_kernel.py checks that game by game).
+ * (decisions 11-13), a game is a hundred turns or more, and a simulation plays thousands
+ * of games (issue 9): that search is the cost, so it lives here. It is the reference
+ * engine (`rules.py`, walked turn by turn by `state.py`) spelled out in C, rule for rule:
+ * `legal_steps`, `take_step`, `complete_plays`, `allowed_positions`, a `State`'s turn.
+ * It reads the board from the play model (each colour's path of nodes, the safe nodes),
+ * never from numbers of its own, and it draws its chance from the caller's
+ * `random.Random`: the Mersenne Twister state comes in and goes back out, and a uniform
+ * int below n is drawn as `pnp.chance.below` draws it. So a seed gives the same game here and in the readable
+ * rules (tests/test_conformance_parcheesi.py and test_parcheesi_kernel.py check that).
  *
  * A part-played roll keeps the mover's pawns as (progress, lock) pairs sorted: pawns of
  * one colour are interchangeable except the two pawns of a blockade at the start of the
  * roll (decision 8), which carry a lock number. Sorting makes equal situations equal, so
  * each is searched once (a hash set keyed by the packed situation).
+ *
+ * Reentrant and portable: no mutable static data (the hash set belongs to the call that
+ * plays, in its `Game`), plain C99 with no compiler extensions (128-bit masks are two
+ * 64-bit words), so it builds with gcc, clang and MSVC.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +57,7 @@ static void board_free(PyObject *capsule) {
 /* board(paths, safe, strips) -> capsule: paths[c][p] the node of progress p (0..home-1). */
 static PyObject *make_board(PyObject *self, PyObject *args) {
     PyObject *paths, *safe, *strips;
+    (void)self;
     if (!PyArg_ParseTuple(args, "OOO", &paths, &safe, &strips)) return NULL;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
@@ -111,24 +117,75 @@ fail:
 
 /* --- one roll ------------------------------------------------------------------------ */
 
-/* Sets of the mover's progress values 0 .. home - 1 (at most 126) as one 128-bit mask. */
-typedef unsigned __int128 Bits;
-#define BIT(q) ((Bits)1 << (q))
-
+/* Sets of the mover's progress values 0 .. home - 1 (at most 126) as a 128-bit mask,
+ * two 64-bit words: bit q is bit q % 64 of word q / 64. */
 typedef struct {
-    union {
-        struct {
-            int8_t pos[PAWNS];    /* progress, NEST or home; sorted as (pos, lock) */
-            uint8_t lock[PAWNS];  /* 0, or which start blockade it was in (decision 8) */
-            uint8_t dice[7];      /* unused dice by value 1..6 */
-            uint8_t pair;         /* the two dice may still enter together as a 5 */
-            uint8_t b20, b10;     /* unused capture and home bonuses */
-            uint8_t left;         /* unused values: dice and bonuses */
-        };
-        uint64_t w[3];            /* the same bytes as the situation's hash key */
-    };
-    Bits cap;                     /* progress values whose opposing pawn was captured */
+    uint64_t w[2];
+} Bits;
+
+static const Bits NONE = {{0, 0}};
+
+static inline int has(Bits a, int q) { return (int)((q < 64 ? a.w[0] : a.w[1]) >> (q & 63) & 1); }
+static inline void set_bit(Bits *a, int q) {
+    if (q < 64) a->w[0] |= (uint64_t)1 << q;
+    else a->w[1] |= (uint64_t)1 << (q - 64);
+}
+static inline void flip_bit(Bits *a, int q) {
+    if (q < 64) a->w[0] ^= (uint64_t)1 << q;
+    else a->w[1] ^= (uint64_t)1 << (q - 64);
+}
+static inline Bits or_bits(Bits a, Bits b) {
+    Bits o;
+    o.w[0] = a.w[0] | b.w[0];
+    o.w[1] = a.w[1] | b.w[1];
+    return o;
+}
+
+/* Bits from..to of one 64-bit word (either end may lie outside 0..63; none if from > to). */
+static inline uint64_t word_range(int from, int to) {
+    if (from > 63 || to < 0 || from > to) return 0;
+    from = from < 0 ? 0 : from;
+    to = to > 63 ? 63 : to;
+    return (~(uint64_t)0 >> (63 - to)) & (~(uint64_t)0 << from);
+}
+
+/* Whether `a` has any bit from..to (0 <= from, to < 128). */
+static inline int any_in(Bits a, int from, int to) {
+    return ((a.w[0] & word_range(from, to)) | (a.w[1] & word_range(from - 64, to - 64))) != 0;
+}
+
+/* The index of the lowest set bit of x != 0 (a de Bruijn sequence: no compiler builtin). */
+static int lowest_bit(uint64_t x) {
+    static const uint8_t table[64] = {
+        0,  1,  2,  53, 3,  7,  54, 27, 4,  38, 41, 8,  34, 55, 48, 28, 62, 5,  39, 46, 44, 42,
+        22, 9,  24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21,
+        23, 58, 17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12};
+    return table[((x & (~x + 1)) * 0x022fdd63cc95386dULL) >> 58];
+}
+
+/* The number of set bits of x (the SWAR sum: no compiler builtin). */
+static int bit_count(uint64_t x) {
+    x -= x >> 1 & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* A part-played roll. The first KEY_BYTES bytes, `spare` included (kept zero), and the
+ * captures are the situation's hash key. */
+typedef struct {
+    int8_t pos[PAWNS];    /* progress, NEST or home; sorted as (pos, lock) */
+    uint8_t lock[PAWNS];  /* 0, or which start blockade it was in (decision 8) */
+    uint8_t dice[7];      /* unused dice by value 1..6 */
+    uint8_t pair;         /* the two dice may still enter together as a 5 */
+    uint8_t b20, b10;     /* unused capture and home bonuses */
+    uint8_t left;         /* unused values: dice and bonuses */
+    uint8_t spare[5];     /* zero: the key is three whole words */
+    Bits cap;             /* progress values whose opposing pawn was captured */
 } Sit;
+
+#define KEY_BYTES 24
+typedef char sit_key_fits[offsetof(Sit, cap) == KEY_BYTES ? 1 : -1];
 
 typedef struct {
     uint32_t key;         /* the pawns' progress + 1, a byte each: orders as the sorted tuple */
@@ -141,6 +198,17 @@ typedef struct {
     uint32_t stamp;
 } Slot;
 
+/* The hash set of situations seen in this roll, owned by the game being played. Most
+ * rolls meet a few dozen, so each roll starts on a small table that stays in the cache and
+ * grows only when it must; the slots are reused from roll to roll, and a new stamp empties
+ * them. */
+#define SEEN_START 512
+
+typedef struct {
+    Slot *slots;
+    uint32_t cap, size, used, stamp;
+} Seen;
+
 typedef struct {
     const Board *b;
     const int16_t *path;
@@ -152,15 +220,9 @@ typedef struct {
     int nends, cap_ends;
     int most, pips;       /* their entries and dice pips */
     int failed;       /* out of memory */
+    Seen seen;        /* the situations met this roll */
 } Roll;
 
-/* The hash set of situations seen in this roll. Most rolls meet a few dozen, so each roll
- * starts on a small table that stays in the cache and grows only when it must; the slots
- * are reused from roll to roll, and a new stamp empties them. */
-#define SEEN_START 512
-
-static Slot *seen;
-static uint32_t seen_cap, seen_size, seen_used, stamp;
 
 static inline uint32_t slot_hash(const uint64_t k[5], uint32_t size) {
     uint64_t h = k[0] ^ k[1] * 0x9e3779b97f4a7c15ULL ^ k[2] * 0xc2b2ae3d27d4eb4fULL;
@@ -168,67 +230,70 @@ static inline uint32_t slot_hash(const uint64_t k[5], uint32_t size) {
     return (uint32_t)(h >> 32) & (size - 1);
 }
 
-static uint32_t next_stamp(void) {
-    if (++stamp == 0) { /* wrapped: really empty the slots */
-        memset(seen, 0, (size_t)seen_cap * sizeof(Slot));
-        stamp = 1;
+static void next_stamp(Seen *t) {
+    if (++t->stamp == 0) { /* wrapped: really empty the slots */
+        memset(t->slots, 0, (size_t)t->cap * sizeof(Slot));
+        t->stamp = 1;
     }
-    return stamp;
 }
 
-static void seen_put(const Slot *s) {
-    uint32_t j = slot_hash(s->k, seen_size);
-    while (seen[j].stamp == stamp) j = (j + 1) & (seen_size - 1);
-    seen[j] = *s;
-    seen[j].stamp = stamp;
+static void seen_put(Seen *t, const Slot *s) {
+    uint32_t j = slot_hash(s->k, t->size);
+    while (t->slots[j].stamp == t->stamp) j = (j + 1) & (t->size - 1);
+    t->slots[j] = *s;
+    t->slots[j].stamp = t->stamp;
 }
 
 /* Double the table in use: keep what it holds, put it back under a new stamp. */
-static int seen_grow(void) {
-    uint32_t size = seen_size * 2;
-    Slot *kept = PyMem_Malloc((size_t)seen_used * sizeof(Slot));
+static int seen_grow(Seen *t) {
+    uint32_t size = t->size * 2;
+    Slot *kept = PyMem_Malloc((size_t)t->used * sizeof(Slot));
     if (!kept) return -1;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < seen_size; i++)
-        if (seen[i].stamp == stamp) kept[n++] = seen[i];
-    if (size > seen_cap) {
-        Slot *slots = PyMem_Realloc(seen, (size_t)size * sizeof(Slot));
+    for (uint32_t i = 0; i < t->size; i++)
+        if (t->slots[i].stamp == t->stamp) kept[n++] = t->slots[i];
+    if (size > t->cap) {
+        Slot *slots = PyMem_Realloc(t->slots, (size_t)size * sizeof(Slot));
         if (!slots) { PyMem_Free(kept); return -1; }
-        memset(slots + seen_cap, 0, (size_t)(size - seen_cap) * sizeof(Slot));
-        seen = slots;
-        seen_cap = size;
+        memset(slots + t->cap, 0, (size_t)(size - t->cap) * sizeof(Slot));
+        t->slots = slots;
+        t->cap = size;
     }
-    seen_size = size;
-    next_stamp();
-    for (uint32_t i = 0; i < n; i++) seen_put(&kept[i]);
+    t->size = size;
+    next_stamp(t);
+    for (uint32_t i = 0; i < n; i++) seen_put(t, &kept[i]);
     PyMem_Free(kept);
     return 0;
 }
 
-static int seen_clear(void) {
-    if (!seen) {
-        seen = PyMem_Calloc(SEEN_START, sizeof(Slot));
-        if (!seen) return -1;
-        seen_cap = SEEN_START;
+/* Empty the set for a new roll (the first time, make it). */
+static int seen_clear(Seen *t) {
+    if (!t->slots) {
+        t->slots = PyMem_Calloc(SEEN_START, sizeof(Slot));
+        if (!t->slots) return -1;
+        t->cap = SEEN_START;
     }
-    seen_size = SEEN_START;
-    seen_used = 0;
-    next_stamp();
+    t->size = SEEN_START;
+    t->used = 0;
+    next_stamp(t);
     return 0;
 }
 
 /* Add a situation; returns 1 if new, 0 if seen this roll, -1 out of memory. */
-static int seen_add(const Sit *s) {
-    const uint64_t k[5] = {s->w[0], s->w[1], s->w[2], (uint64_t)s->cap, (uint64_t)(s->cap >> 64)};
-    if ((seen_used + 1) * 2 > seen_size && seen_grow() < 0) return -1;
-    uint32_t j = slot_hash(k, seen_size);
-    while (seen[j].stamp == stamp) {
-        if (!memcmp(seen[j].k, k, sizeof k)) return 0;
-        j = (j + 1) & (seen_size - 1);
+static int seen_add(Seen *t, const Sit *s) {
+    uint64_t k[5];
+    memcpy(k, s, KEY_BYTES);
+    k[3] = s->cap.w[0];
+    k[4] = s->cap.w[1];
+    if ((t->used + 1) * 2 > t->size && seen_grow(t) < 0) return -1;
+    uint32_t j = slot_hash(k, t->size);
+    while (t->slots[j].stamp == t->stamp) {
+        if (!memcmp(t->slots[j].k, k, sizeof k)) return 0;
+        j = (j + 1) & (t->size - 1);
     }
-    memcpy(seen[j].k, k, sizeof k);
-    seen[j].stamp = stamp;
-    seen_used++;
+    memcpy(t->slots[j].k, k, sizeof k);
+    t->slots[j].stamp = t->stamp;
+    t->used++;
     return 1;
 }
 
@@ -238,12 +303,13 @@ typedef struct {
 } Occ;
 
 static inline Occ occupancy(const Sit *s, int home) {
-    Occ o = {0, 0};
+    Occ o;
+    o.one = o.two = NONE;
     for (int i = 0; i < PAWNS; i++) {
         int p = s->pos[i];
         if (p == NEST || p >= home) continue;
-        if (o.one & BIT(p)) { o.one ^= BIT(p); o.two |= BIT(p); }
-        else o.one |= BIT(p);
+        if (has(o.one, p)) { flip_bit(&o.one, p); set_bit(&o.two, p); }
+        else set_bit(&o.one, p);
     }
     return o;
 }
@@ -253,11 +319,11 @@ static inline int can_move(const Roll *r, const Sit *s, const Occ *o, int i, int
     int p = s->pos[i], home = r->home;
     if (p + v > home) return 0;
     int last = p + v < home - 1 ? p + v : home - 1;
-    if (last > p && ((o->two | r->oblk) & (BIT(last - p) - 1) << (p + 1))) return 0;
+    if (last > p && any_in(or_bits(o->two, r->oblk), p + 1, last)) return 0;
     if (p + v == home) return 1;
-    Bits b = BIT(p + v);
-    int mine = (o->one & b ? 1 : 0) + (o->two & b ? 2 : 0);
-    int theirs = (r->opp1 & ~s->cap & b ? 1 : 0) + (r->opp2 & b ? 2 : 0);
+    int q = p + v;
+    int mine = has(o->one, q) + 2 * has(o->two, q);
+    int theirs = (has(r->opp1, q) && !has(s->cap, q)) + 2 * has(r->opp2, q);
     if (mine + theirs >= 2) return 0;
     if (mine == 1 && s->lock[i])
         for (int j = 0; j < PAWNS; j++)
@@ -292,10 +358,10 @@ static inline Sit take_step(const Roll *r, const Sit *s, const Occ *o, int i, in
     else n.b10--, n.left--;
     n.pair = 0;
     if (q != r->home) {
-        Bits b = BIT(q);
-        int may = p == NEST || !(r->safe & b);
-        if (may && !((o->one | o->two) & b) && (r->opp1 & ~s->cap & b)) { /* decision 9 */
-            n.cap |= b;
+        int may = p == NEST || !has(r->safe, q);
+        int mine = has(o->one, q) || has(o->two, q);
+        if (may && !mine && has(r->opp1, q) && !has(s->cap, q)) { /* decision 9 */
+            set_bit(&n.cap, q);
             n.b20++;
             n.left++;
         }
@@ -333,12 +399,11 @@ static void add_end(Roll *r, const Sit *s) {
     e->key = 0;
     for (int i = 0; i < PAWNS; i++) e->key = e->key << 8 | (uint32_t)(s->pos[i] + 1);
     e->cap[0] = e->cap[1] = 0;
-    for (Bits c = s->cap; c; c &= c - 1) {
-        uint64_t low = (uint64_t)c;
-        int q = low ? __builtin_ctzll(low) : 64 + __builtin_ctzll((uint64_t)(c >> 64));
-        int node = r->path[q];
-        e->cap[node >> 6] |= 1ULL << (node & 63);
-    }
+    for (int k = 0; k < 2; k++)
+        for (uint64_t c = s->cap.w[k]; c; c &= c - 1) {
+            int node = r->path[64 * k + lowest_bit(c)];
+            e->cap[node >> 6] |= (uint64_t)1 << (node & 63);
+        }
 }
 
 static void search(Roll *r, const Sit *s);
@@ -346,7 +411,7 @@ static void search(Roll *r, const Sit *s);
 /* Search a situation a step leads to, unless it was searched this roll. One with no value
  * left is a complete play at once. */
 static void visit(Roll *r, const Sit *n) {
-    int a = seen_add(n);
+    int a = seen_add(&r->seen, n);
     if (a < 0) r->failed = 1;
     else if (a && !n->left) add_end(r, n);
     else if (a) search(r, n);
@@ -357,8 +422,8 @@ static void search(Roll *r, const Sit *s) {
     int any = 0, home = r->home;
     Occ o = occupancy(s, home);
     if (s->pos[0] == NEST) { /* sorted: a nest pawn comes first; decision 4 */
-        int there = ((o.one & 1) ? 1 : 0) + ((o.two & 1) ? 2 : 0);
-        there += (r->opp1 & ~s->cap & 1 ? 1 : 0) + (r->opp2 & 1 ? 2 : 0);
+        int there = has(o.one, 0) + 2 * has(o.two, 0);
+        there += (has(r->opp1, 0) && !has(s->cap, 0)) + 2 * has(r->opp2, 0);
         if (there < 2) {
             if (s->dice[5]) { any = 1; Sit n = take_step(r, s, &o, 0, 5, DIE); visit(r, &n); }
             if (s->pair) { any = 1; Sit n = take_step(r, s, &o, 0, 5, PAIR); visit(r, &n); }
@@ -401,8 +466,15 @@ typedef struct {
     Roll roll;
 } Game;
 
+/* A game's memory: what its rolls grew, then the game. */
+static void free_game(Game *g) {
+    PyMem_Free(g->roll.ends);
+    PyMem_Free(g->roll.seen.slots);
+    PyMem_Free(g);
+}
+
 static int popcount2(const uint64_t cap[2]) {
-    return __builtin_popcountll(cap[0]) + __builtin_popcountll(cap[1]);
+    return bit_count(cap[0]) + bit_count(cap[1]);
 }
 
 /* `bots.greedy_rank` compared: captures, then progress, then safe pawns. */
@@ -459,9 +531,9 @@ static int roll_results(Game *g, int c, int a, int b) {
     r->nends = 0;
     r->most = r->pips = -1;
     r->failed = 0;
-    r->opp1 = r->opp2 = r->oblk = r->safe = 0;
+    r->opp1 = r->opp2 = r->oblk = r->safe = NONE;
     for (int q = 0; q < home; q++)
-        if (bd->safe[r->path[q]]) r->safe |= BIT(q);
+        if (bd->safe[r->path[q]]) set_bit(&r->safe, q);
     for (int k = 0; k < g->players; k++) {
         int d = g->seats[k];
         if (d == c) continue;
@@ -470,13 +542,12 @@ static int roll_results(Game *g, int c, int a, int b) {
             if (p == NEST || p == home) continue;
             int q = bd->progress[c][bd->path[d][p]];
             if (q < 0) continue; /* off the mover's path: never in its way */
-            Bits bq = BIT(q);
-            if (r->opp2 & bq) continue;
-            if (r->opp1 & bq) { r->opp1 ^= bq; r->opp2 |= bq; }
-            else r->opp1 |= bq;
+            if (has(r->opp2, q)) continue;
+            if (has(r->opp1, q)) { flip_bit(&r->opp1, q); set_bit(&r->opp2, q); }
+            else set_bit(&r->opp1, q);
             int same = 0;
             for (int j = 0; j < PAWNS; j++) same += g->pawns[d][j] == p;
-            if (same == 2) r->oblk |= bq;
+            if (same == 2) set_bit(&r->oblk, q);
         }
     }
     int locks = 0;
@@ -489,7 +560,7 @@ static int roll_results(Game *g, int c, int a, int b) {
             if (s.pos[i] == s.pos[j] && s.pos[i] != NEST && s.pos[i] != home && !s.lock[i])
                 s.lock[i] = s.lock[j] = (uint8_t)++locks;
     sort_pawns(&s);
-    if (seen_clear() < 0 || seen_add(&s) < 0) return -1;
+    if (seen_clear(&r->seen) < 0 || seen_add(&r->seen, &s) < 0) return -1;
     search(r, &s);
     if (r->failed) return -1;
 
@@ -502,7 +573,8 @@ static int roll_results(Game *g, int c, int a, int b) {
     return m;
 }
 
-/* `rules.play_roll`: the bot picks among the allowed results (decision 13). 0, or -1. */
+/* A roll played as `state.State` plays it: the bot picks among the allowed results
+ * (decision 13; `pnp.forward` counts the decision when there are several). 0, or -1. */
 static int play_roll(Game *g, int c, int a, int b) {
     const Board *bd = g->b;
     Roll *r = &g->roll;
@@ -606,6 +678,7 @@ static int read_seats(PyObject *seats, Game *g) {
 static PyObject *results(PyObject *self, PyObject *args) {
     PyObject *capsule, *seats, *pawns;
     int colour, a, b, standard;
+    (void)self;
     if (!PyArg_ParseTuple(args, "OOOiiip", &capsule, &seats, &pawns, &colour, &a, &b, &standard))
         return NULL;
     Board *bd = PyCapsule_GetPointer(capsule, BOARD_NAME);
@@ -657,8 +730,7 @@ static PyObject *results(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(out, k, item);
     }
 done:
-    PyMem_Free(g->roll.ends);
-    PyMem_Free(g);
+    free_game(g);
     return out;
 }
 
@@ -667,6 +739,7 @@ done:
 static PyObject *play(PyObject *self, PyObject *args) {
     PyObject *capsule, *seats, *words;
     int greedy, standard, max_turns;
+    (void)self;
     if (!PyArg_ParseTuple(args, "OOppiO", &capsule, &seats, &greedy, &standard, &max_turns, &words))
         return NULL;
     Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
@@ -738,8 +811,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     }
 done:
     PyMem_Free(leaders);
-    PyMem_Free(g->roll.ends);
-    PyMem_Free(g);
+    free_game(g);
     return result;
 }
 
@@ -752,8 +824,15 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel",
-                                    "Parcheesi's compiled game kernel (see _kernel.c).", -1,
-                                    methods};
+/* No module state: every call owns what it uses (m_size 0). */
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT,
+                                    "_kernel",
+                                    "Parcheesi's compiled game kernel (see _kernel.c).",
+                                    0,
+                                    methods,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL};
 
 PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }

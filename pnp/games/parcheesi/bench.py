@@ -40,11 +40,13 @@ def _cpu() -> float:
 
 
 def play_range(players: int, bot: str, rules: str, compiled: bool, start: int, stop: int) -> int:
-    """Play games start..stop-1 of the default kit, seeded as the runner seeds them."""
+    """Play games start..stop-1 of the default kit, seeded as the runner seeds them
+    (`compiled=False`: on the readable rules, as without a kernel)."""
     model = engine.prepare(ParcheesiParams(), players, rules=rules)
-    engine.warm(model)
+    if compiled:
+        engine.warm(model)
     for i in range(start, stop):
-        engine.play_one(model, players, bot, random.Random(f"1:{i}"), compiled=compiled)
+        engine.play_one(model, players, bot, random.Random(f"1:{i}"), reference=not compiled)
     return stop - start
 
 
@@ -106,9 +108,9 @@ def _rate(wall: float, cpu: float) -> str:
 
 def bench() -> list[tuple[str, str]]:
     """(setting, result) rows: random playouts beside the anchor for 2 and 4 players with
-    `JOBS` processes, then the other bots, rules and the Python path without the kernel."""
+    `JOBS` processes, then the other bots, rules and the readable rules without the kernel."""
     rows = []
-    kernel = "compiled kernel" if engine._kernel is not None else "Python path (no kernel)"
+    kernel = "compiled kernel" if engine._kernel is not None else "readable rules (no kernel)"
     for players, games in GAMES.items():
         ours = games_per_second(players, games)
         theirs = anchor_per_second(players, games // 2)
@@ -126,8 +128,8 @@ def bench() -> list[tuple[str, str]]:
         (4, "random", "standard", True),
         (4, "random", "seed", False),
     ):
-        games = GAMES[4] if compiled else 300
-        path = "" if compiled else ", Python path"
+        games = GAMES[4] if compiled else 100
+        path = "" if compiled else ", readable rules"
         rate = games_per_second(players, games, bot=bot, rules=rules, compiled=compiled)
         rows.append((f"parcheesi {players} players, {bot}, {rules} rules{path}", _rate(*rate)))
     return rows

@@ -1,34 +1,25 @@
-"""Parcheesi bots for the reference engine.
+"""Parcheesi's bots: the generic ones of `pnp.forward`, and the greedy bot's evaluation.
 
-`random` is the reference behaviour both engines must agree on (decision 13): it always
-rolls both dice and picks uniformly among the distinct results the rules allow, from the
-list in `Position` order. `greedy` also rolls both dice (rolling one die only lowers the
+`random` is the reference behaviour every engine must agree on (decision 13): it rolls
+both dice and picks uniformly among the distinct results the rules allow, from the list
+in `Position` order. `greedy` also rolls both dice (rolling one die only lowers the
 chance of an exact count home under these rules) and ranks the results: most captures,
 then most progress, then most pawns safe; ties are broken uniformly, as `random` does.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 
-from pnp.chance import pick
+from pnp.forward import GreedyBot, RandomBot
 from pnp.games.parcheesi.model import PlayModel
-from pnp.games.parcheesi.rules import NEST, Position, State
+from pnp.games.parcheesi.rules import NEST, PAWNS, Position
+from pnp.games.parcheesi.state import Action, State
 from pnp.outcome import bot_maker
+from pnp.state import Bot
+from pnp.state import State as GameState
 
 BOT_NAMES = ("random", "greedy")
-
-
-class RandomBot:
-    """Both dice, then a uniform choice among the allowed results."""
-
-    name = "random"
-
-    def dice_to_roll(self, state: State, rng: random.Random) -> int:
-        return 2
-
-    def choose(self, state: State, positions: list[Position], rng: random.Random) -> Position:
-        return pick(rng, positions)
 
 
 def safe_pawns(model: PlayModel, colour: int, own: tuple[int, ...]) -> int:
@@ -54,17 +45,22 @@ def greedy_rank(model: PlayModel, colour: int, position: Position) -> tuple[int,
     )
 
 
-class GreedyBot(RandomBot):
-    """Captures first, then progress, then safety; ties uniform."""
-
-    name = "greedy"
-
-    def choose(self, state: State, positions: list[Position], rng: random.Random) -> Position:
-        if len(positions) == 1:
-            return positions[0]
-        ranks = [greedy_rank(state.model, state.colour, p) for p in positions]
-        best = max(ranks)
-        return pick(rng, [p for p, r in zip(positions, ranks, strict=True) if r == best])
+def greedy_value(state: GameState[Action], action: Action) -> float:
+    """`greedy_rank` of a result for the mover as one number that orders as the rank does:
+    progress (-4 .. 4 home) and safe pawns (0 .. 4) are digits below the captures."""
+    assert isinstance(state, State) and isinstance(action, Position)
+    captures, progress, safe = greedy_rank(state.model, state.colour, action)
+    span = PAWNS * (state.model.home + 1) + 1  # the values progress can take
+    return float((captures * span + progress + PAWNS) * (PAWNS + 1) + safe)
 
 
-make_bot = bot_maker({"random": RandomBot, "greedy": GreedyBot})
+_BOTS: dict[str, Callable[[], Bot[Action]]] = {
+    "random": RandomBot,
+    "greedy": lambda: GreedyBot(greedy_value),
+}
+_make = bot_maker(_BOTS)
+
+
+def make_bot(name: str, model: PlayModel | None = None) -> Bot[Action]:
+    """A new bot of that name for every seat (a ValueError names the bots)."""
+    return _make(name)

@@ -8,6 +8,8 @@ and simulated.
 
 from __future__ import annotations
 
+from typing import cast
+
 from shapely.geometry import box
 
 from geometry import track
@@ -74,7 +76,7 @@ def player_aid(
     )
     aid.title = "Player aid"
     aid.copies = len(p.colours)  # one per player
-    x0, y0, x1, y1 = aid.meta["footer_box"]  # type: ignore[misc]
+    x0, y0, x1, y1 = cast(tuple[float, float, float, float], aid.meta["footer_box"])
     rule_y = y1 - 1.0
     aid.add(
         Shape(box(x0, rule_y - 0.1, x1, rule_y + 0.1), style=Style(fill="#C9C2B2", stroke=None))

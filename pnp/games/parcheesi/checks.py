@@ -160,22 +160,19 @@ def check_pawn_fits(p: ParcheesiParams) -> list[Finding]:
         if not apart or not all(nest.contains(d) for d in discs):
             out.append(Finding("error", "board", f"four pawns do not fit colour {k}'s nest"))
     short, long = track.space_dimensions(p.board_size)
-    k, d = p.board_scale, printed_pawn(p)
+    scale, d = p.board_scale, printed_pawn(p)
     if d < LEAST_PAWN:
         least = math.ceil(100 * LEAST_PAWN / p.pawn_size) / 100
         out.append(
             Finding(
                 "error",
                 "board",
-                f"at board_scale {k:g} the pawns print {d:.1f} mm wide, too small to cut "
+                f"at board_scale {scale:g} the pawns print {d:.1f} mm wide, too small to cut "
                 f"and play: use a board_scale of at least {least:g}",
             )
         )
-    out.append(
-        Finding(
-            "info", "board", f"spaces print {short * k:.1f} x {long * k:.1f} mm; pawns {d:.1f} mm"
-        )
-    )
+    spaces = f"spaces print {short * scale:.1f} x {long * scale:.1f} mm"
+    out.append(Finding("info", "board", f"{spaces}; pawns {d:.1f} mm"))
     return out
 
 

@@ -1,8 +1,10 @@
 """Parcheesi rules: the readable reference engine.
 
 Every rule of the spec and every pinned decision (1-14) lives here as a small function
-over plain values. This is the engine the rule tests exercise; `engine.py` plays the same
-games faster and is checked against this one game by game (same seed, same game).
+over plain values; `state.py` walks a game through them as the game-state API. This is
+the engine the rule tests exercise; the compiled kernel (`_kernel.c`) plays the same
+games and is checked against this one game by game (same seed, same game:
+`tests/test_conformance_parcheesi.py`).
 
 A pawn is its progress along its colour's path: `NEST` (-1), 0 (its entry space) ...
 `model.home` (71). Nodes are `geometry.track`'s; the play model maps progress to nodes.
@@ -25,26 +27,29 @@ Option `standard` (documented for the rule card):
 
 Other choices the spec leaves open: the leader is the seat with the most total progress
 (a nest pawn counts 0, a pawn on progress p counts p + 1); a seat's score is its pawns
-at home. All chance goes through the `random.Random` passed in, in a fixed order.
+at home. All chance goes through `State.sample_chance` and the bots, in a fixed order.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
 
 from pnp.chance import below
 from pnp.games.parcheesi.model import PlayModel
+
+if TYPE_CHECKING:  # the functions below read and change a game's state
+    from pnp.games.parcheesi.state import State
 
 NEST = -1
 PAWNS = 4
 MAX_TURNS = 1000
 CAPTURE_BONUS = 20
 HOME_BONUS = 10
-END_REASONS = ("home", "timeout")
-COUNTERS = ("captures", "decisions", "legal_moves", "entries", "passes")
+COUNTERS = ("captures", "entries", "passes")
+"""What the rules count; decisions and legal moves offered are the forward model's."""
 
 
 def roll_die(rng: random.Random) -> int:
@@ -67,45 +72,6 @@ class Position:
 
     own: tuple[int, ...]
     captured: int = 0
-
-
-class Bot(Protocol):
-    """The choices the rules leave to a player."""
-
-    def dice_to_roll(self, state: State, rng: random.Random) -> int: ...
-
-    def choose(self, state: State, positions: list[Position], rng: random.Random) -> Position: ...
-
-
-@dataclass
-class State:
-    """One game in progress. `pawns[c]` holds colour c's pawns (empty if c is not played)."""
-
-    model: PlayModel
-    seats: tuple[int, ...]  # per seat: its colour
-    pawns: list[list[int]]
-    seat: int = 0  # whose turn it is
-    turns: int = 0
-    ended: str | None = None
-    winner: int | None = None  # seat
-    leaders: list[int] = field(default_factory=list)
-    counters: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTERS, 0))
-
-    @property
-    def colour(self) -> int:
-        return self.seats[self.seat]
-
-    @property
-    def standard(self) -> bool:
-        return self.model.rules == "standard"
-
-
-def new_game(model: PlayModel, players: int) -> State:
-    if not 2 <= players <= 4:
-        raise ValueError(f"Parcheesi takes 2 to 4 players, got {players}")
-    seats = seat_colours(players)
-    pawns = [[NEST] * PAWNS if c in seats else [] for c in range(len(model.paths))]
-    return State(model, seats, pawns)
 
 
 # --- one roll: values, steps, complete plays -------------------------------------------
@@ -356,18 +322,6 @@ def apply_position(state: State, position: Position) -> None:
 # --- turns and games ----------------------------------------------------------------------
 
 
-def play_roll(state: State, bot: Bot, rng: random.Random, dice: Sequence[int]) -> None:
-    """Play one roll of the mover: the bot picks among the allowed results."""
-    positions = allowed_positions(state, dice)
-    if len(positions) > 1:
-        state.counters["decisions"] += 1
-        state.counters["legal_moves"] += len(positions)
-    chosen = bot.choose(state, positions, rng)
-    if chosen.own == tuple(sorted(state.pawns[state.colour])):
-        state.counters["passes"] += 1
-    apply_position(state, chosen)
-
-
 def three_doubles_penalty(state: State) -> None:
     """Option `standard`: the mover's most advanced pawn not yet home goes to its nest."""
     pawns = state.pawns[state.colour]
@@ -383,42 +337,6 @@ def has_won(state: State) -> bool:
 def progress(state: State) -> list[int]:
     """Per seat: total progress, a nest pawn counting 0 and a pawn on progress p, p + 1."""
     return [sum(p + 1 for p in state.pawns[c]) for c in state.seats]
-
-
-def play_turn(state: State, bot: Bot, rng: random.Random) -> None:
-    """One player's turn, then the end checks (decision 14)."""
-    doubles = 0
-    while True:
-        dice = tuple(roll_die(rng) for _ in range(bot.dice_to_roll(state, rng)))
-        double = len(dice) == 2 and dice[0] == dice[1]
-        if state.standard and double:
-            doubles += 1
-            if doubles == 3:
-                three_doubles_penalty(state)
-                break
-        play_roll(state, bot, rng, dice)
-        if has_won(state) or not (state.standard and double):
-            break
-    state.turns += 1
-    totals = progress(state)
-    top = max(totals)
-    state.leaders.append(totals.index(top) if totals.count(top) == 1 else -1)
-    if has_won(state):
-        state.ended, state.winner = "home", state.seat
-    elif state.turns >= MAX_TURNS:
-        state.ended = "timeout"
-    state.seat = (state.seat + 1) % len(state.seats)
-
-
-def play_game(
-    model: PlayModel, players: int, bots: Bot | Sequence[Bot], rng: random.Random
-) -> State:
-    """Play one game to its end; `bots` is one bot for every seat or one per seat."""
-    state = new_game(model, players)
-    seat_bots = list(bots) if isinstance(bots, Sequence) else [bots] * players
-    while state.ended is None:
-        play_turn(state, seat_bots[state.seat], rng)
-    return state
 
 
 def with_rules(model: PlayModel, rules: str) -> PlayModel:

@@ -1,0 +1,44 @@
+"""The compiled kernel's interface (`_kernel.c`): what `engine.py` and the tests call."""
+
+from collections.abc import Sequence
+from typing import NewType
+
+Board = NewType("Board", object)
+"""A capsule holding the kernel's copy of the board."""
+
+Counts = tuple[int, int, int, int, int]
+"""captures, decisions, legal moves, entries, passes"""
+Game = tuple[int, str, tuple[list[int], ...], tuple[int, ...], Counts, tuple[int, ...]]
+"""turns, end, pawns by colour, the leader after each turn, counts, the twister after"""
+
+def board(paths: Sequence[Sequence[int]], safe: Sequence[bool], strips: Sequence[int]) -> Board:
+    """Each colour's path of nodes (progress 0 .. home - 1), the safe nodes, each colour's
+    first strip progress."""
+
+def results(
+    board: Board,
+    seats: Sequence[int],
+    pawns: Sequence[Sequence[int]],
+    colour: int,
+    a: int,
+    b: int,
+    standard: bool,
+) -> list[tuple[tuple[int, int, int, int], int]]:
+    """One roll's allowed results as (the mover's pawns, captured nodes), in the rules' order."""
+
+def play(
+    board: Board,
+    seats: Sequence[int],
+    greedy: bool,
+    standard: bool,
+    max_turns: int,
+    twister: tuple[int, ...],
+) -> tuple[
+    int,
+    str,
+    tuple[list[int], ...],
+    tuple[int, ...],
+    tuple[int, int, int, int, int],
+    tuple[int, ...],
+]:
+    """One whole game: (turns, end, pawns by colour, leaders, counters, the twister after)."""

@@ -1,0 +1,213 @@
+"""Parcheesi as the game-state API: a game's turns, seat by seat, and how it ends.
+
+The rules of a roll (which results a roll allows, and what a result does to the board)
+are `rules.py`'s; this module walks a game through them as `pnp.state.State` asks: a turn
+is a chance node, the roll of both dice, then the mover's choice among the results the
+roll allows, even when there is only one (the players the simulation knows always roll
+both dice). With option `standard` a double is followed by another roll in the same turn,
+and a third is penalised instead of played. The forward model (`pnp.forward.play`) counts
+the choices with more than one result: the engine's decisions and legal moves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from pnp import outcome
+from pnp.chance import pick
+from pnp.games.parcheesi.model import PlayModel
+from pnp.games.parcheesi.rules import (
+    COUNTERS,
+    MAX_TURNS,
+    NEST,
+    PAWNS,
+    Position,
+    allowed_positions,
+    apply_position,
+    has_won,
+    progress,
+    roll_die,
+    seat_colours,
+    three_doubles_penalty,
+)
+from pnp.outcome import CUTOFF, GameRecord, Outcome
+from pnp.state import CHANCE, TERMINAL
+
+
+class Termination(outcome.Termination):
+    """How a game ends (decision 14): a colour brings its four pawns home, or the turn
+    limit cuts the game off."""
+
+    HOME = "home"
+    TIMEOUT = "timeout", CUTOFF
+
+
+Dice = tuple[int, int]
+"""A chance outcome: the two dice, the lower first (their order never matters)."""
+Action = Position | Dice
+"""A step of a game: the roll at a chance node, or the position the mover chooses."""
+
+ROLLS: tuple[tuple[Dice, float], ...] = tuple(
+    ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
+)
+ROLL_SET = frozenset(dice for dice, _ in ROLLS)
+
+
+@dataclass
+class State:
+    """One game in progress. `pawns[c]` holds colour c's pawns (empty if c is not
+    played); `dice` is the roll the mover is playing, None at a chance node."""
+
+    model: PlayModel
+    seats: tuple[int, ...]  # per seat: its colour
+    pawns: list[list[int]]
+    seat: int = 0  # whose turn it is
+    turns: int = 0
+    ended: Termination | None = None
+    winner: int | None = None  # seat
+    leaders: list[int] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTERS, 0))
+    dice: Dice | None = None
+    doubles: int = 0  # doubles rolled so far this turn (`standard`)
+    _offered: tuple[Position, ...] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def colour(self) -> int:
+        return self.seats[self.seat]
+
+    @property
+    def standard(self) -> bool:
+        return self.model.rules == "standard"
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def current_player(self) -> int:
+        if self.ended is not None:
+            return TERMINAL
+        return CHANCE if self.dice is None else self.seat
+
+    def legal_actions(self) -> tuple[Position, ...]:
+        """The allowed results of the roll being played, in `Position` order."""
+        if self.dice is None:
+            raise ValueError("the dice are not rolled: a chance node")
+        if self._offered is None:
+            self._offered = tuple(allowed_positions(self, self.dice))
+        return self._offered
+
+    def chance_outcomes(self) -> tuple[tuple[Dice, float], ...]:
+        return ROLLS
+
+    def sample_chance(self, rng: random.Random) -> Dice:
+        a, b = roll_die(rng), roll_die(rng)
+        return (a, b) if a <= b else (b, a)
+
+    def random_action(self, rng: random.Random) -> Position:
+        return pick(rng, self.legal_actions())
+
+    def apply(self, action: Action) -> None:
+        if self.ended is not None:
+            raise ValueError("the game is over")
+        if self.dice is None:
+            if not isinstance(action, tuple) or action not in ROLL_SET:
+                raise ValueError(f"{action!r} is not a roll of two dice, lower first")
+            self._roll(action)
+        elif isinstance(action, Position) and action in self.legal_actions():
+            self._play(action)
+        else:
+            raise ValueError(f"{action!r} is not an allowed result of this roll")
+
+    def _roll(self, dice: Dice) -> None:
+        """Option `standard`: a third double in a turn is not played but penalised."""
+        if self.standard and dice[0] == dice[1]:
+            self.doubles += 1
+            if self.doubles == 3:
+                three_doubles_penalty(self)
+                self._end_turn()
+                return
+        self.dice = dice
+
+    def _play(self, position: Position) -> None:
+        """The mover's choice becomes the board; after a `standard` double, roll again."""
+        dice = self.dice
+        assert dice is not None
+        if position.own == tuple(sorted(self.pawns[self.colour])):
+            self.counters["passes"] += 1
+        apply_position(self, position)
+        self.dice, self._offered = None, None
+        if has_won(self) or not (self.standard and dice[0] == dice[1]):
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        """The turn's end checks (decision 14), then the next seat."""
+        self.turns += 1
+        totals = progress(self)
+        top = max(totals)
+        self.leaders.append(totals.index(top) if totals.count(top) == 1 else -1)
+        if has_won(self):
+            self.ended, self.winner = Termination.HOME, self.seat
+        elif self.turns >= MAX_TURNS:
+            self.ended = Termination.TIMEOUT
+        self.seat = (self.seat + 1) % len(self.seats)
+        self.doubles = 0
+
+    def is_terminal(self) -> bool:
+        return self.ended is not None
+
+    def outcome(self) -> Outcome | None:
+        if self.ended is None:
+            return None
+        return Outcome(self.ended, () if self.winner is None else (self.winner,))
+
+    def clone(self) -> State:
+        return replace(
+            self,
+            pawns=[list(p) for p in self.pawns],
+            leaders=list(self.leaders),
+            counters=dict(self.counters),
+        )
+
+    def action_str(self, action: Action) -> str:
+        """A roll as "2-5"; a result as the mover's pawns ("N" nest, "H" home) and the
+        track spaces whose pawn it sends back ("N N 0 36 x18")."""
+        if not isinstance(action, Position):
+            return f"{action[0]}-{action[1]}"
+        home = self.model.home
+        pawns = ["N" if p == NEST else "H" if p == home else str(p) for p in action.own]
+        spaces = [str(n) for n in range(action.captured.bit_length()) if action.captured >> n & 1]
+        return " ".join(pawns) + (" x" + ",".join(spaces) if spaces else "")
+
+    def record(self) -> GameRecord:
+        end = "" if self.ended is None else self.ended.value
+        return game_record(
+            self.model, self.seats, self.turns, end, self.pawns, self.leaders, self.counters
+        )
+
+
+def new_game(model: PlayModel, players: int) -> State:
+    """The start: every pawn in its nest, seat 0 to roll."""
+    if not 2 <= players <= 4:
+        raise ValueError(f"Parcheesi takes 2 to 4 players, got {players}")
+    seats = seat_colours(players)
+    pawns = [[NEST] * PAWNS if c in seats else [] for c in range(len(model.paths))]
+    return State(model, seats, pawns)
+
+
+def game_record(
+    model: PlayModel,
+    seats: Sequence[int],
+    turns: int,
+    end: str,
+    pawns: Sequence[Sequence[int]],
+    leaders: Sequence[int],
+    counters: Mapping[str, int],
+) -> GameRecord:
+    """A finished game as the runner tallies it (the rules' and the kernel's games alike):
+    a seat's score is its pawns at home; the winner is the seat with all four home."""
+    scores = tuple([list(pawns[c]).count(model.home) for c in seats])
+    winners = tuple([s for s, n in enumerate(scores) if n == PAWNS]) if end == "home" else ()
+    colours = tuple([(model.colours[c],) for c in seats])
+    return GameRecord(turns, end, scores, winners, colours, tuple(leaders), dict(counters))
