@@ -176,8 +176,8 @@ def _print_findings(findings: list[Finding], errors_only: bool = False) -> None:
 
 
 def _register_play_commands() -> None:
-    from pnp.sim.command import simulate
-    from pnp.sim.solve import solve
+    from pnp.cli.simulate import simulate
+    from pnp.cli.solve import solve
 
     app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
         simulate
@@ -250,7 +250,3 @@ def main(argv: list[str] | None = None) -> None:
         fail(environment_error(MemoryError()) or "out of memory", 2)
     settle_stdout()
     sys.exit(code if isinstance(code, int) else 0)
-
-
-if __name__ == "__main__":
-    main()
