@@ -20,7 +20,7 @@ from pnp.state import Bot, State
 
 if TYPE_CHECKING:
     from pnp.checks import Finding
-    from pnp.kit import Kit, PrintParams
+    from pnp.kit import Kit
 
 ConfigValue = str | int | float | bool | list[object] | dict[str, object]
 """A config key's value, as TOML gives it."""
@@ -136,4 +136,3 @@ def _untyped_cutoffs(cap: bool) -> tuple[str, ...]:
     """The names pnp listed before engines declared `TERMINATION` (the cap warning only
     counted timeouts). To delete, with `cap`, once every engine declares it."""
     return ("timeout",) if cap else UNFINISHED
-
