@@ -474,6 +474,7 @@ def fit_text_card(
     _title(comp, title, page, on_accent, findings)
 
     blocks = parse_markup(markup)
+    lines: list[Line]
     if frame_h <= 0:
         findings.append(Finding("error", name, "no room for text: footer is taller than the card"))
         size, lines, lost = min_size, [], len(blocks)

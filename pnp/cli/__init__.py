@@ -108,9 +108,9 @@ def build(
             index = build_gallery_for(folder, stage, warn=_warn)
     except _NothingBuilt:
         pass
-    for exc in failed:
-        _print_findings(exc.findings, errors_only=True)
-        err_console.print(f"{exc.game}: not built: fix the check errors above")
+    for failure in failed:
+        _print_findings(failure.findings, errors_only=True)
+        err_console.print(f"{failure.game}: not built: fix the check errors above")
     for result in built:
         where = kept or f"in {folder / result.game}"
         err_console.print(
