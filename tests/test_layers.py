@@ -3,6 +3,8 @@ runs them): a new module must say where it sits before it can import its way upw
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -39,3 +41,20 @@ def test_every_module_belongs_to_a_contract():
         if m != "pnp" and not any(m == n or m.startswith(n + ".") for n in named)
     ]
     assert not loose, f"modules outside every import-linter contract: {loose}"
+
+
+def test_the_library_runs_without_the_command_line_packages():
+    """`pnp.sim` and `pnp.build` are plain calls: importing and using them loads no typer,
+    click or rich (a web page or a script calls them as they are)."""
+    code = (
+        "import sys\n"
+        "from pnp.sim.command import run_simulation\n"
+        "from pnp.sim.solve import run_solve\n"
+        "from pnp.build import check_game\n"
+        "run_simulation('exploding-dice', games=20, jobs=1)\n"
+        "check_game('exploding-dice', paper='a4')\n"
+        "print(sorted(m for m in ('typer', 'click', 'rich') if m in sys.modules))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"

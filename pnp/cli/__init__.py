@@ -1,4 +1,9 @@
-"""The pnp command line. Each command calls library functions and nothing else."""
+"""The pnp command line. Each command calls library functions and nothing else.
+
+The only package that imports typer and rich (an import-linter contract holds it): the
+commands parse options and print what `pnp.build` and `pnp.sim` return. `simulate` and
+`solve` live in their own modules here.
+"""
 
 from __future__ import annotations
 
