@@ -43,9 +43,10 @@ BENCH_ANCHOR := $(if $(strip $(GAME)),$(if $(filter parcheesi,$(GAME)),$(BENCH_V
 bench: $(STAMP) $(BENCH_ANCHOR) ## Benchmarks for every game with an engine (GAME=slug for one; BENCH_ARGS=...)
 	$(if $(BENCH_ANCHOR),OPEN_SPIEL_PYTHON=$(CURDIR)/$(BENCH_VENV)/bin/python )$(BIN)/python -m pnp.bench $(GAME) $(BENCH_ARGS)
 
-lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers
+lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers; mypy the types
 	$(BIN)/ruff check pnp geometry tests
 	$(BIN)/lint-imports
+	$(BIN)/mypy pnp geometry
 
 golden: $(STAMP) ## Regenerate the golden files after a deliberate change (review the diff!)
 	$(BIN)/pytest tests/test_golden.py --update-golden

@@ -19,12 +19,13 @@ import os
 import resource
 import tempfile
 import time
+import types
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from pnp.games import get_game, registry
-from pnp.sim.command import engine_for
 from pnp.sim.runner import run
+from pnp.sim.seats import engine_for, seat_count
 
 
 def _cpu() -> float:
@@ -42,7 +43,7 @@ def games_per_second(
     no warm table carries over."""
     gdef = get_game(game)
     engine = engine_for(gdef)
-    players = getattr(engine, "DEFAULT_PLAYERS", engine.MIN_PLAYERS)
+    players = seat_count(gdef)
     model = engine.prepare(gdef.default_params(), players)
     wall, cpu = time.perf_counter(), _cpu()
     result = run(engine, model, players, bot, games, seed, jobs)
@@ -86,7 +87,9 @@ def build_seconds(game: str) -> str:
 
 def game_figures(game: str) -> list[tuple[str, str]]:
     """The figures a game's own `bench` module adds, if it has one."""
-    package = get_game(game).engine.__name__.rpartition(".")[0]
+    engine = engine_for(get_game(game))
+    name = engine.__name__ if isinstance(engine, types.ModuleType) else type(engine).__module__
+    package = name.rpartition(".")[0]
     try:
         module = importlib.import_module(f"{package}.bench")
     except ModuleNotFoundError:
@@ -109,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
     for game in names:
         engine = engine_for(get_game(game))
-        players = getattr(engine, "DEFAULT_PLAYERS", engine.MIN_PLAYERS)
+        players = seat_count(get_game(game))
         print(f"{game}: up to {args.games} games a setting, {players} players, seed 1")
         for bot in args.bots:
             if bot not in engine.BOTS:

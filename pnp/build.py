@@ -104,7 +104,7 @@ def plan_kits(
         paper_list = [get_paper(p, printing.margin).name for p in papers]
     else:
         paper_list = [printing.paper] if paper_chosen else list(PAPERS)
-    plans = []
+    plans: list[Planned] = []
     for p in paper_list:
         kit, findings = _kit_and_findings(game, params, dataclasses.replace(printing, paper=p))
         documents: list[Document] = []

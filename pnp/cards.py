@@ -40,11 +40,8 @@ from pnp.checks import Finding
 from pnp.palette import ink
 from pnp.params import PrintParams
 from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text
-from pnp.templating import TEMPLATES, render
+from pnp.templating import RULES, game_templates, game_templates_place, render
 from pnp.text import ascent, descent, string_width
-
-TEMPLATE_ROOT = TEMPLATES / "rules"
-"""Rule templates: one folder per game slug."""
 
 MM_PER_PT = 25.4 / 72.0
 SAFE = 4.0  # nominal text margin from the trim
@@ -62,13 +59,13 @@ BlockKind = Literal["heading", "para", "bullet", "number"]
 
 def template_names(game: str, prefix: str = "") -> list[str]:
     """A game's templates whose file name starts with `prefix`, in file-name order."""
-    folder = TEMPLATE_ROOT / game
-    return sorted(p.name for p in folder.glob(f"{prefix}*.j2"))
+    return game_templates(game, prefix)
 
 
 def render_template(game: str, name: str, **context: object) -> str:
-    """Render `templates/rules/<game>/<name>` to markup."""
-    return render(f"rules/{game}/{name}", **context)
+    """Render the game's rule template `name` (`templates/rules/<game>/<name>` for a
+    built-in game) to markup."""
+    return render(f"{RULES}/{game}/{name}", **context)
 
 
 def split_title(markup: str) -> tuple[str | None, str]:
@@ -477,6 +474,7 @@ def fit_text_card(
     _title(comp, title, page, on_accent, findings)
 
     blocks = parse_markup(markup)
+    lines: list[Line]
     if frame_h <= 0:
         findings.append(Finding("error", name, "no room for text: footer is taller than the card"))
         size, lines, lost = min_size, [], len(blocks)
@@ -648,7 +646,9 @@ def rule_deck(
     names = template_names(game, prefix)
     texts = [split_title(render_template(game, t, **context)) for t in names]
     if not texts:
-        return [], [Finding("error", "rule-card-1", f"no rule templates in {TEMPLATE_ROOT / game}")]
+        return [], [
+            Finding("error", "rule-card-1", f"no rule templates in {game_templates_place(game)}")
+        ]
 
     def build(max_size: float) -> tuple[list[Component], list[Finding]]:
         cards, findings = [], []

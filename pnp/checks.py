@@ -215,7 +215,7 @@ def guide_contrasts(component: Component) -> list[tuple[str, str, str, float]]:
     that edge itself shows (not for a white piece on white paper) is `check_outline_shows`;
     a card's outer cut is left out altogether, its crop marks show it."""
     painted = paints(component)
-    out = []
+    out: list[tuple[str, str, str, float]] = []
     for i, it in enumerate(component.items):
         if not isinstance(it, Shape) or it.layer not in GUIDE_LAYERS:
             continue

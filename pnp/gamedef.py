@@ -2,13 +2,81 @@
 
 It sits outside `pnp.games` so that a game's package can name it without importing the
 registry, which imports every game (and the games must not depend on each other).
+
+`Engine` and `Solver` are the contracts a game's simulation and solver modules meet (a
+module satisfies a protocol for mypy as an object does). Members a game may leave out
+(`RATIOS`, `TOTALS`, `warm`, a solver's `MAX_BUDGET`) are read here, with their defaults,
+and nowhere else.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
+
+from pnp.outcome import UNFINISHED, GameRecord, SimOption, SolveResult, Termination
+from pnp.state import Bot, State
+
+if TYPE_CHECKING:
+    from pnp.checks import Finding
+    from pnp.kit import Kit
+
+ConfigValue = str | int | float | bool | list[object] | dict[str, object]
+"""A config key's value, as TOML gives it."""
+
+
+class Engine(Protocol):
+    """A game's simulation module (see `pnp.outcome` for what each member means).
+
+    The functions take the game's own model and options, so they are typed by what they
+    return: each game's signature is checked where it is written."""
+
+    @property
+    def BOTS(self) -> tuple[str, ...]: ...
+    @property
+    def MIN_PLAYERS(self) -> int: ...
+    @property
+    def MAX_PLAYERS(self) -> int: ...
+    @property
+    def DEFAULT_PLAYERS(self) -> int: ...
+    @property
+    def COOPERATIVE(self) -> bool: ...
+    @property
+    def COUNTERS(self) -> Mapping[str, str]: ...
+    @property
+    def OPTIONS(self) -> tuple[SimOption, ...]: ...
+    @property
+    def ABSTRACTION(self) -> str: ...
+    @property
+    def TERMINATION(self) -> type[Termination]: ...
+
+    @property
+    def prepare(self) -> Callable[..., object]:
+        """(params, players, **options) -> the picklable play model."""
+        ...
+
+    @property
+    def play_one(self) -> Callable[..., GameRecord]:
+        """(model, players, bot, rng, **options) -> one game's record."""
+        ...
+
+    @property
+    def new_state(self) -> Callable[..., State]:
+        """(model, players, rng, **options) -> the readable rules' start position."""
+        ...
+
+    @property
+    def make_bot(self) -> Callable[..., Bot]:
+        """(name, model) -> a generic bot; a ValueError for an unknown name."""
+        ...
+
+
+class Solver(Protocol):
+    """A game's solver: ``solve(model, players, budget[, progress]) -> SolveResult``."""
+
+    @property
+    def solve(self) -> Callable[..., SolveResult]: ...
 
 
 @dataclass(frozen=True)
@@ -16,12 +84,55 @@ class GameDef:
     slug: str
     title: str
     blurb: str
-    default_params: Callable[[], Any]
-    build_kit: Callable[..., Any]  # (params, printing) -> Kit
-    checks: Callable[..., list]  # (kit) -> list[Finding]; the build adds kit.findings
-    engine: Any = None  # the game's simulation module (pnp.outcome contract), if any
-    solver: Any = None  # a module with solve(model, players, budget) -> SolveResult, if any
+    default_params: Callable[[], object]
+    build_kit: Callable[..., Kit]  # (params, printing: PrintParams) -> Kit
+    checks: Callable[[Kit], list[Finding]]  # the build adds kit.findings
+    engine: Engine | None = None  # the game's simulation module, if any
+    solver: Solver | None = None  # its solver, if any
     documents: tuple[tuple[str, str], ...] = ()  # (name, title) of PDFs beyond the main one
-    variants: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    variants: Mapping[str, Mapping[str, ConfigValue]] = field(default_factory=dict)
     """Named configs (config keys -> values) the golden files also cover, as Boxes.py's
     examples do: what a designer is likely to change, kept from drifting unseen."""
+    templates: tuple[str, str] | None = None
+    """(package, folder) holding the game's rule-card templates, for a
+    `jinja2.PackageLoader`; None: the built-in `templates/rules/<slug>/`."""
+
+
+# --- optional members, read in one place ---------------------------------------------------
+
+
+def ratios(engine: Engine) -> dict[str, tuple[str, str]]:
+    """``{metric: (numerator_counter, denominator_counter)}``; none by default."""
+    return dict(getattr(engine, "RATIOS", {}))
+
+
+def totals(engine: Engine) -> dict[str, dict[str, str]]:
+    """``{json_key: {label: counter}}``; none by default."""
+    return {k: dict(v) for k, v in getattr(engine, "TOTALS", {}).items()}
+
+
+def warm(engine: Engine, model: object) -> None:
+    """Let the engine build its lookup tables now (before the runner forks), if it has any."""
+    hook: Callable[[object], None] | None = getattr(engine, "warm", None)
+    if hook is not None:
+        hook(model)
+
+
+def max_budget(solver: Solver, default: int) -> int:
+    """The most nodes the solver may be given: its own `MAX_BUDGET`, else `default`."""
+    return int(getattr(solver, "MAX_BUDGET", default))
+
+
+def cutoffs(engine: Engine, *, cap: bool = False) -> tuple[str, ...]:
+    """End names that are a limit of the simulation, not a rule: its `TERMINATION`'s
+    cut-offs. `completion` leaves them out; the cap warning counts them (`cap`)."""
+    termination: type[Termination] | None = getattr(engine, "TERMINATION", None)
+    if termination is None:
+        return _untyped_cutoffs(cap)
+    return tuple(str(t.value) for t in termination if not t.finish)
+
+
+def _untyped_cutoffs(cap: bool) -> tuple[str, ...]:
+    """The names pnp listed before engines declared `TERMINATION` (the cap warning only
+    counted timeouts). To delete, with `cap`, once every engine declares it."""
+    return ("timeout",) if cap else UNFINISHED

@@ -171,7 +171,7 @@ def held() -> Iterator[None]:
     try:
         yield
     finally:
-        for signum, previous in taken.items():
-            signal.signal(signum, previous)
+        for number, previous in taken.items():
+            signal.signal(number, previous)
         if pending:
             taken[pending[0]](pending[0], sys._getframe())

@@ -3,7 +3,8 @@
 These types sit below the games and the simulation runner, so a game's engine can build
 them without importing `pnp.sim` (the runner imports the games, never the other way).
 
-An engine (a module, or any object) offers the simulation contract:
+An engine (a module, or any object) offers the simulation contract, typed as
+`pnp.gamedef.Engine` (where the optional members are read with their defaults):
 
 - ``BOTS``: bot names (``"random"`` is one); ``MIN_PLAYERS``, ``MAX_PLAYERS``,
   ``DEFAULT_PLAYERS``;
@@ -11,7 +12,7 @@ An engine (a module, or any object) offers the simulation contract:
 - ``COUNTERS``: ``{name: description}``, the whole-number counters every record carries
   (captures, passes, rolls seen, ...); the runner sums, averages and histograms them;
 - ``RATIOS``: ``{metric: (numerator_counter, denominator_counter)}``, e.g. Ludii's
-  ``branching_factor`` as legal moves summed over decisions summed;
+  ``branching_factor`` as legal moves summed over decisions summed (optional);
 - ``TOTALS``: ``{json_key: {label: counter}}``, labelled sums the summary prints as one
   object, e.g. ``"rolls": {"0": "rolls_0", ...}`` (optional);
 - ``OPTIONS``: `SimOption` declarations, the game's own ``pnp simulate`` options;
@@ -20,9 +21,14 @@ An engine (a module, or any object) offers the simulation contract:
 - ``prepare(params, players, **options) -> model``: validate once and build the picklable
   play model from the same params the kit prints (a `PnpError` for a kit that cannot play);
 - ``play_one(model, players, bot, rng, **options) -> GameRecord``;
+- ``TERMINATION``: the game's `Termination` enum; its cut-offs are what ``completion``
+  leaves out and what the cap warning counts;
+- ``new_state(model, players, rng, **options) -> pnp.state.State`` and
+  ``make_bot(name, model) -> pnp.state.Bot``: the readable rules and the generic bots;
 - optionally ``warm(model)``: build lookup tables before the runner forks its workers.
 
-A solver is a module with ``solve(model, players, budget) -> SolveResult``.
+A solver is a module with ``solve(model, players, budget) -> SolveResult``
+(`pnp.gamedef.Solver`).
 """
 
 from __future__ import annotations

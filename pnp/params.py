@@ -292,7 +292,8 @@ def describe(cls: type) -> list[tuple[str, str, str, str]]:
     rows = []
     for f in dataclasses.fields(cls):
         s = spec_of(f)
-        default = f.default if f.default is not _MISSING else f.default_factory()  # type: ignore[misc]
+        factory = f.default_factory
+        default = f.default if f.default is not _MISSING or not callable(factory) else factory()
         limits = _range_text(s) if (s.lo is not None or s.hi is not None) else ""
         rows.append(
             (

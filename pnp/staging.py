@@ -282,7 +282,7 @@ def remove_stale_staging(out: Path) -> list[Path]:
     """Delete the staging folders in `out` whose build was killed: the process named in the
     folder is gone. A running build's folder (its process alive, this one included), a
     folder without a process id, and one marked `KEPT` stay. Returns what was removed."""
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(out))
     except OSError:

@@ -5,16 +5,21 @@ extension point passes the same contract without any general module knowing it."
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 import re
 
 import pdfplumber
 import pytest
 from pypdf import PdfReader
 from toy_game import GAME as TOY
+from toy_game import BareEngine
 
 from pnp.build import build_gallery_for, build_game, cut_sheets_of, make_kit, pdf_name
 from pnp.checks import has_errors
+from pnp.forward import play
+from pnp.gamedef import ratios
 from pnp.games import get_game, registered, registry
 from pnp.paper import PAPERS
 from pnp.scene import PT_PER_MM
@@ -130,7 +135,7 @@ def test_a_short_simulation_reports_what_the_game_declares(slug):
     s = run_simulation(slug, games=30, jobs=1).summary
     assert s["games"] == 30 and sum(s["end_reasons"].values()) == 30
     m = s["metrics"]
-    assert set(engine.COUNTERS) | set(engine.RATIOS) <= set(m)
+    assert set(engine.COUNTERS) | set(ratios(engine)) <= set(m)
     assert ("win_rate_by_seat" in m) != engine.COOPERATIVE
     assert ("abstraction" in s) == bool(engine.ABSTRACTION)
     json.dumps(s)
@@ -160,3 +165,24 @@ def test_the_toy_reports_cooperative_metrics_and_scale():
         titles = [p.title for p in kit_pages(kit)]
         assert any("(scale 1:2)" in t for t in titles)
         assert len(cut_sheets_of(kit)) == 1
+
+
+def test_nothing_optional_is_required_of_an_engine():
+    """An engine with only the required members (no RATIOS, TOTALS, warm) plays and reports."""
+    assert not any(hasattr(BareEngine, k) for k in ("RATIOS", "TOTALS", "warm"))
+    bare = dataclasses.replace(TOY, engine=BareEngine())
+    with registered(bare):
+        s = run_simulation("lamps", games=40, jobs=2).summary
+    assert set(s["metrics"]) == {"duration_turns", "completion", "timeouts", "toggles"}
+
+
+def test_the_toy_rules_and_its_fast_path_play_the_same_games():
+    """`new_state` played by the forward model with `make_bot` is the game `play_one` plays."""
+    engine = TOY.engine
+    model = engine.prepare(TOY.default_params(), 2)
+    for i in range(20):
+        state = engine.new_state(model, 2, random.Random(i))
+        walked = play(state, engine.make_bot("random", model), random.Random(f"toy:{i}"))
+        assert walked.record(engine.COUNTERS) == engine.play_one(model, 2, "random", f"toy:{i}")
+    with pytest.raises(ValueError, match="unknown bot"):
+        engine.make_bot("clever", model)

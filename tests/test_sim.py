@@ -8,9 +8,10 @@ import types
 
 import pytest
 
+from pnp.gamedef import cutoffs
 from pnp.games.exploding_dice import engine
 from pnp.games.exploding_dice.params import ExplodingDiceParams
-from pnp.outcome import GameRecord
+from pnp.outcome import CUTOFF, GameRecord, Termination
 from pnp.sim.metrics import Accumulator, duration, lead_changes, metrics, summary
 from pnp.sim.report import render_report
 from pnp.sim.runner import game_seed, play_chunk, run
@@ -73,6 +74,23 @@ def test_metrics_split_shared_wins_and_count_seats_colours_and_the_midgame_leade
     # red: games 1 (won), 2 (shared), 3 (lost), 4 (lost) -> 1.5 / 4
     assert m["win_rate_by_colour"] == {"red": 0.375, "green": 0.625}
     assert m["duration_turns"]["mean"] == 3.75
+
+
+class _Ends(Termination):
+    WIN = "fifty"
+    STUCK = "stuck", CUTOFF
+
+
+def test_completion_and_the_cap_warning_leave_out_the_engines_cut_offs():
+    typed = types.SimpleNamespace(TERMINATION=_Ends)
+    assert cutoffs(typed) == cutoffs(typed, cap=True) == ("stuck",)
+    untyped = types.SimpleNamespace()  # an engine from before TERMINATION: the old lists
+    assert cutoffs(untyped) == ("timeout", "stalled") and cutoffs(untyped, cap=True) == ("timeout",)
+    acc = Accumulator(2)
+    for end in ("fifty", "stuck", "stuck", "timeout"):
+        acc.add(rec(4, [0], end=end))
+    assert metrics(acc, unfinished=cutoffs(typed))["completion"] == 0.5  # its cut-off: stuck
+    assert metrics(acc)["completion"] == 0.75  # the old list: timeout and stalled
 
 
 def test_summary_has_exactly_the_agreed_keys():

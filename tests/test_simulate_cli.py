@@ -224,3 +224,10 @@ def test_simulate_warns_when_the_random_bot_mostly_hits_the_cap():
         greedy.returncode == 0 and json.loads(greedy.stdout)["end_reasons"].get("timeout", 0) <= 2
     )
     assert "warning:" not in greedy.stderr
+
+
+def test_solve_checks_the_player_count_as_simulate_does():
+    from pnp.sim.solve import run_solve
+
+    with pytest.raises(PnpError, match=r"takes \d+ to \d+ players, got 9"):
+        run_solve("building-community", players=9, budget=10)

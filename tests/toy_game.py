@@ -12,18 +12,20 @@ from __future__ import annotations
 import random
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from shapely.geometry import Point, box
 
 from pnp.cards import CardFormat, fit_text_card
 from pnp.checks import Finding, check_cut_outlines
 from pnp.errors import PnpError
+from pnp.forward import RandomBot
 from pnp.gamedef import GameDef
 from pnp.kit import Kit, KitDocument, KitSection, PrintParams
-from pnp.outcome import GameRecord, SolveResult
+from pnp.outcome import CUTOFF, GameRecord, Outcome, SolveResult, Termination
 from pnp.params import CardGroup, ScaleGroup, param
 from pnp.scene import CUT_STYLE, Component, Shape, Style, Text
+from pnp.state import TERMINAL
 
 
 @dataclass(frozen=True)
@@ -46,19 +48,95 @@ def _toggle(state: int, i: int, n: int) -> int:
     return state
 
 
-class Engine:
-    """The `pnp.outcome` engine contract, as an object."""
+class LampsEnd(Termination):
+    WIN = "win"
+    TIMEOUT = "timeout", CUTOFF
+
+
+class LampsState:
+    """The readable rules (`pnp.state.State`): seats take turns switching a lamp."""
+
+    def __init__(self, model: Model, players: int) -> None:
+        self.model, self._players = model, players
+        self.lit = self.toggles = self._turns = 0
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def turns(self) -> int:
+        return self._turns
+
+    def _won(self) -> bool:
+        return self.lit == (1 << self.model.lamps) - 1
+
+    def is_terminal(self) -> bool:
+        return self._won() or self._turns >= self.model.max_turns
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else self._turns % self._players
+
+    def legal_actions(self) -> list[int]:
+        return list(range(self.model.lamps))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+    def sample_chance(self, rng: random.Random) -> int:
+        raise ValueError("Lamps has no chance nodes")
+
+    def random_action(self, rng: random.Random) -> int:
+        return rng.randrange(self.model.lamps)  # as `Engine.play_one` draws
+
+    def apply(self, action: int) -> None:
+        before = self.lit
+        self.lit = _toggle(self.lit, action, self.model.lamps)
+        self.toggles += bin(before ^ self.lit).count("1")
+        self._turns += 1
+
+    def outcome(self) -> Outcome | None:
+        if self._won():
+            return Outcome(LampsEnd.WIN, tuple(range(self._players)))
+        return Outcome(LampsEnd.TIMEOUT) if self.is_terminal() else None
+
+    def clone(self) -> Self:
+        twin = type(self)(self.model, self._players)
+        twin.lit, twin.toggles, twin._turns = self.lit, self.toggles, self._turns
+        return twin
+
+    def action_str(self, action: int) -> str:
+        return f"lamp {action + 1}"
+
+    def record(self) -> GameRecord:
+        out = self.outcome()
+        assert out is not None, "the game is not over"
+        return GameRecord(
+            self._turns, out.end, winners=out.winners, counters={"toggles": self.toggles}
+        )
+
+
+class BareEngine:
+    """The engine contract's required members only (`pnp.gamedef.Engine`), as an object."""
 
     BOTS = ("random",)
     MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 1, 3, 2
     COOPERATIVE = True
     COUNTERS = {"toggles": "lamps switched"}
-    RATIOS = {"toggles_per_turn": ("toggles", "turns")}
     OPTIONS = ()
     ABSTRACTION = "A toy: lamps stand for anything a team must switch on together."
+    TERMINATION = LampsEnd
 
     def prepare(self, params: LampsParams, players: int) -> Model:
         return Model(params.lamps)
+
+    def new_state(self, model: Model, players: int, rng: random.Random) -> LampsState:
+        return LampsState(model, players)
+
+    def make_bot(self, name: str, model: Model) -> RandomBot[int]:
+        if name != "random":
+            raise ValueError(f"unknown bot {name!r}: choose one of random")
+        return RandomBot()
 
     def play_one(self, model: Model, players: int, bot: str, rng: Any) -> GameRecord:
         rng = rng if isinstance(rng, random.Random) else random.Random(rng)
@@ -73,6 +151,12 @@ class Engine:
                     turn, "win", winners=tuple(range(players)), counters={"toggles": toggles}
                 )
         return GameRecord(model.max_turns, "timeout", counters={"toggles": toggles})
+
+
+class Engine(BareEngine):
+    """The whole contract, optional members included."""
+
+    RATIOS = {"toggles_per_turn": ("toggles", "turns")}
 
 
 class Solver:

@@ -1,4 +1,5 @@
-"""The registry: every game pnp knows, in one explicit list."""
+"""The registry: every game pnp knows: the built-in ones in one explicit list, then those
+other installed packages declare (`pnp.games.plugins`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from contextlib import contextmanager
 
 from pnp.errors import PnpError
 from pnp.gamedef import GameDef
+from pnp.games.plugins import plugins
+from pnp.templating import use_game_templates
 
 __all__ = ["GameDef", "get_game", "registered", "registry"]
 
@@ -39,7 +42,11 @@ def registry() -> dict[str, GameDef]:
         home_in_one_piece.GAME,
         desert_home.GAME,
     ]
-    return {g.slug: g for g in games} | _EXTRA
+    built_in = {g.slug: g for g in games}
+    every = built_in | plugins(frozenset(built_in)) | _EXTRA
+    for game in _EXTRA.values():
+        use_game_templates(game.slug, game.templates)
+    return every
 
 
 def get_game(slug: str) -> GameDef:

@@ -6,6 +6,8 @@ printable area (the layout reserves bands for it, see `page.content_box`).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from shapely.geometry import LineString, box
 
 from pnp.layout.page import HEADER_BAND, Box, Page
@@ -216,7 +218,7 @@ def label(
     text: str,
     size: float = 7.0,
     bold: bool = False,
-    anchor: str = "start",
+    anchor: Literal["start", "middle", "end"] = "start",
     fill: str = INK,
 ) -> Text:
     """A furniture text on the guide layer."""

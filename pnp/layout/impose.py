@@ -258,11 +258,12 @@ def _levels(blocks: list[Block], area: Box) -> list[_Sheet]:
             target, level = found
             level.add(b)
         else:
-            target = next(
+            spare = next(
                 (s for s in open_sheets if s.height + BAND_GAP + b.height <= ah + EPS), None
             )
-            if target is not None:
-                target.add(b)
+            if spare is not None:
+                spare.add(b)
+                target = spare
             else:
                 target = _Sheet([_Level([b], b.height, b.width)], b.height)
                 sheets.append(target)

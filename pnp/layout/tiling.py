@@ -337,8 +337,8 @@ def assembly_map(
         "2. Lay it over its neighbour's grey glue strip so the half crosses meet whole ones.",
         f"3. Glue: the strips are {overlap:g} mm wide. Work row by row, left to right.",
     ]
-    for i, s in enumerate(steps):
-        items.append(label(ax0, top - 14.0 - 5.0 * i, s, size=8.0, fill=INK))
+    for i, step in enumerate(steps):
+        items.append(label(ax0, top - 14.0 - 5.0 * i, step, size=8.0, fill=INK))
     map_top = top - 14.0 - 5.0 * len(steps) - 4.0
     room_w, room_h = ax1 - ax0 - 20.0, map_top - ay0 - 10.0
     s = min(room_w / ew, room_h / eh, 1.0)

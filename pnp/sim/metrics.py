@@ -177,8 +177,10 @@ def metrics(
     cooperative: bool = False,
     counters: tuple[str, ...] = (),
     ratios: dict[str, tuple[str, str]] | None = None,
+    unfinished: tuple[str, ...] = UNFINISHED,
 ) -> dict:
-    """The metrics object of the JSON output. `colours` fixes the colour order."""
+    """The metrics object of the JSON output. `colours` fixes the colour order;
+    `unfinished` names the ends `completion` leaves out (the engine's cut-offs)."""
     n = acc.games
     if cooperative:
         return {
@@ -193,7 +195,7 @@ def metrics(
         "duration_turns": duration(acc.turns),
         "advantage_p1": seat_rates[0] if seat_rates else 0.0,
         "balance": round(1 - (max(seat_rates) - min(seat_rates)), 4) if n else 0.0,
-        "completion": _share(sum(k for e, k in acc.ends.items() if e not in UNFINISHED), n),
+        "completion": _share(sum(k for e, k in acc.ends.items() if e not in unfinished), n),
         "timeouts": _share(acc.ends.get("timeout", 0), n),
         "drawishness": _share(acc.shared, n),
         "win_rate_by_seat": seat_rates,
@@ -222,6 +224,7 @@ def summary(
     options: dict | None = None,
     abstraction: str = "",
     totals: dict[str, dict[str, str]] | None = None,
+    unfinished: tuple[str, ...] = UNFINISHED,
 ) -> dict:
     """The run's JSON object: game, players, bot, games, seed, metrics, end_reasons; then
     the game's declared `totals` (labelled sums of its counters), `options` (game options
@@ -233,7 +236,7 @@ def summary(
         "bot": bot,
         "games": acc.games,
         "seed": seed,
-        "metrics": metrics(acc, colours, cooperative, counters, ratios),
+        "metrics": metrics(acc, colours, cooperative, counters, ratios, unfinished),
         "end_reasons": {e: acc.ends[e] for e in sorted(acc.ends)},
     }
     for key, parts in (totals or {}).items():  # e.g. "rolls": {"0": n, "1": n, ...}

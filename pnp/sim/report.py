@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -22,9 +23,12 @@ from pnp.atomic import write_text  # noqa: E402
 from pnp.sim.metrics import Accumulator  # noqa: E402
 from pnp.templating import render  # noqa: E402
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 INK = "#0072B2"  # Okabe-Ito blue
 ACCENT = "#D55E00"
-RC = {
+RC: dict[RcKeyType, object] = {
     "svg.hashsalt": "pnp-report",
     "svg.fonttype": "none",
     "font.size": 9,

@@ -45,6 +45,7 @@ from typing import Any
 
 from pnp import interrupt
 from pnp.errors import PnpError
+from pnp.gamedef import Engine, warm
 from pnp.sim.metrics import Accumulator
 
 MAX_GAMES = 10_000_000
@@ -85,18 +86,25 @@ def default_jobs() -> int:
     return max(1, min(MAX_JOBS, cpus))
 
 
-def _engine_ref(engine: Any) -> Any:
+EngineRef = Engine | str
+"""An engine, or the name of the module that is one (what a worker is sent)."""
+
+
+def _engine_ref(engine: Engine) -> EngineRef:
     """What to send a worker: a module by name (modules do not pickle), else the object."""
     return engine.__name__ if isinstance(engine, types.ModuleType) else engine
 
 
-def _engine(ref: Any) -> Any:
-    return importlib.import_module(ref) if isinstance(ref, str) else ref
+def _engine(ref: EngineRef) -> Engine:
+    if isinstance(ref, str):
+        module: Engine = importlib.import_module(ref)  # type: ignore[assignment]
+        return module
+    return ref
 
 
 def play_chunk(
-    engine_ref: Any,
-    model: Any,
+    engine_ref: EngineRef,
+    model: object,
     players: int,
     bot: str,
     seed: int,
@@ -143,8 +151,8 @@ def check_limits(games: int, jobs: int) -> None:
 
 
 def run(
-    engine: Any,
-    model: Any,
+    engine: Engine,
+    model: object,
     players: int,
     bot: str,
     games: int,
@@ -166,9 +174,7 @@ def run(
         with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
             total = _run_here(engine, model, players, bot, games, seed, options, progress, ctrl_c)
     else:
-        warm = getattr(engine, "warm", None)
-        if warm is not None:  # build lookup tables once; forked workers inherit them
-            warm(model)
+        warm(engine, model)  # build lookup tables once; forked workers inherit them
         # fork where there is one: workers start at once and share the parent's imports
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -187,8 +193,8 @@ def run(
 
 
 def _run_here(
-    engine: Any,
-    model: Any,
+    engine: Engine,
+    model: object,
     players: int,
     bot: str,
     games: int,
@@ -371,7 +377,7 @@ class _Pool:
         for worker in self.workers:
             for chunk in itertools.islice(chunks, IN_FLIGHT):
                 self._send(worker, chunk)
-        by_conn = {w.conn: w for w in self.workers}
+        by_conn: dict[object, _Worker] = {w.conn: w for w in self.workers}
         while ctrl_c.count < 2:
             busy = [w.conn for w in self.workers if w.queued]
             if not busy:
@@ -484,8 +490,8 @@ def _serve(
     conn: Connection,
     halt: ctypes.c_bool,
     parent: int,
-    engine_ref: Any,
-    model: Any,
+    engine_ref: EngineRef,
+    model: object,
     players: int,
     bot: str,
     seed: int,
@@ -509,7 +515,8 @@ def _serve(
         if task is None:
             return
         try:
-            acc = play_chunk(engine, model, players, bot, seed, *task, options, halt=halt)
+            start, stop = task
+            acc = play_chunk(engine, model, players, bot, seed, start, stop, options, halt=halt)
             reply: tuple[Any, ...] = ("done", acc)
         except Exception as exc:
             reply = ("error", *_portable(exc))

@@ -1,4 +1,9 @@
-"""The pnp command line. Each command calls library functions and nothing else."""
+"""The pnp command line. Each command calls library functions and nothing else.
+
+The only package that imports typer and rich (an import-linter contract holds it): the
+commands parse options and print what `pnp.build` and `pnp.sim` return. `simulate` and
+`solve` live in their own modules here.
+"""
 
 from __future__ import annotations
 
@@ -108,9 +113,9 @@ def build(
             index = build_gallery_for(folder, stage, warn=_warn)
     except _NothingBuilt:
         pass
-    for exc in failed:
-        _print_findings(exc.findings, errors_only=True)
-        err_console.print(f"{exc.game}: not built: fix the check errors above")
+    for failure in failed:
+        _print_findings(failure.findings, errors_only=True)
+        err_console.print(f"{failure.game}: not built: fix the check errors above")
     for result in built:
         where = kept or f"in {folder / result.game}"
         err_console.print(
@@ -176,8 +181,8 @@ def _print_findings(findings: list[Finding], errors_only: bool = False) -> None:
 
 
 def _register_play_commands() -> None:
-    from pnp.sim.command import simulate
-    from pnp.sim.solve import solve
+    from pnp.cli.simulate import simulate
+    from pnp.cli.solve import solve
 
     app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
         simulate
@@ -250,7 +255,3 @@ def main(argv: list[str] | None = None) -> None:
         fail(environment_error(MemoryError()) or "out of memory", 2)
     settle_stdout()
     sys.exit(code if isinstance(code, int) else 0)
-
-
-if __name__ == "__main__":
-    main()

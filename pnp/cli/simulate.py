@@ -1,0 +1,211 @@
+"""`pnp simulate`: the command line over `pnp.sim.command` (options in, tables out)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pnp import interrupt
+from pnp.atomic import (
+    check_folder,
+    check_user_file,
+    is_null_device,
+    output_folder,
+    stream_named,
+    write_user_file,
+)
+from pnp.errors import PnpError
+from pnp.gallery import gallery_for
+from pnp.games import get_game
+from pnp.sim.command import (
+    MAX_SEED,
+    Request,
+    Runs,
+    Simulation,
+    Swept,
+    cap_warnings,
+    parse_options,
+    parse_sweep,
+    results,
+    run_all,
+    write_run_report,
+)
+from pnp.sim.runner import RunFailed, default_jobs, is_tty, report_after_ctrl_c
+from pnp.sim.seats import engine_for
+
+
+def whole_number(text: str | int) -> int:
+    """An integer option's value, strictly: '2', '-7', '+3'; not '2.0' or '1_000', which
+    the option parser would otherwise read as 2 and 1000. (A default arrives as an int.)"""
+    if isinstance(text, int):
+        return text
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+        raise typer.BadParameter(f"'{text}' is not a whole number")
+    return int(text)
+
+
+def simulate(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="A game from 'pnp list'.")],
+    games: Annotated[int, typer.Option(help="How many games to play.", parser=whole_number)] = 1000,
+    players: Annotated[
+        int | None,
+        typer.Option(help="Players per game (default: the game's own).", parser=whole_number),
+    ] = None,
+    bot: Annotated[str, typer.Option(help="Bot for every seat: random or greedy.")] = "random",
+    seed: Annotated[
+        int, typer.Option(help="Master seed; game i uses '<seed>:<i>'.", parser=whole_number)
+    ] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(help="Worker processes (results do not depend on it).", parser=whole_number),
+    ] = default_jobs(),
+    config: Annotated[
+        Path | None, typer.Option(help="TOML file overriding kit parameters.")
+    ] = None,
+    json_out: Annotated[
+        str | None, typer.Option("--json", help="Write the JSON results to a file ('-': stdout).")
+    ] = None,
+    report: Annotated[bool, typer.Option(help="Write OUT/<game>/report.html with plots.")] = False,
+    out: Annotated[str, typer.Option(help="Output folder for --report.")] = "output",
+    sweep: Annotated[
+        list[str] | None,
+        typer.Option(help="KEY=V1,V2,...: run once per value of a config key, and compare."),
+    ] = None,
+) -> None:
+    """Solitaire-test a game with bots: game length, end reasons, seat balance, counters.
+
+    A game's own options follow the others: Exploding Dice takes --two-colours, Parcheesi
+    --rules standard ('pnp list' names them)."""
+    engine = engine_for(get_game(game))
+    options = parse_options(engine, ctx.args)
+    if json_out is not None and not json_out.strip():
+        raise PnpError("--json needs a file name, or '-' for stdout")
+    if not -MAX_SEED <= seed < MAX_SEED:
+        raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
+    if sweep is not None and len(sweep) > 1:
+        raise PnpError(
+            "--sweep can vary one config key per run: give it once, as KEY=V1,V2,... "
+            "(comparing two keys at once is not supported yet)"
+        )
+    swept = parse_sweep(sweep[0]) if sweep else None
+    out_folder = output_folder(out)
+    if json_out not in (None, "-"):
+        check_user_file(json_out)  # said now, not after the games are played
+    if report:
+        check_folder(out_folder)
+    request = Request(game, games, players, bot, seed, jobs, config, options)
+    with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
+        sim = _simulate_and_print(request, json_out, report, out_folder, swept)
+    if sim.failure:
+        done = f"{sim.summary['games']:,} of {request.games:,} games finished"
+        raise RunFailed(f"{sim.failure}; the run stopped: {done} and are reported")
+    if sim.interrupted:
+        raise interrupt.Stopped  # the line above said so; exit 130 (143 for SIGTERM)
+
+
+def _simulate_and_print(
+    request: Request,
+    json_out: str | None,
+    report: bool,
+    out: Path,
+    swept: Swept | None = None,
+) -> Simulation:
+    """Run (once, or once per swept value), then print the table or JSON, the warnings,
+    and write the report; the command's body."""
+    err = Console(stderr=True)
+    runs = run_all(request, swept, lambda r, values: _run_one(r, values, err))
+    sim = runs[-1][1]
+    text = json.dumps(results(runs, swept), indent=2)
+    if json_out == "-" or (json_out and stream_named(json_out) == 1):
+        print(text)  # the JSON is stdout: no table beside it
+    else:
+        if json_out:
+            write_user_file(json_out, text + "\n")
+        Console().print(sweep_table(swept[0], runs) if swept else summary_table(sim.summary))
+    for warning in cap_warnings(request, runs, swept):
+        err.print(f"warning: {warning}", highlight=False, soft_wrap=True, markup=False)
+    if report:
+        path = write_run_report(request, runs, out, swept)
+        if is_null_device(out):
+            err.print("report: nothing kept (--out is the null device)", highlight=False)
+        else:
+            err.print(f"report: {path}", highlight=False)
+            index = gallery_for(
+                out, warn=lambda line: err.print(line, highlight=False, markup=False)
+            )
+            err.print(f"gallery: {index}", highlight=False)
+    if sim.interrupted and not sim.failure:
+        err.print(f"interrupted: {sim.summary['games']} of {request.games} games finished")
+    return sim
+
+
+def _run_one(request: Request, values: dict[str, Any] | None, err: Console) -> Simulation:
+    """One run, with a progress bar on a terminal."""
+    if not is_tty():
+        return request.run(values)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task(request.game, total=request.games)
+        return request.run(values, progress=lambda n: bar.update(task, completed=n))
+
+
+def sweep_table(key: str, runs: Runs) -> Table:
+    """The runs of a sweep side by side, one row per value."""
+    t = Table(title=f"sweep over {key}")
+    for column in (key, "turns (mean)", "turns (p5 - p95)", "completion", "ends"):
+        t.add_column(column, justify="right")
+    for value, sim in runs:
+        m = sim.summary["metrics"]
+        d = m["duration_turns"]
+        ends = ", ".join(f"{e} {n}" for e, n in sim.summary["end_reasons"].items())
+        t.add_row(
+            str(value),
+            f"{d['mean']:.1f}",
+            f"{d['p5']:.0f} - {d['p95']:.0f}",
+            f"{m['completion']:.3f}",
+            ends,
+        )
+    return t
+
+
+def summary_table(s: Mapping[str, Any]) -> Table:
+    """The readable summary printed on stdout: what the game's JSON holds, nothing fixed."""
+    m = s["metrics"]
+    d = m["duration_turns"]
+    t = Table(
+        title=f"{s['game']}: {s['games']} games, {s['players']} players, bot {s['bot']}, "
+        f"seed {s['seed']}",
+        caption=s.get("abstraction") or None,
+    )
+    t.add_column("metric")
+    t.add_column("value", justify="right")
+    t.add_row("turns (mean / median)", f"{d['mean']:.1f} / {d['median']:.1f}")
+    t.add_row("turns (p5 - p95)", f"{d['p5']:.0f} - {d['p95']:.0f}")
+    for reason, count in s["end_reasons"].items():
+        t.add_row(f"end: {reason}", f"{count} ({100 * count / max(1, s['games']):.1f} %)")
+    for key, value in m.items():
+        if key == "duration_turns":
+            continue
+        if isinstance(value, float):
+            t.add_row(key.replace("_", " "), f"{value:.3f}")
+        elif isinstance(value, list):
+            t.add_row(key.replace("_", " "), "  ".join(f"{r:.3f}" for r in value))
+        elif key == "win_rate_by_colour":
+            for colour, rate in value.items():
+                t.add_row(f"win rate: {colour}", f"{rate:.3f}")
+        elif isinstance(value, dict) and "mean" in value:
+            t.add_row(
+                f"{key.replace('_', ' ')} / game (mean, p5 - p95)",
+                f"{value['mean']:.2f}  ({value['p5']:.0f} - {value['p95']:.0f})",
+            )
+    return t

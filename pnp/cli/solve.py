@@ -1,0 +1,45 @@
+"""`pnp solve`: the command line over `pnp.sim.solve`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from pnp.atomic import check_user_file, stream_named, write_user_file
+from pnp.cli.simulate import whole_number
+from pnp.errors import PnpError
+from pnp.sim.solve import plain, run_solve
+
+
+def solve(
+    game: Annotated[str, typer.Argument(help="A game from 'pnp list' that has a solver.")],
+    players: Annotated[
+        int | None, typer.Option(help="Players (default: the game's own).", parser=whole_number)
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option(help="TOML file overriding kit parameters.")
+    ] = None,
+    budget: Annotated[
+        int, typer.Option(help="Most positions to search.", parser=whole_number)
+    ] = 1_000_000,
+    json_out: Annotated[
+        str | None, typer.Option("--json", help="Write the answer as JSON to a file ('-': stdout).")
+    ] = None,
+) -> None:
+    """Search for a winning line from the kit's start position: won / unwinnable / unknown."""
+    if json_out is not None and not json_out.strip():
+        raise PnpError("--json needs a file name, or '-' for stdout")
+    if json_out not in (None, "-"):
+        check_user_file(json_out)  # said now, not after the search
+    answer = run_solve(game, players, config, budget)
+    text = json.dumps(answer)
+    if json_out == "-" or (json_out and stream_named(json_out) == 1):
+        print(text)
+        return
+    if json_out:
+        write_user_file(json_out, text + "\n")
+    Console().print(f"{game}, {answer['players']} players: {plain(answer)}", highlight=False)
