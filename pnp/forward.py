@@ -26,7 +26,7 @@ MAX_STEPS = 1_000_000
 """Steps (decisions and chance) after which a game is a bug, not a long game."""
 
 
-class RandomBot:
+class RandomBot(Generic[A]):
     """Uniform over the legal actions, drawn as the game's kernel draws."""
 
     name = "random"

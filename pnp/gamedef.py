@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from pnp.outcome import UNFINISHED, GameRecord, SimOption, SolveResult, Termination
+from pnp.outcome import GameRecord, SimOption, SolveResult, Termination
 from pnp.state import Bot, State
 
 if TYPE_CHECKING:
@@ -123,16 +123,7 @@ def max_budget(solver: Solver, default: int) -> int:
     return int(getattr(solver, "MAX_BUDGET", default))
 
 
-def cutoffs(engine: Engine, *, cap: bool = False) -> tuple[str, ...]:
+def cutoffs(engine: Engine) -> tuple[str, ...]:
     """End names that are a limit of the simulation, not a rule: its `TERMINATION`'s
-    cut-offs. `completion` leaves them out; the cap warning counts them (`cap`)."""
-    termination: type[Termination] | None = getattr(engine, "TERMINATION", None)
-    if termination is None:
-        return _untyped_cutoffs(cap)
-    return tuple(str(t.value) for t in termination if not t.finish)
-
-
-def _untyped_cutoffs(cap: bool) -> tuple[str, ...]:
-    """The names pnp listed before engines declared `TERMINATION` (the cap warning only
-    counted timeouts). To delete, with `cap`, once every engine declares it."""
-    return ("timeout",) if cap else UNFINISHED
+    cut-offs. `completion` leaves them out; the cap warning counts them."""
+    return tuple(str(t.value) for t in engine.TERMINATION if not t.finish)

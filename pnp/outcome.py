@@ -111,8 +111,6 @@ class GameRecord(NamedTuple):
     counters: Mapping[str, int] = EMPTY
 
 
-# End reasons that are not a real end of the rules: `completion` leaves them out.
-UNFINISHED = ("timeout", "stalled")
 
 
 @dataclass(frozen=True)

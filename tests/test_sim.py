@@ -61,7 +61,7 @@ def test_metrics_split_shared_wins_and_count_seats_colours_and_the_midgame_leade
     acc.add(rec(2, [1], leaders=[-1, 1], end="timeout"))
     # game 4: seat 1 wins; 2 lead changes; mid-game (turn 2 of 3) leader seat 0 loses
     acc.add(rec(3, [1], leaders=[1, 0, 1], end="stalled"))
-    m = metrics(acc, COLOURS)
+    m = metrics(acc, COLOURS, unfinished=("timeout", "stalled"))
     assert m["win_rate_by_seat"] == [0.375, 0.625]  # (1 + 0.5) / 4, (0.5 + 1 + 1) / 4
     assert m["advantage_p1"] == 0.375
     assert m["balance"] == 0.75
@@ -83,14 +83,12 @@ class _Ends(Termination):
 
 def test_completion_and_the_cap_warning_leave_out_the_engines_cut_offs():
     typed = types.SimpleNamespace(TERMINATION=_Ends)
-    assert cutoffs(typed) == cutoffs(typed, cap=True) == ("stuck",)
-    untyped = types.SimpleNamespace()  # an engine from before TERMINATION: the old lists
-    assert cutoffs(untyped) == ("timeout", "stalled") and cutoffs(untyped, cap=True) == ("timeout",)
+    assert cutoffs(typed) == ("stuck",)
     acc = Accumulator(2)
     for end in ("fifty", "stuck", "stuck", "timeout"):
         acc.add(rec(4, [0], end=end))
     assert metrics(acc, unfinished=cutoffs(typed))["completion"] == 0.5  # its cut-off: stuck
-    assert metrics(acc)["completion"] == 0.75  # the old list: timeout and stalled
+    assert metrics(acc)["completion"] == 1.0  # no cut-offs named: every end is a finish
 
 
 def test_summary_has_exactly_the_agreed_keys():

@@ -242,7 +242,7 @@ def cap_warnings(request: Request, runs: Runs, swept: Swept | None = None) -> li
     last run was cut short: what stopped it is said instead)."""
     if runs[-1][1].interrupted:
         return []
-    caps = cutoffs(engine_for(get_game(request.game)), cap=True)
+    caps = cutoffs(engine_for(get_game(request.game)))
     lines = []
     for value, one in runs:
         warning = cap_warning(one.summary, caps)

@@ -33,7 +33,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pnp.outcome import UNFINISHED, GameRecord
+from pnp.outcome import GameRecord
 
 
 def lead_changes(leaders: tuple[int, ...]) -> int:
@@ -177,7 +177,7 @@ def metrics(
     cooperative: bool = False,
     counters: tuple[str, ...] = (),
     ratios: dict[str, tuple[str, str]] | None = None,
-    unfinished: tuple[str, ...] = UNFINISHED,
+    unfinished: tuple[str, ...] = (),
 ) -> dict:
     """The metrics object of the JSON output. `colours` fixes the colour order;
     `unfinished` names the ends `completion` leaves out (the engine's cut-offs)."""
@@ -224,7 +224,7 @@ def summary(
     options: dict | None = None,
     abstraction: str = "",
     totals: dict[str, dict[str, str]] | None = None,
-    unfinished: tuple[str, ...] = UNFINISHED,
+    unfinished: tuple[str, ...] = (),
 ) -> dict:
     """The run's JSON object: game, players, bot, games, seed, metrics, end_reasons; then
     the game's declared `totals` (labelled sums of its counters), `options` (game options

@@ -34,7 +34,7 @@ def evaluate(state: GameState[Action], action: Action) -> float:
     return -isolated_after(cast(rules.State, state), action)
 
 
-class GreedyBot(forward.GreedyBot[Action]):
+class GreedyBot(forward.GreedyBot[rules.State, Action]):
     """The generic greedy bot, except that a forced move is drawn too (`rng.choice` over
     one move, which spends randomness): the fast path and the game's first engine draw
     so, and a seed must keep its game."""
