@@ -1,6 +1,6 @@
 """Rewrite a game's conformance file, ``tests/conformance/<slug>.json`` (``make conformance``).
 
-    python -m pnp.conformance_data SLUG [SLUG ...]     # or: all
+    python -m pnp.conformance_data SLUG [SLUG ...]     # or: all (from the repository root)
 
 The cases already in the file are played and counted again on the readable rules (review
 the diff: a change is a change of the rules); a game without a file gets the default cases
@@ -15,9 +15,11 @@ import sys
 from pathlib import Path
 
 from pnp.conformance import dumps, regenerate
+from pnp.errors import PnpError
 from pnp.games import get_game, registry
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "conformance"
+DATA = Path("tests") / "conformance"
+"""From the repository root: pnp's own checkout, or a plugin game's repository."""
 
 
 def rewrite(slug: str, folder: Path = DATA) -> Path:
@@ -35,7 +37,11 @@ def main(argv: list[str]) -> int:
     if slugs == ["all"]:
         slugs = [slug for slug, game in registry().items() if game.engine is not None]
     for slug in slugs:
-        path = rewrite(slug)
+        try:
+            path = rewrite(slug)
+        except PnpError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         print(f"{path}: {path.stat().st_size:,} bytes")
     return 0
 
