@@ -7,10 +7,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup kits test bench lint golden clean
+.PHONY: help setup kits test bench lint golden conformance clean
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-8s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # The install compiles these (see pyproject.toml): a change rebuilds them.
 COMPILED := pnp/_twister.h pnp/games/parcheesi/_kernel.c pnp/games/desert_home/_kernel.c
@@ -50,6 +50,9 @@ lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers; 
 
 golden: $(STAMP) ## Regenerate the golden files after a deliberate change (review the diff!)
 	$(BIN)/pytest tests/test_golden.py --update-golden
+
+conformance: $(STAMP) ## Regenerate tests/conformance/ from the cases in it (GAME=slug for one; review the diff!)
+	$(BIN)/python -m pnp.conformance_data $(or $(GAME),all)
 
 clean: ## Remove generated output and caches (keeps .venv)
 	find output -mindepth 1 ! -name README.md -exec rm -rf {} +

@@ -38,6 +38,9 @@ class RandomBot(Generic[A]):
 class GreedyBot(Generic[S, A]):
     """One step ahead: the action the game's evaluation rates highest, ties drawn by `tie`.
 
+    A forced action goes through `tie` too, so a game whose draw spends randomness even on
+    one option (`rng.choice`) keeps its seeds; `pnp.chance.pick` spends none there.
+
     `evaluate(state, action)` rates `action` for the seat to move (higher is better); it may
     look at a clone with the action applied, or at the game's own cheaper preview.
     """
@@ -54,8 +57,8 @@ class GreedyBot(Generic[S, A]):
 
     def choose(self, state: S, rng: random.Random) -> A:
         actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
+        if len(actions) == 1:  # nothing to rate; `tie` still draws as the game draws
+            return self.tie(rng, actions)
         values = [self.evaluate(state, a) for a in actions]
         best = max(values)
         return self.tie(rng, [a for a, v in zip(actions, values, strict=True) if v == best])

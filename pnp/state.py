@@ -15,6 +15,12 @@ choice over `legal_actions()` state; `tests/test_state_api.py` checks that for e
 
 Actions are whatever a game finds natural (ints, small tuples, named tuples): hashable,
 comparable for equality, printed by `action_str` in the game's own notation.
+
+One optional method, not in the protocol: ``parse_action(text)``, the legal action that
+`action_str` printed as `text` (a ValueError if it names none here). A game whose
+`legal_actions()` is only a sample of a continuous space (Home in One Piece's targets)
+offers it, and replaying a recorded game or a line (`pnp.conformance`) reads actions with
+it instead of looking them up among the legal actions.
 """
 
 from __future__ import annotations

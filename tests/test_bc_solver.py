@@ -14,9 +14,9 @@ from cli_run import bad_config_error, one_error_line, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp import progress
+from pnp import conformance, progress
 from pnp.games.building_community import checks as bc_checks
-from pnp.games.building_community import rules, solver
+from pnp.games.building_community import engine, rules, solver
 from pnp.games.building_community.engine import fast_board
 from pnp.games.building_community.model import play_model
 from pnp.games.building_community.params import MAX_SOLVER_BUDGET, BuildingCommunityParams
@@ -111,6 +111,21 @@ def test_anywhere_scope_lines_replay_too():
     result = solver.solve(model, 3, 20_000)
     assert result.result == "win" and result.info["scope"] == "anywhere"
     assert replays_to_a_win(model, 3, result.line)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_solvers_line_replays_to_a_win_through_the_state_api(players):
+    """The line, turned into actions, walks the game-state API (`engine.new_state`) to a
+    win by every seat in as many turns as it has."""
+    model = play_model(BuildingCommunityParams(radius=2))
+    result = solver.solve(model, players, 20_000)
+    assert result.result == "win"
+    actions = [rules.turn_from_json(model, turn) for turn in result.line]
+    state = engine.new_state(model, players)
+    conformance.walk(state, conformance.line_str(state, actions))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.finished
+    assert outcome.winners == tuple(range(players)) and state.turns == len(result.line)
 
 
 # --- bounded memory and progress -----------------------------------------------------------

@@ -3,13 +3,17 @@ fast path == readable rules."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pnp import conformance
 from pnp.forward import play
+from pnp.games import get_game
 from pnp.games.exploding_dice import engine, rules
 from pnp.games.exploding_dice.bots import make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
@@ -194,3 +198,13 @@ def test_end_reasons_and_lengths_look_like_the_game():
     for r in records:
         assert len(r.leaders) == r.turns
         assert max(r.scores) == r.scores[r.winners[0]]
+
+
+def test_the_conformance_data_plays_both_the_fast_path_and_the_readable_rules():
+    """`tests/test_conformance.py` checks `play_one` on every recorded game: worth it only if
+    the data holds kits of both kinds (uniform faces: tables; per-die faces: readable rules)."""
+    game = get_game("exploding-dice")
+    path = Path(__file__).parent / "conformance" / "exploding-dice.json"
+    entries = json.loads(path.read_text(encoding="utf-8"))["games"]
+    fast = {engine._tables(conformance.model_of(game, e)) is not None for e in entries}
+    assert fast == {True, False}

@@ -3,7 +3,7 @@
 The kernel (`pnp/games/parcheesi/_kernel.c`) is what every simulation runs. It is checked
 against the readable rules (`rules.py`): the allowed results of the hand-made tricky
 rolls, the allowed results of every roll met in random games, and whole games from the
-same seed (records and the generator after; `test_conformance_parcheesi.py` replays the
+same seed (records and the generator after; `test_conformance.py` replays the
 recorded games). Without the kernel pnp plays on the readable rules, says so once, and
 gives the same JSON. The source stays portable C with no mutable static data.
 """
@@ -24,6 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_parcheesi_properties import MODELS, TRICKY
 
+from pnp import conformance
+from pnp.games import get_game
 from pnp.games.parcheesi import engine, rules
 from pnp.games.parcheesi import state as game
 from pnp.games.parcheesi.bots import make_bot
@@ -31,6 +33,7 @@ from pnp.sim.command import run_simulation
 from pnp.state import CHANCE
 
 N = rules.NEST
+GAME = get_game("parcheesi")
 SOURCE = Path(engine.__file__).with_name("_kernel.c")
 needs_kernel = pytest.mark.skipif(
     engine._kernel is None and not os.environ.get("CI"),
@@ -102,6 +105,26 @@ def test_kernel_roll_results_match_the_reference_in_random_games(rules_name, pla
             assert state.dice is not None
             assert kernel_results(state, state.dice) == reference_results(state, state.dice)
             state.apply(bot.choose(state, rng))
+
+
+RECORDED = json.loads(
+    (Path(__file__).parent / "conformance" / "parcheesi.json").read_text(encoding="utf-8")
+)["games"]
+
+
+@needs_kernel
+@pytest.mark.parametrize("entry", RECORDED, ids=[e["seed"] for e in RECORDED])
+def test_the_kernel_offers_the_rules_results_at_every_roll_of_the_recorded_games(entry):
+    """Where the kernel would leave a recorded game: the first roll whose results differ."""
+    _, state = conformance.start(GAME, entry, random.Random(entry["seed"]))
+    for step, text in enumerate(entry["actions"]):
+        if state.current_player() != CHANCE:
+            assert state.dice is not None
+            kernel = kernel_results(state, state.dice)
+            assert kernel == reference_results(state, state.dice), (
+                f"compiled kernel, seed {entry['seed']}, step {step}"
+            )
+        state.apply(conformance.find_action(state, text, f"step {step}"))
 
 
 SETTINGS = [

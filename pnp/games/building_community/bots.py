@@ -5,14 +5,13 @@ moves: players may not signal plans, so no bot knows what its partners intend. `
 is the behaviour two engines must agree on: `rng.choice` over the canonical move list
 (`rules.draw`). `greedy` takes a move whose swap leaves the fewest isolated tiles on the
 whole board (where the pawn then goes does not change that count); ties are uniform over
-the moves, drawn the same way.
+the moves, drawn the same way (a forced move too: `rng.choice` over one move spends
+randomness, as the fast path draws, and `forward.GreedyBot` draws it through `tie`).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-from typing import cast
 
 from pnp import forward
 from pnp.games.building_community import rules
@@ -20,7 +19,6 @@ from pnp.games.building_community.model import PlayModel
 from pnp.games.building_community.rules import Action, draw
 from pnp.outcome import bot_maker
 from pnp.state import Bot
-from pnp.state import State as GameState
 
 
 def isolated_after(state: rules.State, move: rules.Move) -> int:
@@ -28,31 +26,21 @@ def isolated_after(state: rules.State, move: rules.Move) -> int:
     return len(rules.isolated_cells(state.model, rules.swapped(state.tiles, move.swap)))
 
 
-def evaluate(state: GameState[Action], action: Action) -> float:
+def evaluate(state: rules.State, action: Action) -> float:
     """Greedy's rating of a move: fewer isolated tiles left is better."""
-    assert action is not rules.PASS  # a pass is forced, never rated
-    return -isolated_after(cast(rules.State, state), action)
+    assert isinstance(action, rules.Move)  # a pass is forced, never rated
+    return -isolated_after(state, action)
 
 
-class GreedyBot(forward.GreedyBot[rules.State, Action]):
-    """The generic greedy bot, except that a forced move is drawn too (`rng.choice` over
-    one move, which spends randomness): the fast path and the game's first engine draw
-    so, and a seed must keep its game."""
-
-    def choose(self, state: GameState[Action], rng: random.Random) -> Action:
-        actions = state.legal_actions()
-        return self.tie(rng, actions) if len(actions) == 1 else super().choose(state, rng)
-
-
-BOTS: dict[str, Callable[[], Bot[Action]]] = {
-    "random": forward.RandomBot[Action],
-    "greedy": lambda: GreedyBot(evaluate, tie=draw),
+BOTS: dict[str, Callable[[], Bot[rules.State]]] = {
+    "random": forward.RandomBot,
+    "greedy": lambda: forward.GreedyBot(evaluate, tie=draw),
 }
 _make = bot_maker(BOTS)
 BOT_NAMES = tuple(BOTS)
 
 
-def make_bot(name: str, model: PlayModel | None = None) -> Bot[Action]:
+def make_bot(name: str, model: PlayModel | None = None) -> Bot[rules.State]:
     """A bot by name (the model is not needed: the evaluation reads only the position);
     a ValueError names the bots for an unknown one."""
     return _make(name)

@@ -5,7 +5,7 @@ each face are bit masks, and every entry's push (landing cell, the cells that wo
 the same-colour restriction, the dice that move) is looked up by the occupancy of its
 line. It makes exactly the same random draws as the readable rules in `rules.py` played by
 `pnp.forward.play`, so both give the same game for the same seed; the conformance data
-(`tests/test_conformance_exploding_dice.py`) and `tests/test_ed_properties.py` check that
+(`tests/conformance/exploding-dice.json`) and `tests/test_ed_properties.py` check that
 game by game. Kits whose dice of one colour carry different faces play on the readable
 rules (rare, and drawing among unequal dice is itself a chance step).
 """

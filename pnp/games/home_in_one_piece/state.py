@@ -102,6 +102,14 @@ class State(Position):
             return False
         return True
 
+    def parse_action(self, text: str) -> Action:
+        """The legal action `action_str` printed as `text` (`pnp.state.State`'s optional
+        hook: `legal_actions` is only a sample of the continuous targets)."""
+        action = parse_action(text)
+        if not self.is_legal(action):
+            raise ValueError(f"{text} is not legal here")
+        return action
+
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         return [(n, float(p)) for n, p in roll_odds(self.model.dice).items()]
 

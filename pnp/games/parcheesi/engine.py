@@ -3,7 +3,7 @@
 Two implementations of one rulebook. `play_one` plays a whole game in the compiled kernel
 (`_kernel.c`) when it was built at install time: the readable rules (`rules.py`) spelled
 out in C, with the same random draws, so a seed gives the same game
-(`tests/test_conformance_parcheesi.py`). Without a C compiler pnp still installs, plays
+(`tests/conformance/parcheesi.json`). Without a C compiler pnp still installs, plays
 on the readable rules through the forward model, and says so once.
 """
 

@@ -4,7 +4,7 @@ Every rule of the spec and every pinned decision (1-14) lives here as a small fu
 over plain values; `state.py` walks a game through them as the game-state API. This is
 the engine the rule tests exercise; the compiled kernel (`_kernel.c`) plays the same
 games and is checked against this one game by game (same seed, same game:
-`tests/test_conformance_parcheesi.py`).
+`tests/conformance/parcheesi.json`).
 
 A pawn is its progress along its colour's path: `NEST` (-1), 0 (its entry space) ...
 `model.home` (71). Nodes are `geometry.track`'s; the play model maps progress to nodes.
