@@ -18,10 +18,22 @@ from pathlib import Path
 
 import cairosvg.surface
 import pytest
-from procs import GUARD, ROOT, children, cpu_seconds, finish, kill_group, needs_proc, start, until
+from procs import (
+    GUARD,
+    ROOT,
+    children,
+    cpu_seconds,
+    finish,
+    kill_group,
+    needs_proc,
+    start,
+    until,
+)
 
 from pnp import interrupt
 from pnp.render.png import svg_to_png
+
+ENDS = 20.0  # s: pnp ends this soon after the signal, or the test fails (and kills it)
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm">'
@@ -38,7 +50,16 @@ class _CtrlCWhileWriting(io.BytesIO):
         return super().write(data)
 
 
-def test_ctrl_c_inside_cairos_write_callback_is_a_keyboard_interrupt(monkeypatch):
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT raises KeyboardInterrupt here, as in an interactive shell, even when pytest
+    was started with Ctrl-C ignored (in the background, by a CI runner)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_ctrl_c_inside_cairos_write_callback_is_a_keyboard_interrupt(monkeypatch, ctrl_c_raises):
     # cairo turned it into CAIRO_STATUS_WRITE_ERROR, a traceback instead of exit 130
     monkeypatch.setattr(cairosvg.surface, "io", types.SimpleNamespace(BytesIO=_CtrlCWhileWriting))
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -47,7 +68,7 @@ def test_ctrl_c_inside_cairos_write_callback_is_a_keyboard_interrupt(monkeypatch
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_held_acts_on_a_signal_after_the_block_and_lets_an_ignored_one_be():
+def test_held_acts_on_a_signal_after_the_block_and_lets_an_ignored_one_be(ctrl_c_raises):
     done = []
     with pytest.raises(KeyboardInterrupt):
         with interrupt.held():
@@ -96,9 +117,13 @@ def _stop_a_build(tmp_path: Path, signum: int, after_pngs: int, then=None) -> tu
     before = _listing(out)
     proc = start("build", "exploding-dice", "--format", "png", "--out", str(out), then=then)
     try:
-        until(lambda: _pngs_made(out) >= after_pngs or proc.poll() is not None)
+        until(
+            lambda: _pngs_made(out) >= after_pngs or proc.poll() is not None,
+            proc=proc,
+            waiting_for=f"{after_pngs} PNG previews",
+        )
         os.killpg(proc.pid, signum)
-        code, _, err = finish(proc)
+        code, _, err = finish(proc, guard=ENDS)
     finally:
         kill_group(proc)
     assert code != 0, "the build ended before the signal: pick an earlier moment"
@@ -128,10 +153,10 @@ def _ignore_sigint() -> None:
 def _double_ctrl_c(args: tuple[str, ...], ready) -> tuple[int, str]:
     proc = start(*args)
     try:
-        until(lambda: ready(proc))
+        until(lambda: ready(proc), proc=proc, waiting_for="the moment to press Ctrl-C")
         os.killpg(proc.pid, signal.SIGINT)
         os.killpg(proc.pid, signal.SIGINT)
-        code, _, err = finish(proc)
+        code, _, err = finish(proc, guard=ENDS)
     finally:
         kill_group(proc)
     return code, err
@@ -167,9 +192,11 @@ def test_a_double_ctrl_c_is_exit_130_at_any_moment(moment):
 def test_solve_stops_on_ctrl_c_and_sigterm(signum, line):
     proc = start("solve", "building-community", "--budget", "10000000")
     try:
-        until(lambda: cpu_seconds(proc.pid) >= 1.5)  # loaded, and searching
+        until(  # loaded, and searching
+            lambda: cpu_seconds(proc.pid) >= 1.5, proc=proc, waiting_for="1.5 CPU s of search"
+        )
         os.kill(proc.pid, signum)
-        code, out, err = finish(proc)
+        code, out, err = finish(proc, guard=ENDS)
     finally:
         kill_group(proc)
     assert (code, out, err) == (128 + signum, "", line + "\n")
