@@ -411,8 +411,8 @@ def test_workers_do_not_outlive_a_parent_killed_outright():
     try:
         workers = _workers(proc)
         os.kill(proc.pid, signal.SIGKILL)
-        # each worker is in the middle of a 2,000-game chunk (about 30 s): it must not
-        # play it out
+        # each worker is in the middle of a 2,000-game chunk, far longer than
+        # WORKERS_GONE to play: it must not play it out
         until(lambda: all(gone(w) for w in workers), guard=WORKERS_GONE)
     finally:
         kill_group(proc)
