@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 .PHONY: help setup kits test bench lint golden clean
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-8s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-9s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # The install compiles these (see pyproject.toml): a change rebuilds them.
 COMPILED := pnp/_twister.h pnp/games/parcheesi/_kernel.c pnp/games/desert_home/_kernel.c
@@ -27,7 +27,16 @@ setup: $(STAMP) ## Create .venv and install pnp with its test extras
 kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
 	$(BIN)/pnp build all
 
-test: $(STAMP) ## Run the test suite
+# Two tiers: `test` leaves out the tests marked slow (long sweeps, property and end-to-end
+# runs, the variants' golden files); `test-slow` runs only those; `test-all` runs both.
+.PHONY: test-slow test-all
+test: $(STAMP) ## The fast tier: every area covered, the slow tests left out
+	$(BIN)/pytest -m "not slow"
+
+test-slow: $(STAMP) ## The slow tier only (CI runs it after `make test`)
+	$(BIN)/pytest -m slow
+
+test-all: $(STAMP) ## Every test, both tiers in one run
 	$(BIN)/pytest
 
 # OpenSpiel, the speed anchor of Parcheesi's bench, lives in its own venv: never a dependency.
@@ -47,7 +56,7 @@ lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers
 	$(BIN)/ruff check pnp geometry tests
 	$(BIN)/lint-imports
 
-golden: $(STAMP) ## Regenerate the golden files after a deliberate change (review the diff!)
+golden: $(STAMP) ## Regenerate the golden SVG and data files after a deliberate change (review the diff!)
 	$(BIN)/pytest tests/test_golden.py --update-golden
 
 clean: ## Remove generated output and caches (keeps .venv)

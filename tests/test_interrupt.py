@@ -17,6 +17,7 @@ import types
 from pathlib import Path
 
 import cairosvg.surface
+import procs
 import pytest
 from procs import (
     GUARD,
@@ -48,15 +49,6 @@ class _CtrlCWhileWriting(io.BytesIO):
         if not self.tell():
             signal.raise_signal(signal.SIGINT)
         return super().write(data)
-
-
-@pytest.fixture
-def ctrl_c_raises():
-    """SIGINT raises KeyboardInterrupt here, as in an interactive shell, even when pytest
-    was started with Ctrl-C ignored (in the background, by a CI runner)."""
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, before)
 
 
 def test_ctrl_c_inside_cairos_write_callback_is_a_keyboard_interrupt(monkeypatch, ctrl_c_raises):
@@ -139,6 +131,7 @@ def test_ctrl_c_while_pngs_render_ends_like_any_other_ctrl_c(tmp_path):
         assert (code, err) == (130, "interrupted\n"), f"after {after} PNGs: {err}"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not needs_proc, reason="Linux")
 @pytest.mark.parametrize("background", [False, True], ids=["", "ctrl-c-ignored"])
 def test_sigterm_during_a_build_ends_like_ctrl_c_with_its_own_code(tmp_path, background):
@@ -187,7 +180,11 @@ def test_a_double_ctrl_c_is_exit_130_at_any_moment(moment):
 
 @pytest.mark.skipif(not needs_proc, reason="Linux")
 @pytest.mark.parametrize(
-    ("signum", "line"), [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")]
+    ("signum", "line"),
+    [
+        (signal.SIGINT, "interrupted"),  # SIGTERM's fast coverage: test_runner's sigterm tests
+        pytest.param(signal.SIGTERM, "terminated", marks=pytest.mark.slow),
+    ],
 )
 def test_solve_stops_on_ctrl_c_and_sigterm(signum, line):
     proc = start("solve", "building-community", "--budget", "10000000")
@@ -228,3 +225,26 @@ def test_a_ctrl_c_caught_inside_exec_still_ends_with_exit_130(tmp_path):
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert (done.returncode, done.stderr) == (130, "interrupted\n")
+
+
+# --- the harness itself: every wait bounded, the group killed, one clear failure --------------
+
+
+@pytest.mark.skipif(not needs_proc, reason="Linux")
+def test_a_process_that_ignores_ctrl_c_is_killed_and_the_test_fails_in_one_sentence():
+    proc = start("simulate", "exploding-dice", "--games", "10000000", then=_ignore_sigint)
+    try:
+        os.killpg(proc.pid, signal.SIGINT)  # ignored: this run would last minutes
+        with pytest.raises(pytest.fail.Exception, match="killed process group") as failed:
+            finish(proc, guard=0.5)
+    finally:
+        kill_group(proc)
+    assert f"waited for pnp (pid {proc.pid}) to end: not within 0.5 s" in str(failed.value)
+    assert proc.returncode == -signal.SIGKILL
+
+
+def test_all_the_waits_of_one_test_share_one_deadline():
+    procs.new_test(total=0.2)
+    until(lambda: True)  # a wait that ends in time takes nothing from the others
+    with pytest.raises(pytest.fail.Exception, match="the test's 0.2 s for all its waits"):
+        until(lambda: False, guard=60, waiting_for="nothing")
