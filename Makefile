@@ -28,7 +28,7 @@ kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
 	$(BIN)/pnp build all
 
 # Two tiers: `test` leaves out the tests marked slow (long sweeps, property and end-to-end
-# runs, the variants' golden files); `test-slow` runs only those; `test-all` runs both.
+# runs, PDF parsing); `test-slow` runs only those; `test-all` runs both.
 .PHONY: test-slow test-all
 test: $(STAMP) ## The fast tier: every area covered, the slow tests left out
 	$(BIN)/pytest -m "not slow"

@@ -10,7 +10,7 @@ Each game's named variants (`GameDef.variants`, as Boxes.py's examples) are cove
 `golden/<game>/<variant>/<part>.*` for every part that differs from the default kit.
 
 Kits are built once, in a session fixture, when a test first needs one: collecting these
-tests only lists files. The default kits are the fast tier; the variants are `slow`.
+tests only lists files.
 """
 
 from __future__ import annotations
@@ -60,25 +60,17 @@ def kits() -> Kits:
     return Kits()
 
 
-def _kit_param(key: str, where: str):
-    """A variant's kit is the slow tier: the default kits keep the fast one covered."""
-    return pytest.param(key, id=key, marks=[pytest.mark.slow] if "/" in where else [])
-
-
 KITS = [
-    _kit_param(where, where)
+    where
     for slug, game in registry().items()
     for where in [slug, *(f"{slug}/{v}" for v in game.variants)]
 ]
-ON_RECORD = sorted(p.relative_to(GOLDEN).with_suffix("").as_posix() for p in GOLDEN.rglob("*.svg"))
+PARTS = sorted(p.relative_to(GOLDEN).with_suffix("").as_posix() for p in GOLDEN.rglob("*.svg"))
 
 
 def _split(key: str) -> tuple[str, str]:
     where, _, name = key.rpartition("/")
     return where, name
-
-
-PARTS = [_kit_param(key, _split(key)[0]) for key in ON_RECORD]
 
 
 def _write(where: str, name: str, part: Part) -> None:
