@@ -59,6 +59,7 @@ def test_a_new_build_leaves_no_file_of_the_previous_one(capsys, tmp_path):
     assert not [h for h in links if "-a4" in h or h.endswith("report.html")]
 
 
+@pytest.mark.slow
 def test_another_games_folder_is_left_alone(capsys, tmp_path):
     out = tmp_path / "out"
     other = out / "parcheesi"

@@ -438,6 +438,7 @@ def test_all_42_octagons_are_on_their_own_cut_sheets(kit_dir):
 # --- the pivot, the nesting gap, the blade numbers -----------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "toml, code, needle",
     [
