@@ -27,7 +27,16 @@ setup: $(STAMP) ## Create .venv and install pnp with its test extras
 kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
 	$(BIN)/pnp build all
 
-test: $(STAMP) ## Run the test suite
+# Two tiers: `test` leaves out the tests marked slow (long sweeps, property and end-to-end
+# runs, PDF parsing); `test-slow` runs only those; `test-all` runs both.
+.PHONY: test-slow test-all
+test: $(STAMP) ## The fast tier: every area covered, the slow tests left out
+	$(BIN)/pytest -m "not slow"
+
+test-slow: $(STAMP) ## The slow tier only (CI runs it after `make test`)
+	$(BIN)/pytest -m slow
+
+test-all: $(STAMP) ## Every test, both tiers in one run
 	$(BIN)/pytest
 
 # OpenSpiel, the speed anchor of Parcheesi's bench, lives in its own venv: never a dependency.
@@ -48,7 +57,7 @@ lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers; 
 	$(BIN)/lint-imports
 	$(BIN)/mypy pnp geometry
 
-golden: $(STAMP) ## Regenerate the golden files after a deliberate change (review the diff!)
+golden: $(STAMP) ## Regenerate the golden SVG and data files after a deliberate change (review the diff!)
 	$(BIN)/pytest tests/test_golden.py --update-golden
 
 conformance: $(STAMP) ## Regenerate tests/conformance/ from the cases in it (GAME=slug for one; review the diff!)

@@ -1,9 +1,13 @@
-"""Shared test options: `--update-golden` rewrites the golden files instead of comparing."""
+"""Shared test options: `--update-golden` rewrites the golden files instead of comparing;
+each test's waits on the processes it starts share one deadline (`procs.TOTAL`)."""
 
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Iterator
 
+import procs
 import pytest
 from hypothesis import settings
 
@@ -19,6 +23,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt in this process, as from an interactive shell, even
+    when pytest was started with Ctrl-C ignored (a background job, some CI runners)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+@pytest.fixture(autouse=True)
+def _process_deadline() -> None:
+    """A test's waits on its processes add up to `procs.TOTAL` at most, never minutes."""
+    procs.new_test()
 
 
 # Hypothesis: no per-example deadline (speed lives in `make bench`, not in tests), and in CI

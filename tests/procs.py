@@ -1,5 +1,11 @@
 """Real `pnp` processes for the signal tests: started as a terminal would start them, and
-looked at through /proc (Linux)."""
+looked at through /proc (Linux).
+
+Every wait is bounded twice: by its own `guard`, and by one deadline for all the waits of
+the current test (`TOTAL`, restarted by an autouse fixture in conftest.py), so a test that
+signals several processes cannot add its guards up to minutes. A wait that runs out kills
+the process group it waited on and fails the test with one sentence saying what it waited for.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +16,39 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GUARD = 60.0  # seconds: only there so a broken pnp fails a test instead of hanging it
+TOTAL = 90.0  # seconds: every wait of one test together
+REAP = 5.0  # seconds: for a killed group's pipes to close
 
 needs_proc = Path("/proc/self/task").is_dir()
+
+_test_total = TOTAL
+_test_ends = time.monotonic() + TOTAL
+
+
+def new_test(total: float = TOTAL) -> None:
+    """Start the current test's deadline: its waits together last at most `total` s."""
+    global _test_total, _test_ends
+    _test_total, _test_ends = total, time.monotonic() + total
+
+
+def _deadline(guard: float) -> float:
+    return min(time.monotonic() + guard, _test_ends)
+
+
+def _expired(what: str, guard: float, proc: subprocess.Popen | None) -> NoReturn:
+    """Kill what the test started, then fail saying what never happened."""
+    whole_test = time.monotonic() >= _test_ends
+    if proc is not None:
+        kill_group(proc)
+    bound = f"the test's {_test_total:g} s for all its waits" if whole_test else f"{guard:g} s"
+    killed = f"; killed process group {proc.pid}" if proc is not None else ""
+    pytest.fail(f"{what}: not within {bound}{killed}", pytrace=False)
 
 
 def _default_sigint() -> None:
@@ -76,24 +110,32 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def until(what: Callable[[], object], guard: float = GUARD, step: float = 0.02) -> object:
-    """Poll `what` until it is truthy and return it; fail after `guard` seconds in all."""
-    deadline = time.monotonic() + guard
+def until(
+    what: Callable[[], object],
+    guard: float = GUARD,
+    step: float = 0.02,
+    proc: subprocess.Popen | None = None,
+    waiting_for: str = "the awaited moment",
+) -> object:
+    """Poll `what` until it is truthy and return it; past `guard` s (or the test's
+    deadline) kill `proc`'s group, if given, and fail naming `waiting_for`."""
+    deadline = _deadline(guard)
     while True:
         value = what()
         if value:
             return value
-        assert time.monotonic() < deadline, f"still waiting after {guard} s"
+        if time.monotonic() >= deadline:
+            _expired(f"waited for {waiting_for}", guard, proc)
         time.sleep(step)
 
 
 def finish(proc: subprocess.Popen, guard: float = GUARD) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) once the process has ended; killed after `guard` s."""
+    """(exit code, stdout, stderr) once the process has ended; past `guard` s (or the
+    test's deadline) its group is killed and the test fails."""
     try:
-        out, err = proc.communicate(timeout=guard)
+        out, err = proc.communicate(timeout=max(0.0, _deadline(guard) - time.monotonic()))
     except subprocess.TimeoutExpired:
-        kill_group(proc)
-        raise
+        _expired(f"waited for pnp (pid {proc.pid}) to end", guard, proc)
     return proc.returncode, out, err
 
 
@@ -104,4 +146,10 @@ def kill_group(proc: subprocess.Popen) -> None:
     except ProcessLookupError:
         pass
     if proc.returncode is None:
-        proc.communicate()
+        try:
+            proc.communicate(timeout=REAP)
+        except subprocess.TimeoutExpired:  # a pipe held open outside the group
+            for pipe in (proc.stdin, proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+            proc.wait(timeout=REAP)

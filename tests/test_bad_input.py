@@ -87,6 +87,7 @@ def _outcome(fn) -> str:
     return "ok"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", GAMES)
 def test_check_never_crashes(slug):
     @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])

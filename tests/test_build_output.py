@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from cli_run import pnp, run
 
 
@@ -19,6 +20,7 @@ def _gallery_links(out: Path) -> set[str]:
     return set(re.findall(r'(?:href|src)="([^"#:]+)"', html))
 
 
+@pytest.mark.slow
 def test_a_new_build_leaves_no_file_of_the_previous_one(capsys, tmp_path):
     """The README's own example: a config with paper = "letter", formats pdf and dxf,
     after a full build. The A4 PDF, svg/ and png/ of the old parameters are gone, the
@@ -57,6 +59,7 @@ def test_a_new_build_leaves_no_file_of_the_previous_one(capsys, tmp_path):
     assert not [h for h in links if "-a4" in h or h.endswith("report.html")]
 
 
+@pytest.mark.slow
 def test_another_games_folder_is_left_alone(capsys, tmp_path):
     out = tmp_path / "out"
     other = out / "parcheesi"
@@ -69,6 +72,7 @@ def test_another_games_folder_is_left_alone(capsys, tmp_path):
     assert (other / "notes.txt").read_text() == "mine"
 
 
+@pytest.mark.slow
 def test_a_simulated_report_joins_the_gallery(capsys, tmp_path):
     out = tmp_path / "out"
     code, _, err = run(
@@ -99,6 +103,7 @@ def _hairlines(pdf_path: Path) -> int:
         )
 
 
+@pytest.mark.slow
 def test_the_laser_cut_lines_print_only_when_asked(tmp_path):
     """Off by default; `print_cut_lines = true` draws them in the print PDF as well."""
     from pnp.build import build_game

@@ -121,6 +121,7 @@ def _near_misses() -> st.SearchStrategy:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=JSON | _near_misses())
 def test_any_manifest_of_another_game_is_listed_or_skipped_with_a_warning(data) -> None:
@@ -157,6 +158,7 @@ def test_what_a_build_writes_reads_back(comps, sheets) -> None:
     assert m is not None and m.components == tuple(comps) and m.cut_sheets == tuple(sheets)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "text", ["123", "null", "[1, 2]", '{"components": 5}', '{"cut_sheets": 7}', "{", "\xff"]
 )

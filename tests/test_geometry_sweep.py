@@ -94,6 +94,7 @@ def test_sizes_that_crashed_draw_one_field(tile, clearance):
     _assert_board_draws(tile, clearance)
 
 
+@pytest.mark.slow
 def test_tile_sizes_every_millimetre_draw_one_field():
     for tile in np.arange(10.0, 200.1, 1.0):
         _assert_board_draws(round(float(tile), 1), 1.27)
@@ -123,6 +124,7 @@ def test_every_symbol_is_one_polygon_at_every_size(kind):
             assert shape.geom_type == "Polygon" and shape.is_valid and shape.area > 0
 
 
+@pytest.mark.slow
 def test_die_nets_are_one_polygon_for_dense_die_sizes():
     for size in np.arange(5.0, 40.0, 0.05):
         net = cube_net(float(size))
@@ -131,6 +133,7 @@ def test_die_nets_are_one_polygon_for_dense_die_sizes():
         assert net.outline.area == pytest.approx(6 * size * size + tabs, rel=1e-9)
 
 
+@pytest.mark.slow
 def test_fan_blades_are_one_polygon_for_dense_sizes():
     for length in np.arange(20.0, 300.0, 2.9):
         for radius in np.arange(1.0, 50.0, 1.3):
@@ -176,7 +179,13 @@ def _sweep(slug: str, points: int) -> None:
             kit_and_checks(slug, {name: float(value)})
 
 
-@pytest.mark.parametrize("slug", list(registry()))
+@pytest.mark.parametrize(
+    "slug",
+    [  # one game's bounds in the fast tier, every game's in the slow one
+        s if s == "building-community" else pytest.param(s, marks=pytest.mark.slow)
+        for s in registry()
+    ],
+)
 def test_every_size_parameter_at_both_bounds(slug):
     _sweep(slug, 2)
 

@@ -46,6 +46,7 @@ def test_bad_config_values(capsys, tmp_path, toml, needle, command):
     assert needle in bad_config_error(capsys, tmp_path, command, "exploding-dice", toml)
 
 
+@pytest.mark.slow
 def test_a_card_too_big_for_the_paper_is_found_by_check_and_stops_build(capsys, tmp_path):
     cfg = tmp_path / "tin.toml"
     cfg.write_text("tin_height = 246.0\n")
@@ -86,6 +87,7 @@ def test_usage_errors_are_one_line(capsys, tmp_path, argv, needle):
     assert not (tmp_path / "output").exists()
 
 
+@pytest.mark.slow
 def test_paper_names_are_trimmed_and_case_blind_and_the_gallery_links_them(capsys, tmp_path):
     code, _, _ = run(
         capsys,
@@ -103,6 +105,7 @@ def test_paper_names_are_trimmed_and_case_blind_and_the_gallery_links_them(capsy
     assert "exploding-dice/exploding-dice-letter.pdf" in (tmp_path / "index.html").read_text()
 
 
+@pytest.mark.slow
 def test_a_symlinked_folder_inside_the_output_is_never_followed(capsys, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -124,6 +127,7 @@ def test_a_fifo_where_the_report_json_goes_is_an_error_not_a_hang(tmp_path):
     assert r.returncode == 2 and "error:" in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_a_failed_build_leaves_the_output_folder_as_it_was(capsys, tmp_path):
     out = tmp_path / "out"
     code, _, _ = run(
@@ -139,6 +143,7 @@ def test_a_failed_build_leaves_the_output_folder_as_it_was(capsys, tmp_path):
     assert after == before
 
 
+@pytest.mark.slow
 def test_out_dev_null_checks_and_renders_but_keeps_nothing(capsys):
     code, _, err = run(
         capsys, "build", "exploding-dice", "--paper", "a4", "--format", "pdf", "--out", os.devnull
@@ -209,6 +214,7 @@ def test_a_sweep_value_nested_too_deeply_is_one_line(capsys):
     assert code == 2 and "too deeply" in one_error_line(err)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/proc/kmsg", "/proc/self/status", "/sys/kernel/uevent_seqnum"])
 def test_kernel_files_are_refused_as_configs_without_reading_them(path):
     if not os.path.exists(path):
@@ -218,6 +224,7 @@ def test_kernel_files_are_refused_as_configs_without_reading_them(path):
     one_line(r, "kernel file under /proc or /sys")
 
 
+@pytest.mark.slow
 def test_a_link_into_proc_is_refused_too(tmp_path):
     link = tmp_path / "kit.toml"
     link.symlink_to("/proc/self/status")
@@ -255,11 +262,13 @@ def test_a_reader_that_stops_early_ends_pnp_quietly():
     assert r.returncode == 1 and r.stderr == ""
 
 
+@pytest.mark.slow
 def test_an_ascii_only_output_encoding_is_one_line():
     r = hostile("list", env={"PYTHONIOENCODING": "ascii"})
     one_line(r, "cannot print '\\u2013' in this terminal's encoding (ascii)")
 
 
+@pytest.mark.slow
 def test_too_few_file_descriptors_is_one_line():
     def few_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (12, 12))
@@ -276,6 +285,7 @@ def _can_become_nobody() -> bool:
     return os.geteuid() == 0 and all(shutil.which(t) for t in ("setpriv", "prlimit"))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _can_become_nobody(), reason="needs root, setpriv and prlimit")
 def test_one_process_allowed_with_two_jobs_is_one_line(tmp_path):
     r = hostile(
@@ -292,6 +302,7 @@ def test_one_process_allowed_with_two_jobs_is_one_line(tmp_path):
     one_line(r, "")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, fd", [("/dev/stdout", 1), ("/dev/stderr", 2)])
 def test_json_to_dev_stdout_or_stderr_writes_through_and_keeps_the_link(name, fd):
     before = os.lstat(name)
@@ -308,6 +319,7 @@ def test_json_to_dev_stdout_or_stderr_writes_through_and_keeps_the_link(name, fd
         assert "turns (mean / median)" in r.stdout  # the table still goes to stdout
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _can_become_nobody(), reason="needs root and setpriv")
 def test_json_into_a_folder_nobody_may_write_is_refused_as_an_unprivileged_user():
     r = hostile(

@@ -17,11 +17,24 @@ import types
 from pathlib import Path
 
 import cairosvg.surface
+import procs
 import pytest
-from procs import GUARD, ROOT, children, cpu_seconds, finish, kill_group, needs_proc, start, until
+from procs import (
+    GUARD,
+    ROOT,
+    children,
+    cpu_seconds,
+    finish,
+    kill_group,
+    needs_proc,
+    start,
+    until,
+)
 
 from pnp import interrupt
 from pnp.render.png import svg_to_png
+
+ENDS = 20.0  # s: pnp ends this soon after the signal, or the test fails (and kills it)
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm">'
@@ -38,7 +51,7 @@ class _CtrlCWhileWriting(io.BytesIO):
         return super().write(data)
 
 
-def test_ctrl_c_inside_cairos_write_callback_is_a_keyboard_interrupt(monkeypatch):
+def test_ctrl_c_inside_cairos_write_callback_is_a_keyboard_interrupt(monkeypatch, ctrl_c_raises):
     # cairo turned it into CAIRO_STATUS_WRITE_ERROR, a traceback instead of exit 130
     monkeypatch.setattr(cairosvg.surface, "io", types.SimpleNamespace(BytesIO=_CtrlCWhileWriting))
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -47,7 +60,7 @@ def test_ctrl_c_inside_cairos_write_callback_is_a_keyboard_interrupt(monkeypatch
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_held_acts_on_a_signal_after_the_block_and_lets_an_ignored_one_be():
+def test_held_acts_on_a_signal_after_the_block_and_lets_an_ignored_one_be(ctrl_c_raises):
     done = []
     with pytest.raises(KeyboardInterrupt):
         with interrupt.held():
@@ -96,9 +109,13 @@ def _stop_a_build(tmp_path: Path, signum: int, after_pngs: int, then=None) -> tu
     before = _listing(out)
     proc = start("build", "exploding-dice", "--format", "png", "--out", str(out), then=then)
     try:
-        until(lambda: _pngs_made(out) >= after_pngs or proc.poll() is not None)
+        until(
+            lambda: _pngs_made(out) >= after_pngs or proc.poll() is not None,
+            proc=proc,
+            waiting_for=f"{after_pngs} PNG previews",
+        )
         os.killpg(proc.pid, signum)
-        code, _, err = finish(proc)
+        code, _, err = finish(proc, guard=ENDS)
     finally:
         kill_group(proc)
     assert code != 0, "the build ended before the signal: pick an earlier moment"
@@ -114,6 +131,7 @@ def test_ctrl_c_while_pngs_render_ends_like_any_other_ctrl_c(tmp_path):
         assert (code, err) == (130, "interrupted\n"), f"after {after} PNGs: {err}"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not needs_proc, reason="Linux")
 @pytest.mark.parametrize("background", [False, True], ids=["", "ctrl-c-ignored"])
 def test_sigterm_during_a_build_ends_like_ctrl_c_with_its_own_code(tmp_path, background):
@@ -128,10 +146,10 @@ def _ignore_sigint() -> None:
 def _double_ctrl_c(args: tuple[str, ...], ready) -> tuple[int, str]:
     proc = start(*args)
     try:
-        until(lambda: ready(proc))
+        until(lambda: ready(proc), proc=proc, waiting_for="the moment to press Ctrl-C")
         os.killpg(proc.pid, signal.SIGINT)
         os.killpg(proc.pid, signal.SIGINT)
-        code, _, err = finish(proc)
+        code, _, err = finish(proc, guard=ENDS)
     finally:
         kill_group(proc)
     return code, err
@@ -162,17 +180,26 @@ def test_a_double_ctrl_c_is_exit_130_at_any_moment(moment):
 
 @pytest.mark.skipif(not needs_proc, reason="Linux")
 @pytest.mark.parametrize(
-    ("signum", "line"), [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")]
+    ("signum", "line"),
+    [
+        (signal.SIGINT, "interrupted"),  # SIGTERM's fast coverage: test_runner's sigterm tests
+        pytest.param(signal.SIGTERM, "terminated", marks=pytest.mark.slow),
+    ],
 )
 def test_solve_stops_on_ctrl_c_and_sigterm(signum, line):
     proc = start("solve", "building-community", "--budget", "10000000")
     try:
-        until(lambda: cpu_seconds(proc.pid) >= 1.5)  # loaded, and searching
+        until(  # loaded, and searching
+            lambda: cpu_seconds(proc.pid) >= 1.5, proc=proc, waiting_for="1.5 CPU s of search"
+        )
         os.kill(proc.pid, signum)
-        code, out, err = finish(proc)
+        code, out, err = finish(proc, guard=ENDS)
     finally:
         kill_group(proc)
-    assert (code, out, err) == (128 + signum, "", line + "\n")
+    # on a loaded machine the search may have printed its progress line (every 3 s) first
+    *progress, last = err.splitlines()
+    assert (code, out, last) == (128 + signum, "", line), err
+    assert all(p.startswith("building-community: solving: ") for p in progress), err
 
 
 ENDS_AFTER_CTRL_C_IN_EXEC = """
@@ -201,3 +228,26 @@ def test_a_ctrl_c_caught_inside_exec_still_ends_with_exit_130(tmp_path):
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert (done.returncode, done.stderr) == (130, "interrupted\n")
+
+
+# --- the harness itself: every wait bounded, the group killed, one clear failure --------------
+
+
+@pytest.mark.skipif(not needs_proc, reason="Linux")
+def test_a_process_that_ignores_ctrl_c_is_killed_and_the_test_fails_in_one_sentence():
+    proc = start("simulate", "exploding-dice", "--games", "10000000", then=_ignore_sigint)
+    try:
+        os.killpg(proc.pid, signal.SIGINT)  # ignored: this run would last minutes
+        with pytest.raises(pytest.fail.Exception, match="killed process group") as failed:
+            finish(proc, guard=0.5)
+    finally:
+        kill_group(proc)
+    assert f"waited for pnp (pid {proc.pid}) to end: not within 0.5 s" in str(failed.value)
+    assert proc.returncode == -signal.SIGKILL
+
+
+def test_all_the_waits_of_one_test_share_one_deadline():
+    procs.new_test(total=0.2)
+    until(lambda: True)  # a wait that ends in time takes nothing from the others
+    with pytest.raises(pytest.fail.Exception, match="the test's 0.2 s for all its waits"):
+        until(lambda: False, guard=60, waiting_for="nothing")

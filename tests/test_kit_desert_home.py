@@ -62,6 +62,7 @@ def _pages(path: Path, section: str | None = None):
 # --- pages -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("doc", ["desert-home-{}.pdf", "desert-home-pattern-{}.pdf"])
 def test_every_page_is_the_paper_size(kit_dir, paper, doc):
@@ -87,6 +88,7 @@ def _octagon_cuts(page) -> list[dict]:
     return [c for c in page.curves if _colour(c) == RED and len({tuple(p) for p in c["pts"]}) == 8]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_36_tiles_and_6_protection_cards_are_40mm_octagons(kit_dir, paper):
     """The tiles on their own sheets with black backs; the protection cards (no back) on
@@ -109,6 +111,7 @@ def test_36_tiles_and_6_protection_cards_are_40mm_octagons(kit_dir, paper):
     assert backs == 36  # one black back behind every path tile, none behind protection
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_two_player_aids_one_per_player(kit_dir, paper):
     aids = sum(
@@ -123,6 +126,7 @@ def _aids(text: str) -> int:
     return text.count("Turn summary") + text.count("yrammus\nnruT")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_no_sheet_of_pieces_is_nearly_empty(paper):
     """Every front sheet of cut pieces is at least 30 % covered (A4 once printed a sheet of
@@ -190,6 +194,7 @@ def test_each_blade_dxf_has_its_layers_in_mm(kit_dir):
         assert layers == ["cut", "drill", "inner-cut"]
 
 
+@pytest.mark.slow
 def test_kerf_grows_outlines_and_shrinks_holes_in_the_cut_files(tmp_path):
     build_game("desert-home", ["a4"], tmp_path, None, ["dxf"], values={"kerf": 0.4})
     plain = make_kit("desert-home", paper="a4")[1].component("blade-red")
@@ -365,6 +370,7 @@ def test_the_supply_check_levels(figures, tents, level):
     assert finding.level == level
 
 
+@pytest.mark.slow
 def test_a_supply_nobody_can_win_with_stops_the_build(tmp_path):
     from pnp.build import ChecksFailed
 
@@ -432,6 +438,7 @@ def test_all_42_octagons_are_on_their_own_cut_sheets(kit_dir):
 # --- the pivot, the nesting gap, the blade numbers -----------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "toml, code, needle",
     [
@@ -486,6 +493,7 @@ def test_octagons_of_card_keep_the_usual_gap(kit_dir):
     assert min(a.distance(b) for a, b in itertools.combinations(tiles, 2)) < 3.0
 
 
+@pytest.mark.slow
 def test_each_printed_blade_top_carries_its_number(kit_dir):
     """The pattern with the number is peeled off the wood: the top says it too, in the
     free band between the hub and the tent place."""

@@ -64,6 +64,7 @@ def test_pdf_pages_are_the_paper_size(kit_dir, paper):
         assert (w, h) == pytest.approx(PAPER_MM[paper], abs=0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_page_says_print_at_100_and_has_scale_bars(kit_dir, paper):
     with pdfplumber.open(kit_dir / f"exploding-dice-{paper}.pdf") as pdf:
@@ -89,6 +90,7 @@ def test_board_intersections_are_die_plus_clearance_apart_in_the_pdf(kit_dir):
     assert spacing(ys) == pytest.approx([13.0] * 3, abs=0.02)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("die", [12, 16])
 def test_bigger_dice_widen_the_grid_and_the_stickers(tmp_path, die):
     folder = build(tmp_path, die)
@@ -180,6 +182,7 @@ def cut_outline(svg: Path) -> Polygon:
     return Polygon(path_points(path.get("d")))
 
 
+@pytest.mark.slow
 def test_rule_cards_fit_the_tin_only_with_their_round_corners(kit_dir):
     """Measured on the cut line: 84 x 54 mm with 8 mm corners (the corners' missing area is
     (4 - pi) r^2). Centred in the tin, the corner arc's centre (34, 19) lies
@@ -204,6 +207,7 @@ def test_rule_cards_fit_the_tin_only_with_their_round_corners(kit_dir):
     )
 
 
+@pytest.mark.slow
 def test_the_old_85_by_55_cards_are_a_warning_and_square_ones_an_error():
     """85 x 55 r8 clears the tin by 14 - hypot(2.75, 5.05) - 8 = 0.25 mm: less than a hand
     cut strays. Square 88.9 x 50.8 business cards stick out (print-and-cut.md)."""
@@ -259,6 +263,7 @@ def test_the_printed_corner_guides_show_on_the_dark_title_bar_and_on_the_cream(k
         assert best >= 4.5, (side, background)
 
 
+@pytest.mark.slow
 def test_the_cover_and_the_cards_page_say_to_round_the_corners(kit_dir):
     with pdfplumber.open(kit_dir / "exploding-dice-a4.pdf") as pdf:
         texts = [" ".join((p.extract_text() or "").split()) for p in pdf.pages]
@@ -275,6 +280,7 @@ def tin_promise(tmp: Path, values: dict) -> tuple[str, list[str]]:
     return cover, [f"{f.level} {f.message}" for f in found if f.component == "dice"]
 
 
+@pytest.mark.slow
 def test_the_tin_holds_16_dice_of_10_mm_and_the_cover_says_so(tmp_path):
     """9 x 5 dice of 10 mm stand on the floor, less the 4 corner ones the r14 corners cut:
     41 a layer, more than the 16."""
@@ -283,6 +289,7 @@ def test_the_tin_holds_16_dice_of_10_mm_and_the_cover_says_so(tmp_path):
     assert found and found[0].startswith("info all 16 dice of 10 mm fit the tin: 41 dice")
 
 
+@pytest.mark.slow
 def test_16_mm_dice_do_not_all_fit_and_the_cover_does_not_promise_it(tmp_path):
     """By hand: 5 x 3 dice of 16 mm (80 x 48 mm) stand on the floor; the corner die's
     outer corner (40, 24) lies hypot(8.25, 9.55) = 12.62 mm from the centre of the tin's
@@ -294,6 +301,7 @@ def test_16_mm_dice_do_not_all_fit_and_the_cover_does_not_promise_it(tmp_path):
     assert found and found[0].startswith("warning only 15 of the 16 dice of 16 mm")
 
 
+@pytest.mark.slow
 def test_a_deeper_tin_takes_a_second_layer_of_16_mm_dice(tmp_path):
     """40 mm deep, less the card stock (14 sheets of 0.3 mm: 4.2 mm) leaves 35.8 mm: two
     layers of 16 mm dice, 30 places for 16 dice."""
@@ -302,6 +310,7 @@ def test_a_deeper_tin_takes_a_second_layer_of_16_mm_dice(tmp_path):
     assert found and "room for 2 layers" in found[0] and "4.2 mm of card (14 sheets)" in found[0]
 
 
+@pytest.mark.slow
 def test_one_die_per_colour_leaves_no_reserve_and_says_so(tmp_path):
     """Issue 17: with one die per colour the four start dice are all; no "other 0 dice"."""
     build_game("exploding-dice", ["a4"], tmp_path, None, ["pdf"], values={"dice_per_colour": 1})

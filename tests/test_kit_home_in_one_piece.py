@@ -112,6 +112,7 @@ def test_the_cover_states_the_true_board_size(a4_pages):
     assert "150 g" in cover
 
 
+@pytest.mark.slow
 def test_a_small_board_scale_prints_the_board_on_one_sheet(tmp_path):
     kit = build(tmp_path, {"board_scale": 0.25}, formats=("pdf",))
     texts = pdf_texts(kit / f"{SLUG}-a4.pdf")[1:]
@@ -120,6 +121,7 @@ def test_a_small_board_scale_prints_the_board_on_one_sheet(tmp_path):
     assert not any("Board — tile" in t or "Assembly map" in t for t in texts)
 
 
+@pytest.mark.slow
 def test_a_reduced_kit_prints_one_dough_amount_everywhere(tmp_path):
     """Issue 17 item 6: at 1:3.33 the cover said 150 g and about 4 g, the Setup card 150 g.
     150 g scaled by 0.3 in all three directions is 4.05 g: every printed amount is 4 g."""

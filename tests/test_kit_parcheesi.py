@@ -141,6 +141,7 @@ def test_at_real_size_the_board_is_tiled_and_has_an_assembly_map(kit_dir, paper)
     assert sum("Assembly map: Board" in t for t in texts) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_reduced_the_board_is_one_sheet_that_says_its_scale(reduced_dir, paper):
     pdf = reduced_dir / f"parcheesi-{paper}.pdf"
@@ -156,7 +157,7 @@ def test_reduced_the_board_is_one_sheet_that_says_its_scale(reduced_dir, paper):
     assert (500 * REDUCED, 500 * REDUCED) in sides
 
 
-@pytest.mark.parametrize("which", ["kit_dir", "reduced_dir"])
+@pytest.mark.parametrize("which", ["kit_dir", pytest.param("reduced_dir", marks=pytest.mark.slow)])
 def test_every_page_carries_a_true_50_mm_bar(request, which):
     pdf = request.getfixturevalue(which) / "parcheesi-a4.pdf"
     texts = page_texts(pdf)

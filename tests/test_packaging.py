@@ -9,6 +9,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -20,6 +22,7 @@ def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
     wheels = tmp_path / "wheels"
     r = run(

@@ -105,6 +105,7 @@ def trim_strokes(pg) -> list[tuple[float, float, float, float]]:
     return out
 
 
+@pytest.mark.slow
 def test_the_white_dice_stickers_have_a_trim_line_and_the_coloured_ones_none():
     """Desert Home's white row: six 14 mm stickers, each outlined in the print, in the row
     the word 'white' labels; the other five rows carry no line."""
@@ -121,6 +122,7 @@ def test_the_white_dice_stickers_have_a_trim_line_and_the_coloured_ones_none():
         assert (y0 + y1) / 2 == pytest.approx(label_y, abs=2.0)
 
 
+@pytest.mark.slow
 def test_the_white_round_figures_are_outlined_in_the_print():
     """Desert Home's white figures and tents (12 + 2) each get one trim circle."""
     pages, data = printed("desert-home")
@@ -137,6 +139,7 @@ def test_the_white_round_figures_are_outlined_in_the_print():
     assert len(inside) == 14
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", GAMES)
 def test_trim_lines_only_on_pieces_without_bleed(slug):
     """Every grey trim line in the print lies on a cut-out piece; none touches a card,
@@ -182,6 +185,7 @@ def test_sections_share_a_sheet_only_on_the_same_stock():
     assert "Print on sticker paper. One per face." in texts[0]  # the cover says it too
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("slug", ["exploding-dice", "home-in-one-piece", "desert-home"])
 def test_sticker_sheets_print_alone_and_say_so(slug, paper):
@@ -203,6 +207,7 @@ def test_sticker_sheets_print_alone_and_say_so(slug, paper):
     assert cover.count("Print on sticker paper.") == 1
 
 
+@pytest.mark.slow
 def test_a_long_header_keeps_its_sheet_and_backs_words():
     """Desert Home on Letter: the rule-card sheets' titles are too long for the header;
     the shortened header still ends '— sheet 1 of 2 — backs' (it once lost '— backs')."""

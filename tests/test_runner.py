@@ -173,7 +173,7 @@ def test_a_second_ctrl_c_cuts_a_game_short_but_never_a_tally():
         ctrl_c._handle(signal.SIGINT, sys._getframe())
 
 
-def test_report_after_ctrl_c_lets_ctrl_c_through_until_a_run_stops():
+def test_report_after_ctrl_c_lets_ctrl_c_through_until_a_run_stops(ctrl_c_raises):
     with report_after_ctrl_c():
         with pytest.raises(KeyboardInterrupt):
             signal.raise_signal(signal.SIGINT)
@@ -317,6 +317,7 @@ def test_ctrl_c_stops_between_games_and_reports_every_finished_game(driver, jobs
     assert games == d.seen.count("game") >= 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("jobs", "kept"), [(1, 120), (2, 200)])
 def test_a_second_ctrl_c_stops_even_hung_games_and_reports_the_rest(driver, jobs, kept):
     # every process hangs in its 121st game; with two workers (chunks of 50) the games
@@ -329,6 +330,7 @@ def test_a_second_ctrl_c_stops_even_hung_games_and_reports_the_rest(driver, jobs
     assert d.finish() == (True, kept)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_second_ctrl_c_while_reporting_does_not_lose_the_report(driver, jobs):
     d = driver(100_000, jobs, delay=0.02, pause=0.5)
@@ -405,14 +407,15 @@ def test_a_killed_worker_is_one_error_line_and_the_finished_games_are_reported()
     assert all(gone(w) for w in workers)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not needs_proc, reason="finds the workers in /proc")
 def test_workers_do_not_outlive_a_parent_killed_outright():
     proc = start(*HIOP)
     try:
         workers = _workers(proc)
         os.kill(proc.pid, signal.SIGKILL)
-        # each worker is in the middle of a 2,000-game chunk (about 30 s): it must not
-        # play it out
+        # each worker is in the middle of a 2,000-game chunk, far longer than
+        # WORKERS_GONE to play: it must not play it out
         until(lambda: all(gone(w) for w in workers), guard=WORKERS_GONE)
     finally:
         kill_group(proc)
@@ -456,6 +459,7 @@ def test_workers_that_cannot_be_started_are_a_run_error_and_none_is_left(fake, m
     assert len(started) == 1 and started[0].exitcode is not None  # reaped, not left running
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not needs_proc, reason="Linux")
 def test_too_few_file_descriptors_for_the_workers_is_one_error_line():
     import resource

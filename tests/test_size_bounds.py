@@ -47,6 +47,7 @@ def test_a_die_too_small_to_hold_is_one_line_for_check_and_build(tmp_path, capsy
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", DICE_GAMES)
 def test_the_smallest_die_builds(slug):
     """5 mm dice lay out and pass, or fail, their checks with findings, never a crash."""
