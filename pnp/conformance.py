@@ -34,8 +34,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from pnp.errors import PnpError
 from pnp.forward import play
-from pnp.gamedef import GameDef
+from pnp.gamedef import Engine, GameDef
 from pnp.params import apply_values, validate_params
 from pnp.state import CHANCE, TERMINAL, State
 
@@ -103,20 +104,27 @@ def label(case: Mapping[str, Any]) -> str:
     return " ".join(p for p in parts if p)
 
 
+def engine_of(game: GameDef) -> Engine:
+    """The game's engine; a game without one has no conformance to check."""
+    if game.engine is None:
+        raise PnpError(f"{game.slug} has no rules engine: nothing to record")
+    return game.engine
+
+
 def model_of(game: GameDef, case: Mapping[str, Any]) -> Any:
     """The case's play model: the kit's defaults with its config, prepared with its
     ``pnp simulate`` options."""
     params = validate_params(apply_values(game.default_params(), dict(case.get("config", {}))))
-    sim = {o.name for o in game.engine.OPTIONS}
+    sim = {o.name for o in engine_of(game).OPTIONS}
     options = {k: v for k, v in case.get("options", {}).items() if k in sim}
-    return game.engine.prepare(params, case["players"], **options)
+    return engine_of(game).prepare(params, case["players"], **options)
 
 
 def start(game: GameDef, case: Mapping[str, Any], rng: random.Random) -> tuple[Any, State[Any]]:
     """The case's play model and first position (set-up draws from `rng`)."""
     model = model_of(game, case)
     options = dict(case.get("options", {}))
-    return model, game.engine.new_state(model, case["players"], rng, **options)
+    return model, engine_of(game).new_state(model, case["players"], rng, **options)
 
 
 def find_action(state: State[A], text: str, where: str) -> A:
@@ -157,7 +165,7 @@ def record_game(game: GameDef, case: Mapping[str, Any]) -> Case:
         rec.actions.append(s.action_str(action))
         rec.legal.append(0 if s.current_player() == CHANCE else len(s.legal_actions()))
 
-    bot = game.engine.make_bot(case["bot"], model)
+    bot = engine_of(game).make_bot(case["bot"], model)
     played = play(state, [bot] * case["players"], rng, on_step=keep)
     outcome = played.state.outcome()
     assert outcome is not None
@@ -203,7 +211,7 @@ def check_play_one(game: GameDef, entry: Mapping[str, Any], who: str = FAST) -> 
     """`engine.play_one` with the entry's seed ends the recorded game the same way."""
     model, options = model_of(game, entry), dict(entry.get("options", {}))
     rng = random.Random(entry["seed"])
-    got = game.engine.play_one(model, entry["players"], entry["bot"], rng, **options)
+    got = engine_of(game).play_one(model, entry["players"], entry["bot"], rng, **options)
     same_end(who, entry, (got.end, got.winners, got.turns, got.scores), entry)
 
 
@@ -257,9 +265,9 @@ def make_data(game: GameDef, cases: Mapping[str, Sequence[Mapping[str, Any]]]) -
 def default_cases(game: GameDef) -> dict[str, list[Case]]:
     """A new game's cases: each player count (to 4), each bot, two seeds; perft at the
     start as deep as 3 while the count stays under `PERFT_NODES`."""
-    engine = game.engine
+    engine = engine_of(game)
     counts = range(engine.MIN_PLAYERS, min(engine.MAX_PLAYERS, 4) + 1)
-    games = [
+    games: list[Case] = [
         {
             "config": {},
             "players": n,
@@ -271,7 +279,7 @@ def default_cases(game: GameDef) -> dict[str, list[Case]]:
         for bot in engine.BOTS
         for k in range(2)
     ]
-    at = {"config": {}, "players": engine.DEFAULT_PLAYERS, "options": {}}
+    at: Case = {"config": {}, "players": engine.DEFAULT_PLAYERS, "options": {}}
     at |= {"seed": f"{game.slug}:perft", "prefix": []}
     depth = 1
     for d in (2, 3):

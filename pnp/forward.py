@@ -26,12 +26,12 @@ MAX_STEPS = 1_000_000
 """Steps (decisions and chance) after which a game is a bug, not a long game."""
 
 
-class RandomBot(Generic[A]):
+class RandomBot:
     """Uniform over the legal actions, drawn as the game's kernel draws."""
 
     name = "random"
 
-    def choose(self, state: State[A], rng: random.Random) -> A:
+    def choose(self, state: State[Any], rng: random.Random) -> Any:
         return state.random_action(rng)
 
 

@@ -111,8 +111,6 @@ class GameRecord(NamedTuple):
     counters: Mapping[str, int] = EMPTY
 
 
-
-
 @dataclass(frozen=True)
 class SimOption:
     """A game's own ``pnp simulate`` option: a flag (``kind=bool``) or a choice."""

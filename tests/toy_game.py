@@ -133,7 +133,7 @@ class BareEngine:
     def new_state(self, model: Model, players: int, rng: random.Random) -> LampsState:
         return LampsState(model, players)
 
-    def make_bot(self, name: str, model: Model) -> RandomBot[int]:
+    def make_bot(self, name: str, model: Model) -> RandomBot:
         if name != "random":
             raise ValueError(f"unknown bot {name!r}: choose one of random")
         return RandomBot()

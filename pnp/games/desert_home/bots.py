@@ -305,7 +305,7 @@ def evaluate(state: GameState[Action], action: Action) -> float:
     return judge(state).score(action)
 
 
-def make_bot(name: str, model: PlayModel | None = None) -> Bot[Action]:
+def make_bot(name: str, model: PlayModel | None = None) -> Bot[State]:
     """A bot by name: `pnp.forward.RandomBot`, or `GreedyBot` over `evaluate`."""
     if name == "random":
         return RandomBot()

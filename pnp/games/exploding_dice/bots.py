@@ -36,14 +36,14 @@ def evaluate(state: api.State[int], action: int) -> float:
     return 0
 
 
-_BOTS: dict[str, Callable[[], api.Bot[int]]] = {
+_BOTS: dict[str, Callable[[], api.Bot[State]]] = {
     "random": RandomBot,
     "greedy": lambda: GreedyBot(evaluate),
 }
 _make = bot_maker(_BOTS)
 
 
-def make_bot(name: str, model: PlayModel) -> api.Bot[int]:
+def make_bot(name: str, model: PlayModel) -> api.Bot[State]:
     """A new bot of that name (a ValueError for an unknown one); every kit plays the same
     bots, so `model` is not needed."""
     return _make(name)

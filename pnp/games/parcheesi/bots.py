@@ -54,13 +54,13 @@ def greedy_value(state: GameState[Action], action: Action) -> float:
     return float((captures * span + progress + PAWNS) * (PAWNS + 1) + safe)
 
 
-_BOTS: dict[str, Callable[[], Bot[Action]]] = {
+_BOTS: dict[str, Callable[[], Bot[State]]] = {
     "random": RandomBot,
     "greedy": lambda: GreedyBot(greedy_value),
 }
 _make = bot_maker(_BOTS)
 
 
-def make_bot(name: str, model: PlayModel | None = None) -> Bot[Action]:
+def make_bot(name: str, model: PlayModel | None = None) -> Bot[State]:
     """A new bot of that name for every seat (a ValueError names the bots)."""
     return _make(name)
