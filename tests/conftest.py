@@ -1,8 +1,12 @@
 """Shared test options: `--update-golden` rewrites the golden files instead of comparing;
-each test's waits on the processes it starts share one deadline (`procs.TOTAL`)."""
+`--with-game MODULE` tests a game not yet in the registry (`pnp new` writes a new game's
+golden files this way); each test's waits on the processes it starts share one deadline
+(`procs.TOTAL`)."""
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import os
 import signal
 from collections.abc import Iterator
@@ -18,6 +22,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite tests/golden/ from the current output (review the diff)",
     )
+    parser.addoption(
+        "--with-game",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="also test the game whose `GAME` is in MODULE, as if it were registered",
+    )
+
+
+_WITH_GAMES = contextlib.ExitStack()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the `--with-game` games before collection, which parametrizes by game."""
+    from pnp.games import registered
+
+    for module in config.getoption("--with-game"):
+        _WITH_GAMES.enter_context(registered(importlib.import_module(module).GAME))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _WITH_GAMES.close()
 
 
 @pytest.fixture

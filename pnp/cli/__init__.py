@@ -181,6 +181,7 @@ def _print_findings(findings: list[Finding], errors_only: bool = False) -> None:
 
 
 def _register_play_commands() -> None:
+    from pnp.cli.new import new
     from pnp.cli.simulate import simulate
     from pnp.cli.solve import solve
 
@@ -188,6 +189,7 @@ def _register_play_commands() -> None:
         simulate
     )
     app.command()(solve)
+    app.command()(new)
 
 
 _register_play_commands()

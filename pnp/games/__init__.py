@@ -3,6 +3,7 @@ other installed packages declare (`pnp.games.plugins`)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -28,20 +29,19 @@ def registered(game: GameDef) -> Iterator[GameDef]:
         del _EXTRA[game.slug]
 
 
-def registry() -> dict[str, GameDef]:
-    from pnp.games.building_community import game as building_community
-    from pnp.games.desert_home import game as desert_home
-    from pnp.games.exploding_dice import game as exploding_dice
-    from pnp.games.home_in_one_piece import game as home_in_one_piece
-    from pnp.games.parcheesi import game as parcheesi
+BUILT_IN = (
+    "exploding_dice",
+    "building_community",
+    "parcheesi",
+    "home_in_one_piece",
+    "desert_home",
+)
+"""The built-in games in `pnp list` order: one line a game, naming its package under
+`pnp.games`, whose `game` module holds its `GameDef` as `GAME`."""
 
-    games = [
-        exploding_dice.GAME,
-        building_community.GAME,
-        parcheesi.GAME,
-        home_in_one_piece.GAME,
-        desert_home.GAME,
-    ]
+
+def registry() -> dict[str, GameDef]:
+    games = [importlib.import_module(f"pnp.games.{pkg}.game").GAME for pkg in BUILT_IN]
     built_in = {g.slug: g for g in games}
     every = built_in | plugins(frozenset(built_in)) | _EXTRA
     for game in _EXTRA.values():

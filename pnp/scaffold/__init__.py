@@ -78,7 +78,8 @@ def _rendered(names: Names) -> dict[Path, str]:
 
 
 def registry_line(names: Names) -> str:
-    return f"from pnp.games.{names.pkg} import game as {names.pkg}  # then add {names.pkg}.GAME"
+    """The line that registers the game: its package in `pnp.games.BUILT_IN`."""
+    return f'"{names.pkg}",'
 
 
 def new_game(slug: str, root: Path) -> list[Path]:

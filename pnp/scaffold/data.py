@@ -1,0 +1,53 @@
+"""The reference data of a game `pnp new` has just written: its conformance file and its
+golden files, made by the same code `make conformance` and `make golden` run, with the game
+registered for the moment (it joins the registry when its line is added)."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+from pnp.conformance_data import rewrite
+from pnp.errors import PnpError
+from pnp.games import registered
+from pnp.scaffold import Names
+
+GOLDEN_TIMEOUT = 600  # seconds: a kit of a few components builds in seconds
+
+
+def write_reference_data(slug: str, root: Path) -> list[Path]:
+    """Write `tests/conformance/<slug>.json` and `tests/golden/<slug>/` for a game written
+    into `root`, the checkout this pnp runs from."""
+    names = Names.of(slug)
+    module = f"pnp.games.{names.pkg}.game"
+    game = importlib.import_module(module).GAME
+    with registered(game):
+        conformance = rewrite(slug, root / "tests" / "conformance")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_golden.py",
+            "--update-golden",
+            "--with-game",
+            module,
+            "-k",
+            slug,
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=GOLDEN_TIMEOUT,
+    )
+    golden = root / "tests" / "golden" / slug
+    if run.returncode != 0 or not golden.is_dir():
+        last = (run.stdout.strip().splitlines() or [""])[-1]
+        raise PnpError(
+            f"the golden files of {slug} could not be written ({last}): run `make golden`"
+        )
+    return [conformance, golden]
