@@ -125,7 +125,7 @@ def test_the_simulated_set_is_the_printed_set(slug):
     model = engine.prepare(kit.params, players)
     assert model == kit.model, "the engine must play the kit that prints"
     for bot in engine.BOTS:
-        record = engine.play_one(model, players, bot, f"contract:{bot}")
+        record = engine.play_one(model, players, bot, random.Random(f"contract:{bot}"))
         assert record.turns > 0 and record.end
         assert set(record.counters) == set(engine.COUNTERS)
 
