@@ -50,29 +50,57 @@ def test_an_existing_game_or_a_folder_that_is_no_checkout_is_refused(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_skeleton_is_clean_typed_and_passes_its_tests(tmp_path):
+def test_a_new_game_passes_the_suite_with_one_registry_line(tmp_path):
+    """As a new user: `pnp new`, add the line it prints, and every test that takes the
+    game (the contract, golden, conformance and its own tests, both tiers) passes; its
+    files are lint-clean and typed."""
     root = checkout_copy(tmp_path)
-    written = new_game("lantern-race", root)
+    run = subprocess.run(
+        [sys.executable, "-m", "pnp", "new", "lantern-race"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    line = next(x.strip() for x in run.stdout.splitlines() if x.startswith("    "))
+    assert line == '"lantern_race",'
+    registry = root / "pnp/games/__init__.py"
+    text = registry.read_text()
+    registry.write_text(text.replace('    "desert_home",\n)', f'    "desert_home",\n    {line}\n)'))
     pkg = root / "pnp/games/lantern_race"
-    assert pkg / "rules.py" in written
-    assert (root / "templates/rules/lantern-race/rule-1-goal.j2").is_file()
-    bin_ = Path(sys.executable).parent
     test = root / "tests/test_game_lantern_race.py"
-    for tool in (["ruff", "check"], ["ruff", "format", "--check"]):
+    assert (root / "tests/golden/lantern-race/board.json").is_file()
+    assert (root / "tests/conformance/lantern-race.json").is_file()
+    bin_ = Path(sys.executable).parent
+    for tool in (["ruff", "check"], ["ruff", "format", "--check"], ["mypy"]):
         run = subprocess.run(
             [str(bin_ / tool[0]), *tool[1:], str(pkg), str(test)],
             cwd=root,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=300,
         )
-        assert run.returncode == 0, run.stdout + run.stderr
+        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", str(test)],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-k", "lantern", "tests"],
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=900,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "passed" in run.stdout
+    assert " passed" in run.stdout and "lantern" in (root / "pnp/games/__init__.py").read_text()
+
+
+def test_pnp_new_with_a_bad_slug_is_one_line_and_writes_nothing(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "pnp", "new", "Lantern Race"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("error: 'Lantern Race'")
+    assert not (ROOT / "pnp/games/lantern_race").exists()
