@@ -93,7 +93,9 @@ def _page_titles(pdf: pdfplumber.PDF) -> list[tuple[int, str, str]]:
     return out
 
 
-@pytest.mark.parametrize(("slug", "paper"), _tiered(real_fast=False, papers=tuple(PAPERS)), indirect=["slug"])
+@pytest.mark.parametrize(
+    ("slug", "paper"), _tiered(real_fast=False, papers=tuple(PAPERS)), indirect=["slug"]
+)
 def test_backs_start_on_odd_pages_for_every_config(slug, paper, tmp_path):
     """Printed double-sided, page 2k-1 and 2k share a sheet: every backs page (its header
     says so) is even and follows its front; pages left blank say so."""
