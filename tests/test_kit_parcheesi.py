@@ -131,7 +131,7 @@ def test_the_card_names_the_safe_spaces_as_the_board_draws_them(kit_dir):
     assert "12 dark" not in text
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", ["a4", pytest.param("letter", marks=pytest.mark.slow)])
 def test_at_real_size_the_board_is_tiled_and_has_an_assembly_map(kit_dir, paper):
     texts = page_texts(kit_dir / f"parcheesi-{paper}.pdf")
     tiles = [t for t in texts if "Board — tile" in t]
