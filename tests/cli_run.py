@@ -30,7 +30,9 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     with pytest.raises(SystemExit) as exit_:
         main(list(argv))
     out, err = capsys.readouterr()
-    return exit_.value.code, out, err
+    code = exit_.value.code
+    assert isinstance(code, int), code  # pnp always exits with a number
+    return code, out, err
 
 
 def one_error_line(err: str) -> str:

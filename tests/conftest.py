@@ -67,7 +67,42 @@ def _process_deadline() -> None:
 
 
 # Hypothesis: no per-example deadline (speed lives in `make bench`, not in tests), and in CI
-# a fixed derandomised run so a red build always reproduces.
+# a fixed derandomised run so a red build always reproduces. The fast tier (`-m "not slow"`
+# outside CI) runs each property test on a quarter of its examples (`fast`); CI, `make
+# test-slow` and `make test-all` run them all. HYPOTHESIS_PROFILE=NAME chooses one.
 settings.register_profile("default", deadline=None)
+settings.register_profile("fast", deadline=None, max_examples=25)
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+PROFILE = pytest.StashKey[str]()
+
+
+def _profile(config: pytest.Config) -> str:
+    if os.environ.get("HYPOTHESIS_PROFILE"):
+        return os.environ["HYPOTHESIS_PROFILE"]
+    if os.environ.get("CI"):
+        return "ci"
+    return "fast" if "not slow" in (config.option.markexpr or "") else "default"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[PROFILE] = _profile(config)
+    settings.load_profile(config.stash[PROFILE])
+
+
+def fewer_examples(n: int) -> int:
+    """A quarter of a property test's own examples, at least three (or all if fewer)."""
+    return min(n, max(3, n // 4))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under the `fast` profile a test's own `@settings(max_examples=N)` is cut too."""
+    if config.stash[PROFILE] != "fast":
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if isinstance(own, settings):
+            cut = settings(own, max_examples=fewer_examples(own.max_examples))
+            test._hypothesis_internal_use_settings = cut  # type: ignore[union-attr]

@@ -189,7 +189,13 @@ def test_a_cut_along_a_pieces_edge_shows_by_the_edge_but_a_hole_inside_must_show
 
 @pytest.mark.parametrize(
     "slug",
-    ["exploding-dice", "building-community", "parcheesi", "home-in-one-piece", "desert-home"],
+    [
+        pytest.param("exploding-dice", marks=pytest.mark.slow),
+        "building-community",
+        "parcheesi",
+        "home-in-one-piece",
+        pytest.param("desert-home", marks=pytest.mark.slow),  # the two largest kits: seconds
+    ],
 )
 def test_every_guide_line_of_every_kit_shows(slug):
     from pnp.build import make_kit

@@ -20,12 +20,25 @@ from pnp.sim import command
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def assert_one_clear_line(r: subprocess.CompletedProcess, needle: str) -> None:
-    assert r.returncode == 2, r.stderr
-    assert "Traceback" not in r.stderr + r.stdout
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, r.stderr
+def assert_one_clear_line(code: int, out: str, err: str, needle: str) -> None:
+    assert code == 2, err
+    assert "Traceback" not in err + out
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1, err
     assert lines[0].startswith("error: ") and needle in lines[0]
+
+
+def pnp_process(*args: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of `pnp ARGS` in a real process."""
+    r = pnp(*args)
+    return r.returncode, r.stdout, r.stderr
+
+
+def test_a_real_process_prints_one_clear_line(tmp_path):
+    """The error path through a real `pnp` process (the tests below run it in this one)."""
+    out = tmp_path / "out"
+    assert_one_clear_line(*pnp_process("build", "chess", "--out", str(out)), "unknown game")
+    assert not out.exists()
 
 
 @pytest.mark.parametrize(
@@ -37,9 +50,9 @@ def assert_one_clear_line(r: subprocess.CompletedProcess, needle: str) -> None:
         (["build", "exploding-dice", "--format", "pdf,jpg"], "unknown format 'jpg'"),
     ],
 )
-def test_bad_arguments(tmp_path, args, needle):
-    r = pnp(*args, "--out", str(tmp_path / "out")) if args[0] == "build" else pnp(*args)
-    assert_one_clear_line(r, needle)
+def test_bad_arguments(capsys, tmp_path, args, needle):
+    extra = ["--out", str(tmp_path / "out")] if args[0] == "build" else []
+    assert_one_clear_line(*run(capsys, *args, *extra), needle)
     assert not (tmp_path / "out" / "exploding-dice").exists()
 
 
@@ -53,20 +66,20 @@ def test_bad_arguments(tmp_path, args, needle):
         ("die_size = [\n", "not valid TOML"),
     ],
 )
-def test_bad_config(tmp_path, toml, needle):
+def test_bad_config(capsys, tmp_path, toml, needle):
     cfg = tmp_path / "bad.toml"
     cfg.write_text(toml)
     out = tmp_path / "out"
-    r = pnp("build", "exploding-dice", "--config", str(cfg), "--out", str(out))
-    assert_one_clear_line(r, needle)
+    r = run(capsys, "build", "exploding-dice", "--config", str(cfg), "--out", str(out))
+    assert_one_clear_line(*r, needle)
     assert not out.exists() or not any(out.rglob("*.*"))
 
 
-def test_unwritable_output_folder(tmp_path):
+def test_unwritable_output_folder(capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    r = pnp("build", "exploding-dice", "--format", "svg", "--out", str(blocker / "out"))
-    assert_one_clear_line(r, "cannot create output folder")
+    r = run(capsys, "build", "exploding-dice", "--format", "svg", "--out", str(blocker / "out"))
+    assert_one_clear_line(*r, "cannot create output folder")
 
 
 def test_params_lists_every_key_with_its_range():

@@ -27,6 +27,22 @@ from pnp.sim.command import run_simulation
 from pnp.sim.solve import run_solve
 
 GAMES = list(registry())
+CHEAP = "building-community"
+"""The real game whose whole-product build takes a second or so: it stays in the fast tier
+with the toy; the other real games' builds, and every real game's build of each variant
+on each paper or with its print PDF parsed, run in the slow tier."""
+
+
+def _tiered(*, real_fast: bool = True, papers: tuple[str, ...] = ()) -> list:
+    """(slug[, paper]) cases: the toy's fast, `CHEAP`'s fast if `real_fast`, the rest slow."""
+    cases = []
+    for slug in [*GAMES, "lamps"]:
+        fast = slug == "lamps" or (real_fast and slug == CHEAP)
+        for paper in papers or (None,):
+            values = (slug,) if paper is None else (slug, paper)
+            marks = () if fast else pytest.mark.slow
+            cases.append(pytest.param(*values, marks=marks, id="-".join(values)))
+    return cases
 
 
 @pytest.fixture(params=[*GAMES, "lamps"])
@@ -38,6 +54,7 @@ def slug(request):
         yield request.param
 
 
+@pytest.mark.parametrize("slug", _tiered(), indirect=True)
 def test_kit_builds_checks_and_renders(slug, tmp_path):
     game, kit = make_kit(slug, paper="letter")
     assert not has_errors(game.checks(kit))
@@ -76,7 +93,9 @@ def _page_titles(pdf: pdfplumber.PDF) -> list[tuple[int, str, str]]:
     return out
 
 
-@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(
+    ("slug", "paper"), _tiered(real_fast=False, papers=tuple(PAPERS)), indirect=["slug"]
+)
 def test_backs_start_on_odd_pages_for_every_config(slug, paper, tmp_path):
     """Printed double-sided, page 2k-1 and 2k share a sheet: every backs page (its header
     says so) is even and follows its front; pages left blank say so."""
@@ -98,6 +117,7 @@ def test_backs_start_on_odd_pages_for_every_config(slug, paper, tmp_path):
                     assert n % 2 == 0 and re.search(r"— backs?$", pages[k + 2][1]), where
 
 
+@pytest.mark.parametrize("slug", _tiered(real_fast=False), indirect=True)
 def test_the_print_pdf_carries_no_machine_cut_lines(slug, tmp_path):
     """A printer draws a laser's red hairline as a solid red line: the print PDFs leave the
     cut layers to the cut files, only a document that asks (a scroll-saw pattern) has them."""

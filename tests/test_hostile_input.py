@@ -244,7 +244,14 @@ def test_a_deleted_current_folder_is_one_line(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "argv", [["list"], ["simulate", "exploding-dice", "--games", "5", "--jobs", "1", "--json", "-"]]
+    "argv",
+    [
+        ["list"],
+        pytest.param(
+            ["simulate", "exploding-dice", "--games", "5", "--jobs", "1", "--json", "-"],
+            marks=pytest.mark.slow,  # a second real process; `list` covers the fast tier
+        ),
+    ],
 )
 def test_a_full_stdout_is_one_line(argv):
     with open("/dev/full", "w") as full:

@@ -182,7 +182,8 @@ def test_a_double_ctrl_c_is_exit_130_at_any_moment(moment):
 @pytest.mark.parametrize(
     ("signum", "line"),
     [
-        (signal.SIGINT, "interrupted"),  # SIGTERM's fast coverage: test_runner's sigterm tests
+        # a solve's search until it stops: 1.5 CPU s; fast coverage of signals is in test_runner
+        pytest.param(signal.SIGINT, "interrupted", marks=pytest.mark.slow),
         pytest.param(signal.SIGTERM, "terminated", marks=pytest.mark.slow),
     ],
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import ezdxf
@@ -34,12 +35,31 @@ COLOURS = ("black", "white", "green", "yellow", "red", "blue")
 
 
 @pytest.fixture(scope="module")
-def kit_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("kit")
-    build_game(
-        "desert-home", None, out, None, ["pdf", "svg", "dxf"], values={"print_cut_lines": True}
-    )
-    return out / "desert-home"
+def kit_of(tmp_path_factory) -> Callable[[str], Path]:
+    """The kit built for one paper, once per module and paper: a run of the A4 tests alone
+    (the fast tier) builds no Letter kit."""
+    built: dict[str, Path] = {}
+
+    def of(paper: str) -> Path:
+        if paper not in built:
+            out = tmp_path_factory.mktemp(f"kit-{paper}")
+            build_game(
+                "desert-home",
+                [paper],
+                out,
+                None,
+                ["pdf", "svg", "dxf"],
+                values={"print_cut_lines": True},
+            )
+            built[paper] = out / "desert-home"
+        return built[paper]
+
+    return of
+
+
+@pytest.fixture(scope="module")
+def kit_dir(kit_of) -> Path:
+    return kit_of("a4")
 
 
 def _colour(obj, key: str = "stroking_color") -> tuple[float, ...]:
@@ -65,8 +85,8 @@ def _pages(path: Path, section: str | None = None):
 @pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("doc", ["desert-home-{}.pdf", "desert-home-pattern-{}.pdf"])
-def test_every_page_is_the_paper_size(kit_dir, paper, doc):
-    reader = PdfReader(kit_dir / doc.format(paper))
+def test_every_page_is_the_paper_size(kit_of, paper, doc):
+    reader = PdfReader(kit_of(paper) / doc.format(paper))
     assert len(reader.pages) >= 2
     for page in reader.pages:
         w, h = float(page.mediabox.width) * MM, float(page.mediabox.height) * MM
@@ -90,12 +110,12 @@ def _octagon_cuts(page) -> list[dict]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_36_tiles_and_6_protection_cards_are_40mm_octagons(kit_dir, paper):
+def test_36_tiles_and_6_protection_cards_are_40mm_octagons(kit_of, paper):
     """The tiles on their own sheets with black backs; the protection cards (no back) on
     the last card sheet, beside the rule cards, instead of a sheet of two."""
     fronts = backs = protected = 0
     for section in (TILES, CARDS):
-        for page in _pages(kit_dir / f"desert-home-{paper}.pdf", section):
+        for page in _pages(kit_of(paper) / f"desert-home-{paper}.pdf", section):
             octagons = _octagon_cuts(page)
             for c in octagons:
                 assert (c["width"] * MM, c["height"] * MM) == pytest.approx((40.0, 40.0), abs=0.01)
@@ -113,9 +133,10 @@ def test_36_tiles_and_6_protection_cards_are_40mm_octagons(kit_dir, paper):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_two_player_aids_one_per_player(kit_dir, paper):
+def test_two_player_aids_one_per_player(kit_of, paper):
     aids = sum(
-        _aids(page.extract_text()) for page in _pages(kit_dir / f"desert-home-{paper}.pdf", CARDS)
+        _aids(page.extract_text())
+        for page in _pages(kit_of(paper) / f"desert-home-{paper}.pdf", CARDS)
     )
     assert aids == 2
 
@@ -207,14 +228,14 @@ def test_kerf_grows_outlines_and_shrinks_holes_in_the_cut_files(tmp_path):
     assert hole.dxf.radius == pytest.approx(2.75 - 0.2)
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_the_pattern_shows_every_blade_at_1_to_1(kit_dir, paper):
+@pytest.mark.parametrize("paper", ["a4", pytest.param("letter", marks=pytest.mark.slow)])
+def test_the_pattern_shows_every_blade_at_1_to_1(kit_of, paper):
     """12 blades, each with its name, grain arrow, a visible black saw line on the cut
     line, the hole's edge and a drill mark, and the 50 mm bar on every page."""
     cuts = saws = holes = drills = 0
     words: list[str] = []
     small: list[str] = []  # the labels on the blades, not the instructions' text
-    for page in _pages(kit_dir / f"desert-home-pattern-{paper}.pdf"):
+    for page in _pages(kit_of(paper) / f"desert-home-pattern-{paper}.pdf"):
         words += [w["text"] for w in page.extract_words()]
         small += [w["text"] for w in page.extract_words() if w["height"] < 6]
         assert _bar_mm(page) == pytest.approx(50.0, abs=0.1)

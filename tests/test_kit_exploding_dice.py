@@ -148,6 +148,7 @@ def test_board_dxf_is_in_mm_and_matches_the_svg_outline(kit_dir):
     assert max(xs) - min(xs) == pytest.approx(width_with_bleed - 6.0, abs=0.01)
 
 
+@pytest.mark.slow  # a second whole build; the golden files hold the output in the fast tier
 def test_rebuild_is_byte_identical(kit_dir, tmp_path):
     again = build(tmp_path)
     files = [p for p in kit_dir.rglob("*") if p.suffix in (".pdf", ".svg", ".dxf")]

@@ -10,6 +10,7 @@ the board is 400 mm tall; dice are 5/1, 4/2 and 1/5 blob faces; stickers are the
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -140,6 +141,7 @@ def test_a_reduced_kit_prints_one_dough_amount_everywhere(tmp_path):
     assert "0.5 g a blob" in " ".join(pages)  # 4 g in 8 blobs
 
 
+@pytest.mark.slow  # a check (or build) of a whole variant kit
 def test_one_blob_and_one_die_read_in_the_singular(tmp_path):
     """Issue 17: counts printed from the params must agree with their nouns."""
     values = {
@@ -190,7 +192,15 @@ def test_each_paper_die_shows_its_blobs_and_its_letter_on_every_face(kit_dir, k,
 
 
 def messages(values: dict | None = None) -> list[str]:
+    if values is None:
+        return list(_default_messages())
     return [f"{f.level} {f.message}" for f in check_game(SLUG, paper="a4", values=values)]
+
+
+@functools.cache
+def _default_messages() -> tuple[str, ...]:
+    """The default kit's check, run once for the tests that read it."""
+    return tuple(f"{f.level} {f.message}" for f in check_game(SLUG, paper="a4"))
 
 
 def test_checks_report_the_exact_roll_distribution_and_the_true_size():
@@ -211,6 +221,7 @@ def test_checks_measure_circles_and_home_on_the_printed_board():
     assert home.startswith("info") and f"{whole:.0f} mm disc" in home
 
 
+@pytest.mark.slow  # a check (or build) of a whole variant kit
 def test_a_custom_die_changes_the_reported_distribution():
     found = messages({"dice": [[1, 1, 1, 1, 1, 0], [1, 1, 1, 1, 0, 0], [1, 1, 1, 0, 0, 0]]})
     # C now 3 + 3: P(3) = 5/6 * 4/6 * 3/6 = 60/216, P(0) = 1/6 * 2/6 * 3/6 = 6/216
@@ -218,6 +229,7 @@ def test_a_custom_die_changes_the_reported_distribution():
     assert any("custom" in m for m in found)
 
 
+@pytest.mark.slow  # a check (or build) of a whole variant kit
 def test_a_home_zone_too_shallow_for_the_whole_dough_is_a_check_error():
     found = messages({"home_depth": 100})  # the 103 mm disc of one player's dough
     assert any(m.startswith("error") and "home zone" in m for m in found)
@@ -228,6 +240,7 @@ def test_dice_that_never_show_two_blobs_are_a_check_error():
     assert any(m.startswith("error") and "nobody can win" in m for m in found)
 
 
+@pytest.mark.slow  # a check (or build) of a whole variant kit
 def test_a_reduced_board_says_how_much_dough_it_takes():
     found = messages({"board_scale": 0.5})
     assert any("printed at 1:2 it is 340 x 200 mm" in m for m in found)

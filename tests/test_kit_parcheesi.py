@@ -12,6 +12,7 @@ import dataclasses
 import os
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -31,10 +32,24 @@ REDUCED = 0.38  # the largest round scale at which a 500 mm board fits A4's prin
 
 
 @pytest.fixture(scope="module")
-def kit_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("kit")
-    build_game("parcheesi", None, out, None, ["pdf", "svg"])
-    return out / "parcheesi"
+def kit_of(tmp_path_factory) -> Callable[[str], Path]:
+    """The kit built for one paper, once per module and paper: a run of the A4 tests alone
+    (the fast tier) builds no Letter kit."""
+    built: dict[str, Path] = {}
+
+    def of(paper: str) -> Path:
+        if paper not in built:
+            out = tmp_path_factory.mktemp(f"kit-{paper}")
+            build_game("parcheesi", [paper], out, None, ["pdf", "svg"])
+            built[paper] = out / "parcheesi"
+        return built[paper]
+
+    return of
+
+
+@pytest.fixture(scope="module")
+def kit_dir(kit_of) -> Path:
+    return kit_of("a4")
 
 
 @pytest.fixture(scope="module")
@@ -131,9 +146,9 @@ def test_the_card_names_the_safe_spaces_as_the_board_draws_them(kit_dir):
     assert "12 dark" not in text
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_at_real_size_the_board_is_tiled_and_has_an_assembly_map(kit_dir, paper):
-    texts = page_texts(kit_dir / f"parcheesi-{paper}.pdf")
+@pytest.mark.parametrize("paper", ["a4", pytest.param("letter", marks=pytest.mark.slow)])
+def test_at_real_size_the_board_is_tiled_and_has_an_assembly_map(kit_of, paper):
+    texts = page_texts(kit_of(paper) / f"parcheesi-{paper}.pdf")
     tiles = [t for t in texts if "Board — tile" in t]
     # A 506 mm board (with bleed) over sheets whose printable width is under 210 mm, with
     # 10 mm strips between: at least three sheets a row, and as many rows.

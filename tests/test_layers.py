@@ -8,6 +8,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -43,6 +45,7 @@ def test_every_module_belongs_to_a_contract():
     assert not loose, f"modules outside every import-linter contract: {loose}"
 
 
+@pytest.mark.slow  # a fresh interpreter that simulates and checks a whole kit
 def test_the_library_runs_without_the_command_line_packages():
     """`pnp.sim` and `pnp.build` are plain calls: importing and using them loads no typer,
     click or rich (a web page or a script calls them as they are)."""

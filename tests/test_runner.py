@@ -426,7 +426,9 @@ def _ignore_sigint() -> None:
 
 
 @pytest.mark.skipif(not needs_proc, reason="finds the workers in /proc")
-@pytest.mark.parametrize("background", [False, True], ids=["", "ctrl-c-ignored"])
+@pytest.mark.parametrize(
+    "background", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["", "ctrl-c-ignored"]
+)
 def test_sigterm_stops_the_run_like_ctrl_c_and_reports_the_finished_games(background):
     # a job started in the background ignores Ctrl-C, and still stops so on SIGTERM
     proc = start(*HIOP, then=_ignore_sigint if background else None)

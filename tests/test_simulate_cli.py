@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
-from cli_run import pnp
+from cli_run import pnp, run
 
 from pnp.errors import PnpError
 from pnp.sim.command import cap_warning, run_simulation
@@ -15,12 +13,37 @@ from pnp.sim.command import cap_warning, run_simulation
 KEYS = ["game", "players", "bot", "games", "seed", "metrics", "end_reasons", "params"]
 
 
-def simulate(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return pnp("simulate", "exploding-dice", *args, cwd=cwd)
+class Ran:
+    """What `pnp ARGV` did, run in this process (a real process costs a Python start-up)."""
+
+    def __init__(self, capsys, *argv: str) -> None:
+        self.returncode, self.stdout, self.stderr = run(capsys, *argv)
+
+
+@pytest.fixture
+def simulate(capsys, monkeypatch):
+    """`pnp simulate exploding-dice ARGS` in this process, as wide as a real run's table."""
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("NO_COLOR", "1")
+    return lambda *args: Ran(capsys, "simulate", "exploding-dice", *args)
 
 
 def test_json_to_stdout_is_the_agreed_object_and_nothing_else():
-    r = simulate("--games", "80", "--players", "3", "--seed", "4", "--jobs", "1", "--json", "-")
+    """In a real process: nothing but the JSON object reaches stdout."""
+    r = pnp(
+        "simulate",
+        "exploding-dice",
+        "--games",
+        "80",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--jobs",
+        "1",
+        "--json",
+        "-",
+    )
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)  # fails if a table were printed too
     assert list(data) == KEYS
@@ -31,14 +54,14 @@ def test_json_to_stdout_is_the_agreed_object_and_nothing_else():
     assert abs(sum(data["metrics"]["win_rate_by_seat"]) - 1) < 1e-3
 
 
-def test_the_same_seed_gives_the_same_json_for_any_number_of_jobs():
+def test_the_same_seed_gives_the_same_json_for_any_number_of_jobs(simulate):
     one = simulate("--games", "600", "--jobs", "1", "--json", "-")
     two = simulate("--games", "600", "--jobs", "2", "--json", "-")
     assert one.returncode == two.returncode == 0
     assert one.stdout == two.stdout
 
 
-def test_json_file_report_and_table(tmp_path):
+def test_json_file_report_and_table(simulate, tmp_path):
     out = tmp_path / "out"
     r = simulate(
         "--games",
@@ -98,7 +121,7 @@ def test_custom_faces_from_a_config_are_what_gets_simulated(tmp_path):
         (["--players", "3", "--two-colours"], "two-colours-each variant is for 2 players"),
     ],
 )
-def test_bad_options_are_one_clear_line(args, needle):
+def test_bad_options_are_one_clear_line(simulate, args, needle):
     r = simulate(*args, "--jobs", "1")
     assert r.returncode == 2, r.stderr
     assert "Traceback" not in r.stderr + r.stdout
@@ -106,8 +129,8 @@ def test_bad_options_are_one_clear_line(args, needle):
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], r.stderr
 
 
-def test_unknown_game_is_one_clear_line():
-    r = pnp("simulate", "chess", "--games", "10")
+def test_unknown_game_is_one_clear_line(capsys):
+    r = Ran(capsys, "simulate", "chess", "--games", "10")
     assert r.returncode == 2 and "unknown game 'chess'" in r.stderr
     assert "Traceback" not in r.stderr
 
@@ -132,7 +155,7 @@ def test_a_config_whose_dice_cannot_start_the_game_is_refused(tmp_path, toml, ne
         run_simulation("exploding-dice", games=10, config=cfg)
 
 
-def test_a_bad_config_through_the_cli_is_exit_2(tmp_path):
+def test_a_bad_config_through_the_cli_is_exit_2(simulate, tmp_path):
     cfg = tmp_path / "bad.toml"
     cfg.write_text("dice_per_colour = 0\n")
     r = simulate("--config", str(cfg), "--games", "10")
@@ -140,7 +163,7 @@ def test_a_bad_config_through_the_cli_is_exit_2(tmp_path):
     assert "Traceback" not in r.stderr
 
 
-def test_a_sweep_runs_once_per_value_and_the_report_plots_it(tmp_path):
+def test_a_sweep_runs_once_per_value_and_the_report_plots_it(simulate, tmp_path):
     r = simulate(
         "--games",
         "150",
@@ -171,12 +194,12 @@ def test_a_sweep_runs_once_per_value_and_the_report_plots_it(tmp_path):
         ("die_size=0,10", "'die_size' must be from 5 to 40"),
     ],
 )
-def test_a_bad_sweep_is_one_clear_line(sweep, needle):
+def test_a_bad_sweep_is_one_clear_line(simulate, sweep, needle):
     r = simulate("--games", "10", "--jobs", "1", "--sweep", sweep)
     assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr
 
 
-def test_the_json_records_the_effective_kit_parameters(tmp_path):
+def test_the_json_records_the_effective_kit_parameters(simulate, tmp_path):
     cfg = tmp_path / "kit.toml"
     cfg.write_text('die_size = 12\ncolours = ["red", "green", "blue", "black"]\n')
     r = simulate("--games", "20", "--jobs", "1", "--config", str(cfg), "--json", "-")
@@ -200,15 +223,16 @@ def test_the_cap_warning_starts_above_five_percent():
     assert cap_warning({"games": 10, "end_reasons": {"home": 10}}) is None
 
 
-def test_simulate_warns_when_the_random_bot_mostly_hits_the_cap():
-    r = pnp("simulate", "home-in-one-piece", "--games", "40", "--jobs", "1", "--json", "-")
+def test_simulate_warns_when_the_random_bot_mostly_hits_the_cap(capsys):
+    r = Ran(capsys, "simulate", "home-in-one-piece", "--games", "40", "--jobs", "1", "--json", "-")
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     capped = data["end_reasons"].get("timeout", 0)
     assert capped > 0.05 * 40  # the random bot rarely brings its dough home
     warnings = [ln for ln in r.stderr.splitlines() if ln.startswith("warning: ")]
     assert len(warnings) == 1 and f"({capped} of 40)" in warnings[0]
-    greedy = pnp(
+    greedy = Ran(
+        capsys,
         "simulate",
         "home-in-one-piece",
         "--games",
