@@ -30,14 +30,16 @@ kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
 # Two tiers: `test` leaves out the tests marked slow (long sweeps, property and end-to-end
 # runs, PDF parsing); `test-slow` runs only those; `test-all` runs both.
 .PHONY: test-slow test-all
+# pytest-xdist spreads the tests over the cores (at most 4 workers; PARALLEL= runs in one).
+PARALLEL ?= -n auto --maxprocesses=4
 test: $(STAMP) ## The fast tier: every area covered, the slow tests left out
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -m "not slow" $(PARALLEL)
 
 test-slow: $(STAMP) ## The slow tier only (CI runs it after `make test`)
-	$(BIN)/pytest -m slow
+	$(BIN)/pytest -m slow $(PARALLEL)
 
 test-all: $(STAMP) ## Every test, both tiers in one run
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
 
 # OpenSpiel, the speed anchor of Parcheesi's bench, lives in its own venv: never a dependency.
 BENCH_VENV := .venv-bench

@@ -34,7 +34,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 _WITH_GAMES = contextlib.ExitStack()
 
 
-def pytest_configure(config: pytest.Config) -> None:
+def _register_with_games(config: pytest.Config) -> None:
     """Register the `--with-game` games before collection, which parametrizes by game."""
     from pnp.games import registered
 
@@ -87,6 +87,7 @@ def _profile(config: pytest.Config) -> str:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _register_with_games(config)
     config.stash[PROFILE] = _profile(config)
     settings.load_profile(config.stash[PROFILE])
 

@@ -5,6 +5,7 @@ registered for the moment (it joins the registry when its line is added)."""
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,7 @@ def write_reference_data(slug: str, root: Path) -> list[Path]:
             slug,
         ],
         cwd=root,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")},  # not a worker
         capture_output=True,
         text=True,
         timeout=GOLDEN_TIMEOUT,
