@@ -39,10 +39,10 @@ from pnp.sim.runner import (
     IN_FLIGHT,
     MAX_GAMES,
     MAX_JOBS,
-    play_chunk,
     report_after_ctrl_c,
     run,
 )
+from pnp.sim.worker import play_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
 HANG_GUARD = 20  # seconds: only there so a broken runner fails instead of hanging the suite

@@ -14,7 +14,8 @@ from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.outcome import CUTOFF, GameRecord, Termination
 from pnp.sim.metrics import Accumulator, duration, lead_changes, metrics, summary
 from pnp.sim.report import render_report
-from pnp.sim.runner import game_seed, play_chunk, run
+from pnp.sim.runner import run
+from pnp.sim.worker import game_seed, play_chunk
 
 COLOURS = ("red", "green", "blue", "purple")
 

@@ -24,17 +24,12 @@ signal), elsewhere a thread of the worker watches for it.
 from __future__ import annotations
 
 import ctypes
-import importlib
 import itertools
 import multiprocessing
 import os
-import pickle
-import random
 import signal
 import sys
 import threading
-import time
-import traceback
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -47,13 +42,12 @@ from pnp import interrupt
 from pnp.errors import PnpError
 from pnp.gamedef import Engine, warm
 from pnp.sim.metrics import Accumulator
+from pnp.sim.worker import engine_ref, play_chunk, serve
 
 MAX_GAMES = 10_000_000
 MAX_JOBS = 64
 IN_FLIGHT = 2  # chunks handed to a worker at a time: one playing, one waiting
 POLL = 0.2  # seconds between looks at Ctrl-C while the workers play
-PARENT_WATCH = 0.5  # seconds between a worker's looks at its parent, where no kernel does it
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 class RunFailed(PnpError):
@@ -73,63 +67,12 @@ class RunResult:
         return self.acc.games
 
 
-def game_seed(seed: int, index: int) -> str:
-    """The seed of game `index` of a run: hash-free, the same in every process."""
-    return f"{seed}:{index}"
-
-
 def default_jobs() -> int:
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
     return max(1, min(MAX_JOBS, cpus))
-
-
-EngineRef = Engine | str
-"""An engine, or the name of the module that is one (what a worker is sent)."""
-
-
-def _engine_ref(engine: Engine) -> EngineRef:
-    """What to send a worker: a module by name (modules do not pickle), else the object."""
-    return engine.__name__ if isinstance(engine, types.ModuleType) else engine
-
-
-def _engine(ref: EngineRef) -> Engine:
-    if isinstance(ref, str):
-        module: Engine = importlib.import_module(ref)  # type: ignore[assignment]
-        return module
-    return ref
-
-
-def play_chunk(
-    engine_ref: EngineRef,
-    model: object,
-    players: int,
-    bot: str,
-    seed: int,
-    start: int,
-    stop: int,
-    options: dict[str, Any],
-    acc: Accumulator | None = None,
-    halt: ctypes.c_bool | None = None,
-) -> Accumulator:
-    """Play games start..stop-1 and tally them (into `acc` if given, game by game).
-
-    When `halt` is raised the chunk ends before its next game: the tallies then hold the
-    games finished so far.
-    """
-    engine = _engine(engine_ref)
-    acc = acc if acc is not None else Accumulator(players)
-    halt = halt if halt is not None else ctypes.c_bool(False)
-    rng = random.Random()
-    play, add = engine.play_one, acc.add
-    for i in range(start, stop):
-        if halt.value:
-            break
-        rng.seed(game_seed(seed, i))
-        add(play(model, players, bot, rng, **options))
-    return acc
 
 
 def _chunk_size(games: int, jobs: int) -> int:
@@ -179,7 +122,7 @@ def run(
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         halt = context.RawValue(ctypes.c_bool, False)
-        job = (_engine_ref(engine), model, players, bot, seed, options)
+        job = (engine_ref(engine), model, players, bot, seed, options)
         workers = min(jobs, -(-games // size))
         total = Accumulator(players)
         with _CtrlC(halt) as ctrl_c:
@@ -349,7 +292,7 @@ class _Pool:
                 mine, theirs = context.Pipe()
                 try:
                     process = context.Process(
-                        target=_serve, args=(theirs, halt, parent, *job), daemon=True
+                        target=serve, args=(theirs, halt, parent, *job), daemon=True
                     )
                     process.start()
                 except BaseException:
@@ -456,86 +399,6 @@ def _death(exitcode: int | None) -> str:
             name = "a signal"
         return f"was killed by {name} (signal {-exitcode})"
     return f"exited unexpectedly (exit code {exitcode})"
-
-
-def _die_with_parent(parent: int) -> None:
-    """Make this worker end when its parent does, however the parent ends (kill -9 too).
-
-    On Linux the kernel sends the worker SIGKILL when the parent dies (prctl
-    PR_SET_PDEATHSIG); elsewhere, or if prctl fails, a thread looks every
-    `PARENT_WATCH` s. A parent already gone (it died while this one was forking) is
-    noticed at once. Workers hold nothing to clean up: their tallies live in the parent.
-    """
-    armed = False
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
-        except (OSError, AttributeError):
-            armed = False
-    if not armed:
-        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-def _watch_parent(parent: int) -> None:
-    while True:
-        time.sleep(PARENT_WATCH)
-        if os.getppid() != parent:
-            os._exit(1)
-
-
-def _serve(
-    conn: Connection,
-    halt: ctypes.c_bool,
-    parent: int,
-    engine_ref: EngineRef,
-    model: object,
-    players: int,
-    bot: str,
-    seed: int,
-    options: dict[str, Any],
-) -> None:
-    """A worker: play each chunk it is sent and send back its tallies, until told to stop
-    (None), until the parent is gone, or after an error (sent back to the parent)."""
-    # the parent handles Ctrl-C and SIGTERM (sent to the whole group), via `halt`
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    _die_with_parent(parent)
-    engine = _engine(engine_ref)
-    while True:
-        while not conn.poll(1.0):
-            if os.getppid() != parent:
-                return
-        try:
-            task = conn.recv()
-        except EOFError:
-            return
-        if task is None:
-            return
-        try:
-            start, stop = task
-            acc = play_chunk(engine, model, players, bot, seed, start, stop, options, halt=halt)
-            reply: tuple[Any, ...] = ("done", acc)
-        except Exception as exc:
-            reply = ("error", *_portable(exc))
-        try:
-            conn.send(reply)
-        except OSError:  # the parent is gone
-            return
-        if reply[0] == "error":
-            return
-
-
-def _portable(exc: Exception) -> tuple[Exception, str]:
-    """The exception and its traceback text; a RuntimeError if it would not survive pickling."""
-    text = "".join(traceback.format_exception(exc))
-    try:
-        pickle.loads(pickle.dumps(exc))
-    except Exception:
-        return RuntimeError(f"{type(exc).__name__}: {exc}"), text
-    return exc, text
 
 
 def is_tty() -> bool:

@@ -1,0 +1,160 @@
+"""The worker side of the simulation runner: what a worker process runs.
+
+`play_chunk` plays a run of seeded games into tallies, in any process; `serve` is a worker's
+loop: chunks in over its pipe, tallies (or an error with its traceback) out. A worker leaves
+Ctrl-C and SIGTERM to its parent (which raises `halt`) and never outlives it: on Linux the
+kernel kills it when the parent dies (parent-death signal), elsewhere a thread watches.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import os
+import pickle
+import random
+import signal
+import sys
+import threading
+import time
+import traceback
+import types
+from multiprocessing.connection import Connection
+from typing import Any
+
+from pnp.gamedef import Engine
+from pnp.sim.metrics import Accumulator
+
+PARENT_WATCH = 0.5  # seconds between a worker's looks at its parent, where no kernel does it
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def game_seed(seed: int, index: int) -> str:
+    """The seed of game `index` of a run: hash-free, the same in every process."""
+    return f"{seed}:{index}"
+
+
+EngineRef = Engine | str
+"""An engine, or the name of the module that is one (what a worker is sent)."""
+
+
+def engine_ref(engine: Engine) -> EngineRef:
+    """What to send a worker: a module by name (modules do not pickle), else the object."""
+    return engine.__name__ if isinstance(engine, types.ModuleType) else engine
+
+
+def _engine(ref: EngineRef) -> Engine:
+    if isinstance(ref, str):
+        module: Engine = importlib.import_module(ref)  # type: ignore[assignment]
+        return module
+    return ref
+
+
+def play_chunk(
+    engine_ref: EngineRef,
+    model: object,
+    players: int,
+    bot: str,
+    seed: int,
+    start: int,
+    stop: int,
+    options: dict[str, Any],
+    acc: Accumulator | None = None,
+    halt: ctypes.c_bool | None = None,
+) -> Accumulator:
+    """Play games start..stop-1 and tally them (into `acc` if given, game by game).
+
+    When `halt` is raised the chunk ends before its next game: the tallies then hold the
+    games finished so far.
+    """
+    engine = _engine(engine_ref)
+    acc = acc if acc is not None else Accumulator(players)
+    halt = halt if halt is not None else ctypes.c_bool(False)
+    rng = random.Random()
+    play, add = engine.play_one, acc.add
+    for i in range(start, stop):
+        if halt.value:
+            break
+        rng.seed(game_seed(seed, i))
+        add(play(model, players, bot, rng, **options))
+    return acc
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker end when its parent does, however the parent ends (kill -9 too).
+
+    On Linux the kernel sends the worker SIGKILL when the parent dies (prctl
+    PR_SET_PDEATHSIG); elsewhere, or if prctl fails, a thread looks every
+    `PARENT_WATCH` s. A parent already gone (it died while this one was forking) is
+    noticed at once. Workers hold nothing to clean up: their tallies live in the parent.
+    """
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if not armed:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_WATCH)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def serve(
+    conn: Connection,
+    halt: ctypes.c_bool,
+    parent: int,
+    engine_ref: EngineRef,
+    model: object,
+    players: int,
+    bot: str,
+    seed: int,
+    options: dict[str, Any],
+) -> None:
+    """A worker: play each chunk it is sent and send back its tallies, until told to stop
+    (None), until the parent is gone, or after an error (sent back to the parent)."""
+    # the parent handles Ctrl-C and SIGTERM (sent to the whole group), via `halt`
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _die_with_parent(parent)
+    engine = _engine(engine_ref)
+    while True:
+        while not conn.poll(1.0):
+            if os.getppid() != parent:
+                return
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        try:
+            start, stop = task
+            acc = play_chunk(engine, model, players, bot, seed, start, stop, options, halt=halt)
+            reply: tuple[Any, ...] = ("done", acc)
+        except Exception as exc:
+            reply = ("error", *_portable(exc))
+        try:
+            conn.send(reply)
+        except OSError:  # the parent is gone
+            return
+        if reply[0] == "error":
+            return
+
+
+def _portable(exc: Exception) -> tuple[Exception, str]:
+    """The exception and its traceback text; a RuntimeError if it would not survive pickling."""
+    text = "".join(traceback.format_exception(exc))
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}"), text
+    return exc, text
