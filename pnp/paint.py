@@ -139,13 +139,20 @@ def shows_on_paper(colour: str) -> bool:
     )
 
 
-def edge_shown(component: Component, cut: Shape, printed: tuple[str, ...]) -> list[bool]:
+def edge_shown(
+    component: Component,
+    cut: Shape,
+    printed: tuple[str, ...],
+    painted: list[Paint] | None = None,
+) -> list[bool]:
     """For points spread along the cut outline `cut` (one ring): does the print, drawing
     the machine layers `printed`, show the edge there?
 
     It does where the ink on the outline, or just inside it (EDGE_INSET: the piece's own
     ink), stands out from the paper outside by MIN_EDGE_CONTRAST. Only `printed` layers
-    paint: a machine layer the print leaves out (the cut hairline itself) shows nothing."""
+    paint: a machine layer the print leaves out (the cut hairline itself) shows nothing.
+    `painted` is `paints(component, painted_layers(printed))` when the caller has it (every
+    ring of a component is tested against the same paints: work them out once)."""
     line = linework(cut)
     area = enclosed(cut)
     if line.is_empty or area.is_empty:
@@ -155,10 +162,10 @@ def edge_shown(component: Component, cut: Shape, printed: tuple[str, ...]) -> li
     inner = area.buffer(-EDGE_INSET).boundary
     ins = [inner.interpolate(inner.project(p)) if not inner.is_empty else p for p in at]
     reach = line.envelope.buffer(1.0)
+    if painted is None:
+        painted = paints(component, painted_layers(printed))
     below = [
-        p
-        for p in paints(component, painted_layers(printed))
-        if any(g is not None and g.intersects(reach) for g in (p.fill, p.stroke))
+        p for p in painted if any(g is not None and g.intersects(reach) for g in (p.fill, p.stroke))
     ]
     shown = []
     for pts in (at, ins):
@@ -168,10 +175,15 @@ def edge_shown(component: Component, cut: Shape, printed: tuple[str, ...]) -> li
     return [a or b for a, b in zip(*shown, strict=True)]
 
 
-def unseen_stretches(component: Component, cut: Shape, printed: tuple[str, ...]) -> BaseGeometry:
+def unseen_stretches(
+    component: Component,
+    cut: Shape,
+    printed: tuple[str, ...],
+    painted: list[Paint] | None = None,
+) -> BaseGeometry:
     """The stretches of a cut outline the print does not show, as lines (empty if none):
     runs of unseen points longer than MIN_UNSEEN, each closed over its half steps."""
-    shown = edge_shown(component, cut, printed)
+    shown = edge_shown(component, cut, printed, painted)
     line = linework(cut)
     if not shown or all(shown):
         return Polygon()
@@ -211,9 +223,13 @@ def unseen_outlines(component: Component, printed: tuple[str, ...]) -> list[Base
     if "cut" in printed or component.bleed > 0:
         return []
     out = []
+    painted: list[Paint] | None = None
     for cut in component.shapes("cut"):
         for ring in shapely.get_parts(linework(cut)):
-            unseen = unseen_stretches(component, replace(cut, geom=ring, radius=0.0), printed)
+            if painted is None:
+                painted = paints(component, painted_layers(printed))
+            outline = replace(cut, geom=ring, radius=0.0)
+            unseen = unseen_stretches(component, outline, printed, painted)
             if not unseen.is_empty:
                 out.append(unseen)
     return out

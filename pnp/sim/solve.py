@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,16 @@ def solver_for(game: GameDef) -> Solver:
 
 
 def run_solve(
-    game: str, players: int | None = None, config: Path | None = None, budget: int = 1_000_000
+    game: str,
+    players: int | None = None,
+    config: Path | None = None,
+    budget: int = 1_000_000,
+    values: dict[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Solve the kit's start position; the JSON object `pnp solve --json` prints."""
+    """Solve the kit's start position; the JSON object `pnp solve --json` prints. `values`
+    are config keys given directly, after the config file's; `progress(nodes, budget)`
+    replaces the stderr line every few seconds."""
     gdef = get_game(game)
     solver = solver_for(gdef)
     most = max_budget(solver, MAX_BUDGET)
@@ -41,14 +49,14 @@ def run_solve(
         raise PnpError(f"--budget must be from 1 to {most:,} nodes, got {budget:,}")
     engine = engine_for(gdef)
     players = seat_count(gdef, players)
-    params = gdef.default_params()
-    if config is not None:
-        params, _ = split_config(read_toml(config), params, f"config file {config}")
+    data = {**(read_toml(config) if config is not None else {}), **(values or {})}
+    source = f"config file {config}" if config is not None else "options"
+    params, _ = split_config(data, gdef.default_params(), source)
     model = engine.prepare(params, players)
     started = time.perf_counter()
-    extra: dict[str, Ticker] = {}
+    extra: dict[str, Callable[[int, int], None]] = {}
     if "progress" in inspect.signature(solver.solve).parameters:
-        extra["progress"] = Ticker(f"{game}: solving", "positions searched")
+        extra["progress"] = progress or Ticker(f"{game}: solving", "positions searched")
     answer = None
     try:
         answer = solver.solve(model, players, budget, **extra)

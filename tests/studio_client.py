@@ -1,0 +1,51 @@
+"""The studio for tests: an app on a cache folder of the test's, a bounded wait for jobs,
+and the command line's own answers to hold its results against."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from cli_run import pnp
+from starlette.testclient import TestClient
+
+from pnp.params import toml_literal
+from pnp.studio.app import Settings, create_app
+
+JOB_WAIT = 120.0  # seconds: only there so a broken studio fails a test instead of hanging it
+
+
+@contextmanager
+def studio(cache: Path, slots: int = 2) -> Iterator[TestClient]:
+    """The app with its lifespan (job processes are stopped when the block ends)."""
+    with TestClient(create_app(Settings(cache, slots, 500_000_000))) as client:
+        yield client
+
+
+def wait(client: TestClient, job: str, until: float = JOB_WAIT) -> dict[str, Any]:
+    """The job once it has ended (done, failed or cancelled)."""
+    ends = time.monotonic() + until
+    while time.monotonic() < ends:
+        view = client.get(f"/api/jobs/{job}").json()
+        if view["state"] in ("done", "failed", "cancelled"):
+            return view
+        time.sleep(0.1)
+    raise AssertionError(f"job {job} did not end within {until:.0f} s")
+
+
+def config_file(tmp_path: Path, values: dict[str, Any], name: str = "studio.toml") -> Path:
+    """The same values as a config file for the command line."""
+    path = tmp_path / name
+    path.write_text("".join(f"{k} = {toml_literal(v)}\n" for k, v in values.items()))
+    return path
+
+
+def cli_json(*args: str) -> Any:
+    """`pnp ARGS --json -`'s object."""
+    r = pnp(*args, "--json", "-")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
