@@ -4,12 +4,18 @@ and the command line's own answers to hold its results against."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 from cli_run import pnp
 from starlette.testclient import TestClient
 
@@ -17,6 +23,7 @@ from pnp.params import toml_literal
 from pnp.studio.app import Settings, create_app
 
 JOB_WAIT = 120.0  # seconds: only there so a broken studio fails a test instead of hanging it
+START = 60.0  # seconds, the same for a server's start
 
 
 @contextmanager
@@ -49,3 +56,53 @@ def cli_json(*args: str) -> Any:
     r = pnp(*args, "--json", "-")
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def running(cache: Path, *args: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """`pnp studio` in a process group of its own, until it answers; stopped after."""
+    port = free_port()
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pnp.cli",
+            "studio",
+            "--port",
+            str(port),
+            "--cache",
+            str(cache),
+            "--jobs",
+            "2",
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    ends = time.monotonic() + START
+    try:
+        while True:
+            try:
+                if httpx.get(url + "/api/games", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if proc.poll() is not None or time.monotonic() > ends:
+                raise AssertionError(f"pnp studio did not start: {proc.communicate()[1]}")
+            time.sleep(0.2)
+        yield proc, url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -57,7 +57,7 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
-        timeout_graceful_shutdown=1,
+        timeout_graceful_shutdown=0.5,
         lifespan="on",
     )
     server = uvicorn.Server(config)
