@@ -252,8 +252,9 @@ def name_items(cells: tuple[hexgrid.Hex, ...], radius: int, pitch: float) -> lis
     return out
 
 
-def foot_items(radius: int, pitch: float) -> list[Item]:
-    """Each column's letter under its lowest space, in the margin (field coordinates)."""
+def foot_items(radius: int, pitch: float, avoid: BaseGeometry | None = None) -> list[Item]:
+    """Each column's letter under its lowest space, in the margin (field coordinates). A
+    letter that would touch `avoid` (a start plate's pointer) steps aside, outwards."""
     feet: dict[int, hexgrid.Hex] = {}
     for cell in hexgrid.board(radius):
         col = column(cell, radius)
@@ -263,7 +264,11 @@ def foot_items(radius: int, pitch: float) -> list[Item]:
     for col, cell in sorted(feet.items()):
         x, y = hexgrid.centre(cell, pitch, ORIENTATION)
         base = y - pitch / 2 - FOOT_GAP - _cap(FOOT, True)
-        out.append(Text(x, base, LETTERS[col], FOOT, True, "middle", INK_TEXT))
+        text = Text(x, base, LETTERS[col], FOOT, True, "middle", INK_TEXT)
+        if avoid is not None and box(*item_bounds(text)).buffer(FOOT_GAP).intersects(avoid):
+            side = -1.0 if x <= 0 else 1.0
+            text = text.moved(side * (TAIL + FOOT_GAP + string_width(text.text, FOOT, True)), 0)
+        out.append(text)
     return out
 
 
@@ -272,9 +277,9 @@ def layout(p: BuildingCommunityParams) -> tuple[BoardLayout, list[_Plate], list[
     field coordinates."""
     pitch = space_size(p)
     field = _field(p.radius, pitch)
-    feet = foot_items(p.radius, pitch)
+    plates = [_plate(c, p.radius, pitch, field) for c in range(6)]
+    feet = foot_items(p.radius, pitch, unary_union([pl.outline for pl in plates]))
     letters = unary_union([box(*item_bounds(it)) for it in feet])
-    plates = [_plate(c, p.radius, pitch, field.union(letters)) for c in range(6)]
     taken = unary_union([field, letters, *(pl.outline for pl in plates)])
     x0, y0, x1, y1 = taken.bounds
     hx = max(-x0, x1) + PAD
