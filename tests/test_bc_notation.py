@@ -266,6 +266,7 @@ def test_solution_true_adds_the_diagrams_to_the_kit():
     _, kit = make_kit(SLUG, paper="a4", values={"solution": True})
     pages = [p for p in kit_pages(kit) if p.section == "Solution"]
     assert pages and all(p.title.startswith("Solution") for p in pages)
+    assert kit.sections[-1].title == "Solution"
     _, plain = make_kit(SLUG, paper="a4")
     assert not [p for p in kit_pages(plain) if p.section == "Solution"]
 

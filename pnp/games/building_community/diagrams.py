@@ -25,10 +25,10 @@ from pnp.layout.page import box_size, content_box
 from pnp.palette import ink
 from pnp.paper import get_paper
 from pnp.scene import Component, Item, Shape, Style, Text, circle
-from pnp.text import ascent, wrap_lines
+from pnp.text import ascent, string_width, wrap_lines
 
 MAX_PITCH = 10.0  # mm: a diagram's space, across flats, at most
-MIN_PITCH = 5.0  # mm: below this the symbols and names blur
+MIN_PITCH = 7.0  # mm: below this the symbols, names and pawn numbers blur
 GAP = 6.0  # mm between diagrams
 FOOT_ROOM = 4.0  # mm under a board for its column letters
 CAPTION = 7.0  # pt
@@ -116,15 +116,17 @@ def _frame_items(
     return items
 
 
-def _grid(radius: int, count: int, width: float, height: float) -> tuple[float, int, int]:
+def _grid(
+    radius: int, count: int, width: float, height: float, caption: float
+) -> tuple[float, int, int]:
     """(pitch, columns, rows): the fewest sheets for `count` diagrams, then the largest
-    diagrams, on sheets `width` x `height`."""
+    diagrams, on sheets `width` x `height`; a column is at least `caption` mm wide."""
     wide, high = board_size(radius, 1.0)
     extra = FOOT_ROOM + ascent(CAPTION) * 1.6 + GAP  # below each board, with the air
     best: tuple[int, float, int, int] | None = None
     for cols in range(1, 7):
         pitch = min(MAX_PITCH, (width - (cols - 1) * GAP) / cols / wide, (height - extra) / high)
-        if pitch < MIN_PITCH:
+        if pitch < MIN_PITCH or (width - (cols - 1) * GAP) / cols < caption:
             continue
         rows = int((height + GAP) // (high * pitch + extra))
         sheets = -(-count // (cols * rows))
@@ -149,15 +151,16 @@ def draw_line(
     width, height = box_size(content_box(paper))
     key = wrap_lines(KEY, KEY_SIZE, width)
     lead = len(key) * KEY_SIZE * 0.5 + GAP / 2  # the key's lines, on every sheet
-    pitch, cols, rows = _grid(model.radius, len(shown), width, height - lead)
+    widest = max(string_width(f.caption, CAPTION) for f in shown)
+    pitch, cols, rows = _grid(model.radius, len(shown), width, height - lead, widest)
     bw, bh = board_size(model.radius, pitch)
     cap = ascent(CAPTION) * 1.6
-    cell_w, cell_h = bw + GAP, bh + FOOT_ROOM + cap + GAP
+    cell_w, cell_h = max(bw, widest) + GAP, bh + FOOT_ROOM + cap + GAP
     per_page = cols * rows
     sheets = [shown[i : i + per_page] for i in range(0, len(shown), per_page)]
     out = []
     for n, sheet in enumerate(sheets, 1):
-        title = "Solution" if len(sheets) == 1 else f"Solution ({n} of {len(sheets)})"
+        title = "Solution" if len(sheets) == 1 else f"sheet {n} of {len(sheets)}"
         c = Component(f"solution-{n}", title, width, height, imposition="board")
         left = (width - (cols * cell_w - GAP)) / 2
         top = height - lead
@@ -166,7 +169,7 @@ def draw_line(
             c.add(Text(width / 2, y, text, KEY_SIZE, False, "middle", INK_TEXT))
         for j, f in enumerate(sheet):
             col, row = j % cols, j // cols
-            cx = left + col * cell_w + bw / 2
+            cx = left + col * cell_w + (cell_w - GAP) / 2
             cy = top - row * cell_h - bh / 2
             c.add(*(it.moved(cx, cy) for it in _frame_items(model, params, f, pitch)))
             base = cy - bh / 2 - FOOT_ROOM - cap * 0.8
