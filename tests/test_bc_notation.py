@@ -11,6 +11,7 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 import pdfplumber
@@ -161,8 +162,7 @@ def solved(tmp_path_factory) -> tuple[str, dict, Path]:
     pdf, answer = folder / "line.pdf", folder / "answer.json"
     done = pnp("solve", SLUG, "--budget", "50000", "--pdf", str(pdf), "--json", str(answer))
     assert done.returncode == 0, done.stderr
-    again = pnp("solve", SLUG, "--budget", "50000")  # what a person reads
-    return again.stdout, json.loads(answer.read_text()), pdf
+    return done.stdout, json.loads(answer.read_text()), pdf  # stdout: what a person reads
 
 
 def test_the_text_prints_one_turn_a_line_in_printed_names(solved):
@@ -274,3 +274,30 @@ def test_solution_true_adds_the_diagrams_to_the_kit():
 def test_solution_true_without_a_win_is_one_line():
     with pytest.raises(PnpError, match="solution = true: the solver found no win"):
         make_kit(SLUG, paper="a4", values={"solution": True, "solver_budget": 10})
+
+
+@pytest.mark.parametrize("radius, centre", [(2, "c3"), (3, "d4")])
+def test_the_turn_card_explains_the_names_without_shrinking_the_deck(radius, centre):
+    _, kit = make_kit(SLUG, paper="a4", values={"radius": radius})
+    card = kit.component("rule-card-3")
+    assert f"{centre} is the centre" in " ".join(t.text for t in card.texts())
+    assert label((0, 0), radius) == centre
+    body = max(
+        Counter(t.size for t in kit.component(f"rule-card-{i}").texts()).most_common(1)[0][0]
+        for i in (1, 2, 3, 4)
+    )
+    assert body == 8.0  # the deck's body text stays at 8 pt
+
+
+def test_a_solver_without_names_keeps_todays_answer_and_draws_nothing(capsys, tmp_path):
+    """The toy's solver offers no `label_line` and its game no `draw_line`."""
+    from toy_game import GAME as TOY
+
+    from pnp.games import registered
+    from pnp.sim.solve import run_solve
+
+    with registered(TOY):
+        answer = run_solve("lamps", budget=10_000)
+        assert answer["result"] == "win" and "line_labels" not in answer
+        code, _, err = run(capsys, "solve", "lamps", "--pdf", str(tmp_path / "x.pdf"))
+    assert code == 2 and "cannot draw its solution" in one_error_line(err)

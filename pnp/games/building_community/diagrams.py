@@ -45,7 +45,7 @@ KEY = (
 
 @dataclass(frozen=True)
 class Frame:
-    """One diagram: the position after `move` (None: the start) by pawn `pawn`."""
+    """One diagram: the position after `move` (None: the start, PASS: a pass)."""
 
     caption: str
     tiles: tuple[int, ...]
