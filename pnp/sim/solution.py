@@ -11,10 +11,7 @@ from pnp.atomic import check_user_file, is_null_device, stream_named, write_byte
 from pnp.errors import PnpError
 from pnp.gamedef import GameDef
 from pnp.kit import PrintParams
-from pnp.layout.document import Section, section_pages
-from pnp.layout.furniture import add_furniture
 from pnp.paper import get_paper
-from pnp.render.pdf import render_pdf
 
 
 def check_pdf_target(game: GameDef, path: str) -> Path:
@@ -35,6 +32,10 @@ def solution_pdf(
     game: GameDef, params: object, printing: PrintParams, answer: dict[str, Any]
 ) -> bytes:
     """The PDF of a won answer's line (`answer` as `run_solve` returns it)."""
+    from pnp.layout.document import Section, section_pages  # with reportlab: only when used
+    from pnp.layout.furniture import add_furniture
+    from pnp.render.pdf import render_pdf
+
     if answer["result"] != "win":
         raise PnpError(f"no winning line to draw ({answer['result']}): the PDF was not written")
     assert game.draw_line is not None
