@@ -7,6 +7,7 @@ piece whose edge is paper-white (`with_trim_lines`).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -216,12 +217,33 @@ def unseen_stretches(
     return unary_union(parts) if parts else Polygon()
 
 
+_UNSEEN: OrderedDict[tuple[int, int, tuple[str, ...]], tuple[Component, list]] = OrderedDict()
+_UNSEEN_MOST = 512
+
+
 def unseen_outlines(component: Component, printed: tuple[str, ...]) -> list[BaseGeometry]:
     """Every stretch of the component's `cut` outlines that a print drawing the machine
     layers `printed` would not show: none where the cut itself is printed, or where the art
-    runs past the trim (bleed) and crop marks show it."""
+    runs past the trim (bleed) and crop marks show it.
+
+    Remembered for the very component object (and its item count): a build asks twice, once
+    to draw trim lines and once to check the printed page, and a part that needs no trim
+    line is the same object both times."""
     if "cut" in printed or component.bleed > 0:
         return []
+    key = (id(component), len(component.items), printed)
+    known = _UNSEEN.get(key)
+    if known is not None and known[0] is component:
+        _UNSEEN.move_to_end(key)
+        return known[1]
+    out = _unseen_outlines(component, printed)
+    _UNSEEN[key] = (component, out)
+    if len(_UNSEEN) > _UNSEEN_MOST:
+        _UNSEEN.popitem(last=False)
+    return out
+
+
+def _unseen_outlines(component: Component, printed: tuple[str, ...]) -> list[BaseGeometry]:
     out = []
     painted: list[Paint] | None = None
     for cut in component.shapes("cut"):

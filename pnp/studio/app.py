@@ -328,7 +328,8 @@ def _listed(result: Any) -> list[str]:
     names = list(result.get("files", []))
     for pages in result.get("pages", {}).values():
         names += pages
-    for key in ("zip", "report", "png"):
+    names += result.get("diagrams", [])
+    for key in ("zip", "report", "png", "pdf"):
         if isinstance(result.get(key), str):
             names.append(result[key])
     return names

@@ -25,10 +25,12 @@ from pnp.checks import Finding
 from pnp.errors import PnpError
 from pnp.sim.command import Request, cap_warnings, parse_sweep, results, run_all, write_run_report
 from pnp.sim.runner import default_jobs
-from pnp.sim.solve import plain, run_solve
+from pnp.games import get_game
+from pnp.sim.solve import draw_solution, plain, run_solve, turn_lines
 
 Say = Callable[[int, int | None, str], None]
 PAGE_DPI = 60  # page pictures: a sheet is 500 px wide, enough to see the layout
+SOLUTION_DPI = 110  # the solution's diagrams: each space's name must be readable
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # a fixed date: the same kit is the same zip
 
 
@@ -103,7 +105,7 @@ def build(
     }
 
 
-def page_pictures(pdf: Path, folder: Path) -> list[Path]:
+def page_pictures(pdf: Path, folder: Path, dpi: float = PAGE_DPI) -> list[Path]:
     """Every page of `pdf` as a PNG: the very bytes `pnp build` wrote, as a printer sees them."""
     import pypdfium2 as pdfium
 
@@ -113,7 +115,7 @@ def page_pictures(pdf: Path, folder: Path) -> list[Path]:
     try:
         for i in range(len(doc)):
             page = doc[i]
-            image = page.render(scale=PAGE_DPI / 72).to_pil()
+            image = page.render(scale=dpi / 72).to_pil()
             path = folder / f"{i + 1:03d}.png"
             image.save(path, format="PNG", optimize=False)
             out.append(path)
@@ -182,7 +184,15 @@ def solve(
         say(nodes, most, f"{nodes:,} positions searched")
 
     answer = run_solve(slug, players, None, budget, values=values, progress=tick)
-    return {"json": answer, "text": plain(answer)}
+    out: dict[str, Any] = {"json": answer, "text": plain(answer), "steps": turn_lines(answer)}
+    if answer["result"] == "win" and get_game(slug).draw_line is not None:
+        say(answer["nodes"], answer["nodes"], "drawing the winning line")
+        pdf = draw_solution(slug, None, answer, folder / "solution.pdf", values)
+        out["pdf"] = pdf.name
+        out["diagrams"] = [
+            p.relative_to(folder).as_posix() for p in page_pictures(pdf, folder / "solution", SOLUTION_DPI)
+        ]
+    return out
 
 
 def preview(slug: str, folder: Path, say: Say) -> dict:

@@ -598,16 +598,20 @@ async function runSolve(ev) {
 }
 
 function renderSolve(job) {
-  const a = job.result.json;
+  // the answer as `pnp solve` prints it, then its diagrams as `pnp solve --pdf` draws them
+  const r = job.result;
+  const a = r.json;
   const box = $("#solve-result");
-  box.replaceChildren(el("p", { class: `verdict ${a.result}`, text: `${a.players} players: ${job.result.text}` }));
-  const steps = job.result.steps || a.line.map((move, i) => ({ text: JSON.stringify(move) }));
-  const pics = job.result.diagrams || [];
-  if (steps.length) {
+  box.replaceChildren(el("p", { class: `verdict ${a.result}`, text: `${a.players} players: ${r.text}` }));
+  if (r.steps.length) {
     box.append(el("h3", { class: "section", text: "The winning line, turn by turn" }));
-    box.append(el("ol", { class: "solve-line", id: "solve-line" }, steps.map((s, i) => el("li", {},
-      el("b", { text: `Turn ${i + 1}` }), " ", el("span", { text: s.text }),
-      pics[i] ? el("img", { src: fileUrl(job, pics[i]), alt: `the board after turn ${i + 1}` }) : null))));
+    box.append(el("ol", { class: "solve-line", id: "solve-line" }, r.steps.map((s) => el("li", { text: s }))));
+  }
+  if (r.diagrams && r.diagrams.length) {
+    box.append(el("div", { class: "bar" },
+      el("h3", { class: "section", text: "On the board" }), el("span", { class: "spacer" }),
+      el("a", { class: "button", href: fileUrl(job, r.pdf), download: `${S.game}-solution.pdf`, text: "⤓ solution PDF" })));
+    box.append(el("div", { class: "diagrams" }, r.diagrams.map((pic, i) => el("img", { src: fileUrl(job, pic), alt: `the winning line, page ${i + 1}` }))));
   }
 }
 
