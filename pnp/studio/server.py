@@ -57,7 +57,7 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
-        timeout_graceful_shutdown=0.5,
+        timeout_graceful_shutdown=0.5,  # type: ignore[arg-type]  # a float works: asyncio.wait_for
         lifespan="on",
     )
     server = uvicorn.Server(config)

@@ -23,9 +23,9 @@ from pnp import interrupt
 from pnp.build import FORMATS, ChecksFailed, build_game, check_game, make_kit
 from pnp.checks import Finding
 from pnp.errors import PnpError
+from pnp.games import get_game
 from pnp.sim.command import Request, cap_warnings, parse_sweep, results, run_all, write_run_report
 from pnp.sim.runner import default_jobs
-from pnp.games import get_game
 from pnp.sim.solve import draw_solution, plain, run_solve, turn_lines
 
 Say = Callable[[int, int | None, str], None]
@@ -189,9 +189,8 @@ def solve(
         say(answer["nodes"], answer["nodes"], "drawing the winning line")
         pdf = draw_solution(slug, None, answer, folder / "solution.pdf", values)
         out["pdf"] = pdf.name
-        out["diagrams"] = [
-            p.relative_to(folder).as_posix() for p in page_pictures(pdf, folder / "solution", SOLUTION_DPI)
-        ]
+        pictures = page_pictures(pdf, folder / "solution", SOLUTION_DPI)
+        out["diagrams"] = [p.relative_to(folder).as_posix() for p in pictures]
     return out
 
 
