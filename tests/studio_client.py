@@ -44,6 +44,13 @@ def wait(client: TestClient, job: str, until: float = JOB_WAIT) -> dict[str, Any
     raise AssertionError(f"job {job} did not end within {until:.0f} s")
 
 
+def run_job(client: TestClient, url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST a job's request, then the job once it has ended."""
+    answer = client.post(url, json=body)
+    assert answer.status_code == 202, answer.text
+    return wait(client, answer.json()["job"])
+
+
 def config_file(tmp_path: Path, values: dict[str, Any], name: str = "studio.toml") -> Path:
     """The same values as a config file for the command line."""
     path = tmp_path / name
@@ -64,25 +71,27 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def studio_command(port: int, cache: Path, *args: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "pnp.cli",
+        "studio",
+        "--port",
+        str(port),
+        "--cache",
+        str(cache),
+        *args,
+    ]
+
+
 @contextmanager
 def running(cache: Path, *args: str) -> Iterator[tuple[subprocess.Popen, str]]:
     """`pnp studio` in a process group of its own, until it answers; stopped after."""
     port = free_port()
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "pnp.cli",
-            "studio",
-            "--port",
-            str(port),
-            "--cache",
-            str(cache),
-            "--jobs",
-            "2",
-            *args,
-        ],
+        studio_command(port, cache, "--jobs", "2", *args),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

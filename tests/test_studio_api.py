@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import pnp
-from studio_client import cli_json, config_file, studio, wait
+from studio_client import cli_json, config_file, run_job, studio, wait
 
 from pnp.build import check_game
 from pnp.config import parse_toml, split_config
@@ -275,11 +275,11 @@ def test_a_build_zip_holds_exactly_the_files_pnp_build_writes(client, tmp_path):
 @pytest.mark.slow
 def test_asking_for_the_same_build_twice_builds_once(client):
     body = {"params": {"die_size": 11.0}, "paper": "a4", "formats": ["pdf"]}
-    first = wait(client, client.post(f"/api/games/{ED}/build", json=body).json()["job"])
+    first = run_job(client, f"/api/games/{ED}/build", body)
     assert first["state"] == "done"
     entries = client.app.state.studio.cache.entries  # type: ignore[attr-defined]
     made = sorted(p.name for p in entries.iterdir())
-    second = wait(client, client.post(f"/api/games/{ED}/build", json=body).json()["job"])
+    second = run_job(client, f"/api/games/{ED}/build", body)
     assert second["state"] == "done" and second["result"] == first["result"]
     assert sorted(p.name for p in entries.iterdir()) == made
     assert second["seconds"] < first["seconds"]
@@ -288,7 +288,7 @@ def test_asking_for_the_same_build_twice_builds_once(client):
 @pytest.mark.slow
 def test_a_kit_with_check_errors_is_refused_with_its_findings(client):
     body = {"params": {"card_width": 150.0, "card_height": 150.0}, "formats": ["pdf"]}
-    done = wait(client, client.post(f"/api/games/{ED}/build", json=body).json()["job"])
+    done = run_job(client, f"/api/games/{ED}/build", body)
     assert done["state"] == "failed" and "check error" in done["error"]
     assert done["result"]["checks"]["errors"]
 
@@ -297,7 +297,7 @@ def test_a_kit_with_check_errors_is_refused_with_its_findings(client):
 def test_a_simulation_result_is_the_cli_json_for_the_same_request(client, tmp_path):
     values = {"die_size": 12.0, "arrows": "pinwheel"}
     body = {"params": values, "games": 300, "players": 3, "bot": "greedy", "seed": 7}
-    done = wait(client, client.post(f"/api/games/{ED}/simulate", json=body).json()["job"])
+    done = run_job(client, f"/api/games/{ED}/simulate", body)
     assert done["state"] == "done", done
     want = cli_json(
         "simulate",
@@ -328,7 +328,7 @@ def test_a_sweep_and_a_game_option_give_the_cli_json(client):
         "options": {"two_colours": True},
         "sweep": {"key": "n", "values": [4, 6]},
     }
-    done = wait(client, client.post(f"/api/games/{ED}/simulate", json=body).json()["job"])
+    done = run_job(client, f"/api/games/{ED}/simulate", body)
     assert done["state"] == "done", done
     want = cli_json(
         "simulate",
@@ -349,7 +349,7 @@ def test_a_sweep_and_a_game_option_give_the_cli_json(client):
 @pytest.mark.slow
 def test_a_request_the_engine_refuses_fails_the_job_with_its_line(client):
     body = {"games": 10, "players": 4, "options": {"two_colours": True}}
-    done = wait(client, client.post(f"/api/games/{ED}/simulate", json=body).json()["job"])
+    done = run_job(client, f"/api/games/{ED}/simulate", body)
     assert done["state"] == "failed"
     r = pnp("simulate", ED, "--games", "10", "--players", "4", "--two-colours")
     assert r.returncode == 2 and r.stderr.strip() == f"error: {done['error']}"
@@ -383,7 +383,7 @@ def wait_a_little(client, job: str) -> dict:
 def test_a_solve_gives_the_cli_answer(client, tmp_path):
     values = {"radius": 2}
     body = {"params": values, "players": 2, "budget": 200_000}
-    done = wait(client, client.post("/api/games/building-community/solve", json=body).json()["job"])
+    done = run_job(client, "/api/games/building-community/solve", body)
     assert done["state"] == "done", done
     want = cli_json(
         "solve",

@@ -8,13 +8,12 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
-from studio_client import START, running
+from studio_client import START, running, studio_command
 
 pytestmark = pytest.mark.slow
 
@@ -82,16 +81,7 @@ def test_a_port_in_use_is_one_error_line(tmp_path):
         s.listen()
         port = s.getsockname()[1]
         r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pnp.cli",
-                "studio",
-                "--port",
-                str(port),
-                "--cache",
-                str(tmp_path),
-            ],
+            studio_command(port, tmp_path),
             capture_output=True,
             text=True,
             timeout=60,
