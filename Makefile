@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup kits test bench lint golden conformance clean
+.PHONY: help setup kits studio test bench lint golden conformance clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -26,6 +26,9 @@ setup: $(STAMP) ## Create .venv and install pnp with its test extras
 
 kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
 	$(BIN)/pnp build all
+
+studio: $(STAMP) ## Serve pnp studio on http://127.0.0.1:8765 (STUDIO_ARGS=--open ...)
+	$(BIN)/pnp studio $(STUDIO_ARGS)
 
 # Two tiers: `test` leaves out the tests marked slow (long sweeps, property and end-to-end
 # runs, PDF parsing); `test-slow` runs only those; `test-all` runs both.

@@ -97,6 +97,55 @@ def game_figures(game: str) -> list[tuple[str, str]]:
     return list(module.bench())
 
 
+def studio_preview_seconds(game: str = "exploding-dice", changes: int = 5) -> list[float]:
+    """Seconds from a parameter change to the page's previews being ready (the build job the
+    page starts: PDF pages as pictures and every part's SVG), through a real `pnp studio`
+    on 127.0.0.1, one change after another, each a die size not built before."""
+    import json
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+
+    def call(method: str, path: str, body: dict | None = None) -> dict:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url + path, data=data, method=method)
+        with urllib.request.urlopen(req, timeout=300) as answer:
+            return json.loads(answer.read())
+
+    with tempfile.TemporaryDirectory() as cache:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "pnp.cli", "studio", "--port", str(port), "--cache", cache],
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            for _ in range(300):
+                try:
+                    call("GET", "/api/games")
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            seconds = []
+            for k in range(changes + 1):  # the first one warms the job processes up
+                body = {"params": {"die_size": 10.0 + k / 10}, "formats": ["pdf", "svg"]}
+                start = time.perf_counter()
+                job = call("POST", f"/api/games/{game}/build", body)["job"]
+                while call("GET", f"/api/jobs/{job}")["state"] in ("queued", "running"):
+                    time.sleep(0.02)
+                if k:
+                    seconds.append(time.perf_counter() - start)
+            return seconds
+        finally:
+            server.send_signal(signal.SIGINT)
+            server.wait(10)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m pnp.bench", description=__doc__)
     ap.add_argument("games_to_bench", nargs="*", metavar="GAME", help="games (default: all)")
@@ -107,6 +156,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, nargs="*", default=[1, 2], help="job counts to try")
     ap.add_argument("--bots", nargs="*", default=["random"], help="bots to time")
     ap.add_argument("--no-build", action="store_true", help="skip the kit build timing")
+    ap.add_argument(
+        "--no-studio", action="store_true", help="skip the studio's preview-after-a-change time"
+    )
     args = ap.parse_args(argv)
     names = args.games_to_bench or [s for s, g in registry().items() if g.engine is not None]
     print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
@@ -128,6 +180,13 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  {label}: {figure}")
         if not args.no_build:
             print(f"  kit build (a4 + letter, all formats): {build_seconds(game)}")
+    if not args.no_studio and (not args.games_to_bench or "exploding-dice" in names):
+        times = sorted(studio_preview_seconds())
+        print(
+            "pnp studio, Exploding Dice previews after a parameter change (target < 2 s): "
+            f"median {times[len(times) // 2]:.2f} s, best {times[0]:.2f} s, "
+            f"worst {times[-1]:.2f} s over {len(times)} changes"
+        )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ perceptual distance, so 'distinguishable' is measured rather than assumed."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 # Machado, Oliveira & Fernandes (2009), severity 1.0, applied to linear RGB.
 CVD_MATRICES: dict[str, tuple[tuple[float, float, float], ...]] = {
@@ -26,6 +27,7 @@ CVD_MATRICES: dict[str, tuple[tuple[float, float, float], ...]] = {
 }
 
 
+@lru_cache(maxsize=4096)  # pure, and asked for the same few inks over and over
 def hex_to_rgb(h: str) -> tuple[float, float, float]:
     h = h.lstrip("#")
     return tuple(int(h[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
@@ -56,6 +58,7 @@ def simulate(hex_colour: str, vision: str) -> tuple[float, float, float]:
     return _lab(seen)  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=4096)  # pure, and asked for the same few inks over and over
 def delta_e(a: str, b: str, vision: str = "normal") -> float:
     """CIE76 distance between two print colours under a colour vision."""
     la, lb = simulate(a, vision), simulate(b, vision)
@@ -73,6 +76,7 @@ def relative_luminance(hex_colour: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+@lru_cache(maxsize=4096)  # pure, and asked for the same few inks over and over
 def contrast_ratio(a: str, b: str) -> float:
     """WCAG 2 contrast ratio, 1 (same) to 21 (black on white): how well a line in one
     colour shows on a ground of the other, independent of hue."""
@@ -80,6 +84,7 @@ def contrast_ratio(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+@lru_cache(maxsize=4096)  # pure, and asked for the same few inks over and over
 def blend(under: str, over: str, opacity: float) -> str:
     """`over` painted at `opacity` on `under`, as a '#rrggbb' colour."""
     u, o = hex_to_rgb(under), hex_to_rgb(over)

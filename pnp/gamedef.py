@@ -5,8 +5,8 @@ registry, which imports every game (and the games must not depend on each other)
 
 `Engine` and `Solver` are the contracts a game's simulation and solver modules meet (a
 module satisfies a protocol for mypy as an object does). Members a game may leave out
-(`RATIOS`, `TOTALS`, `warm`, a solver's `MAX_BUDGET`) are read here, with their defaults,
-and nowhere else.
+(`RATIOS`, `TOTALS`, `warm`, a solver's `MAX_BUDGET` and `label_line`) are read here,
+with their defaults, and nowhere else.
 """
 
 from __future__ import annotations
@@ -73,7 +73,12 @@ class Engine(Protocol):
 
 
 class Solver(Protocol):
-    """A game's solver: ``solve(model, players, budget[, progress]) -> SolveResult``."""
+    """A game's solver: ``solve(model, players, budget[, progress]) -> SolveResult``.
+
+    It may also offer ``label_line(model, line) -> list[str]``: the answer's line written in
+    the names the printed board shows, one turn a string (`pnp solve` prints them; read
+    through `line_labels`), so a person can replay the line on the board.
+    """
 
     @property
     def solve(self) -> Callable[..., SolveResult]: ...
@@ -93,6 +98,9 @@ class GameDef:
     variants: Mapping[str, Mapping[str, ConfigValue]] = field(default_factory=dict)
     """Named configs (config keys -> values) the golden files also cover, as Boxes.py's
     examples do: what a designer is likely to change, kept from drifting unseen."""
+    draw_line: Callable[..., list] | None = None
+    """(params, players, line, printing) -> components drawing a solver's line (its JSON
+    turns) as board diagrams, one per turn: `pnp solve --pdf`. None: the game has none."""
     templates: tuple[str, str] | None = None
     """(package, folder) holding the game's rule-card templates, for a
     `jinja2.PackageLoader`; None: the built-in `templates/rules/<slug>/`."""
@@ -121,6 +129,15 @@ def warm(engine: Engine, model: object) -> None:
 def max_budget(solver: Solver, default: int) -> int:
     """The most nodes the solver may be given: its own `MAX_BUDGET`, else `default`."""
     return int(getattr(solver, "MAX_BUDGET", default))
+
+
+def line_labels(solver: Solver, model: object, line: tuple[object, ...]) -> list[str] | None:
+    """The line in the printed board's names, one turn a string; None if the solver
+    offers no `label_line`."""
+    hook: Callable[[object, tuple[object, ...]], list[str]] | None = getattr(
+        solver, "label_line", None
+    )
+    return None if hook is None else [str(s) for s in hook(model, line)]
 
 
 def cutoffs(engine: Engine) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ piece whose edge is paper-white (`with_trim_lines`).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -139,13 +140,20 @@ def shows_on_paper(colour: str) -> bool:
     )
 
 
-def edge_shown(component: Component, cut: Shape, printed: tuple[str, ...]) -> list[bool]:
+def edge_shown(
+    component: Component,
+    cut: Shape,
+    printed: tuple[str, ...],
+    painted: list[Paint] | None = None,
+) -> list[bool]:
     """For points spread along the cut outline `cut` (one ring): does the print, drawing
     the machine layers `printed`, show the edge there?
 
     It does where the ink on the outline, or just inside it (EDGE_INSET: the piece's own
     ink), stands out from the paper outside by MIN_EDGE_CONTRAST. Only `printed` layers
-    paint: a machine layer the print leaves out (the cut hairline itself) shows nothing."""
+    paint: a machine layer the print leaves out (the cut hairline itself) shows nothing.
+    `painted` is `paints(component, painted_layers(printed))` when the caller has it (every
+    ring of a component is tested against the same paints: work them out once)."""
     line = linework(cut)
     area = enclosed(cut)
     if line.is_empty or area.is_empty:
@@ -155,10 +163,10 @@ def edge_shown(component: Component, cut: Shape, printed: tuple[str, ...]) -> li
     inner = area.buffer(-EDGE_INSET).boundary
     ins = [inner.interpolate(inner.project(p)) if not inner.is_empty else p for p in at]
     reach = line.envelope.buffer(1.0)
+    if painted is None:
+        painted = paints(component, painted_layers(printed))
     below = [
-        p
-        for p in paints(component, painted_layers(printed))
-        if any(g is not None and g.intersects(reach) for g in (p.fill, p.stroke))
+        p for p in painted if any(g is not None and g.intersects(reach) for g in (p.fill, p.stroke))
     ]
     shown = []
     for pts in (at, ins):
@@ -168,10 +176,15 @@ def edge_shown(component: Component, cut: Shape, printed: tuple[str, ...]) -> li
     return [a or b for a, b in zip(*shown, strict=True)]
 
 
-def unseen_stretches(component: Component, cut: Shape, printed: tuple[str, ...]) -> BaseGeometry:
+def unseen_stretches(
+    component: Component,
+    cut: Shape,
+    printed: tuple[str, ...],
+    painted: list[Paint] | None = None,
+) -> BaseGeometry:
     """The stretches of a cut outline the print does not show, as lines (empty if none):
     runs of unseen points longer than MIN_UNSEEN, each closed over its half steps."""
-    shown = edge_shown(component, cut, printed)
+    shown = edge_shown(component, cut, printed, painted)
     line = linework(cut)
     if not shown or all(shown):
         return Polygon()
@@ -204,16 +217,41 @@ def unseen_stretches(component: Component, cut: Shape, printed: tuple[str, ...])
     return unary_union(parts) if parts else Polygon()
 
 
+_UNSEEN: OrderedDict[tuple[int, int, tuple[str, ...]], tuple[Component, list]] = OrderedDict()
+_UNSEEN_MOST = 512
+
+
 def unseen_outlines(component: Component, printed: tuple[str, ...]) -> list[BaseGeometry]:
     """Every stretch of the component's `cut` outlines that a print drawing the machine
     layers `printed` would not show: none where the cut itself is printed, or where the art
-    runs past the trim (bleed) and crop marks show it."""
+    runs past the trim (bleed) and crop marks show it.
+
+    Remembered for the very component object (and its item count): a build asks twice, once
+    to draw trim lines and once to check the printed page, and a part that needs no trim
+    line is the same object both times."""
     if "cut" in printed or component.bleed > 0:
         return []
+    key = (id(component), len(component.items), printed)
+    known = _UNSEEN.get(key)
+    if known is not None and known[0] is component:
+        _UNSEEN.move_to_end(key)
+        return known[1]
+    out = _unseen_outlines(component, printed)
+    _UNSEEN[key] = (component, out)
+    if len(_UNSEEN) > _UNSEEN_MOST:
+        _UNSEEN.popitem(last=False)
+    return out
+
+
+def _unseen_outlines(component: Component, printed: tuple[str, ...]) -> list[BaseGeometry]:
     out = []
+    painted: list[Paint] | None = None
     for cut in component.shapes("cut"):
         for ring in shapely.get_parts(linework(cut)):
-            unseen = unseen_stretches(component, replace(cut, geom=ring, radius=0.0), printed)
+            if painted is None:
+                painted = paints(component, painted_layers(printed))
+            outline = replace(cut, geom=ring, radius=0.0)
+            unseen = unseen_stretches(component, outline, printed, painted)
             if not unseen.is_empty:
                 out.append(unseen)
     return out

@@ -69,3 +69,18 @@ def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
     assert r.returncode == 0, r.stderr
     assert (out / "exploding-dice" / "exploding-dice-letter.pdf").stat().st_size > 10_000
     assert (out / "index.html").exists()
+    # the studio's page, script and style ship too, and it serves them from the install
+    page = run(
+        py,
+        "-c",
+        "from starlette.testclient import TestClient\n"
+        "from pnp.studio.app import Settings, create_app, STATIC\n"
+        "from pathlib import Path\n"
+        "c = TestClient(create_app(Settings(Path('cache'), 1, 10**8)))\n"
+        "print(STATIC)\n"
+        "for url in ('/', '/static/studio.js', '/static/studio.css', '/api/games'):\n"
+        "    assert c.get(url).status_code == 200, url\n",
+        cwd=tmp_path,
+    )
+    assert page.returncode == 0, page.stderr
+    assert str(venv) in page.stdout and str(ROOT) not in page.stdout

@@ -184,12 +184,14 @@ def _register_play_commands() -> None:
     from pnp.cli.new import new
     from pnp.cli.simulate import simulate
     from pnp.cli.solve import solve
+    from pnp.cli.studio import studio
 
     app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
         simulate
     )
     app.command()(solve)
     app.command()(new)
+    app.command()(studio)
 
 
 _register_play_commands()

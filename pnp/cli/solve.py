@@ -12,7 +12,9 @@ from rich.console import Console
 from pnp.atomic import check_user_file, stream_named, write_user_file
 from pnp.cli.simulate import whole_number
 from pnp.errors import PnpError
-from pnp.sim.solve import plain, run_solve
+from pnp.games import get_game
+from pnp.sim.solution import check_pdf_target
+from pnp.sim.solve import draw_solution, plain, run_solve, turn_lines
 
 
 def solve(
@@ -29,17 +31,30 @@ def solve(
     json_out: Annotated[
         str | None, typer.Option("--json", help="Write the answer as JSON to a file ('-': stdout).")
     ] = None,
+    pdf: Annotated[
+        str | None,
+        typer.Option(help="Draw a winning line as board diagrams, one per turn, in this PDF."),
+    ] = None,
 ) -> None:
     """Search for a winning line from the kit's start position: won / unwinnable / unknown."""
     if json_out is not None and not json_out.strip():
         raise PnpError("--json needs a file name, or '-' for stdout")
     if json_out not in (None, "-"):
         check_user_file(json_out)  # said now, not after the search
+    target = None if pdf is None else check_pdf_target(get_game(game), pdf)
     answer = run_solve(game, players, config, budget)
     text = json.dumps(answer)
     if json_out == "-" or (json_out and stream_named(json_out) == 1):
         print(text)
+        if target is not None:
+            draw_solution(game, config, answer, target)
         return
     if json_out:
         write_user_file(json_out, text + "\n")
-    Console().print(f"{game}, {answer['players']} players: {plain(answer)}", highlight=False)
+    console = Console(highlight=False)
+    console.print(f"{game}, {answer['players']} players: {plain(answer)}")
+    for line in turn_lines(answer):
+        console.print(f"  {line}", markup=False)
+    if target is not None:
+        draw_solution(game, config, answer, target)
+        console.print(f"solution drawn in {target}", markup=False)

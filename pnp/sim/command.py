@@ -94,7 +94,7 @@ def run_simulation(
     source = f"config file {config}" if config is not None else "options"
     params, _ = split_config(data, gdef.default_params(), source)
     model = engine.prepare(params, players, **options)
-    effective = _plain(dataclasses.asdict(params))
+    effective = as_json(dataclasses.asdict(params))
     result = run(engine, model, players, bot, games, seed, jobs, options, progress)
     colours = tuple(getattr(model, "colours", ()))
     chosen = {k: v for k, v in options.items() if v != declared[k].default}
@@ -156,12 +156,12 @@ def sweep_summary(key: str, runs: Runs) -> dict[str, Any]:
     return {"sweep": key, "runs": [{"value": v, **sim.summary} for v, sim in runs]}
 
 
-def _plain(value: Any) -> Any:
+def as_json(value: Any) -> Any:
     """Parameters as JSON has them: tuples become lists, tables stay tables."""
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): as_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [as_json(v) for v in value]
     return value
 
 
@@ -196,11 +196,12 @@ class Request:
     jobs: int
     config: Path | None
     options: dict[str, Any]
+    values: dict[str, Any] | None = None  # config keys given directly, after the file
 
     def run(
         self, values: dict[str, Any] | None = None, progress: Progress | None = None
     ) -> Simulation:
-        """`run_simulation` of this request, with `values` as config keys on top."""
+        """`run_simulation` of this request, with `values` (a swept value) on top of its own."""
         return run_simulation(
             self.game,
             self.games,
@@ -211,7 +212,7 @@ class Request:
             self.config,
             self.options,
             progress=progress,
-            values=values,
+            values={**(self.values or {}), **(values or {})} or None,
         )
 
 

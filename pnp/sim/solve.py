@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import inspect
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pnp.config import read_toml, split_config
 from pnp.errors import OutOfMemory, PnpError
-from pnp.gamedef import GameDef, Solver, max_budget
+from pnp.gamedef import GameDef, Solver, line_labels, max_budget
 from pnp.games import get_game
+from pnp.kit import PrintParams
 from pnp.progress import Ticker
 from pnp.sim.seats import engine_for, seat_count
+from pnp.sim.solution import solution_pdf, write_solution_pdf
 
 MAX_BUDGET = 10**7
 """Nodes a solver may be given unless it declares its own `MAX_BUDGET` (what its memory per
@@ -30,10 +33,40 @@ def solver_for(game: GameDef) -> Solver:
     return game.solver
 
 
+def kit_params(
+    gdef: GameDef, config: Path | None, values: dict[str, Any] | None = None
+) -> tuple[Any, PrintParams]:
+    """The game's parameters and the print parameters: the config file if one is given, then
+    `values` (config keys given directly)."""
+    data = {**(read_toml(config) if config is not None else {}), **(values or {})}
+    source = f"config file {config}" if config is not None else "options"
+    return split_config(data, gdef.default_params(), source)
+
+
+def draw_solution(
+    game: str,
+    config: Path | None,
+    answer: dict[str, Any],
+    pdf: Path,
+    values: dict[str, Any] | None = None,
+) -> Path:
+    """Draw a won answer's line in the PDF `pdf`, on the config's paper."""
+    gdef = get_game(game)
+    params, printing = kit_params(gdef, config, values)
+    return write_solution_pdf(pdf, solution_pdf(gdef, params, printing, answer))
+
+
 def run_solve(
-    game: str, players: int | None = None, config: Path | None = None, budget: int = 1_000_000
+    game: str,
+    players: int | None = None,
+    config: Path | None = None,
+    budget: int = 1_000_000,
+    values: dict[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Solve the kit's start position; the JSON object `pnp solve --json` prints."""
+    """Solve the kit's start position; the JSON object `pnp solve --json` prints. `values`
+    are config keys given directly, after the config file's; `progress(nodes, budget)`
+    replaces the stderr line every few seconds."""
     gdef = get_game(game)
     solver = solver_for(gdef)
     most = max_budget(solver, MAX_BUDGET)
@@ -41,14 +74,12 @@ def run_solve(
         raise PnpError(f"--budget must be from 1 to {most:,} nodes, got {budget:,}")
     engine = engine_for(gdef)
     players = seat_count(gdef, players)
-    params = gdef.default_params()
-    if config is not None:
-        params, _ = split_config(read_toml(config), params, f"config file {config}")
+    params, _ = kit_params(gdef, config, values)
     model = engine.prepare(params, players)
     started = time.perf_counter()
-    extra: dict[str, Ticker] = {}
+    extra: dict[str, Callable[[int, int], None]] = {}
     if "progress" in inspect.signature(solver.solve).parameters:
-        extra["progress"] = Ticker(f"{game}: solving", "positions searched")
+        extra["progress"] = progress or Ticker(f"{game}: solving", "positions searched")
     answer = None
     try:
         answer = solver.solve(model, players, budget, **extra)
@@ -69,6 +100,9 @@ def run_solve(
         start=answer.start,
         line=list(answer.line),
     )
+    labels = line_labels(solver, model, answer.line)
+    if labels is not None:
+        out["line_labels"] = labels
     return out
 
 
@@ -81,3 +115,11 @@ def plain(answer: dict[str, Any]) -> str:
     if answer["result"] == "no-win":
         return f"proved unwinnable: every reachable position explored; {nodes}"
     return f"unknown within the budget: no win found; {nodes}"
+
+
+def turn_lines(answer: dict[str, Any]) -> list[str]:
+    """The winning line in the printed board's names, one numbered turn a line (none when
+    the game's solver cannot name the board's spaces)."""
+    labels = answer.get("line_labels") or []
+    width = len(str(len(labels)))
+    return [f"{i:>{width}}. {text}" for i, text in enumerate(labels, 1)]

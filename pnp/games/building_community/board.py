@@ -5,9 +5,12 @@ can reset the board; the tiles hide the tint during play. The pawns' start space
 under tiles too, so the start marks sit in the margin: beside each corner a plate of
 numbered pawn discs says which pawn starts one space in from that corner, for each
 player count (the spec's corner table). The margin's corners carry the title and the
-colour key. Topology and positions come from `geometry.hexgrid`. Spaces are flat-top,
-which makes the board taller than wide, like the page: a radius-3 board prints upright on
-one A4 or Letter sheet.
+colour key. Every space carries its name (`notation`: column letter, count from the
+column's foot) small under its symbol, read with its tile lifted; each column's letter
+is printed again under its foot, in the margin, so a name is found with the tiles on:
+follow the letter up and count. Topology and positions come from `geometry.hexgrid`.
+Spaces are flat-top, which makes the board taller than wide, like the page: a radius-3
+board prints upright on one A4 or Letter sheet.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from shapely.ops import unary_union
 
 from geometry import hexgrid
 from geometry.shapes import centred_rounded_rect, rounded_rect, symbol, union_of
+from pnp.games.building_community.notation import LETTERS, column, label
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.kit import PrintParams
 from pnp.layout.page import item_bounds
@@ -49,6 +53,11 @@ TITLE = 12.0  # pt
 KEY = 7.5  # pt
 KEY_SYMBOL = 4.0  # mm
 KEY_ROW = 5.5  # mm
+NAME = 6.0  # pt: a space's name, under its symbol
+NAME_DROP = 0.32  # the name's centre below the space's centre, in pitches
+NAME_INK = "#6E6A62"  # quieter than the outlines: a reference, not part of the art
+FOOT = 8.0  # pt: a column's letter under its foot
+FOOT_GAP = 1.2  # mm between the field and a column letter
 ORIENTATION: hexgrid.Orientation = "flat"
 
 
@@ -228,12 +237,50 @@ def _key_items(p: BuildingCommunityParams, right: float, top: float) -> list[Ite
     return items
 
 
+def _cap(size: float, bold: bool = False) -> float:
+    """The height of a capital (and of a digit) at `size` points, mm."""
+    return ascent(size, bold) * 0.72 / 0.76
+
+
+def name_items(cells: tuple[hexgrid.Hex, ...], radius: int, pitch: float) -> list[Item]:
+    """Each space's name, centred below its symbol (field coordinates)."""
+    out: list[Item] = []
+    for cell in cells:
+        x, y = hexgrid.centre(cell, pitch, ORIENTATION)
+        base = y - NAME_DROP * pitch - _cap(NAME) / 2
+        out.append(Text(x, base, label(cell, radius), NAME, False, "middle", NAME_INK))
+    return out
+
+
+def foot_items(radius: int, pitch: float, avoid: BaseGeometry | None = None) -> list[Item]:
+    """Each column's letter under its lowest space, in the margin (field coordinates). A
+    letter that would touch `avoid` (a start plate's pointer) steps aside, outwards."""
+    feet: dict[int, hexgrid.Hex] = {}
+    for cell in hexgrid.board(radius):
+        col = column(cell, radius)
+        if col not in feet or cell[0] < feet[col][0]:
+            feet[col] = cell  # the lowest space: least q in its column
+    out: list[Item] = []
+    for col, cell in sorted(feet.items()):
+        x, y = hexgrid.centre(cell, pitch, ORIENTATION)
+        base = y - pitch / 2 - FOOT_GAP - _cap(FOOT, True)
+        text = Text(x, base, LETTERS[col], FOOT, True, "middle", INK_TEXT)
+        if avoid is not None and box(*item_bounds(text)).buffer(FOOT_GAP).intersects(avoid):
+            side = -1.0 if x <= 0 else 1.0
+            text = text.moved(side * (TAIL + FOOT_GAP + string_width(text.text, FOOT, True)), 0)
+        out.append(text)
+    return out
+
+
 def layout(p: BuildingCommunityParams) -> tuple[BoardLayout, list[_Plate], list[Item]]:
-    """The board's size and the margin furniture (plates, title, key) in field coordinates."""
+    """The board's size and the margin furniture (plates, column letters, title, key) in
+    field coordinates."""
     pitch = space_size(p)
     field = _field(p.radius, pitch)
     plates = [_plate(c, p.radius, pitch, field) for c in range(6)]
-    taken = unary_union([field, *(pl.outline for pl in plates)])
+    feet = foot_items(p.radius, pitch, unary_union([pl.outline for pl in plates]))
+    letters = unary_union([box(*item_bounds(it)) for it in feet])
+    taken = unary_union([field, letters, *(pl.outline for pl in plates)])
     x0, y0, x1, y1 = taken.bounds
     hx = max(-x0, x1) + PAD
     hy = max(-y0, y1) + PAD
@@ -243,7 +290,7 @@ def layout(p: BuildingCommunityParams) -> tuple[BoardLayout, list[_Plate], list[
             break
         hy += 1.0
     size = BoardLayout(pitch, 2 * hx, 2 * hy, (hx, hy))
-    return size, plates, extra
+    return size, plates, feet + extra
 
 
 def board(p: BuildingCommunityParams, printing: PrintParams) -> Component:
@@ -259,6 +306,7 @@ def board(p: BuildingCommunityParams, printing: PrintParams) -> Component:
         mark = symbol(k.symbol, x, y, g.pitch * HINT_SYMBOL)
         c.add(Shape(mark, style=Style(fill=k.hex, stroke=None, opacity=HINT_OPACITY)))
         c.add(Shape(mark.exterior, style=Style(stroke=SPACE_LINE, stroke_width=0.2, opacity=0.6)))
+    c.add(*(it.moved(*g.origin) for it in name_items(hexgrid.board(p.radius), p.radius, g.pitch)))
     field = affinity.translate(_field(p.radius, g.pitch), *g.origin)
     c.add(Shape(field.exterior, style=Style(stroke=FIELD_EDGE, stroke_width=0.6)))
     ox, oy = g.origin

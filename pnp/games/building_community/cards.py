@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pnp.cards import CardFormat, card_back, rule_deck
 from pnp.checks import Finding
+from pnp.games.building_community.notation import label
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.kit import PrintParams
 from pnp.palette import ink
@@ -34,6 +35,7 @@ def rules_context(p: BuildingCommunityParams, tiles: list[Component]) -> dict[st
         "tile_list": _listed(listed),
         "scope": p.scope,
         "pawns": len(p.pawn_colours),
+        "centre": label((0, 0), p.radius),
     }
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from pnp.errors import PnpError
 from pnp.gamedef import GameDef
-from pnp.games.building_community import checks, engine, solver
+from pnp.games.building_community import checks, diagrams, engine, solver
 from pnp.games.building_community.board import board
 from pnp.games.building_community.cards import GAME as SLUG
 from pnp.games.building_community.cards import TITLE, rule_cards
-from pnp.games.building_community.model import play_model
+from pnp.games.building_community.model import PlayModel, play_model
 from pnp.games.building_community.params import BuildingCommunityParams, validate
 from pnp.games.building_community.pawns import pawn_standees, pawn_tokens
 from pnp.games.building_community.tiles import tiles
 from pnp.kit import Kit, KitSection, PrintParams
+from pnp.scene import Component
 
 
 def build_kit(params: BuildingCommunityParams, printing: PrintParams) -> Kit:
@@ -28,8 +30,29 @@ def build_kit(params: BuildingCommunityParams, printing: PrintParams) -> Kit:
     kit.findings += found
     kit.cut_parts = {"tiles": tuple(t.name for t in tile_parts)}
     kit.sections = _sections(kit)
+    if params.solution:
+        pages = solution_pages(params, printing, model)
+        kit.components += pages
+        kit.sections.append(KitSection("Solution", tuple(c.name for c in pages), SOLUTION_NOTE))
     kit.materials = _materials(printing, sum(t.copies for t in tile_parts))
     return kit
+
+
+SOLUTION_NOTE = "The solver's winning line, turn by turn, for the box (a spoiler)."
+
+
+def solution_pages(
+    params: BuildingCommunityParams, printing: PrintParams, model: PlayModel
+) -> list[Component]:
+    """The `solution = true` page(s): the solver's line for `players` within
+    `solver_budget`, drawn; one line of error when it finds none."""
+    answer = solver.solve(model, params.players, params.solver_budget)
+    if answer.result != "win":
+        raise PnpError(
+            f"solution = true: the solver found no win for {params.players} players within "
+            f"solver_budget {params.solver_budget:,} ({answer.result}): raise solver_budget"
+        )
+    return diagrams.draw_line(params, params.players, list(answer.line), printing)
 
 
 def _sections(kit: Kit) -> list[KitSection]:
@@ -79,5 +102,6 @@ GAME = GameDef(
     checks=checks.run,
     engine=engine,
     solver=solver,
+    draw_line=diagrams.draw_line,
     variants={"radius-2": {"radius": 2}, "anywhere": {"scope": "anywhere"}},
 )

@@ -35,6 +35,9 @@ class BuildingCommunityParams(CardGroup, TileGroup):
     solver_budget: int = param(
         50_000, lo=1, hi=MAX_SOLVER_BUDGET, help="positions the layout check may search"
     )
+    solution: bool = param(
+        False, help="add a page drawing the solver's winning line for `players`, turn by turn"
+    )
 
 
 def validate(p: BuildingCommunityParams) -> None:

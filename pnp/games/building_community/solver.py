@@ -31,6 +31,7 @@ from typing import Any
 from pnp.games.building_community import rules
 from pnp.games.building_community.engine import FastBoard, fast_board
 from pnp.games.building_community.model import PlayModel
+from pnp.games.building_community.notation import label_line  # noqa: F401 (the contract's)
 from pnp.games.building_community.params import MAX_SOLVER_BUDGET
 from pnp.outcome import SolveResult, SolveVerdict
 

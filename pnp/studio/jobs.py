@@ -1,0 +1,295 @@
+"""Jobs: each build, simulation, solve or check runs in a process of its own, off the
+server's event loop, at most `slots` at a time; the rest wait in order.
+
+A task's process is forked from a warm server process (multiprocessing's forkserver, with
+pnp imported once), so starting one costs milliseconds, and it can be stopped: cancelling
+sends SIGTERM (pnp's Ctrl-C: a simulation stops between games, a build rolls its staging
+back) and, if the process has not ended a second later, SIGKILL. A finished result is kept
+in the cache under the hash of its request, so the same request later is answered at once;
+identical requests in flight wait for the first instead of running twice.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any
+
+from pnp.errors import PnpError
+from pnp.studio.cache import Cache, key_of
+
+STATES = ("queued", "running", "done", "failed", "cancelled")
+GRACE = 1.0  # seconds a cancelled process has to end before it is killed
+MAX_JOBS_KEPT = 500  # finished jobs remembered (their files stay in the cache)
+
+
+class TaskError(PnpError):
+    """A task refused its input: the CLI's one-line message (and what it found, if any)."""
+
+    def __init__(self, message: str, result: Any = None) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+@dataclass
+class Job:
+    """One job as the API shows it."""
+
+    id: str
+    kind: str
+    game: str
+    key: str
+    args: dict[str, Any]
+    state: str = "queued"
+    done: int = 0
+    total: int | None = None
+    message: str = ""
+    result: Any = None
+    error: str | None = None
+    folder: Path | None = None
+    started: float | None = None
+    finished: float | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+    def view(self) -> dict[str, Any]:
+        """The job as `GET /api/jobs/{id}` answers: state, progress, and result or error."""
+        elapsed = None
+        if self.started is not None:
+            elapsed = (self.finished or time.monotonic()) - self.started
+        rate = self.done / elapsed if elapsed and self.total is not None else None
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "game": self.game,
+            "state": self.state,
+            "progress": {"done": self.done, "total": self.total, "message": self.message},
+            "seconds": round(elapsed, 2) if elapsed is not None else None,
+            "rate": round(rate, 1) if rate is not None else None,
+            "result": self.result,
+        }
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+def _context() -> Any:
+    """Processes forked from a single-threaded server process that has pnp imported (the
+    web server has threads, so forking it directly could copy a held lock)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["pnp.studio.work"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+class Jobs:
+    """The studio's jobs and its pool of `slots` runners (threads that each watch one
+    task process)."""
+
+    def __init__(self, cache: Cache, slots: int) -> None:
+        self.cache = cache
+        self.slots = slots
+        self.ctx = _context()
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self._pool = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="pnp-job")
+        self._checks = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="pnp-check")
+        self._lock = threading.Lock()
+        self._key_locks: dict[str, threading.Lock] = {}
+        self._inflight: dict[str, Future] = {}
+        self._processes: set[BaseProcess] = set()
+        self._closed = False
+
+    # --- jobs -------------------------------------------------------------------------
+
+    def submit(self, kind: str, game: str, args: dict[str, Any], request: dict[str, Any]) -> Job:
+        """A new job for `kind` (build, simulate, solve) with the task's `args`; `request`
+        is what names its cache entry."""
+        job = Job(secrets.token_hex(8), kind, game, key_of({"kind": kind, **request}), args)
+        with self._lock:
+            self.jobs[job.id] = job
+            while len(self.jobs) > MAX_JOBS_KEPT:
+                old_id, old = next(iter(self.jobs.items()))
+                if old.state in ("queued", "running"):
+                    break
+                del self.jobs[old_id]
+        self._pool.submit(self._run_job, job)
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        return self.jobs.get(job_id)
+
+    def cancel(self, job: Job) -> None:
+        """Stop a queued or running job (a finished one stays as it is)."""
+        job.cancel.set()
+        if job.state == "queued":
+            job.state = "cancelled"
+            job.finished = time.monotonic()
+
+    def _run_job(self, job: Job) -> None:
+        if job.cancel.is_set() or self._closed:
+            job.state = "cancelled"
+            return
+        job.state = "running"
+        job.started = time.monotonic()
+
+        def progress(done: int, total: int | None, message: str) -> None:
+            job.done, job.total, job.message = done, total, message
+
+        try:
+            job.result, job.folder = self.run_task(
+                job.kind, job.key, job.args, progress, job.cancel
+            )
+            job.state = "done"
+            if isinstance(job.result, dict) and job.kind == "simulate":
+                job.done = job.total = job.result["json"].get("games", job.done)
+        except _Cancelled:
+            job.state = "cancelled"
+        except TaskError as exc:
+            job.state, job.error, job.result = "failed", str(exc), exc.result
+        except Exception as exc:  # a bug in a task: said on the page, never a dead runner
+            job.state, job.error = "failed", f"internal error ({type(exc).__name__}: {exc})"
+        finally:
+            job.finished = time.monotonic()
+
+    # --- checks and other short tasks ---------------------------------------------------
+
+    def ask(self, kind: str, args: dict[str, Any], request: dict[str, Any]) -> Future:
+        """A short task (check, preview) whose caller waits for its result: one run per
+        distinct request however many ask at once, then answered from the cache."""
+        key = key_of({"kind": kind, **request})
+        with self._lock:
+            running = self._inflight.get(key)
+            if running is not None:
+                return running
+            future: Future = Future()
+            self._inflight[key] = future
+
+        def work() -> None:
+            try:
+                result, folder = self.run_task(kind, key, args, None, threading.Event())
+                future.set_result((result, folder))
+            except BaseException as exc:
+                future.set_exception(exc)
+            finally:
+                with self._lock:
+                    self._inflight.pop(key, None)
+
+        self._checks.submit(work)
+        return future
+
+    # --- one task in one process ------------------------------------------------------
+
+    def run_task(
+        self,
+        kind: str,
+        key: str,
+        args: dict[str, Any],
+        progress: Any,
+        cancel: threading.Event,
+    ) -> tuple[Any, Path]:
+        """The task's result and its cache folder: from the cache, else from a new process.
+        Raises `TaskError` for bad input, `_Cancelled` when cancelled."""
+        with self._lock:
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:  # the same request twice: the second one waits and reads the cache
+            cached = self.cache.result(key)
+            folder = self.cache.folder(key)
+            if cached is not None and folder is not None:
+                return cached, folder
+            work = self.cache.new_work_folder(key)
+            try:
+                result = self._in_process(kind, args, work, progress, cancel)
+            except BaseException:
+                self.cache.drop(work)
+                raise
+            return result, self.cache.keep(key, work, result)
+
+    def _in_process(
+        self, kind: str, args: dict[str, Any], work: Path, progress: Any, cancel: threading.Event
+    ) -> Any:
+        from pnp.studio.work import child_main
+
+        if self._closed:
+            raise _Cancelled
+        parent, child = self.ctx.Pipe(duplex=False)
+        proc = self.ctx.Process(
+            target=child_main, args=(child, kind, args, str(work)), name=f"pnp-{kind}"
+        )
+        proc.start()
+        child.close()
+        with self._lock:
+            self._processes.add(proc)
+        stopped_at: float | None = None
+        end: tuple | None = None
+        try:
+            while end is None:
+                if (cancel.is_set() or self._closed) and stopped_at is None:
+                    stopped_at = time.monotonic()
+                    proc.terminate()
+                if stopped_at is not None and time.monotonic() - stopped_at > GRACE:
+                    proc.kill()
+                    raise _Cancelled
+                if parent.poll(0.05):
+                    try:
+                        message = parent.recv()
+                    except EOFError:
+                        break
+                    if message[0] == "progress" and progress is not None:
+                        progress(*message[1:])
+                    elif message[0] != "progress":
+                        end = message
+                elif not proc.is_alive() and not parent.poll(0):
+                    break
+        finally:
+            parent.close()
+            proc.join(GRACE)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+            with self._lock:
+                self._processes.discard(proc)
+        if end is None:
+            if stopped_at is not None:
+                raise _Cancelled
+            raise RuntimeError(f"the {kind} process ended unexpectedly (exit code {proc.exitcode})")
+        if end[0] == "done":
+            if stopped_at is not None:
+                raise _Cancelled  # finished as the cancel came: a cancel still wins
+            return end[1]
+        if end[0] == "cancelled":
+            raise _Cancelled
+        if end[0] == "error":
+            raise TaskError(end[1], end[2] if len(end) > 2 else None)
+        raise RuntimeError(end[1])
+
+    # --- the end ----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop every job now (the server is stopping): SIGTERM, then SIGKILL."""
+        self._closed = True
+        for job in list(self.jobs.values()):
+            if job.state in ("queued", "running"):
+                job.cancel.set()
+        with self._lock:
+            procs = list(self._processes)
+        for proc in procs:
+            proc.terminate()
+        deadline = time.monotonic() + 0.5
+        for proc in procs:
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._checks.shutdown(wait=False, cancel_futures=True)
+
+
+class _Cancelled(Exception):
+    """The task was cancelled (by the user or because the server stops)."""

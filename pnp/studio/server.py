@@ -1,0 +1,79 @@
+"""Serve the studio with uvicorn until Ctrl-C (or SIGTERM), which stops it and its jobs."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+
+from pnp.errors import PnpError
+from pnp.studio.app import Settings, create_app
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_port(host: str, port: int) -> None:
+    """One line, before uvicorn starts, for a port that is taken or a host that is not ours."""
+    if not 1 <= port <= 65535:
+        raise PnpError(f"--port must be from 1 to 65535, got {port}")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as exc:
+        raise PnpError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def serve(
+    host: str,
+    port: int,
+    settings: Settings,
+    open_browser: bool = False,
+    say: Callable[[str], None] = print,
+) -> None:
+    """Run the studio on host:port; returns once it is stopped."""
+    import uvicorn
+
+    check_port(host, port)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=0.5,  # type: ignore[arg-type]  # a float works: asyncio.wait_for
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    say(f"pnp studio: {url}  (Ctrl-C stops it)")
+    if not is_loopback(host):
+        say(
+            f"warning: serving on {host}: anyone on that network can use this studio "
+            "and run jobs on this machine"
+        )
+    if open_browser:
+        threading.Timer(0.5, lambda: webbrowser.open(url)).start()
+    server.run()
+
+
+def default_settings(cache: Path | None, slots: int | None, cache_limit: int) -> Settings:
+    from pnp.sim.runner import default_jobs
+    from pnp.studio.cache import default_root
+
+    return Settings(cache or default_root(), slots or default_jobs(), cache_limit)

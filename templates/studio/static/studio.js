@@ -1,0 +1,668 @@
+// pnp studio: the page's own small script. It only talks to the JSON API under the page
+// (pnp/studio/app.py); every figure and file it shows is what the command line makes.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+const el = (tag, attrs = {}, ...kids) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) node.append(kid);
+  return node;
+};
+const human = (key) => key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+const PREVIEW = ["pdf", "svg"]; // what the page shows; the zip is the whole kit
+const fmt = (x, digits = 3) => (typeof x === "number" ? x.toFixed(digits) : String(x));
+
+const S = {
+  games: {},      // slug -> the game's entry of GET /api/games
+  game: null,     // the slug being edited
+  schema: null,   // GET /api/games/{game}/params
+  paper: "a4",
+  timer: null,    // the debounce before a rebuild
+  buildJob: null, // the job whose pictures the page shows or waits for
+  runJob: null,
+  solveJob: null,
+  generation: 0,  // each edit starts a new generation; late answers of old ones are dropped
+};
+
+async function api(method, url, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["content-type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(url, opts);
+  const type = res.headers.get("content-type") || "";
+  const data = type.includes("json") ? await res.json() : await res.text();
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    err.data = data;
+    throw err;
+  }
+  return data;
+}
+
+async function poll(jobId, onProgress, isCurrent = () => true) {
+  for (;;) {
+    const job = await api("GET", `/api/jobs/${jobId}`);
+    if (!isCurrent()) return null;
+    if (onProgress) onProgress(job);
+    if (["done", "failed", "cancelled"].includes(job.state)) return job;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const fileUrl = (job, name) => `/api/jobs/${job.id}/files/${name.split("/").map(encodeURIComponent).join("/")}`;
+
+// --- routing -------------------------------------------------------------------------
+
+async function route() {
+  const slug = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
+  $$("#game-tabs a").forEach((a) => a.classList.toggle("active", a.dataset.game === slug));
+  if (!slug || !S.games[slug]) {
+    $("#home").hidden = false;
+    $("#studio").hidden = true;
+    document.title = "pnp studio";
+    return;
+  }
+  $("#home").hidden = true;
+  $("#studio").hidden = false;
+  if (S.game !== slug) await openGame(slug);
+}
+
+async function openGame(slug) {
+  S.game = slug;
+  S.generation++;
+  const info = S.games[slug];
+  document.title = `${info.title} · pnp studio`;
+  $("#game-title").textContent = info.title;
+  S.schema = await api("GET", `/api/games/${slug}/params`);
+  renderForm(S.schema);
+  renderPlayForm(info);
+  clearKit();
+  $("#run-result").replaceChildren();
+  $("#solve-result").replaceChildren();
+  $("#play-tab").hidden = !info.simulate;
+  $("#solve-tab").hidden = !info.solver;
+  showTab("kit");
+  scheduleUpdate(0);
+}
+
+function showTab(name) {
+  $$(".tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === name));
+  $$(".panel").forEach((p) => (p.hidden = p.dataset.panel !== name));
+}
+
+// --- the parameter form --------------------------------------------------------------
+
+function renderForm(schema) {
+  const form = $("#params-form");
+  form.replaceChildren();
+  const groups = { game: "Game", print: "Print and cut" };
+  for (const [group, title] of Object.entries(groups)) {
+    const set = el("fieldset", {}, el("legend", { text: title }));
+    for (const f of schema.fields.filter((x) => x.group === group)) set.append(fieldRow(f));
+    form.append(set);
+  }
+  const variants = $("#variant");
+  variants.replaceChildren(el("option", { value: "", text: "Variants…" }));
+  for (const name of Object.keys(schema.variants)) variants.append(el("option", { value: name, text: name }));
+  variants.hidden = !Object.keys(schema.variants).length;
+}
+
+function fieldRow(f) {
+  const id = `f-${f.key}`;
+  const row = el("div", { class: "field", "data-key": f.key });
+  const label = el("label", { class: "name", for: id }, el("span", { text: human(f.key) }), el("span", { class: "key", text: f.key }));
+  const line = el("div", { class: "row" });
+  let input;
+  if (f.type === "boolean") {
+    input = el("input", { type: "checkbox", id });
+  } else if (f.type === "choice") {
+    input = el("select", { id }, f.choices.map((c) => el("option", { value: String(c), text: String(c) })));
+  } else if (f.type === "number" || f.type === "integer") {
+    input = el("input", { type: "number", id, min: f.min, max: f.max, step: f.step || "any", inputmode: "decimal" });
+  } else if (f.type === "table" || (f.type === "list" && f.item === "list")) {
+    input = el("textarea", { id, spellcheck: "false", rows: 3 });
+  } else {
+    input = el("input", { type: "text", id, spellcheck: "false" });
+  }
+  input.name = f.key;
+  line.append(input);
+  if (f.unit) line.append(el("span", { class: "unit", text: f.unit }));
+  line.append(el("span", { class: "spacer" }), el("span", { class: "default", text: `default ${f.default_text}` }));
+  row.append(label, line);
+  if (f.type === "colours") row.append(el("div", { class: "colours" }));
+  const hint = [rangeText(f), f.help].filter(Boolean).join(" · ");
+  if (hint) row.append(el("div", { class: "help", text: hint }));
+  row.append(el("div", { class: "error", role: "alert", hidden: true }));
+  row.append(el("div", { class: "finding", hidden: true }));
+  setField(f, f.default);
+  const onEdit = () => {
+    if (f.type === "colours") drawSwatches(row, readField(f));
+    row.classList.toggle("changed", JSON.stringify(readField(f)) !== JSON.stringify(f.default));
+    scheduleUpdate();
+  };
+  input.addEventListener(input.tagName === "SELECT" || input.type === "checkbox" ? "change" : "input", onEdit);
+  // fill in after the row exists (setField finds it by id)
+  queueMicrotask(() => {
+    setField(f, f.default);
+    if (f.type === "colours") drawSwatches(row, f.default);
+  });
+  return row;
+}
+
+function rangeText(f) {
+  if (f.min === undefined && f.max === undefined) return "";
+  const lo = f.min === undefined ? "" : f.min_exclusive ? `above ${f.min}` : `from ${f.min}`;
+  const hi = f.max === undefined ? "" : `${lo ? " to" : "at most"} ${f.max}`;
+  return `${lo}${hi}`.trim();
+}
+
+function drawSwatches(row, names) {
+  const box = $(".colours", row);
+  if (!box) return;
+  box.replaceChildren();
+  for (const name of Array.isArray(names) ? names : []) {
+    const ink = S.schema.colours[name];
+    if (!ink) {
+      box.append(el("span", { class: "swatch unknown", text: `${name}?` }));
+      continue;
+    }
+    const dark = ["#D55E00", "#009E73", "#0072B2", "#000000", "#8C564B"].includes(ink.hex);
+    const dot = el("i", { style: `background:${ink.hex};color:${dark ? "#fff" : "#000"}`, title: ink.symbol, text: ink.char });
+    box.append(el("span", { class: "swatch" }, dot, name));
+  }
+}
+
+const inputOf = (key) => document.getElementById(`f-${key}`);
+
+function setField(f, value) {
+  const input = inputOf(f.key);
+  if (!input) return;
+  if (f.type === "boolean") input.checked = !!value;
+  else if (f.type === "table" || (f.type === "list" && f.item === "list")) input.value = JSON.stringify(value);
+  else if (f.type === "list" || f.type === "colours") input.value = (value || []).join(", ");
+  else input.value = value === null || value === undefined ? "" : String(value);
+  const row = input.closest(".field");
+  row.classList.toggle("changed", JSON.stringify(value) !== JSON.stringify(f.default));
+  if (f.type === "colours") drawSwatches(row, value);
+}
+
+function readField(f) {
+  const input = inputOf(f.key);
+  const text = input.value.trim();
+  if (f.type === "boolean") return input.checked;
+  if (f.type === "number" || f.type === "integer") {
+    if (text === "") return null;
+    const n = Number(text);
+    return Number.isFinite(n) ? n : text;
+  }
+  if (f.type === "table" || (f.type === "list" && f.item === "list")) {
+    try {
+      return JSON.parse(text || (f.type === "table" ? "{}" : "[]"));
+    } catch {
+      return text; // the server says what is wrong with it, beside the field
+    }
+  }
+  if (f.type === "list" || f.type === "colours") {
+    const words = text ? text.split(",").map((w) => w.trim()) : [];
+    return f.item === "number" || f.item === "integer" ? words.map((w) => (w !== "" && Number.isFinite(Number(w)) ? Number(w) : w)) : words;
+  }
+  return input.value;
+}
+
+function formValues() {
+  const out = {};
+  for (const f of S.schema.fields) {
+    const v = readField(f);
+    if (v === null) continue; // an empty number box: its default
+    if (JSON.stringify(v) !== JSON.stringify(f.default)) out[f.key] = v;
+  }
+  return out;
+}
+
+function loadValues(values) {
+  for (const f of S.schema.fields) setField(f, f.key in values ? values[f.key] : f.default);
+  scheduleUpdate(0);
+}
+
+function showFieldErrors(fields) {
+  $$(".field").forEach((row) => {
+    const msg = fields[row.dataset.key];
+    row.classList.toggle("bad", !!msg);
+    const box = $(".error", row);
+    box.hidden = !msg;
+    box.textContent = msg || "";
+  });
+}
+
+// --- checks and the kit ----------------------------------------------------------------
+
+function scheduleUpdate(delay = 450) {
+  clearTimeout(S.timer);
+  S.timer = setTimeout(update, delay);
+}
+
+async function update() {
+  // one build job gives the checks and the previews (pages, parts, cut sheets): the page
+  // asks for PDF and SVG only; the zip button asks for the whole kit
+  const gen = ++S.generation;
+  const current = () => gen === S.generation;
+  const params = formValues();
+  const status = $("#build-status");
+  $("#form-error").hidden = true;
+  status.className = "status busy";
+  status.textContent = "checking and building…";
+  $("#zip-link").classList.add("disabled");
+  if (S.buildJob && !["done", "failed", "cancelled"].includes(S.buildJob.state)) {
+    api("DELETE", `/api/jobs/${S.buildJob.id}`).catch(() => {});
+  }
+  let job;
+  try {
+    ({ job } = await api("POST", `/api/games/${S.game}/build`, { params, paper: S.paper, formats: PREVIEW }));
+  } catch (err) {
+    if (!current()) return;
+    if (err.status === 422) {
+      showFieldErrors(err.data.fields || {});
+      if (!err.data.field) showFormError(err.message);
+      status.className = "status bad";
+      status.textContent = "not built: fix the value marked in the form";
+      $("#pages").classList.add("stale");
+      $("#parts").classList.add("stale");
+      return;
+    }
+    throw err;
+  }
+  showFieldErrors({});
+  S.buildJob = { id: job, state: "queued" };
+  const done = await poll(job, (j) => {
+    S.buildJob = j;
+    if (j.state === "running") status.textContent = `building… ${j.progress.message || ""}`;
+  }, current);
+  if (!done || !current()) return;
+  if (done.result && done.result.checks) renderChecks(done.result.checks);
+  if (done.state !== "done") {
+    status.className = "status bad";
+    status.textContent = done.state === "failed" ? `${done.error}: see Checks` : "build cancelled";
+    $("#pages").classList.add("stale");
+    $("#parts").classList.add("stale");
+    return;
+  }
+  status.className = "status";
+  status.textContent = `checked and built in ${done.seconds.toFixed(1)} s`;
+  renderKit(done);
+}
+
+async function downloadZip(ev) {
+  // the whole kit, every format, exactly as `pnp build` writes it
+  ev.preventDefault();
+  const zip = $("#zip-link");
+  if (zip.classList.contains("disabled")) return;
+  const label = zip.textContent;
+  zip.classList.add("disabled");
+  zip.textContent = "Preparing the zip…";
+  try {
+    const { job } = await api("POST", `/api/games/${S.game}/build`, { params: formValues(), paper: S.paper });
+    const done = await poll(job);
+    if (done.state !== "done") throw new Error(done.error || done.state);
+    el("a", { href: `/api/jobs/${job}/kit.zip`, download: `${S.game}-${S.paper}.zip` }).click();
+  } catch (e) {
+    showFormError(`The kit could not be zipped: ${e.message}`);
+  } finally {
+    zip.textContent = label;
+    zip.classList.remove("disabled");
+  }
+}
+
+function showFormError(message) {
+  const box = $("#form-error");
+  box.textContent = message;
+  box.hidden = false;
+}
+
+function clearKit() {
+  $("#pages").replaceChildren(el("p", { class: "empty", text: "The kit's pages appear here once it is built." }));
+  $("#parts").replaceChildren();
+  $("#cuts").replaceChildren();
+  $("#downloads").replaceChildren();
+  $("#checks").replaceChildren();
+  $("#check-badge").className = "badge";
+  $("#check-badge").textContent = "";
+}
+
+function renderKit(job) {
+  const r = job.result;
+  const pages = $("#pages");
+  pages.classList.remove("stale");
+  $("#parts").classList.remove("stale");
+  pages.replaceChildren();
+  for (const [pdf, pics] of Object.entries(r.pages)) {
+    const name = pdf.split("/").pop();
+    pics.forEach((pic, i) => {
+      pages.append(el("figure", {},
+        el("a", { href: fileUrl(job, pdf) + `#page=${i + 1}`, target: "_blank" }, el("img", { src: fileUrl(job, pic), alt: `${name} page ${i + 1}`, loading: "lazy" })),
+        el("figcaption", {}, el("span", { text: name }), el("span", { text: `page ${i + 1} of ${pics.length}` }))));
+    });
+  }
+  const parts = $("#parts");
+  const cuts = $("#cuts");
+  parts.replaceChildren();
+  cuts.replaceChildren();
+  for (const file of r.files) {
+    const m = file.match(/\/(svg|cut)\/([^/]+)\.svg$/);
+    if (!m) continue;
+    const box = m[1] === "svg" ? parts : cuts;
+    box.append(el("figure", {},
+      el("a", { href: fileUrl(job, file), target: "_blank" }, el("img", { src: fileUrl(job, file), alt: m[2], loading: "lazy" })),
+      el("figcaption", {}, el("span", { text: m[2] }))));
+  }
+  $("#cut-head").hidden = !cuts.children.length;
+  const downloads = $("#downloads");
+  downloads.replaceChildren();
+  for (const file of r.files.filter((f) => f.endsWith(".pdf"))) {
+    downloads.append(el("a", { class: "button", href: fileUrl(job, file), download: file.split("/").pop(), text: `⤓ ${file.split("/").pop()}` }));
+  }
+  const zip = $("#zip-link");
+  zip.href = "#";
+  zip.classList.remove("disabled");
+  zip.removeAttribute("aria-disabled");
+}
+
+function renderChecks(checks) {
+  const box = $("#checks");
+  box.replaceChildren();
+  const all = [
+    ...checks.errors.map((f) => ({ ...f, level: "error" })),
+    ...checks.warnings.map((f) => ({ ...f, level: "warning" })),
+    ...checks.infos.map((f) => ({ ...f, level: "info" })),
+  ];
+  const badge = $("#check-badge");
+  if (checks.errors.length) {
+    badge.className = "badge errors";
+    badge.textContent = checks.errors.length;
+  } else if (checks.warnings.length) {
+    badge.className = "badge warnings";
+    badge.textContent = checks.warnings.length;
+  } else {
+    badge.className = "badge ok";
+    badge.textContent = "✓";
+  }
+  if (!checks.errors.length && !checks.warnings.length) {
+    box.append(el("p", { class: "all-clear", text: "No errors and no warnings: the kit can be printed." }));
+  }
+  const byComponent = new Map();
+  for (const f of all) {
+    if (!byComponent.has(f.component)) byComponent.set(f.component, []);
+    byComponent.get(f.component).push(f);
+  }
+  for (const [component, findings] of byComponent) {
+    box.append(el("div", { class: "check-group" }, el("h4", { text: component }),
+      findings.map((f) => el("div", { class: "finding-line" }, el("span", { class: `level ${f.level}`, text: f.level }), el("span", { text: f.message })))));
+  }
+  // a finding that names a parameter also shows beside that field
+  $$(".field").forEach((row) => {
+    const key = row.dataset.key;
+    const hit = all.find((f) => f.level !== "info" && new RegExp(`\\b${key}\\b`).test(f.message));
+    const box2 = $(".finding", row);
+    box2.hidden = !hit;
+    box2.className = hit ? `finding ${hit.level}` : "finding";
+    box2.textContent = hit ? `${hit.component}: ${hit.message}` : "";
+  });
+}
+
+// --- play ------------------------------------------------------------------------------
+
+function renderPlayForm(info) {
+  if (!info.simulate) return;
+  const players = $("#players");
+  const solvePlayers = $("#solve-players");
+  players.replaceChildren();
+  solvePlayers.replaceChildren();
+  for (let n = info.players.min; n <= info.players.max; n++) {
+    players.append(el("option", { value: n, text: n, selected: n === info.players.default }));
+    solvePlayers.append(el("option", { value: n, text: n, selected: n === info.players.default }));
+  }
+  $("#bot").replaceChildren(...info.bots.map((b) => el("option", { value: b, text: b })));
+  const opts = $("#game-options");
+  opts.replaceChildren();
+  for (const o of info.options) {
+    if (o.type === "boolean") {
+      opts.append(el("label", { class: "check", title: o.help }, el("input", { type: "checkbox", name: `opt:${o.name}` }), o.flag));
+    } else {
+      opts.append(el("label", { title: o.help }, o.flag, el("select", { name: `opt:${o.name}` }, o.choices.map((c) => el("option", { value: c, text: c, selected: c === o.default })))));
+    }
+  }
+  const sweep = $("#sweep-key");
+  sweep.replaceChildren(el("option", { value: "", text: "(none)" }));
+  for (const f of S.schema.fields) {
+    if (["number", "integer", "choice", "boolean"].includes(f.type)) sweep.append(el("option", { value: f.key, text: f.key }));
+  }
+}
+
+async function runSimulation(ev) {
+  ev.preventDefault();
+  const form = new FormData($("#play-form"));
+  const options = {};
+  for (const o of S.games[S.game].options) {
+    const v = form.get(`opt:${o.name}`);
+    options[o.name] = o.type === "boolean" ? v === "on" : v;
+  }
+  const body = {
+    params: formValues(),
+    games: Number(form.get("games")),
+    players: Number(form.get("players")),
+    bot: form.get("bot"),
+    seed: Number(form.get("seed")),
+    options,
+  };
+  const key = form.get("sweep_key");
+  if (key) {
+    const words = String(form.get("sweep_values") || "").split(",").map((w) => w.trim()).filter(Boolean);
+    body.sweep = { key, values: words };
+  }
+  const err = $("#play-error");
+  err.hidden = true;
+  let job;
+  try {
+    ({ job } = await api("POST", `/api/games/${S.game}/simulate`, body));
+  } catch (e) {
+    err.textContent = e.message;
+    err.hidden = false;
+    return;
+  }
+  S.runJob = job;
+  $("#run-result").replaceChildren();
+  $("#run-progress").hidden = false;
+  $("#cancel-run").hidden = false;
+  $("#run").disabled = true;
+  const done = await poll(job, (j) => {
+    const p = j.progress;
+    const share = p.total ? p.done / p.total : 0;
+    $("#run-fill").style.width = `${(100 * share).toFixed(1)}%`;
+    const rate = j.rate ? `, ${Math.round(j.rate).toLocaleString()} games/s` : "";
+    $("#run-text").textContent = j.state === "queued" ? "waiting for a free slot…" : `${p.done.toLocaleString()} of ${(p.total || body.games).toLocaleString()} games${rate}`;
+  });
+  $("#cancel-run").hidden = true;
+  $("#run").disabled = false;
+  if (done.state === "cancelled") {
+    $("#run-text").textContent = "cancelled";
+    return;
+  }
+  if (done.state === "failed") {
+    $("#run-progress").hidden = true;
+    err.textContent = done.error;
+    err.hidden = false;
+    return;
+  }
+  $("#run-progress").hidden = true;
+  renderRun(done);
+}
+
+function renderRun(job) {
+  const r = job.result;
+  const box = $("#run-result");
+  box.replaceChildren();
+  for (const w of r.warnings) box.append(el("p", { class: "warning-line", text: `warning: ${w}` }));
+  const data = r.json;
+  if (data.sweep) {
+    box.append(sweepTable(data));
+  } else {
+    box.append(summaryTable(data));
+  }
+  box.append(el("iframe", { class: "report-frame", src: fileUrl(job, r.report), title: "Simulation report with plots" }));
+}
+
+function summaryTable(s) {
+  // the rows `pnp simulate` prints (pnp/cli/simulate.py summary_table), from the same JSON
+  const t = el("table", { class: "result-table", id: "summary-table" });
+  t.append(el("caption", { text: `${s.game}: ${s.games} games, ${s.players} players, bot ${s.bot}, seed ${s.seed}` }));
+  const row = (name, value, key) => t.append(el("tr", { "data-metric": key || name }, el("th", { text: name }), el("td", { text: value })));
+  const m = s.metrics;
+  const d = m.duration_turns;
+  row("turns (mean / median)", `${d.mean.toFixed(1)} / ${d.median.toFixed(1)}`, "duration_turns");
+  row("turns (p5 - p95)", `${d.p5.toFixed(0)} - ${d.p95.toFixed(0)}`, "duration_range");
+  for (const [reason, count] of Object.entries(s.end_reasons)) {
+    row(`end: ${reason}`, `${count} (${((100 * count) / Math.max(1, s.games)).toFixed(1)} %)`, `end:${reason}`);
+  }
+  for (const [key, value] of Object.entries(m)) {
+    if (key === "duration_turns") continue;
+    const name = key.replace(/_/g, " ");
+    if (typeof value === "number") row(name, value.toFixed(3), key);
+    else if (Array.isArray(value)) row(name, value.map((x) => x.toFixed(3)).join("  "), key);
+    else if (key === "win_rate_by_colour") for (const [c, rate] of Object.entries(value)) row(`win rate: ${c}`, rate.toFixed(3), `colour:${c}`);
+    else if (value && typeof value === "object" && "mean" in value) row(`${name} / game (mean, p5 - p95)`, `${value.mean.toFixed(2)}  (${value.p5.toFixed(0)} - ${value.p95.toFixed(0)})`, key);
+  }
+  return t;
+}
+
+function sweepTable(data) {
+  const t = el("table", { class: "result-table", id: "sweep-table" });
+  t.append(el("caption", { text: `sweep over ${data.sweep}` }));
+  t.append(el("tr", {}, [data.sweep, "turns (mean)", "turns (p5 - p95)", "completion", "ends"].map((h) => el("th", { text: h }))));
+  for (const run of data.runs) {
+    const m = run.metrics;
+    const d = m.duration_turns;
+    const ends = Object.entries(run.end_reasons).map(([e, n]) => `${e} ${n}`).join(", ");
+    t.append(el("tr", {}, [String(run.value), d.mean.toFixed(1), `${d.p5.toFixed(0)} - ${d.p95.toFixed(0)}`, fmt(m.completion), ends].map((c) => el("td", { text: c }))));
+  }
+  return t;
+}
+
+// --- solve -----------------------------------------------------------------------------
+
+async function runSolve(ev) {
+  ev.preventDefault();
+  const form = new FormData($("#solve-form"));
+  const err = $("#solve-error");
+  err.hidden = true;
+  let job;
+  try {
+    ({ job } = await api("POST", `/api/games/${S.game}/solve`, {
+      params: formValues(), players: Number(form.get("players")), budget: Number(form.get("budget")),
+    }));
+  } catch (e) {
+    err.textContent = e.message;
+    err.hidden = false;
+    return;
+  }
+  S.solveJob = job;
+  $("#solve-result").replaceChildren();
+  $("#solve-progress").hidden = false;
+  $("#cancel-solve").hidden = false;
+  const done = await poll(job, (j) => {
+    const p = j.progress;
+    $("#solve-fill").style.width = p.total ? `${((100 * p.done) / p.total).toFixed(1)}%` : "0";
+    $("#solve-text").textContent = j.state === "queued" ? "waiting for a free slot…" : p.message || "searching…";
+  });
+  $("#cancel-solve").hidden = true;
+  $("#solve-progress").hidden = done.state !== "cancelled";
+  if (done.state === "cancelled") {
+    $("#solve-text").textContent = "cancelled";
+    return;
+  }
+  if (done.state === "failed") {
+    err.textContent = done.error;
+    err.hidden = false;
+    return;
+  }
+  renderSolve(done);
+}
+
+function renderSolve(job) {
+  // the answer as `pnp solve` prints it, then its diagrams as `pnp solve --pdf` draws them
+  const r = job.result;
+  const a = r.json;
+  const box = $("#solve-result");
+  box.replaceChildren(el("p", { class: `verdict ${a.result}`, text: `${a.players} players: ${r.text}` }));
+  if (r.steps.length) {
+    box.append(el("h3", { class: "section", text: "The winning line, turn by turn" }));
+    box.append(el("ol", { class: "solve-line", id: "solve-line" }, r.steps.map((s) => el("li", { text: s }))));
+  }
+  if (r.diagrams && r.diagrams.length) {
+    box.append(el("div", { class: "bar" },
+      el("h3", { class: "section", text: "On the board" }), el("span", { class: "spacer" }),
+      el("a", { class: "button", href: fileUrl(job, r.pdf), download: `${S.game}-solution.pdf`, text: "⤓ solution PDF" })));
+    box.append(el("div", { class: "diagrams" }, r.diagrams.map((pic, i) => el("img", { src: fileUrl(job, pic), alt: `the winning line, page ${i + 1}` }))));
+  }
+}
+
+// --- wiring ----------------------------------------------------------------------------
+
+async function main() {
+  for (const g of await api("GET", "/api/games")) S.games[g.slug] = g;
+  $$(".tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
+  $$("#paper-seg button").forEach((b) => b.addEventListener("click", () => {
+    S.paper = b.dataset.paper;
+    $$("#paper-seg button").forEach((x) => x.classList.toggle("on", x === b));
+    scheduleUpdate(0);
+  }));
+  $("#reset").addEventListener("click", () => loadValues({}));
+  $("#variant").addEventListener("change", (ev) => {
+    const v = S.schema.variants[ev.target.value];
+    if (v) loadValues(v);
+    ev.target.value = "";
+  });
+  $("#toml-save").addEventListener("click", async () => {
+    try {
+      const res = await fetch(`/api/games/${S.game}/config.toml`, {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ params: formValues() }),
+      });
+      if (!res.ok) throw new Error((await res.json()).error);
+      const url = URL.createObjectURL(await res.blob());
+      el("a", { href: url, download: `${S.game}.toml` }).click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (e) {
+      showFormError(e.message);
+    }
+  });
+  $("#toml-load").addEventListener("change", async (ev) => {
+    const file = ev.target.files[0];
+    ev.target.value = "";
+    if (!file) return;
+    try {
+      const { params } = await api("POST", `/api/games/${S.game}/config`, { toml: await file.text() });
+      $("#form-error").hidden = true;
+      loadValues(params);
+    } catch (e) {
+      showFormError(`${file.name}: ${e.message}`);
+    }
+  });
+  $("#zip-link").addEventListener("click", downloadZip);
+  $("#play-form").addEventListener("submit", runSimulation);
+  $("#cancel-run").addEventListener("click", () => S.runJob && api("DELETE", `/api/jobs/${S.runJob}`));
+  $("#solve-form").addEventListener("submit", runSolve);
+  $("#cancel-solve").addEventListener("click", () => S.solveJob && api("DELETE", `/api/jobs/${S.solveJob}`));
+  window.addEventListener("hashchange", route);
+  await route();
+}
+
+main().catch((e) => showFormError(`The studio could not start: ${e.message}`));

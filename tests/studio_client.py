@@ -1,0 +1,117 @@
+"""The studio for tests: an app on a cache folder of the test's, a bounded wait for jobs,
+and the command line's own answers to hold its results against."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+from cli_run import pnp
+from starlette.testclient import TestClient
+
+from pnp.params import toml_literal
+from pnp.studio.app import Settings, create_app
+
+JOB_WAIT = 120.0  # seconds: only there so a broken studio fails a test instead of hanging it
+START = 60.0  # seconds, the same for a server's start
+
+
+@contextmanager
+def studio(cache: Path, slots: int = 2) -> Iterator[TestClient]:
+    """The app with its lifespan (job processes are stopped when the block ends)."""
+    with TestClient(create_app(Settings(cache, slots, 500_000_000))) as client:
+        yield client
+
+
+def wait(client: TestClient, job: str, until: float = JOB_WAIT) -> dict[str, Any]:
+    """The job once it has ended (done, failed or cancelled)."""
+    ends = time.monotonic() + until
+    while time.monotonic() < ends:
+        view = client.get(f"/api/jobs/{job}").json()
+        if view["state"] in ("done", "failed", "cancelled"):
+            return view
+        time.sleep(0.1)
+    raise AssertionError(f"job {job} did not end within {until:.0f} s")
+
+
+def run_job(client: TestClient, url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST a job's request, then the job once it has ended."""
+    answer = client.post(url, json=body)
+    assert answer.status_code == 202, answer.text
+    return wait(client, answer.json()["job"])
+
+
+def config_file(tmp_path: Path, values: dict[str, Any], name: str = "studio.toml") -> Path:
+    """The same values as a config file for the command line."""
+    path = tmp_path / name
+    path.write_text("".join(f"{k} = {toml_literal(v)}\n" for k, v in values.items()))
+    return path
+
+
+def cli_json(*args: str) -> Any:
+    """`pnp ARGS --json -`'s object."""
+    r = pnp(*args, "--json", "-")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def studio_command(port: int, cache: Path, *args: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "pnp.cli",
+        "studio",
+        "--port",
+        str(port),
+        "--cache",
+        str(cache),
+        *args,
+    ]
+
+
+@contextmanager
+def running(cache: Path, *args: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """`pnp studio` in a process group of its own, until it answers; stopped after."""
+    port = free_port()
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    proc = subprocess.Popen(
+        studio_command(port, cache, "--jobs", "2", *args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    ends = time.monotonic() + START
+    try:
+        while True:
+            try:
+                if httpx.get(url + "/api/games", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if proc.poll() is not None or time.monotonic() > ends:
+                raise AssertionError(f"pnp studio did not start: {proc.communicate()[1]}")
+            time.sleep(0.2)
+        yield proc, url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -1,0 +1,401 @@
+"""The studio's JSON API, through the ASGI test client: every route and every error case.
+
+The fast tests need no job process (schemas, refusals); the slow ones run real jobs and
+hold their results against what the command line writes for the same request."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from cli_run import pnp
+from studio_client import cli_json, config_file, run_job, studio, wait
+
+from pnp.build import check_game
+from pnp.config import parse_toml, split_config
+from pnp.games import get_game, registry
+from pnp.params import PrintParams
+from pnp.sim.runner import MAX_GAMES
+from pnp.studio.app import MAX_BODY
+
+ED = "exploding-dice"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    with studio(tmp_path_factory.mktemp("studio-cache")) as c:
+        yield c
+
+
+# --- games and their schemas ----------------------------------------------------------
+
+
+def test_games_lists_every_registered_game_with_its_players_and_options(client):
+    games = client.get("/api/games").json()
+    assert [g["slug"] for g in games] == list(registry())
+    ed = next(g for g in games if g["slug"] == ED)
+    assert ed["players"] == {"min": 2, "max": 4, "default": 4}
+    assert [o["flag"] for o in ed["options"]] == ["--two-colours"]
+    bc = next(g for g in games if g["slug"] == "building-community")
+    assert bc["solver"] and bc["cooperative"]
+
+
+@pytest.mark.parametrize("slug", list(registry()))
+def test_the_schema_holds_every_key_pnp_params_lists_with_its_default(client, slug):
+    fields = client.get(f"/api/games/{slug}/params").json()["fields"]
+    game = get_game(slug)
+    defaults = {
+        **dataclasses.asdict(game.default_params()),
+        **dataclasses.asdict(PrintParams()),
+    }
+    assert [f["key"] for f in fields] == list(defaults)
+    for f in fields:
+        want = defaults[f["key"]]
+        assert json.dumps(f["default"]) == json.dumps(want, default=list), f["key"]
+        assert f["type"] in (
+            "number",
+            "integer",
+            "boolean",
+            "choice",
+            "text",
+            "list",
+            "table",
+            "colours",
+        )
+
+
+def test_a_number_field_carries_its_range_unit_and_help(client):
+    fields = {f["key"]: f for f in client.get(f"/api/games/{ED}/params").json()["fields"]}
+    die = fields["die_size"]
+    assert (die["type"], die["min"], die["max"], die["unit"]) == ("number", 5.0, 40, "mm")
+    assert "smallest die" in die["help"]
+    assert fields["n"]["type"] == "integer" and fields["n"]["step"] == 1
+    assert fields["arrows"]["choices"] == ["all", "pinwheel"]
+    assert fields["colours"]["type"] == "colours"
+    assert fields["paper"]["choices"] == ["a4", "letter"]
+
+
+def test_unknown_game_is_a_404_with_one_json_line(client):
+    for method, url in (
+        ("GET", "/api/games/chess/params"),
+        ("POST", "/api/games/chess/check"),
+        ("POST", "/api/games/chess/build"),
+        ("POST", "/api/games/chess/simulate"),
+    ):
+        r = client.request(method, url, json={})
+        assert r.status_code == 404, url
+        assert list(r.json()) == ["error"] and "\n" not in r.json()["error"]
+        assert "chess" in r.json()["error"]
+
+
+# --- values refused beside their field --------------------------------------------------
+
+
+def _cli_error(tmp_path: Path, toml: str) -> str:
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(toml + "\n")
+    r = pnp("check", ED, "--config", str(cfg))
+    assert r.returncode == 2
+    (line,) = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    return line
+
+
+def test_an_out_of_range_value_is_refused_with_the_cli_message(client, tmp_path):
+    r = client.post(f"/api/games/{ED}/check", json={"params": {"die_size": 50}})
+    assert r.status_code == 422
+    body = r.json()
+    assert body["field"] == "die_size"
+    assert "'die_size' must be from 5 to 40" in body["error"]
+    assert _cli_error(tmp_path, "die_size = 50").endswith(body["error"])
+
+
+def test_every_bad_field_is_named_at_once(client):
+    r = client.post(
+        f"/api/games/{ED}/build", json={"params": {"die_size": "big", "n": 3.5, "margin": 1}}
+    )
+    assert r.status_code == 422
+    assert set(r.json()["fields"]) == {"die_size", "n"}
+
+
+def test_an_unknown_key_says_which_key_was_meant(client):
+    r = client.post(f"/api/games/{ED}/check", json={"params": {"die_sise": 12}})
+    assert r.status_code == 422 and "did you mean 'die_size'" in r.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "route, body, words",
+    [
+        ("simulate", {"games": MAX_GAMES + 1}, "--games must be between"),
+        ("simulate", {"games": "many"}, "'games' must be a whole number"),
+        ("simulate", {"bot": "clever"}, "unknown bot 'clever'"),
+        ("simulate", {"players": 9}, "takes 2 to 4 players"),
+        ("simulate", {"seed": 2**64}, "--seed must be a whole number below"),
+        ("simulate", {"options": {"colours": True}}, "unknown option '--colours'"),
+        ("simulate", {"options": {"two_colours": "yes"}}, "is a switch"),
+        ("simulate", {"sweep": {"key": "die_size", "values": [12, 99]}}, "--sweep die_size"),
+        ("simulate", {"sweep": "die_size=1,2"}, "'sweep' must be"),
+        ("solve", {}, "has no solver"),
+        ("build", {"formats": ["pdf", "jpeg"]}, "'formats' must be a list"),
+        ("build", {"paper": "a3"}, "a3"),
+    ],
+)
+def test_a_request_the_cli_would_refuse_is_a_422(client, route, body, words):
+    r = client.post(f"/api/games/{ED}/{route}", json=body)
+    assert r.status_code == 422, r.text
+    assert words in r.json()["error"]
+
+
+def test_solve_refuses_a_budget_over_the_cap(client):
+    r = client.post("/api/games/building-community/solve", json={"budget": 10**12})
+    assert r.status_code == 422 and "--budget must be from 1 to" in r.json()["error"]
+
+
+def test_a_body_over_one_megabyte_is_a_413(client):
+    big = json.dumps({"params": {"colours": ["x" * 1000] * (MAX_BODY // 1000)}})
+    r = client.post(f"/api/games/{ED}/check", content=big)
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
+
+
+def test_a_body_that_is_not_a_json_object_is_a_400(client):
+    assert client.post(f"/api/games/{ED}/check", content=b"{not json").status_code == 400
+    assert client.post(f"/api/games/{ED}/check", content=b"[1, 2]").status_code == 400
+
+
+def test_unknown_job_is_a_404_for_every_job_route(client):
+    for method, url in (
+        ("GET", "/api/jobs/nope"),
+        ("DELETE", "/api/jobs/nope"),
+        ("GET", "/api/jobs/nope/kit.zip"),
+        ("GET", "/api/jobs/nope/files/x.pdf"),
+    ):
+        r = client.request(method, url)
+        assert r.status_code == 404 and "no job 'nope'" in r.json()["error"], url
+
+
+def test_a_wrong_method_and_an_unknown_page_are_json_errors(client):
+    assert client.get(f"/api/games/{ED}/check").status_code == 405
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and "error" in r.json()
+
+
+# --- config files in and out ------------------------------------------------------------
+
+
+def test_the_form_saves_a_toml_that_pnp_build_reads_and_loads_it_back(client):
+    values = {
+        "die_size": 12.5,
+        "colours": ["red", "blue", "sky", "orange"],
+        "arrows": "pinwheel",
+        "margin": 5.0,
+    }
+    r = client.post(f"/api/games/{ED}/config.toml", json={"params": values})
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    data = parse_toml(r.text, "saved")
+    assert data == values  # only what differs from the defaults
+    split_config(data, get_game(ED).default_params(), "saved")  # what `--config` does
+    back = client.post(f"/api/games/{ED}/config", json={"toml": r.text}).json()["params"]
+    assert back == values
+
+
+def test_loading_a_bad_toml_is_one_line_naming_the_field(client):
+    r = client.post(f"/api/games/{ED}/config", json={"toml": "die_size = 1\n"})
+    assert r.status_code == 422 and r.json()["field"] == "die_size"
+    r = client.post(f"/api/games/{ED}/config", json={"toml": "die_size = = 1"})
+    assert r.status_code == 422 and "not valid TOML" in r.json()["error"]
+
+
+def test_the_page_and_its_script_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "pnp studio" in page.text
+    for slug in registry():
+        assert f'href="#/{slug}"' in page.text
+    assert client.get("/static/studio.js").status_code == 200
+    assert client.get("/static/studio.css").status_code == 200
+    assert "http://" not in page.text.replace("http://www.w3.org", "")  # nothing fetched
+
+
+# --- jobs (slow: real job processes) ----------------------------------------------------
+
+
+@pytest.mark.slow
+def test_check_answers_what_pnp_check_finds(client):
+    values = {"die_size": 14.0, "tin_width": 80.0}
+    r = client.post(f"/api/games/{ED}/check", json={"params": values, "paper": "letter"})
+    assert r.status_code == 200
+    got = r.json()
+    want = check_game(ED, None, "letter", values)
+    assert [f["message"] for f in got["warnings"]] == [
+        f.message for f in want if f.level == "warning"
+    ]
+    assert len(got["errors"]) + len(got["warnings"]) + len(got["infos"]) == len(want)
+
+
+@pytest.mark.slow
+def test_a_build_zip_holds_exactly_the_files_pnp_build_writes(client, tmp_path):
+    values = {"die_size": 12.0, "arrows": "pinwheel"}
+    job = client.post(f"/api/games/{ED}/build", json={"params": values, "paper": "a4"})
+    assert job.status_code == 202
+    done = wait(client, job.json()["job"])
+    assert done["state"] == "done", done
+    out = tmp_path / "cli"
+    r = pnp(
+        "build",
+        ED,
+        "--paper",
+        "a4",
+        "--config",
+        str(config_file(tmp_path, values)),
+        "--out",
+        str(out),
+    )
+    assert r.returncode == 0, r.stderr
+    written = {
+        p.relative_to(out).as_posix(): p.read_bytes() for p in (out / ED).rglob("*") if p.is_file()
+    }
+    z = client.get(f"/api/jobs/{done['id']}/kit.zip")
+    assert z.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(z.content)) as zf:
+        zipped = {name: zf.read(name) for name in zf.namelist()}
+    assert zipped.keys() == written.keys()
+    for name, data in written.items():
+        assert zipped[name] == data, name
+    assert sorted(done["result"]["files"]) == sorted(written)
+    # a page picture for every page of the PDF, and each file served by its listed name
+    pages = done["result"]["pages"][f"{ED}/{ED}-a4.pdf"]
+    assert len(pages) >= 4
+    pic = client.get(f"/api/jobs/{done['id']}/files/{pages[0]}")
+    assert pic.status_code == 200 and pic.content[:4] == b"\x89PNG"
+    assert client.get(f"/api/jobs/{done['id']}/files/../../etc/passwd").status_code == 404
+
+
+@pytest.mark.slow
+def test_asking_for_the_same_build_twice_builds_once(client):
+    body = {"params": {"die_size": 11.0}, "paper": "a4", "formats": ["pdf"]}
+    first = run_job(client, f"/api/games/{ED}/build", body)
+    assert first["state"] == "done"
+    entries = client.app.state.studio.cache.entries  # type: ignore[attr-defined]
+    made = sorted(p.name for p in entries.iterdir())
+    second = run_job(client, f"/api/games/{ED}/build", body)
+    assert second["state"] == "done" and second["result"] == first["result"]
+    assert sorted(p.name for p in entries.iterdir()) == made
+    assert second["seconds"] < first["seconds"]
+
+
+@pytest.mark.slow
+def test_a_kit_with_check_errors_is_refused_with_its_findings(client):
+    body = {"params": {"card_width": 150.0, "card_height": 150.0}, "formats": ["pdf"]}
+    done = run_job(client, f"/api/games/{ED}/build", body)
+    assert done["state"] == "failed" and "check error" in done["error"]
+    assert done["result"]["checks"]["errors"]
+
+
+@pytest.mark.slow
+def test_a_simulation_result_is_the_cli_json_for_the_same_request(client, tmp_path):
+    values = {"die_size": 12.0, "arrows": "pinwheel"}
+    body = {"params": values, "games": 300, "players": 3, "bot": "greedy", "seed": 7}
+    done = run_job(client, f"/api/games/{ED}/simulate", body)
+    assert done["state"] == "done", done
+    want = cli_json(
+        "simulate",
+        ED,
+        "--games",
+        "300",
+        "--players",
+        "3",
+        "--bot",
+        "greedy",
+        "--seed",
+        "7",
+        "--config",
+        str(config_file(tmp_path, values)),
+    )
+    assert done["result"]["json"] == want
+    assert done["progress"]["done"] == done["progress"]["total"] == 300
+    report = client.get(f"/api/jobs/{done['id']}/files/{done['result']['report']}")
+    assert report.status_code == 200 and "<svg" in report.text
+
+
+@pytest.mark.slow
+def test_a_sweep_and_a_game_option_give_the_cli_json(client):
+    body = {
+        "games": 200,
+        "players": 2,
+        "seed": 3,
+        "options": {"two_colours": True},
+        "sweep": {"key": "n", "values": [4, 6]},
+    }
+    done = run_job(client, f"/api/games/{ED}/simulate", body)
+    assert done["state"] == "done", done
+    want = cli_json(
+        "simulate",
+        ED,
+        "--games",
+        "200",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--sweep",
+        "n=4,6",
+        "--two-colours",
+    )
+    assert done["result"]["json"] == want
+
+
+@pytest.mark.slow
+def test_a_request_the_engine_refuses_fails_the_job_with_its_line(client):
+    body = {"games": 10, "players": 4, "options": {"two_colours": True}}
+    done = run_job(client, f"/api/games/{ED}/simulate", body)
+    assert done["state"] == "failed"
+    r = pnp("simulate", ED, "--games", "10", "--players", "4", "--two-colours")
+    assert r.returncode == 2 and r.stderr.strip() == f"error: {done['error']}"
+
+
+@pytest.mark.slow
+def test_a_cancelled_simulation_stops_and_leaves_no_files(client):
+    body = {"games": 5_000_000, "seed": 99, "players": 2}
+    job = client.post(f"/api/games/{ED}/simulate", json=body).json()["job"]
+    view = client.get(f"/api/jobs/{job}").json()
+    for _ in range(200):  # until it plays
+        if view["progress"]["done"] > 0:
+            break
+        view = wait_a_little(client, job)
+    r = client.delete(f"/api/jobs/{job}")
+    assert r.status_code == 200
+    done = wait(client, job, until=10)
+    assert done["state"] == "cancelled"
+    work = client.app.state.studio.cache.work  # type: ignore[attr-defined]
+    assert list(work.iterdir()) == []
+
+
+def wait_a_little(client, job: str) -> dict:
+    import time
+
+    time.sleep(0.05)
+    return client.get(f"/api/jobs/{job}").json()
+
+
+@pytest.mark.slow
+def test_a_solve_gives_the_cli_answer(client, tmp_path):
+    values = {"radius": 2}
+    body = {"params": values, "players": 2, "budget": 200_000}
+    done = run_job(client, "/api/games/building-community/solve", body)
+    assert done["state"] == "done", done
+    want = cli_json(
+        "solve",
+        "building-community",
+        "--players",
+        "2",
+        "--budget",
+        "200000",
+        "--config",
+        str(config_file(tmp_path, values)),
+    )
+    got = done["result"]["json"]
+    assert {k: v for k, v in got.items() if k != "seconds"} == {
+        k: v for k, v in want.items() if k != "seconds"
+    }

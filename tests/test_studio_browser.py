@@ -1,0 +1,211 @@
+"""The studio in a real browser: Debian's Chromium driven by Playwright against `pnp studio`
+on 127.0.0.1, doing what a designer does. A screenshot of every step is kept under the
+test's temporary folder (`screens/`).
+
+Chromium comes from the system (`apt-get install chromium`; `.ci/run` installs it), never
+downloaded by Playwright. Without it the tests are skipped on a developer's machine and fail
+in CI (CI=true), where it must be there."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import signal
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_run import pnp
+from studio_client import cli_json, config_file, running
+
+pytestmark = pytest.mark.slow
+CHROMIUM = os.environ.get("PNP_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT = 180_000  # ms: a kit build on a busy 2-core machine; only a bound, never a target
+
+if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
+    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[str]:
+    with running(tmp_path_factory.mktemp("studio-cache")) as (proc, url):
+        yield url
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.communicate(timeout=15)
+
+
+@pytest.fixture
+def page(server, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    shots = tmp_path / "screens"
+    shots.mkdir()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        context = browser.new_context(
+            viewport={"width": 1400, "height": 900}, accept_downloads=True
+        )
+        pg = context.new_page()
+        pg.set_default_timeout(WAIT)
+        errors: list[str] = []
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        pg.goto(server + "/")
+        pg.shots = shots  # type: ignore[attr-defined]
+        yield pg
+        browser.close()
+    assert not errors, f"the page's script failed: {errors}"
+
+
+def shot(pg, name: str) -> Path:
+    path = pg.shots / f"{name}.png"
+    pg.screenshot(path=path)
+    return path
+
+
+def built(pg) -> None:
+    pg.wait_for_function(
+        "document.querySelector('#build-status').textContent.startsWith('checked and built')"
+    )
+
+
+def set_field(pg, key: str, value: str) -> None:
+    box = pg.locator(f"#f-{key}")
+    box.fill(value)
+
+
+def test_edit_exploding_dice_see_it_change_play_it_and_download_it(page, tmp_path):
+    pg = page
+    assert pg.locator(".game-card").count() == 5
+    shot(pg, "1-games")
+    pg.click("text=Exploding Dice >> nth=0")
+    built(pg)
+    assert pg.locator("#pages img").count() >= 4
+    shot(pg, "2-kit")
+
+    # an out-of-range value: the CLI's line beside the field, nothing built
+    set_field(pg, "die_size", "50")
+    error = pg.locator('.field[data-key="die_size"] .error')
+    error.wait_for(state="visible")
+    assert error.inner_text().startswith("'die_size' must be from 5 to 40")
+    assert "not built" in pg.inner_text("#build-status")
+    shot(pg, "3-refused")
+
+    # a good value: the board's preview changes
+    board = pg.locator("#parts figure", has_text="board").locator("img").first
+    set_field(pg, "die_size", "10")
+    built(pg)
+    before, src = board.screenshot(), board.get_attribute("src")
+    set_field(pg, "die_size", "16")
+    pg.wait_for_function(
+        "src => { const i = [...document.querySelectorAll('#parts figure')]"
+        ".find(f => f.textContent.includes('board')); const img = i && i.querySelector('img');"
+        " return img && img.getAttribute('src') !== src && img.complete && img.naturalWidth; }",
+        arg=src,
+    )
+    built(pg)
+    after = board.screenshot()
+    assert before != after
+    shot(pg, "4-changed")
+
+    # a simulation: the table's figures are the CLI's JSON for the same request
+    pg.click("button[data-tab=play]")
+    pg.select_option("#players", "4")
+    pg.fill("input[name=games]", "2000")
+    pg.fill("input[name=seed]", "5")
+    pg.click("#run")
+    pg.locator("#summary-table").wait_for()
+    shot(pg, "5-simulated")
+    want = cli_json(
+        "simulate",
+        "exploding-dice",
+        "--games",
+        "2000",
+        "--seed",
+        "5",
+        "--players",
+        "4",
+        "--config",
+        str(config_file(tmp_path, {"die_size": 16.0})),
+    )
+    rows = {
+        tr.get_attribute("data-metric"): tr.locator("td").inner_text()
+        for tr in pg.locator("#summary-table tr").all()
+    }
+    d = want["metrics"]["duration_turns"]
+    assert rows["duration_turns"] == f"{d['mean']:.1f} / {d['median']:.1f}"
+    assert rows["advantage_p1"] == f"{want['metrics']['advantage_p1']:.3f}"
+    assert rows["win_rate_by_seat"].split() == [
+        f"{r:.3f}" for r in want["metrics"]["win_rate_by_seat"]
+    ]
+    for reason, count in want["end_reasons"].items():
+        assert rows[f"end:{reason}"].startswith(f"{count} (")
+
+    # a long run is cancelled
+    pg.fill("input[name=games]", "5000000")
+    pg.click("#run")
+    pg.wait_for_function(
+        "/[1-9][0-9,]* of 5,000,000 games/.test(document.querySelector('#run-text').textContent)"
+    )
+    shot(pg, "6-running")
+    pg.click("#cancel-run")
+    pg.wait_for_function("document.querySelector('#run-text').textContent === 'cancelled'")
+
+    # the kit's zip holds the very bytes `pnp build` writes
+    pg.click("button[data-tab=kit]")
+    with pg.expect_download() as download:
+        pg.click("#zip-link")
+    data = Path(download.value.path()).read_bytes()
+    out = tmp_path / "cli"
+    r = pnp(
+        "build",
+        "exploding-dice",
+        "--paper",
+        "a4",
+        "--out",
+        str(out),
+        "--config",
+        str(config_file(tmp_path, {"die_size": 16.0})),
+    )
+    assert r.returncode == 0, r.stderr
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        name = "exploding-dice/exploding-dice-a4.pdf"
+        assert z.read(name) == (out / name).read_bytes()
+        assert len(z.namelist()) == sum(
+            1 for p in (out / "exploding-dice").rglob("*") if p.is_file()
+        )
+
+
+def test_building_community_solve_shows_the_winning_line(page, tmp_path):
+    pg = page
+    pg.click("text=Building Community >> nth=0")
+    built(pg)
+    set_field(pg, "radius", "2")
+    built(pg)
+    pg.click("button[data-tab=solve]")
+    pg.select_option("#solve-players", "2")
+    pg.click("#solve-run")
+    pg.locator("#solve-line").wait_for()
+    shot(pg, "7-solved")
+    want = cli_json(
+        "solve",
+        "building-community",
+        "--players",
+        "2",
+        "--config",
+        str(config_file(tmp_path, {"radius": 2})),
+    )
+    assert pg.locator("#solve-line li").count() == want["length"] == len(want["line"])
+    assert f"won in {want['length']} turns" in pg.inner_text(".verdict")
+    assert json.dumps(want["result"]) == '"win"'
