@@ -11,6 +11,7 @@ import os
 import pytest
 
 from pnp.games.desert_home import engine as dh_engine
+from pnp.games.home_in_one_piece import compiled as hiop_compiled
 from pnp.games.parcheesi import engine as parcheesi_engine
 
 
@@ -20,3 +21,4 @@ def test_ci_builds_every_compiled_path():
         pytest.skip("only CI promises a compiler")
     assert parcheesi_engine._kernel is not None
     assert dh_engine._kernel is not None
+    assert hiop_compiled.available()

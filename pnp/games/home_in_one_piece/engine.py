@@ -1,17 +1,22 @@
 """Home in One Piece for the simulation runner: the engine contract of `pnp.outcome`.
 
-One engine serves both the rule tests and the runner: the readable rules, played through
-the game-state API by `pnp.forward.play` (there is no second, faster copy).
+Two implementations of one rulebook. `play_one` plays a whole game in the compiled kernel
+(`_kernel.c`, see `compiled.py`) when it was built at install time: the readable rules
+spelled out in C with the same floats and the same random draws, so a seed gives the same
+game. Without a C compiler pnp still installs, plays on the readable rules through the
+game-state API (`pnp.forward.play`), and says so once; `reference=True` plays the
+readable rules even with the kernel built (the kernel's cross-checks and the bench anchor).
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 from pnp.errors import PnpError
 from pnp.forward import play
-from pnp.games.home_in_one_piece import rules
+from pnp.games.home_in_one_piece import compiled, rules
 from pnp.games.home_in_one_piece.bots import BOT_NAMES, make_bot
 from pnp.games.home_in_one_piece.model import REACH, PlayModel, play_model
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
@@ -72,12 +77,46 @@ def new_state(
     return new_game(model)
 
 
+NO_KERNEL = (
+    "warning: Home in One Piece's compiled kernel is not built (no C compiler at install): "
+    "playing on the readable rules, slower"
+)
+_warned = False
+
+
+def _without_kernel() -> None:
+    """Say once per process that games run on the readable rules."""
+    global _warned
+    if not _warned:
+        _warned = True
+        print(NO_KERNEL, file=sys.stderr, flush=True)
+
+
+def warm(model: PlayModel) -> None:
+    """Build the kernel's model now (the runner calls this before it forks its workers, so
+    the notice of a missing kernel is printed once, not once per worker)."""
+    if compiled.available():
+        compiled.kernel_model(model)
+    else:
+        _without_kernel()
+
+
 def play_one(
-    model: PlayModel, players: int, bot: str, rng: random.Random | Any, **options: Any
+    model: PlayModel,
+    players: int,
+    bot: str,
+    rng: random.Random | Any,
+    reference: bool = False,
+    **options: Any,
 ) -> GameRecord:
     """Play one game; `rng` is a seeded generator or a seed. The options were built into
-    the model by `prepare`."""
+    the model by `prepare`. `reference=True` plays on the readable rules even when the
+    kernel is built (for cross-checks)."""
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
-    bots = [make_bot(bot, model)] * players
-    return play(new_state(model, players), bots, rng).record(tuple(COUNTERS))
+    seat = make_bot(bot, model)
+    if not reference:
+        if compiled.available():
+            return compiled.play(model, seat.name == "greedy", rng).record()
+        _without_kernel()
+    return play(new_state(model, players), [seat] * players, rng).record(tuple(COUNTERS))

@@ -1,0 +1,141 @@
+/* Home in One Piece's greedy planner (bots.py's GreedyBot) for the compiled kernel: the
+ * same steps, in the same order, with the same draws. Included by _kernel.c only. */
+
+static int may_meet2(Game *g, int i, int j) {
+    const Blob *bs[2] = {&own(g)[i], &own(g)[j]};
+    return may_meet(g->m, bs, 2);
+}
+
+/* GreedyBot.spot: where the group can join clear of all dough, nearest the rally. */
+static int greedy_spot(Game *g, const Group *gr, double rx, double ry, double *px, double *py) {
+    const Model *m = g->m;
+    double sx, sy;
+    if (!join_spot(g, gr, rx, ry, &sx, &sy)) return 0;
+    if (clear_spot(g, gr, rx, ry, 1, px, py)) return 1;
+    double cx, cy;
+    centroid(g, gr, &cx, &cy);
+    double away = 2 * m->radii[group_units(g, gr)];
+    int found = 0;
+    double best = 0;
+    for (int t = -1; t < m->nring; t++) {
+        double tx = t < 0 ? cx : cx + away * m->ring[t][0];
+        double ty = t < 0 ? cy : cy + away * m->ring[t][1];
+        if (!clear_spot(g, gr, tx, ty, 1, &sx, &sy)) continue;
+        double k = sq(sx - rx) + sq(sy - ry);
+        if (!found || k < best) { best = k; *px = sx; *py = sy; found = 1; }
+    }
+    return found;
+}
+
+/* GreedyBot.best_join: the biggest group that can join now, landing nearest the rally. */
+static int best_join(Game *g, int k, double rx, double ry, Group *plan) {
+    Group *buf = g->buf;
+    int n = g->n[g->seat];
+    for (int size = k < n ? k : n; size > 1; size--) {
+        int ng = groups(g, size, buf), found = 0;
+        double best = 0;
+        for (int i = 0; i < ng; i++) {
+            double sx, sy;
+            if (!greedy_spot(g, &buf[i], rx, ry, &sx, &sy)) continue;
+            double d = hypot2(g->m->hypot, sx - rx, sy - ry);
+            if (!found || d < best) { best = d; *plan = buf[i]; found = 1; }
+        }
+        if (found) return 1;
+    }
+    return 0;
+}
+
+/* GreedyBot.step: the clear point of a fan of tries nearest the rally, if nearer. */
+static void step(Game *g, int i, double rx, double ry) {
+    const Model *m = g->m;
+    Blob *b = &own(g)[i];
+    double now = hypot2(m->hypot, b->x - rx, b->y - ry);
+    double to_go = hypot2(m->hypot, rx - b->ax, ry - b->ay);
+    if (to_go == 0) return;
+    double rho = reach_of(m, b->r, b->r);
+    double stride = (to_go < rho) ? to_go : rho;
+    double ux = (rx - b->ax) / to_go, uy = (ry - b->ay) / to_go;
+    Disc o[NDISC];
+    int no = discs_except(g, i, NULL, o);
+    double td[64], tx[64], ty[64];
+    int nt = 0;
+    for (int f = 0; f < m->nfan; f++) {
+        double c = m->fan[f][0], s = m->fan[f][1];
+        for (int k = 0; k < m->nstrides; k++) {
+            double d = m->strides[k] * stride, x, y;
+            clamp(m, b->ax + d * (c * ux - s * uy), b->ay + d * (s * ux + c * uy), b->r, &x, &y);
+            double dist = hypot2(m->hypot, x - rx, y - ry);
+            if (nt == 0 && dist < now - 1e-9 && clear(m, x, y, b->r, o, no)) {
+                shift(g, i, x, y);
+                return;
+            }
+            int at = nt++; /* insertion keeps the sort stable */
+            while (at > 0 && dist < td[at - 1]) {
+                td[at] = td[at - 1]; tx[at] = tx[at - 1]; ty[at] = ty[at - 1];
+                at--;
+            }
+            td[at] = dist; tx[at] = x; ty[at] = y;
+        }
+    }
+    for (int t = 0; t < nt; t++) {
+        if (td[t] >= now - 1e-9) return;
+        if (clear(m, tx[t], ty[t], b->r, o, no)) {
+            shift(g, i, tx[t], ty[t]);
+            return;
+        }
+    }
+}
+
+/* GreedyBot.sidestep: a random clear spot within reach. */
+static void sidestep(Game *g, int i, Twister *tw) {
+    const Model *m = g->m;
+    Blob *b = &own(g)[i];
+    double rho = reach_of(m, b->r, b->r);
+    Disc o[NDISC];
+    int no = discs_except(g, i, NULL, o);
+    for (int t = 0; t < m->sidestep_tries; t++) {
+        double d = rho * lib_sqrt(rand01(tw));
+        double a = uniform(tw, 0, m->two_pi), x, y;
+        clamp(m, b->ax + d * lib_cos(a), b->ay + d * lib_sin(a), b->r, &x, &y);
+        if (clear(m, x, y, b->r, o, no)) {
+            shift(g, i, x, y);
+            return;
+        }
+    }
+}
+
+/* GreedyBot.take_turn. */
+static void greedy_turn(Game *g, Twister *tw) {
+    const Model *m = g->m;
+    double rx = m->rally[g->seat][0], ry = m->rally[g->seat][1];
+    int k = g->budget, n = g->n[g->seat];
+    Group plan;
+    int planned = k >= 2 && n >= 2 && best_join(g, k, rx, ry, &plan);
+    int spare = planned ? k - plan.size : k;
+    /* laggards: furthest from the rally first, a stable sort on -distance */
+    int order[MAXB], movers[MAXB], nm = 0;
+    double key[MAXB];
+    for (int i = 0; i < n; i++) {
+        double kk = -hypot2(m->hypot, own(g)[i].x - rx, own(g)[i].y - ry);
+        int at = i;
+        while (at > 0 && kk < key[at - 1]) { key[at] = key[at - 1]; order[at] = order[at - 1]; at--; }
+        key[at] = kk;
+        order[at] = i;
+    }
+    for (int i = 0; i < n; i++)
+        if (!planned || !in_group(&plan, order[i])) movers[nm++] = order[i];
+    for (int i = 0; i < nm && i < spare; i++) {
+        step(g, movers[i], rx, ry);
+        if (g->err) return;
+    }
+    if (!planned && g->ntouched == 0 && nm > 0) {
+        int alone = 1;
+        for (int j = 0; j < n && alone; j++)
+            if (j != movers[0] && may_meet2(g, movers[0], j)) alone = 0;
+        if (alone) sidestep(g, movers[0], tw);
+    }
+    if (planned) {
+        double sx, sy;
+        if (greedy_spot(g, &plan, rx, ry, &sx, &sy)) join(g, &plan, sx, sy);
+    }
+}

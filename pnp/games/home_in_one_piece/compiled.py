@@ -1,0 +1,89 @@
+"""Home in One Piece on the compiled kernel (`_kernel.c`): whole games, handed back as the
+readable rules' final `State`.
+
+The kernel takes the play model once (`kernel_model`), then plays a game drawing from the
+caller's `random.Random` state (its Mersenne Twister words handed over and taken back), so
+the game and the generator end as the readable rules leave them. What the kernel returns
+(turns, the end, the leaders, the counters, every blob) becomes a `State`, whose own
+`record()` makes the game's record: one place for scores and records.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from pnp.games.home_in_one_piece import bots, model, rules
+from pnp.games.home_in_one_piece.blobs import Blob
+from pnp.games.home_in_one_piece.state import State
+from pnp.memo import PerModel
+
+try:
+    from pnp.games.home_in_one_piece import _kernel  # type: ignore[attr-defined]
+except ImportError:  # built without a C compiler: the readable rules play
+    _kernel = None
+
+
+def available() -> bool:
+    """Was the kernel built at install time?"""
+    return _kernel is not None
+
+
+def _build(play_model: model.PlayModel) -> object:
+    """The kernel's copy of the model and of the rules' and greedy player's constants."""
+    assert _kernel is not None
+    m = play_model
+    return _kernel.model(
+        m.width,
+        m.height,
+        m.home,
+        m.reach,
+        m.radii,
+        m.rally,
+        m.starts,
+        m.dice,
+        bots.FAN,
+        bots.STRIDES,
+        bots.RING,
+        bots.SIDESTEP_TRIES,
+        model.APART,
+        model.APART_SLACK,
+        model.EPS,
+        2 * math.pi,
+    )
+
+
+kernel_model: PerModel[model.PlayModel, object] = PerModel(_build)
+
+
+def play(
+    play_model: model.PlayModel,
+    greedy: bool,
+    rng: random.Random,
+    max_turns: int = rules.MAX_TURNS,
+) -> State:
+    """One whole game on the kernel (random or greedy players in both seats): its final
+    position as a readable `State`."""
+    assert _kernel is not None
+    version, words, gauss = rng.getstate()
+    turns, end, winner, leaders, counts, blobs, words = _kernel.play(
+        kernel_model(play_model), greedy, max_turns, words
+    )
+    rng.setstate((version, words, gauss))
+    return State(
+        model=play_model,
+        blobs=[[Blob(*b) for b in seat] for seat in blobs],
+        seat=turns % 2,
+        turns=turns,
+        ended=rules.Termination(end),
+        winner=None if winner < 0 else winner,
+        max_turns=max_turns,
+        leaders=list(leaders),
+        counters=dict(zip(rules.COUNTERS, counts, strict=True)),
+    )
+
+
+def hypot(play_model: model.PlayModel, x: float, y: float) -> float:
+    """`math.hypot` as the kernel computes it (for the tests)."""
+    assert _kernel is not None
+    return float(_kernel.hypot(kernel_model(play_model), x, y))
