@@ -399,3 +399,22 @@ def test_a_solve_gives_the_cli_answer(client, tmp_path):
     assert {k: v for k, v in got.items() if k != "seconds"} == {
         k: v for k, v in want.items() if k != "seconds"
     }
+
+
+@pytest.mark.slow
+def test_two_tabs_simulating_and_building_at_once_get_their_own_results(client):
+    """Two simulations with different seeds and a build, all in flight together."""
+    runs = {
+        seed: client.post(
+            f"/api/games/{ED}/simulate", json={"games": 400, "seed": seed, "players": 2}
+        ).json()["job"]
+        for seed in (11, 12)
+    }
+    build = client.post(
+        f"/api/games/{ED}/build", json={"params": {"die_size": 15.0}, "formats": ["pdf"]}
+    ).json()["job"]
+    for seed, job in runs.items():
+        done = wait(client, job)
+        want = cli_json("simulate", ED, "--games", "400", "--seed", str(seed), "--players", "2")
+        assert done["result"]["json"] == want
+    assert wait(client, build)["state"] == "done"
