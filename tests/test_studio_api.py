@@ -418,3 +418,20 @@ def test_two_tabs_simulating_and_building_at_once_get_their_own_results(client):
         want = cli_json("simulate", ED, "--games", "400", "--seed", str(seed), "--players", "2")
         assert done["result"]["json"] == want
     assert wait(client, build)["state"] == "done"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", list(registry()))
+def test_every_game_builds_its_previews_and_plays_in_the_studio(client, slug):
+    built = run_job(client, f"/api/games/{slug}/build", {"formats": ["pdf", "svg"]})
+    assert built["state"] == "done", built
+    pages = [p for pics in built["result"]["pages"].values() for p in pics]
+    assert pages and all(
+        client.get(f"/api/jobs/{built['id']}/files/{p}").status_code == 200 for p in pages[:3]
+    )
+    assert any(f.endswith(".svg") for f in built["result"]["files"])
+    played = run_job(client, f"/api/games/{slug}/simulate", {"games": 20, "seed": 4})
+    assert played["state"] == "done", played
+    assert played["result"]["json"]["games"] == 20
+    preview = client.get(f"/api/games/{slug}/preview.png")
+    assert preview.status_code == 200 and preview.content[:4] == b"\x89PNG"
