@@ -77,9 +77,10 @@ def distance(model: PlayModel, tiles: list[int], pawns: list[int], k: int, most:
     return None
 
 
-def bound_of(model: PlayModel, tiles: list[int]) -> int:
+def bound_of(model: PlayModel, tiles: list[int], pawns: list[int], k: int) -> int:
+    """The bound of a position with pawn k to move."""
     isolated = sum(1 << c for c in rules.isolated_cells(model, tiles))
-    return solver_bound.turns_needed(model, isolated)
+    return solver_bound.turns_needed(model, isolated, pawns[k:] + pawns[:k])
 
 
 def random_walk(model: PlayModel, players: int, rng: random.Random, turns: int) -> rules.State:
@@ -105,7 +106,7 @@ def test_the_bound_never_exceeds_the_distance_on_radius_1(data):
     k = data.draw(st.integers(0, players - 1))
     d = distance(model, tiles, list(pawns), k, 10**6)
     if d is not None:
-        assert bound_of(model, tiles) <= d
+        assert bound_of(model, tiles, list(pawns), k) <= d
 
 
 @pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow)])
@@ -128,7 +129,7 @@ def test_the_bound_never_exceeds_the_distance_on_radius_2(players):
         d = distance(model, list(tiles), list(pawns), k, 30_000)
         if d is not None:
             checked += 1
-            assert bound_of(model, list(tiles)) <= d, (tiles, pawns, k)
+            assert bound_of(model, list(tiles), list(pawns), k) <= d, (tiles, pawns, k)
     assert checked >= 10
 
 
@@ -137,22 +138,25 @@ def test_the_bound_never_exceeds_the_distance_on_radius_2(players):
 def test_the_bound_is_ceil_count_over_six_or_more_and_zero_only_when_won(radius, data):
     model = radius_1() if radius == 1 else play_model(BuildingCommunityParams(radius=radius))
     isolated = data.draw(st.integers(0, (1 << model.size) - 1))
-    h = solver_bound.turns_needed(model, isolated)
-    assert h >= solver_bound.by_count(isolated.bit_count())
+    movers = data.draw(st.lists(st.integers(0, model.size - 1), max_size=6))
+    h = solver_bound.turns_needed(model, isolated, movers)
+    clusters = solver_bound.cluster_bound(model, isolated)
+    assert solver_bound.by_count(isolated.bit_count()) <= clusters <= h
+    assert h <= clusters + len(movers)
     assert (h == 0) == (isolated == 0)
-    assert h <= isolated.bit_count()
+    assert clusters <= isolated.bit_count()
 
 
 @needs_kernel
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from([2, 3, 4]), st.data())
-def test_the_compiled_bound_is_the_readable_one(radius, data):
-    model = play_model(BuildingCommunityParams(radius=radius))
+@given(st.sampled_from([2, 3, 4]), st.sampled_from(["near", "anywhere"]), st.data())
+def test_the_compiled_bound_is_the_readable_one(radius, scope, data):
+    model = play_model(BuildingCommunityParams(radius=radius, scope=scope))
     isolated = data.draw(st.integers(0, (1 << model.size) - 1))
-    nb, far, *_ = solver_proof._tables(model)
-    assert solver_proof._search.bound(nb, far, isolated) == solver_bound.turns_needed(
-        model, isolated
-    )
+    movers = data.draw(st.lists(st.integers(0, model.size - 1), max_size=6))
+    nb, far, reach, *_ = solver_proof._tables(model)
+    compiled = solver_proof._search.bound(nb, far, reach, isolated, movers)
+    assert compiled == solver_bound.turns_needed(model, isolated, movers)
 
 
 # --- symmetries --------------------------------------------------------------------------
@@ -244,6 +248,7 @@ def test_radius_3_is_proven_and_its_line_replays(players):
     model = play_model(BuildingCommunityParams(radius=3))
     result = solver.solve(model, players, 10**9)
     assert result.result == "win" and result.shortest
-    assert bound_of(model, list(model.start_colours)) <= result.length <= 10
+    start = list(model.start_colours), list(model.starts(players))
+    assert bound_of(model, *start, 0) <= result.length <= 10
     state = rules.replay(model, players, list(result.line))
     assert state.ended is rules.End.WIN and state.turns == result.length

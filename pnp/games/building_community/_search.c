@@ -51,7 +51,7 @@ typedef struct {
 typedef struct {
     int n, players;
     u64 board;
-    u64 nb[MAX_CELLS], nbc[MAX_CELLS], far3[MAX_CELLS];
+    u64 nb[MAX_CELLS], nbc[MAX_CELLS], far3[MAX_CELLS], ball2[MAX_CELLS];
     int16_t *pairs[2][MAX_CELLS]; /* [special][cell]: a, b per pair, -1 ends */
     int syms;
     u64 perm[MAX_SYMS][8][256];  /* per symmetry, per byte of a mask: the mapped bits */
@@ -108,8 +108,8 @@ static u64 isolated_in(const Search *s, const u64 *m, u64 region) {
     return out;
 }
 
-/* The lower bound: see solver_bound.turns_needed. */
-static int bound(const Search *s, u64 iso) {
+/* The lower bound from the isolated tiles alone: see solver_bound.turns_needed. */
+static int cluster_bound(const Search *s, u64 iso) {
     int total = 0;
     while (iso) {
         u64 comp = iso & -iso, front = comp;
@@ -130,6 +130,25 @@ static int bound(const Search *s, u64 iso) {
         total += by_count > apart ? by_count : apart;
     }
     return total;
+}
+
+/* The bound with the round to come: see solver_bound.turns_needed. `pawns` in seat
+ * order, pawn k to move. The least T that the clusters, the idle turns among the first
+ * T and (T within one round) the reach of the first T turns allow. */
+static int bound(const Search *s, u64 iso, const int *pawns, int k) {
+    int base = cluster_bound(s, iso), t = base;
+    if (!t) return 0;
+    for (;;) {
+        int idle = 0;
+        u64 covered = 0;
+        for (int i = 0; i < s->players && i < t; i++) {
+            u64 reach = s->ball2[pawns[(k + i) % s->players]];
+            covered |= reach;
+            idle += !(reach & iso);
+        }
+        if (t >= base + idle && (t >= s->players || !(iso & ~covered))) return t;
+        t++;
+    }
 }
 
 static inline u64 permute(const Search *s, int g, u64 m) {
@@ -275,7 +294,10 @@ static int dfs(Search *s, const u64 *m, u64 iso, int k, int depth, int left) {
             s->line[depth][2] = c->to;
             return 1;
         }
-        c->h = bound(s, c->iso);
+        int moved = s->pawns[k];
+        if (c->a >= 0) s->pawns[k] = c->to;
+        c->h = bound(s, c->iso, s->pawns, (k + 1) % s->players);
+        s->pawns[k] = moved;
     }
     qsort(kids->items, (size_t)kids->len, sizeof(Child), by_bound);
     int next = (k + 1) % s->players;
@@ -365,12 +387,13 @@ static int read_pairs(PyObject *lists, Search *s, int sp) {
  * (a, b, to) cell triples, None for a pass). `proven` is the largest threshold
  * exhausted without a win (lo - 1 if none). */
 static PyObject *search(PyObject *self, PyObject *args) {
-    PyObject *nb, *far3, *pairs, *special_pairs, *syms, *colours, *pawns, *progress;
+    PyObject *nb, *far3, *ball2, *pairs, *special_pairs, *syms, *colours, *pawns, *progress;
     int lo, hi, table_bits;
     long long budget, every;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOiiLiOL", &nb, &far3, &pairs, &special_pairs, &syms,
-                          &colours, &pawns, &lo, &hi, &budget, &table_bits, &progress, &every))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOiiLiOL", &nb, &far3, &ball2, &pairs, &special_pairs,
+                          &syms, &colours, &pawns, &lo, &hi, &budget, &table_bits, &progress,
+                          &every))
         return NULL;
     Py_ssize_t n = PySequence_Size(nb), players = PySequence_Size(pawns);
     Py_ssize_t nsyms = PySequence_Size(syms);
@@ -392,7 +415,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     s->progress = progress;
     u64 col[MAX_CELLS], pw[MAX_PAWNS];
     if (read_masks(nb, s->nb, s->n, "nb") < 0 || read_masks(far3, s->far3, s->n, "far3") < 0 ||
-        read_masks(colours, col, s->n, "colours") < 0 ||
+        read_masks(ball2, s->ball2, s->n, "ball2") < 0 || read_masks(colours, col, s->n, "colours") < 0 ||
         read_masks(pawns, pw, s->players, "pawns") < 0 || read_pairs(pairs, s, 0) < 0 ||
         read_pairs(special_pairs, s, 1) < 0)
         goto fail;
@@ -436,7 +459,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     for (int t = lo; t <= hi && !found; t++) {
         long long before = s->nodes;
         if (iso == 0) { found = 1; break; }
-        if (bound(s, iso) <= t) found = dfs(s, m, iso, 0, 0, t);
+        if (bound(s, iso, s->pawns, 0) <= t) found = dfs(s, m, iso, 0, 0, t);
         PyObject *v = PyLong_FromLongLong(s->nodes - before);
         if (!v || PyList_Append(per, v) < 0) { Py_XDECREF(v); Py_DECREF(per); goto fail; }
         Py_DECREF(v);
@@ -468,25 +491,33 @@ fail:
     return NULL;
 }
 
-/* bound(nb, far3, isolated_mask) -> the lower bound, for the tests. */
+/* bound(nb, far3, ball2, isolated_mask, movers) -> the lower bound, for the tests;
+ * movers: the pawns' cells in turn order from the pawn to move. */
 static PyObject *py_bound(PyObject *self, PyObject *args) {
-    PyObject *nb, *far3;
+    PyObject *nb, *far3, *ball2, *movers;
     unsigned long long iso;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOK", &nb, &far3, &iso)) return NULL;
-    Py_ssize_t n = PySequence_Size(nb);
-    if (n < 1 || n > MAX_CELLS) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bound: 1 to 64 cells");
+    if (!PyArg_ParseTuple(args, "OOOKO", &nb, &far3, &ball2, &iso, &movers)) return NULL;
+    Py_ssize_t n = PySequence_Size(nb), players = PySequence_Size(movers);
+    if (n < 0 || players < 0) return NULL;
+    if (n < 1 || n > MAX_CELLS || players > MAX_PAWNS) {
+        PyErr_SetString(PyExc_ValueError, "bound: 1 to 64 cells, at most 6 pawns");
         return NULL;
     }
     Search *s = PyMem_Calloc(1, sizeof(Search));
     if (!s) return PyErr_NoMemory();
     s->n = (int)n;
-    if (read_masks(nb, s->nb, s->n, "nb") < 0 || read_masks(far3, s->far3, s->n, "far3") < 0) {
+    s->players = (int)players;
+    u64 pw[MAX_PAWNS];
+    int pawns[MAX_PAWNS];
+    if (read_masks(nb, s->nb, s->n, "nb") < 0 || read_masks(far3, s->far3, s->n, "far3") < 0 ||
+        read_masks(ball2, s->ball2, s->n, "ball2") < 0 ||
+        read_masks(movers, pw, s->players, "movers") < 0) {
         PyMem_Free(s);
         return NULL;
     }
-    int h = bound(s, (u64)iso);
+    for (int i = 0; i < s->players; i++) pawns[i] = (int)(pw[i] % (u64)s->n);
+    int h = bound(s, (u64)iso, pawns, 0);
     PyMem_Free(s);
     return PyLong_FromLong(h);
 }

@@ -8,6 +8,7 @@ Step = tuple[int, int, int] | None
 def search(
     nb: Sequence[int],
     far3: Sequence[int],
+    ball2: Sequence[int],
     pairs: Sequence[Sequence[tuple[int, int]]],
     special_pairs: Sequence[Sequence[tuple[int, int]]],
     syms: Sequence[Sequence[int]],
@@ -24,5 +25,13 @@ def search(
     """IDA* thresholds lo..hi: (line or None, nodes, the largest threshold exhausted
     without a win, nodes per threshold)."""
 
-def bound(nb: Sequence[int], far3: Sequence[int], isolated: int, /) -> int:
-    """The lower bound on turns left for a mask of isolated cells."""
+def bound(
+    nb: Sequence[int],
+    far3: Sequence[int],
+    ball2: Sequence[int],
+    isolated: int,
+    movers: Sequence[int],
+    /,
+) -> int:
+    """The lower bound on turns left for a mask of isolated cells and the pawns' cells in
+    turn order from the pawn to move."""

@@ -9,9 +9,10 @@ position, duplicates included):
 
 1. Best-first passes (`PASSES`): the first orders positions by isolated tiles (fewest
    first) and finds a winning line quickly where random play almost never does; running
-   out of positions proves that no win exists (`no-win`). Without the compiled proof,
-   later passes add the depth, weighted, to the order and look only for lines shorter
-   than the best so far; each may spend half of the budget left.
+   out of positions proves that no win exists (`no-win`). Later passes add the depth,
+   weighted, to the order and look only for lines shorter than the best so far; each
+   may spend half of the budget left (with the compiled proof: of `PASS_NODES`, or of
+   half the budget if less).
 2. The proof. Boards of up to 64 cells (R <= 4) go to `solver_proof`: iterative
    deepening (IDA*) in C with the admissible bound of `solver_bound` (isolated tiles in
    clusters a swap's reach cannot span, six joined at most per swap), a transposition
@@ -45,6 +46,9 @@ PASSES = ((0, True), (0, False), (1, False), (2, False), (3, False))
 Step = tuple[int, int, int] | None  # swap bits a < b, destination bit; None = a pass
 Progress = Callable[[int, int], None]  # (nodes so far, budget)
 REPORT_EVERY = 1 << 15  # nodes between two calls of a progress callback
+PASS_NODES = 1_000_000
+"""With the compiled proof, the best-first passes stop here (or at half the budget): a
+short line for a small budget, the rest of a large one for the proof."""
 MAX_BUDGET = MAX_SOLVER_BUDGET  # the most nodes a search may be given: bounds its time
 BYTES_PER_NODE = 150
 """Peak memory per stored position, measured (ru_maxrss) at radius 3 and 8, 2 to 6 players:
@@ -231,12 +235,14 @@ def solve(
     proof's fixed table. `progress(nodes, budget)` is called every `REPORT_EVERY` nodes."""
     search = _Search(fast_board(model), players, budget, progress)
     proof = solver_proof.available(model)
-    best, complete = search.best_first(*PASSES[0], None, budget // 2 if proof else budget)
-    floor = turns_needed(model, isolated_cells(model))
+    passes = min(budget // 2, PASS_NODES) if proof else budget  # the rest for the proof
+    best, complete = search.best_first(*PASSES[0], None, passes)
+    floor = turns_needed(model, isolated_cells(model), model.starts(players))
+    best = _shorten(search, best, floor, passes)
     if proof:
         best, shortest = _prove(search, model, best, complete, floor)
     else:
-        best, shortest = _shorten(search, best, floor)
+        best, shortest = _breadth_first(search, best, floor)
     result: SolveVerdict
     if best is not None:
         result = "win"
@@ -283,17 +289,23 @@ def _prove(
     return best, best is not None and proven >= len(best) - 1
 
 
-def _shorten(
-    search: _Search, best: list[Step] | None, floor: int
-) -> tuple[list[Step] | None, bool]:
-    """Without the compiled proof: shorter lines by best-first passes, then the
-    breadth-first proof below the best (both within `STORED_POSITIONS`)."""
+def _shorten(search: _Search, best: list[Step] | None, floor: int, until: int) -> list[Step] | None:
+    """Shorter lines by the later best-first passes, until the nodes reach `until`."""
+    until = min(until, search.cap)
     for weight, deep in PASSES[1:]:  # shorter lines, each pass bounded by the best so far
-        if best is None or len(best) <= floor or search.nodes >= search.cap:
+        if best is None or len(best) <= floor or search.nodes >= until:
             break
-        share = search.nodes + (search.cap - search.nodes) // 2  # keep half for what follows
+        share = search.nodes + (until - search.nodes) // 2  # keep half for what follows
         line, _ = search.best_first(weight, deep, len(best), share)
         best = line or best
+    return best
+
+
+def _breadth_first(
+    search: _Search, best: list[Step] | None, floor: int
+) -> tuple[list[Step] | None, bool]:
+    """Without the compiled proof: the breadth-first proof below the best line (within
+    `STORED_POSITIONS`)."""
     if best is None:
         return None, False
     if len(best) <= floor:

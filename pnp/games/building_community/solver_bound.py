@@ -3,9 +3,14 @@
 **The bound.** Group the isolated tiles into clusters: two isolated tiles are in one
 cluster when a chain of isolated tiles links them, each within 3 steps of the next. A
 cluster of n tiles counts max(ceil(n / 6), k), where k is the size of a set of its tiles
-pairwise 4 or more steps apart (picked greedily, lowest cell first); the bound is the sum
-over the clusters. `turns_needed` computes it; the compiled search (`_search.c`) computes
-the same, and the tests check both against exhaustive breadth-first distances.
+pairwise 4 or more steps apart (picked greedily, lowest cell first); the sum over the
+clusters is `cluster_bound`. Then the round to come (`near` scope only), with the seats
+in turn order from the pawn to move: the bound is the least T >= the cluster bound such
+that T >= the cluster bound + the seats among the first T with no isolated tile within
+2 steps of their pawn, and, if T is no more than the seats, every isolated tile lies
+within 2 steps of one of the first T pawns. `turns_needed` computes it; the compiled
+search (`_search.c`) computes the same, and the tests check both against exhaustive
+breadth-first distances.
 
 **Why it is admissible** (never more than the true number of turns left):
 
@@ -28,15 +33,30 @@ the same, and the tests check both against exhaustive breadth-first distances.
    six of its tiles at most, so a cluster of n needs ceil(n / 6) turns of its own, and k
    turns of its own for k tiles pairwise 4 steps apart (no reach holds two of them). A
    turn serves at most one cluster, so the counts add up. Each turn makes one swap at
-   most, so turns >= swaps >= the bound. (The rules' limits -- the pawn's ring, the
-   isolation test, occupied tiles -- only remove swaps, so they keep it a lower bound.)
+   most, so turns >= swaps >= the cluster bound. (The rules' limits -- the pawn's ring,
+   the isolation test, occupied tiles -- only remove swaps, so they keep it a lower
+   bound.)
+4. *Turns that serve no cluster.* In the round to come each pawn plays from the cell it
+   stands on now (only a pawn's own turn moves it). With the `near` scope its swap is
+   two tiles of its ring, so the swap's reach lies within 2 steps of its cell; if no
+   isolated tile does, that turn (a pass included) serves no cluster. So if a win takes
+   T turns, T >= cluster bound + the number of such idle turns among turns 1 .. T; the
+   least T that satisfies this is what the round adds up to (seats in order, each idle
+   one counted while its index is within the T so far). With the `anywhere` scope a
+   special move may swap anywhere, so the round adds nothing there.
+5. *A win within the round.* If T is no more than the number of seats, all T turns are
+   in the round to come, so every isolated tile must lie within the reach of one of the
+   first T pawns (within 2 steps of its cell). The bound is the least T that meets
+   points 3, 4 and 5: each is necessary for a win in T turns, and each, once met, stays
+   met for T + 1.
 
 The bound is 0 exactly on a won board, and ceil(i / 6) <= bound for i isolated tiles (the
-old bound of the breadth-first phase, kept as `by_count`).
+bound of the breadth-first phase, kept as `by_count`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from geometry import hexgrid
@@ -60,8 +80,39 @@ def near_masks(model: PlayModel) -> tuple[int, ...]:
     )
 
 
-def turns_needed(model: PlayModel, isolated: int) -> int:
-    """The lower bound for a mask of isolated tiles (bit i = cell i)."""
+@lru_cache(maxsize=16)
+def reach_masks(model: PlayModel) -> tuple[int, ...]:
+    """Per cell index: where a swap by a pawn on that cell can join up tiles -- cells
+    within 2 steps with the `near` scope, the whole board with `anywhere`."""
+    if model.scope != "near":
+        return ((1 << model.size) - 1,) * model.size
+    cells = model.cells
+    return tuple(
+        sum(1 << j for j, d in enumerate(cells) if hexgrid.distance(c, d) <= 2) for c in cells
+    )
+
+
+def turns_needed(model: PlayModel, isolated: int, movers: Sequence[int] = ()) -> int:
+    """The lower bound for a mask of isolated tiles (bit i = cell i), with the pawns'
+    cells `movers` in turn order from the pawn to move (none: the clusters alone)."""
+    base = cluster_bound(model, isolated)
+    if not base:
+        return 0
+    reach = [reach_masks(model)[cell] for cell in movers]
+    total = base
+    while True:
+        first = reach[:total]  # the turns of the round to come within `total`
+        idle = sum(not r & isolated for r in first)
+        covered = 0
+        for r in first:
+            covered |= r
+        if total >= base + idle and (total >= len(reach) or not isolated & ~covered):
+            return total
+        total += 1
+
+
+def cluster_bound(model: PlayModel, isolated: int) -> int:
+    """The bound from the isolated tiles alone (points 1-3)."""
     close = near_masks(model)
     total = 0
     while isolated:

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from geometry import hexgrid
 from pnp.games.building_community.model import PlayModel
-from pnp.games.building_community.solver_bound import near_masks
+from pnp.games.building_community.solver_bound import near_masks, reach_masks
 
 try:
     from pnp.games.building_community import _search
@@ -69,8 +69,8 @@ def symmetries(model: PlayModel) -> tuple[tuple[int, ...], ...]:
 
 @lru_cache(maxsize=16)
 def _tables(model: PlayModel) -> tuple:
-    """The kernel's board tables: neighbour masks, distance-3 masks, swap pairs per pawn
-    cell (ordinary, special), symmetries."""
+    """The kernel's board tables: neighbour masks, distance-3 masks, reach masks, swap
+    pairs per pawn cell (ordinary, special), symmetries."""
     nb = [sum(1 << n for n in row) for row in model.neighbours]
     pairs = sorted((a, b) for a in range(model.size) for b in model.neighbours[a] if a < b)
     cells = model.cells
@@ -90,7 +90,14 @@ def _tables(model: PlayModel) -> tuple:
     else:
         ordinary = [close(p) for p in range(model.size)]
         special = [pairs] * model.size
-    return nb, list(near_masks(model)), ordinary, special, symmetries(model)
+    return (
+        nb,
+        list(near_masks(model)),
+        list(reach_masks(model)),
+        ordinary,
+        special,
+        symmetries(model),
+    )
 
 
 def prove(
@@ -109,10 +116,11 @@ def prove(
     `budget`."""
     assert _search is not None
     tiles, pawns = position or (model.start_colours, model.starts(players))
-    nb, far, ordinary, special, syms = _tables(model)
+    nb, far, reach, ordinary, special, syms = _tables(model)
     line, nodes, proven, per = _search.search(
         nb,
         far,
+        reach,
         ordinary,
         special,
         syms,
