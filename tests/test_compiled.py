@@ -10,6 +10,7 @@ import os
 
 import pytest
 
+from pnp.games.building_community import solver_proof as bc_proof
 from pnp.games.desert_home import engine as dh_engine
 from pnp.games.parcheesi import engine as parcheesi_engine
 
@@ -20,3 +21,4 @@ def test_ci_builds_every_compiled_path():
         pytest.skip("only CI promises a compiler")
     assert parcheesi_engine._kernel is not None
     assert dh_engine._kernel is not None
+    assert bc_proof._search is not None

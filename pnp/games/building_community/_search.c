@@ -60,7 +60,7 @@ typedef struct {
     u64 table_mask;
     long long nodes, budget, report_every, report_at;
     PyObject *progress;
-    int aborted, failed;
+    int aborted, failed, line_len;
     int pawns[MAX_PAWNS];
     int8_t line[MAX_DEPTH][3];
     Kids kids[MAX_DEPTH + 1];
@@ -289,6 +289,7 @@ static int dfs(Search *s, const u64 *m, u64 iso, int k, int depth, int left) {
     for (Py_ssize_t i = 0; i < kids->len; i++) {
         Child *c = &kids->items[i];
         if (c->a >= 0 && !c->iso) { /* a win */
+            s->line_len = depth + 1;
             s->line[depth][0] = c->a;
             s->line[depth][1] = c->b;
             s->line[depth][2] = c->to;
@@ -458,17 +459,19 @@ static PyObject *search(PyObject *self, PyObject *args) {
     int found = 0, proven = lo - 1;
     for (int t = lo; t <= hi && !found; t++) {
         long long before = s->nodes;
-        if (iso == 0) { found = 1; break; }
-        if (bound(s, iso, s->pawns, 0) <= t) found = dfs(s, m, iso, 0, 0, t);
+        if (iso == 0)
+            found = 1; /* won already: the empty line */
+        else if (bound(s, iso, s->pawns, 0) <= t)
+            found = dfs(s, m, iso, 0, 0, t);
         PyObject *v = PyLong_FromLongLong(s->nodes - before);
         if (!v || PyList_Append(per, v) < 0) { Py_XDECREF(v); Py_DECREF(per); goto fail; }
         Py_DECREF(v);
         if (found < 0) break;
         if (found == 0) proven = t;
         else {
-            PyObject *line = PyList_New(t);
+            PyObject *line = PyList_New(s->line_len);
             if (!line) { Py_DECREF(per); goto fail; }
-            for (int d = 0; d < t; d++) {
+            for (int d = 0; d < s->line_len; d++) {
                 PyObject *step = s->line[d][0] < 0 ? Py_NewRef(Py_None)
                                  : Py_BuildValue("(iii)", s->line[d][0], s->line[d][1],
                                                  s->line[d][2]);

@@ -4,8 +4,8 @@ and the radius-3 proofs of the shortest win.
 A benchmark, not a test: figures depend on the machine and its load, so each is given
 per CPU second of this process (what an otherwise idle core would do); the proofs give
 their wall-clock and CPU seconds side by side with the figure before the proof (a line
-found, none proven). `PNP_BC_PROOFS` picks the player counts proved (default `2,3`: the
-five together take minutes; `2,3,4,5,6` runs them all).
+found, none proven). `PNP_BC_PROOFS` picks the player counts proved (default: all five,
+2 to 6; `PNP_BC_PROOFS=2` for a quick look).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _games(bot: str, games: int) -> int:
 
 
 def proof_players() -> list[int]:
-    spec = os.environ.get("PNP_BC_PROOFS", "2,3")
+    spec = os.environ.get("PNP_BC_PROOFS", "2,3,4,5,6")
     return [int(p) for p in spec.split(",") if p.strip()]
 
 

@@ -15,7 +15,8 @@ position, duplicates included):
    half the budget if less).
 2. The proof. Boards of up to 64 cells (R <= 4) go to `solver_proof`: iterative
    deepening (IDA*) in C with the admissible bound of `solver_bound` (isolated tiles in
-   clusters a swap's reach cannot span, six joined at most per swap), a transposition
+   clusters a swap's reach cannot span, six joined at most per swap; pawns of the round
+   to come with nothing within reach), a transposition
    table keyed by the position up to the board's symmetries, colour names and the seat
    to move, and children tried fewest-bound first. Its first threshold that holds a win
    is the shortest line. Other boards (or no C compiler): a breadth-first search to one
