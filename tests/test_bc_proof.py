@@ -200,6 +200,7 @@ def test_the_compiled_proof_finds_the_exhaustive_distance_from_mid_game(players,
     keeps the turn order), IDA* from threshold 0 stops at the breadth-first distance."""
     model = play_model(BuildingCommunityParams(radius=2, scope=scope))
     rng = random.Random(f"mid:{players}:{scope}")
+    most = 100_000 if scope == "near" else 25_000  # `anywhere` branches far more
     checked = 0
     for _ in range(25):
         state = random_walk(model, players, rng, rng.randrange(1, 6))
@@ -207,7 +208,7 @@ def test_the_compiled_proof_finds_the_exhaustive_distance_from_mid_game(players,
             continue
         k = state.to_move
         pawns = state.pawns[k:] + state.pawns[:k]
-        d = distance(model, state.tiles, pawns, 0, 100_000)
+        d = distance(model, state.tiles, pawns, 0, most)
         if d is None:
             continue
         line, _, proven, _ = solver_proof.prove(
@@ -215,7 +216,7 @@ def test_the_compiled_proof_finds_the_exhaustive_distance_from_mid_game(players,
         )
         assert line is not None and len(line) == d and proven == d - 1
         checked += 1
-    assert checked >= 8
+    assert checked >= (8 if scope == "near" else 4)
 
 
 # --- shortest lengths and lines ------------------------------------------------------------

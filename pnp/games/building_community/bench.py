@@ -57,8 +57,8 @@ def proof(players: int) -> tuple[str, str]:
     label = f"building-community proof (R=3, {players} players)"
     return label, (
         f"{result.length} turns, {verdict}: {result.nodes:,} positions, {wall:.1f} s wall "
-        f"({cpu:.1f} CPU s; {within} the {PROOF_LIMIT:.0f} s target); before: a "
-        f"{BEFORE[players]}-turn line, not proven"
+        f"({cpu:.1f} CPU s; {within} the {PROOF_LIMIT:.0f} s target); before: "
+        f"{BEFORE[players]} turns found, none proven"
     )
 
 
