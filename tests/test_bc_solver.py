@@ -19,7 +19,11 @@ from pnp.games.building_community import checks as bc_checks
 from pnp.games.building_community import engine, rules, solver
 from pnp.games.building_community.engine import fast_board
 from pnp.games.building_community.model import play_model
-from pnp.games.building_community.params import MAX_SOLVER_BUDGET, BuildingCommunityParams
+from pnp.games.building_community.params import (
+    MAX_SOLVER_BUDGET,
+    STORED_POSITIONS,
+    BuildingCommunityParams,
+)
 
 
 def replays_to_a_win(model, players: int, line) -> bool:
@@ -142,20 +146,29 @@ def test_the_search_reports_its_progress_as_it_goes():
     assert all(b - a >= solver.REPORT_EVERY for a, b in zip(nodes, nodes[1:], strict=False))
 
 
-def test_the_budget_is_capped_where_the_memory_is_known():
-    """`--budget` and `solver_budget` share one cap; beyond it one line, exit 2."""
-    assert solver.MAX_BUDGET == MAX_SOLVER_BUDGET == 10_000_000
-    assert solver.MAX_BUDGET * solver.BYTES_PER_NODE <= 2 * 1024**3
+def test_the_budget_is_capped_and_the_stored_positions_where_the_memory_is_known():
+    """`--budget` and `solver_budget` share one cap (time); the phases that store
+    positions stop at STORED_POSITIONS whatever the budget (memory)."""
+    assert solver.MAX_BUDGET == MAX_SOLVER_BUDGET == 10_000_000_000
+    assert STORED_POSITIONS * solver.BYTES_PER_NODE <= 2 * 1024**3
+
+
+def test_the_storing_phases_stop_at_their_cap(monkeypatch):
+    """A budget above STORED_POSITIONS does not let the Python phases store more."""
+    monkeypatch.setattr(solver, "STORED_POSITIONS", 5_000)
+    model = play_model(BuildingCommunityParams(radius=5))  # beyond the compiled proof
+    result = solver.solve(model, 2, 1_000_000)
+    assert result.nodes < 5_000 + 200  # the last expansion's children may pass the cap
 
 
 def test_a_budget_above_the_cap_is_one_line(capsys, tmp_path):
-    for budget in (str(solver.MAX_BUDGET + 1), "1000000000"):
+    for budget in (str(solver.MAX_BUDGET + 1), "100000000000"):
         code, out, err = run(capsys, "solve", "building-community", "--budget", budget)
         assert code == 2 and not out
-        assert "--budget must be from 1 to 10,000,000 nodes" in one_error_line(err)
+        assert "--budget must be from 1 to 10,000,000,000 nodes" in one_error_line(err)
     toml = f"solver_budget = {solver.MAX_BUDGET + 1}"
     config_error = bad_config_error(capsys, tmp_path, "check", "building-community", toml)
-    assert "'solver_budget' must be from 1 to 10000000" in config_error
+    assert "'solver_budget' must be from 1 to 10000000000" in config_error
 
 
 def test_a_long_check_says_what_it_is_doing(monkeypatch, capsys):
@@ -187,7 +200,8 @@ def test_the_ticker_waits_before_its_first_line():
     assert out.getvalue() == "job: 5 of 10 things\u2026\n"
 
 
-MEMORY_CAP = 350 * 1024**2  # bytes of address space: pnp starts, a 10,000,000-node search cannot
+MEMORY_CAP = 350 * 1024**2  # bytes of address space: pnp starts, 10,000,000 stored positions cannot
+BEYOND_THE_PROOF = "radius = 5\n"  # a board the compiled proof does not take: positions are stored
 
 
 def _capped() -> None:
@@ -207,8 +221,11 @@ def _pnp_capped(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_running_out_of_memory_in_solve_is_one_line():
-    r = _pnp_capped("solve", "building-community", "--budget", str(solver.MAX_BUDGET))
+def test_running_out_of_memory_in_solve_is_one_line(tmp_path):
+    config = tmp_path / "kit.toml"
+    config.write_text(BEYOND_THE_PROOF)
+    budget = str(STORED_POSITIONS)
+    r = _pnp_capped("solve", "building-community", "--budget", budget, "--config", str(config))
     assert r.returncode == 1, r.stderr[-2000:]
     assert "Traceback" not in r.stderr
     errors = [ln for ln in r.stderr.splitlines() if not ln.startswith("building-community:")]
@@ -218,7 +235,7 @@ def test_running_out_of_memory_in_solve_is_one_line():
 @pytest.mark.slow
 def test_running_out_of_memory_in_check_is_one_finding(tmp_path):
     config = tmp_path / "kit.toml"
-    config.write_text(f"solver_budget = {solver.MAX_BUDGET}\n")
+    config.write_text(BEYOND_THE_PROOF + f"solver_budget = {STORED_POSITIONS}\n")
     r = _pnp_capped("check", "building-community", "--paper", "a4", "--config", str(config))
     assert r.returncode == 1, r.stderr[-2000:]
     assert "Traceback" not in r.stderr

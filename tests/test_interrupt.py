@@ -188,7 +188,7 @@ def test_a_double_ctrl_c_is_exit_130_at_any_moment(moment):
     ],
 )
 def test_solve_stops_on_ctrl_c_and_sigterm(signum, line):
-    proc = start("solve", "building-community", "--budget", "10000000")
+    proc = start("solve", "building-community", "--budget", "1000000000")
     try:
         until(  # loaded, and searching
             lambda: cpu_seconds(proc.pid) >= 1.5, proc=proc, waiting_for="1.5 CPU s of search"

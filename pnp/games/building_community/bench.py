@@ -1,16 +1,25 @@
-"""Building Community benchmark figures: solver positions per second, games per second.
+"""Building Community benchmark figures: solver positions per second, games per second,
+and the radius-3 proofs of the shortest win.
 
 A benchmark, not a test: figures depend on the machine and its load, so each is given
-per CPU second of this process (what an otherwise idle core would do).
+per CPU second of this process (what an otherwise idle core would do); the proofs give
+their wall-clock and CPU seconds side by side with the figure before the proof (a line
+found, none proven). `PNP_BC_PROOFS` picks the player counts proved (default: all five,
+2 to 6; `PNP_BC_PROOFS=2` for a quick look).
 """
 
 from __future__ import annotations
 
+import os
 import time
 
-from pnp.games.building_community import engine, solver
+from pnp.games.building_community import engine, solver, solver_proof
 from pnp.games.building_community.model import play_model
-from pnp.games.building_community.params import BuildingCommunityParams
+from pnp.games.building_community.params import MAX_SOLVER_BUDGET, BuildingCommunityParams
+
+BEFORE = {2: 11, 3: 12, 4: 15, 5: 27, 6: 13}
+"""Radius 3: the turns of the line the solver found before the proof (none proven)."""
+PROOF_LIMIT = 600.0  # seconds the issue allows one proof on this machine
 
 
 def _per_cpu_second(work) -> float:
@@ -32,9 +41,30 @@ def _games(bot: str, games: int) -> int:
     return games
 
 
+def proof_players() -> list[int]:
+    spec = os.environ.get("PNP_BC_PROOFS", "2,3,4,5,6")
+    return [int(p) for p in spec.split(",") if p.strip()]
+
+
+def proof(players: int) -> tuple[str, str]:
+    """One radius-3 proof: its length, whether proven, nodes, seconds (wall, CPU)."""
+    model = play_model(BuildingCommunityParams(radius=3))
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = solver.solve(model, players, MAX_SOLVER_BUDGET)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    verdict = "proven shortest" if result.shortest else "NOT proven"
+    within = "within" if wall <= PROOF_LIMIT else "OVER"
+    label = f"building-community proof (R=3, {players} players)"
+    return label, (
+        f"{result.length} turns, {verdict}: {result.nodes:,} positions, {wall:.1f} s wall "
+        f"({cpu:.1f} CPU s; {within} the {PROOF_LIMIT:.0f} s target); before: "
+        f"{BEFORE[players]} turns found, none proven"
+    )
+
+
 def bench() -> list[tuple[str, str]]:
     """(label, figure) rows for `make bench`."""
-    rows = [  # R=2 is mostly the breadth-first proof, R=3 the best-first passes
+    rows = [  # R=2 is the compiled proof, R=3 at this budget mostly the best-first pass
         ("building-community solver (R=2, 2 players, solved)", lambda: _solve_nodes(2, 10**7)),
         ("building-community solver (R=3, 2 players)", lambda: _solve_nodes(3, 200_000)),
     ]
@@ -42,4 +72,8 @@ def bench() -> list[tuple[str, str]]:
     for bot in engine.BOTS:
         rate = _per_cpu_second(lambda b=bot: _games(b, 2000))
         out.append((f"building-community {bot} games (R=3, 2 players)", f"{rate:,.0f} games/s"))
+    if solver_proof._search is None:
+        out.append(("building-community proofs (R=3)", "n/a: the compiled search was not built"))
+        return out
+    out.extend(proof(players) for players in proof_players())
     return out

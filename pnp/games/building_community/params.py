@@ -12,9 +12,13 @@ from pnp.params import CardGroup, TileGroup, param
 TILE_COLOURS = ("red", "blue", "yellow")
 PAWN_COLOURS = ("black", "purple", "green", "orange", "sky", "brown")
 MAX_PLAYERS = 6
-MAX_SOLVER_BUDGET = 10_000_000
-"""Nodes the solver may search: about 1.5 GB at the solver's 150 bytes a node, which a
-laptop has to spare (`pnp solve --budget` and `solver_budget` share it)."""
+MAX_SOLVER_BUDGET = 10_000_000_000
+"""Nodes the solver may search (`pnp solve --budget` and `solver_budget` share it): a bound
+on time, not memory -- the phases that store positions stop at `STORED_POSITIONS`, and the
+compiled proof keeps a fixed table."""
+STORED_POSITIONS = 10_000_000
+"""Positions the storing phases may keep: about 1.5 GB at the solver's 150 bytes a
+position, which a laptop has to spare."""
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,19 @@ position, duplicates included):
    first) and finds a winning line quickly where random play almost never does; running
    out of positions proves that no win exists (`no-win`). Later passes add the depth,
    weighted, to the order and look only for lines shorter than the best so far; each
-   may spend half of the budget left.
-2. With a line of n turns in hand, a breadth-first search to depth n - 1 finds the
-   shortest line, or proves the line in hand shortest. It prunes with an admissible
-   bound: one swap joins up at most six isolated tiles (the two swapped ones, and around
-   each the two end tiles of the three neighbours it does not share with the other: the
-   middle one touches both ends, so it cannot be isolated in the same colour with them),
-   so a position with i isolated tiles needs at least ceil(i / 6) more turns.
+   may spend half of the budget left (with the compiled proof: of `PASS_NODES`, or of
+   half the budget if less).
+2. The proof. Boards of up to 64 cells (R <= 4) go to `solver_proof`: iterative
+   deepening (IDA*) in C with the admissible bound of `solver_bound` (isolated tiles in
+   clusters a swap's reach cannot span, six joined at most per swap; pawns of the round
+   to come with nothing within reach), a transposition
+   table keyed by the position up to the board's symmetries, colour names and the seat
+   to move, and children tried fewest-bound first. Its first threshold that holds a win
+   is the shortest line. Other boards (or no C compiler): a breadth-first search to one
+   turn below the line in hand, pruned with ceil(isolated / 6).
 
-Positions are the fast engine's masks, so one node costs a few big-int operations.
+Phases that store positions (best-first, breadth-first) keep at most `STORED_POSITIONS`
+of them, whatever the budget: memory. The proof keeps only its fixed table.
 """
 
 from __future__ import annotations
@@ -28,14 +32,14 @@ import heapq
 from collections.abc import Callable
 from typing import Any
 
-from pnp.games.building_community import rules
+from pnp.games.building_community import rules, solver_proof
 from pnp.games.building_community.engine import FastBoard, fast_board
 from pnp.games.building_community.model import PlayModel
 from pnp.games.building_community.notation import label_line  # noqa: F401 (the contract's)
-from pnp.games.building_community.params import MAX_SOLVER_BUDGET
+from pnp.games.building_community.params import MAX_SOLVER_BUDGET, STORED_POSITIONS
+from pnp.games.building_community.solver_bound import MAX_DROP, by_count, turns_needed
 from pnp.outcome import SolveResult, SolveVerdict
 
-MAX_DROP = 6  # isolated tiles one swap can join up, at most
 # Best-first passes: (weight, deepest first). A pass ranks positions by isolated tiles +
 # weight * depth, ties by depth. Deepest first finds some line soonest on large boards;
 # the later passes shorten it.
@@ -44,16 +48,15 @@ PASSES = ((0, True), (0, False), (1, False), (2, False), (3, False))
 Step = tuple[int, int, int] | None  # swap bits a < b, destination bit; None = a pass
 Progress = Callable[[int, int], None]  # (nodes so far, budget)
 REPORT_EVERY = 1 << 15  # nodes between two calls of a progress callback
-MAX_BUDGET = MAX_SOLVER_BUDGET  # the most nodes a search may be given: bounds its memory
+PASS_NODES = 1_000_000
+"""With the compiled proof, the best-first passes stop here (or at half the budget): a
+short line for a small budget, the rest of a large one for the proof."""
+MAX_BUDGET = MAX_SOLVER_BUDGET  # the most nodes a search may be given: bounds its time
 BYTES_PER_NODE = 150
-"""Peak memory per node of budget, measured (ru_maxrss) at radius 3 and 8, 2 to 6 players:
+"""Peak memory per stored position, measured (ru_maxrss) at radius 3 and 8, 2 to 6 players:
 each new position keeps its key in the parent table and a heap or layer entry. A position
-is stored only when first generated, so a budget of n nodes stores at most n positions."""
-
-
-def turns_needed(isolated: int) -> int:
-    """A lower bound on the turns left to a win: ceil(isolated / MAX_DROP)."""
-    return -(-isolated // MAX_DROP)
+is stored only when first generated, so n nodes of those phases store at most n positions
+(they stop at `STORED_POSITIONS`)."""
 
 
 class _Search:
@@ -80,6 +83,7 @@ class _Search:
         m0, m1, m2 = board.start_masks
         self.start = self.encode(m0, m1, board.starts(players), 0)
         self.start_left = board.isolated(m0, m1, m2).bit_count()
+        self.cap = min(budget, STORED_POSITIONS)  # nodes the storing phases may spend
 
     def encode(self, m0: int, m1: int, pawns: tuple[int, ...], k: int) -> int:
         rest = k
@@ -161,6 +165,7 @@ class _Search:
         nothing (a position first met by a long path is not searched again).
         """
         limit = rules.MAX_TURNS + 1 if bound is None else bound
+        until = min(until, self.cap)
         parent = {self.start: self.start}
         heap = [(self.start_left, 0, 0, self.start, 0, self.start_left)]
         tie = -1 if deep else 1
@@ -178,7 +183,7 @@ class _Search:
                 if left == 0:
                     parent[child] = key
                     return self.line(parent, child), True
-                if depth + 1 + turns_needed(left) >= limit:
+                if depth + 1 + by_count(left) >= limit:
                     capped = True
                     continue
                 parent[child] = key
@@ -196,7 +201,7 @@ class _Search:
             reach = (limit - depth) * MAX_DROP  # isolated tiles a child may keep
             nxt = []
             for key, left_here in layer:
-                if self.nodes >= self.budget:
+                if self.nodes >= self.cap:
                     return None, False
                 if self.nodes >= self.report_at:
                     self.report()
@@ -228,23 +233,18 @@ def solve(
     model: PlayModel, players: int, budget: int, progress: Progress | None = None
 ) -> SolveResult:
     """Search for a winning line within `budget` nodes; prove it shortest if budget allows.
-    Memory grows with the budget: at most about `BYTES_PER_NODE` bytes a node.
-    `progress(nodes, budget)` is called every `REPORT_EVERY` nodes."""
+    Memory: at most `STORED_POSITIONS` positions of about `BYTES_PER_NODE` bytes, plus the
+    proof's fixed table. `progress(nodes, budget)` is called every `REPORT_EVERY` nodes."""
     search = _Search(fast_board(model), players, budget, progress)
-    best, complete = search.best_first(*PASSES[0], None, budget)
-    floor = turns_needed(search.start_left)
-    for weight, deep in PASSES[1:]:  # shorter lines, each pass bounded by the best so far
-        if best is None or len(best) <= floor or search.nodes >= budget:
-            break
-        share = search.nodes + (budget - search.nodes) // 2  # keep half for what follows
-        line, _ = search.best_first(weight, deep, len(best), share)
-        best = line or best
-    shortest = False
-    if best is not None:
-        shortest = len(best) <= floor
-        if not shortest:
-            line, shortest = search.shortest_within(len(best) - 1)
-            best = line or best
+    proof = solver_proof.available(model)
+    passes = min(budget // 2, PASS_NODES) if proof else budget  # the rest for the proof
+    best, complete = search.best_first(*PASSES[0], None, passes)
+    floor = turns_needed(model, isolated_cells(model), model.starts(players))
+    best = _shorten(search, best, floor, passes)
+    if proof:
+        best, shortest = _prove(search, model, best, complete, floor)
+    else:
+        best, shortest = _breadth_first(search, best, floor)
     result: SolveVerdict
     if best is not None:
         result = "win"
@@ -258,3 +258,59 @@ def solve(
         start=rules.start_json(model, players),
         info={"radius": model.radius, "players": players, "scope": model.scope},
     )
+
+
+def isolated_cells(model: PlayModel) -> int:
+    """The start's isolated tiles as a mask of cell indices (bit i = cell i)."""
+    return sum(1 << c for c in rules.isolated_cells(model, model.start_colours))
+
+
+def _prove(
+    search: _Search, model: PlayModel, best: list[Step] | None, complete: bool, floor: int
+) -> tuple[list[Step] | None, bool]:
+    """IDA* from the start's bound to one turn below the line in hand (or on, with none)
+    with the budget left: (the best line, whether it is proven shortest)."""
+    if best is not None and len(best) <= floor:
+        return best, True
+    if (best is None and complete) or search.nodes >= search.budget:
+        return best, False
+    hi = len(best) - 1 if best is not None else solver_proof.MAX_THRESHOLD
+    offset = search.nodes
+
+    def tick(nodes: int, _: int) -> None:
+        if search.progress is not None:
+            search.progress(offset + nodes, search.budget)
+
+    line, nodes, proven, _ = solver_proof.prove(
+        model, search.players, floor, hi, search.budget - offset, tick, REPORT_EVERY
+    )
+    search.nodes += nodes
+    if line is not None:
+        bit = search.t.bit_of
+        return [None if s is None else (bit[s[0]], bit[s[1]], bit[s[2]]) for s in line], True
+    return best, best is not None and proven >= len(best) - 1
+
+
+def _shorten(search: _Search, best: list[Step] | None, floor: int, until: int) -> list[Step] | None:
+    """Shorter lines by the later best-first passes, until the nodes reach `until`."""
+    until = min(until, search.cap)
+    for weight, deep in PASSES[1:]:  # shorter lines, each pass bounded by the best so far
+        if best is None or len(best) <= floor or search.nodes >= until:
+            break
+        share = search.nodes + (until - search.nodes) // 2  # keep half for what follows
+        line, _ = search.best_first(weight, deep, len(best), share)
+        best = line or best
+    return best
+
+
+def _breadth_first(
+    search: _Search, best: list[Step] | None, floor: int
+) -> tuple[list[Step] | None, bool]:
+    """Without the compiled proof: the breadth-first proof below the best line (within
+    `STORED_POSITIONS`)."""
+    if best is None:
+        return None, False
+    if len(best) <= floor:
+        return best, True
+    line, shortest = search.shortest_within(len(best) - 1)
+    return line or best, shortest
