@@ -13,7 +13,8 @@ help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # The install compiles these (see pyproject.toml): a change rebuilds them.
-COMPILED := pnp/_twister.h pnp/games/parcheesi/_kernel.c pnp/games/desert_home/_kernel.c
+COMPILED := pnp/_twister.h pnp/games/parcheesi/_kernel.c pnp/games/desert_home/_kernel.c \
+	pnp/games/exploding_dice/_kernel.c
 
 $(STAMP): pyproject.toml $(COMPILED)
 	$(PYTHON) -m venv $(VENV)

@@ -11,6 +11,7 @@ import os
 import pytest
 
 from pnp.games.desert_home import engine as dh_engine
+from pnp.games.exploding_dice import kernel as ed_kernel
 from pnp.games.parcheesi import engine as parcheesi_engine
 
 
@@ -20,3 +21,4 @@ def test_ci_builds_every_compiled_path():
         pytest.skip("only CI promises a compiler")
     assert parcheesi_engine._kernel is not None
     assert dh_engine._kernel is not None
+    assert ed_kernel._kernel is not None
