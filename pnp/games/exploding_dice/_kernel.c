@@ -44,9 +44,11 @@ typedef struct {
     uint64_t lmask[MAXE];
     uint64_t nb[MAXC];       /* orthogonal neighbours */
     uint64_t zone[NCOL];     /* each zone's cells */
+    int8_t zone_of[MAXC];    /* each cell's zone, -1 for none */
     int start[NCOL];
     int faces[NCOL][FACES];
     int reserve[NCOL];       /* dice of each colour off the board at the start */
+    uint32_t genrand_init[MT_N]; /* init_genrand(19650218): where every seeding starts */
 } Board;
 
 static const char BOARD_NAME[] = "pnp.exploding_dice.board";
@@ -62,13 +64,6 @@ static uint64_t around(const Board *b, uint64_t m) {
 /* Cells of m with a neighbour in m. */
 static uint64_t touching(const Board *b, uint64_t m) { return m & around(b, m); }
 
-static int popcount(uint64_t m) {
-    m = m - ((m >> 1) & 0x5555555555555555ULL);
-    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
-    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return (int)((m * 0x0101010101010101ULL) >> 56);
-}
-
 /* The index of m's lowest set bit (m != 0), by a de Bruijn sequence. */
 static int lowest(uint64_t m) {
     static const int8_t index[64] = {
@@ -76,6 +71,12 @@ static int lowest(uint64_t m) {
         43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
         44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
     return index[((m & (0 - m)) * 0x03f79d71b4cb0a89ULL) >> 58];
+}
+
+/* The state `init_genrand(19650218)` leaves, which `init_by_array` starts from. */
+static void genrand_init(uint32_t mt[MT_N]) {
+    mt[0] = 19650218U;
+    for (int i = 1; i < MT_N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
 }
 
 static void board_free(PyObject *capsule) {
@@ -189,6 +190,11 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected four zone masks");
         goto done;
     }
+    for (int i = 0; i < cells; i++) {
+        b->zone_of[i] = -1;
+        for (int z = 0; z < NCOL; z++)
+            if (b->zone[z] >> i & 1) b->zone_of[i] = (int8_t)z;
+    }
     ok = 0;
     if (read_ints(starts, b->start, NCOL, 0, cells - 1) < 0) goto done;
     if (read_rows(faces, row, NCOL, FACES, 1, FACES) != NCOL) {
@@ -198,6 +204,7 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
     for (int c = 0; c < NCOL; c++)
         for (int k = 0; k < FACES; k++) b->faces[c][k] = row[c * FACES + k];
     if (read_ints(reserve, b->reserve, NCOL, 0, 1000000) < 0) goto done;
+    genrand_init(b->genrand_init);
     ok = 1;
 done:
     if (!ok) {
@@ -212,6 +219,7 @@ done:
 typedef struct {
     uint8_t face[MAXC], colour[MAXC];
     uint64_t occ, cm[NCOL], fm[FACES + 1]; /* occupied, per colour, per face */
+    int zv[NCOL];                          /* each zone's value: the faces on it */
 } Grid;
 
 typedef struct {
@@ -225,8 +233,9 @@ typedef struct {
     int *leaders; /* per turn: the sole leading seat, or -1 */
 } Game;
 
-static void put(Grid *g, int cell, int colour, int face) {
+static void put(const Board *b, Grid *g, int cell, int colour, int face) {
     uint64_t m = bit(cell);
+    if (b->zone_of[cell] >= 0) g->zv[b->zone_of[cell]] += face;
     g->face[cell] = (uint8_t)face;
     g->colour[cell] = (uint8_t)colour;
     g->occ |= m;
@@ -234,8 +243,9 @@ static void put(Grid *g, int cell, int colour, int face) {
     g->fm[face] |= m;
 }
 
-static void take(Grid *g, int cell) {
+static void take(const Board *b, Grid *g, int cell) {
     uint64_t m = bit(cell);
+    if (b->zone_of[cell] >= 0) g->zv[b->zone_of[cell]] -= g->face[cell];
     g->occ &= ~m;
     g->cm[g->colour[cell]] &= ~m;
     g->fm[g->face[cell]] &= ~m;
@@ -274,12 +284,12 @@ static void push(const Board *b, Grid *g, int e, int colour, int face) {
         if (!(g->occ >> cell & 1)) continue;
         if (cell != line[k]) {
             int c = g->colour[cell], f = g->face[cell];
-            take(g, cell);
-            put(g, line[k], c, f);
+            take(b, g, cell);
+            put(b, g, line[k], c, f);
         }
         k++;
     }
-    put(g, line[k], colour, face);
+    put(b, g, line[k], colour, face);
 }
 
 /* Steps 4 and 5 on a grid: each colour's points (`rules.gains_on`); *boom gets the cells
@@ -383,7 +393,7 @@ static void new_game(Game *g, const Board *b) {
     int order[NCOL], left[NCOL] = {0, 1, 2, 3}, nleft = NCOL, k;
     memset(&g->grid, 0, sizeof g->grid);
     for (int c = 0; c < NCOL; c++) {
-        put(&g->grid, b->start[c], c, 1);
+        put(b, &g->grid, b->start[c], c, 1);
         g->reserve[c] = b->reserve[c];
         g->scores[c] = 0;
         g->owner[c] = -1;
@@ -411,11 +421,10 @@ static void new_game(Game *g, const Board *b) {
 }
 
 /* Steps 1 and 2: the colour to draw, or -1 when the reserve is empty. */
-static int draw_colour(Game *g, const Board *b) {
-    int zv[NCOL], top = -1, colour = 0, tied = 0, options[NCOL];
+static int draw_colour(Game *g) {
+    const int *zv = g->grid.zv;
+    int top = -1, colour = 0, tied = 0, options[NCOL];
     for (int z = 0; z < NCOL; z++) {
-        zv[z] = 0;
-        for (int f = 1; f <= FACES; f++) zv[z] += f * popcount(g->grid.fm[f] & b->zone[z]);
         if (zv[z] > top) {
             top = zv[z];
             colour = z;
@@ -433,7 +442,7 @@ static int draw_colour(Game *g, const Board *b) {
 
 /* One turn (steps 1 to 6; `rules.begin_turn` .. `end_turn`). */
 static void play_turn(Game *g, const Board *b) {
-    int colour = draw_colour(g, b), face, placed = 0, gains[NCOL];
+    int colour = draw_colour(g), face, placed = 0, gains[NCOL];
     uint64_t own, boom;
     if (colour < 0) {
         g->end = END_RESERVE;
@@ -481,7 +490,7 @@ static void play_turn(Game *g, const Board *b) {
     for (uint64_t m = boom; m; m &= m - 1) { /* all at once, after every die scored */
         int i = lowest(m);
         g->reserve[g->grid.colour[i]]++;
-        take(&g->grid, i);
+        take(b, &g->grid, i);
     }
     if (gained) {
         int top = -1, leader = -1;
@@ -628,7 +637,7 @@ static void sha512(const unsigned char *data, size_t len, unsigned char out[64])
     size_t blocks = (len + 17 + 127) / 128; /* the text, 0x80, the 128-bit length */
     for (size_t blk = 0; blk < blocks; blk++) {
         unsigned char chunk[128];
-        uint64_t w[80], s[8];
+        uint64_t w[80];
         for (int i = 0; i < 128; i++) {
             size_t at = blk * 128 + (size_t)i;
             chunk[i] = at < len ? data[at] : at == len ? 0x80 : 0;
@@ -644,25 +653,37 @@ static void sha512(const unsigned char *data, size_t len, unsigned char out[64])
             uint64_t s1 = rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
             w[t] = w[t - 16] + s0 + w[t - 7] + s1;
         }
-        memcpy(s, h, sizeof s);
+        uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
         for (int t = 0; t < 80; t++) {
-            uint64_t t1 = s[7] + (rotr(s[4], 14) ^ rotr(s[4], 18) ^ rotr(s[4], 41)) +
-                          ((s[4] & s[5]) ^ (~s[4] & s[6])) + K[t] + w[t];
-            uint64_t t2 = (rotr(s[0], 28) ^ rotr(s[0], 34) ^ rotr(s[0], 39)) +
-                          ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]));
-            memmove(s + 1, s, 7 * sizeof s[0]);
-            s[4] += t1;
-            s[0] = t1 + t2;
+            uint64_t t1 = hh + (rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)) + ((e & f) ^ (~e & g)) +
+                          K[t] + w[t];
+            uint64_t t2 = (rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
+            hh = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
         }
-        for (int i = 0; i < 8; i++) h[i] += s[i];
+        h[0] += a;
+        h[1] += b;
+        h[2] += c;
+        h[3] += d;
+        h[4] += e;
+        h[5] += f;
+        h[6] += g;
+        h[7] += hh;
     }
     for (int i = 0; i < 64; i++) out[i] = (unsigned char)(h[i / 8] >> (56 - 8 * (i % 8)));
 }
 
 /* The generator as `random.Random(text)` leaves it: the int of the text's bytes followed
  * by their SHA-512, cut into 32-bit words from the low end, through `init_by_array`.
+ * `start` is `init_genrand(19650218)`'s state (`genrand_init`), the same for every seed.
  * Returns -1 when the key would not fit `key` (a seed text over 1,000 bytes). */
-static int seed_twister(Twister *t, const char *text, size_t len) {
+static int seed_twister(Twister *t, const uint32_t start[MT_N], const char *text, size_t len) {
     unsigned char bytes[1064];
     uint32_t key[266];
     size_t n = len + 64, skip = 0;
@@ -684,8 +705,7 @@ static int seed_twister(Twister *t, const char *text, size_t len) {
         key[k] = w;
     }
     uint32_t *mt = t->mt;
-    mt[0] = 19650218U;
-    for (i = 1; i < MT_N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    memcpy(mt, start, sizeof t->mt);
     i = 1;
     j = 0;
     for (k = MT_N > used ? MT_N : used; k; k--) {
@@ -717,8 +737,10 @@ static PyObject *seeded(PyObject *self, PyObject *args) {
     const char *text;
     Py_ssize_t len;
     Twister t;
+    uint32_t start[MT_N];
     if (!PyArg_ParseTuple(args, "s#", &text, &len)) return NULL;
-    if (seed_twister(&t, text, (size_t)len) < 0) {
+    genrand_init(start);
+    if (seed_twister(&t, start, text, (size_t)len) < 0) {
         PyErr_SetString(PyExc_ValueError, "a seed text of at most 1,000 bytes");
         return NULL;
     }
@@ -749,7 +771,7 @@ static PyObject *play_seeded(PyObject *self, PyObject *args) {
             Py_ssize_t len;
             const char *text = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(fast, i), &len);
             PyObject *game = NULL;
-            if (text && seed_twister(&g->tw, text, (size_t)len) == 0) {
+            if (text && seed_twister(&g->tw, b->genrand_init, text, (size_t)len) == 0) {
                 play_game(g, b);
                 game = game_result(g);
             } else if (text) {

@@ -73,16 +73,26 @@ def play_one(
     two_colours: bool = False,
     reference: bool = False,
 ) -> GameRecord:
-    """Play one game. `reference=True` plays the readable rules (for cross-checks)."""
+    """Play one game: on the kernel, else the fast path (`play_fast`). `reference=True`
+    plays the readable rules (for cross-checks)."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    seat = make_bot(bot, model)
-    each = 2 if two_colours else 1
-    record = None if reference else kernel.play(model, players, each, bot == "greedy", rng)
-    if record is not None:
-        return record
-    tables = None if reference else _tables(model)
-    if tables is None:
+    if reference:
+        seat = make_bot(bot, model)
         return play(new_state(model, players, rng, two_colours), seat, rng).record(tuple(COUNTERS))
+    make_bot(bot, model)  # an unknown bot is a ValueError on every path
+    record = kernel.play(model, players, 2 if two_colours else 1, bot == "greedy", rng)
+    return record if record is not None else play_fast(model, players, bot, rng, two_colours)
+
+
+def play_fast(
+    model: PlayModel, players: int, bot: str, rng: random.Random, two_colours: bool = False
+) -> GameRecord:
+    """One game on the Python fast path (the tables), or on the readable rules for a kit
+    the tables do not cover: what plays without the kernel."""
+    tables = _tables(model)
+    if tables is None:
+        return play_one(model, players, bot, rng, two_colours, reference=True)
+    each = 2 if two_colours else 1
     turns, end, scores, owners, leaders = _play_fast(tables, players, each, bot == "greedy", rng)
     return rules.game_record(model, owners, turns, end, scores, leaders)
 

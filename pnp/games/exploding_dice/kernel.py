@@ -25,7 +25,7 @@ from pnp.outcome import GameRecord
 try:
     from pnp.games.exploding_dice import _kernel
 except ImportError:  # built without a C compiler: the Python fast path plays
-    _kernel = None
+    _kernel = None  # type: ignore[assignment]
 
 MAX_N = 8
 """The largest grid side the kernel holds (a cell is a bit of a 64-bit word)."""
@@ -47,24 +47,28 @@ def covers(model: PlayModel) -> bool:
     return uniform and len(model.colours) == 4 and model.n <= MAX_N
 
 
-def _board(model: PlayModel) -> Any:
-    """The kernel's copy of the board, or None for a kit it does not cover."""
-    if _kernel is None or not covers(model):
-        return None
+def board_args(model: PlayModel) -> tuple[Any, ...]:
+    """What `_kernel.board` takes: the grid side, each entry's line, each cell's neighbour
+    mask, each zone's mask, the start cells, each colour's faces and reserve, the stall rule."""
     board = Board.of(model)
     colours = range(len(model.colours))
-    faces = [next(d.faces for d in model.dice if d.colour == c) for c in colours]
-    reserve = [sum(d.colour == c for d in model.dice) - 1 for c in colours]
-    return _kernel.board(
+    return (
         model.n,
         board.lines,
         [sum(1 << j for j in nbs) for nbs in board.neighbours],
         [sum(1 << c for c in cells) for cells in board.zones],
         board.starts,
-        faces,
-        reserve,
+        [next(d.faces for d in model.dice if d.colour == c) for c in colours],
+        [sum(d.colour == c for d in model.dice) - 1 for c in colours],
         model.stall == "skip",
     )
+
+
+def _board(model: PlayModel) -> Any:
+    """The kernel's copy of the board, or None for a kit it does not cover."""
+    if _kernel is None or not covers(model):
+        return None
+    return _kernel.board(*board_args(model))
 
 
 boards: PerModel[PlayModel, Any] = PerModel(_board)
@@ -79,12 +83,15 @@ def missing() -> bool:
     return _kernel is None
 
 
-def _record(model: PlayModel, players: int, each: int, game: tuple[Any, ...]) -> GameRecord:
-    """The kernel's game as `rules.game_record` makes it (the kernel adds up the seats'
+def _records(model: PlayModel, players: int, each: int, games: Sequence[Any]) -> list[GameRecord]:
+    """The kernel's games as `rules.game_record` makes them (the kernel adds up the seats'
     scores and finds the winners; the tests hold both to the same records)."""
-    turns, end, scores, winners, deal, leaders = game
-    names = rules._names(model.colours, rules._deals(len(model.colours), players, each)[deal])
-    return GameRecord(turns, ENDS[end], scores, winners, names, leaders)
+    deals = rules._deals(len(model.colours), players, each)
+    names = [rules._names(model.colours, owners) for owners in deals]
+    return [
+        GameRecord(turns, ENDS[end], scores, winners, names[deal], leaders)
+        for turns, end, scores, winners, deal, leaders in games
+    ]
 
 
 def play(
@@ -99,7 +106,7 @@ def play(
     version, words, gauss = rng.getstate()
     game, words = _kernel.play(board, players, each, greedy, rules.MAX_TURNS, rules.TARGET, words)
     rng.setstate((version, words, gauss))
-    return _record(model, players, each, game)
+    return _records(model, players, each, [game])[0]
 
 
 def play_seeded(
@@ -110,7 +117,5 @@ def play_seeded(
     board = None if missing() else boards(model)
     if board is None:
         return None
-    games = _kernel.play_seeded(
-        board, players, each, greedy, rules.MAX_TURNS, rules.TARGET, seeds
-    )
-    return [_record(model, players, each, g) for g in games]
+    games = _kernel.play_seeded(board, players, each, greedy, rules.MAX_TURNS, rules.TARGET, seeds)
+    return _records(model, players, each, games)
