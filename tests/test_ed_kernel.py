@@ -178,6 +178,8 @@ def test_the_kernel_refuses_a_board_it_cannot_hold():
     lines = [line[:-1] for line in args[1]]
     with pytest.raises(ValueError, match="wrong length"):
         kernel._kernel.board(args[0], lines, *args[2:])
+    with pytest.raises(ValueError, match="at least one entry"):
+        kernel._kernel.board(args[0], [], *args[2:])
     neighbours = [0, *args[2][1:]]
     with pytest.raises(ValueError, match="n x n grid"):
         kernel._kernel.board(args[0], args[1], neighbours, *args[3:])

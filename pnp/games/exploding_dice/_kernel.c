@@ -153,7 +153,10 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
         b->not_last_col &= ~bit(r * n + n - 1);
     }
     b->entries = read_rows(lines, row, MAXE, n, 0, cells - 1);
-    if (b->entries < 1) goto done;
+    if (b->entries < 1) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected at least one entry");
+        goto done;
+    }
     for (int e = 0; e < b->entries; e++)
         for (int j = 0; j < n; j++) {
             b->line[e][j] = (int8_t)row[e * n + j];
