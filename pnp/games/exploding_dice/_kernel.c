@@ -66,11 +66,11 @@ static uint64_t touching(const Board *b, uint64_t m) { return m & around(b, m); 
 
 /* The index of m's lowest set bit (m != 0), by a de Bruijn sequence. */
 static int lowest(uint64_t m) {
-    static const int8_t index[64] = {
+    static const int8_t debruijn[64] = {
         0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
         43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
         44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
-    return index[((m & (0 - m)) * 0x03f79d71b4cb0a89ULL) >> 58];
+    return debruijn[((m & (0 - m)) * 0x03f79d71b4cb0a89ULL) >> 58];
 }
 
 /* The state `init_genrand(19650218)` leaves, which `init_by_array` starts from. */
