@@ -13,6 +13,7 @@ import pytest
 from pnp.games.building_community import solver_proof as bc_proof
 from pnp.games.desert_home import engine as dh_engine
 from pnp.games.home_in_one_piece import compiled as hiop_compiled
+from pnp.games.exploding_dice import kernel as ed_kernel
 from pnp.games.parcheesi import engine as parcheesi_engine
 
 
@@ -24,3 +25,4 @@ def test_ci_builds_every_compiled_path():
     assert dh_engine._kernel is not None
     assert hiop_compiled.available()
     assert bc_proof._search is not None
+    assert ed_kernel._kernel is not None

@@ -1,5 +1,5 @@
 """Exploding Dice over random games: invariants, the game-state API's laws, determinism,
-fast path == readable rules."""
+fast path == readable rules (the kernel's own checks are in test_ed_kernel.py)."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def test_fast_engine_plays_the_same_game_as_the_reference(params, players, two, 
     two = two and players == 2
     model = play_model(params)
     assert engine._tables(model) is not None  # the fast path really runs
-    fast = engine.play_one(model, players, "random", seed, two_colours=two)
+    fast = engine.play_fast(model, players, "random", random.Random(seed), two_colours=two)
     ref = engine.play_one(model, players, "random", seed, two_colours=two, reference=True)
     assert fast == ref
 
@@ -164,7 +164,7 @@ def test_fast_engine_plays_the_same_game_as_the_reference(params, players, two, 
 @given(kits(per_die=False), st.integers(2, 4), st.integers(0, 2**32))
 def test_fast_greedy_plays_the_same_game_as_the_reference(params, players, seed):
     model = play_model(params)
-    fast = engine.play_one(model, players, "greedy", seed)
+    fast = engine.play_fast(model, players, "greedy", random.Random(seed))
     assert fast == engine.play_one(model, players, "greedy", seed, reference=True)
 
 
@@ -172,7 +172,7 @@ def test_fast_and_reference_agree_game_by_game_on_the_default_kit():
     model = play_model(ExplodingDiceParams())
     for i in range(150):
         seed = f"7:{i}"
-        assert engine.play_one(model, 4, "random", seed) == engine.play_one(
+        assert engine.play_fast(model, 4, "random", random.Random(seed)) == engine.play_one(
             model, 4, "random", seed, reference=True
         )
 

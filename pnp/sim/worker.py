@@ -25,6 +25,7 @@ from typing import Any
 from pnp.gamedef import Engine
 from pnp.sim.metrics import Accumulator
 
+BATCH = 200  # games an engine's `play_many` plays in one call (halt is looked at between)
 PARENT_WATCH = 0.5  # seconds between a worker's looks at its parent, where no kernel does it
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
@@ -64,14 +65,27 @@ def play_chunk(
 ) -> Accumulator:
     """Play games start..stop-1 and tally them (into `acc` if given, game by game).
 
-    When `halt` is raised the chunk ends before its next game: the tallies then hold the
-    games finished so far.
+    An engine may offer `play_many(model, players, bot, seeds, **options)`: the records of
+    the games `play_one` would play from `random.Random(seed)` for each seed text, or None
+    for a model it plays only game by game; it then gets `BATCH` seeds at a time. When
+    `halt` is raised the chunk ends before its next game (or batch): the tallies then hold
+    the games finished so far.
     """
     engine = _engine(engine_ref)
     acc = acc if acc is not None else Accumulator(players)
     halt = halt if halt is not None else ctypes.c_bool(False)
+    add = acc.add
+    many = getattr(engine, "play_many", None)
+    while many is not None and start < stop and not halt.value:
+        batch = range(start, min(stop, start + BATCH))
+        records = many(model, players, bot, [game_seed(seed, i) for i in batch], **options)
+        if records is None:
+            break  # the engine plays this model game by game
+        for record in records:
+            add(record)
+        start = batch.stop
     rng = random.Random()
-    play, add = engine.play_one, acc.add
+    play = engine.play_one
     for i in range(start, stop):
         if halt.value:
             break

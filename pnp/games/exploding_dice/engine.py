@@ -8,6 +8,10 @@ line. It makes exactly the same random draws as the readable rules in `rules.py`
 (`tests/conformance/exploding-dice.json`) and `tests/test_ed_properties.py` check that
 game by game. Kits whose dice of one colour carry different faces play on the readable
 rules (rare, and drawing among unequal dice is itself a chance step).
+
+Where the compiled kernel is built (`kernel.py`, `_kernel.c`) it plays instead of the fast
+path, on grids up to 8 x 8, the same games again; `play_many` lets the runner hand it a
+whole chunk of seeds at once.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 from pnp.chance import below, pick
 from pnp.errors import PnpError
 from pnp.forward import play
-from pnp.games.exploding_dice import rules
+from pnp.games.exploding_dice import kernel, rules
 from pnp.games.exploding_dice.bots import BOT_NAMES, make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play_model
 from pnp.games.exploding_dice.rules import Termination
@@ -48,8 +52,10 @@ def prepare(params: ExplodingDiceParams, players: int, two_colours: bool = False
 
 
 def warm(model: PlayModel) -> None:
-    """Build the fast tables now (the runner calls this before it forks its workers)."""
-    _tables(model)
+    """Build the kernel's board or the fast tables now (the runner calls this before it
+    forks its workers, so a missing kernel is reported once, not once per worker)."""
+    if kernel.missing() or kernel.boards(model) is None:
+        _tables(model)
 
 
 def new_state(
@@ -67,15 +73,37 @@ def play_one(
     two_colours: bool = False,
     reference: bool = False,
 ) -> GameRecord:
-    """Play one game. `reference=True` plays the readable rules (for cross-checks)."""
+    """Play one game: on the kernel, else the fast path (`play_fast`). `reference=True`
+    plays the readable rules (for cross-checks)."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    seat = make_bot(bot, model)
-    tables = None if reference else _tables(model)
-    if tables is None:
+    if reference:
+        seat = make_bot(bot, model)
         return play(new_state(model, players, rng, two_colours), seat, rng).record(tuple(COUNTERS))
+    make_bot(bot, model)  # an unknown bot is a ValueError on every path
+    record = kernel.play(model, players, 2 if two_colours else 1, bot == "greedy", rng)
+    return record if record is not None else play_fast(model, players, bot, rng, two_colours)
+
+
+def play_fast(
+    model: PlayModel, players: int, bot: str, rng: random.Random, two_colours: bool = False
+) -> GameRecord:
+    """One game on the Python fast path (the tables), or on the readable rules for a kit
+    the tables do not cover: what plays without the kernel."""
+    tables = _tables(model)
+    if tables is None:
+        return play_one(model, players, bot, rng, two_colours, reference=True)
     each = 2 if two_colours else 1
     turns, end, scores, owners, leaders = _play_fast(tables, players, each, bot == "greedy", rng)
     return rules.game_record(model, owners, turns, end, scores, leaders)
+
+
+def play_many(
+    model: PlayModel, players: int, bot: str, seeds: list[str], two_colours: bool = False
+) -> list[GameRecord] | None:
+    """The games `play_one` plays from `random.Random(s)` for each seed text `s`, all in
+    one call to the kernel; None where the kernel does not play this kit."""
+    make_bot(bot, model)  # an unknown bot is a ValueError here too
+    return kernel.play_seeded(model, players, 2 if two_colours else 1, bot == "greedy", seeds)
 
 
 # --- tables -----------------------------------------------------------------------------

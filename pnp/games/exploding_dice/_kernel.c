@@ -1,0 +1,811 @@
+/* Exploding Dice's compiled kernel: whole games, random or greedy, for the simulation runner.
+ *
+ * Why C: a random game is only twenty-odd turns, so a designer's 200,000-game sweep is
+ * bound by what each game costs around it (seeding, the record), and the Python fast path
+ * (`engine._play_fast`) spends most of its time there. This kernel plays the same rules in
+ * the same order as `rules.py` (and its table-driven twin `engine._play_fast`): the colour
+ * deal (`deal_colours`), step 1's highest zone, step 2's draw among the lowest-scoring
+ * colours, the roll, step 3's entries and the same-colour restriction, the `redraw` and
+ * `skip` stall rules, steps 4 and 5 (score, then every exploding die at once), and step
+ * 6's end checks; the greedy bot rates each entry as `bots.entry_value` does. Each random
+ * choice is drawn as `pnp.chance` draws it, so a seed gives the same game here and in the
+ * readable rules (tests/test_ed_kernel.py and tests/conformance/exploding-dice.json).
+ *
+ * `play_seeded` also seeds the generator itself from each game's seed string, as
+ * `random.Random(str)` does (SHA-512 of the text, then `init_by_array`), so a chunk of
+ * the runner's games costs no Python generator at all.
+ *
+ * The board comes from the play model (`engine._kernel_board`): its lines, neighbours,
+ * zones, start points, faces and reserve; grids up to 8 x 8 (cells are bits of a 64-bit
+ * word). Reentrant: no mutable static data; a game lives on the caller's stack and heap
+ * and runs without the GIL. Portable C99 (gcc, clang, MSVC): no compiler builtins.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../../_twister.h"
+
+#define MAXN 8          /* the largest grid side the kernel holds */
+#define MAXC 64         /* cells */
+#define MAXE (4 * MAXN) /* entries: both ends of every line */
+#define NCOL 4          /* colours, one zone and start point each */
+#define FACES 6
+
+enum { PLAYING, END_FIFTY, END_FULL, END_RESERVE, END_STALLED, END_TIMEOUT };
+
+/* --- the board ---------------------------------------------------------------------- */
+
+typedef struct {
+    int n, cells, entries, entry_bits, skip;
+    uint64_t full, not_first_col, not_last_col;
+    int8_t line[MAXE][MAXN]; /* per entry: cells from the far border to the entry */
+    uint64_t lmask[MAXE];
+    uint64_t nb[MAXC];       /* orthogonal neighbours */
+    uint64_t zone[NCOL];     /* each zone's cells */
+    int8_t zone_of[MAXC];    /* each cell's zone, -1 for none */
+    int start[NCOL];
+    int faces[NCOL][FACES];
+    int reserve[NCOL];       /* dice of each colour off the board at the start */
+    uint32_t genrand_init[MT_N]; /* init_genrand(19650218): where every seeding starts */
+} Board;
+
+static const char BOARD_NAME[] = "pnp.exploding_dice.board";
+
+static uint64_t bit(int cell) { return (uint64_t)1 << cell; }
+
+/* Cells next to a cell of m (the grid is n x n, row by row). */
+static uint64_t around(const Board *b, uint64_t m) {
+    return ((m << 1) & b->not_first_col) | ((m >> 1) & b->not_last_col) |
+           ((m << b->n) & b->full) | (m >> b->n);
+}
+
+/* Cells of m with a neighbour in m. */
+static uint64_t touching(const Board *b, uint64_t m) { return m & around(b, m); }
+
+/* The index of m's lowest set bit (m != 0), by a de Bruijn sequence. */
+static int lowest(uint64_t m) {
+    static const int8_t debruijn[64] = {
+        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
+        43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+        44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return debruijn[((m & (0 - m)) * 0x03f79d71b4cb0a89ULL) >> 58];
+}
+
+/* The state `init_genrand(19650218)` leaves, which `init_by_array` starts from. */
+static void genrand_init(uint32_t mt[MT_N]) {
+    mt[0] = 19650218U;
+    for (int i = 1; i < MT_N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+}
+
+static void board_free(PyObject *capsule) {
+    PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
+}
+
+/* Read a sequence of exactly `len` ints, each in [lo, hi], into out; 0 or -1. */
+static int read_ints(PyObject *seq, int *out, Py_ssize_t len, long lo, long hi) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of ints");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != len) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "a board list has the wrong length for the kernel");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v < lo || v > hi) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board number is out of range");
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Read one list of int lists (rows of `len` ints in [lo, hi]); returns the row count. */
+static int read_rows(PyObject *seq, int *out, int most, Py_ssize_t len, long lo, long hi) {
+    Py_ssize_t rows = PySequence_Size(seq);
+    if (rows < 0) return -1;
+    if (rows > most) {
+        PyErr_SetString(PyExc_ValueError, "the board is too large for the kernel");
+        return -1;
+    }
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        PyObject *row = PySequence_GetItem(seq, r);
+        int ok = row ? read_ints(row, out + r * len, len, lo, hi) : -1;
+        Py_XDECREF(row);
+        if (ok < 0) return -1;
+    }
+    return (int)rows;
+}
+
+/* board(n, lines, neighbours, zones, starts, faces, reserve, skip) -> capsule.
+ * lines: per entry, the n cells from the far border to the entry; neighbours: per cell,
+ * its neighbour mask (checked against the grid's shape); zones: per colour, its cells'
+ * mask; starts: per colour, its start cell; faces: per colour, its dice's six faces (the
+ * kernel plays kits whose dice of one colour share their faces); reserve: per colour, the
+ * dice off the board at the start; skip: the `skip` stall rule (else `redraw`). */
+static PyObject *make_board(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *lines, *neighbours, *zones, *starts, *faces, *reserve;
+    int n, skip;
+    if (!PyArg_ParseTuple(args, "iOOOOOOp", &n, &lines, &neighbours, &zones, &starts, &faces,
+                          &reserve, &skip))
+        return NULL;
+    if (n < 2 || n > MAXN) {
+        PyErr_SetString(PyExc_ValueError, "the kernel holds grids of 2 x 2 to 8 x 8");
+        return NULL;
+    }
+    Board *b = PyMem_Calloc(1, sizeof(Board));
+    if (!b) return PyErr_NoMemory();
+    int cells = n * n, row[MAXE * MAXN], ok = 0;
+    b->n = n;
+    b->cells = cells;
+    b->skip = skip;
+    b->full = cells == 64 ? ~(uint64_t)0 : bit(cells) - 1;
+    b->not_first_col = b->full;
+    b->not_last_col = b->full;
+    for (int r = 0; r < n; r++) {
+        b->not_first_col &= ~bit(r * n);
+        b->not_last_col &= ~bit(r * n + n - 1);
+    }
+    b->entries = read_rows(lines, row, MAXE, n, 0, cells - 1);
+    if (b->entries < 1) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected at least one entry");
+        goto done;
+    }
+    for (int e = 0; e < b->entries; e++)
+        for (int j = 0; j < n; j++) {
+            b->line[e][j] = (int8_t)row[e * n + j];
+            b->lmask[e] |= bit(row[e * n + j]);
+        }
+    while ((b->entries - 1) >> b->entry_bits) b->entry_bits++;
+    PyObject *fast = PySequence_Fast(neighbours, "expected the neighbour masks");
+    if (!fast) goto done;
+    if (PySequence_Fast_GET_SIZE(fast) == cells) {
+        ok = 1;
+        for (int i = 0; i < cells && ok; i++) {
+            b->nb[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+            ok = !PyErr_Occurred() && b->nb[i] == around(b, bit(i));
+        }
+    }
+    Py_DECREF(fast);
+    if (!ok) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "the neighbours are not those of an n x n grid");
+        goto done;
+    }
+    ok = 0;
+    fast = PySequence_Fast(zones, "expected the zone masks");
+    if (!fast) goto done;
+    if (PySequence_Fast_GET_SIZE(fast) == NCOL) {
+        ok = 1;
+        for (int z = 0; z < NCOL && ok; z++) {
+            b->zone[z] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, z));
+            ok = !PyErr_Occurred() && !(b->zone[z] & ~b->full);
+        }
+    }
+    Py_DECREF(fast);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected four zone masks");
+        goto done;
+    }
+    for (int i = 0; i < cells; i++) {
+        b->zone_of[i] = -1;
+        for (int z = 0; z < NCOL; z++)
+            if (b->zone[z] >> i & 1) b->zone_of[i] = (int8_t)z;
+    }
+    ok = 0;
+    if (read_ints(starts, b->start, NCOL, 0, cells - 1) < 0) goto done;
+    if (read_rows(faces, row, NCOL, FACES, 1, FACES) != NCOL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected four face lists");
+        goto done;
+    }
+    for (int c = 0; c < NCOL; c++)
+        for (int k = 0; k < FACES; k++) b->faces[c][k] = row[c * FACES + k];
+    if (read_ints(reserve, b->reserve, NCOL, 0, 1000000) < 0) goto done;
+    genrand_init(b->genrand_init);
+    ok = 1;
+done:
+    if (!ok) {
+        PyMem_Free(b);
+        return NULL;
+    }
+    return PyCapsule_New(b, BOARD_NAME, board_free);
+}
+
+/* --- a game ------------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t face[MAXC], colour[MAXC];
+    uint64_t occ, cm[NCOL], fm[FACES + 1]; /* occupied, per colour, per face */
+    int zv[NCOL];                          /* each zone's value: the faces on it */
+} Grid;
+
+typedef struct {
+    Twister tw;
+    Grid grid;
+    int players, each, greedy, max_turns, target;
+    int owner[NCOL]; /* seat of each colour, -1 when nobody plays it */
+    int seat_colours[NCOL][NCOL], seat_count[NCOL];
+    int reserve[NCOL], scores[NCOL];
+    int deal, turns, seat, quiet, leader, end;
+    int *leaders; /* per turn: the sole leading seat, or -1 */
+} Game;
+
+static void put(const Board *b, Grid *g, int cell, int colour, int face) {
+    uint64_t m = bit(cell);
+    if (b->zone_of[cell] >= 0) g->zv[b->zone_of[cell]] += face;
+    g->face[cell] = (uint8_t)face;
+    g->colour[cell] = (uint8_t)colour;
+    g->occ |= m;
+    g->cm[colour] |= m;
+    g->fm[face] |= m;
+}
+
+static void take(const Board *b, Grid *g, int cell) {
+    uint64_t m = bit(cell);
+    if (b->zone_of[cell] >= 0) g->zv[b->zone_of[cell]] -= g->face[cell];
+    g->occ &= ~m;
+    g->cm[g->colour[cell]] &= ~m;
+    g->fm[g->face[cell]] &= ~m;
+}
+
+/* Entry e's landing cell (right behind its line's dice), or -1 when the line is full;
+ * *bad gets the cells where a die of the new die's colour would touch it after the push
+ * (its neighbours off the line, and the old cell of the die that ends next to it). */
+static int landing(const Board *b, uint64_t occ, int e, uint64_t *bad) {
+    const int8_t *line = b->line[e];
+    int held = 0, last = -1;
+    for (int j = 0; j < b->n; j++)
+        if (occ >> line[j] & 1) {
+            held++;
+            last = line[j];
+        }
+    if (held == b->n) return -1;
+    int land = line[held];
+    *bad = (b->nb[land] & ~b->lmask[e]) | (last >= 0 ? bit(last) : 0);
+    return land;
+}
+
+/* Can a die whose colour's cells are `own` go in at e? (own = 0: the restriction lifted) */
+static int fits(const Board *b, const Grid *g, int e, uint64_t own) {
+    uint64_t bad = 0;
+    return landing(b, g->occ, e, &bad) >= 0 && !(own & bad);
+}
+
+/* Slide the die in at e: the line's dice pack against the far border in their order, the
+ * new die last (`grid.push`). */
+static void push(const Board *b, Grid *g, int e, int colour, int face) {
+    const int8_t *line = b->line[e];
+    int k = 0;
+    for (int j = 0; j < b->n; j++) {
+        int cell = line[j];
+        if (!(g->occ >> cell & 1)) continue;
+        if (cell != line[k]) {
+            int c = g->colour[cell], f = g->face[cell];
+            take(b, g, cell);
+            put(b, g, line[k], c, f);
+        }
+        k++;
+    }
+    put(b, g, line[k], colour, face);
+}
+
+/* Steps 4 and 5 on a grid: each colour's points (`rules.gains_on`); *boom gets the cells
+ * whose die touches one showing the same number. */
+static void gains_on(const Board *b, const Grid *g, int gains[NCOL], uint64_t *boom) {
+    uint64_t same = 0, hit = 0, m;
+    for (int c = 0; c < NCOL; c++) {
+        gains[c] = 0;
+        same |= touching(b, g->cm[c]);
+    }
+    for (int f = 1; f <= FACES; f++) hit |= touching(b, g->fm[f]);
+    for (m = same; m; m &= m - 1) {
+        int i = lowest(m);
+        gains[g->colour[i]] += g->face[i];
+    }
+    for (m = hit; m; m &= m - 1) {
+        int i = lowest(m);
+        gains[g->colour[i]] += g->face[i];
+    }
+    *boom = hit;
+}
+
+/* The greedy bot's rating of entry e: its own colours' gain minus the best opponent's
+ * (`bots.entry_value`). */
+static int entry_value(const Board *b, const Game *g, int e, int colour, int face) {
+    Grid after = g->grid;
+    int gains[NCOL], mine = 0, best = 0, first = 1;
+    uint64_t boom;
+    push(b, &after, e, colour, face);
+    gains_on(b, &after, gains, &boom);
+    for (int s = 0; s < g->players; s++) {
+        int v = 0;
+        for (int k = 0; k < g->seat_count[s]; k++) v += gains[g->seat_colours[s][k]];
+        if (s == g->seat) {
+            mine = v;
+        } else if (first || v > best) {
+            best = v;
+            first = 0;
+        }
+    }
+    return mine - best;
+}
+
+/* A uniform entry where the die may go in: greedy's best (ties uniform), or random's by
+ * rejection (any entry until one fits), as `State.random_action` draws. */
+static int choose_entry(const Board *b, Game *g, uint64_t own, int colour, int face) {
+    if (!g->greedy) {
+        for (;;) {
+            int e = b->entry_bits ? (int)(genrand(&g->tw) >> (32 - b->entry_bits)) : 0;
+            if (e < b->entries && fits(b, &g->grid, e, own)) return e;
+        }
+    }
+    int legal[MAXE], best[MAXE], nlegal = 0, nbest = 0, top = 0;
+    for (int e = 0; e < b->entries; e++)
+        if (fits(b, &g->grid, e, own)) legal[nlegal++] = e;
+    if (nlegal == 1) return legal[0];
+    for (int k = 0; k < nlegal; k++) {
+        int v = entry_value(b, g, legal[k], colour, face);
+        if (nbest == 0 || v > top) {
+            top = v;
+            nbest = 0;
+        }
+        if (v == top) best[nbest++] = legal[k];
+    }
+    return best[below(&g->tw, nbest)];
+}
+
+static int any_fits(const Board *b, const Grid *g, uint64_t own) {
+    for (int e = 0; e < b->entries; e++)
+        if (fits(b, g, e, own)) return 1;
+    return 0;
+}
+
+/* The lowest-scoring colours among `among` (a bit per colour), in colour order. */
+static int lowest_scoring(const Game *g, int among, int *out) {
+    int low = 0, n = 0, any = 0;
+    for (int c = 0; c < NCOL; c++)
+        if (among >> c & 1 && (!any || g->scores[c] < low)) {
+            low = g->scores[c];
+            any = 1;
+        }
+    for (int c = 0; c < NCOL; c++)
+        if (among >> c & 1 && g->scores[c] == low) out[n++] = c;
+    return n;
+}
+
+static int in_reserve(const Game *g) {
+    int m = 0;
+    for (int c = 0; c < NCOL; c++)
+        if (g->reserve[c]) m |= 1 << c;
+    return m;
+}
+
+static int roll(Game *g, const Board *b, int colour) {
+    return b->faces[colour][below(&g->tw, FACES)];
+}
+
+/* Set-up (`rules.new_game`): the start dice showing 1, and the colours dealt at random:
+ * one of the 24 orderings of the colours (`rules._deals`, in itertools' order). */
+static void new_game(Game *g, const Board *b) {
+    int order[NCOL], left[NCOL] = {0, 1, 2, 3}, nleft = NCOL, k;
+    memset(&g->grid, 0, sizeof g->grid);
+    for (int c = 0; c < NCOL; c++) {
+        put(b, &g->grid, b->start[c], c, 1);
+        g->reserve[c] = b->reserve[c];
+        g->scores[c] = 0;
+        g->owner[c] = -1;
+    }
+    g->deal = below(&g->tw, 24);
+    k = g->deal;
+    for (int i = 0, f = 6; i < NCOL; i++) { /* the deal-th permutation, lexicographic */
+        int j = k / f;
+        k %= f;
+        order[i] = left[j];
+        for (int m = j; m < nleft - 1; m++) left[m] = left[m + 1];
+        nleft--;
+        if (i < NCOL - 1) f /= NCOL - 1 - i;
+    }
+    for (int s = 0; s < g->players; s++) {
+        g->seat_count[s] = g->each;
+        for (int j = 0; j < g->each; j++) {
+            g->seat_colours[s][j] = order[s * g->each + j];
+            g->owner[order[s * g->each + j]] = s;
+        }
+    }
+    g->turns = g->seat = g->quiet = 0;
+    g->leader = -1;
+    g->end = g->grid.occ == b->full ? END_FULL : PLAYING;
+}
+
+/* Steps 1 and 2: the colour to draw, or -1 when the reserve is empty. */
+static int draw_colour(Game *g) {
+    const int *zv = g->grid.zv;
+    int top = -1, colour = 0, tied = 0, options[NCOL];
+    for (int z = 0; z < NCOL; z++) {
+        if (zv[z] > top) {
+            top = zv[z];
+            colour = z;
+            tied = 0;
+        } else if (zv[z] == top) {
+            tied = 1;
+        }
+    }
+    if (!tied && g->reserve[colour]) return colour;
+    int avail = in_reserve(g);
+    if (!avail) return -1;
+    int n = lowest_scoring(g, avail, options);
+    return options[below(&g->tw, n)];
+}
+
+/* One turn (steps 1 to 6; `rules.begin_turn` .. `end_turn`). */
+static void play_turn(Game *g, const Board *b) {
+    int colour = draw_colour(g), face, placed = 0, gains[NCOL];
+    uint64_t own, boom;
+    if (colour < 0) {
+        g->end = END_RESERVE;
+        return;
+    }
+    g->reserve[colour]--;
+    face = roll(g, b, colour);
+    own = g->grid.cm[colour];
+    int ok = any_fits(b, &g->grid, own);
+    if (!ok && !b->skip) { /* the redraw stall rule, colour by colour */
+        int first_colour = colour, first_face = face, tried = 1 << colour, options[NCOL];
+        g->reserve[colour]++;
+        while (!ok) {
+            int untried = in_reserve(g) & ~tried;
+            if (!untried) break;
+            colour = options[below(&g->tw, lowest_scoring(g, untried, options))];
+            tried |= 1 << colour;
+            g->reserve[colour]--;
+            face = roll(g, b, colour);
+            own = g->grid.cm[colour];
+            ok = any_fits(b, &g->grid, own);
+            if (!ok) g->reserve[colour]++;
+        }
+        if (!ok) { /* nothing fits: the first die and roll go in, the restriction lifted */
+            colour = first_colour;
+            face = first_face;
+            g->reserve[colour]--;
+            own = 0;
+            ok = 1;
+        }
+    }
+    if (ok) {
+        push(b, &g->grid, choose_entry(b, g, own, colour, face), colour, face);
+        placed = 1;
+    } else { /* skip: the die goes back, the turn goes on */
+        g->reserve[colour]++;
+    }
+    gains_on(b, &g->grid, gains, &boom);
+    int gained = boom != 0, best = 0;
+    for (int c = 0; c < NCOL; c++) {
+        gained |= gains[c] != 0;
+        g->scores[c] += gains[c];
+        if (g->scores[c] > best) best = g->scores[c];
+    }
+    for (uint64_t m = boom; m; m &= m - 1) { /* all at once, after every die scored */
+        int i = lowest(m);
+        g->reserve[g->grid.colour[i]]++;
+        take(b, &g->grid, i);
+    }
+    if (gained) {
+        int top = -1, leader = -1;
+        for (int s = 0; s < g->players; s++) {
+            int v = 0;
+            for (int k = 0; k < g->seat_count[s]; k++) v += g->scores[g->seat_colours[s][k]];
+            if (v > top) {
+                top = v;
+                leader = s;
+            } else if (v == top) {
+                leader = -1;
+            }
+        }
+        g->leader = leader;
+    }
+    g->quiet = gained || placed ? 0 : g->quiet + 1;
+    g->leaders[g->turns++] = g->leader;
+    if (gained && best >= g->target)
+        g->end = END_FIFTY;
+    else if (g->grid.occ == b->full)
+        g->end = END_FULL;
+    else if (g->quiet >= g->players)
+        g->end = END_STALLED;
+    else if (g->turns >= g->max_turns)
+        g->end = END_TIMEOUT;
+    g->seat = (g->seat + 1) % g->players;
+}
+
+static void play_game(Game *g, const Board *b) {
+    new_game(g, b);
+    while (g->end == PLAYING) play_turn(g, b);
+}
+
+/* (turns, end, scores by seat, winners, deal, leaders): the GameRecord `kernel._record`
+ * makes (`rules.game_record`'s seat scores and `top_seats`); the end is an index into
+ * `kernel.ENDS` from END_FIFTY on, the deal one into `rules._deals`. */
+static PyObject *game_result(const Game *g) {
+    int seat_scores[NCOL], top = 0, nwin = 0, k = 0;
+    for (int s = 0; s < g->players; s++) {
+        seat_scores[s] = 0;
+        for (int j = 0; j < g->seat_count[s]; j++) seat_scores[s] += g->scores[g->seat_colours[s][j]];
+        if (s == 0 || seat_scores[s] > top) top = seat_scores[s];
+    }
+    for (int s = 0; s < g->players; s++) nwin += seat_scores[s] == top;
+    PyObject *scores = PyTuple_New(g->players), *winners = PyTuple_New(nwin);
+    PyObject *leaders = PyTuple_New(g->turns);
+    if (!scores || !winners || !leaders) {
+        Py_XDECREF(scores);
+        Py_XDECREF(winners);
+        Py_XDECREF(leaders);
+        return NULL;
+    }
+    for (int s = 0; s < g->players; s++) {
+        PyTuple_SET_ITEM(scores, s, PyLong_FromLong(seat_scores[s]));
+        if (seat_scores[s] == top) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
+    }
+    for (int t = 0; t < g->turns; t++) PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
+    return Py_BuildValue("iiNNiN", g->turns, g->end - 1, scores, winners, g->deal, leaders);
+}
+
+/* Read the game's settings; 0, or -1 with an exception set. */
+static int settings(Game *g, int players, int each, int greedy, int max_turns, int target) {
+    if (players < 2 || each < 1 || players * each > NCOL) {
+        PyErr_SetString(PyExc_ValueError, "2 to 4 players, each with at least one colour");
+        return -1;
+    }
+    if (max_turns < 1 || max_turns > 10000000) {
+        PyErr_SetString(PyExc_ValueError, "the turn limit must be from 1 to 10,000,000");
+        return -1;
+    }
+    g->players = players;
+    g->each = each;
+    g->greedy = greedy;
+    g->max_turns = max_turns;
+    g->target = target;
+    g->leaders = PyMem_Malloc((size_t)max_turns * sizeof(int));
+    if (!g->leaders) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* play(board, players, each, greedy, max_turns, target, twister) -> (game, twister): one
+ * game (as `game_result` gives it) drawing from the caller's generator state. */
+static PyObject *play(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *words, *result = NULL;
+    int players, each, greedy, max_turns, target;
+    if (!PyArg_ParseTuple(args, "OiipiiO", &capsule, &players, &each, &greedy, &max_turns,
+                          &target, &words))
+        return NULL;
+    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    if (settings(g, players, each, greedy, max_turns, target) == 0 &&
+        read_twister(words, &g->tw) == 0) {
+        Py_BEGIN_ALLOW_THREADS /* the game touches no Python object: other threads run */
+        play_game(g, b);
+        Py_END_ALLOW_THREADS
+        PyObject *game = game_result(g), *tw = twister_words(&g->tw);
+        if (game && tw) result = Py_BuildValue("NN", game, tw);
+        else {
+            Py_XDECREF(game);
+            Py_XDECREF(tw);
+        }
+    }
+    PyMem_Free(g->leaders);
+    PyMem_Free(g);
+    return result;
+}
+
+/* --- seeding as random.Random(str) does ---------------------------------------------- */
+
+static uint64_t rotr(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+
+/* SHA-512 (FIPS 180-4) of len bytes into out[64]. */
+static void sha512(const unsigned char *data, size_t len, unsigned char out[64]) {
+    static const uint64_t K[80] = {
+        0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
+        0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
+        0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
+        0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
+        0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+        0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
+        0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
+        0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
+        0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
+        0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+        0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
+        0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
+        0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
+        0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
+        0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+        0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
+        0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
+        0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
+        0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
+        0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL};
+    uint64_t h[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+                     0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+                     0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+    size_t blocks = (len + 17 + 127) / 128; /* the text, 0x80, the 128-bit length */
+    for (size_t blk = 0; blk < blocks; blk++) {
+        unsigned char chunk[128];
+        uint64_t w[80];
+        for (int i = 0; i < 128; i++) {
+            size_t at = blk * 128 + (size_t)i;
+            chunk[i] = at < len ? data[at] : at == len ? 0x80 : 0;
+        }
+        if (blk == blocks - 1) /* the length in bits, big-endian, in the last 16 bytes */
+            for (int i = 0; i < 8; i++) chunk[127 - i] = (unsigned char)(((uint64_t)len * 8) >> (8 * i));
+        for (int t = 0; t < 16; t++) {
+            w[t] = 0;
+            for (int i = 0; i < 8; i++) w[t] = w[t] << 8 | chunk[8 * t + i];
+        }
+        for (int t = 16; t < 80; t++) {
+            uint64_t s0 = rotr(w[t - 15], 1) ^ rotr(w[t - 15], 8) ^ (w[t - 15] >> 7);
+            uint64_t s1 = rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
+            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+        }
+        uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+        for (int t = 0; t < 80; t++) {
+            uint64_t t1 = hh + (rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)) + ((e & f) ^ (~e & g)) +
+                          K[t] + w[t];
+            uint64_t t2 = (rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
+            hh = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
+        }
+        h[0] += a;
+        h[1] += b;
+        h[2] += c;
+        h[3] += d;
+        h[4] += e;
+        h[5] += f;
+        h[6] += g;
+        h[7] += hh;
+    }
+    for (int i = 0; i < 64; i++) out[i] = (unsigned char)(h[i / 8] >> (56 - 8 * (i % 8)));
+}
+
+/* The generator as `random.Random(text)` leaves it: the int of the text's bytes followed
+ * by their SHA-512, cut into 32-bit words from the low end, through `init_by_array`.
+ * `start` is `init_genrand(19650218)`'s state (`genrand_init`), the same for every seed.
+ * Returns -1 when the key would not fit `key` (a seed text over 1,000 bytes). */
+static int seed_twister(Twister *t, const uint32_t start[MT_N], const char *text, size_t len) {
+    unsigned char bytes[1064];
+    uint32_t key[266];
+    size_t n = len + 64, skip = 0;
+    if (len > 1000) return -1;
+    memcpy(bytes, text, len);
+    sha512((const unsigned char *)text, len, bytes + len);
+    while (skip < n && bytes[skip] == 0) skip++; /* int.from_bytes drops leading zeros */
+    size_t used = (n - skip + 3) / 4, i, j, k;
+    if (used == 0) {
+        key[0] = 0;
+        used = 1;
+    }
+    for (k = 0; k < used && n - skip > 0; k++) { /* word k holds bytes from the low end */
+        uint32_t w = 0;
+        for (int b = 3; b >= 0; b--) {
+            size_t back = 4 * k + (size_t)b; /* byte `back` counted from the last */
+            w = w << 8 | (back < n - skip ? bytes[n - 1 - back] : 0);
+        }
+        key[k] = w;
+    }
+    uint32_t *mt = t->mt;
+    memcpy(mt, start, sizeof t->mt);
+    i = 1;
+    j = 0;
+    for (k = MT_N > used ? MT_N : used; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= used) j = 0;
+    }
+    for (k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    t->index = MT_N;
+    return 0;
+}
+
+/* seed(text) -> the twister words `random.Random(text).getstate()[1]` holds (a check). */
+static PyObject *seeded(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *text;
+    Py_ssize_t len;
+    Twister t;
+    uint32_t start[MT_N];
+    if (!PyArg_ParseTuple(args, "s#", &text, &len)) return NULL;
+    genrand_init(start);
+    if (seed_twister(&t, start, text, (size_t)len) < 0) {
+        PyErr_SetString(PyExc_ValueError, "a seed text of at most 1,000 bytes");
+        return NULL;
+    }
+    return twister_words(&t);
+}
+
+/* play_seeded(board, players, each, greedy, max_turns, target, seeds) -> [game, ...]: one
+ * game (as `game_result` gives it) per seed text, each on `random.Random(text)`. */
+static PyObject *play_seeded(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *seeds, *fast, *out = NULL;
+    int players, each, greedy, max_turns, target;
+    if (!PyArg_ParseTuple(args, "OiipiiO", &capsule, &players, &each, &greedy, &max_turns,
+                          &target, &seeds))
+        return NULL;
+    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    fast = PySequence_Fast(seeds, "expected a sequence of seed texts");
+    if (!fast) return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) {
+        Py_DECREF(fast);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (settings(g, players, each, greedy, max_turns, target) == 0 && (out = PyList_New(n))) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t len;
+            const char *text = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(fast, i), &len);
+            PyObject *game = NULL;
+            if (text && seed_twister(&g->tw, b->genrand_init, text, (size_t)len) == 0) {
+                play_game(g, b);
+                game = game_result(g);
+            } else if (text) {
+                PyErr_SetString(PyExc_ValueError, "a seed text of at most 1,000 bytes");
+            }
+            if (!game) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, i, game);
+        }
+    }
+    PyMem_Free(g->leaders);
+    PyMem_Free(g);
+    Py_DECREF(fast);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"board", make_board, METH_VARARGS,
+     "board(n, lines, neighbours, zones, starts, faces, reserve, skip): the board for play()."},
+    {"play", play, METH_VARARGS,
+     "play(board, players, each, greedy, max_turns, target, twister): one whole game."},
+    {"play_seeded", play_seeded, METH_VARARGS,
+     "play_seeded(board, players, each, greedy, max_turns, target, seeds): a game per seed."},
+    {"seeded", seeded, METH_VARARGS, "seeded(text): random.Random(text)'s twister words."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernel", "Exploding Dice's compiled game kernel (see _kernel.c).",
+    -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }

@@ -1,0 +1,48 @@
+"""The compiled kernel's interface (`_kernel.c`): what `kernel.py` and the tests call."""
+
+from collections.abc import Sequence
+from typing import NewType
+
+Board = NewType("Board", object)
+"""A capsule holding the kernel's copy of the board."""
+
+Game = tuple[int, int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
+"""turns, end (an index into `kernel.ENDS`), scores by seat, winners, deal, leaders"""
+
+def board(
+    n: int,
+    lines: Sequence[Sequence[int]],
+    neighbours: Sequence[int],
+    zones: Sequence[int],
+    starts: Sequence[int],
+    faces: Sequence[Sequence[int]],
+    reserve: Sequence[int],
+    skip: bool,
+) -> Board:
+    """The grid side, each entry's cells (far border first), each cell's neighbour mask,
+    each zone's mask, each colour's start cell, faces and reserve, the stall rule."""
+
+def play(
+    board: Board,
+    players: int,
+    each: int,
+    greedy: bool,
+    max_turns: int,
+    target: int,
+    twister: tuple[int, ...],
+) -> tuple[Game, tuple[int, ...]]:
+    """One whole game drawing from the twister state: (the game, the twister after)."""
+
+def play_seeded(
+    board: Board,
+    players: int,
+    each: int,
+    greedy: bool,
+    max_turns: int,
+    target: int,
+    seeds: Sequence[str],
+) -> list[Game]:
+    """One game per seed text, each on what `random.Random(text)` draws."""
+
+def seeded(text: str) -> tuple[int, ...]:
+    """`random.Random(text).getstate()[1]`, as the kernel seeds itself."""

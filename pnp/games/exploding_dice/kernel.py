@@ -1,0 +1,121 @@
+"""Exploding Dice's compiled kernel (`_kernel.c`) as the engine calls it.
+
+The kernel plays whole games, random or greedy, with the same draws as the readable rules
+(`rules.py`) and the table-driven fast path (`engine._play_fast`); its board is the play
+model's (lines, neighbours, zones, start points, faces, reserve). It covers kits whose dice
+of one colour share their faces on grids up to `MAX_N` x `MAX_N`; a larger grid plays on the
+fast path, per-die faces on the readable rules (as without the kernel). Without a C
+compiler pnp installs without it, plays on the fast path and says so once.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from pnp.games.exploding_dice import rules
+from pnp.games.exploding_dice.grid import Board
+from pnp.games.exploding_dice.params import PlayModel
+from pnp.games.exploding_dice.rules import Termination
+from pnp.memo import PerModel
+from pnp.outcome import GameRecord
+
+try:
+    from pnp.games.exploding_dice import _kernel
+except ImportError:  # built without a C compiler: the Python fast path plays
+    _kernel = None  # type: ignore[assignment]
+
+MAX_N = 8
+"""The largest grid side the kernel holds (a cell is a bit of a 64-bit word)."""
+ENDS = tuple(t.value for t in (Termination.FIFTY, Termination.FULL, Termination.RESERVE))
+ENDS += (Termination.STALLED.value, Termination.TIMEOUT.value)
+"""How the kernel's games end, by its end codes (`_kernel.c`'s order, from END_FIFTY)."""
+NO_KERNEL = (
+    "warning: Exploding Dice's compiled kernel is not built (no C compiler at install): "
+    "playing on the Python fast path, slower"
+)
+_warned = False
+
+
+def covers(model: PlayModel) -> bool:
+    """Does the kernel play this kit? Dice of one colour must share their faces (else a
+    draw among them is a chance step of its own) and the grid be at most `MAX_N` wide."""
+    colours = range(len(model.colours))
+    uniform = all(len({d.faces for d in model.dice if d.colour == c}) == 1 for c in colours)
+    return uniform and len(model.colours) == 4 and model.n <= MAX_N
+
+
+def board_args(model: PlayModel) -> tuple[Any, ...]:
+    """What `_kernel.board` takes: the grid side, each entry's line, each cell's neighbour
+    mask, each zone's mask, the start cells, each colour's faces and reserve, the stall rule."""
+    board = Board.of(model)
+    colours = range(len(model.colours))
+    return (
+        model.n,
+        board.lines,
+        [sum(1 << j for j in nbs) for nbs in board.neighbours],
+        [sum(1 << c for c in cells) for cells in board.zones],
+        board.starts,
+        [next(d.faces for d in model.dice if d.colour == c) for c in colours],
+        [sum(d.colour == c for d in model.dice) - 1 for c in colours],
+        model.stall == "skip",
+    )
+
+
+def _board(model: PlayModel) -> Any:
+    """The kernel's copy of the board, or None for a kit it does not cover."""
+    if _kernel is None or not covers(model):
+        return None
+    return _kernel.board(*board_args(model))
+
+
+boards: PerModel[PlayModel, Any] = PerModel(_board)
+
+
+def missing() -> bool:
+    """True (and said once per process) when the kernel was not built."""
+    global _warned
+    if _kernel is None and not _warned:
+        _warned = True
+        print(NO_KERNEL, file=sys.stderr, flush=True)
+    return _kernel is None
+
+
+def _records(model: PlayModel, players: int, each: int, games: Sequence[Any]) -> list[GameRecord]:
+    """The kernel's games as `rules.game_record` makes them (the kernel adds up the seats'
+    scores and finds the winners; the tests hold both to the same records)."""
+    deals = rules._deals(len(model.colours), players, each)
+    names = [rules._names(model.colours, owners) for owners in deals]
+    return [
+        GameRecord(turns, ENDS[end], scores, winners, names[deal], leaders)
+        for turns, end, scores, winners, deal, leaders in games
+    ]
+
+
+def play(
+    model: PlayModel, players: int, each: int, greedy: bool, rng: random.Random
+) -> GameRecord | None:
+    """One game drawing from `rng`'s own Mersenne Twister state (handed over and taken
+    back, so the generator ends as the readable rules leave it); None when the kernel does
+    not play this kit."""
+    board = None if missing() else boards(model)
+    if board is None:
+        return None
+    version, words, gauss = rng.getstate()
+    game, words = _kernel.play(board, players, each, greedy, rules.MAX_TURNS, rules.TARGET, words)
+    rng.setstate((version, words, gauss))
+    return _records(model, players, each, [game])[0]
+
+
+def play_seeded(
+    model: PlayModel, players: int, each: int, greedy: bool, seeds: Sequence[str]
+) -> list[GameRecord] | None:
+    """One game per seed text, each on what `random.Random(text)` would draw (the kernel
+    seeds its own generator); None when the kernel does not play this kit."""
+    board = None if missing() else boards(model)
+    if board is None:
+        return None
+    games = _kernel.play_seeded(board, players, each, greedy, rules.MAX_TURNS, rules.TARGET, seeds)
+    return _records(model, players, each, games)
