@@ -12,6 +12,7 @@ import pytest
 
 from pnp.build import build_game, cut_sheets_of, make_kit
 from pnp.errors import PnpError
+from pnp.kit import Kit
 from pnp.render.laser import LASER_LAYERS, load_presets
 from pnp.render.lbrn2 import LBRN_LAYERS, machine_parts, read_lbrn2, sheet_lbrn2
 from pnp.scene import CUT_LAYERS, Component
@@ -20,10 +21,14 @@ TOL = 0.001  # mm
 
 
 @cache
+def kit() -> Kit:
+    return make_kit("desert-home", paper="a4")[1]
+
+
+@cache
 def sheets(kerf: float = 0.0, common_line: bool = False) -> list[Component]:
-    _, kit = make_kit("desert-home", paper="a4")
-    printing = dataclasses.replace(kit.printing, kerf=kerf, common_line=common_line)
-    return cut_sheets_of(dataclasses.replace(kit, printing=printing))
+    printing = dataclasses.replace(kit().printing, kerf=kerf, common_line=common_line)
+    return cut_sheets_of(dataclasses.replace(kit(), printing=printing))
 
 
 def project(sheet: Component, engrave: bool = False) -> str:
