@@ -1,4 +1,5 @@
-"""Build kits: parameters -> Kit -> checks -> PDF, SVG, PNG, DXF files in output/<game>/.
+"""Build kits: parameters -> Kit -> checks -> PDF, SVG, PNG, DXF, LightBurn files (and, asked
+for, print-on-demand and Tabletop Simulator images) in output/<game>/.
 
 Checks run before anything renders, and every file is written to a temporary name and
 renamed, so a failed build never leaves a half-written file behind.
@@ -26,7 +27,10 @@ from pnp.prepare import Machine, prepare
 from pnp.scene import CUT_LAYERS, PRINTED_MACHINE_LAYERS, Component
 from pnp.staging import Staging
 
-FORMATS = ("pdf", "svg", "png", "dxf")
+FORMATS = ("pdf", "svg", "png", "dxf", "lbrn2")
+"""What a build writes unless told otherwise (a LightBurn project costs no more than a DXF)."""
+EXTRA_FORMATS = ("pod", "tts")
+"""Formats written only when asked for: each rasterises every card again, at print size."""
 Progress = Callable[[str], None]
 
 
@@ -200,6 +204,7 @@ def build_game(
                 result.files.append(write(pdf_name(slug, doc.name, kit.printing.paper), data))
     result.files += _component_files(plans[0], write, formats, say)
     result.files += _cut_sheet_files(plans[0], write, formats, say)
+    result.files += _image_exports(plans[0], write, formats, say)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -289,12 +294,16 @@ class _Writer:
 
 
 def _cut_sheet_files(plan: Planned, write: _Writer, formats: set[str], say: Progress) -> list[Path]:
-    """`cut/<name>-<n>.svg` and `.dxf`: the parts packed onto beds, every layer kept."""
+    """`cut/<name>-<n>.svg`, `.dxf` and `.lbrn2`: the parts packed onto beds, every layer
+    kept (the LightBurn project with its material's laser preset)."""
     from pnp.render.dxf import component_dxf
     from pnp.render.svg import component_svg
 
     kit = plan.kit
     files = []
+    from pnp.render.laser import load_presets
+
+    presets = load_presets(kit.printing.laser_presets) if "lbrn2" in formats else None
     for sheet in plan.sheets:
         say(f"{kit.game}: cut sheet {sheet.name}")
         if "svg" in formats:
@@ -304,6 +313,40 @@ def _cut_sheet_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
             dxf = component_dxf(sheet)
             if dxf is not None:
                 files.append(write(f"cut/{sheet.name}.dxf", dxf))
+        if presets is not None:
+            from pnp.render.lbrn2 import sheet_lbrn2
+
+            preset = presets.for_material(_material(sheet.name))
+            project = sheet_lbrn2(sheet, preset, engrave=kit.printing.laser_engrave)
+            if project is not None:
+                files.append(write(f"cut/{sheet.name}.lbrn2", project))
+    return files
+
+
+def _material(sheet_name: str) -> str:
+    """A cut sheet `<material>-<n>`'s material group (a key of `Kit.cut_parts`)."""
+    return sheet_name.rsplit("-", 1)[0]
+
+
+def _image_exports(plan: Planned, write: _Writer, formats: set[str], say: Progress) -> list[Path]:
+    """`pod/<deck>/...` and `tts/...`: card faces at a service's template size and deck
+    sheets for Tabletop Simulator (see pnp.render.pod and pnp.render.tts)."""
+    if not formats & {"pod", "tts"}:
+        return []
+    from pnp.render.faces import kit_decks
+    from pnp.render.pod import pod_files
+    from pnp.render.tts import tts_files
+
+    kit = plan.kit
+    decks = kit_decks(kit.components)
+    files = []
+    if "pod" in formats:
+        say(f"{kit.game}: print-on-demand images")
+        files += [write(rel, data) for rel, data in pod_files(decks)]
+    if "tts" in formats:
+        say(f"{kit.game}: Tabletop Simulator images")
+        board = next((c for c in kit.components if c.name == "board"), None)
+        files += [write(rel, data) for rel, data in tts_files(decks, board)]
     return files
 
 
@@ -320,8 +363,14 @@ def _component_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
     made = [
         c for c in comps if formats & {"svg", "png"} or ("dxf" in formats and c.has_cut_lines())
     ]
-    sheets = [s.name for s in plan.sheets] if formats & {"svg", "dxf"} else []
-    files.append(write(MANIFEST, manifest_text([(c.name, c.title) for c in made], sheets)))
+    sheets = [s.name for s in plan.sheets] if formats & {"svg", "dxf", "lbrn2"} else []
+    decks = []
+    if formats & {"pod", "tts"}:
+        from pnp.render.faces import kit_decks
+
+        decks = [d.name for d in kit_decks(kit.components)]
+    made_list = [(c.name, c.title) for c in made]
+    files.append(write(MANIFEST, manifest_text(made_list, sheets, decks)))
     for comp in comps:
         say(f"{kit.game}: {comp.name}")
         if "svg" in formats:
@@ -349,10 +398,11 @@ def all_components(kit: Kit) -> list[Component]:
 
 def _formats(formats: Iterable[str]) -> set[str]:
     chosen = {f.strip().lower() for f in formats if f.strip()}
-    unknown = chosen - set(FORMATS)
+    known = FORMATS + EXTRA_FORMATS
+    unknown = chosen - set(known)
     if unknown or not chosen:
         named = ", ".join(sorted(unknown)) or "(none)"
-        raise PnpError(f"unknown format '{named}': choose from {', '.join(FORMATS)}")
+        raise PnpError(f"unknown format '{named}': choose from {', '.join(known)}")
     return chosen
 
 

@@ -40,6 +40,8 @@ from pnp.templating import render
 
 GALLERY_TEMPLATE = "gallery.html.j2"
 MANIFEST = "manifest.json"
+CUT_FILES = ("svg", "dxf", "lbrn2")
+"""A cut sheet's files, each linked when the build wrote it."""
 REPORT = "report.html"
 PART_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 """A component or cut-sheet name as pnp writes it: a file name, never a path."""
@@ -53,18 +55,24 @@ def pdf_name(slug: str, document: str, paper: str) -> str:
 
 @dataclass(frozen=True)
 class Manifest:
-    """What one build made: its components (name, title) and cut sheets, in order."""
+    """What one build made: its components (name, title), cut sheets and decks (for the
+    print-on-demand and Tabletop Simulator images), in order."""
 
     components: tuple[tuple[str, str], ...]
     cut_sheets: tuple[str, ...]
+    decks: tuple[str, ...] = ()
 
 
-def manifest_text(components: Iterable[tuple[str, str]], cut_sheets: Iterable[str]) -> str:
-    """The `manifest.json` a build writes beside its files."""
-    data = {
+def manifest_text(
+    components: Iterable[tuple[str, str]], cut_sheets: Iterable[str], decks: Iterable[str] = ()
+) -> str:
+    """The `manifest.json` a build writes beside its files (`decks` only when it has some)."""
+    data: dict[str, Any] = {
         "components": [{"name": n, "title": t} for n, t in components],
         "cut_sheets": list(cut_sheets),
     }
+    if decks:
+        data["decks"] = list(decks)
     return json.dumps(data, indent=1) + "\n"
 
 
@@ -77,10 +85,11 @@ def parse_manifest(text: str) -> Manifest | None:
         return None
     if isinstance(data, list):
         data = {"components": data}
-    if not isinstance(data, dict) or not set(data) <= {"components", "cut_sheets"}:
+    if not isinstance(data, dict) or not set(data) <= {"components", "cut_sheets", "decks"}:
         return None
     comps, sheets = data.get("components", []), data.get("cut_sheets", [])
-    if not isinstance(comps, list) or not isinstance(sheets, list):
+    decks = data.get("decks", [])
+    if not all(isinstance(v, list) for v in (comps, sheets, decks)):
         return None
     parts = []
     for c in comps:
@@ -89,9 +98,9 @@ def parse_manifest(text: str) -> Manifest | None:
         if not _is_name(c["name"]) or not isinstance(c["title"], str):
             return None
         parts.append((c["name"], c["title"]))
-    if not all(_is_name(n) for n in sheets):
+    if not all(_is_name(n) for n in [*sheets, *decks]):
         return None
-    return Manifest(tuple(parts), tuple(sheets))
+    return Manifest(tuple(parts), tuple(sheets), tuple(decks))
 
 
 def _is_name(v: object) -> bool:
@@ -149,10 +158,21 @@ def _entry_from(
         for p in PAPERS
         if (href := have(f"{slug}/{pdf_name(slug, name, p)}"))
     ]
-    cuts = [
-        {"name": n, "svg": svg, "dxf": dxf}
-        for n in manifest.cut_sheets
-        if (svg := have(f"{slug}/cut/{n}.svg")) and (dxf := have(f"{slug}/cut/{n}.dxf"))
+    cuts = []
+    for n in manifest.cut_sheets:
+        links = {k: have(f"{slug}/cut/{n}.{k}") for k in CUT_FILES}
+        if any(links.values()):
+            cuts.append({"name": n, **links})
+    decks = [
+        {
+            "name": n,
+            "pod": have(f"{slug}/pod/{n}/README.txt"),
+            "pod_front": have(f"{slug}/pod/{n}/001-front.png"),
+            "pod_back": have(f"{slug}/pod/{n}/back.png"),
+            "tts_faces": have(f"{slug}/tts/{n}-faces.png"),
+            "tts_back": have(f"{slug}/tts/{n}-back.png"),
+        }
+        for n in manifest.decks
     ]
     comps = [
         {
@@ -171,6 +191,8 @@ def _entry_from(
         "blurb": game.blurb,
         "pdfs": pdfs,
         "cut_sheets": cuts,
+        "decks": [d for d in decks if any(v for k, v in d.items() if k != "name")],
+        "tts_board": have(f"{slug}/tts/board.png"),
         "components": comps,
         "report": report,
     }
@@ -217,6 +239,8 @@ def _kit_section(find: Callable[[str], Path | None], kit: dict[str, Any]) -> dic
             for p in kit.get("pdfs", [])
         ],
         "cut_sheets": kit.get("cut_sheets", []),
+        "decks": kit.get("decks", []),
+        "tts_board": kit.get("tts_board"),
         "components": components,
         "report": report if find(report) is not None else None,
     }

@@ -331,6 +331,10 @@ class PrintParams:
     print_cut_lines: bool = param(
         False, help="print PDFs draw the laser cut layers too (off: they are in cut files)"
     )
+    laser_presets: str = param(
+        "", help="LightBurn projects: a TOML file of your own laser presets ('' = built in)"
+    )
+    laser_engrave: bool = param(False, help="LightBurn projects: engrave the parts' art too")
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
         "--paper",
         "letter",
         "--format",
-        "pdf,svg",
+        "pdf,svg,lbrn2",  # lbrn2 reads the laser presets, package data too
         "--out",
         out,
         cwd=tmp_path,

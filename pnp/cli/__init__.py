@@ -17,7 +17,15 @@ from rich.console import Console
 
 from pnp import interrupt
 from pnp.atomic import is_null_device, output_folder
-from pnp.build import ChecksFailed, build_gallery_for, build_game, check_game, game_slugs
+from pnp.build import (
+    EXTRA_FORMATS,
+    FORMATS,
+    ChecksFailed,
+    build_gallery_for,
+    build_game,
+    check_game,
+    game_slugs,
+)
 from pnp.checks import Finding, has_errors
 from pnp.errors import PnpError
 from pnp.exits import (
@@ -78,8 +86,12 @@ def build(
         Path | None, typer.Option(help="TOML file overriding kit parameters.")
     ] = None,
     format: Annotated[
-        str, typer.Option(help="Comma-separated: pdf,svg,png,dxf.")
-    ] = "pdf,svg,png,dxf",
+        str,
+        typer.Option(
+            help=f"Comma-separated: {','.join(FORMATS)} (default); {', '.join(EXTRA_FORMATS)} "
+            "on request (print-on-demand, Tabletop Simulator images)."
+        ),
+    ] = ",".join(FORMATS),
 ) -> None:
     """Build print-ready kits into OUT/<game>/ and the gallery OUT/index.html.
 
@@ -135,7 +147,8 @@ def format_list(text: str) -> list[str]:
     names = [name.strip() for name in text.split(",")]
     if any(not name for name in names):
         raise PnpError(
-            f"--format has an empty name in '{text}': give pdf, svg, png or dxf, comma-separated"
+            f"--format has an empty name in '{text}': give "
+            f"{', '.join(FORMATS + EXTRA_FORMATS)}, comma-separated"
         )
     return names
 

@@ -22,7 +22,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pnp.build import FORMATS
+from pnp.build import EXTRA_FORMATS, FORMATS
 from pnp.errors import PnpError
 from pnp.gamedef import GameDef, max_budget
 from pnp.games import get_game, registry
@@ -206,10 +206,11 @@ class Studio:
         body = await _body(request)
         values = _values(game, body)
         paper = _paper(body, values)
-        formats = body.get("formats", list(FORMATS))
-        if not isinstance(formats, list) or not formats or not set(formats) <= set(FORMATS):
-            raise ApiError(422, f"'formats' must be a list of {', '.join(FORMATS)}")
-        chosen = tuple(f for f in FORMATS if f in formats)
+        formats = body.get("formats", list(FORMATS))  # what `pnp build` writes by default
+        known = FORMATS + EXTRA_FORMATS
+        if not isinstance(formats, list) or not formats or not set(formats) <= set(known):
+            raise ApiError(422, f"'formats' must be a list of {', '.join(known)}")
+        chosen = tuple(f for f in known if f in formats)
         args = {"slug": game.slug, "values": values, "paper": paper, "formats": chosen}
         request_key = {"values": values, "paper": paper, "formats": chosen}
         return self._submit("build", game, args, request_key)

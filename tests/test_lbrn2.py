@@ -1,0 +1,177 @@
+"""LightBurn projects: the XML parses, its layers carry the material's preset, inner cuts run
+before outlines, and every shape reads back as the prepared cut sheet's geometry."""
+
+from __future__ import annotations
+
+import dataclasses
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from pnp.build import build_game, cut_sheets_of, make_kit
+from pnp.errors import PnpError
+from pnp.kit import Kit
+from pnp.render.laser import LASER_LAYERS, load_presets
+from pnp.render.lbrn2 import LBRN_LAYERS, machine_parts, read_lbrn2, sheet_lbrn2
+from pnp.scene import CUT_LAYERS, Component
+
+TOL = 0.001  # mm
+
+
+@cache
+def kit() -> Kit:
+    return make_kit("desert-home", paper="a4")[1]
+
+
+@cache
+def sheets(kerf: float = 0.0, common_line: bool = False) -> list[Component]:
+    printing = dataclasses.replace(kit().printing, kerf=kerf, common_line=common_line)
+    return cut_sheets_of(dataclasses.replace(kit(), printing=printing))
+
+
+def project(sheet: Component, engrave: bool = False) -> str:
+    text = sheet_lbrn2(sheet, load_presets().for_material(sheet.name.rsplit("-", 1)[0]), engrave)
+    assert text is not None
+    return text
+
+
+def expected(sheet: Component, layer: str) -> list[tuple[str, list[tuple[float, float]], float]]:
+    """The sheet's own paths on a layer: (kind, vertices, radius), as LightBurn should hold."""
+    out = []
+    for shape in sheet.shapes(layer):
+        for kind, part in machine_parts(shape.geom):
+            if kind == "point":
+                if shape.radius > 0:
+                    out.append(("circle", [(part.x, part.y)], shape.radius))
+                continue
+            pts = [(float(x), float(y)) for x, y in part.coords]
+            if kind == "ring" and pts[0] == pts[-1]:
+                pts = pts[:-1]
+            out.append((kind, pts, 0.0))
+    return out
+
+
+def test_the_project_is_lightburn_xml_with_one_cut_setting_per_layer():
+    sheet = sheets()[0]  # the plywood blades: cut, inner-cut and drill
+    root = ET.fromstring(project(sheet))
+    assert root.tag == "LightBurnProject" and root.get("FormatVersion") == "1"
+    settings = root.findall("CutSetting")
+    names = [cs.find("name").get("Value") for cs in settings]
+    assert names == [n for n, _, _ in LBRN_LAYERS if sheet.shapes(n)]
+    assert set(names) == {"drill", "inner-cut", "cut"}
+    for cs in settings:
+        for child in ("index", "name", "speed", "maxPower", "minPower", "numPasses", "priority"):
+            assert cs.find(child) is not None, child
+        assert cs.get("type") == "Cut"
+    indices = {cs.find("index").get("Value") for cs in settings}
+    assert len(indices) == len(settings)  # each layer its own LightBurn colour
+    for shape in root.iter("Shape"):
+        assert shape.get("CutIndex") in indices
+        assert shape.find("XForm") is not None
+
+
+def test_inner_cuts_and_marks_run_before_outlines():
+    read = read_lbrn2(project(sheets()[0]))
+    prio = {name: int(s["priority"]) for name, s in read.settings.items()}
+    assert prio["inner-cut"] < prio["cut"]
+    assert prio["drill"] < prio["cut"]
+    root = ET.fromstring(project(sheets()[0]))
+    prefs = {e.tag: e.get("Value") for e in root.find("UIPrefs")}
+    assert prefs["Optimize_ByPriority"] == "1" and prefs["Optimize_InnerToOuter"] == "1"
+
+
+@pytest.mark.parametrize("kerf, common", [(0.0, False), (0.2, False), (0.15, True)])
+def test_shapes_and_layers_round_trip_to_the_prepared_sheet(kerf, common):
+    for sheet in sheets(kerf, common):
+        read = read_lbrn2(project(sheet))
+        for layer in CUT_LAYERS:
+            want = expected(sheet, layer)
+            got = read.layer(layer)
+            assert len(got) == len(want), (sheet.name, layer)
+            for g, (kind, pts, radius) in zip(got, want, strict=True):
+                assert g.kind == kind
+                assert len(g.points) == len(pts)
+                assert abs(g.radius - radius) <= TOL
+                for (x, y), (ex, ey) in zip(g.points, pts, strict=True):
+                    assert abs(x - ex) <= TOL and abs(y - ey) <= TOL
+
+
+def test_speeds_and_powers_are_the_materials_preset():
+    table = load_presets()
+    for sheet in sheets():
+        material = sheet.name.rsplit("-", 1)[0]
+        preset = table.for_material(material)
+        read = read_lbrn2(project(sheet))
+        for name, values in read.settings.items():
+            s = preset.layers[name]
+            assert float(values["speed"]) == s.speed
+            assert float(values["maxPower"]) == s.power
+            assert int(values["numPasses"]) == s.passes
+    # the documented mapping: blades on 4 mm plywood, printed octagons on card
+    assert table.for_material("plywood").name == "plywood-4mm"
+    assert table.for_material("octagons").name == "card-300gsm"
+    assert table.for_material("a-group-nobody-named").name == table.materials["default"]
+    assert {"plywood-3mm", "plywood-4mm", "cardboard-1.5mm", "card-300gsm"} <= set(table.presets)
+
+
+def test_engrave_adds_a_fill_layer_of_the_art_only_when_asked():
+    sheet = sheets()[0]
+    assert "engrave" not in read_lbrn2(project(sheet)).settings
+    read = read_lbrn2(project(sheet, engrave=True))
+    assert read.settings["engrave"]["type"] == "Scan"
+    assert int(read.settings["engrave"]["priority"]) < int(read.settings["cut"]["priority"])
+    assert len(read.layer("engrave")) >= len([s for s in sheet.shapes("art") if s.style.fill])
+
+
+def test_a_users_presets_file_extends_and_replaces(tmp_path: Path):
+    user = tmp_path / "my-laser.toml"
+    body = "\n".join(f"{layer} = {{ speed = 7, power = 90, passes = 2 }}" for layer in LASER_LAYERS)
+    user.write_text(f'[materials]\nplywood = "ply-6"\n[presets.ply-6]\ntitle = "6 mm"\n{body}\n')
+    table = load_presets(str(user))
+    preset = table.for_material("plywood")
+    assert preset.name == "ply-6" and preset.layers["cut"].passes == 2
+    assert table.for_material("octagons").name == "card-300gsm"  # built-in entries stay
+    read = read_lbrn2(sheet_lbrn2(sheets()[0], preset) or "")
+    assert read.settings["cut"]["speed"] == "7" and read.settings["cut"]["numPasses"] == "2"
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[presets.x]\ncut = 3\n", "presets.x needs"),
+        ('[materials]\nplywood = "nothing"\n', "names preset 'nothing'"),
+        ("[presets.x]\ntitle = 1\ncut = { speed = -1, power = 50 }", "needs 'inner-cut'"),
+        ("[oops]\n", "unknown table 'oops'"),
+        ("not toml [", "laser_presets"),
+    ],
+)
+def test_a_bad_presets_file_is_one_line(tmp_path: Path, text: str, words: str):
+    user = tmp_path / "bad.toml"
+    user.write_text(text)
+    with pytest.raises(PnpError) as err:
+        load_presets(str(user))
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_bad_layer_setting_names_its_key(tmp_path: Path):
+    layers = {layer: "{ speed = 5, power = 50 }" for layer in LASER_LAYERS}
+    layers["score"] = "{ speed = 5, power = 150 }"
+    body = "\n".join(f"{k} = {v}" for k, v in layers.items())
+    user = tmp_path / "bad.toml"
+    user.write_text(f"[presets.x]\n{body}\n")
+    with pytest.raises(PnpError, match=r"presets\.x\.score\.power"):
+        load_presets(str(user))
+    with pytest.raises(PnpError, match="laser_presets"):
+        load_presets(str(tmp_path / "missing.toml"))
+
+
+@pytest.mark.slow
+def test_a_build_writes_a_project_beside_each_cut_sheet(tmp_path: Path):
+    build_game("desert-home", ["a4"], tmp_path, formats=["lbrn2"])
+    cut = tmp_path / "desert-home" / "cut"
+    names = sorted(p.stem for p in cut.glob("*.lbrn2"))
+    assert names == sorted(s.name for s in sheets())
+    for p in cut.glob("*.lbrn2"):
+        assert read_lbrn2(p.read_bytes()).shapes
