@@ -255,7 +255,7 @@ def cap_warnings(request: Request, runs: Runs, swept: Swept | None = None) -> li
 def write_run_report(request: Request, runs: Runs, out: Path, swept: Swept | None = None) -> Path:
     """OUT/<game>/report.html for the first run, with the sweep's plot when there is one
     (the gallery over OUT is `pnp.gallery.gallery_for`'s)."""
-    from pnp.sim.report import sweep_plot, write_report
+    from pnp.sim.report import sweep_plot, sweep_shares, write_report
 
     first = runs[0][1]
     return write_report(
@@ -264,7 +264,7 @@ def write_run_report(request: Request, runs: Runs, out: Path, swept: Swept | Non
         out / request.game / "report.html",
         first.title,
         first.options,
-        extra=(sweep_plot(swept[0], runs),) if swept else (),
         root=out,
         sweep=sweep_summary(swept[0], runs) if swept else None,
+        sweep_plots=(sweep_plot(swept[0], runs), sweep_shares(swept[0], runs)) if swept else (),
     )
