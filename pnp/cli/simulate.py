@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 from rich.console import Console
@@ -24,6 +24,7 @@ from pnp.atomic import (
 from pnp.errors import PnpError
 from pnp.gallery import gallery_for
 from pnp.games import get_game
+from pnp.progress import Ticker
 from pnp.sim.command import (
     MAX_SEED,
     Request,
@@ -31,6 +32,7 @@ from pnp.sim.command import (
     Simulation,
     Swept,
     cap_warnings,
+    game_options,
     parse_options,
     parse_sweep,
     results,
@@ -50,6 +52,18 @@ def whole_number(text: str | int) -> int:
     if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
         raise typer.BadParameter(f"'{text}' is not a whole number")
     return int(text)
+
+
+class SimulateCommand(typer.core.TyperCommand):
+    """`simulate --help` ends with each game's own options, read from the games' engines
+    only when the help is shown."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        super().format_help(ctx, formatter)
+        lines = ["Each game's own options (after the others):"]
+        for slug, options in game_options().items():
+            lines += [f"  {slug}:"] + [f"    {line}" for line in options]
+        Console().print("\n".join(lines), highlight=False, markup=False, soft_wrap=True)
 
 
 def simulate(
@@ -80,6 +94,13 @@ def simulate(
         list[str] | None,
         typer.Option(help="KEY=V1,V2,...: run once per value of a config key, and compare."),
     ] = None,
+    progress: Annotated[
+        str,
+        typer.Option(
+            help="auto (a bar on a terminal, else plain), bar, plain (a stderr line every "
+            "few seconds) or none."
+        ),
+    ] = "auto",
 ) -> None:
     """Solitaire-test a game with bots: game length, end reasons, seat balance, counters.
 
@@ -96,6 +117,8 @@ def simulate(
             "--sweep can vary one config key per run: give it once, as KEY=V1,V2,... "
             "(comparing two keys at once is not supported yet)"
         )
+    if progress not in PROGRESS_MODES:
+        raise PnpError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, got '{progress}'")
     swept = parse_sweep(sweep[0]) if sweep else None
     out_folder = output_folder(out)
     if json_out not in (None, "-"):
@@ -104,7 +127,7 @@ def simulate(
         check_folder(out_folder)
     request = Request(game, games, players, bot, seed, jobs, config, options)
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
-        sim = _simulate_and_print(request, json_out, report, out_folder, swept)
+        sim = _simulate_and_print(request, json_out, report, out_folder, swept, progress)
     if sim.failure:
         done = f"{sim.summary['games']:,} of {request.games:,} games finished"
         raise RunFailed(f"{sim.failure}; the run stopped: {done} and are reported")
@@ -118,11 +141,12 @@ def _simulate_and_print(
     report: bool,
     out: Path,
     swept: Swept | None = None,
+    progress: str = "auto",
 ) -> Simulation:
     """Run (once, or once per swept value), then print the table or JSON, the warnings,
     and write the report; the command's body."""
     err = Console(stderr=True)
-    runs = run_all(request, swept, lambda r, values: _run_one(r, values, err))
+    runs = run_all(request, swept, lambda r, values: _run_one(r, values, err, progress))
     sim = runs[-1][1]
     text = json.dumps(results(runs, swept), indent=2)
     if json_out == "-" or (json_out and stream_named(json_out) == 1):
@@ -148,16 +172,35 @@ def _simulate_and_print(
     return sim
 
 
-def _run_one(request: Request, values: dict[str, Any] | None, err: Console) -> Simulation:
-    """One run, with a progress bar on a terminal."""
-    if not is_tty():
+PROGRESS_MODES = ("auto", "bar", "plain", "none")
+
+
+def _run_one(
+    request: Request, values: dict[str, Any] | None, err: Console, mode: str = "auto"
+) -> Simulation:
+    """One run, with a progress bar on a terminal, or plain lines on stderr (`--progress
+    plain`, or `auto` when stderr is not a terminal): stdout keeps only the results."""
+    if mode == "auto":
+        mode = "bar" if is_tty() else "plain"
+    if mode == "none":
         return request.run(values)
+    if mode == "plain":
+        label = request.game + "".join(f" ({k} = {v})" for k, v in (values or {}).items())
+        return request.run(values, progress=plain_progress(label, request.games))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True) as bar:
         task = bar.add_task(request.game, total=request.games)
         return request.run(values, progress=lambda n: bar.update(task, completed=n))
+
+
+def plain_progress(
+    label: str, total: int, every: float | None = None, stream: TextIO | None = None
+) -> Callable[[int], None]:
+    """`label: 1,200 of 10,000 games…` on stderr every few seconds (none for a quick run)."""
+    ticker = Ticker(label, "games", every, stream)
+    return lambda done: ticker(done, total)
 
 
 def sweep_table(key: str, runs: Runs) -> Table:

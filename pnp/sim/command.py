@@ -67,6 +67,30 @@ def parse_options(engine: Engine, args: list[str]) -> dict[str, Any]:
     return values
 
 
+def describe_options(engine: Engine) -> list[str]:
+    """One line per game option, as `simulate --help` and `pnp list` name it:
+    `--rules seed|standard (default seed): what it does`."""
+    lines = []
+    for o in engine.OPTIONS:
+        if o.kind is bool:
+            lines.append(f"{o.flag}: {o.help}")
+        else:
+            lines.append(f"{o.flag} {'|'.join(o.choices)} (default {o.default}): {o.help}")
+    return lines
+
+
+def game_options() -> dict[str, list[str]]:
+    """Each registered game's option lines (games without options left out)."""
+    from pnp.games import registry
+
+    out = {}
+    for slug, gdef in registry().items():
+        lines = describe_options(gdef.engine) if gdef.engine is not None else []
+        if lines:
+            out[slug] = lines
+    return out
+
+
 def run_simulation(
     game: str,
     games: int = 1000,
