@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -95,7 +96,7 @@ def length_histogram(acc: Accumulator, mean: float | None = None, ci: list | Non
         return _svg(fig)
 
 
-def _errors(values: list[float], cis: list | None) -> list[list[float]] | None:
+def _errors(values: Sequence[float], cis: list | None) -> list[list[float]] | None:
     """matplotlib's asymmetric error bars (below, above) from [lo, hi] intervals."""
     if not cis:
         return None
@@ -105,7 +106,7 @@ def _errors(values: list[float], cis: list | None) -> list[list[float]] | None:
     ]
 
 
-ERROR_BARS = {"ecolor": "#222222", "capsize": 4, "error_kw": {"elinewidth": 1.2}}
+ERROR_BARS: dict[str, Any] = {"ecolor": "#222222", "capsize": 4, "error_kw": {"elinewidth": 1.2}}
 
 
 def seat_wins(rates: list[float], cis: list | None = None) -> str:
