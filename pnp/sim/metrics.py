@@ -12,14 +12,19 @@ Definitions:
 - ``balance``: 1 - (highest - lowest seat win rate); 1 is perfectly fair.
 - ``completion``: share of games ending by a rule of the game, not a timeout or a stall.
 - ``timeouts``: share of games stopped by the turn cap.
-- ``drawishness``: share of games with a shared win.
+- ``drawishness``: share of games drawn (no winner, ended by a rule, not a cut-off) or
+  with a shared win.
 - ``win_rate_by_colour``: for each colour (side), the win share of the seat that played it,
   over the games where someone played it.
 - ``lead_changes``: mean per game of the times the sole leader after a turn is a different
   seat from the previous sole leader (turns with a tied lead do not count; the first
-  leader is not a change).
+  leader is not a change); None (null) when the engine reports no leaders.
 - ``leader_at_midgame_wins``: over games with a sole leader after turn ceil(turns / 2),
-  the win share of that leader.
+  the win share of that leader; None when there is no such game.
+
+Each share has a sibling ``<name>_ci`` (95 % Wilson), each distribution a ``ci`` of its
+mean and the ``ci_method`` that made it (`pnp.sim.intervals`); the summary adds
+``end_reasons_ci`` and the ``fairness`` tests (`pnp.sim.verdicts`).
 
 A cooperative game (the seats win or lose together) reports ``completion`` as the share of
 games the team won, and no seat metrics at all: they mean nothing there. Counters a game
