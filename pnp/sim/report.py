@@ -231,6 +231,15 @@ def sweep_shares(key: str, runs: list) -> str:
         return _svg(fig)
 
 
+def said(value: object) -> str:
+    """A parameter as a designer reads it: lists joined, tables as `key: value` pairs."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {said(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(said(v) for v in value)
+    return str(value)
+
+
 def render_report(
     summary: dict,
     acc: Accumulator,
@@ -263,6 +272,7 @@ def render_report(
         ratios=ratios,
         sweep=sweep,
         pm=plus_minus,
+        params={k: said(v) for k, v in summary.get("params", {}).items()},
         answers=plain_summary(summary),
         plots={
             "length": length_histogram(acc, d["mean"], d.get("ci")),
