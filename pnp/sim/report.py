@@ -88,7 +88,7 @@ def length_histogram(acc: Accumulator, mean: float | None = None, ci: list | Non
         if mean is not None and ci:
             ax.axvspan(ci[0], ci[1], color=ACCENT, alpha=0.25, linewidth=0)
             ax.axvline(mean, color=ACCENT, linewidth=1.2, label="mean (band: 95 % interval)")
-            ax.legend(frameon=False, loc="upper right")
+            ax.legend(frameon=False, loc="best")
         ax.set_xlabel("turns per game")
         ax.set_ylabel("games")
         ax.set_title("Game length")
