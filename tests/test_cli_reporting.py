@@ -39,6 +39,15 @@ def test_plain_progress_goes_to_stderr_never_into_the_json(capsys, wide, monkeyp
     assert code == 0 and err == "" and json.loads(out)["games"] == 40
 
 
+def test_no_progress_inside_json_written_to_stderr(capsys, wide, monkeypatch, tmp_path):
+    monkeypatch.setattr(progress, "EVERY", 0.0)
+    # the file stands for /dev/stderr: pnp takes it for its standard error
+    monkeypatch.setattr("pnp.cli.simulate.stream_named", lambda name: 2)
+    argv = ("simulate", "exploding-dice", "--games", "40", "--jobs", "1", "--progress", "plain")
+    code, _, err = run(capsys, *argv, "--json", str(tmp_path / "s.json"))
+    assert code == 0 and "games\u2026" not in err
+
+
 def test_an_unknown_progress_mode_is_one_line(capsys, wide):
     code, _, err = run(capsys, "simulate", "exploding-dice", "--progress", "loud")
     assert code == 2 and err.strip().startswith("error: --progress must be one of")

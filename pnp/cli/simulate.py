@@ -127,6 +127,8 @@ def simulate(
         check_folder(out_folder)
     request = Request(game, games, players, bot, seed, jobs, config, options)
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
+        if json_out not in (None, "-") and stream_named(json_out) == 2:
+            progress = "none"  # the JSON goes to stderr: no progress line inside it
         sim = _simulate_and_print(request, json_out, report, out_folder, swept, progress)
     if sim.failure:
         done = f"{sim.summary['games']:,} of {request.games:,} games finished"
