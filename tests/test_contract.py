@@ -194,7 +194,8 @@ def test_nothing_optional_is_required_of_an_engine():
     bare = dataclasses.replace(TOY, engine=BareEngine())
     with registered(bare):
         s = run_simulation("lamps", games=40, jobs=2).summary
-    assert set(s["metrics"]) == {"duration_turns", "completion", "timeouts", "toggles"}
+    figures = {"duration_turns", "completion", "timeouts", "toggles"}
+    assert set(s["metrics"]) == figures | {"completion_ci", "timeouts_ci"}
 
 
 def test_the_toy_rules_and_its_fast_path_play_the_same_games():
