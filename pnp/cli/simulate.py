@@ -211,7 +211,7 @@ def sweep_table(key: str, runs: Runs) -> Table:
     t = Table(title=f"sweep over {key}", caption="\u00b1: 95 % interval")
     seats = any("advantage_p1" in sim.summary["metrics"] for _, sim in runs)
     columns = [key, "turns (mean)", "turns (p5 - p95)", "completion"]
-    for column in columns + (["seat 1 win share"] if seats else []) + ["ends"]:
+    for column in columns + (["seat 1 wins"] if seats else []) + ["ends"]:
         t.add_column(column, justify="right")
     for value, sim in runs:
         m = sim.summary["metrics"]
