@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.checks import Finding, check_part_sizes, has_errors, printed_checks, scene_checks
+from pnp.checks import (
+    Finding,
+    check_part_sizes,
+    has_errors,
+    printed_checks,
+    scene_checks,
+    verified,
+)
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.gallery import MANIFEST, manifest_text, pdf_name
@@ -149,12 +156,18 @@ def check_game(
     config: Path | None = None,
     paper: str | None = None,
     values: dict[str, Any] | None = None,
+    verbose: bool = False,
 ) -> list[Finding]:
-    """Every finding of every kit the same build would make, each once."""
+    """Every finding of every kit the same build would make, each once; `verbose` adds
+    an "ok" line for each check every kit gets, with the value it measured."""
     _, plans = plan_kits(slug, config, [paper] if paper is not None else None, values)
     seen: dict[tuple[str, str, str], Finding] = {}
     for plan in plans:
-        for f in plan.findings:
+        found = plan.findings
+        if verbose:
+            docs = [(d.machine_layers, d.components()) for d in plan.documents]
+            found = found + verified(plan.kit.components, docs)
+        for f in found:
             seen.setdefault((f.level, f.component, f.message), f)
     return list(seen.values())
 

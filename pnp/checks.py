@@ -18,7 +18,7 @@ from pnp.paint import PAPER, linework, paints, samples, style_of, unseen_outline
 from pnp.palette import ink
 from pnp.scene import LAYERS, MIN_GUIDE_CONTRAST, Component, Shape, enclosed
 
-Level = Literal["error", "warning", "info"]
+Level = Literal["error", "warning", "info", "ok"]  # ok: verified, shown under --verbose
 
 
 @dataclass(frozen=True)
@@ -330,4 +330,42 @@ def scene_checks(components: list[Component]) -> list[Finding]:
             if c is not None and c.name not in seen:
                 seen.add(c.name)
                 out += check_guide_contrast(c)
+    return out
+
+
+def verified(
+    components: list[Component], documents: list[tuple[tuple[str, ...], list[Component]]]
+) -> list[Finding]:
+    """What the checks every kit gets verified, one "ok" line each with the value measured
+    (`pnp check --verbose`): measured again here, so the default check stays as fast."""
+    parts = [c for comp in components for c in (comp, comp.back) if c is not None]
+    smallest = min((min(c.width, c.height) for c in parts), default=0.0)
+    out = [
+        Finding(
+            "ok",
+            "parts",
+            f"{len(parts)} parts and backs, the smallest side {smallest:.1f} mm "
+            f"(at least {MIN_PART:g} mm)",
+        )
+    ]
+    seen: dict[str, Component] = {c.name: c for c in parts}
+    ratios = [r for c in seen.values() for *_, r in guide_contrasts(c)]
+    if ratios:
+        out.append(
+            Finding(
+                "ok",
+                "guide lines",
+                f"{len(ratios)} fold, cut, drill and guide line(s) checked, the lowest contrast "
+                f"{min(ratios):.1f}:1 (at least {MIN_GUIDE_CONTRAST:g}:1)",
+            )
+        )
+    shown = sum(len({c.name for c in comps}) for _, comps in documents)
+    out.append(
+        Finding(
+            "ok",
+            "outlines",
+            f"cut outlines checked to show on the print for {shown} placed part(s) "
+            f"over {len(documents)} document(s)",
+        )
+    )
     return out

@@ -175,7 +175,8 @@ def test_a_small_solve_where_the_game_has_a_solver(slug):
 def test_the_toy_reports_cooperative_metrics_and_scale():
     with registered(TOY):
         m = run_simulation("lamps", games=200, jobs=1).summary["metrics"]
-        assert set(m) == {"duration_turns", "completion", "timeouts", "toggles", "toggles_per_turn"}
+        figures = {"duration_turns", "completion", "timeouts", "toggles", "toggles_per_turn"}
+        assert set(m) == figures | {"completion_ci", "timeouts_ci"}  # and the intervals
         assert 0 < m["completion"] <= 1
         answer = run_solve("lamps", budget=10_000)
         assert answer["result"] == "win" and answer["shortest"] and answer["lamps"] == 5
@@ -193,7 +194,8 @@ def test_nothing_optional_is_required_of_an_engine():
     bare = dataclasses.replace(TOY, engine=BareEngine())
     with registered(bare):
         s = run_simulation("lamps", games=40, jobs=2).summary
-    assert set(s["metrics"]) == {"duration_turns", "completion", "timeouts", "toggles"}
+    figures = {"duration_turns", "completion", "timeouts", "toggles"}
+    assert set(s["metrics"]) == figures | {"completion_ci", "timeouts_ci"}
 
 
 def test_the_toy_rules_and_its_fast_path_play_the_same_games():

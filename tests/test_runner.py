@@ -379,6 +379,7 @@ def test_ctrl_c_reaches_the_driver_even_when_this_process_ignores_it(driver):
 # --- workers: one that dies, a parent that dies, workers that cannot start ---------------------
 
 HIOP = ("simulate", "home-in-one-piece", "--games", "10000000", "--jobs", "2", "--json", "-")
+HIOP += ("--progress", "none")  # stderr holds only what the test reads, however long it runs
 WORKERS_GONE = 10.0  # s: a bound so a survivor fails the test; the kernel takes milliseconds
 
 

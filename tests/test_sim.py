@@ -97,7 +97,8 @@ def test_summary_has_exactly_the_agreed_keys():
     acc.add(rec(4, [0]))
     acc.add(rec(5, [1], end="full"))
     s = summary("exploding-dice", 2, "random", 9, acc, COLOURS)
-    assert list(s) == ["game", "players", "bot", "games", "seed", "metrics", "end_reasons"]
+    old = ["game", "players", "bot", "games", "seed", "metrics", "end_reasons"]
+    assert list(s) == [*old, "end_reasons_ci", "fairness"]  # the intervals' keys come after
     assert s["games"] == 2 and s["end_reasons"] == {"fifty": 1, "full": 1}
     assert set(s["metrics"]) >= {
         "duration_turns",

@@ -52,11 +52,16 @@ err_console = Console(stderr=True)
 
 @app.command("list")
 def list_games() -> None:
-    """List the games pnp can build."""
+    """List the games pnp can build, each with its own `pnp simulate` options."""
+    from pnp.sim.command import game_options
+
+    options = game_options()
     for slug, game in registry().items():
         out_console.print(
             f"[bold]{slug}[/bold]  {game.title} - {game.blurb}", highlight=False, soft_wrap=True
         )
+        for line in options.get(slug, []):
+            out_console.print(f"    simulate {line}", highlight=False, soft_wrap=True, markup=False)
 
 
 @app.command("params")
@@ -168,11 +173,14 @@ def check(
         Path | None, typer.Option(help="TOML file overriding kit parameters.")
     ] = None,
     paper: Annotated[str | None, typer.Option(help="a4 or letter.")] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="Also list each check passed, with its value.")
+    ] = False,
 ) -> None:
     """Run the rule-aware layout checks; exit 1 on any error."""
     findings: list[Finding] = []
     for slug in game_slugs(game):
-        findings += check_game(slug, config, paper)
+        findings += check_game(slug, config, paper, verbose=verbose)
     _print_findings(findings)
     errors = sum(f.level == "error" for f in findings)
     warnings = sum(f.level == "warning" for f in findings)
@@ -182,7 +190,7 @@ def check(
 
 
 def _print_findings(findings: list[Finding], errors_only: bool = False) -> None:
-    colours = {"error": "red", "warning": "yellow", "info": "cyan"}
+    colours = {"error": "red", "warning": "yellow", "info": "cyan", "ok": "green"}
     for f in findings:
         if errors_only and f.level != "error":
             continue
@@ -195,13 +203,14 @@ def _print_findings(findings: list[Finding], errors_only: bool = False) -> None:
 
 def _register_play_commands() -> None:
     from pnp.cli.new import new
-    from pnp.cli.simulate import simulate
+    from pnp.cli.simulate import SimulateCommand, simulate
     from pnp.cli.solve import solve
     from pnp.cli.studio import studio
 
-    app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
-        simulate
-    )
+    app.command(
+        cls=SimulateCommand,
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    )(simulate)
     app.command()(solve)
     app.command()(new)
     app.command()(studio)

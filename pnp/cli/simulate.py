@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 from rich.console import Console
@@ -24,6 +24,7 @@ from pnp.atomic import (
 from pnp.errors import PnpError
 from pnp.gallery import gallery_for
 from pnp.games import get_game
+from pnp.progress import Ticker
 from pnp.sim.command import (
     MAX_SEED,
     Request,
@@ -31,6 +32,7 @@ from pnp.sim.command import (
     Simulation,
     Swept,
     cap_warnings,
+    game_options,
     parse_options,
     parse_sweep,
     results,
@@ -39,6 +41,7 @@ from pnp.sim.command import (
 )
 from pnp.sim.runner import RunFailed, default_jobs, is_tty, report_after_ctrl_c
 from pnp.sim.seats import engine_for
+from pnp.sim.verdicts import is_interval_key, plus_minus
 
 
 def whole_number(text: str | int) -> int:
@@ -49,6 +52,18 @@ def whole_number(text: str | int) -> int:
     if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
         raise typer.BadParameter(f"'{text}' is not a whole number")
     return int(text)
+
+
+class SimulateCommand(typer.core.TyperCommand):
+    """`simulate --help` ends with each game's own options, read from the games' engines
+    only when the help is shown."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        super().format_help(ctx, formatter)
+        lines = ["Each game's own options (after the others):"]
+        for slug, options in game_options().items():
+            lines += [f"  {slug}:"] + [f"    {line}" for line in options]
+        Console().print("\n".join(lines), highlight=False, markup=False, soft_wrap=True)
 
 
 def simulate(
@@ -79,6 +94,13 @@ def simulate(
         list[str] | None,
         typer.Option(help="KEY=V1,V2,...: run once per value of a config key, and compare."),
     ] = None,
+    progress: Annotated[
+        str,
+        typer.Option(
+            help="auto (a bar on a terminal, else plain), bar, plain (a stderr line every "
+            "few seconds) or none."
+        ),
+    ] = "auto",
 ) -> None:
     """Solitaire-test a game with bots: game length, end reasons, seat balance, counters.
 
@@ -95,6 +117,8 @@ def simulate(
             "--sweep can vary one config key per run: give it once, as KEY=V1,V2,... "
             "(comparing two keys at once is not supported yet)"
         )
+    if progress not in PROGRESS_MODES:
+        raise PnpError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, got '{progress}'")
     swept = parse_sweep(sweep[0]) if sweep else None
     out_folder = output_folder(out)
     if json_out not in (None, "-"):
@@ -103,7 +127,9 @@ def simulate(
         check_folder(out_folder)
     request = Request(game, games, players, bot, seed, jobs, config, options)
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
-        sim = _simulate_and_print(request, json_out, report, out_folder, swept)
+        if json_out not in (None, "-") and stream_named(json_out) == 2:
+            progress = "none"  # the JSON goes to stderr: no progress line inside it
+        sim = _simulate_and_print(request, json_out, report, out_folder, swept, progress)
     if sim.failure:
         done = f"{sim.summary['games']:,} of {request.games:,} games finished"
         raise RunFailed(f"{sim.failure}; the run stopped: {done} and are reported")
@@ -117,11 +143,12 @@ def _simulate_and_print(
     report: bool,
     out: Path,
     swept: Swept | None = None,
+    progress: str = "auto",
 ) -> Simulation:
     """Run (once, or once per swept value), then print the table or JSON, the warnings,
     and write the report; the command's body."""
     err = Console(stderr=True)
-    runs = run_all(request, swept, lambda r, values: _run_one(r, values, err))
+    runs = run_all(request, swept, lambda r, values: _run_one(r, values, err, progress))
     sim = runs[-1][1]
     text = json.dumps(results(runs, swept), indent=2)
     if json_out == "-" or (json_out and stream_named(json_out) == 1):
@@ -147,10 +174,21 @@ def _simulate_and_print(
     return sim
 
 
-def _run_one(request: Request, values: dict[str, Any] | None, err: Console) -> Simulation:
-    """One run, with a progress bar on a terminal."""
-    if not is_tty():
+PROGRESS_MODES = ("auto", "bar", "plain", "none")
+
+
+def _run_one(
+    request: Request, values: dict[str, Any] | None, err: Console, mode: str = "auto"
+) -> Simulation:
+    """One run, with a progress bar on a terminal, or plain lines on stderr (`--progress
+    plain`, or `auto` when stderr is not a terminal): stdout keeps only the results."""
+    if mode == "auto":
+        mode = "bar" if is_tty() else "plain"
+    if mode == "none":
         return request.run(values)
+    if mode == "plain":
+        label = request.game + "".join(f" ({k} = {v})" for k, v in (values or {}).items())
+        return request.run(values, progress=plain_progress(label, request.games))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -159,53 +197,82 @@ def _run_one(request: Request, values: dict[str, Any] | None, err: Console) -> S
         return request.run(values, progress=lambda n: bar.update(task, completed=n))
 
 
+def plain_progress(
+    label: str, total: int, every: float | None = None, stream: TextIO | None = None
+) -> Callable[[int], None]:
+    """`label: 1,200 of 10,000 games…` on stderr every few seconds (none for a quick run)."""
+    ticker = Ticker(label, "games", every, stream)
+    return lambda done: ticker(done, total)
+
+
 def sweep_table(key: str, runs: Runs) -> Table:
-    """The runs of a sweep side by side, one row per value."""
-    t = Table(title=f"sweep over {key}")
-    for column in (key, "turns (mean)", "turns (p5 - p95)", "completion", "ends"):
+    """The runs of a sweep side by side, one row per value, each figure with its 95 %
+    interval, so two settings differ when their intervals do not overlap."""
+    t = Table(title=f"sweep over {key}", caption="\u00b1: 95 % interval")
+    seats = any("advantage_p1" in sim.summary["metrics"] for _, sim in runs)
+    columns = [key, "turns (mean)", "turns (p5 - p95)", "completion"]
+    for column in columns + (["seat 1 wins"] if seats else []) + ["ends"]:
         t.add_column(column, justify="right")
     for value, sim in runs:
         m = sim.summary["metrics"]
         d = m["duration_turns"]
         ends = ", ".join(f"{e} {n}" for e, n in sim.summary["end_reasons"].items())
-        t.add_row(
+        row = [
             str(value),
-            f"{d['mean']:.1f}",
+            plus_minus(d["mean"], d.get("ci"), 1),
             f"{d['p5']:.0f} - {d['p95']:.0f}",
-            f"{m['completion']:.3f}",
-            ends,
-        )
+            plus_minus(m["completion"], m.get("completion_ci")),
+        ]
+        if seats:
+            row.append(plus_minus(m.get("advantage_p1"), m.get("advantage_p1_ci")))
+        t.add_row(*row, ends)
     return t
 
 
 def summary_table(s: Mapping[str, Any]) -> Table:
-    """The readable summary printed on stdout: what the game's JSON holds, nothing fixed."""
+    """The readable summary printed on stdout: what the game's JSON holds, nothing fixed;
+    every share and mean with its 95 % interval, `n/a` where a metric does not apply."""
     m = s["metrics"]
     d = m["duration_turns"]
     t = Table(
         title=f"{s['game']}: {s['games']} games, {s['players']} players, bot {s['bot']}, "
         f"seed {s['seed']}",
-        caption=s.get("abstraction") or None,
+        caption=" ".join(filter(None, [s.get("abstraction"), "\u00b1: 95 % interval."])),
     )
     t.add_column("metric")
     t.add_column("value", justify="right")
-    t.add_row("turns (mean / median)", f"{d['mean']:.1f} / {d['median']:.1f}")
+    t.add_row(
+        "turns (mean / median)", f"{plus_minus(d['mean'], d.get('ci'), 1)} / {d['median']:.1f}"
+    )
     t.add_row("turns (p5 - p95)", f"{d['p5']:.0f} - {d['p95']:.0f}")
+    cis = s.get("end_reasons_ci", {})
     for reason, count in s["end_reasons"].items():
-        t.add_row(f"end: {reason}", f"{count} ({100 * count / max(1, s['games']):.1f} %)")
+        share = plus_minus(
+            100 * count / max(1, s["games"]), [100 * x for x in cis.get(reason, [])], 1, " %"
+        )
+        t.add_row(f"end: {reason}", f"{count}: {share}")
     for key, value in m.items():
-        if key == "duration_turns":
+        if key == "duration_turns" or is_interval_key(key):
             continue
-        if isinstance(value, float):
-            t.add_row(key.replace("_", " "), f"{value:.3f}")
+        ci = m.get(f"{key}_ci")
+        if value is None or isinstance(value, float):
+            t.add_row(key.replace("_", " "), plus_minus(value, ci))
         elif isinstance(value, list):
-            t.add_row(key.replace("_", " "), "  ".join(f"{r:.3f}" for r in value))
+            shown = [
+                plus_minus(r, c) for r, c in zip(value, ci or [None] * len(value), strict=True)
+            ]
+            t.add_row(key.replace("_", " "), "  ".join(shown))
         elif key == "win_rate_by_colour":
             for colour, rate in value.items():
-                t.add_row(f"win rate: {colour}", f"{rate:.3f}")
+                t.add_row(f"win rate: {colour}", plus_minus(rate, (ci or {}).get(colour)))
         elif isinstance(value, dict) and "mean" in value:
             t.add_row(
                 f"{key.replace('_', ' ')} / game (mean, p5 - p95)",
-                f"{value['mean']:.2f}  ({value['p5']:.0f} - {value['p95']:.0f})",
+                f"{plus_minus(value['mean'], value.get('ci'), 2)}  "
+                f"({value['p5']:.0f} - {value['p95']:.0f})",
             )
+    fair = s.get("fairness")
+    if fair:
+        t.add_row("first-player advantage?", fair["first_player_advantage"])
+        t.add_row("seats differ?", fair["seats_differ"])
     return t

@@ -67,6 +67,30 @@ def parse_options(engine: Engine, args: list[str]) -> dict[str, Any]:
     return values
 
 
+def describe_options(engine: Engine) -> list[str]:
+    """One line per game option, as `simulate --help` and `pnp list` name it:
+    `--rules seed|standard (default seed): what it does`."""
+    lines = []
+    for o in engine.OPTIONS:
+        if o.kind is bool:
+            lines.append(f"{o.flag}: {o.help}")
+        else:
+            lines.append(f"{o.flag} {'|'.join(o.choices)} (default {o.default}): {o.help}")
+    return lines
+
+
+def game_options() -> dict[str, list[str]]:
+    """Each registered game's option lines (games without options left out)."""
+    from pnp.games import registry
+
+    out = {}
+    for slug, gdef in registry().items():
+        lines = describe_options(gdef.engine) if gdef.engine is not None else []
+        if lines:
+            out[slug] = lines
+    return out
+
+
 def run_simulation(
     game: str,
     games: int = 1000,
@@ -256,7 +280,7 @@ def cap_warnings(request: Request, runs: Runs, swept: Swept | None = None) -> li
 def write_run_report(request: Request, runs: Runs, out: Path, swept: Swept | None = None) -> Path:
     """OUT/<game>/report.html for the first run, with the sweep's plot when there is one
     (the gallery over OUT is `pnp.gallery.gallery_for`'s)."""
-    from pnp.sim.report import sweep_plot, write_report
+    from pnp.sim.report import sweep_plot, sweep_shares, write_report
 
     first = runs[0][1]
     return write_report(
@@ -265,7 +289,7 @@ def write_run_report(request: Request, runs: Runs, out: Path, swept: Swept | Non
         out / request.game / "report.html",
         first.title,
         first.options,
-        extra=(sweep_plot(swept[0], runs),) if swept else (),
         root=out,
         sweep=sweep_summary(swept[0], runs) if swept else None,
+        sweep_plots=(sweep_plot(swept[0], runs), sweep_shares(swept[0], runs)) if swept else (),
     )

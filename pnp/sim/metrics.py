@@ -12,14 +12,19 @@ Definitions:
 - ``balance``: 1 - (highest - lowest seat win rate); 1 is perfectly fair.
 - ``completion``: share of games ending by a rule of the game, not a timeout or a stall.
 - ``timeouts``: share of games stopped by the turn cap.
-- ``drawishness``: share of games with a shared win.
+- ``drawishness``: share of games drawn (no winner, ended by a rule, not a cut-off) or
+  with a shared win.
 - ``win_rate_by_colour``: for each colour (side), the win share of the seat that played it,
   over the games where someone played it.
 - ``lead_changes``: mean per game of the times the sole leader after a turn is a different
   seat from the previous sole leader (turns with a tied lead do not count; the first
-  leader is not a change).
+  leader is not a change); None (null) when the engine reports no leaders.
 - ``leader_at_midgame_wins``: over games with a sole leader after turn ceil(turns / 2),
-  the win share of that leader.
+  the win share of that leader; None when there is no such game.
+
+Each share has a sibling ``<name>_ci`` (95 % Wilson), each distribution a ``ci`` of its
+mean and the ``ci_method`` that made it (`pnp.sim.intervals`); the summary adds
+``end_reasons_ci`` and the ``fairness`` tests (`pnp.sim.verdicts`).
 
 A cooperative game (the seats win or lose together) reports ``completion`` as the share of
 games the team won, and no seat metrics at all: they mean nothing there. Counters a game
@@ -34,6 +39,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pnp.outcome import GameRecord
+from pnp.sim.intervals import mean_interval, wilson
+from pnp.sim.verdicts import fairness
 
 
 def lead_changes(leaders: tuple[int, ...]) -> int:
@@ -70,6 +77,9 @@ class Accumulator:
     mid_games: int = 0
     mid_wins: int = 0  # units
     team_wins: int = 0  # games someone won (a cooperative game's team wins)
+    no_winner: Counter = field(default_factory=Counter)  # end reason -> games no one won
+    led_games: int = 0  # games whose engine reported a leader (or a tie) after each turn
+    change_hist: Counter = field(default_factory=Counter)  # lead changes -> games
     counter_hist: dict[str, Counter] = field(default_factory=dict)  # name -> value -> games
 
     def __post_init__(self) -> None:
@@ -83,6 +93,8 @@ class Accumulator:
         self.games += 1
         if r.winners:
             self.team_wins += 1
+        else:
+            self.no_winner[r.end] += 1
         for name, value in r.counters.items():
             hist = self.counter_hist.get(name)
             if hist is None:
@@ -99,7 +111,11 @@ class Accumulator:
                     self.colour_wins[c] += share
         if len(r.winners) > 1:
             self.shared += 1
-        self.changes += lead_changes(r.leaders)
+        changes = lead_changes(r.leaders)
+        self.changes += changes
+        if r.leaders:
+            self.led_games += 1
+            self.change_hist[changes] += 1
         mid = midgame_leader(r)
         if mid >= 0:
             self.mid_games += 1
@@ -118,6 +134,9 @@ class Accumulator:
         self.mid_games += other.mid_games
         self.mid_wins += other.mid_wins
         self.team_wins += other.team_wins
+        self.no_winner.update(other.no_winner)
+        self.led_games += other.led_games
+        self.change_hist.update(other.change_hist)
         for name, hist in other.counter_hist.items():
             self.counter_hist.setdefault(name, Counter()).update(hist)
         return self
@@ -156,18 +175,32 @@ def _share(part: float, whole: float) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
+def share_ci(part: float, whole: float) -> list[float]:
+    """The 95 % Wilson interval of part / whole, as JSON holds it."""
+    lo, hi = wilson(part, whole)
+    return [round(lo, 4), round(hi, 4)]
+
+
+def with_mean_ci(d: dict, hist: Counter) -> dict:
+    """A distribution's figures plus the 95 % interval of its mean and how it was made."""
+    (lo, hi), method = mean_interval(hist)
+    return d | {"ci": [round(lo, 3), round(hi, 3)], "ci_method": method}
+
+
 def counter_metrics(
     acc: Accumulator,
     counters: tuple[str, ...] = (),
     ratios: dict[str, tuple[str, str]] | None = None,
 ) -> dict:
-    """Per-game distribution of each declared counter, then each declared ratio."""
+    """Per-game distribution of each declared counter, then each declared ratio (null when
+    its denominator never counted anything: the ratio does not apply)."""
     out: dict = {}
     for name in counters:
         hist = acc.counter_hist.get(name, Counter())
-        out[name] = {"total": acc.counter_total(name), **duration(hist)}
+        out[name] = with_mean_ci({"total": acc.counter_total(name), **duration(hist)}, hist)
     for name, (top, bottom) in (ratios or {}).items():
-        out[name] = _share(acc.counter_total(top), acc.counter_total(bottom))
+        whole = acc.counter_total(bottom)
+        out[name] = _share(acc.counter_total(top), whole) if whole else None
     return out
 
 
@@ -180,32 +213,56 @@ def metrics(
     unfinished: tuple[str, ...] = (),
 ) -> dict:
     """The metrics object of the JSON output. `colours` fixes the colour order;
-    `unfinished` names the ends `completion` leaves out (the engine's cut-offs)."""
+    `unfinished` names the ends `completion` leaves out (the engine's cut-offs). Each share
+    has a sibling ``<name>_ci`` (Wilson, 95 %); each distribution a ``ci`` of its mean."""
     n = acc.games
+    timeouts = acc.ends.get("timeout", 0)
+    length = with_mean_ci(duration(acc.turns), acc.turns)
     if cooperative:
         return {
-            "duration_turns": duration(acc.turns),
+            "duration_turns": length,
             "completion": _share(acc.team_wins, n),
-            "timeouts": _share(acc.ends.get("timeout", 0), n),
+            "completion_ci": share_ci(acc.team_wins, n),
+            "timeouts": _share(timeouts, n),
+            "timeouts_ci": share_ci(timeouts, n),
             **counter_metrics(acc, counters, ratios),
         }
     seat_rates = [_share(w, acc.unit * n) for w in acc.seat_wins]
     order = list(colours) + sorted(c for c in acc.colour_games if c not in colours)
+    played = [c for c in order if acc.colour_games[c]]
+    finished = sum(k for e, k in acc.ends.items() if e not in unfinished)
+    drawn = acc.shared + sum(k for e, k in acc.no_winner.items() if e not in unfinished)
+    led = acc.led_games > 0  # the engine reports leaders: lead metrics apply
+    changes = acc.change_hist + Counter({0: n - acc.led_games})
+    (c_lo, c_hi), c_method = mean_interval(changes)
     return {
-        "duration_turns": duration(acc.turns),
+        "duration_turns": length,
         "advantage_p1": seat_rates[0] if seat_rates else 0.0,
+        "advantage_p1_ci": share_ci(acc.seat_wins[0] / acc.unit, n) if seat_rates else None,
         "balance": round(1 - (max(seat_rates) - min(seat_rates)), 4) if n else 0.0,
-        "completion": _share(sum(k for e, k in acc.ends.items() if e not in unfinished), n),
-        "timeouts": _share(acc.ends.get("timeout", 0), n),
-        "drawishness": _share(acc.shared, n),
+        "completion": _share(finished, n),
+        "completion_ci": share_ci(finished, n),
+        "timeouts": _share(timeouts, n),
+        "timeouts_ci": share_ci(timeouts, n),
+        "drawishness": _share(drawn, n),
+        "drawishness_ci": share_ci(drawn, n),
         "win_rate_by_seat": seat_rates,
+        "win_rate_by_seat_ci": [share_ci(w / acc.unit, n) for w in acc.seat_wins],
         "win_rate_by_colour": {
-            c: _share(acc.colour_wins[c], acc.unit * acc.colour_games[c])
-            for c in order
-            if acc.colour_games[c]
+            c: _share(acc.colour_wins[c], acc.unit * acc.colour_games[c]) for c in played
         },
-        "lead_changes": _share(acc.changes, n),
-        "leader_at_midgame_wins": _share(acc.mid_wins, acc.unit * acc.mid_games),
+        "win_rate_by_colour_ci": {
+            c: share_ci(acc.colour_wins[c] / acc.unit, acc.colour_games[c]) for c in played
+        },
+        "lead_changes": _share(acc.changes, n) if led else None,
+        "lead_changes_ci": [round(c_lo, 3), round(c_hi, 3)] if led else None,
+        "lead_changes_ci_method": c_method if led else None,
+        "leader_at_midgame_wins": (
+            _share(acc.mid_wins, acc.unit * acc.mid_games) if acc.mid_games else None
+        ),
+        "leader_at_midgame_wins_ci": (
+            share_ci(acc.mid_wins / acc.unit, acc.mid_games) if acc.mid_games else None
+        ),
         **counter_metrics(acc, counters, ratios),
     }
 
@@ -238,11 +295,14 @@ def summary(
         "seed": seed,
         "metrics": metrics(acc, colours, cooperative, counters, ratios, unfinished),
         "end_reasons": {e: acc.ends[e] for e in sorted(acc.ends)},
+        "end_reasons_ci": {e: share_ci(acc.ends[e], acc.games) for e in sorted(acc.ends)},
     }
     for key, parts in (totals or {}).items():  # e.g. "rolls": {"0": n, "1": n, ...}
         out[key] = {label: acc.counter_total(counter) for label, counter in parts.items()}
     if cooperative:
         out["cooperative"] = True
+    else:
+        out["fairness"] = fairness(acc)
     if options:
         out["options"] = options
     if abstraction:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -21,6 +22,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from pnp.atomic import write_text  # noqa: E402
 from pnp.sim.metrics import Accumulator  # noqa: E402
+from pnp.sim.verdicts import is_interval_key, plain_summary, plus_minus  # noqa: E402
 from pnp.templating import render  # noqa: E402
 
 if TYPE_CHECKING:
@@ -77,11 +79,16 @@ def _histogram(ax, hist: dict[int, int]) -> None:
         )
 
 
-def length_histogram(acc: Accumulator) -> str:
+def length_histogram(acc: Accumulator, mean: float | None = None, ci: list | None = None) -> str:
+    """Games by length; the mean as a line, its 95 % interval as a band around it."""
     with matplotlib.rc_context(RC):
         fig = Figure(figsize=(6, 2.8))
         ax = fig.add_subplot()
         _histogram(ax, acc.turns)
+        if mean is not None and ci:
+            ax.axvspan(ci[0], ci[1], color=ACCENT, alpha=0.25, linewidth=0)
+            ax.axvline(mean, color=ACCENT, linewidth=1.2, label="mean (band: 95 % interval)")
+            ax.legend(frameon=False, loc="best")
         ax.set_xlabel("turns per game")
         ax.set_ylabel("games")
         ax.set_title("Game length")
@@ -89,32 +96,55 @@ def length_histogram(acc: Accumulator) -> str:
         return _svg(fig)
 
 
-def seat_wins(rates: list[float]) -> str:
+def _errors(values: Sequence[float], cis: list | None) -> list[list[float]] | None:
+    """matplotlib's asymmetric error bars (below, above) from [lo, hi] intervals."""
+    if not cis:
+        return None
+    return [
+        [max(0.0, v - c[0]) for v, c in zip(values, cis, strict=True)],
+        [max(0.0, c[1] - v) for v, c in zip(values, cis, strict=True)],
+    ]
+
+
+ERROR_BARS: dict[str, Any] = {"ecolor": "#222222", "capsize": 4, "error_kw": {"elinewidth": 1.2}}
+
+
+def seat_wins(rates: list[float], cis: list | None = None) -> str:
     with matplotlib.rc_context(RC):
         fig = Figure(figsize=(4, 2.8))
         ax = fig.add_subplot()
         seats = [f"seat {i + 1}" for i in range(len(rates))]
-        ax.bar(seats, rates, color=INK)
+        ax.bar(seats, rates, color=INK, yerr=_errors(rates, cis), **ERROR_BARS)
         if rates:
-            ax.axhline(1 / len(rates), color=ACCENT, linestyle="--", linewidth=1)
+            ax.axhline(sum(rates) / len(rates), color=ACCENT, linestyle="--", linewidth=1)
         ax.set_ylabel("win share")
-        ax.set_title("Win rate by seat (dashed: fair share)")
+        ax.set_title("Win share by seat (bars: 95 %; dashed: fair)")
         fig.tight_layout()
         return _svg(fig)
 
 
-def end_reasons(ends: dict[str, int]) -> str:
+def end_reasons(ends: dict[str, int], cis: dict | None = None) -> str:
     with matplotlib.rc_context(RC):
         fig = Figure(figsize=(4, 2.8))
         ax = fig.add_subplot()
         names = list(ends)
-        bars = ax.barh(names, [ends[n] for n in names], color=INK)
-        ax.bar_label(bars, padding=2)
-        ax.margins(x=0.15)
-        ax.set_xlabel("games")
+        counts = [ends[n] for n in names]
+        games = sum(counts)
+        errors = None
+        if cis and games:
+            errors = _errors(counts, [[games * x for x in cis[n]] for n in names])
+        bars = ax.barh(names, counts, color=INK, xerr=errors, **ERROR_BARS)
+        ax.bar_label(bars, padding=6)
+        ax.margins(x=0.2)
+        ax.set_xlabel("games (bars: 95 % interval)" if errors else "games")
         ax.set_title("End reasons")
         fig.tight_layout()
         return _svg(fig)
+
+
+def always_zero(hist: dict[int, int]) -> bool:
+    """A counter that never counted anything in any game: no histogram for it."""
+    return not any(hist)
 
 
 def counter_histogram(name: str, hist: dict[int, int]) -> str:
@@ -132,23 +162,82 @@ def counter_histogram(name: str, hist: dict[int, int]) -> str:
 
 
 def sweep_plot(key: str, runs: list) -> str:
-    """Mean game length (with the 5th-95th percentile band) for each swept value."""
+    """Mean game length with its 95 % interval (error bars) and the 5th-95th percentile
+    band for each swept value."""
     labels = [str(v) for v, _ in runs]
-    means = [sim.summary["metrics"]["duration_turns"]["mean"] for _, sim in runs]
-    lows = [sim.summary["metrics"]["duration_turns"]["p5"] for _, sim in runs]
-    highs = [sim.summary["metrics"]["duration_turns"]["p95"] for _, sim in runs]
+    lengths = [sim.summary["metrics"]["duration_turns"] for _, sim in runs]
+    means = [d["mean"] for d in lengths]
+    lows = [d["p5"] for d in lengths]
+    highs = [d["p95"] for d in lengths]
+    cis = [d["ci"] for d in lengths] if all("ci" in d for d in lengths) else None
     with matplotlib.rc_context(RC):
         fig = Figure(figsize=(6, 2.8))
         ax = fig.add_subplot()
         xs = list(range(len(runs)))
         ax.fill_between(xs, lows, highs, color=INK, alpha=0.15, linewidth=0)
-        ax.plot(xs, means, color=INK, marker="o")
+        ax.errorbar(
+            xs,
+            means,
+            yerr=_errors(means, cis),
+            color=INK,
+            marker="o",
+            markersize=3,
+            ecolor="#222222",
+            capsize=4,
+            elinewidth=1.2,
+        )
         ax.set_xticks(xs, labels)
         ax.set_xlabel(key.replace("_", " "))
         ax.set_ylabel("turns per game")
-        ax.set_title("Game length against " + key.replace("_", " ") + " (band: p5-p95)")
+        ax.set_title("Game length against " + key.replace("_", " ") + " (bars: 95 %; band: p5-p95)")
         fig.tight_layout()
         return _svg(fig)
+
+
+def sweep_shares(key: str, runs: list) -> str:
+    """Completion and seat 1's win share for each swept value, with 95 % error bars: two
+    settings differ where their bars do not overlap."""
+    labels = [str(v) for v, _ in runs]
+    xs = list(range(len(runs)))
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(6, 2.8))
+        ax = fig.add_subplot()
+        for name, label, colour, shift in (
+            ("completion", "completion", INK, -0.06),
+            ("advantage_p1", "seat 1 win share", ACCENT, 0.06),
+        ):
+            ms = [sim.summary["metrics"] for _, sim in runs]
+            if any(m.get(name) is None for m in ms):
+                continue
+            values = [m[name] for m in ms]
+            cis = [m.get(f"{name}_ci") for m in ms]
+            ax.errorbar(
+                [x + shift for x in xs],
+                values,
+                yerr=_errors(values, cis) if all(cis) else None,
+                color=colour,
+                marker="o",
+                capsize=4,
+                elinewidth=1.2,
+                label=label,
+            )
+        ax.set_xticks(xs, labels)
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_xlabel(key.replace("_", " "))
+        ax.set_ylabel("share of games")
+        ax.legend(frameon=False)
+        ax.set_title("Shares against " + key.replace("_", " ") + " (bars: 95 %)")
+        fig.tight_layout()
+        return _svg(fig)
+
+
+def said(value: object) -> str:
+    """A parameter as a designer reads it: lists joined, tables as `key: value` pairs."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {said(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(said(v) for v in value)
+    return str(value)
 
 
 def render_report(
@@ -158,13 +247,21 @@ def render_report(
     options: dict,
     extra: tuple[str, ...] = (),
     sweep: dict | None = None,
+    sweep_plots: tuple[str, ...] = (),
 ) -> str:
-    """The page; `extra` holds further inline SVG plots a game or a sweep adds."""
+    """The page; `extra` holds further inline SVG plots a game adds, `sweep_plots` those
+    of a sweep (shown first, the length plot leading)."""
     m = summary["metrics"]
     counters = {k: v for k, v in m.items() if isinstance(v, dict) and "total" in v}
     known = {"advantage_p1", "balance", "completion", "timeouts", "drawishness"}
     known |= {"lead_changes", "leader_at_midgame_wins"}
-    ratios = {k: v for k, v in m.items() if isinstance(v, float) and k not in known}
+    ratios = {
+        k: v
+        for k, v in m.items()
+        if (v is None or isinstance(v, float)) and k not in known and not is_interval_key(k)
+    }
+    d = m["duration_turns"]
+    shown = [k for k in counters if not always_zero(acc.counter_hist.get(k, {}))]
     html = render(
         "report.html.j2",
         title=title,
@@ -174,12 +271,20 @@ def render_report(
         counters=counters,
         ratios=ratios,
         sweep=sweep,
+        pm=plus_minus,
+        params={k: said(v) for k, v in summary.get("params", {}).items()},
+        answers=plain_summary(summary),
         plots={
-            "length": length_histogram(acc),
-            "seats": seat_wins(m["win_rate_by_seat"]) if "win_rate_by_seat" in m else "",
-            "ends": end_reasons(summary["end_reasons"]),
-            "extra": [counter_histogram(k, acc.counter_hist.get(k, {})) for k in counters]
+            "length": length_histogram(acc, d["mean"], d.get("ci")),
+            "seats": (
+                seat_wins(m["win_rate_by_seat"], m.get("win_rate_by_seat_ci"))
+                if "win_rate_by_seat" in m
+                else ""
+            ),
+            "ends": end_reasons(summary["end_reasons"], summary.get("end_reasons_ci")),
+            "extra": [counter_histogram(k, acc.counter_hist.get(k, {})) for k in shown]
             + list(extra),
+            "sweep": list(sweep_plots),
         },
     )
     return re.sub(r"[ \t]+\n", "\n", html)
@@ -194,7 +299,8 @@ def write_report(
     extra: tuple[str, ...] = (),
     root: Path | None = None,
     sweep: dict | None = None,
+    sweep_plots: tuple[str, ...] = (),
 ) -> Path:
     """Write the report atomically to `path` (never through a link below `root`)."""
-    html = render_report(summary, acc, title, options or {}, extra, sweep)
+    html = render_report(summary, acc, title, options or {}, extra, sweep, sweep_plots)
     return write_text(path, html, root=root)

@@ -1,0 +1,132 @@
+"""Answers to a designer's yes/no questions, with the tests behind them.
+
+"Is there a first-player advantage?" is two tests at 95 %: seat 1's win share against the
+fair share (the mean seat share, so games no one won do not count against seat 1), and
+all seats together (chi-square goodness of fit of the seats' wins against equal wins).
+When seat 1's test finds nothing, the answer says how many games would detect a
+difference of one point (two-sided, 5 %, 80 % power).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pnp.sim.intervals import ALPHA, chi_square_test, games_to_detect, share_test
+
+if TYPE_CHECKING:
+    from pnp.sim.metrics import Accumulator
+
+DETECT = 0.01  # the difference `games_to_detect` is quoted for: one point of win share
+
+
+def fairness(acc: Accumulator) -> dict[str, Any] | None:
+    """The fairness object of the JSON (None without games or seats to compare)."""
+    n = acc.games
+    if n == 0 or acc.players < 2:
+        return None
+    wins = [w / acc.unit for w in acc.seat_wins]
+    share = wins[0] / n
+    fair = sum(wins) / (acc.players * n)
+    p_seat = share_test(share, n, fair)
+    chi2, p_all = chi_square_test(wins)
+    needed = games_to_detect(DETECT, fair) if 0 < fair < 1 - DETECT else None
+    seat1 = {
+        "share": round(share, 4),
+        "fair": round(fair, 4),
+        "difference": round(share - fair, 4),
+        "p_value": round(p_seat, 4),
+        "significant": p_seat < ALPHA,
+    }
+    seats = {
+        "chi_square": round(chi2, 3),
+        "df": acc.players - 1,
+        "p_value": round(p_all, 4),
+        "significant": p_all < ALPHA,
+    }
+    return {
+        "level": 1 - ALPHA,
+        "seat_1": seat1,
+        "all_seats": seats,
+        "games_to_detect_1_point": needed,
+        "first_player_advantage": first_player_verdict(seat1, needed),
+        "seats_differ": seats_verdict(seats),
+    }
+
+
+def first_player_verdict(seat1: dict[str, Any], needed: int | None) -> str:
+    """ "yes, seat 1 +2.8 points", or why not."""
+    points = 100 * seat1["difference"]
+    if seat1["significant"]:
+        if points > 0:
+            return f"yes, seat 1 {points:+.1f} points"
+        return f"no, seat 1 is behind: {points:+.1f} points"
+    if needed is None:
+        return "no evidence at this sample size"
+    return f"no evidence at this sample size: {needed:,} games would detect 1 point"
+
+
+def seats_verdict(seats: dict[str, Any]) -> str:
+    p = seats["p_value"]
+    shown = f"p = {p:.3f}" if p >= 0.001 else "p < 0.001"
+    if seats["significant"]:
+        return f"yes, the seats' win shares differ (chi-square {shown})"
+    return f"no evidence the seats differ ({shown})"
+
+
+def plus_minus(value: float | None, ci: list[float] | None, digits: int = 3, unit: str = "") -> str:
+    """`0.267 ± 0.027`; a lopsided interval (a share near 0 or 1) as `0.000 (0.000-0.013)`;
+    `n/a` for a metric that does not apply. `unit` follows each figure (" %")."""
+    if value is None:
+        return "n/a"
+    if not ci:
+        return f"{value:.{digits}f}{unit}"
+    lo, hi = ci
+    half = (hi - lo) / 2
+    if abs((lo + hi) / 2 - value) <= 0.2 * half + 10 ** -(digits + 1):
+        return f"{value:.{digits}f} \u00b1 {half:.{digits}f}{unit}"
+    return f"{value:.{digits}f}{unit} ({lo:.{digits}f}-{hi:.{digits}f}{unit})"
+
+
+def is_interval_key(key: str) -> bool:
+    """A metrics key that holds another's interval or its method, not a figure."""
+    return key.endswith(("_ci", "_ci_method"))
+
+
+def plain_summary(s: dict[str, Any]) -> list[str]:
+    """The report's opening answers, one sentence each: length, fairness, decisiveness,
+    what ends games."""
+    m = s["metrics"]
+    d = m["duration_turns"]
+    n = max(1, s["games"])
+    out = [
+        f"Length: a game lasts {plus_minus(d['mean'], d.get('ci'), 1)} turns on average "
+        f"(90 % of games between {d['p5']:.0f} and {d['p95']:.0f})."
+    ]
+    if s.get("cooperative"):
+        won = plus_minus(100 * m["completion"], _pct(m.get("completion_ci")), 1, " %")
+        out.append(f"Winning: the team wins {won} of the games.")
+    else:
+        fair = s.get("fairness") or {}
+        if fair:
+            out.append(
+                f"Fairness: a first-player advantage? {fair['first_player_advantage']}. "
+                f"Do the seats differ? {fair['seats_differ']}."
+            )
+        done = plus_minus(100 * m["completion"], _pct(m.get("completion_ci")), 1, " %")
+        drawn = plus_minus(100 * m["drawishness"], _pct(m.get("drawishness_ci")), 1, " %")
+        line = f"Decisiveness: {done} of the games end by a rule of the game; {drawn} end drawn"
+        line += " or with a shared win"
+        if m.get("leader_at_midgame_wins") is not None:
+            mid = plus_minus(
+                100 * m["leader_at_midgame_wins"], _pct(m.get("leader_at_midgame_wins_ci")), 1
+            )
+            line += f"; the mid-game leader goes on to win {mid} % of the time"
+        out.append(line + ".")
+    ends = sorted(s["end_reasons"].items(), key=lambda item: -item[1])
+    shown = ", ".join(f"{e} {100 * k / n:.1f} %" for e, k in ends)
+    out.append(f"What ends games: {shown}.")
+    return out
+
+
+def _pct(ci: list[float] | None) -> list[float] | None:
+    return [100 * x for x in ci] if ci else None

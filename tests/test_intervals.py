@@ -1,0 +1,128 @@
+"""Interval statistics, verdicts and n/a metrics, against hand-worked values."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import Counter
+
+import pytest
+
+from pnp.outcome import GameRecord
+from pnp.sim import intervals as iv
+from pnp.sim.metrics import Accumulator, metrics, summary
+from pnp.sim.report import render_report
+from pnp.sim.verdicts import fairness, plain_summary, plus_minus
+
+
+def test_wilson_matches_the_hand_worked_interval():
+    lo, hi = iv.wilson(10, 100)  # p = 0.1, z = 1.96: centre 0.1146, half 0.0596
+    assert (round(lo, 4), round(hi, 4)) == (0.0552, 0.1744)
+    assert iv.wilson(0, 50)[0] == 0.0 and 0 < iv.wilson(0, 50)[1] < 0.08  # never below 0
+    assert iv.wilson(50, 50)[1] == 1.0
+    assert iv.wilson(0, 0) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("x", "df", "p"),
+    [
+        (3.841, 1, 0.05),
+        (5.991, 2, 0.05),
+        (7.815, 3, 0.05),
+        (9.488, 4, 0.05),
+        (11.070, 5, 0.05),
+        (6.635, 1, 0.01),
+        (11.345, 3, 0.01),
+        (2.706, 1, 0.10),
+        (4.605, 2, 0.10),
+    ],
+)
+def test_chi_square_tail_matches_the_printed_table(x, df, p):
+    assert iv.chi_square_sf(x, df) == pytest.approx(p, abs=2e-4)
+
+
+def test_chi_square_tail_in_closed_form():
+    assert iv.chi_square_sf(4.0, 2) == pytest.approx(math.exp(-2))  # df 2: e^(-x/2)
+    assert iv.chi_square_sf(0.0, 3) == 1.0
+    stat, p = iv.chi_square_test([60, 40])  # (10^2 + 10^2) / 50 = 4
+    assert stat == pytest.approx(4.0) and p == pytest.approx(0.0455, abs=1e-4)
+
+
+def test_share_test_and_games_to_detect():
+    assert iv.share_test(0.6, 100, 0.5) == pytest.approx(0.0455, abs=1e-4)  # z = 2
+    # ((1.96 * 0.5 + 0.8416 * sqrt(0.55 * 0.45)) / 0.05)^2 = 782.5
+    assert iv.games_to_detect(0.05, 0.5) == 783
+    assert iv.games_to_detect(0.01, 0.25) > iv.games_to_detect(0.02, 0.25) * 3.9
+
+
+def test_mean_interval_normal_and_bootstrap():
+    (lo, hi), method = iv.mean_interval({0: 50, 2: 50})  # mean 1, s = sqrt(100/99)
+    half = 1.959964 * math.sqrt(100 / 99) / 10
+    assert method == "normal" and (lo, hi) == pytest.approx((1 - half, 1 + half))
+    skewed = Counter({0: 80, 1: 10, 20: 10})  # long right tail
+    assert iv.mean_method(skewed) == "bootstrap"
+    (blo, bhi), method = iv.mean_interval(skewed)
+    assert method == "bootstrap" and blo < 2.1 < bhi
+    assert iv.mean_interval(Counter(dict(reversed(skewed.items())))) == ((blo, bhi), method)
+
+
+def test_plus_minus_shapes():
+    assert plus_minus(0.267, [0.240, 0.294]) == "0.267 \u00b1 0.027"
+    assert plus_minus(0.0, [0.0, 0.0126]) == "0.000 (0.000-0.013)"
+    assert plus_minus(None, None) == "n/a"
+
+
+def rec(turns, winners, leaders=(), end="fifty", counters=None):
+    return GameRecord(turns, end, (0, 0), tuple(winners), ((), ()), tuple(leaders), counters or {})
+
+
+def test_first_player_verdict_yes_and_no_evidence():
+    acc = Accumulator(2)
+    for i in range(1000):
+        acc.add(rec(5, [0] if i < 600 else [1]))
+    fair = fairness(acc)
+    assert fair["first_player_advantage"] == "yes, seat 1 +10.0 points"
+    assert fair["all_seats"]["chi_square"] == pytest.approx(40.0) and fair[
+        "seats_differ"
+    ].startswith("yes")
+    even = Accumulator(2)
+    for i in range(200):
+        even.add(rec(5, [i % 2]))
+    verdict = fairness(even)["first_player_advantage"]
+    needed = iv.games_to_detect(0.01, 0.5)
+    assert verdict == f"no evidence at this sample size: {needed:,} games would detect 1 point"
+
+
+def test_metrics_that_do_not_apply_are_null_and_draws_count():
+    acc = Accumulator(2)
+    acc.add(rec(4, [0], counters={"passes": 0}))
+    acc.add(rec(6, [], end="draw", counters={"passes": 0}))  # no one won, by a rule: a draw
+    acc.add(rec(8, [], end="timeout", counters={"passes": 0}))  # a cut-off, not a draw
+    m = metrics(
+        acc, counters=("passes",), ratios={"per": ("passes", "passes")}, unfinished=("timeout",)
+    )
+    assert m["lead_changes"] is None and m["leader_at_midgame_wins"] is None  # no leaders
+    assert m["per"] is None  # 0 / 0
+    assert m["drawishness"] == round(1 / 3, 4)
+    s = summary("x", 2, "random", 1, acc, counters=("passes",), unfinished=("timeout",))
+    html = render_report(s, acc, "X", {})
+    assert html.count("<svg") == 3  # the always-zero counter gets no histogram
+    assert "n/a" in html and any(line.startswith("Decisiveness") for line in plain_summary(s))
+
+
+def test_leaders_reported_keep_lead_metrics():
+    acc = Accumulator(2)
+    acc.add(rec(4, [0], leaders=(0, 1, 1, 0)))
+    acc.add(rec(2, [1], leaders=(-1, -1)))
+    m = metrics(acc)
+    assert m["lead_changes"] == 1.0 and m["lead_changes_ci"] is not None
+    assert m["leader_at_midgame_wins"] == 0.0  # seat 1 led at turn 2 of 4, seat 0 won
+
+
+def test_plain_progress_writes_lines_to_its_stream():
+    from pnp.cli.simulate import plain_progress
+
+    out = io.StringIO()
+    tick = plain_progress("exploding-dice", 1000, every=0, stream=out)
+    tick(250)
+    assert out.getvalue() == "exploding-dice: 250 of 1,000 games\u2026\n"
