@@ -25,6 +25,7 @@ from pnp.errors import PnpError
 from pnp.gallery import gallery_for
 from pnp.games import get_game
 from pnp.progress import Ticker
+from pnp.sim import tables
 from pnp.sim.command import (
     MAX_SEED,
     Request,
@@ -41,7 +42,7 @@ from pnp.sim.command import (
 )
 from pnp.sim.runner import RunFailed, default_jobs, is_tty, report_after_ctrl_c
 from pnp.sim.seats import engine_for
-from pnp.sim.verdicts import is_interval_key, plus_minus
+from pnp.sim.tables import summary_rows, sweep_rows
 
 
 def whole_number(text: str | int) -> int:
@@ -206,73 +207,19 @@ def plain_progress(
 
 
 def sweep_table(key: str, runs: Runs) -> Table:
-    """The runs of a sweep side by side, one row per value, each figure with its 95 %
-    interval, so two settings differ when their intervals do not overlap."""
-    t = Table(title=f"sweep over {key}", caption="\u00b1: 95 % interval")
-    seats = any("advantage_p1" in sim.summary["metrics"] for _, sim in runs)
-    columns = [key, "turns (mean)", "turns (p5 - p95)", "completion"]
-    for column in columns + (["seat 1 wins"] if seats else []) + ["ends"]:
-        t.add_column(column, justify="right")
-    for value, sim in runs:
-        m = sim.summary["metrics"]
-        d = m["duration_turns"]
-        ends = ", ".join(f"{e} {n}" for e, n in sim.summary["end_reasons"].items())
-        row = [
-            str(value),
-            plus_minus(d["mean"], d.get("ci"), 1),
-            f"{d['p5']:.0f} - {d['p95']:.0f}",
-            plus_minus(m["completion"], m.get("completion_ci")),
-        ]
-        if seats:
-            row.append(plus_minus(m.get("advantage_p1"), m.get("advantage_p1_ci")))
-        t.add_row(*row, ends)
-    return t
+    """The runs of a sweep side by side (`pnp.sim.tables.sweep_rows`), for the terminal."""
+    return _rich(sweep_rows(key, [(value, sim.summary) for value, sim in runs]), right=True)
 
 
 def summary_table(s: Mapping[str, Any]) -> Table:
-    """The readable summary printed on stdout: what the game's JSON holds, nothing fixed;
-    every share and mean with its 95 % interval, `n/a` where a metric does not apply."""
-    m = s["metrics"]
-    d = m["duration_turns"]
-    t = Table(
-        title=f"{s['game']}: {s['games']} games, {s['players']} players, bot {s['bot']}, "
-        f"seed {s['seed']}",
-        caption=" ".join(filter(None, [s.get("abstraction"), "\u00b1: 95 % interval."])),
-    )
-    t.add_column("metric")
-    t.add_column("value", justify="right")
-    t.add_row(
-        "turns (mean / median)", f"{plus_minus(d['mean'], d.get('ci'), 1)} / {d['median']:.1f}"
-    )
-    t.add_row("turns (p5 - p95)", f"{d['p5']:.0f} - {d['p95']:.0f}")
-    cis = s.get("end_reasons_ci", {})
-    for reason, count in s["end_reasons"].items():
-        share = plus_minus(
-            100 * count / max(1, s["games"]), [100 * x for x in cis.get(reason, [])], 1, " %"
-        )
-        t.add_row(f"end: {reason}", f"{count}: {share}")
-    for key, value in m.items():
-        if key == "duration_turns" or is_interval_key(key):
-            continue
-        ci = m.get(f"{key}_ci")
-        if value is None or isinstance(value, float):
-            t.add_row(key.replace("_", " "), plus_minus(value, ci))
-        elif isinstance(value, list):
-            shown = [
-                plus_minus(r, c) for r, c in zip(value, ci or [None] * len(value), strict=True)
-            ]
-            t.add_row(key.replace("_", " "), "  ".join(shown))
-        elif key == "win_rate_by_colour":
-            for colour, rate in value.items():
-                t.add_row(f"win rate: {colour}", plus_minus(rate, (ci or {}).get(colour)))
-        elif isinstance(value, dict) and "mean" in value:
-            t.add_row(
-                f"{key.replace('_', ' ')} / game (mean, p5 - p95)",
-                f"{plus_minus(value['mean'], value.get('ci'), 2)}  "
-                f"({value['p5']:.0f} - {value['p95']:.0f})",
-            )
-    fair = s.get("fairness")
-    if fair:
-        t.add_row("first-player advantage?", fair["first_player_advantage"])
-        t.add_row("seats differ?", fair["seats_differ"])
+    """The readable summary printed on stdout (`pnp.sim.tables.summary_rows`)."""
+    return _rich(summary_rows(s))
+
+
+def _rich(table: tables.Table, right: bool = False) -> Table:
+    t = Table(title=table.title, caption=table.caption)
+    for i, column in enumerate(table.columns):
+        t.add_column(column, justify="right" if right or i else "left")
+    for row in table.rows:
+        t.add_row(*row)
     return t

@@ -27,6 +27,7 @@ from pnp.games import get_game
 from pnp.sim.command import Request, cap_warnings, parse_sweep, results, run_all, write_run_report
 from pnp.sim.runner import default_jobs
 from pnp.sim.solve import draw_solution, plain, run_solve, turn_lines
+from pnp.sim.tables import results_table
 
 Say = Callable[[int, int | None, str], None]
 PAGE_DPI = 60  # page pictures: a sheet is 500 px wide, enough to see the layout
@@ -168,8 +169,10 @@ def simulate(
     if runs[-1][1].interrupted:
         raise Cancelled
     report = write_run_report(request, runs, folder, swept)
+    data = results(runs, swept)
     return {
-        "json": results(runs, swept),
+        "json": data,
+        "table": results_table(data).as_json(),
         "warnings": cap_warnings(request, runs, swept),
         "report": report.relative_to(folder).as_posix(),
     }

@@ -512,48 +512,21 @@ function renderRun(job) {
   const box = $("#run-result");
   box.replaceChildren();
   for (const w of r.warnings) box.append(el("p", { class: "warning-line", text: `warning: ${w}` }));
-  const data = r.json;
-  if (data.sweep) {
-    box.append(sweepTable(data));
-  } else {
-    box.append(summaryTable(data));
-  }
+  box.append(resultTable(r.table, r.json.sweep ? "sweep-table" : "summary-table"));
   box.append(el("iframe", { class: "report-frame", src: fileUrl(job, r.report), title: "Simulation report with plots" }));
 }
 
-function summaryTable(s) {
-  // the rows `pnp simulate` prints (pnp/cli/simulate.py summary_table), from the same JSON
-  const t = el("table", { class: "result-table", id: "summary-table" });
-  t.append(el("caption", { text: `${s.game}: ${s.games} games, ${s.players} players, bot ${s.bot}, seed ${s.seed}` }));
-  const row = (name, value, key) => t.append(el("tr", { "data-metric": key || name }, el("th", { text: name }), el("td", { text: value })));
-  const m = s.metrics;
-  const d = m.duration_turns;
-  row("turns (mean / median)", `${d.mean.toFixed(1)} / ${d.median.toFixed(1)}`, "duration_turns");
-  row("turns (p5 - p95)", `${d.p5.toFixed(0)} - ${d.p95.toFixed(0)}`, "duration_range");
-  for (const [reason, count] of Object.entries(s.end_reasons)) {
-    row(`end: ${reason}`, `${count} (${((100 * count) / Math.max(1, s.games)).toFixed(1)} %)`, `end:${reason}`);
-  }
-  for (const [key, value] of Object.entries(m)) {
-    if (key === "duration_turns") continue;
-    const name = key.replace(/_/g, " ");
-    if (typeof value === "number") row(name, value.toFixed(3), key);
-    else if (Array.isArray(value)) row(name, value.map((x) => x.toFixed(3)).join("  "), key);
-    else if (key === "win_rate_by_colour") for (const [c, rate] of Object.entries(value)) row(`win rate: ${c}`, rate.toFixed(3), `colour:${c}`);
-    else if (value && typeof value === "object" && "mean" in value) row(`${name} / game (mean, p5 - p95)`, `${value.mean.toFixed(2)}  (${value.p5.toFixed(0)} - ${value.p95.toFixed(0)})`, key);
-  }
-  return t;
-}
-
-function sweepTable(data) {
-  const t = el("table", { class: "result-table", id: "sweep-table" });
-  t.append(el("caption", { text: `sweep over ${data.sweep}` }));
-  t.append(el("tr", {}, [data.sweep, "turns (mean)", "turns (p5 - p95)", "completion", "ends"].map((h) => el("th", { text: h }))));
-  for (const run of data.runs) {
-    const m = run.metrics;
-    const d = m.duration_turns;
-    const ends = Object.entries(run.end_reasons).map(([e, n]) => `${e} ${n}`).join(", ");
-    t.append(el("tr", {}, [String(run.value), d.mean.toFixed(1), `${d.p5.toFixed(0)} - ${d.p95.toFixed(0)}`, fmt(m.completion), ends].map((c) => el("td", { text: c }))));
-  }
+function resultTable(table, id) {
+  // the rows `pnp simulate` prints (pnp/sim/tables.py), made by the server from the same JSON
+  const t = el("table", { class: "result-table", id });
+  t.append(el("caption", { text: table.title }));
+  const wide = table.columns.length > 2;
+  if (wide) t.append(el("tr", {}, table.columns.map((c) => el("th", { text: c }))));
+  table.rows.forEach((row, i) => {
+    const cells = wide ? row.map((c) => el("td", { text: c })) : [el("th", { text: row[0] }), el("td", { text: row[1] })];
+    t.append(el("tr", { "data-metric": table.keys[i] }, cells));
+  });
+  t.append(el("tfoot", {}, el("tr", {}, el("td", { colspan: table.columns.length, class: "note", text: table.caption }))));
   return t;
 }
 

@@ -1,0 +1,127 @@
+"""The readable tables of a run, as rows of text: `pnp simulate` prints them with rich and
+the studio shows them in the page, so both show the very same figures.
+
+Every share and mean carries its 95 % interval (`plus_minus`), `n/a` where a metric does
+not apply; each row names the metric it shows (its JSON key) so a page can find it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pnp.sim.verdicts import is_interval_key, plus_minus
+
+INTERVAL_NOTE = "\u00b1: 95 % interval"
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    caption: str
+    columns: list[str]
+    rows: list[list[str]]
+    keys: list[str]  # what each row shows: a metric's JSON key, `end:REASON`, `colour:NAME`
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "caption": self.caption,
+            "columns": self.columns,
+            "rows": self.rows,
+            "keys": self.keys,
+        }
+
+
+def summary_rows(s: Mapping[str, Any]) -> Table:
+    """One run's summary: what the game's JSON holds, nothing fixed."""
+    m = s["metrics"]
+    d = m["duration_turns"]
+    rows: list[list[str]] = []
+    keys: list[str] = []
+
+    def add(key: str, label: str, value: str) -> None:
+        keys.append(key)
+        rows.append([label, value])
+
+    add(
+        "duration_turns",
+        "turns (mean / median)",
+        f"{plus_minus(d['mean'], d.get('ci'), 1)} / {d['median']:.1f}",
+    )
+    add("duration_range", "turns (p5 - p95)", f"{d['p5']:.0f} - {d['p95']:.0f}")
+    cis = s.get("end_reasons_ci", {})
+    for reason, count in s["end_reasons"].items():
+        share = plus_minus(
+            100 * count / max(1, s["games"]), [100 * x for x in cis.get(reason, [])], 1, " %"
+        )
+        add(f"end:{reason}", f"end: {reason}", f"{count}: {share}")
+    for key, value in m.items():
+        if key == "duration_turns" or is_interval_key(key):
+            continue
+        ci = m.get(f"{key}_ci")
+        name = key.replace("_", " ")
+        if value is None or isinstance(value, float):
+            add(key, name, plus_minus(value, ci))
+        elif isinstance(value, list):
+            shown = [
+                plus_minus(r, c) for r, c in zip(value, ci or [None] * len(value), strict=True)
+            ]
+            add(key, name, "  ".join(shown))
+        elif key == "win_rate_by_colour":
+            for colour, rate in value.items():
+                add(
+                    f"colour:{colour}",
+                    f"win rate: {colour}",
+                    plus_minus(rate, (ci or {}).get(colour)),
+                )
+        elif isinstance(value, dict) and "mean" in value:
+            add(
+                key,
+                f"{name} / game (mean, p5 - p95)",
+                f"{plus_minus(value['mean'], value.get('ci'), 2)}  "
+                f"({value['p5']:.0f} - {value['p95']:.0f})",
+            )
+    fair = s.get("fairness")
+    if fair:
+        add("first_player_advantage", "first-player advantage?", fair["first_player_advantage"])
+        add("seats_differ", "seats differ?", fair["seats_differ"])
+    return Table(
+        title=f"{s['game']}: {s['games']} games, {s['players']} players, bot {s['bot']}, "
+        f"seed {s['seed']}",
+        caption=" ".join(filter(None, [s.get("abstraction"), INTERVAL_NOTE + "."])),
+        columns=["metric", "value"],
+        rows=rows,
+        keys=keys,
+    )
+
+
+def sweep_rows(key: str, runs: list[tuple[Any, Mapping[str, Any]]]) -> Table:
+    """The runs of a sweep side by side, one row per value, each figure with its 95 %
+    interval, so two settings differ when their intervals do not overlap."""
+    seats = any("advantage_p1" in summary["metrics"] for _, summary in runs)
+    columns = [key, "turns (mean)", "turns (p5 - p95)", "completion"]
+    columns += (["seat 1 wins"] if seats else []) + ["ends"]
+    rows = []
+    for value, summary in runs:
+        m = summary["metrics"]
+        d = m["duration_turns"]
+        row = [
+            str(value),
+            plus_minus(d["mean"], d.get("ci"), 1),
+            f"{d['p5']:.0f} - {d['p95']:.0f}",
+            plus_minus(m["completion"], m.get("completion_ci")),
+        ]
+        if seats:
+            row.append(plus_minus(m.get("advantage_p1"), m.get("advantage_p1_ci")))
+        row.append(", ".join(f"{e} {n}" for e, n in summary["end_reasons"].items()))
+        rows.append(row)
+    return Table(f"sweep over {key}", INTERVAL_NOTE, columns, rows, [str(v) for v, _ in runs])
+
+
+def results_table(data: Mapping[str, Any]) -> Table:
+    """The table of `pnp simulate --json`'s object: a sweep's or one run's."""
+    if "sweep" in data:
+        return sweep_rows(data["sweep"], [(r["value"], r) for r in data["runs"]])
+    return summary_rows(data)
