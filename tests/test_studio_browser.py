@@ -143,7 +143,7 @@ def test_edit_exploding_dice_see_it_change_play_it_and_download_it(page, tmp_pat
     )
     rows = {
         tr.get_attribute("data-metric"): tr.locator("td").inner_text()
-        for tr in pg.locator("#summary-table tr").all()
+        for tr in pg.locator("#summary-table tr[data-metric]").all()
     }
     table = summary_rows(want)  # how `pnp simulate` prints the CLI's own JSON
     printed = dict(zip(table.keys, (value for _, value in table.rows), strict=True))
