@@ -34,6 +34,7 @@ from pnp.sim.solve import MAX_BUDGET, solver_for
 from pnp.studio import schema
 from pnp.studio.cache import Cache
 from pnp.studio.jobs import Job, Jobs, TaskError
+from pnp.studio.work import write_zip
 from pnp.templating import TEMPLATES, render
 
 MAX_BODY = 1_000_000  # bytes
@@ -317,9 +318,12 @@ class Studio:
             raise ApiError(404, f"job {job.id} is a {job.kind}, not a build: it has no kit.zip")
         if job.state != "done" or job.folder is None:
             raise ApiError(409, f"job {job.id} has not finished (it is {job.state})")
+        target = job.folder / "kit.zip"
+        if not target.is_file():
+            await asyncio.to_thread(write_zip, job.folder, job.result["files"], target)
         name = f"{job.game}-{job.result['paper']}.zip"
         headers = {"content-disposition": f'attachment; filename="{name}"'}
-        return FileResponse(job.folder / "kit.zip", media_type="application/zip", headers=headers)
+        return FileResponse(target, media_type="application/zip", headers=headers)
 
 
 def _listed(result: Any) -> list[str]:
@@ -402,6 +406,7 @@ def create_app(settings: Settings) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette):  # type: ignore[no-untyped-def]
+        studio.jobs.start()
         yield
         studio.jobs.close()
 

@@ -80,12 +80,13 @@ class Job:
 
 
 def _context() -> Any:
-    """Processes forked from a single-threaded server process that has pnp imported (the
-    web server has threads, so forking it directly could copy a held lock)."""
+    """Processes forked from a single-threaded server process that has pnp imported and
+    warmed up (`pnp.studio.warm`; the web server has threads, so forking it directly could
+    copy a held lock)."""
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["pnp.studio.work"])
+        ctx.set_forkserver_preload(["pnp.studio.work", "pnp.studio.warm"])
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -108,6 +109,14 @@ class Jobs:
         self._closed = False
 
     # --- jobs -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the forkserver now, in the background, so that it has warmed up by the time
+        the page asks for its first preview."""
+        if self.ctx.get_start_method() == "forkserver":
+            from multiprocessing import forkserver
+
+            threading.Thread(target=forkserver.ensure_running, daemon=True).start()
 
     def submit(self, kind: str, game: str, args: dict[str, Any], request: dict[str, Any]) -> Job:
         """A new job for `kind` (build, simulate, solve) with the task's `args`; `request`

@@ -92,8 +92,6 @@ def build(
         if name.endswith(".pdf"):
             say(steps[0], None, f"{slug}: pictures of {Path(name).name}")
             pages[name] = page_pictures(folder / name, folder / "pages" / Path(name).stem)
-    say(steps[0], None, f"{slug}: zip")
-    write_zip(folder, kit_files, folder / "kit.zip")
     return {
         "game": slug,
         "paper": paper,
@@ -128,13 +126,16 @@ def page_pictures(pdf: Path, folder: Path, dpi: float = PAGE_DPI) -> list[Path]:
 
 def write_zip(folder: Path, names: list[str], target: Path) -> None:
     """The kit's files as `pnp build` wrote them, in one zip that is the same for the same
-    kit (fixed dates and order)."""
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
+    kit (fixed dates and order). Made when first asked for (a preview never is), under a
+    temporary name and renamed into place."""
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
+    with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as z:
         for name in sorted(names):
             info = zipfile.ZipInfo(name, ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             z.writestr(info, (folder / name).read_bytes())
+    os.replace(part, target)
 
 
 def simulate(

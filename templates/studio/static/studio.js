@@ -56,7 +56,7 @@ async function poll(jobId, onProgress, isCurrent = () => true) {
     if (!isCurrent()) return null;
     if (onProgress) onProgress(job);
     if (["done", "failed", "cancelled"].includes(job.state)) return job;
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
