@@ -658,6 +658,10 @@ static int play_roll(Game *g, int c, int a, int b) {
     g->entries += nest - after;
     memcpy(own, chosen->own, sizeof before);
     for (int node = 0; node < bd->nodes; node++) {
+        if (!(chosen->cap[node >> 6] >> (node & 63))) { /* no capture here or beyond in this word */
+            node |= 63;
+            continue;
+        }
         if (!(chosen->cap[node >> 6] >> (node & 63) & 1)) continue;
         g->captures++;
         for (int k = 0; k < g->players; k++) {
