@@ -1,11 +1,12 @@
 """Desert Home's compiled kernel plays the readable rules, game by game.
 
-The kernel (`pnp/games/desert_home/_kernel.c`) plays every random game of a simulation.
-It is checked against the readable rules (the State API through `pnp.forward.play`) on
-whole games from the same seed: the records and the random generator afterwards, on the
-default kit, on kits of every size (hypothesis), on the largest board the parameters allow
-and on kits that reach the rare rules (the deck's end, the shortage). Threads may play
-kernel games side by side (it keeps no state between calls and lets the GIL go).
+The kernel (`pnp/games/desert_home/_kernel.c`) plays every game of a simulation, with
+random bots or with the greedy bot's ratings. It is checked against the readable rules (the
+State API through `pnp.forward.play`, with `bots.py`'s bots) on whole games from the same
+seed, for both bots: the records and the random generator afterwards, on the default kit,
+on kits of every size (hypothesis), on the largest board the parameters allow and on kits
+that reach the rare rules (the deck's end, the shortage). Threads may play kernel games
+side by side (it keeps no state between calls and lets the GIL go).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_dh_properties import kits
 
-from pnp.games.desert_home import engine, turn
+from pnp.games.desert_home import engine, rules, turn
 from pnp.games.desert_home.model import play_model
 from pnp.games.desert_home.params import DesertHomeParams
 
@@ -30,13 +31,29 @@ pytestmark = pytest.mark.skipif(
 )  # in CI a kernel that did not build fails `test_compiled.py`
 
 
-def both_ways(model, seed, max_rounds: int = 300):
+def both_ways(model, seed, max_rounds: int = 300, bot: str = "random"):
     """(kernel record, readable rules' record); the generators must end alike too."""
     r1, r2 = random.Random(seed), random.Random(seed)
-    kernel = engine.play_one(model, 2, "random", r1, max_rounds=max_rounds)
-    reference = engine.play_one(model, 2, "random", r2, max_rounds=max_rounds, reference=True)
+    kernel = engine.play_one(model, 2, bot, r1, max_rounds=max_rounds)
+    reference = engine.play_one(model, 2, bot, r2, max_rounds=max_rounds, reference=True)
     assert r1.getstate() == r2.getstate()
     return kernel, reference
+
+
+def test_the_kernel_plays_the_readable_greedy_games_on_the_default_kit(monkeypatch):
+    """Every kind of action is chosen in these games (counted in the readable ones), so
+    every rating of the greedy bot is compared, with its ties drawn."""
+    chosen = Counter()
+    apply = turn.apply
+    monkeypatch.setattr(turn, "apply", lambda state, a: (chosen.update([a[0]]), apply(state, a)))
+    model = engine.prepare(DesertHomeParams(), 2)
+    for i in range(12):
+        kernel, reference = both_ways(model, f"5:{i}", bot="greedy")
+        assert kernel == reference
+        assert kernel.end == "refuge"  # greedy games on the default kit end with a winner
+    kinds = {rules.REROLL, rules.INFLUX_COLOUR, rules.INFLUX, rules.NUMBER, rules.ROAD}
+    kinds |= {rules.TILE, rules.DRAW, rules.ENTER, rules.MOVE, rules.SEND, rules.PROTECT}
+    assert kinds | {rules.STOP} <= set(chosen)
 
 
 def test_the_kernel_plays_the_readable_games_on_the_default_kit():
@@ -56,6 +73,13 @@ def test_the_kernel_plays_the_reference_games_on_every_kind_of_kit(params, seed)
     assert kernel == reference
 
 
+@settings(max_examples=20, deadline=None)
+@given(kits(), st.integers(0, 2**32))
+def test_the_kernel_plays_the_greedy_reference_games_on_every_kind_of_kit(params, seed):
+    kernel, reference = both_ways(play_model(params), seed, max_rounds=60, bot="greedy")
+    assert kernel == reference
+
+
 @pytest.mark.parametrize(
     ("rule", "changes"),
     [
@@ -65,7 +89,10 @@ def test_the_kernel_plays_the_reference_games_on_every_kind_of_kit(params, seed)
         ("largest", {"rows": 15, "path_columns": 12, "refuge_rows": (14, 0), "deck_safe": 400}),
     ],
 )
-def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(rule, changes, monkeypatch):
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(
+    rule, changes, bot, monkeypatch
+):
     """Each kit reaches its rule in the reference games (counted there): the deck's end,
     the shortage's swaps, thirst deaths, the largest board's far corners."""
     swaps = Counter()
@@ -73,9 +100,12 @@ def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(rule, ch
     monkeypatch.setattr(turn, "swap", lambda state, c: (swaps.update([c]), swap(state, c)))
     model = engine.prepare(DesertHomeParams(**changes), 2)
     games = []
-    # the shortage comes in about 1 random game in 20 on its kit: games 12 and 16 reach it
-    for i in (0, 1, 2, 3, 12, 16) if rule == "shortage" else range(6):
-        kernel, reference = both_ways(model, f"4:{i}", max_rounds=120)
+    # the shortage comes in about 1 random game in 20 on its kit: games 12 and 16 reach it;
+    # greedy games 2 and 7 reach it, and greedy games 6 and 8 the deck's end
+    seeds = {"shortage": (0, 1, 2, 3, 12, 16)} if bot == "random" else {"shortage": (2, 7)}
+    seeds |= {"deck": (6, 8)} if bot == "greedy" else {}
+    for i in seeds.get(rule, range(6) if bot == "random" else range(2)):
+        kernel, reference = both_ways(model, f"4:{i}", max_rounds=120, bot=bot)
         assert kernel == reference
         games.append(kernel)
     if rule == "deck":
@@ -102,24 +132,25 @@ def test_the_kernel_refuses_bad_arguments():
 
 def test_the_kernel_refuses_a_board_it_cannot_hold():
     model = engine.prepare(DesertHomeParams(), 2)
-    numbers, constants, points, kind, *rest = engine._kernel_board_args(model)
-    engine._kernel.board(numbers, constants, points, kind, *rest)  # as given: fine
+    numbers, constants, greedy, points, kind, *rest = engine._kernel_board_args(model)
+    engine._kernel.board(numbers, constants, greedy, points, kind, *rest)  # as given: fine
     seven = (*numbers[:-2], (*numbers[-2], 3), numbers[-1])
     with pytest.raises(ValueError, match="six colours"):
-        engine._kernel.board(seven, constants, points, kind, *rest)
+        engine._kernel.board(seven, constants, greedy, points, kind, *rest)
     with pytest.raises(ValueError, match="one number per cell"):
-        engine._kernel.board(numbers, constants, points, kind[:-1], *rest)
+        engine._kernel.board(numbers, constants, greedy, points, kind[:-1], *rest)
     huge = (300 * 6, 6, 300, *numbers[3:])
     with pytest.raises(ValueError, match="kernel's range"):
-        engine._kernel.board(huge, constants, points, kind, *rest)
+        engine._kernel.board(huge, constants, greedy, points, kind, *rest)
 
 
-def test_threads_play_kernel_games_side_by_side():
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_threads_play_kernel_games_side_by_side(bot):
     """No state is kept between calls: games played at once in threads give the records
     they give one after another."""
     model = engine.prepare(DesertHomeParams(), 2)
     seeds = [f"7:{i}" for i in range(8)]
-    alone = [engine.play_one(model, 2, "random", s) for s in seeds]
+    alone = [engine.play_one(model, 2, bot, s) for s in seeds]
     with ThreadPoolExecutor(4) as pool:
-        together = list(pool.map(lambda s: engine.play_one(model, 2, "random", s), seeds))
+        together = list(pool.map(lambda s: engine.play_one(model, 2, bot, s), seeds))
     assert together == alone

@@ -1,5 +1,6 @@
-"""Desert Home's two ways to play a random game: the compiled kernel when it is built, else
-the readable rules, which say so once per process; either way the same record for a seed."""
+"""Desert Home's two ways to play a random or greedy game: the compiled kernel when it is
+built, else the readable rules, which say so once per process; either way the same record
+for a seed."""
 
 from __future__ import annotations
 
@@ -19,33 +20,27 @@ needs_kernel = pytest.mark.skipif(engine._kernel is None, reason="the kernel was
     [{"rows": 2, "refuge_rows": (1, 0)}, {"rows": 3, "refuge_rows": (0, 2)}, {"rows": 15}],
     ids=["every-row-a-refuge", "refuges-on-the-edges", "tall"],
 )
-def test_boards_of_every_shape_play_the_readable_games_in_the_kernel(changes):
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_boards_of_every_shape_play_the_readable_games_in_the_kernel(changes, bot):
     model = engine.prepare(DesertHomeParams(**changes), 2)
     for i in range(3):
-        kernel = engine.play_one(model, 2, "random", f"5:{i}", max_rounds=60)
-        assert kernel == engine.play_one(model, 2, "random", f"5:{i}", 60, reference=True)
+        kernel = engine.play_one(model, 2, bot, f"5:{i}", max_rounds=60)
+        assert kernel == engine.play_one(model, 2, bot, f"5:{i}", 60, reference=True)
 
 
+@pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_without_the_kernel_the_readable_rules_play_the_same_games_and_say_so_once(
-    monkeypatch, capsys
+    bot, monkeypatch, capsys
 ):
     model = engine.prepare(DesertHomeParams(), 2)
     seeds = [f"6:{i}" for i in range(3)]
-    built = [engine.play_one(model, 2, "random", random.Random(s), 40) for s in seeds]
+    built = [engine.play_one(model, 2, bot, random.Random(s), 40) for s in seeds]
     capsys.readouterr()
     monkeypatch.setattr(engine, "_kernel", None)  # as installed without a C compiler
     engine._say_no_kernel.cache_clear()  # a fresh process has not warned yet
-    missing = [engine.play_one(model, 2, "random", random.Random(s), 40) for s in seeds]
+    missing = [engine.play_one(model, 2, bot, random.Random(s), 40) for s in seeds]
     engine.warm(model)  # the runner's call before its workers start: nothing to build
     assert missing == built
     err = capsys.readouterr().err
     assert err.splitlines() == [engine.NO_KERNEL]
     assert err.startswith("warning: Desert Home's compiled kernel is not built")
-
-
-def test_greedy_games_never_need_the_kernel_nor_warn(monkeypatch, capsys):
-    monkeypatch.setattr(engine, "_kernel", None)
-    engine._say_no_kernel.cache_clear()
-    model = engine.prepare(DesertHomeParams(), 2)
-    engine.play_one(model, 2, "greedy", "6:0", 10)
-    assert capsys.readouterr().err == ""

@@ -1,15 +1,17 @@
-/* Desert Home's compiled kernel: whole random games, for the simulation runner.
+/* Desert Home's compiled kernel: whole random and greedy games, for the simulation runner.
  *
  * Why C: a random game is hundreds of turns and thousands of decisions, each listing a
  * dozen legal actions, and a designer's sweep wants many games a second (`make bench`).
- * This is the readable rules (`state.py`, `moves.py`, `turn.py`, `goal.py`) with random
+ * This is the readable rules (`state.py`, `moves.py`, `turn.py`, `goal.py`) with their
  * bots spelled out in C, rule for rule and in the same order: `start_turn` and the throws,
  * `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`, `road_actions`/`boost`,
  * `spend_actions`/`escorted_moves`/`spend`, the shortage swaps, `end_turn`/`end_round`,
  * `check_win` and `nobody_can_win`. Every action list is built in the order
- * `moves.legal_actions` builds it and one is drawn as `pnp.chance.pick` draws it, each die
- * as `State.sample_chance` throws it, so a seed gives the same game here and in the
- * readable rules (tests/test_dh_kernel.py and tests/conformance/desert-home.json check it).
+ * `moves.legal_actions` builds it; the random bot draws one as `pnp.chance.pick` draws it,
+ * the greedy bot rates each as `bots.Judge` does and draws among the best as
+ * `pnp.forward.GreedyBot` does; each die is thrown as `State.sample_chance` throws it. So a
+ * seed gives the same game here and in the readable rules (tests/test_dh_kernel.py and
+ * tests/conformance/desert-home.json check it, for both bots).
  *
  * The board, the supply and the rule constants come from the play model and `rules.py`
  * (`engine._kernel_board`), never from numbers of its own; chance comes from the caller's
@@ -20,9 +22,18 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../_twister.h"
+
+/* The greedy bot's ratings must round as Python's doubles do, one operation at a time:
+ * no fused multiply-adds (GCC would fuse them by default on hardware that has them). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 #define MAXC 256   /* cells: the largest board is 15 rows of 14 */
 #define NCOL 6     /* colours: one per die */
@@ -51,6 +62,7 @@ typedef struct {
     /* rules.py's constants */
     int grace, small_road, big_road, protect_cost, influx_push, tiles_chain, refuge_ends_duty;
     int road_optional; /* the model's: a road may be let go */
+    int unplaced_step, keep_points; /* the greedy bot's (bots.py) */
     int points[6][NCOL]; /* action_points(n, k) at [n - 1][k - 1] */
     int8_t kind[MAXC];
     int16_t step[MAXC][4];  /* -1 off the board, cells + seat into a refuge */
@@ -115,12 +127,13 @@ static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens,
     return 0;
 }
 
-/* board(numbers, rules, points, kind, step, reach, path_next, path_cells, camp_cells,
- *       refuge_entries) -> capsule.
+/* board(numbers, rules, greedy, points, kind, step, reach, path_next, path_cells,
+ *       camp_cells, refuge_entries) -> capsule.
  * numbers: (cells, width, rows, path_columns, blue, goal, tent_value, deck_safe,
  *           deck_thirst, protection_cards, figures per colour, tents per colour);
  * rules: (THIRST_GRACE, SMALL_ROAD, BIG_ROAD, PROTECT_COST, INFLUX_PUSH,
  *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional);
+ * greedy: the greedy bot's (UNPLACED_STEP, KEEP_POINTS);
  * points: action_points(n, k) per n, per k. */
 static PyObject *make_board(PyObject *self, PyObject *args) {
     (void)self;
@@ -129,19 +142,19 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
     int cells;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
-    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiipppp)OOOOOOOO", &b->cells, &b->width,
+    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiipppp)(ii)OOOOOOOO", &b->cells, &b->width,
                           &b->rows, &b->path_columns, &b->blue, &b->goal, &b->tent_value,
                           &b->deck_safe, &b->deck_thirst, &b->cards, &figures, &tents,
                           &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
                           &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty,
-                          &b->road_optional, &points,
+                          &b->road_optional, &b->unplaced_step, &b->keep_points, &points,
                           &kind, &step, &reach, &next, &path, &camp, &entries))
         goto fail;
     cells = b->cells;
     if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
         b->blue < 0 || b->blue >= NCOL || b->goal < 1 || b->tent_value < 1 ||
         b->deck_safe < 0 || b->deck_thirst < 0 || b->deck_safe + b->deck_thirst > 1000000 ||
-        b->cards < 0) {
+        b->cards < 0 || b->unplaced_step < 1 || b->unplaced_step > 1000) {
         PyErr_SetString(PyExc_ValueError, "the board's numbers are out of the kernel's range");
         goto fail;
     }
@@ -203,6 +216,10 @@ typedef struct {
     uint8_t area[SEATS][MAXC];
     Act acts[MAXACT];
     int nacts;
+    int greedy;                  /* 1: bots.py's greedy bot chooses, 0: uniform random */
+    int dist_at;                 /* tiles_placed when `dist` was worked out (-1: never) */
+    int dist[SEATS][MAXC];       /* greedy: steps from each cell into each refuge */
+    double score[MAXACT];        /* greedy: each option's rating at a decision */
 } Game;
 
 /* A decision among n >= 1 options: counted as `rules.play_game` counts it, drawn as
@@ -212,6 +229,28 @@ static int decide(Game *g, int n) {
     g->legal_moves += n;
     return n == 1 ? 0 : below(&g->tw, n);
 }
+
+/* The greedy bot's decision among n >= 1 options rated in g->score: counted as `decide`
+ * counts it; the best rated, ties drawn as `pnp.forward.GreedyBot` draws them (`pick`). */
+static int best(Game *g, int n) {
+    g->decisions++;
+    g->legal_moves += n;
+    if (n == 1) return 0;
+    double top = g->score[0];
+    for (int i = 1; i < n; i++)
+        if (g->score[i] > top) top = g->score[i];
+    int ties = 0, first = 0;
+    for (int i = 0; i < n; i++)
+        if (g->score[i] == top && !ties++) first = i;
+    if (ties == 1) return first;
+    int k = below(&g->tw, ties);
+    for (int i = 0; i < n; i++)
+        if (g->score[i] == top && !k--) return i;
+    return first; /* not reached */
+}
+
+/* A decision among n options: the greedy bot's (g->score filled) or a random one. */
+static int choose(Game *g, int n) { return g->greedy ? best(g, n) : decide(g, n); }
 
 static void add(Game *g, int kind, int a, int b, int c, int d) {
     Act *x = &g->acts[g->nacts++];
@@ -353,6 +392,209 @@ static void lay(Game *g, int cell, int face) {
     g->tiles_placed++;
 }
 
+/* --- the greedy bot: bots.py's `Judge` and `reroll_mask`, rating for rating
+ *
+ * Each rating is worked out in doubles with the operations of bots.py in their order, so
+ * the ratings, their maximum and its ties are the readable bot's; tie draws then spend the
+ * same randomness. The chooser `me` is the seat to move, or the seat swapping. */
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
+/* Judge.gain: the goal progress seat's refuge would get from these pieces. */
+static int gain(const Game *g, int seat, int colour, int amount, int bearers) {
+    const Board *b = g->b;
+    int goal = b->goal, blue = b->blue, v[NCOL], counted = 0, short_ = 0;
+    refuge_values(g, seat, v);
+    for (int c = 0; c < NCOL; c++) {
+        if (c == blue) continue;
+        counted += imin(v[c], goal);
+        short_ += imax(0, goal - v[c]);
+    }
+    int vb = v[blue];
+    int before = counted + imin(vb, goal) + imin(imax(0, vb - goal), short_);
+    if (colour == blue) {
+        vb += amount;
+    } else {
+        int filled = imin(amount, imax(0, goal - v[colour]));
+        counted += filled;
+        short_ -= filled;
+    }
+    vb += bearers;
+    return counted + imin(vb, goal) + imin(imax(0, vb - goal), short_) - before;
+}
+
+/* Judge.cell_gain: what the whole field (its group and escort) is worth to seat. */
+static int cell_gain(const Game *g, int seat, int cell) {
+    if (g->colour[cell] < 0) return 0;
+    return gain(g, seat, g->colour[cell], g->figs[cell] + g->b->tent_value * g->tents[cell],
+                g->bearer[cell] ? 1 : 0);
+}
+
+static int home_row(const Game *g, int seat) { return g->b->entry[seat] / g->b->width; }
+
+/* bots.distances: steps from each cell into each refuge (a missing tile costs
+ * UNPLACED_STEP), worked out again only when a tile was laid. */
+static void distances(Game *g) {
+    const Board *b = g->b;
+    if (g->dist_at == g->tiles_placed) return;
+    g->dist_at = g->tiles_placed;
+    int16_t todo[MAXC], nxt[MAXC];
+    uint8_t queued[MAXC];
+    for (int s = 0; s < SEATS; s++) { /* relaxation to the fixed point: the shortest steps */
+        int *dist = g->dist[s], n = 1;
+        for (int i = 0; i < b->cells; i++) dist[i] = 1000000;
+        dist[b->entry[s]] = 1;
+        todo[0] = b->entry[s];
+        while (n) {
+            int m = 0;
+            memset(queued, 0, sizeof queued);
+            for (int k = 0; k < n; k++) {
+                int cell = todo[k];
+                for (int d = 0; d < 4; d++) {
+                    int nb = b->step[cell][d];
+                    if (nb < 0 || nb >= b->cells) continue;
+                    int cost = g->tile[nb] != NONE ? 1 : b->unplaced_step;
+                    if (dist[cell] + cost < dist[nb]) {
+                        dist[nb] = dist[cell] + cost;
+                        if (!queued[nb]) queued[nb] = 1, nxt[m++] = (int16_t)nb;
+                    }
+                }
+            }
+            memcpy(todo, nxt, (size_t)m * sizeof(int16_t));
+            n = m;
+        }
+    }
+}
+
+/* Judge.tile: a safe tile towards the own refuge's row, a thirst tile away from it. */
+static double rate_tile(const Game *g, int me, int cell, int face) {
+    int row = cell / g->b->width;
+    int dr = abs(row - home_row(g, me)), dt = abs(row - home_row(g, 1 - me));
+    if (face == THIRST) return dr - 1.5 * dt;
+    return 3.0 - dr + 0.3 * dt;
+}
+
+/* Judge.move */
+static double rate_move(Game *g, int me, const Act *x) {
+    const Board *b = g->b;
+    int src = x->a, dst = x->b, part = x->c, cost = x->d, other = 1 - me;
+    int mc = part == BEARER ? b->blue : g->colour[src];
+    int mf = part == BEARER ? 1 : g->figs[src];
+    int mt = part == BEARER ? 0 : g->tents[src];
+    int mb = part == BOTH;
+    int mine = gain(g, me, mc, mf + b->tent_value * mt, mb);
+    int theirs = gain(g, other, mc, mf + b->tent_value * mt, mb);
+    int size = mf + b->tent_value * mt + mb;
+    if (dst >= b->cells) {
+        int seat = dst - b->cells;
+        return seat == me ? (100.0 * mine + 1) / cost : -100.0 * theirs - 5;
+    }
+    distances(g);
+    int closer = g->dist[me][src] - g->dist[me][dst];
+    int closer_them = g->dist[other][src] - g->dist[other][dst];
+    double score = closer * (2.0 * mine + 0.2) - closer_them * 1.0 * theirs;
+    if (g->tile[src] == BLACK) score += 20.0 * size;
+    if (g->tile[dst] == BLACK) score -= 20.0 * size;
+    else if (g->tile[dst] == THIRST) score -= 2.0 * size;
+    return score / cost;
+}
+
+/* Judge.draw: laying a safe tile in the best slot (the face is not seen yet). */
+static double rate_draw(const Game *g, int me) {
+    int16_t front[MAXC];
+    int n = frontier(g, front);
+    double top = rate_tile(g, me, front[0], SAFE);
+    for (int k = 1; k < n; k++) {
+        double v = rate_tile(g, me, front[k], SAFE);
+        if (v > top) top = v;
+    }
+    return top;
+}
+
+/* Judge.score of one spending action. */
+static double rate_spend(Game *g, int me, const Act *x) {
+    const Board *b = g->b;
+    switch (x->kind) {
+    case A_MOVE:
+        return rate_move(g, me, x);
+    case A_DRAW:
+        return rate_draw(g, me);
+    case A_ENTER: { /* Judge.enter */
+        int tent = x->c, row = x->b / b->width;
+        int useful = gain(g, me, x->a, (1 - tent) + b->tent_value * tent, 0);
+        int cost = tent ? 3 : 1;
+        return (0.5 + useful - 0.3 * abs(row - home_row(g, me))) / cost;
+    }
+    case A_SEND: { /* Judge.send */
+        int cell = x->a;
+        if (g->colour[cell] < 0 || g->colour[cell] == b->blue) return -10.0;
+        int useful = cell_gain(g, me, cell) - 1;
+        if (g->tile[cell] == BLACK) useful += 5;
+        return g->points >= 3 ? useful - 1.0 : -10.0;
+    }
+    case A_PROTECT: { /* Judge.protect */
+        int cell = x->a, mine = cell_gain(g, me, cell);
+        if (g->tile[cell] == BLACK) return 10.0 + 5.0 * mine;
+        return g->colour[cell] >= 0 ? 1.0 + 2.0 * mine : 0.5;
+    }
+    default: /* STOP */
+        return 0.0;
+    }
+}
+
+/* Judge.number: the points, and what the usable colours' fields are worth. */
+static double rate_number(const Game *g, int me, int n) {
+    const Board *b = g->b;
+    int usable[NCOL], k = 0, blue = b->blue;
+    for (int c = 0; c < NCOL; c++) k += usable[c] = g->dice[c] == n;
+    double score = (double)b->points[n - 1][k - 1];
+    for (int cell = 0; cell < b->cells; cell++) {
+        int c = g->colour[cell];
+        if (c >= 0 && (usable[c] || (g->bearer[cell] && usable[blue]))) {
+            int v = cell_gain(g, me, cell);
+            score += 0.3 * v + (g->tile[cell] == BLACK ? 6.0 * v : 0.0);
+        }
+    }
+    if (usable[blue] && g->rfigs[me][blue]) score += 1.0;
+    return score;
+}
+
+/* Judge.road: letting it go, road tiles, or a boost of `row`. */
+static double rate_road(const Game *g, int me, int row) {
+    const Board *b = g->b;
+    if (row == ROAD_DECLINE) return 0.0;
+    if (row < 0) return 3.0;
+    double score = 0.0;
+    for (int cell = row * b->width; cell < (row + 1) * b->width; cell++) {
+        if (g->colour[cell] < 0) continue;
+        if (row == home_row(g, me)) score += 2.0 * cell_gain(g, me, cell);
+        else if (row == home_row(g, 1 - me)) score -= 2.0 * cell_gain(g, 1 - me, cell);
+    }
+    return score;
+}
+
+/* bots.reroll_mask: keep a roll worth KEEP_POINTS, else keep the most common number.
+ * The bot rates that mask above the 63 others, so it is chosen with no draw. */
+static int reroll_mask(Game *g) {
+    int counts[7] = {0}, best_n = 1, best_v = -1;
+    g->decisions++;
+    g->legal_moves += 1 << NCOL;
+    for (int i = 0; i < NCOL; i++) counts[g->dice[i]]++;
+    for (int n = 1; n <= 6; n++) {
+        int v = counts[n] ? g->b->points[n - 1][counts[n] - 1] : 0;
+        if (v > best_v) best_v = v, best_n = n;
+    }
+    if (g->b->points[best_n - 1][counts[best_n] - 1] >= g->b->keep_points) return 0;
+    int keep = 1;
+    for (int n = 1; n <= 6; n++)
+        if (counts[n] >= counts[keep]) keep = n;
+    int mask = 0;
+    for (int i = 0; i < NCOL; i++)
+        if (g->dice[i] != keep) mask |= 1 << i;
+    return mask;
+}
+
 /* --- step 1: the round, the roll and the re-rolls */
 
 static void start_round(Game *g) {
@@ -381,7 +623,7 @@ static void roll(Game *g) {
     for (int i = 0; i < NCOL; i++) g->dice[i] = 1 + below(&g->tw, 6);
     if (!has_triple(g->dice, (1 << NCOL) - 1)) return;
     for (;;) { /* rules.REROLLS: every mask of the dice, 0 keeps the roll */
-        int mask = decide(g, 1 << NCOL);
+        int mask = g->greedy ? reroll_mask(g) : decide(g, 1 << NCOL);
         if (!mask) return;
         for (int i = 0; i < NCOL; i++)
             if (mask >> i & 1) g->dice[i] = 1 + below(&g->tw, 6);
@@ -441,14 +683,19 @@ static void influxes(Game *g) {
         for (int k = 0; k < npending; k++)
             if (g->camp_figs[pending[k]] && influx_cells(g, pending[k], room)) options[n++] = pending[k];
         npending = 0;
-        if (n) pending[npending++] = options[decide(g, n)];
+        if (g->greedy) /* Judge.score of INFLUX_COLOUR: one figure of that colour */
+            for (int k = 0; k < n; k++) g->score[k] = gain(g, g->seat, options[k], 1, 0);
+        if (n) pending[npending++] = options[choose(g, n)];
     }
     int16_t cells[MAXC];
     for (int k = 0; k < npending; k++) {
         int c = pending[k];
         if (!g->camp_figs[c]) continue;
         int n = influx_cells(g, c, cells);
-        if (n) influx(g, c, cells[decide(g, n)]);
+        if (g->greedy) /* Judge.influx: near the own refuge's row */
+            for (int k = 0; k < n; k++)
+                g->score[k] = -abs(cells[k] / b->width - home_row(g, g->seat));
+        if (n) influx(g, c, cells[choose(g, n)]);
     }
 }
 
@@ -462,7 +709,9 @@ static void choose_number(Game *g) {
                 values[n++] = v;
                 break;
             }
-    int chosen = values[decide(g, n)], k = 0;
+    if (g->greedy)
+        for (int i = 0; i < n; i++) g->score[i] = rate_number(g, g->seat, values[i]);
+    int chosen = values[choose(g, n)], k = 0;
     for (int c = 0; c < NCOL; c++) k += g->usable[c] = g->dice[c] == chosen;
     g->points = g->b->points[chosen - 1][k - 1];
 }
@@ -513,7 +762,9 @@ static int road(Game *g, int bonus) {
     }
     if (n && b->road_optional) roads[n++] = ROAD_DECLINE;
     if (!n) return 0;
-    int row = roads[decide(g, n)];
+    if (g->greedy)
+        for (int i = 0; i < n; i++) g->score[i] = rate_road(g, g->seat, roads[i]);
+    int row = roads[choose(g, n)];
     if (row == ROAD_DECLINE) return 0;
     if (row >= 0) {
         boost(g, row, bonus);
@@ -529,7 +780,10 @@ static int road(Game *g, int bonus) {
                 if (g->tile[b->next[last][j]] == NONE) cells[m++] = b->next[last][j];
         }
         if (!m) break;
-        int face = draw(g), cell = cells[decide(g, m)];
+        int face = draw(g);
+        if (g->greedy)
+            for (int i = 0; i < m; i++) g->score[i] = rate_tile(g, g->seat, cells[i], face);
+        int cell = cells[choose(g, m)];
         lay(g, cell, face);
         left--;
         last = b->tiles_chain ? cell : -1;
@@ -641,7 +895,9 @@ static void shortage(Game *g) {
             for (int c = 0; c < NCOL; c++)
                 if (c != blue && g->camp_figs[c] > 0) options[n++] = c;
             if (!n) return; /* nothing to swap for: the swaps end */
-            int c = options[decide(g, n)];
+            if (g->greedy) /* Judge.score of SWAP: one figure of that colour */
+                for (int k = 0; k < n; k++) g->score[k] = gain(g, s, options[k], 1, 0);
+            int c = options[choose(g, n)];
             g->rfigs[s][blue]--;
             g->camp_figs[blue]++;
             g->camp_figs[c]--;
@@ -683,7 +939,9 @@ static int spend(Game *g, const Act *x) {
     case A_DRAW: { /* draw, see the face, then choose the slot (rules.P_PLACE) */
         int16_t front[MAXC];
         int face = draw(g), n = frontier(g, front);
-        lay(g, front[decide(g, n)], face);
+        if (g->greedy)
+            for (int i = 0; i < n; i++) g->score[i] = rate_tile(g, g->seat, front[i], face);
+        lay(g, front[choose(g, n)], face);
         g->points -= 1;
         return 0;
     }
@@ -799,7 +1057,9 @@ static int play_turn(Game *g) {
     for (;;) {
         spend_actions(g);
         if (!g->nacts) return 0;
-        if (spend(g, &g->acts[decide(g, g->nacts)])) return 1;
+        if (g->greedy)
+            for (int i = 0; i < g->nacts; i++) g->score[i] = rate_spend(g, g->seat, &g->acts[i]);
+        if (spend(g, &g->acts[choose(g, g->nacts)])) return 1;
         if (g->points <= 0) return 0;
     }
 }
@@ -842,6 +1102,7 @@ static void new_game(Game *g, const Board *b) {
     g->ndeck = b->deck_safe + b->deck_thirst;
     for (int i = 0; i < g->ndeck; i++) g->deck[i] = i < b->deck_safe ? SAFE : THIRST;
     g->cards = b->cards;
+    g->dist_at = -1;
 }
 
 /* The finished game as play() returns it (see below); NULL with an exception set. */
@@ -866,13 +1127,13 @@ static PyObject *game_result(const Game *g) {
                          tw);
 }
 
-/* play(board, max_rounds, twister) -> (rounds, turns, ended, winners, leaders, scores,
+/* play(board, max_rounds, twister, greedy=False) -> (rounds, turns, ended, winners, leaders, scores,
  *   (deaths, tiles_placed, water_missions, decisions, legal_moves), twister) */
 static PyObject *play(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *words;
-    int max_rounds;
-    if (!PyArg_ParseTuple(args, "OiO", &capsule, &max_rounds, &words)) return NULL;
+    int max_rounds, greedy = 0;
+    if (!PyArg_ParseTuple(args, "OiO|p", &capsule, &max_rounds, &words, &greedy)) return NULL;
     const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
     if (!b) return NULL;
     if (max_rounds < 1 || max_rounds > 10000000) {
@@ -888,6 +1149,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     if (!g->leaders || !g->deck) {
         PyErr_NoMemory();
     } else if (read_twister(words, &g->tw) == 0) {
+        g->greedy = greedy;
         Py_BEGIN_ALLOW_THREADS /* the game touches no Python object: other threads run */
         new_game(g, b);
         play_game(g, max_rounds);
@@ -904,7 +1166,7 @@ static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
      "board(numbers, rules, points, kind, step, reach, path_next, path_cells, camp_cells, "
      "refuge_entries): the board for play()."},
-    {"play", play, METH_VARARGS, "play(board, max_rounds, twister): one whole random game."},
+    {"play", play, METH_VARARGS, "play(board, max_rounds, twister, greedy=False): one whole game, random or greedy."},
     {NULL, NULL, 0, NULL},
 };
 

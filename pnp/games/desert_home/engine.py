@@ -1,12 +1,13 @@
 """Desert Home – Immigration for the simulation runner: the `pnp.outcome` engine contract.
 
-The readable rules (`state.State`, the `pnp.state.State` API) are the reference, and they
-play every greedy game through `pnp.forward.play`. Random games, the bulk of a simulation,
-run in the compiled kernel (`_kernel.c`, built at install time when a C compiler is there):
-the same rules with the same random draws, so both give the same record for a seed
-(tests/test_dh_kernel.py and tests/conformance/desert-home.json check that game by game;
-`play_one(..., reference=True)` plays the readable rules). Without the kernel random games
-play on the readable rules too, and pnp says so once. Seats own refuges, not colours, so
+The readable rules (`state.State`, the `pnp.state.State` API, played through
+`pnp.forward.play` with the bots of `bots.py`) are the reference. Every game of a
+simulation, random or greedy, runs in the compiled kernel (`_kernel.c`, built at install
+time when a C compiler is there): the same rules, the greedy bot's ratings and the same
+random draws, so both give the same record for a seed (tests/test_dh_kernel.py and
+tests/conformance/desert-home.json check that game by game; `play_one(...,
+reference=True)` plays the readable rules). Without the kernel games play on the readable
+rules, and pnp says so once. Seats own refuges, not colours, so
 records name no colours. A turn is one player's turn; a round is both players' turns.
 
 End reasons (`TERMINATION`): ``refuge`` (a refuge met the goal: its owner wins), ``deck``
@@ -24,7 +25,7 @@ from typing import Any
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.desert_home import rules
-from pnp.games.desert_home.bots import BOT_NAMES, make_bot
+from pnp.games.desert_home.bots import BOT_NAMES, KEEP_POINTS, UNPLACED_STEP, make_bot
 from pnp.games.desert_home.model import PlayModel, play_model
 from pnp.games.desert_home.params import DesertHomeParams, validate
 from pnp.games.desert_home.state import COUNTED, State, new_state
@@ -92,12 +93,12 @@ def play_one(
     max_rounds: int = rules.MAX_ROUNDS,
     reference: bool = False,
 ) -> GameRecord:
-    """Play one game; `seed` is a seeded `random.Random` (or a seed for one). A random
-    game plays in the kernel unless `reference=True` (or there is none)."""
+    """Play one game; `seed` is a seeded `random.Random` (or a seed for one). A game plays
+    in the kernel unless `reference=True` (or there is none)."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    if bot == "random" and not reference:
+    if bot in BOT_NAMES and not reference:
         if _kernel is not None:
-            return _play_compiled(model, rng, max_rounds)
+            return _play_compiled(model, rng, max_rounds, bot == "greedy")
         _say_no_kernel()
     state: State = new_state(model, players, rng, max_rounds)
     return play(state, make_bot(bot, model), rng).record()
@@ -105,7 +106,7 @@ def play_one(
 
 @functools.cache
 def _say_no_kernel() -> None:
-    """Once per process: random games play on the readable rules, without the kernel."""
+    """Once per process: games play on the readable rules, without the kernel."""
     print(NO_KERNEL, file=sys.stderr)
 
 
@@ -122,6 +123,7 @@ def _kernel_board_args(model: PlayModel) -> tuple:
             *(rules.INFLUX_PUSH, rules.ROAD_TILES_CHAIN, rules.REFUGE_ENDS_DUTY),
             m.road_optional,
         ),
+        (UNPLACED_STEP, KEEP_POINTS),
         [[rules.action_points(n, k) for k in range(1, 7)] for n in range(1, 7)],
         *(m.kind, m.step, m.reach, m.path_next, m.path_cells, m.camp_cells, m.refuge_entries),
     )
@@ -135,13 +137,16 @@ def _build_kernel_board(model: PlayModel) -> object:
 _kernel_board: PerModel[PlayModel, object] = PerModel(_build_kernel_board)
 
 
-def _play_compiled(model: PlayModel, rng: random.Random, max_rounds: int) -> GameRecord:
-    """One random game in `_kernel`, drawing from `rng`'s own Mersenne Twister state (handed
-    over and taken back), so the game and the generator end as the rules leave them."""
+def _play_compiled(
+    model: PlayModel, rng: random.Random, max_rounds: int, greedy: bool = False
+) -> GameRecord:
+    """One game in `_kernel` (random bots, or greedy ones in both seats), drawing from
+    `rng`'s own Mersenne Twister state (handed over and taken back), so the game and the
+    generator end as the rules leave them."""
     assert _kernel is not None
     version, words, gauss = rng.getstate()
     rounds, turns, end, winners, leaders, scores, counts, words = _kernel.play(
-        _kernel_board(model), max_rounds, words
+        _kernel_board(model), max_rounds, words, greedy
     )
     rng.setstate((version, words, gauss))
     counters = dict(zip(COUNTERS, (rounds, *counts), strict=True))

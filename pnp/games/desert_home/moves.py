@@ -135,7 +135,7 @@ def road_actions(state: State) -> list[Action]:
 def spend_actions(state: State) -> list[Action]:
     """Every use of the remaining points, in a fixed order: tiles, camp figures, moves (by
     cell, then part, then direction), water bearers sent, protection cards, stop.
-    The hot path of the readable rules' games (random ones run in the kernel): plain
+    The hot path of the readable rules' games (a simulation's run in the kernel): plain
     one-field moves are worked out inline, over the model's `reach` table."""
     pts = state.points
     if pts <= 0:

@@ -46,6 +46,7 @@ typedef struct {
     int16_t progress[COLOURS][MAX_NODES]; /* the progress of a node on a colour's path, or -1 */
     int strip[COLOURS];                /* first strip progress */
     uint8_t safe[MAX_NODES];
+    uint64_t safe_bits[COLOURS][2]; /* per colour, the progress values on a safe space */
 } Board;
 
 static const char *BOARD_NAME = "pnp.parcheesi.board";
@@ -108,6 +109,8 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
             goto fail;
         }
         b->strip[c] = (int)strip;
+        for (int q = 0; q < b->home; q++)
+            if (b->safe[b->path[c][q]]) b->safe_bits[c][q >> 6] |= (uint64_t)1 << (q & 63);
     }
     return PyCapsule_New(b, BOARD_NAME, board_free);
 fail:
@@ -171,8 +174,9 @@ static int bit_count(uint64_t x) {
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/* A part-played roll. The first KEY_BYTES bytes, `spare` included (kept zero), and the
- * captures are the situation's hash key. */
+/* A part-played roll, `spare` bytes included (kept zero): the situation's hash key, three
+ * whole words. Captures are bits of `capi`: each space holding a lone opposing pawn at the
+ * roll's start has its own bit (`Roll.oi`). */
 typedef struct {
     int8_t pos[PAWNS];    /* progress, NEST or home; sorted as (pos, lock) */
     uint8_t lock[PAWNS];  /* 0, or which start blockade it was in (decision 8) */
@@ -180,12 +184,13 @@ typedef struct {
     uint8_t pair;         /* the two dice may still enter together as a 5 */
     uint8_t b20, b10;     /* unused capture and home bonuses */
     uint8_t left;         /* unused values: dice and bonuses */
-    uint8_t spare[5];     /* zero: the key is three whole words */
-    Bits cap;             /* progress values whose opposing pawn was captured */
+    uint8_t spare1;       /* zero */
+    uint16_t capi;        /* the captured opposing spaces, bit `Roll.oi[q]` for progress q */
+    uint8_t spare[2];     /* zero */
 } Sit;
 
 #define KEY_BYTES 24
-typedef char sit_key_fits[offsetof(Sit, cap) == KEY_BYTES ? 1 : -1];
+typedef char sit_key_fits[sizeof(Sit) == KEY_BYTES && offsetof(Sit, capi) == 20 ? 1 : -1];
 
 typedef struct {
     uint32_t key;         /* the pawns' progress + 1, a byte each: orders as the sorted tuple */
@@ -194,7 +199,7 @@ typedef struct {
 } End;
 
 typedef struct {
-    uint64_t k[5];
+    uint64_t k[3];
     uint32_t stamp;
 } Slot;
 
@@ -216,7 +221,10 @@ typedef struct {
     Bits opp1, opp2;  /* progress values with one opposing pawn, with two */
     Bits oblk;        /* ... with two of one opposing colour (a blockade) */
     Bits safe;        /* ... on a safe space */
+    int8_t oi[MAX_HOME];  /* each opposing space's bit in `Sit.capi` (at most 12 spaces) */
+    int8_t oq[16];        /* and back: the progress value of each bit */
     End *ends;            /* the best complete plays so far */
+    End *spare_ends;      /* room for as many: the merge sort's */
     int nends, cap_ends;
     int most, pips;       /* their entries and dice pips */
     int failed;       /* out of memory */
@@ -224,9 +232,9 @@ typedef struct {
 } Roll;
 
 
-static inline uint32_t slot_hash(const uint64_t k[5], uint32_t size) {
+static inline uint32_t slot_hash(const uint64_t k[3], uint32_t size) {
     uint64_t h = k[0] ^ k[1] * 0x9e3779b97f4a7c15ULL ^ k[2] * 0xc2b2ae3d27d4eb4fULL;
-    h = (h ^ k[3] * 0x165667b19e3779f9ULL ^ k[4] * 0x27d4eb2f165667c5ULL) * 0xff51afd7ed558ccdULL;
+    h = (h ^ h >> 29) * 0xff51afd7ed558ccdULL;
     return (uint32_t)(h >> 32) & (size - 1);
 }
 
@@ -281,14 +289,13 @@ static int seen_clear(Seen *t) {
 
 /* Add a situation; returns 1 if new, 0 if seen this roll, -1 out of memory. */
 static int seen_add(Seen *t, const Sit *s) {
-    uint64_t k[5];
+    uint64_t k[3];
     memcpy(k, s, KEY_BYTES);
-    k[3] = s->cap.w[0];
-    k[4] = s->cap.w[1];
     if ((t->used + 1) * 2 > t->size && seen_grow(t) < 0) return -1;
     uint32_t j = slot_hash(k, t->size);
     while (t->slots[j].stamp == t->stamp) {
-        if (!memcmp(t->slots[j].k, k, sizeof k)) return 0;
+        const uint64_t *o = t->slots[j].k;
+        if (o[0] == k[0] && o[1] == k[1] && o[2] == k[2]) return 0;
         j = (j + 1) & (t->size - 1);
     }
     memcpy(t->slots[j].k, k, sizeof k);
@@ -323,7 +330,7 @@ static inline int can_move(const Roll *r, const Sit *s, const Occ *o, int i, int
     if (p + v == home) return 1;
     int q = p + v;
     int mine = has(o->one, q) + 2 * has(o->two, q);
-    int theirs = (has(r->opp1, q) && !has(s->cap, q)) + 2 * has(r->opp2, q);
+    int theirs = (has(r->opp1, q) && !(s->capi >> r->oi[q] & 1)) + 2 * has(r->opp2, q);
     if (mine + theirs >= 2) return 0;
     if (mine == 1 && s->lock[i])
         for (int j = 0; j < PAWNS; j++)
@@ -360,8 +367,8 @@ static inline Sit take_step(const Roll *r, const Sit *s, const Occ *o, int i, in
     if (q != r->home) {
         int may = p == NEST || !has(r->safe, q);
         int mine = has(o->one, q) || has(o->two, q);
-        if (may && !mine && has(r->opp1, q) && !has(s->cap, q)) { /* decision 9 */
-            set_bit(&n.cap, q);
+        if (may && !mine && has(r->opp1, q) && !(s->capi >> r->oi[q] & 1)) { /* decision 9 */
+            n.capi |= (uint16_t)(1u << r->oi[q]);
             n.b20++;
             n.left++;
         }
@@ -392,6 +399,9 @@ static void add_end(Roll *r, const Sit *s) {
         End *e = PyMem_Realloc(r->ends, (size_t)size * sizeof(End));
         if (!e) { r->failed = 1; return; }
         r->ends = e;
+        e = PyMem_Realloc(r->spare_ends, (size_t)size * sizeof(End));
+        if (!e) { r->failed = 1; return; }
+        r->spare_ends = e;
         r->cap_ends = size;
     }
     End *e = &r->ends[r->nends++];
@@ -399,11 +409,10 @@ static void add_end(Roll *r, const Sit *s) {
     e->key = 0;
     for (int i = 0; i < PAWNS; i++) e->key = e->key << 8 | (uint32_t)(s->pos[i] + 1);
     e->cap[0] = e->cap[1] = 0;
-    for (int k = 0; k < 2; k++)
-        for (uint64_t c = s->cap.w[k]; c; c &= c - 1) {
-            int node = r->path[64 * k + lowest_bit(c)];
-            e->cap[node >> 6] |= (uint64_t)1 << (node & 63);
-        }
+    for (unsigned c = s->capi; c; c &= c - 1) {
+        int node = r->path[r->oq[lowest_bit(c)]];
+        e->cap[node >> 6] |= (uint64_t)1 << (node & 63);
+    }
 }
 
 static void search(Roll *r, const Sit *s);
@@ -423,7 +432,7 @@ static void search(Roll *r, const Sit *s) {
     Occ o = occupancy(s, home);
     if (s->pos[0] == NEST) { /* sorted: a nest pawn comes first; decision 4 */
         int there = has(o.one, 0) + 2 * has(o.two, 0);
-        there += (has(r->opp1, 0) && !has(s->cap, 0)) + 2 * has(r->opp2, 0);
+        there += (has(r->opp1, 0) && !(s->capi >> r->oi[0] & 1)) + 2 * has(r->opp2, 0);
         if (there < 2) {
             if (s->dice[5]) { any = 1; Sit n = take_step(r, s, &o, 0, 5, DIE); visit(r, &n); }
             if (s->pair) { any = 1; Sit n = take_step(r, s, &o, 0, 5, PAIR); visit(r, &n); }
@@ -446,12 +455,36 @@ static void search(Roll *r, const Sit *s) {
     if (!any) add_end(r, s);
 }
 
-static int end_cmp(const void *x, const void *y) {
-    const End *a = x, *b = y;
+static inline int end_cmp(const End *a, const End *b) {
     if (a->key != b->key) return a->key < b->key ? -1 : 1;
     if (a->cap[1] != b->cap[1]) return a->cap[1] < b->cap[1] ? -1 : 1;
     if (a->cap[0] != b->cap[0]) return a->cap[0] < b->cap[0] ? -1 : 1;
     return 0;
+}
+
+/* Sort the ends as the reference orders its results (the pawns, then the captured nodes):
+ * runs of 8 by insertion, merged bottom-up through `tmp` (no library call per compare). */
+static void sort_ends(End *e, End *tmp, int n) {
+    for (int lo = 0; lo < n; lo += 8) {
+        int hi = lo + 8 < n ? lo + 8 : n;
+        for (int i = lo + 1; i < hi; i++) {
+            End x = e[i];
+            int j = i;
+            for (; j > lo && end_cmp(&e[j - 1], &x) > 0; j--) e[j] = e[j - 1];
+            e[j] = x;
+        }
+    }
+    for (int width = 8; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = end_cmp(&e[j], &e[i]) < 0 ? e[j++] : e[i++];
+            while (i < mid) tmp[k++] = e[i++];
+            while (j < hi) tmp[k++] = e[j++];
+        }
+        End *t = e; /* the merged runs are in tmp: copy back */
+        memcpy(t, tmp, (size_t)n * sizeof(End));
+    }
 }
 
 /* --- the game -------------------------------------------------------------------------- */
@@ -469,6 +502,7 @@ typedef struct {
 /* A game's memory: what its rolls grew, then the game. */
 static void free_game(Game *g) {
     PyMem_Free(g->roll.ends);
+    PyMem_Free(g->roll.spare_ends);
     PyMem_Free(g->roll.seen.slots);
     PyMem_Free(g);
 }
@@ -531,9 +565,9 @@ static int roll_results(Game *g, int c, int a, int b) {
     r->nends = 0;
     r->most = r->pips = -1;
     r->failed = 0;
-    r->opp1 = r->opp2 = r->oblk = r->safe = NONE;
-    for (int q = 0; q < home; q++)
-        if (bd->safe[r->path[q]]) set_bit(&r->safe, q);
+    r->opp1 = r->opp2 = r->oblk = NONE;
+    r->safe.w[0] = bd->safe_bits[c][0];
+    r->safe.w[1] = bd->safe_bits[c][1];
     for (int k = 0; k < g->players; k++) {
         int d = g->seats[k];
         if (d == c) continue;
@@ -550,6 +584,13 @@ static int roll_results(Game *g, int c, int a, int b) {
             if (same == 2) set_bit(&r->oblk, q);
         }
     }
+    int spaces = 0;
+    for (int k = 0; k < 2; k++) /* at most 12 opposing pawns: `capi` has room for each */
+        for (uint64_t w = r->opp1.w[k]; w; w &= w - 1) {
+            int q = 64 * k + lowest_bit(w);
+            r->oq[spaces] = (int8_t)q;
+            r->oi[q] = (int8_t)spaces++;
+        }
     int locks = 0;
     for (int i = 0; i < PAWNS; i++) {
         s.pos[i] = own[i];
@@ -567,7 +608,7 @@ static int roll_results(Game *g, int c, int a, int b) {
     /* decision 12 kept the best plays; their distinct results, in the reference's order */
     int n = r->nends, m = 0;
     End *e = r->ends;
-    if (n > 1) qsort(e, (size_t)n, sizeof(End), end_cmp);
+    if (n > 1) sort_ends(e, r->spare_ends, n);
     for (int k = 0; k < n; k++)
         if (!m || end_cmp(&e[m - 1], &e[k])) e[m++] = e[k];
     return m;
@@ -617,6 +658,10 @@ static int play_roll(Game *g, int c, int a, int b) {
     g->entries += nest - after;
     memcpy(own, chosen->own, sizeof before);
     for (int node = 0; node < bd->nodes; node++) {
+        if (!(chosen->cap[node >> 6] >> (node & 63))) { /* no capture here or beyond in this word */
+            node |= 63;
+            continue;
+        }
         if (!(chosen->cap[node >> 6] >> (node & 63) & 1)) continue;
         g->captures++;
         for (int k = 0; k < g->players; k++) {
