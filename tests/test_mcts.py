@@ -209,8 +209,11 @@ def test_the_generic_path_plays_as_the_engine_does(slug):
 def test_mcts_plays_every_game_to_its_end(slug):
     if registry()[slug].engine is None:
         pytest.skip("no engine")
-    sim = run_simulation(slug, games=1, bot="mcts", budget=2, seed=1)
+    players = registry()[slug].engine.DEFAULT_PLAYERS
+    bots = ",".join(["mcts", *["random"] * (players - 1)])
+    sim = run_simulation(slug, games=1, bots=bots, budget=1, seed=1)
     assert sim.summary["games"] == 1 and sum(sim.summary["end_reasons"].values()) == 1
+    assert sim.summary["bots"][0] == "mcts"
 
 
 @pytest.mark.parametrize(
@@ -221,6 +224,7 @@ def test_mcts_plays_every_game_to_its_end(slug):
         (["--bots", "mcts,,random,random"], "--bots takes one bot per seat"),
         (["--bot", "mcts", "--bot-budget", "0"], "--bot-budget must be 1 to"),
         (["--bot", "mcts", "--bot-budget", "2.5"], "not a whole number"),
+        (["--skill-trace", "--bots", "mcts,random,random,random"], "--skill-trace chooses"),
     ],
 )
 def test_bad_bots_are_one_line(capsys, args, needle):

@@ -115,6 +115,10 @@ def simulate(
         check_folder(out_folder)
     request = Request(game, games, players, bot, seed, jobs, config, options, bots, bot_budget)
     if skill_trace:
+        if sweep or report or bots:
+            raise PnpError(
+                "--skill-trace chooses the seats itself: not with --bots, --sweep, --report"
+            )
         _print_skill_trace(request, json_out)
         return
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
