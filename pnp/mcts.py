@@ -76,15 +76,18 @@ class MctsBot:
         self.exploration = exploration
 
     def choose(self, state: State[Any], rng: random.Random) -> Any:
-        """The root action visited most by `budget` playouts (a forced action at once;
-        ties go to the first in `legal_actions()` order)."""
+        """The root action visited most by `budget` playouts (a forced action at once).
+        Ties are drawn by the search's generator: a search that learnt nothing (no playout
+        reached an end) then plays as the random bot would, not the first action listed."""
         legal = state.legal_actions()
         search = random.Random(rng.getrandbits(64))  # one draw, whatever the budget
         if len(legal) == 1:
             return legal[0]
         visits = self.search(state, search)
         counts = [visits.get(a, 0) for a in legal]
-        return legal[counts.index(max(counts))]
+        most = max(counts)
+        best = [a for a, n in zip(legal, counts, strict=True) if n == most]
+        return best[search.randrange(len(best))] if len(best) > 1 else best[0]
 
     def search(self, state: State[Any], rng: random.Random) -> dict[Any, int]:
         """`budget` playouts from `state` drawing from `rng`: each root action's visits."""

@@ -260,3 +260,36 @@ def test_skill_trace_reports_a_share_with_its_interval(capsys):
 def test_wilson_matches_a_known_value():
     lo, hi = wilson(8, 10)  # the textbook example: 0.490 .. 0.943
     assert round(lo, 3) == 0.490 and round(hi, 3) == 0.943
+
+
+class Endless(Guess):
+    """A toy that never ends: every playout is cut off, so the search learns nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(6)
+        self.steps = 0
+
+    @property
+    def turns(self) -> int:
+        return self.steps
+
+    def current_player(self) -> int:
+        return self.steps % 2
+
+    def apply(self, action: int) -> None:
+        self.steps += 1
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def clone(self) -> Endless:
+        copy = Endless()
+        copy.steps = self.steps
+        return copy
+
+
+def test_a_search_that_learnt_nothing_plays_at_random():
+    """Ties are drawn, not given to the first action listed (a bias that made the bot pass
+    far more often than a random player in Home in One Piece)."""
+    picks = [MctsBot(8, playout_turns=3).choose(Endless(), random.Random(s)) for s in range(60)]
+    assert set(picks) == set(range(6))
