@@ -52,6 +52,42 @@ def games_per_second(
     return games / wall, games / cpu
 
 
+MCTS_PLAYOUTS = 1000
+MCTS_TARGET_MS = 50  # issue 22: a 1,000-playout decision in every game
+
+
+def mcts_decision_ms(game: str, seconds: float) -> tuple[float, int]:
+    """(ms a 1,000-playout mcts decision takes, playouts actually timed) at the first
+    position of seed 1's random game where the seat to move has a choice. A game too slow
+    for 1,000 playouts in about `seconds` is timed over fewer and scaled (the cost of a
+    search grows with its playouts about linearly)."""
+    import random
+
+    from pnp.mcts import MctsBot
+    from pnp.state import CHANCE
+
+    gdef = get_game(game)
+    engine = engine_for(gdef)
+    players = seat_count(gdef)
+    model = engine.prepare(gdef.default_params(), players)
+    rng = random.Random(1)
+    state = engine.new_state(model, players, rng)
+    while state.current_player() == CHANCE or len(state.legal_actions()) < 2:
+        chance = state.current_player() == CHANCE
+        state.apply(state.sample_chance(rng) if chance else state.random_action(rng))
+
+    def timed(playouts: int) -> float:
+        bot = MctsBot(playouts, cooperative=engine.COOPERATIVE)
+        start = time.perf_counter()
+        bot.search(state, random.Random(2))
+        return time.perf_counter() - start
+
+    trial = timed(10)
+    playouts = max(10, min(MCTS_PLAYOUTS, int(10 * seconds / max(trial, 1e-9))))
+    spent = timed(playouts) if playouts > 10 else trial
+    return 1000 * spent * MCTS_PLAYOUTS / playouts, playouts
+
+
 def fresh(fn, *args):
     """`fn(*args)` in a new process: no warm table carries over from one setting to the next."""
     with ProcessPoolExecutor(1) as pool:
@@ -159,6 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--no-studio", action="store_true", help="skip the studio's preview-after-a-change time"
     )
+    ap.add_argument("--no-mcts", action="store_true", help="skip the mcts decision timing")
     args = ap.parse_args(argv)
     names = args.games_to_bench or [s for s, g in registry().items() if g.engine is not None]
     print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
@@ -176,6 +213,13 @@ def main(argv: list[str] | None = None) -> None:
                     f"  {bot:7} --jobs {jobs}: {rate:8,.0f} games/s wall clock   "
                     f"({per_cpu:,.0f} games per CPU second; {games:,} games)"
                 )
+        if not args.no_mcts:
+            ms, timed = fresh(mcts_decision_ms, game, args.seconds)
+            how = "" if timed == MCTS_PLAYOUTS else f", timed over {timed} and scaled"
+            print(
+                f"  mcts decision, {MCTS_PLAYOUTS:,} playouts: {ms:,.0f} ms "
+                f"(target {MCTS_TARGET_MS} ms; playouts on the readable rules{how})"
+            )
         for label, figure in game_figures(game):
             print(f"  {label}: {figure}")
         if not args.no_build:

@@ -5,8 +5,8 @@ registry, which imports every game (and the games must not depend on each other)
 
 `Engine` and `Solver` are the contracts a game's simulation and solver modules meet (a
 module satisfies a protocol for mypy as an object does). Members a game may leave out
-(`RATIOS`, `TOTALS`, `warm`, a solver's `MAX_BUDGET` and `label_line`) are read here,
-with their defaults, and nowhere else.
+(`RATIOS`, `TOTALS`, `warm`, `MCTS_BUDGET`, a solver's `MAX_BUDGET` and `label_line`) are
+read here, with their defaults, and nowhere else.
 """
 
 from __future__ import annotations
@@ -124,6 +124,12 @@ def warm(engine: Engine, model: object) -> None:
     hook: Callable[[object], None] | None = getattr(engine, "warm", None)
     if hook is not None:
         hook(model)
+
+
+def mcts_budget(engine: Engine, default: int) -> int:
+    """Playouts an mcts seat spends per decision by default: the engine's `MCTS_BUDGET`
+    (a game whose readable rules are slow to play declares a smaller one), else `default`."""
+    return int(getattr(engine, "MCTS_BUDGET", default))
 
 
 def max_budget(solver: Solver, default: int) -> int:

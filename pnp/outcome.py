@@ -26,6 +26,8 @@ An engine (a module, or any object) offers the simulation contract, typed as
 - ``new_state(model, players, rng, **options) -> pnp.state.State`` and
   ``make_bot(name, model) -> pnp.state.Bot``: the readable rules and the generic bots;
 - optionally ``warm(model)``: build lookup tables before the runner forks its workers.
+- optionally ``MCTS_BUDGET``: the playouts an ``mcts`` seat spends per decision by default
+  (a game whose readable rules are slow to play declares fewer).
 
 A solver is a module with ``solve(model, players, budget) -> SolveResult``
 (`pnp.gamedef.Solver`).

@@ -75,7 +75,19 @@ def simulate(
         int | None,
         typer.Option(help="Players per game (default: the game's own).", parser=whole_number),
     ] = None,
-    bot: Annotated[str, typer.Option(help="Bot for every seat: random or greedy.")] = "random",
+    bot: Annotated[
+        str, typer.Option(help="Bot for every seat: random, greedy or mcts (tree search).")
+    ] = "random",
+    bots: Annotated[
+        str | None, typer.Option(help="One bot per seat, e.g. mcts,random,random,random.")
+    ] = None,
+    bot_budget: Annotated[
+        int | None,
+        typer.Option(help="Playouts per mcts decision (default: the game's).", parser=whole_number),
+    ] = None,
+    skill_trace: Annotated[
+        bool, typer.Option(help="Win share of one mcts seat against random and greedy seats.")
+    ] = False,
     seed: Annotated[
         int, typer.Option(help="Master seed; game i uses '<seed>:<i>'.", parser=whole_number)
     ] = 1,
@@ -126,7 +138,14 @@ def simulate(
         check_user_file(json_out)  # said now, not after the games are played
     if report:
         check_folder(out_folder)
-    request = Request(game, games, players, bot, seed, jobs, config, options)
+    request = Request(game, games, players, bot, seed, jobs, config, options, bots, bot_budget)
+    if skill_trace:
+        if sweep or report or bots:
+            raise PnpError(
+                "--skill-trace chooses the seats itself: not with --bots, --sweep, --report"
+            )
+        _print_skill_trace(request, json_out)
+        return
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
         if json_out not in (None, "-") and stream_named(json_out) == 2:
             progress = "none"  # the JSON goes to stderr: no progress line inside it
@@ -204,6 +223,44 @@ def plain_progress(
     """`label: 1,200 of 10,000 games…` on stderr every few seconds (none for a quick run)."""
     ticker = Ticker(label, "games", every, stream)
     return lambda done: ticker(done, total)
+
+
+def _print_skill_trace(request: Request, json_out: str | None) -> None:
+    """`--skill-trace`: the JSON, or a table of the mcts seat's share per opponent kind."""
+    from pnp.sim.skill import skill_trace
+
+    trace = skill_trace(request)
+    text = json.dumps(trace, indent=2)
+    if json_out == "-" or (json_out and stream_named(json_out) == 1):
+        print(text)
+        return
+    if json_out:
+        write_user_file(json_out, text + "\n")
+    team = trace["cooperative"]
+    t = Table(
+        title=f"{trace['game']}: skill trace, {trace['players']} players, "
+        f"mcts at {trace['bot_budget']} playouts, seed {trace['seed']}",
+        caption="team win rate with one mcts seat"
+        if team
+        else f"the mcts seat's win share (fair share {trace['fair_share']:.3f})",
+    )
+    for column in (
+        "against",
+        "games",
+        "share",
+        "95 % interval",
+        "without mcts" if team else "by seat",
+    ):
+        t.add_column(column, justify="right")
+    for kind, e in trace["skill_trace"].items():
+        lo, hi = e["ci"]
+        last = (
+            f"{e['without_mcts']['share']:.3f}"
+            if team
+            else "  ".join(f"{r:.3f}" for r in e["by_seat"])
+        )
+        t.add_row(kind, str(e["games"]), f"{e['share']:.3f}", f"{lo:.3f} - {hi:.3f}", last)
+    Console().print(t)
 
 
 def sweep_table(key: str, runs: Runs) -> Table:

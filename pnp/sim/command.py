@@ -19,7 +19,7 @@ from pnp.gamedef import Engine, cutoffs, ratios, totals
 from pnp.games import get_game
 from pnp.sim.metrics import Accumulator, summary
 from pnp.sim.runner import check_limits, run
-from pnp.sim.seats import engine_for, seat_count
+from pnp.sim.seats import Lineup, engine_for, lineup, seat_count
 
 MAX_SEED = 2**63
 CAP_WARNING_SHARE = 0.05
@@ -102,9 +102,12 @@ def run_simulation(
     options: dict[str, Any] | None = None,
     progress: Progress | None = None,
     values: dict[str, Any] | None = None,
+    bots: str | None = None,
+    budget: int | None = None,
 ) -> Simulation:
     """Check the request, build the play model from the kit's params, play, tally.
-    `values` are config keys given directly (a sweep's value), after the config file."""
+    `values` are config keys given directly (a sweep's value), after the config file;
+    `bots` one bot per seat ('mcts,random'), `budget` an mcts seat's playouts."""
     gdef = get_game(game)
     engine = engine_for(gdef)
     declared = {o.name: o for o in engine.OPTIONS}
@@ -113,13 +116,15 @@ def run_simulation(
         if name not in declared:
             raise PnpError(f"unknown option '{name}' for {gdef.title}")
     check_limits(games, jobs)
-    players = seat_count(gdef, players, bot)
+    players = seat_count(gdef, players)
+    seats = lineup(engine, players, bot, bots, budget)
     data = {**(read_toml(config) if config is not None else {}), **(values or {})}
     source = f"config file {config}" if config is not None else "options"
     params, _ = split_config(data, gdef.default_params(), source)
     model = engine.prepare(params, players, **options)
     effective = as_json(dataclasses.asdict(params))
-    result = run(engine, model, players, bot, games, seed, jobs, options, progress)
+    seating = seats.engine_bot(engine) or seats
+    result = run(engine, model, players, seating, games, seed, jobs, options, progress)
     colours = tuple(getattr(model, "colours", ()))
     chosen = {k: v for k, v in options.items() if v != declared[k].default}
     shown = {declared[k].label or k.replace("_", " "): _said(v) for k, v in chosen.items()}
@@ -131,7 +136,7 @@ def run_simulation(
         summary=summary(
             game,
             players,
-            bot,
+            seats.label,
             seed,
             result.acc,
             colours,
@@ -143,6 +148,7 @@ def run_simulation(
             totals=totals(engine),
             unfinished=cutoffs(engine),
         )
+        | seated(seats)
         | {"params": effective},
         acc=result.acc,
         interrupted=result.interrupted,
@@ -150,6 +156,17 @@ def run_simulation(
         options=shown,
         failure=result.failure,
     )
+
+
+def seated(seats: Lineup) -> dict[str, Any]:
+    """What the JSON adds about the seats: each seat's bot when they differ, and an mcts
+    seat's playouts per decision (nothing for today's single random or greedy bot)."""
+    out: dict[str, Any] = {}
+    if len(set(seats.bots)) > 1:
+        out["bots"] = list(seats.bots)
+    if "mcts" in seats.bots:
+        out["bot_budget"] = seats.budget
+    return out
 
 
 MAX_SWEEP = 12
@@ -220,6 +237,8 @@ class Request:
     jobs: int
     config: Path | None
     options: dict[str, Any]
+    bots: str | None = None  # one bot per seat, comma-separated
+    budget: int | None = None  # an mcts seat's playouts per decision (None: the game's)
     values: dict[str, Any] | None = None  # config keys given directly, after the file
 
     def run(
@@ -237,6 +256,8 @@ class Request:
             self.options,
             progress=progress,
             values={**(self.values or {}), **(values or {})} or None,
+            bots=self.bots,
+            budget=self.budget,
         )
 
 

@@ -42,7 +42,7 @@ from pnp import interrupt
 from pnp.errors import PnpError
 from pnp.gamedef import Engine, warm
 from pnp.sim.metrics import Accumulator
-from pnp.sim.worker import engine_ref, play_chunk, serve
+from pnp.sim.worker import Seating, engine_ref, play_chunk, serve
 
 MAX_GAMES = 10_000_000
 MAX_JOBS = 64
@@ -75,8 +75,11 @@ def default_jobs() -> int:
     return max(1, min(MAX_JOBS, cpus))
 
 
-def _chunk_size(games: int, jobs: int) -> int:
-    """Small enough to balance the workers and show progress, big enough to be cheap."""
+def _chunk_size(games: int, jobs: int, slow: bool = False) -> int:
+    """Small enough to balance the workers and show progress, big enough to be cheap.
+    `slow` games (thinking bots take seconds a game) go out a few at a time."""
+    if slow:
+        return max(1, min(50, games // max(1, jobs * 8)))
     return max(50, min(2000, games // max(1, jobs * 8)))
 
 
@@ -97,7 +100,7 @@ def run(
     engine: Engine,
     model: object,
     players: int,
-    bot: str,
+    bot: Seating,
     games: int,
     seed: int,
     jobs: int = 1,
@@ -112,7 +115,7 @@ def run(
     """
     check_limits(games, jobs)
     options = options or {}
-    size = _chunk_size(games, jobs)
+    size = _chunk_size(games, jobs, slow=not isinstance(bot, str))
     if jobs == 1 or games <= size:
         with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
             total = _run_here(engine, model, players, bot, games, seed, options, progress, ctrl_c)
@@ -139,7 +142,7 @@ def _run_here(
     engine: Engine,
     model: object,
     players: int,
-    bot: str,
+    bot: Seating,
     games: int,
     seed: int,
     options: dict[str, Any],
@@ -150,7 +153,7 @@ def _run_here(
     total, halt = Accumulator(players), ctrl_c.halt
     ctrl_c.cut_short = True
     try:
-        for a, b in _chunks(games, _chunk_size(games, 1)):
+        for a, b in _chunks(games, _chunk_size(games, 1, slow=not isinstance(bot, str))):
             play_chunk(engine, model, players, bot, seed, a, b, options, total, halt)
             if halt.value:
                 break

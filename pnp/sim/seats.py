@@ -1,10 +1,24 @@
-"""Who plays: the one check of a request's player count and bot against what a game's
-engine declares, shared by `pnp simulate`, `pnp solve` and the bench."""
+"""Who plays: the one check of a request's player count and bots against what a game's
+engine declares, shared by `pnp simulate`, `pnp solve` and the bench; and the generic
+way to play a game whose seats the engine's own fast path cannot play (a bot every game
+has, such as `mcts`, or seats that mix bots): `pnp.forward.play` over the readable rules.
+"""
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
+from typing import Any
+
 from pnp.errors import PnpError
-from pnp.gamedef import Engine, GameDef
+from pnp.forward import play
+from pnp.gamedef import Engine, GameDef, mcts_budget
+from pnp.mcts import DEFAULT_BUDGET, MAX_BUDGET, MctsBot
+from pnp.outcome import GameRecord
+from pnp.state import Bot
+
+GENERIC_BOTS = ("mcts",)
+"""Bots every game has: they need the State API alone, no code of the game's own."""
 
 
 def engine_for(game: GameDef) -> Engine:
@@ -12,6 +26,11 @@ def engine_for(game: GameDef) -> Engine:
     if game.engine is None:
         raise PnpError(f"{game.slug} has no rules engine yet, so it cannot be simulated")
     return game.engine
+
+
+def bot_names(engine: Engine) -> tuple[str, ...]:
+    """Every bot a seat of this game may be: the engine's own, then the generic ones."""
+    return (*engine.BOTS, *(b for b in GENERIC_BOTS if b not in engine.BOTS))
 
 
 def seat_count(game: GameDef, players: int | None = None, bot: str | None = None) -> int:
@@ -23,6 +42,80 @@ def seat_count(game: GameDef, players: int | None = None, bot: str | None = None
     lo, hi = engine.MIN_PLAYERS, engine.MAX_PLAYERS
     if not lo <= players <= hi:
         raise PnpError(f"{game.title} takes {lo} to {hi} players, got {players}")
-    if bot is not None and bot not in engine.BOTS:
-        raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(engine.BOTS)}")
+    if bot is not None:
+        known_bot(engine, bot)
     return players
+
+
+def known_bot(engine: Engine, bot: str) -> str:
+    """`bot` if a seat of this game may be it, else one line naming the bots it takes."""
+    names = bot_names(engine)
+    if bot not in names:
+        raise PnpError(f"unknown bot '{bot}': choose one of {', '.join(names)}")
+    return bot
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """The bot of each seat, in turn order, and the playouts an `mcts` seat spends on
+    each decision. Picklable: the runner sends it to its workers."""
+
+    bots: tuple[str, ...]
+    budget: int
+
+    @property
+    def label(self) -> str:
+        """The one bot every seat plays, else the seats' bots joined by commas."""
+        return self.bots[0] if len(set(self.bots)) == 1 else ",".join(self.bots)
+
+    def engine_bot(self, engine: Engine) -> str | None:
+        """The bot name to hand the engine's own `play_one` (its fast path), when every
+        seat plays one bot the engine knows; None when the generic path must play."""
+        one = self.bots[0]
+        return one if len(set(self.bots)) == 1 and one in engine.BOTS else None
+
+
+def lineup(
+    engine: Engine, players: int, bot: str, bots: str | None = None, budget: int | None = None
+) -> Lineup:
+    """The seats of a request: `bots` ('mcts,random,...', one per seat) when given, else
+    `bot` for every seat; `budget` None is the game's default. Bad input is one line."""
+    if bots is None:
+        names = [known_bot(engine, bot)] * players
+    else:
+        names = [b.strip() for b in bots.split(",")]
+        if any(not b for b in names):
+            raise PnpError(f"--bots takes one bot per seat, comma-separated, got '{bots}'")
+        if len(names) != players:
+            raise PnpError(f"--bots names {len(names)} bots for {players} seats, got '{bots}'")
+        names = [known_bot(engine, b) for b in names]
+    if budget is None:
+        budget = mcts_budget(engine, DEFAULT_BUDGET)
+    if not 1 <= budget <= MAX_BUDGET:
+        raise PnpError(f"--bot-budget must be 1 to {MAX_BUDGET:,} playouts, got {budget}")
+    return Lineup(tuple(names), budget)
+
+
+def seat_bot(engine: Engine, model: object, name: str, budget: int) -> Bot[Any]:
+    """A seat's bot: a generic one, or the engine's own."""
+    if name == "mcts":
+        return MctsBot(budget, cooperative=engine.COOPERATIVE)
+    return engine.make_bot(name, model)
+
+
+def play_lineup(
+    engine: Engine,
+    model: object,
+    players: int,
+    seats: Lineup,
+    rng: random.Random,
+    **options: Any,
+) -> GameRecord:
+    """One game on the readable rules, a bot per seat (`engine.play_one`'s signature with
+    a lineup for its bot). The forward model's counters fill those the engine declares
+    and the state's own record does not keep."""
+    state = engine.new_state(model, players, rng, **options)
+    bots = [seat_bot(engine, model, name, seats.budget) for name in seats.bots]
+    played = play(state, bots, rng)
+    kept = played.state.record().counters
+    return played.record(tuple(k for k in engine.COUNTERS if k not in kept))

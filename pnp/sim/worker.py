@@ -9,6 +9,7 @@ kernel kills it when the parent dies (parent-death signal), elsewhere a thread w
 from __future__ import annotations
 
 import ctypes
+import functools
 import importlib
 import os
 import pickle
@@ -24,6 +25,7 @@ from typing import Any
 
 from pnp.gamedef import Engine
 from pnp.sim.metrics import Accumulator
+from pnp.sim.seats import Lineup, play_lineup
 
 BATCH = 200  # games an engine's `play_many` plays in one call (halt is looked at between)
 PARENT_WATCH = 0.5  # seconds between a worker's looks at its parent, where no kernel does it
@@ -34,6 +36,10 @@ def game_seed(seed: int, index: int) -> str:
     """The seed of game `index` of a run: hash-free, the same in every process."""
     return f"{seed}:{index}"
 
+
+Seating = str | Lineup
+"""Who plays: one bot name the engine's own `play_one` plays for every seat, or a lineup
+(`pnp.forward.play` over the readable rules, for mixed seats and the generic bots)."""
 
 EngineRef = Engine | str
 """An engine, or the name of the module that is one (what a worker is sent)."""
@@ -55,7 +61,7 @@ def play_chunk(
     engine_ref: EngineRef,
     model: object,
     players: int,
-    bot: str,
+    bot: Seating,
     seed: int,
     start: int,
     stop: int,
@@ -75,7 +81,7 @@ def play_chunk(
     acc = acc if acc is not None else Accumulator(players)
     halt = halt if halt is not None else ctypes.c_bool(False)
     add = acc.add
-    many = getattr(engine, "play_many", None)
+    many = getattr(engine, "play_many", None) if isinstance(bot, str) else None
     while many is not None and start < stop and not halt.value:
         batch = range(start, min(stop, start + BATCH))
         records = many(model, players, bot, [game_seed(seed, i) for i in batch], **options)
@@ -85,7 +91,7 @@ def play_chunk(
             add(record)
         start = batch.stop
     rng = random.Random()
-    play = engine.play_one
+    play = engine.play_one if isinstance(bot, str) else functools.partial(play_lineup, engine)
     for i in range(start, stop):
         if halt.value:
             break
@@ -129,7 +135,7 @@ def serve(
     engine_ref: EngineRef,
     model: object,
     players: int,
-    bot: str,
+    bot: Seating,
     seed: int,
     options: dict[str, Any],
 ) -> None:

@@ -152,7 +152,7 @@ def simulate(
 ) -> dict:
     """`pnp simulate --json` for the same request (and its `--report`, in `folder`)."""
     swept = parse_sweep(sweep) if sweep else None
-    request = Request(slug, games, players, bot, seed, default_jobs(), None, options, values)
+    request = Request(slug, games, players, bot, seed, default_jobs(), None, options, values=values)
     total = games * (len(swept[1]) if swept else 1)
     finished = [0]
 

@@ -152,6 +152,13 @@ class State:
             setattr(copy, name, list(getattr(self, name)))
         return copy
 
+    def resample(self, rng: random.Random) -> None:
+        """Shuffle the tiles still in the deck: their order is hidden from the players, so
+        a search (`pnp.mcts`) plays against a fresh order, never the one dealt (sorted
+        first, so the new order depends on the deck's contents alone)."""
+        self.deck.sort()
+        rng.shuffle(self.deck)
+
     def action_str(self, action: Action) -> str:
         return action_text(self.model, action)
 

@@ -34,6 +34,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 DEFAULT_PLAYERS = 4
 COOPERATIVE = False
+MCTS_BUDGET = 10  # an mcts decision's playouts: the readable rules list every play of a roll
 ABSTRACTION = ""
 TERMINATION = game.Termination
 COUNTERS = {

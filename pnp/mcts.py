@@ -1,0 +1,193 @@
+"""A bot that thinks ahead for every game: Monte Carlo tree search over the State API alone.
+
+UCT (UCB1 applied to trees) with chance nodes. Each playout starts from a clone of the
+position the bot is asked about; where the rules draw (a die, a tile, a colour) the playout
+draws too, from the search's own generator, so the tree holds one child per outcome seen
+and never the roll or the tile the real game will draw next. A state that keeps a hidden
+order (a shuffled deck) may offer ``resample(rng)``: the search calls it on each playout's
+clone so the order it plays against is a fresh draw of what a player cannot see
+(OpenSpiel's ``resample_from_infostate``).
+
+The reward of a playout is each seat's share of the win (`outcome().winners`, a shared win
+split); in a cooperative game every seat gets the team's result. A playout stops after
+`playout_turns` turns beyond the root (a long game never makes one decision slow). A
+game's own cut-off (a turn limit) scores each seat by the game's record: the seats
+ahead on `record().scores` share `LEAD_REWARD` (less than a win), or nobody gets
+anything when the scores are level or the game keeps none. The search's own cut-off
+scores no win for anyone: a record is only kept for a game that is over.
+
+All randomness comes from the `rng` given to `choose`: one draw of it seeds the search,
+so a seed gives the same decisions in every process and the game's own generator moves
+on by the same amount whatever the budget.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from pnp.state import CHANCE, TERMINAL, State
+
+DEFAULT_BUDGET = 200
+"""Playouts per decision when the game declares no budget of its own."""
+MAX_BUDGET = 1_000_000
+PLAYOUT_TURNS = 40
+"""Turns a playout may run beyond the position searched before it is cut off."""
+MAX_PLAYOUT_STEPS = 100_000
+"""Steps (chance included) after which a playout stops whatever the turn count says."""
+EXPLORATION = math.sqrt(2)
+"""UCB1's constant: rewards lie in 0..1."""
+LEAD_REWARD = 0.5
+"""What leading a cut-off playout is worth, shared among the leaders (a win is 1)."""
+
+
+class Node:
+    """One position of the tree: its visits, each seat's summed reward, its children
+    (keyed by the action played, or by the chance outcome drawn)."""
+
+    __slots__ = ("visits", "reward", "children", "untried")
+
+    def __init__(self, players: int) -> None:
+        self.visits = 0
+        self.reward = [0.0] * players
+        self.children: dict[Hashable, Node] = {}
+        self.untried: list[Any] | None = None  # a decision's actions not yet expanded
+
+
+class MctsBot:
+    """UCT with `budget` playouts per decision; `cooperative` scores the team's result."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        budget: int = DEFAULT_BUDGET,
+        cooperative: bool = False,
+        playout_turns: int = PLAYOUT_TURNS,
+        exploration: float = EXPLORATION,
+    ) -> None:
+        if not 1 <= budget <= MAX_BUDGET:
+            raise ValueError(f"the budget must be 1 to {MAX_BUDGET} playouts, got {budget}")
+        self.budget = budget
+        self.cooperative = cooperative
+        self.playout_turns = playout_turns
+        self.exploration = exploration
+
+    def choose(self, state: State[Any], rng: random.Random) -> Any:
+        """The root action visited most by `budget` playouts (a forced action at once).
+        Ties are drawn by the search's generator: a search that learnt nothing (no playout
+        reached an end) then plays as the random bot would, not the first action listed."""
+        legal = state.legal_actions()
+        search = random.Random(rng.getrandbits(64))  # one draw, whatever the budget
+        if len(legal) == 1:
+            return legal[0]
+        visits = self.search(state, search)
+        counts = [visits.get(a, 0) for a in legal]
+        most = max(counts)
+        best = [a for a, n in zip(legal, counts, strict=True) if n == most]
+        return best[search.randrange(len(best))] if len(best) > 1 else best[0]
+
+    def search(self, state: State[Any], rng: random.Random) -> dict[Any, int]:
+        """`budget` playouts from `state` drawing from `rng`: each root action's visits."""
+        root = Node(state.players)
+        root.untried = list(state.legal_actions())
+        resample: Callable[[Any, random.Random], None] | None = getattr(
+            type(state), "resample", None
+        )
+        for _ in range(self.budget):
+            playout = state.clone()
+            if resample is not None:
+                resample(playout, rng)
+            self._playout(root, playout, rng)
+        return {a: child.visits for a, child in root.children.items()}
+
+    def _playout(self, root: Node, state: State[Any], rng: random.Random) -> None:
+        """Select down the tree, expand one node, play at random to a cut-off, back up."""
+        stop = state.turns + self.playout_turns
+        path = [root]
+        node = root
+        steps = 0
+        while True:
+            player = state.current_player()
+            if player == TERMINAL or state.turns >= stop:
+                break
+            if player == CHANCE:
+                action = state.sample_chance(rng)
+                state.apply(action)
+                steps += 1
+                child = node.children.get(action)
+                if child is None:
+                    child = node.children[action] = Node(state.players)
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.untried = list(state.legal_actions())
+            if node.untried:
+                action = node.untried.pop(rng.randrange(len(node.untried)))
+                state.apply(action)
+                steps += 1
+                child = node.children[action] = Node(state.players)
+                path.append(child)
+                break
+            action = self._select(node, player)
+            state.apply(action)
+            steps += 1
+            node = node.children[action]
+            path.append(node)
+        reward = self._rollout(state, rng, stop, steps)
+        for visited in path:
+            visited.visits += 1
+            total = visited.reward
+            for seat, r in enumerate(reward):
+                total[seat] += r
+
+    def _select(self, node: Node, player: int) -> Any:
+        """UCB1 among the children, for the seat to move; the first best in insertion order."""
+        log_n = math.log(node.visits)
+        best_value, best = -math.inf, None
+        for action, child in node.children.items():
+            value = child.reward[player] / child.visits + self.exploration * math.sqrt(
+                log_n / child.visits
+            )
+            if value > best_value:
+                best_value, best = value, action
+        return best
+
+    def _rollout(self, state: State[Any], rng: random.Random, stop: int, steps: int) -> list[float]:
+        """Random play (the game's own draws) to the end or the cut-off; each seat's reward."""
+        while steps < MAX_PLAYOUT_STEPS and state.turns < stop:
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            state.apply(state.sample_chance(rng) if player == CHANCE else state.random_action(rng))
+            steps += 1
+        return self.reward(state)
+
+    def reward(self, state: State[Any]) -> list[float]:
+        """Each seat's reward: its share of a finished game's win, else of the lead."""
+        players = state.players
+        outcome = state.outcome() if state.is_terminal() else None
+        if outcome is not None and outcome.finished:
+            return shares(outcome.winners, players, self.cooperative, 1.0)
+        if outcome is None or self.cooperative:
+            return [0.0] * players  # cut off by the search, or the team won nothing
+        scores = state.record().scores
+        if len(scores) != players or min(scores) == max(scores):
+            return [0.0] * players
+        top = max(scores)
+        return shares(
+            tuple(s for s in range(players) if scores[s] == top), players, False, LEAD_REWARD
+        )
+
+
+def shares(winners: tuple[int, ...], players: int, team: bool, worth: float) -> list[float]:
+    """`worth` split among `winners`, or given whole to each of them when they are a team."""
+    if not winners:
+        return [0.0] * players
+    each = worth if team else worth / len(winners)
+    return [each if s in winners else 0.0 for s in range(players)]
