@@ -132,6 +132,8 @@ def test_an_unknown_key_says_which_key_was_meant(client):
         ("simulate", {"games": MAX_GAMES + 1}, "--games must be between"),
         ("simulate", {"games": "many"}, "'games' must be a whole number"),
         ("simulate", {"bot": "clever"}, "unknown bot 'clever'"),
+        ("simulate", {"players": 2, "bots": "mcts,random,random"}, "names 3 bots for 2 seats"),
+        ("simulate", {"bot": "mcts", "bot_budget": 0}, "--bot-budget must be 1 to"),
         ("simulate", {"players": 9}, "takes 2 to 4 players"),
         ("simulate", {"seed": 2**64}, "--seed must be a whole number below"),
         ("simulate", {"options": {"colours": True}}, "unknown option '--colours'"),

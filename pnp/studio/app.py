@@ -29,7 +29,7 @@ from pnp.games import get_game, registry
 from pnp.paper import paper_name
 from pnp.sim.command import MAX_SEED, parse_options, parse_sweep
 from pnp.sim.runner import check_limits
-from pnp.sim.seats import engine_for, seat_count
+from pnp.sim.seats import bot_names, engine_for, lineup, seat_count
 from pnp.sim.solve import MAX_BUDGET, solver_for
 from pnp.studio import schema
 from pnp.studio.cache import Cache
@@ -227,6 +227,11 @@ class Studio:
             if not isinstance(bot, str):
                 raise ApiError(422, "'bot' must be a bot's name")
             players = seat_count(game, _whole(body, "players", None), bot)
+            bots = body.get("bots")
+            if bots is not None and not isinstance(bots, str):
+                raise ApiError(422, "'bots' must name one bot per seat, comma-separated")
+            budget = _whole(body, "bot_budget", None)
+            lineup(engine_for(game), players, bot, bots, budget)  # the CLI's checks
             seed = _whole(body, "seed", 1)
             assert games is not None and seed is not None
             check_limits(games, 1)
@@ -248,6 +253,8 @@ class Studio:
             "seed": seed,
             "options": options,
             "sweep": sweep,
+            "bots": bots,
+            "budget": budget,
         }
         return self._submit("simulate", game, args, {k: v for k, v in args.items() if k != "slug"})
 
@@ -371,7 +378,7 @@ def _game_view(game: GameDef) -> dict[str, Any]:
             "max": engine.MAX_PLAYERS,
             "default": engine.DEFAULT_PLAYERS,
         }
-        out["bots"] = list(engine.BOTS)
+        out["bots"] = list(bot_names(engine))
         out["cooperative"] = engine.COOPERATIVE
         out["options"] = [
             {

@@ -149,10 +149,14 @@ def simulate(
     sweep: str | None,
     folder: Path,
     say: Say,
+    bots: str | None = None,
+    budget: int | None = None,
 ) -> dict:
     """`pnp simulate --json` for the same request (and its `--report`, in `folder`)."""
     swept = parse_sweep(sweep) if sweep else None
-    request = Request(slug, games, players, bot, seed, default_jobs(), None, options, values=values)
+    request = Request(
+        slug, games, players, bot, seed, default_jobs(), None, options, bots, budget, values
+    )
     total = games * (len(swept[1]) if swept else 1)
     finished = [0]
 

@@ -432,6 +432,7 @@ function renderPlayForm(info) {
     solvePlayers.append(el("option", { value: n, text: n, selected: n === info.players.default }));
   }
   $("#bot").replaceChildren(...info.bots.map((b) => el("option", { value: b, text: b })));
+  $("#budget-field").hidden = true;
   const opts = $("#game-options");
   opts.replaceChildren();
   for (const o of info.options) {
@@ -464,6 +465,7 @@ async function runSimulation(ev) {
     seed: Number(form.get("seed")),
     options,
   };
+  if (body.bot === "mcts" && form.get("bot_budget")) body.bot_budget = Number(form.get("bot_budget"));
   const key = form.get("sweep_key");
   if (key) {
     const words = String(form.get("sweep_values") || "").split(",").map((w) => w.trim()).filter(Boolean);
@@ -631,6 +633,7 @@ async function main() {
   });
   $("#zip-link").addEventListener("click", downloadZip);
   $("#play-form").addEventListener("submit", runSimulation);
+  $("#bot").addEventListener("change", (ev) => ($("#budget-field").hidden = ev.target.value !== "mcts"));
   $("#cancel-run").addEventListener("click", () => S.runJob && api("DELETE", `/api/jobs/${S.runJob}`));
   $("#solve-form").addEventListener("submit", runSolve);
   $("#cancel-solve").addEventListener("click", () => S.solveJob && api("DELETE", `/api/jobs/${S.solveJob}`));
