@@ -437,3 +437,25 @@ def test_every_game_builds_its_previews_and_plays_in_the_studio(client, slug):
     assert played["result"]["json"]["games"] == 20
     preview = client.get(f"/api/games/{slug}/preview.png")
     assert preview.status_code == 200 and preview.content[:4] == b"\x89PNG"
+
+
+@pytest.mark.slow
+def test_mixed_seats_with_an_mcts_bot_give_the_cli_json(client):
+    body = {"games": 12, "players": 2, "seed": 9, "bots": "mcts,random", "bot_budget": 20}
+    done = run_job(client, f"/api/games/{ED}/simulate", body)
+    assert done["state"] == "done", done
+    want = cli_json(
+        "simulate",
+        ED,
+        "--games",
+        "12",
+        "--players",
+        "2",
+        "--seed",
+        "9",
+        "--bots",
+        "mcts,random",
+        "--bot-budget",
+        "20",
+    )
+    assert done["result"]["json"] == want
