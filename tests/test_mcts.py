@@ -256,6 +256,32 @@ def test_skill_trace_reports_a_share_with_its_interval(capsys):
         assert entry["games"] == 4 and lo <= entry["share"] <= hi
 
 
+class Endless(Guess):
+    """A toy that never ends: every playout is cut off, so the search learns nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(6)
+        self.steps = 0
+
+    @property
+    def turns(self) -> int:
+        return self.steps
+
+    def current_player(self) -> int:
+        return self.steps % 2
+
+    def apply(self, action: int) -> None:
+        self.steps += 1
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def clone(self) -> Endless:
+        copy = Endless()
+        copy.steps = self.steps
+        return copy
+
+
 def test_a_search_that_learnt_nothing_plays_at_random():
     """Ties are drawn, not given to the first action listed (a bias that made the bot pass
     far more often than a random player in Home in One Piece)."""
