@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_ed_properties import kits
 
-from pnp import conformance
+from pnp import conformance, notice
 from pnp.games import get_game
 from pnp.games.exploding_dice import engine, kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
@@ -203,7 +203,7 @@ def simulate_without_kernel(monkeypatch, games: int, jobs: int) -> tuple[str, st
     request = {"games": games, "players": 3, "bot": "greedy", "seed": 4, "jobs": jobs}
     built = json.dumps(run_simulation("exploding-dice", **request).summary)
     monkeypatch.setattr(kernel, "_kernel", None)  # as if the import had failed
-    monkeypatch.setattr(kernel, "_warned", False)
+    monkeypatch.setattr(notice, "_said", set())
     return built, json.dumps(run_simulation("exploding-dice", **request).summary)
 
 

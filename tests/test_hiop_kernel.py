@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from pnp import notice
 from pnp.forward import play
 from pnp.games.home_in_one_piece import compiled, engine
 from pnp.games.home_in_one_piece.bots import make_bot
@@ -123,7 +124,7 @@ def simulate(monkeypatch, games: int, jobs: int, bot: str) -> tuple[str, str]:
     request = dict(games=games, bot=bot, seed=3, jobs=jobs)
     built = json.dumps(run_simulation("home-in-one-piece", **request).summary)
     monkeypatch.setattr(compiled, "_kernel", None)  # as if the import had failed
-    monkeypatch.setattr(engine, "_warned", False)
+    monkeypatch.setattr(notice, "_said", set())
     return built, json.dumps(run_simulation("home-in-one-piece", **request).summary)
 
 

@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_parcheesi_properties import MODELS, TRICKY
 
-from pnp import conformance
+from pnp import conformance, notice
 from pnp.games import get_game
 from pnp.games.parcheesi import engine, rules
 from pnp.games.parcheesi import state as game
@@ -166,7 +166,7 @@ def simulate_without_kernel(monkeypatch, games: int, jobs: int) -> tuple[str, st
     request = {"games": games, "players": 2, "bot": "greedy", "seed": 4, "jobs": jobs}
     built = json.dumps(run_simulation("parcheesi", **request).summary)
     monkeypatch.setattr(engine, "_kernel", None)  # as if the import had failed
-    monkeypatch.setattr(engine, "_warned", False)
+    monkeypatch.setattr(notice, "_said", set())
     return built, json.dumps(run_simulation("parcheesi", **request).summary)
 
 

@@ -86,7 +86,7 @@ def _set_extents(doc: Drawing) -> None:
 
 def _add_shape(msp: Modelspace, shape: Shape) -> None:
     attribs = {"layer": shape.layer}
-    for kind, part in _parts(shape.geom):
+    for kind, part in machine_parts(shape.geom):
         if kind == "point":
             if shape.radius > 0:
                 msp.add_circle((part.x, part.y), shape.radius, dxfattribs=attribs)
@@ -96,8 +96,9 @@ def _add_shape(msp: Modelspace, shape: Shape) -> None:
             msp.add_lwpolyline(_xy(part.coords), close=False, dxfattribs=attribs)
 
 
-def _parts(geom: BaseGeometry) -> Iterator[tuple[str, BaseGeometry]]:
-    """Split any geometry into points, closed rings (exteriors and holes) and open lines."""
+def machine_parts(geom: BaseGeometry) -> Iterator[tuple[str, BaseGeometry]]:
+    """Split any geometry into points, closed rings (exteriors and holes) and open lines: one
+    DXF entity, or one LightBurn shape (`pnp.render.lbrn2`), each."""
     if geom.is_empty:
         return
     kind = geom.geom_type
@@ -113,7 +114,7 @@ def _parts(geom: BaseGeometry) -> Iterator[tuple[str, BaseGeometry]]:
         yield ("ring" if geom.is_closed and len(geom.coords) > 3 else "line"), geom
     else:  # Multi* and GeometryCollection
         for part in geom.geoms:
-            yield from _parts(part)
+            yield from machine_parts(part)
 
 
 def _xy(coords: Iterable[tuple[float, ...]], drop_last: bool = False) -> list[tuple[float, float]]:

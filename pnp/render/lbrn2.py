@@ -29,6 +29,7 @@ from xml.sax.saxutils import quoteattr
 
 from shapely.geometry.base import BaseGeometry
 
+from pnp.render.dxf import machine_parts
 from pnp.render.laser import Preset
 from pnp.scene import Component
 
@@ -170,27 +171,6 @@ def _paths(
                     yield "circle", part, shape.radius
             else:
                 yield kind, part, 0.0
-
-
-def machine_parts(geom: BaseGeometry) -> Iterator[tuple[str, BaseGeometry]]:
-    """Points, closed rings (exteriors and holes) and open lines, as the DXF writer splits
-    a shape: one LightBurn shape each."""
-    if geom.is_empty:
-        return
-    kind = geom.geom_type
-    if kind == "Point":
-        yield "point", geom
-    elif kind == "Polygon":
-        yield "ring", geom.exterior
-        for hole in geom.interiors:
-            yield "ring", hole
-    elif kind == "LinearRing":
-        yield "ring", geom
-    elif kind == "LineString":
-        yield ("ring" if geom.is_closed and len(geom.coords) > 3 else "line"), geom
-    else:  # Multi* and GeometryCollection
-        for part in geom.geoms:
-            yield from machine_parts(part)
 
 
 # --- Reading -----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from pnp.sim.seats import engine_for, seat_count
 
 OPPONENTS = ("random", "greedy")
 
+
 def _share(wins: float, games: int) -> dict[str, Any]:
     lo, hi = wilson(wins, games)
     return {

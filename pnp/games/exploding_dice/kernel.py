@@ -11,10 +11,10 @@ compiler pnp installs without it, plays on the fast path and says so once.
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Sequence
 from typing import Any
 
+from pnp import notice
 from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.grid import Board
 from pnp.games.exploding_dice.params import PlayModel
@@ -36,7 +36,6 @@ NO_KERNEL = (
     "warning: Exploding Dice's compiled kernel is not built (no C compiler at install): "
     "playing on the Python fast path, slower"
 )
-_warned = False
 
 
 def covers(model: PlayModel) -> bool:
@@ -76,10 +75,8 @@ boards: PerModel[PlayModel, Any] = PerModel(_board)
 
 def missing() -> bool:
     """True (and said once per process) when the kernel was not built."""
-    global _warned
-    if _kernel is None and not _warned:
-        _warned = True
-        print(NO_KERNEL, file=sys.stderr, flush=True)
+    if _kernel is None:
+        notice.once(NO_KERNEL)
     return _kernel is None
 
 

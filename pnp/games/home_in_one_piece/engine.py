@@ -11,9 +11,9 @@ readable rules even with the kernel built (the kernel's cross-checks and the ben
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any
 
+from pnp import notice
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.home_in_one_piece import compiled, rules
@@ -81,15 +81,11 @@ NO_KERNEL = (
     "warning: Home in One Piece's compiled kernel is not built (no C compiler at install): "
     "playing on the readable rules, slower"
 )
-_warned = False
 
 
 def _without_kernel() -> None:
     """Say once per process that games run on the readable rules."""
-    global _warned
-    if not _warned:
-        _warned = True
-        print(NO_KERNEL, file=sys.stderr, flush=True)
+    notice.once(NO_KERNEL)
 
 
 def warm(model: PlayModel) -> None:

@@ -10,9 +10,9 @@ on the readable rules through the forward model, and says so once.
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any
 
+from pnp import notice
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.parcheesi import rules as ref
@@ -86,15 +86,11 @@ def _board(model: PlayModel) -> _kernel.Board:
 
 
 _boards: PerModel[PlayModel, _kernel.Board] = PerModel(_board)
-_warned = False
 
 
 def _without_kernel() -> None:
     """Say once per process that games run on the readable rules."""
-    global _warned
-    if not _warned:
-        _warned = True
-        print(NO_KERNEL, file=sys.stderr, flush=True)
+    notice.once(NO_KERNEL)
 
 
 def warm(model: PlayModel) -> None:
