@@ -137,9 +137,11 @@ function fieldRow(f) {
   }
   input.name = f.key;
   line.append(input);
+  const grid = f.type === "list" && f.item === "list" ? gridEditor(input) : null;
   if (f.unit) line.append(el("span", { class: "unit", text: f.unit }));
   line.append(el("span", { class: "spacer" }), el("span", { class: "default", text: `default ${f.default_text}` }));
   row.append(label, line);
+  if (grid) row.append(grid.box);
   if (f.type === "colours") row.append(el("div", { class: "colours" }));
   const hint = [rangeText(f), f.help].filter(Boolean).join(" · ");
   if (hint) row.append(el("div", { class: "help", text: hint }));
@@ -157,7 +159,49 @@ function fieldRow(f) {
     setField(f, f.default);
     if (f.type === "colours") drawSwatches(row, f.default);
   });
+  input.redraw = grid ? grid.render : null;
   return row;
+}
+
+function gridEditor(textarea) {
+  // a table of whole numbers (a die per row, a face per column) edited cell by cell; the
+  // JSON text behind it is the value, shown instead when it is not a list of lists
+  const box = el("div", { class: "grid-edit" });
+  const commit = (rows, redraw) => {
+    textarea.value = JSON.stringify(rows);
+    textarea.dispatchEvent(new Event("input"));
+    if (redraw) render();
+  };
+  function render() {
+    let rows;
+    try {
+      rows = JSON.parse(textarea.value || "[]");
+    } catch {
+      rows = null;
+    }
+    box.replaceChildren();
+    const ok = Array.isArray(rows) && rows.every((r) => Array.isArray(r) && r.every((v) => typeof v === "number"));
+    textarea.hidden = ok;
+    if (!ok) return;
+    const table = el("table", {});
+    rows.forEach((cells, r) => {
+      const tr = el("tr", {}, el("th", { text: `${r + 1}` }));
+      cells.forEach((v, c) => {
+        const cell = el("input", { type: "number", step: 1, value: v, "aria-label": `row ${r + 1}, column ${c + 1}` });
+        cell.addEventListener("input", () => {
+          rows[r][c] = cell.value !== "" && Number.isFinite(Number(cell.value)) ? Number(cell.value) : cell.value;
+          commit(rows, false);
+        });
+        tr.append(el("td", {}, cell));
+      });
+      tr.append(el("td", {}, el("button", { type: "button", class: "ghost small", title: "Remove this row", text: "×",
+        onclick: () => { rows.splice(r, 1); commit(rows, true); } })));
+      table.append(tr);
+    });
+    box.append(table, el("button", { type: "button", class: "ghost small", text: "+ row",
+      onclick: () => { rows.push(rows.length ? [...rows[rows.length - 1]] : [0]); commit(rows, true); } }));
+  }
+  return { box, render };
 }
 
 function rangeText(f) {
@@ -194,6 +238,7 @@ function setField(f, value) {
   else input.value = value === null || value === undefined ? "" : String(value);
   const row = input.closest(".field");
   row.classList.toggle("changed", JSON.stringify(value) !== JSON.stringify(f.default));
+  if (input.redraw) input.redraw();
   if (f.type === "colours") drawSwatches(row, value);
 }
 
