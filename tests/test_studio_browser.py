@@ -209,3 +209,22 @@ def test_building_community_solve_shows_the_winning_line(page, tmp_path):
     assert pg.locator("#solve-line li").count() == want["length"] == len(want["line"])
     assert f"won in {want['length']} turns" in pg.inner_text(".verdict")
     assert json.dumps(want["result"]) == '"win"'
+
+
+def test_custom_dice_faces_are_edited_as_a_grid(page):
+    """Home in One Piece's dice (a die per row, a face per column): a cell edits the value,
+    a fourth die is refused beside the field with the CLI's line."""
+    pg = page
+    pg.click("text=Home in One Piece >> nth=0")
+    field = pg.locator('.field[data-key="dice"]')
+    cells = field.locator(".grid-edit input")
+    cells.first.wait_for()
+    assert cells.count() == 18  # three dice of six faces
+    cells.nth(1).fill("0")
+    value = json.loads(pg.eval_on_selector("#f-dice", "e => e.value"))
+    assert value[0][1] == 0 and len(value) == 3
+    field.locator("text=+ row").click()
+    error = field.locator(".error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == "'dice' takes at most 3 entries, got 4"
+    shot(pg, "8-dice-grid")
