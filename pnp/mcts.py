@@ -159,7 +159,12 @@ class MctsBot:
         return best
 
     def _rollout(self, state: State[Any], rng: random.Random, stop: int, steps: int) -> list[float]:
-        """Random play (the game's own draws) to the end or the cut-off; each seat's reward."""
+        """Random play (the game's own draws) to the end or the cut-off; each seat's reward.
+        A state with a compiled ``playout`` (see `pnp.state`) plays it there instead."""
+        fast: Callable[[random.Random, int], None] | None = getattr(state, "playout", None)
+        if fast is not None:
+            fast(rng, stop)
+            return self.reward(state)
         while steps < MAX_PLAYOUT_STEPS and state.turns < stop:
             player = state.current_player()
             if player == TERMINAL:

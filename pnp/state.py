@@ -21,6 +21,13 @@ One optional method, not in the protocol: ``parse_action(text)``, the legal acti
 `legal_actions()` is only a sample of a continuous space (Home in One Piece's targets)
 offers it, and replaying a recorded game or a line (`pnp.conformance`) reads actions with
 it instead of looking them up among the legal actions.
+
+A second optional method: ``playout(rng, stop)``, random play from this position, in place,
+until the game is over or `turns` reaches `stop`: the same law as a loop of
+`sample_chance`/`random_action` (not necessarily the same draws), for a tree search's
+rollouts. A game with a compiled kernel that can start from any position offers it; the
+search (`pnp.mcts`) uses it when it is there and the loop otherwise. It takes its draws
+from `rng` (one draw to seed the kernel is enough), so a seed still gives one result.
 """
 
 from __future__ import annotations
