@@ -240,6 +240,8 @@ class Request:
     bots: str | None = None  # one bot per seat, comma-separated
     budget: int | None = None  # an mcts seat's playouts per decision (None: the game's)
     values: dict[str, Any] | None = None  # config keys given directly, after the file
+    scheduler: str | None = None  # where games are played: see `pnp.sim.runner.run_jobs`
+    scheduler_timeout: float = 10.0  # seconds to reach a Dask scheduler
 
     def run(
         self, values: dict[str, Any] | None = None, progress: Progress | None = None

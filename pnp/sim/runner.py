@@ -31,9 +31,9 @@ import signal
 import sys
 import threading
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -136,6 +136,67 @@ def run(
                 pool.close(now=ctrl_c.count > 1)
         return RunResult(total, interrupted=total.games < games, failure=pool.failure)
     return RunResult(total, interrupted=total.games < games)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One setting's games: a single run, or one point of a sweep's grid."""
+
+    engine: Engine
+    model: object
+    players: int
+    bot: Seating
+    games: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+GridProgress = Callable[[int, int], None]
+"""Told (settings finished, games finished) over all the jobs of a `run_jobs` call."""
+
+
+def run_jobs(
+    jobs: Sequence[Job],
+    workers: int = 1,
+    progress: GridProgress | None = None,
+    scheduler: str | None = None,
+    scheduler_timeout: float = 10.0,
+) -> list[RunResult]:
+    """Every job's games, one `RunResult` per job in order; after Ctrl-C or a worker's
+    death the list ends with the job that was cut short (later jobs are left out).
+
+    `scheduler` names where the games are played: None for this machine's own process
+    pool, a Dask scheduler's address, or 'local' for a Dask cluster on this machine.
+    """
+    if scheduler is not None:
+        raise PnpError("--scheduler is not available yet")  # issue 21: the Dask backend
+    out: list[RunResult] = []
+    done = 0
+    for job in jobs:
+        before = done
+
+        def told(n: int, before: int = before) -> None:
+            if progress:
+                progress(len(out), before + n)
+
+        result = run(
+            job.engine,
+            job.model,
+            job.players,
+            job.bot,
+            job.games,
+            job.seed,
+            workers,
+            job.options,
+            told,
+        )
+        out.append(result)
+        done += result.games
+        if progress:
+            progress(len(out), done)
+        if result.interrupted:
+            break
+    return out
 
 
 def _run_here(
