@@ -250,3 +250,52 @@ def test_ctrl_c_in_a_grid_reports_the_settings_that_finished(capsys, monkeypatch
         f"interrupted: 1 of 3 settings finished, and {runs[1]['games']} of 6000 games of "
         "dice_per_colour = 3; they are reported"
     ]
+
+
+def _summary(mean: float, ends: dict[str, int], seats: list[float] | None = None, team=None):
+    m: dict = {"duration_turns": {"mean": mean, "ci": [mean - 1, mean + 1]}}
+    s: dict = {"games": sum(ends.values()), "end_reasons": ends, "metrics": m}
+    if seats is not None:
+        m["win_rate_by_seat"] = seats
+    if team is not None:
+        s["cooperative"] = True
+        m["completion"], m["completion_ci"] = team, [max(0, team - 0.05), team + 0.05]
+    return s
+
+
+def test_the_reading_names_the_balanced_and_shortest_settings_and_where_ends_change():
+    from pnp.sim.reading import reading
+
+    cells = {  # (a, b): (mean turns, seat shares, most common end)
+        (1, "x"): (30.0, [0.6, 0.4], "cap"),
+        (1, "y"): (20.0, [0.52, 0.48], "cap"),
+        (2, "x"): (12.0, [0.7, 0.3], "home"),
+        (2, "y"): (25.0, [0.55, 0.45], "cap"),
+    }
+    runs = [
+        ({"a": a, "b": b}, _summary(mean, {end: 60, "other": 40}, seats))
+        for (a, b), (mean, seats, end) in cells.items()
+    ]
+    lines = reading(["a", "b"], runs, 4)
+    assert lines[0].startswith("Closest to balanced: a = 1, b = y, where the seats win 0.480")
+    assert "the widest gap is at a = 2, b = x: 0.300 to 0.700" in lines[0]
+    assert lines[1].startswith("Shortest games: a = 2, b = x, 12.0 ± 1.0 turns")
+    assert "longest: a = 1, b = x, 30.0 ± 1.0 turns" in lines[1]
+    assert lines[2:] == [
+        "The most common end changes from 'cap' to 'home' between a = 1 and 2 (at b = x).",
+        "The most common end changes from 'home' to 'cap' between b = x and y (at a = 2).",
+    ]
+    stopped = reading(["a", "b"], runs[:3], 4)[-1]
+    assert stopped.startswith("The run was stopped: 3 of 4 settings were played")
+
+
+def test_a_cooperative_reading_names_the_highest_team_win_rate_and_the_ties():
+    from pnp.sim.reading import reading
+
+    runs = [
+        ({"r": r}, _summary(10.0 + r, {"stuck": 50}, team=t))
+        for r, t in [(2, 0.3), (3, 0.0), (4, 0.0)]
+    ]
+    first = reading(["r"], runs, 3)[0]
+    assert first.startswith("The team wins most at r = 2: 0.300 ± 0.050")
+    assert "least at r = 3 (and 1 other settings): 0.000 (0.000-0.050)" in first

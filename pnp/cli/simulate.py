@@ -122,7 +122,10 @@ def simulate(
     """Solitaire-test a game with bots: game length, end reasons, seat balance, counters.
 
     A game's own options follow the others: Exploding Dice takes --two-colours, Parcheesi
-    --rules standard ('pnp list' names them)."""
+    --rules standard ('pnp list' names them).
+
+    A grid of settings, every combination run on the same seeds and compared: --sweep
+    dice_per_colour=2..4 --sweep n=4,6 (ranges A..B or A..B:STEP, e.g. board_height=250..600:50)."""
     engine = engine_for(get_game(game))
     options = parse_options(engine, ctx.args)
     if json_out is not None and not json_out.strip():

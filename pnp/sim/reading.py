@@ -35,12 +35,14 @@ def _balance(runs: Sequence[Setting]) -> str:
     """Competitive: the smallest gap between the seats' win shares; cooperative: the
     highest team win rate (completion)."""
     if any(s.get("cooperative") for _, s in runs):
-        ranked = sorted(runs, key=lambda r: -r[1]["metrics"]["completion"])
-        best, worst = ranked[0], ranked[-1]
-        return (
-            f"The team wins most at {label(best[0])}: {_share(best[1], 'completion')} of "
-            f"the games; least at {label(worst[0])}: {_share(worst[1], 'completion')}."
-        )
+        played = [r for r in runs if r[1]["games"]]
+        if not played:
+            return ""
+        rates = [r[1]["metrics"]["completion"] for r in played]
+        line = f"The team wins most at {_tied(played, rates, max(rates))}"
+        if len(played) > 1:
+            line += f"; least at {_tied(played, rates, min(rates))}"
+        return line + " of the games."
     seated = [(v, s) for v, s in runs if s["metrics"].get("win_rate_by_seat")]
     if not seated:
         return ""
@@ -51,15 +53,29 @@ def _balance(runs: Sequence[Setting]) -> str:
 
     ranked = sorted(seated, key=gap)
     best, worst = ranked[0], ranked[-1]
-    fair = (best[1].get("fairness") or {}).get("seat_1", {}).get("fair")
+    fairness = best[1].get("fairness") or {}
+    fair = fairness.get("seat_1", {}).get("fair")
     said = f" (fair share {fair:.3f})" if fair is not None else ""
     line = (
         f"Closest to balanced: {label(best[0])}, where the seats win "
         f"{_span(best[1])} of the games{said}"
     )
+    if fairness.get("seats_differ"):
+        line += f", {fairness['seats_differ']}"
     if len(ranked) > 1:
         line += f"; the widest gap is at {label(worst[0])}: {_span(worst[1])}"
+        differ = (worst[1].get("fairness") or {}).get("seats_differ")
+        line += f", {differ}" if differ else ""
     return line + "."
+
+
+def _tied(runs: Sequence[Setting], rates: list[float], rate: float) -> str:
+    """The first setting (in grid order) with this team win rate, its rate, and how many
+    other settings have the same."""
+    at = [i for i, r in enumerate(rates) if r == rate]
+    setting, s = runs[at[0]]
+    more = f" (and {len(at) - 1} other settings)" if len(at) > 1 else ""
+    return f"{label(setting)}{more}: {_share(s, 'completion')}"
 
 
 def _span(s: Mapping[str, Any]) -> str:

@@ -22,6 +22,7 @@ from pnp.sim.grid import Grid, label
 from pnp.sim.reading import reading
 from pnp.sim.report import INK, RC, _svg
 from pnp.sim.tables import Table, grid_rows
+from pnp.sim.verdicts import plus_minus
 
 if TYPE_CHECKING:
     from pnp.sim.command import Runs
@@ -38,7 +39,7 @@ class Metric:
     key: str
     name: str
     value: Callable[[Summary], float | None]
-    interval: Callable[[Summary], Sequence[float] | None]
+    interval: Callable[[Summary], list[float] | None]
     digits: int = 3
 
 
@@ -192,9 +193,8 @@ def heatmaps(grid: Grid, settings: Sequence[tuple[dict, Summary]], metric: Metri
                         shade = (x - lo) / (hi - lo) if hi > lo else 0.5
                         ink = "black" if shade > 0.55 else "white"
                         ci = intervals[p][i][j]
-                        text = f"{x:.{metric.digits}f}"
-                        if ci:
-                            text += f"\n\u00b1{(ci[1] - ci[0]) / 2:.{metric.digits}f}"
+                        shown = plus_minus(x, ci, metric.digits)  # lopsided: (lo-hi)
+                        text = shown.replace(" \u00b1 ", "\n\u00b1").replace(" (", "\n(")
                         ax.text(j, i, text, ha="center", va="center", fontsize=7, color=ink)
             ax.set_xticks(range(len(cols)), [str(c) for c in cols])
             ax.set_yticks(range(len(rows)), [str(r) for r in rows])
