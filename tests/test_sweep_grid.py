@@ -102,6 +102,13 @@ def test_a_bad_setting_in_the_middle_of_a_grid_plays_nothing(capsys, played, mon
     assert played == []  # no game was played, and no progress line was written
 
 
+def test_players_is_swept_or_given_never_both(capsys, played):
+    args = ("--players", "3", "--sweep", "players=2,4", "--games", "10", "--jobs", "1")
+    code, _, err = run(capsys, *ED, *args)
+    assert code == 2 and "--sweep players sets the player count" in one_error_line(err)
+    assert played == []
+
+
 def test_a_grid_is_one_run_of_every_setting(capsys, played):
     code, out, _ = run(
         capsys,

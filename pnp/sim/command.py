@@ -323,6 +323,8 @@ def run_all(
     first game, then all played in one `run_jobs` call; the list stops after a setting
     that was cut short (Ctrl-C, a worker died). A bad setting is one error naming it."""
     check_limits(request.games, request.jobs)
+    if grid and PLAYERS in grid.keys and request.players is not None:
+        raise PnpError("--sweep players sets the player count: not with --players as well")
     settings = grid.settings() if grid else [{}]
     plans = []
     for setting in settings:
