@@ -102,8 +102,8 @@ def test_params_lists_every_key_with_its_range():
         (["simulate", "exploding-dice", "--seed", "7.0"], "'7.0' is not a whole number"),
         (["simulate", "exploding-dice", "--report", "--out", ""], "--out needs a folder name"),
         (
-            ["simulate", "exploding-dice", "--sweep", "n=4,6", "--sweep", "die_size=10,12"],
-            "--sweep can vary one config key per run",
+            ["simulate", "exploding-dice", "--sweep", "n=4,6", "--sweep", "n=10,12"],
+            "--sweep n is given twice",
         ),
         (["solve", "building-community", "--budget", "1e6"], "'1e6' is not a whole number"),
     ],
@@ -132,7 +132,7 @@ def test_a_json_path_pnp_will_not_write_is_refused_before_the_games(capsys, tmp_
     def no_games(*args, **kwargs):
         raise AssertionError("the games were played before the --json path was checked")
 
-    monkeypatch.setattr(command, "run", no_games)
+    monkeypatch.setattr(command, "run_jobs", no_games)
     (tmp_path / "file").write_text("x")
     (tmp_path / "link.json").symlink_to(tmp_path / "target.json")
     os.mkfifo(tmp_path / "fifo.json")

@@ -185,7 +185,9 @@ def test_a_sweep_runs_once_per_value_and_the_report_plots_it(simulate, tmp_path)
     assert means[0] != means[1]  # fewer dice per colour is a different game
     html = (tmp_path / "exploding-dice" / "report.html").read_text()
     assert "How does dice per colour change the game?" in html
-    assert html.count("<svg") == 5  # the run's three, the sweep's length and shares
+    # the run's three, and the sweep's line per metric: length, completion, seat 1's share,
+    # balance and draws (some games of the seed were drawn)
+    assert html.count("<svg") == 8 and "Drawishness, 95 % band" in html
 
 
 @pytest.mark.parametrize(

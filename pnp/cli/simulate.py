@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, TextIO
@@ -30,19 +31,17 @@ from pnp.sim.command import (
     MAX_SEED,
     Request,
     Runs,
-    Simulation,
-    Swept,
     cap_warnings,
     game_options,
     parse_options,
-    parse_sweep,
     results,
     run_all,
     write_run_report,
 )
-from pnp.sim.runner import RunFailed, default_jobs, is_tty, report_after_ctrl_c
+from pnp.sim.grid import MAX_SETTINGS, MAX_VALUES, Grid, label, parse_grid
+from pnp.sim.runner import GridProgress, RunFailed, default_jobs, is_tty, report_after_ctrl_c
 from pnp.sim.seats import engine_for
-from pnp.sim.tables import summary_rows, sweep_rows
+from pnp.sim.tables import grid_rows, summary_rows
 
 
 def whole_number(text: str | int) -> int:
@@ -105,7 +104,12 @@ def simulate(
     out: Annotated[str, typer.Option(help="Output folder for --report.")] = "output",
     sweep: Annotated[
         list[str] | None,
-        typer.Option(help="KEY=V1,V2,...: run once per value of a config key, and compare."),
+        typer.Option(
+            help="KEY=V1,V2,... or a range KEY=A..B (whole numbers) or KEY=A..B:STEP: run "
+            "once per value of a config key and compare. Give it again for another key: the "
+            "runs are every combination (a grid), on the same seeds. 'players' sweeps "
+            f"--players. At most {MAX_VALUES} values a key, {MAX_SETTINGS} settings."
+        ),
     ] = None,
     progress: Annotated[
         str,
@@ -118,21 +122,19 @@ def simulate(
     """Solitaire-test a game with bots: game length, end reasons, seat balance, counters.
 
     A game's own options follow the others: Exploding Dice takes --two-colours, Parcheesi
-    --rules standard ('pnp list' names them)."""
+    --rules standard ('pnp list' names them).
+
+    A grid of settings, every combination run on the same seeds and compared: --sweep
+    dice_per_colour=2..4 --sweep n=4,6 (ranges A..B or A..B:STEP, e.g. board_height=250..600:50)."""
     engine = engine_for(get_game(game))
     options = parse_options(engine, ctx.args)
     if json_out is not None and not json_out.strip():
         raise PnpError("--json needs a file name, or '-' for stdout")
     if not -MAX_SEED <= seed < MAX_SEED:
         raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
-    if sweep is not None and len(sweep) > 1:
-        raise PnpError(
-            "--sweep can vary one config key per run: give it once, as KEY=V1,V2,... "
-            "(comparing two keys at once is not supported yet)"
-        )
     if progress not in PROGRESS_MODES:
         raise PnpError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, got '{progress}'")
-    swept = parse_sweep(sweep[0]) if sweep else None
+    grid = parse_grid(sweep) if sweep else None
     out_folder = output_folder(out)
     if json_out not in (None, "-"):
         check_user_file(json_out)  # said now, not after the games are played
@@ -149,10 +151,10 @@ def simulate(
     with report_after_ctrl_c():  # a second Ctrl-C still reports the finished games
         if json_out not in (None, "-") and stream_named(json_out) == 2:
             progress = "none"  # the JSON goes to stderr: no progress line inside it
-        sim = _simulate_and_print(request, json_out, report, out_folder, swept, progress)
+        runs = _simulate_and_print(request, json_out, report, out_folder, grid, progress)
+    sim = runs[-1][1]
     if sim.failure:
-        done = f"{sim.summary['games']:,} of {request.games:,} games finished"
-        raise RunFailed(f"{sim.failure}; the run stopped: {done} and are reported")
+        raise RunFailed(f"{sim.failure}; the run stopped: {_finished(request, runs, grid, True)}")
     if sim.interrupted:
         raise interrupt.Stopped  # the line above said so; exit 130 (143 for SIGTERM)
 
@@ -162,25 +164,25 @@ def _simulate_and_print(
     json_out: str | None,
     report: bool,
     out: Path,
-    swept: Swept | None = None,
+    grid: Grid | None = None,
     progress: str = "auto",
-) -> Simulation:
-    """Run (once, or once per swept value), then print the table or JSON, the warnings,
-    and write the report; the command's body."""
+) -> Runs:
+    """Run (once, or once per setting of the grid), then print the table or JSON, the
+    warnings, and write the report; the command's body."""
     err = Console(stderr=True)
-    runs = run_all(request, swept, lambda r, values: _run_one(r, values, err, progress))
+    runs = _run_with_progress(request, grid, err, progress)
     sim = runs[-1][1]
-    text = json.dumps(results(runs, swept), indent=2)
+    text = json.dumps(results(runs, grid), indent=2)
     if json_out == "-" or (json_out and stream_named(json_out) == 1):
         print(text)  # the JSON is stdout: no table beside it
     else:
         if json_out:
             write_user_file(json_out, text + "\n")
-        Console().print(sweep_table(swept[0], runs) if swept else summary_table(sim.summary))
-    for warning in cap_warnings(request, runs, swept):
+        Console().print(sweep_table(grid, runs) if grid else summary_table(sim.summary))
+    for warning in cap_warnings(request, runs):
         err.print(f"warning: {warning}", highlight=False, soft_wrap=True, markup=False)
     if report:
-        path = write_run_report(request, runs, out, swept)
+        path = write_run_report(request, runs, out, grid)
         if is_null_device(out):
             err.print("report: nothing kept (--out is the null device)", highlight=False)
         else:
@@ -190,31 +192,68 @@ def _simulate_and_print(
             )
             err.print(f"gallery: {index}", highlight=False)
     if sim.interrupted and not sim.failure:
-        err.print(f"interrupted: {sim.summary['games']} of {request.games} games finished")
-    return sim
+        err.print(f"interrupted: {_finished(request, runs, grid)}", highlight=False)
+    return runs
+
+
+def _finished(request: Request, runs: Runs, grid: Grid | None, commas: bool = False) -> str:
+    """What a stopped run reports: `120 of 1000 games finished`, and for a grid the
+    settings played in full before the one cut short."""
+    last, sim = runs[-1]
+    n, total = sim.summary["games"], request.games
+    games = f"{n:,} of {total:,}" if commas else f"{n} of {total}"
+    if not grid:
+        return f"{games} games finished" + (" and are reported" if commas else "")
+    return (
+        f"{len(runs) - 1} of {len(grid)} settings finished, and {games} games of "
+        f"{label(last)}; they are reported"
+    )
 
 
 PROGRESS_MODES = ("auto", "bar", "plain", "none")
 
 
-def _run_one(
-    request: Request, values: dict[str, Any] | None, err: Console, mode: str = "auto"
-) -> Simulation:
-    """One run, with a progress bar on a terminal, or plain lines on stderr (`--progress
-    plain`, or `auto` when stderr is not a terminal): stdout keeps only the results."""
+def _run_with_progress(request: Request, grid: Grid | None, err: Console, mode: str) -> Runs:
+    """Every setting in one go, with a progress bar on a terminal or plain lines on stderr
+    (`--progress plain`, or `auto` when stderr is not a terminal): stdout keeps only the
+    results. A grid's progress counts settings and games over the whole grid."""
     if mode == "auto":
         mode = "bar" if is_tty() else "plain"
+    settings = len(grid) if grid else 1
+    total = request.games * settings
     if mode == "none":
-        return request.run(values)
+        return run_all(request, grid)
     if mode == "plain":
-        label = request.game + "".join(f" ({k} = {v})" for k, v in (values or {}).items())
-        return request.run(values, progress=plain_progress(label, request.games))
+        return run_all(request, grid, plain_grid_progress(request.game, settings, total))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns: list[Any] = ["{task.description}", BarColumn(), MofNCompleteColumn()]
+    if grid:
+        columns += ["{task.fields[settings]}", "{task.fields[rate]}"]
+    columns.append(TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True) as bar:
-        task = bar.add_task(request.game, total=request.games)
-        return request.run(values, progress=lambda n: bar.update(task, completed=n))
+        task = bar.add_task(request.game, total=total, settings="", rate="")
+        rate = _Rate()
+
+        def told(done_settings: int, games: int) -> None:
+            bar.update(
+                task,
+                completed=games,
+                settings=f"{done_settings} of {settings} settings",
+                rate=f"{rate(games):,.0f} games/s",
+            )
+
+        return run_all(request, grid, told)
+
+
+class _Rate:
+    """Games per second since the run began."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+
+    def __call__(self, games: int) -> float:
+        return games / max(1e-9, time.monotonic() - self.start)
 
 
 def plain_progress(
@@ -223,6 +262,24 @@ def plain_progress(
     """`label: 1,200 of 10,000 games…` on stderr every few seconds (none for a quick run)."""
     ticker = Ticker(label, "games", every, stream)
     return lambda done: ticker(done, total)
+
+
+def plain_grid_progress(
+    label: str, settings: int, total: int, every: float | None = None, stream: TextIO | None = None
+) -> GridProgress:
+    """`plain_progress` over a grid: `label: 2 of 6 settings, 1,200 of 6,000 games, 850
+    games/s…` (one setting: today's `label: 1,200 of 10,000 games…`)."""
+    if settings == 1:
+        one = plain_progress(label, total, every, stream)
+        return lambda _settings, games: one(games)
+    ticker = Ticker(label, "games", every, stream)
+    rate = _Rate()
+
+    def told(done: int, games: int) -> None:
+        ticker.unit = f"games ({done} of {settings} settings done, {rate(games):,.0f} games/s)"
+        ticker(games, total)
+
+    return told
 
 
 def _print_skill_trace(request: Request, json_out: str | None) -> None:
@@ -263,9 +320,10 @@ def _print_skill_trace(request: Request, json_out: str | None) -> None:
     Console().print(t)
 
 
-def sweep_table(key: str, runs: Runs) -> Table:
-    """The runs of a sweep side by side (`pnp.sim.tables.sweep_rows`), for the terminal."""
-    return _rich(sweep_rows(key, [(value, sim.summary) for value, sim in runs]), right=True)
+def sweep_table(grid: Grid, runs: Runs) -> Table:
+    """The settings of a sweep side by side (`pnp.sim.tables.grid_rows`), for the terminal."""
+    keys = list(grid.keys)
+    return _rich(grid_rows(keys, [([s[k] for k in keys], sim.summary) for s, sim in runs]), True)
 
 
 def summary_table(s: Mapping[str, Any]) -> Table:

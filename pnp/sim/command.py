@@ -1,5 +1,8 @@
-"""`pnp simulate` as library calls: check a request, play it (once, or once per value of
-a swept config key), and hand back the JSON objects, the warnings and the report.
+"""`pnp simulate` as library calls: check a request, play it (once, or once per setting of
+a sweep's grid), and hand back the JSON objects, the warnings and the report.
+
+Every setting is checked and prepared before the first game is played (`plan_simulation`),
+then all are played in one `run_jobs` call and summed up (`finish_simulation`).
 
 The command line (`pnp.cli.simulate`) only parses options and prints what these return;
 a script or a web page calls them the same way.
@@ -13,19 +16,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.config import parse_toml, read_toml, split_config
+from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.gamedef import Engine, cutoffs, ratios, totals
 from pnp.games import get_game
+from pnp.sim.grid import PLAYERS, Grid, label, parse_axis
 from pnp.sim.metrics import Accumulator, summary
-from pnp.sim.runner import check_limits, run
+from pnp.sim.runner import GridProgress, Job, RunResult, check_limits, run_jobs
 from pnp.sim.seats import Lineup, engine_for, lineup, seat_count
 
 MAX_SEED = 2**63
 CAP_WARNING_SHARE = 0.05
 Progress = Callable[[int], None]
-Swept = tuple[str, list[Any]]  # a config key and its values
-Runs = list[tuple[Any, "Simulation"]]  # (swept value, or None; its run)
+Runs = list[tuple[dict[str, Any], "Simulation"]]  # (a setting's swept values, or {}; its run)
 
 
 @dataclass
@@ -91,7 +94,22 @@ def game_options() -> dict[str, list[str]]:
     return out
 
 
-def run_simulation(
+@dataclass(frozen=True)
+class Plan:
+    """One setting checked and prepared, not yet played: its job for `run_jobs`, and what
+    its summary needs once the games are in (`finish`)."""
+
+    job: Job
+    game: str
+    seats: Lineup
+    colours: tuple[str, ...]
+    chosen: dict[str, Any]  # the game options that differ from their defaults
+    params: dict[str, Any]  # the effective kit parameters, as JSON has them
+    title: str
+    shown: dict[str, str]  # the options and values as the report names them
+
+
+def plan_simulation(
     game: str,
     games: int = 1000,
     players: int | None = None,
@@ -100,12 +118,11 @@ def run_simulation(
     jobs: int = 1,
     config: Path | None = None,
     options: dict[str, Any] | None = None,
-    progress: Progress | None = None,
     values: dict[str, Any] | None = None,
     bots: str | None = None,
     budget: int | None = None,
-) -> Simulation:
-    """Check the request, build the play model from the kit's params, play, tally.
+) -> Plan:
+    """Check the request and build the play model from the kit's params, playing nothing.
     `values` are config keys given directly (a sweep's value), after the config file;
     `bots` one bot per seat ('mcts,random'), `budget` an mcts seat's playouts."""
     gdef = get_game(game)
@@ -122,40 +139,77 @@ def run_simulation(
     source = f"config file {config}" if config is not None else "options"
     params, _ = split_config(data, gdef.default_params(), source)
     model = engine.prepare(params, players, **options)
-    effective = as_json(dataclasses.asdict(params))
     seating = seats.engine_bot(engine) or seats
-    result = run(engine, model, players, seating, games, seed, jobs, options, progress)
-    colours = tuple(getattr(model, "colours", ()))
     chosen = {k: v for k, v in options.items() if v != declared[k].default}
     shown = {declared[k].label or k.replace("_", " "): _said(v) for k, v in chosen.items()}
     if config is not None:
         shown["config"] = Path(config).name
     for key, value in (values or {}).items():
         shown[key.replace("_", " ")] = _said(value)
+    return Plan(
+        job=Job(engine, model, players, seating, games, seed, options),
+        game=game,
+        seats=seats,
+        colours=tuple(getattr(model, "colours", ())),
+        chosen=chosen,
+        params=as_json(dataclasses.asdict(params)),
+        title=gdef.title,
+        shown=shown,
+    )
+
+
+def finish_simulation(plan: Plan, result: RunResult) -> Simulation:
+    """The summary of a planned setting's games (all of them, or those played before a
+    stop)."""
+    engine, job = plan.job.engine, plan.job
     return Simulation(
         summary=summary(
-            game,
-            players,
-            seats.label,
-            seed,
+            plan.game,
+            job.players,
+            plan.seats.label,
+            job.seed,
             result.acc,
-            colours,
+            plan.colours,
             cooperative=engine.COOPERATIVE,
             counters=tuple(engine.COUNTERS),
             ratios=ratios(engine),
-            options=chosen,
+            options=plan.chosen,
             abstraction=engine.ABSTRACTION,
             totals=totals(engine),
             unfinished=cutoffs(engine),
         )
-        | seated(seats)
-        | {"params": effective},
+        | seated(plan.seats)
+        | {"params": plan.params},
         acc=result.acc,
         interrupted=result.interrupted,
-        title=gdef.title,
-        options=shown,
+        title=plan.title,
+        options=plan.shown,
         failure=result.failure,
     )
+
+
+def run_simulation(
+    game: str,
+    games: int = 1000,
+    players: int | None = None,
+    bot: str = "random",
+    seed: int = 1,
+    jobs: int = 1,
+    config: Path | None = None,
+    options: dict[str, Any] | None = None,
+    progress: Progress | None = None,
+    values: dict[str, Any] | None = None,
+    bots: str | None = None,
+    budget: int | None = None,
+) -> Simulation:
+    """Check, play and tally one setting (`plan_simulation`, `run_jobs`, `finish_simulation`);
+    `progress(n)` is told the games finished."""
+    plan = plan_simulation(
+        game, games, players, bot, seed, jobs, config, options, values, bots, budget
+    )
+    told = (lambda _settings, n: progress(n)) if progress else None
+    (result,) = run_jobs([plan.job], jobs, told)
+    return finish_simulation(plan, result)
 
 
 def seated(seats: Lineup) -> dict[str, Any]:
@@ -169,32 +223,21 @@ def seated(seats: Lineup) -> dict[str, Any]:
     return out
 
 
-MAX_SWEEP = 12
+MAX_SWEEP = 12  # values of the studio's one swept key
 
 
 def parse_sweep(text: str) -> tuple[str, list[Any]]:
-    """`KEY=V1,V2,...` -> (key, values); values read as TOML scalars (numbers, strings)."""
-    key, sep, rest = text.partition("=")
-    key = key.strip()
-    words = [w.strip() for w in rest.split(",") if w.strip()]
-    if not sep or not key or not words:
-        raise PnpError(f"--sweep takes KEY=V1,V2,..., got '{text}'")
-    if len(words) > MAX_SWEEP:
-        raise PnpError(f"--sweep takes at most {MAX_SWEEP} values, got {len(words)}")
-    out = []
-    for w in words:
-        try:
-            out.append(parse_toml(f"v = {w}", "--sweep")["v"])
-        except PnpError as exc:
-            if "too deeply" in str(exc):
-                raise
-            out.append(w)  # a bare word: a string value
-    return key, out
+    """`KEY=V1,V2,...` -> (key, values), one key as the studio sweeps it (`pnp.sim.grid`)."""
+    return parse_axis(text, MAX_SWEEP)
 
 
-def sweep_summary(key: str, runs: Runs) -> dict[str, Any]:
-    """The JSON of a sweep: the key, and each value's run summary in order."""
-    return {"sweep": key, "runs": [{"value": v, **sim.summary} for v, sim in runs]}
+def sweep_summary(grid: Grid, runs: Runs) -> dict[str, Any]:
+    """The JSON of a sweep: the key and each value's summary in order; for several keys
+    the keys, and each setting's values beside its summary."""
+    if len(grid.keys) == 1:
+        (key,) = grid.keys
+        return {"sweep": key, "runs": [{"value": s[key], **sim.summary} for s, sim in runs]}
+    return {"sweep": list(grid.keys), "runs": [{"values": s, **sim.summary} for s, sim in runs]}
 
 
 def as_json(value: Any) -> Any:
@@ -227,7 +270,7 @@ def _said(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Request:
-    """One simulation as the command line asked for it (a sweep runs it once per value)."""
+    """One simulation as the command line asked for it (a sweep runs it once per setting)."""
 
     game: str
     games: int
@@ -243,67 +286,88 @@ class Request:
     scheduler: str | None = None  # where games are played: see `pnp.sim.runner.run_jobs`
     scheduler_timeout: float = 10.0  # seconds to reach a Dask scheduler
 
-    def run(
-        self, values: dict[str, Any] | None = None, progress: Progress | None = None
-    ) -> Simulation:
-        """`run_simulation` of this request, with `values` (a swept value) on top of its own."""
-        return run_simulation(
+    def plan(self, values: dict[str, Any] | None = None) -> Plan:
+        """`plan_simulation` of this request with a setting's `values` on top of its own
+        (`players` among them is the seat count)."""
+        values = dict(values or {})
+        players = values.pop(PLAYERS, self.players)
+        return plan_simulation(
             self.game,
             self.games,
-            self.players,
+            players,
             self.bot,
             self.seed,
             self.jobs,
             self.config,
             self.options,
-            progress=progress,
-            values={**(self.values or {}), **(values or {})} or None,
+            values={**(self.values or {}), **values} or None,
             bots=self.bots,
             budget=self.budget,
         )
 
+    def run(
+        self, values: dict[str, Any] | None = None, progress: Progress | None = None
+    ) -> Simulation:
+        """One setting played: `run_simulation` of this request, `values` on top of its own."""
+        told = (lambda _settings, n: progress(n)) if progress else None
+        return run_all(self, None, told, values)[0][1]
+
 
 def run_all(
     request: Request,
-    swept: Swept | None = None,
-    play: Callable[[Request, dict[str, Any] | None], Simulation] | None = None,
+    grid: Grid | None = None,
+    progress: GridProgress | None = None,
+    values: dict[str, Any] | None = None,
 ) -> Runs:
-    """The request once, or once per swept value, stopping after a run that was cut short
-    (Ctrl-C, a worker died). `play(request, values)` plays one (a caller's progress bar)."""
-    play = play or (lambda r, values: r.run(values))
-    runs: Runs = []
-    for value in swept[1] if swept else [None]:
-        sim = play(request, {swept[0]: value} if swept else None)
-        runs.append((value, sim))
-        if sim.interrupted:
-            break
-    return runs
+    """Every setting of the grid (or the request alone) checked and prepared before the
+    first game, then all played in one `run_jobs` call; the list stops after a setting
+    that was cut short (Ctrl-C, a worker died). A bad setting is one error naming it."""
+    check_limits(request.games, request.jobs)
+    if grid and PLAYERS in grid.keys and request.players is not None:
+        raise PnpError("--sweep players sets the player count: not with --players as well")
+    settings = grid.settings() if grid else [{}]
+    plans = []
+    for setting in settings:
+        try:
+            plans.append(request.plan({**(values or {}), **setting}))
+        except PnpError as exc:
+            if not setting:
+                raise
+            raise PnpError(f"{label(setting)}: {exc}") from None
+    done = run_jobs(
+        [p.job for p in plans],
+        request.jobs,
+        progress,
+        request.scheduler,
+        request.scheduler_timeout,
+    )
+    return [(s, finish_simulation(p, r)) for s, p, r in zip(settings, plans, done, strict=False)]
 
 
-def results(runs: Runs, swept: Swept | None = None) -> dict[str, Any]:
+def results(runs: Runs, grid: Grid | None = None) -> dict[str, Any]:
     """The JSON object of the runs: the one run's summary, or the sweep's."""
-    return sweep_summary(swept[0], runs) if swept else runs[-1][1].summary
+    return sweep_summary(grid, runs) if grid else runs[-1][1].summary
 
 
-def cap_warnings(request: Request, runs: Runs, swept: Swept | None = None) -> list[str]:
-    """One line per run that ended too often at the simulation's limit (none when the
-    last run was cut short: what stopped it is said instead)."""
+def cap_warnings(request: Request, runs: Runs) -> list[str]:
+    """One line per setting that ended too often at the simulation's limit (none when the
+    last one was cut short: what stopped it is said instead)."""
     if runs[-1][1].interrupted:
         return []
     caps = cutoffs(engine_for(get_game(request.game)))
     lines = []
-    for value, one in runs:
+    for setting, one in runs:
         warning = cap_warning(one.summary, caps)
         if warning:
-            where = f"{swept[0]} = {value}: " if swept else ""
-            lines.append(f"{where}{warning}")
+            lines.append(f"{label(setting)}: {warning}" if setting else warning)
     return lines
 
 
-def write_run_report(request: Request, runs: Runs, out: Path, swept: Swept | None = None) -> Path:
-    """OUT/<game>/report.html for the first run, with the sweep's plot when there is one
-    (the gallery over OUT is `pnp.gallery.gallery_for`'s)."""
-    from pnp.sim.report import sweep_plot, sweep_shares, write_report
+def write_run_report(request: Request, runs: Runs, out: Path, grid: Grid | None = None) -> Path:
+    """OUT/<game>/report.html for the first setting, with the sweep's reading, plots and
+    table above it when there is one (the gallery over OUT is `pnp.gallery.gallery_for`'s)."""
+    from pnp.sim.report import write_report
+    from pnp.sim.sweep_report import sweep_section
 
     first = runs[0][1]
     return write_report(
@@ -313,6 +377,5 @@ def write_run_report(request: Request, runs: Runs, out: Path, swept: Swept | Non
         first.title,
         first.options,
         root=out,
-        sweep=sweep_summary(swept[0], runs) if swept else None,
-        sweep_plots=(sweep_plot(swept[0], runs), sweep_shares(swept[0], runs)) if swept else (),
+        sweep=sweep_section(grid, runs) if grid else None,
     )

@@ -1,4 +1,5 @@
-"""The HTML simulation report: the run's numbers plus three plots, in one file.
+"""The HTML simulation report: the run's numbers plus three plots, in one file (a sweep's
+reading and plots above them: `pnp.sim.sweep_report`).
 
 Plots are drawn with matplotlib's object API on the SVG canvas (no pyplot, no GUI
 backend) and inlined as SVG; fixed metadata and a fixed hash salt make the file
@@ -27,6 +28,8 @@ from pnp.templating import render  # noqa: E402
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
+
+    from pnp.sim.sweep_report import SweepSection
 
 INK = "#0072B2"  # Okabe-Ito blue
 ACCENT = "#D55E00"
@@ -161,76 +164,6 @@ def counter_histogram(name: str, hist: dict[int, int]) -> str:
         return _svg(fig)
 
 
-def sweep_plot(key: str, runs: list) -> str:
-    """Mean game length with its 95 % interval (error bars) and the 5th-95th percentile
-    band for each swept value."""
-    labels = [str(v) for v, _ in runs]
-    lengths = [sim.summary["metrics"]["duration_turns"] for _, sim in runs]
-    means = [d["mean"] for d in lengths]
-    lows = [d["p5"] for d in lengths]
-    highs = [d["p95"] for d in lengths]
-    cis = [d["ci"] for d in lengths] if all("ci" in d for d in lengths) else None
-    with matplotlib.rc_context(RC):
-        fig = Figure(figsize=(6, 2.8))
-        ax = fig.add_subplot()
-        xs = list(range(len(runs)))
-        ax.fill_between(xs, lows, highs, color=INK, alpha=0.15, linewidth=0)
-        ax.errorbar(
-            xs,
-            means,
-            yerr=_errors(means, cis),
-            color=INK,
-            marker="o",
-            markersize=3,
-            ecolor="#222222",
-            capsize=4,
-            elinewidth=1.2,
-        )
-        ax.set_xticks(xs, labels)
-        ax.set_xlabel(key.replace("_", " "))
-        ax.set_ylabel("turns per game")
-        ax.set_title("Game length against " + key.replace("_", " ") + " (bars: 95 %; band: p5-p95)")
-        fig.tight_layout()
-        return _svg(fig)
-
-
-def sweep_shares(key: str, runs: list) -> str:
-    """Completion and seat 1's win share for each swept value, with 95 % error bars: two
-    settings differ where their bars do not overlap."""
-    labels = [str(v) for v, _ in runs]
-    xs = list(range(len(runs)))
-    with matplotlib.rc_context(RC):
-        fig = Figure(figsize=(6, 2.8))
-        ax = fig.add_subplot()
-        for name, label, colour, shift in (
-            ("completion", "completion", INK, -0.06),
-            ("advantage_p1", "seat 1 win share", ACCENT, 0.06),
-        ):
-            ms = [sim.summary["metrics"] for _, sim in runs]
-            if any(m.get(name) is None for m in ms):
-                continue
-            values = [m[name] for m in ms]
-            cis = [m.get(f"{name}_ci") for m in ms]
-            ax.errorbar(
-                [x + shift for x in xs],
-                values,
-                yerr=_errors(values, cis) if all(cis) else None,
-                color=colour,
-                marker="o",
-                capsize=4,
-                elinewidth=1.2,
-                label=label,
-            )
-        ax.set_xticks(xs, labels)
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_xlabel(key.replace("_", " "))
-        ax.set_ylabel("share of games")
-        ax.legend(frameon=False)
-        ax.set_title("Shares against " + key.replace("_", " ") + " (bars: 95 %)")
-        fig.tight_layout()
-        return _svg(fig)
-
-
 def said(value: object) -> str:
     """A parameter as a designer reads it: lists joined, tables as `key: value` pairs."""
     if isinstance(value, dict):
@@ -246,11 +179,10 @@ def render_report(
     title: str,
     options: dict,
     extra: tuple[str, ...] = (),
-    sweep: dict | None = None,
-    sweep_plots: tuple[str, ...] = (),
+    sweep: SweepSection | None = None,
 ) -> str:
-    """The page; `extra` holds further inline SVG plots a game adds, `sweep_plots` those
-    of a sweep (shown first, the length plot leading)."""
+    """The page; `extra` holds further inline SVG plots a game adds; a sweep's reading,
+    plots and table come first (`pnp.sim.sweep_report`), then the first setting's run."""
     m = summary["metrics"]
     counters = {k: v for k, v in m.items() if isinstance(v, dict) and "total" in v}
     known = {"advantage_p1", "balance", "completion", "timeouts", "drawishness"}
@@ -284,7 +216,6 @@ def render_report(
             "ends": end_reasons(summary["end_reasons"], summary.get("end_reasons_ci")),
             "extra": [counter_histogram(k, acc.counter_hist.get(k, {})) for k in shown]
             + list(extra),
-            "sweep": list(sweep_plots),
         },
     )
     return re.sub(r"[ \t]+\n", "\n", html)
@@ -298,9 +229,8 @@ def write_report(
     options: dict | None = None,
     extra: tuple[str, ...] = (),
     root: Path | None = None,
-    sweep: dict | None = None,
-    sweep_plots: tuple[str, ...] = (),
+    sweep: SweepSection | None = None,
 ) -> Path:
     """Write the report atomically to `path` (never through a link below `root`)."""
-    html = render_report(summary, acc, title, options or {}, extra, sweep, sweep_plots)
+    html = render_report(summary, acc, title, options or {}, extra, sweep)
     return write_text(path, html, root=root)

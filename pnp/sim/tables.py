@@ -98,17 +98,22 @@ def summary_rows(s: Mapping[str, Any]) -> Table:
 
 
 def sweep_rows(key: str, runs: list[tuple[Any, Mapping[str, Any]]]) -> Table:
-    """The runs of a sweep side by side, one row per value, each figure with its 95 %
-    interval, so two settings differ when their intervals do not overlap."""
+    """The runs of a one-key sweep side by side, one row per value (`grid_rows`)."""
+    return grid_rows([key], [([value], summary) for value, summary in runs])
+
+
+def grid_rows(keys: list[str], runs: list[tuple[list[Any], Mapping[str, Any]]]) -> Table:
+    """The settings of a sweep side by side, one row per setting and a column per swept
+    key, each figure with its 95 % interval, so two settings differ when their intervals
+    do not overlap."""
     seats = any("advantage_p1" in summary["metrics"] for _, summary in runs)
-    columns = [key, "turns (mean)", "turns (p5 - p95)", "completion"]
+    columns = [*keys, "turns (mean)", "turns (p5 - p95)", "completion"]
     columns += (["seat 1 wins"] if seats else []) + ["ends"]
     rows = []
-    for value, summary in runs:
+    for values, summary in runs:
         m = summary["metrics"]
         d = m["duration_turns"]
-        row = [
-            str(value),
+        row = [str(v) for v in values] + [
             plus_minus(d["mean"], d.get("ci"), 1),
             f"{d['p5']:.0f} - {d['p95']:.0f}",
             plus_minus(m["completion"], m.get("completion_ci")),
@@ -117,11 +122,16 @@ def sweep_rows(key: str, runs: list[tuple[Any, Mapping[str, Any]]]) -> Table:
             row.append(plus_minus(m.get("advantage_p1"), m.get("advantage_p1_ci")))
         row.append(", ".join(f"{e} {n}" for e, n in summary["end_reasons"].items()))
         rows.append(row)
-    return Table(f"sweep over {key}", INTERVAL_NOTE, columns, rows, [str(v) for v, _ in runs])
+    title = "sweep over " + " x ".join(keys)
+    names = [", ".join(str(v) for v in values) for values, _ in runs]
+    return Table(title, INTERVAL_NOTE, columns, rows, names)
 
 
 def results_table(data: Mapping[str, Any]) -> Table:
     """The table of `pnp simulate --json`'s object: a sweep's or one run's."""
+    if isinstance(data.get("sweep"), list):
+        keys = data["sweep"]
+        return grid_rows(keys, [([r["values"][k] for k in keys], r) for r in data["runs"]])
     if "sweep" in data:
         return sweep_rows(data["sweep"], [(r["value"], r) for r in data["runs"]])
     return summary_rows(data)

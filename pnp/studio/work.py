@@ -25,6 +25,7 @@ from pnp.checks import Finding
 from pnp.errors import PnpError
 from pnp.games import get_game
 from pnp.sim.command import Request, cap_warnings, parse_sweep, results, run_all, write_run_report
+from pnp.sim.grid import Grid
 from pnp.sim.runner import default_jobs
 from pnp.sim.solve import draw_solution, plain, run_solve, turn_lines
 from pnp.sim.tables import results_table
@@ -153,32 +154,24 @@ def simulate(
     budget: int | None = None,
 ) -> dict:
     """`pnp simulate --json` for the same request (and its `--report`, in `folder`)."""
-    swept = parse_sweep(sweep) if sweep else None
+    grid = Grid.of(*parse_sweep(sweep)) if sweep else None
     request = Request(
         slug, games, players, bot, seed, default_jobs(), None, options, bots, budget, values
     )
-    total = games * (len(swept[1]) if swept else 1)
-    finished = [0]
+    total = games * (len(grid) if grid else 1)
 
-    def play(r: Request, extra: dict[str, Any] | None) -> Any:
-        base = finished[0]
+    def tick(_settings: int, n: int) -> None:
+        say(n, total, f"{n:,} of {total:,} games")
 
-        def tick(n: int) -> None:
-            say(base + n, total, f"{base + n:,} of {total:,} games")
-
-        sim = r.run(extra, progress=tick)
-        finished[0] += sim.summary["games"]
-        return sim
-
-    runs = run_all(request, swept, play)
+    runs = run_all(request, grid, tick)
     if runs[-1][1].interrupted:
         raise Cancelled
-    report = write_run_report(request, runs, folder, swept)
-    data = results(runs, swept)
+    report = write_run_report(request, runs, folder, grid)
+    data = results(runs, grid)
     return {
         "json": data,
         "table": results_table(data).as_json(),
-        "warnings": cap_warnings(request, runs, swept),
+        "warnings": cap_warnings(request, runs),
         "report": report.relative_to(folder).as_posix(),
     }
 

@@ -1,0 +1,128 @@
+"""A sweep's grid: `--sweep KEY=V1,V2,...` given once per key, read into the settings to
+run, the Cartesian product of the keys' values (the first key outermost).
+
+A value list may hold ranges: `radius=2..5` (whole numbers, both ends included) and
+`board_height=250..600:50` (start..stop:step, the stop included when a step lands on it).
+Every setting is one full simulation on the same seeds, so the settings are compared on
+common random numbers. `players` is the seat count (`--players`), not a kit key.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from pnp.config import parse_toml
+from pnp.errors import PnpError
+
+MAX_VALUES = 50  # values of one key
+MAX_SETTINGS = 200  # settings of the whole grid
+PLAYERS = "players"  # the swept key that is the seat count, `--players`, for every game
+
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
+_RANGE = re.compile(rf"\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*(?::\s*({_NUMBER})\s*)?")
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The swept keys and each key's values, in the order given."""
+
+    keys: tuple[str, ...]
+    values: tuple[tuple[Any, ...], ...]
+
+    @classmethod
+    def of(cls, key: str, values: list[Any]) -> Grid:
+        """A one-key grid."""
+        return cls((key,), (tuple(values),))
+
+    def settings(self) -> list[dict[str, Any]]:
+        """Every combination of the keys' values, the first key varying slowest."""
+        return [dict(zip(self.keys, combo, strict=True)) for combo in self.points()]
+
+    def points(self) -> list[tuple[Any, ...]]:
+        return list(itertools.product(*self.values))
+
+    def __len__(self) -> int:
+        n = 1
+        for values in self.values:
+            n *= len(values)
+        return n
+
+
+def label(setting: dict[str, Any]) -> str:
+    """`board_height = 300, die_size = 12`: a setting as errors and warnings name it."""
+    return ", ".join(f"{k} = {v}" for k, v in setting.items())
+
+
+def parse_grid(texts: list[str]) -> Grid:
+    """The grid of several `--sweep` options; one-line errors for a repeated key or a grid
+    too big to run."""
+    keys: list[str] = []
+    values: list[tuple[Any, ...]] = []
+    for text in texts:
+        key, vals = parse_axis(text)
+        if key in keys:
+            raise PnpError(f"--sweep {key} is given twice: give each key once, with all its values")
+        keys.append(key)
+        values.append(tuple(vals))
+    grid = Grid(tuple(keys), tuple(values))
+    if len(grid) > MAX_SETTINGS:
+        sizes = " x ".join(str(len(v)) for v in values)
+        raise PnpError(
+            f"--sweep: {sizes} = {len(grid)} settings, at most {MAX_SETTINGS} in one run "
+            "(fewer values, or a coarser step)"
+        )
+    return grid
+
+
+def parse_axis(text: str, most: int = MAX_VALUES) -> tuple[str, list[Any]]:
+    """`KEY=V1,V2,...` -> (key, values); each item a TOML scalar (numbers, strings, a bare
+    word) or a range `A..B` / `A..B:STEP`."""
+    key, sep, rest = text.partition("=")
+    key = key.strip()
+    words = [w.strip() for w in rest.split(",") if w.strip()]
+    if not sep or not key or not words:
+        raise PnpError(f"--sweep takes KEY=V1,V2,... or KEY=A..B[:STEP], got '{text}'")
+    out: list[Any] = []
+    for word in words:
+        span = _RANGE.fullmatch(word)
+        new = _span(key, span[1], span[2], span[3], most) if span else [_scalar(word)]
+        for value in new:
+            if any(value == v and type(value) is type(v) for v in out):
+                raise PnpError(f"--sweep {key}: the value {value} is given twice")
+            out.append(value)
+        if len(out) > most:
+            raise PnpError(f"--sweep takes at most {most} values of a key, {key} has more")
+    return key, out
+
+
+def _scalar(word: str) -> Any:
+    try:
+        return parse_toml(f"v = {word}", "--sweep")["v"]
+    except PnpError as exc:
+        if "too deeply" in str(exc):
+            raise
+        return word  # a bare word: a string value
+
+
+def _span(key: str, start: str, stop: str, step: str | None, most: int) -> list[Any]:
+    """The values of `start..stop[:step]`, exact in decimal (0.1 steps land on the stop);
+    whole numbers when the start and step are."""
+    try:
+        a, b, d = Decimal(start), Decimal(stop), Decimal(step or "1")
+    except InvalidOperation:  # pragma: no cover - the pattern only lets numbers through
+        raise PnpError(f"--sweep {key}: '{start}..{stop}' is not a range") from None
+    where = f"--sweep {key}={start}..{stop}" + (f":{step}" if step else "")
+    if d <= 0:
+        raise PnpError(f"{where}: the step must be above 0")
+    if b < a:
+        raise PnpError(f"{where}: the range runs from {start} up to a stop below it")
+    count = int((b - a) / d) + 1
+    if count > most:
+        raise PnpError(f"{where}: {count} values, at most {most} for one key")
+    whole = all("." not in t for t in (start, step or "1"))
+    values = [a + i * d for i in range(count)]
+    return [int(v) for v in values] if whole else [float(v) for v in values]
