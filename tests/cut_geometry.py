@@ -39,7 +39,8 @@ Arc3 = tuple[float, float, float]
 
 def _svg_read(svg_text: str, layer: str) -> list[tuple[BaseGeometry, list[Arc3]]]:
     root = ET.fromstring(svg_text)
-    height = float(root.get("viewBox", "0 0 0 0").split()[3])
+    _, y0, _, vb_height = (float(v) for v in root.get("viewBox", "0 0 0 0").split())
+    height = vb_height + 2 * y0  # the trim's height: a bleed widens the viewBox both ways
     groups = [g for g in root.iter(f"{SVG}g") if g.get("id") == f"layer-{layer}"]
     out: list[tuple[BaseGeometry, list[Arc3]]] = []
     for el in (el for g in groups for el in g):
