@@ -57,6 +57,16 @@ def _svg_read(svg_text: str, layer: str) -> list[tuple[BaseGeometry, list[Arc3]]
     return out
 
 
+def svg_path_nums(d: str) -> list[float]:
+    """A path's points (SVG coordinates) as x0, y0, x1, y1...: its M and L points, and
+    points along each `A` arc; what tests that read numbers off a path need."""
+    out: list[float] = []
+    for sub in re.findall(r"M[^M]*", d):
+        for x, y in _svg_subpath(sub)[0]:
+            out += [x, y]
+    return out
+
+
 def _svg_subpath(sub: str) -> tuple[list[tuple[float, float]], list[Arc3]]:
     """One subpath's points (SVG coordinates) through M, L, A and Z commands."""
     pts: list[tuple[float, float]] = []
@@ -97,6 +107,28 @@ def _svg_arc(
         for k in range(1, n)
     ]
     return (cx, cy), [*points, q]
+
+
+def pdf_path_points(curve: dict[str, Any], steps: int = 64) -> list[tuple[float, float]]:
+    """Points along a pdfplumber curve object's path (points, page coordinates), each
+    Bézier followed along its length: the control points pdfplumber's own box counts lie
+    off the curve."""
+    pts: list[tuple[float, float]] = []
+    for cmd, *args in curve["path"]:
+        if cmd in ("m", "l"):
+            pts.append(args[0])
+        elif cmd == "c" and pts:
+            p0, (c1, c2, p1) = pts[-1], args
+            for k in range(1, steps + 1):
+                t = k / steps
+                u = 1 - t
+                pts.append(
+                    tuple(  # type: ignore[arg-type]
+                        u**3 * a + 3 * u * u * t * b + 3 * u * t * t * c + t**3 * d
+                        for a, b, c, d in zip(p0, c1, c2, p1, strict=True)
+                    )
+                )
+    return pts
 
 
 def dxf_cut_lines(data: bytes, layer: str) -> list[BaseGeometry]:
