@@ -50,7 +50,7 @@ def _svg_read(svg_text: str, layer: str) -> list[tuple[BaseGeometry, list[Arc3]]
             out.append((ring, [(cx, height - cy, r)]))
         elif el.tag == f"{SVG}path":
             for sub in re.findall(r"M[^M]*", el.get("d", "")):
-                pts, arcs = _svg_subpath(sub)
+                pts, arcs = svg_subpath_points(sub)
                 flipped = [(x, height - y) for x, y in pts]
                 geom = Polygon(flipped).exterior if "Z" in sub else LineString(flipped)
                 out.append((geom, [(cx, height - cy, r) for cx, cy, r in arcs]))
@@ -62,12 +62,12 @@ def svg_path_nums(d: str) -> list[float]:
     points along each `A` arc; what tests that read numbers off a path need."""
     out: list[float] = []
     for sub in re.findall(r"M[^M]*", d):
-        for x, y in _svg_subpath(sub)[0]:
+        for x, y in svg_subpath_points(sub)[0]:
             out += [x, y]
     return out
 
 
-def _svg_subpath(sub: str) -> tuple[list[tuple[float, float]], list[Arc3]]:
+def svg_subpath_points(sub: str) -> tuple[list[tuple[float, float]], list[Arc3]]:
     """One subpath's points (SVG coordinates) through M, L, A and Z commands."""
     pts: list[tuple[float, float]] = []
     arcs: list[Arc3] = []
