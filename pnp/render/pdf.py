@@ -1,6 +1,7 @@
 """PDF renderer: draws Pages with reportlab, and decides nothing about where things go.
 
-Invariant mode makes rebuilds byte-identical; fonts are embedded TrueType subsets.
+Invariant mode makes rebuilds byte-identical; fonts are embedded TrueType subsets. A
+shape's true curve (`Shape.curve`) is drawn as Bézier curves, not as its flattening.
 Page coordinates are millimetres, converted to points here and nowhere else.
 """
 
@@ -236,7 +237,7 @@ def _ring_ops(coords: list[tuple[float, float]], close: bool) -> str:
 
 def _path_ops(path: CurvePath) -> str:
     """PDF operators for a path of lines and arcs: each arc as cubic Béziers (`c`), at
-    most a quarter circle apiece (`geometry.curves.cubics`)."""
+    most an eighth of a circle apiece (`geometry.curves.cubics`)."""
     x, y, _ = path.vertices[0]
     ops = [f"{_n(x * K)} {_n(y * K)} m"]
     for p, q, b in path.segments():
