@@ -15,7 +15,8 @@ from shapely.geometry import LineString, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from geometry.shapes import centred_rounded_rect, symbol, union_of
+from geometry.curves import Curve
+from geometry.shapes import centred_rounded_rect, centred_rounded_rect_curve, symbol, union_of
 
 # --- pips -----------------------------------------------------------------------------
 
@@ -68,6 +69,11 @@ def sticker_size(die: float, margin: float) -> float:
 def sticker_outline(cx: float, cy: float, side: float) -> Polygon:
     """A sticker's kiss-cut line: a square with small rounded corners (no peeling points)."""
     return centred_rounded_rect(cx, cy, side, side, sticker_radius(side))
+
+
+def sticker_curve(cx: float, cy: float, side: float) -> Curve:
+    """The sticker's kiss-cut line as its true curve (quarter arcs at the corners)."""
+    return centred_rounded_rect_curve(cx, cy, side, side, sticker_radius(side))
 
 
 def sticker_radius(side: float) -> float:

@@ -24,7 +24,8 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from geometry.shapes import polygon_of, union_of
+from geometry.curves import Curve, Path
+from geometry.shapes import polygon_of
 
 ARC = 16  # segments per quarter circle: smooth for a saw, small for a file
 HUB_FILLET = 4.0  # mm: rounds the inside corner where a side meets the hub (no notch to snap)
@@ -83,6 +84,10 @@ class Fan:
         """The blade outline in blade coordinates."""
         return blade_outline(self.length, self.corner_radius, self.apex)
 
+    def blade_curve(self) -> Curve:
+        """The blade outline as its true curve: corner, hub and fillet arcs kept as arcs."""
+        return Curve((blade_path(self.length, self.corner_radius, self.apex),))
+
     def placed(self, k: int, angle: float | None = None) -> Polygon:
         """Blade k turned about the pivot to `angle` (default: its open position)."""
         a = self.angles()[k] if angle is None else angle
@@ -105,10 +110,18 @@ class Fan:
 
 def blade_outline(length: float, corner_radius: float, apex: float) -> Polygon:
     """A rounded triangle with its apex on the pivot, sides along rays at +-apex/2, outer
-    corners rounded to `corner_radius`, and a hub of the same radius about the pivot.
+    corners rounded to `corner_radius`, and a hub of the same radius about the pivot;
+    the flattening of `blade_path`, the one true outline.
 
     `length` is the distance from the pivot to the blade's farthest point.
     """
+    return Curve((blade_path(length, corner_radius, apex),)).polygon()
+
+
+def blade_path(length: float, corner_radius: float, apex: float) -> Path:
+    """The blade outline as lines and arcs, counter-clockwise from the outer edge: the
+    outer edge, an outer corner arc, a side along its ray, the hub fillet (concave,
+    radius HUB_FILLET), the hub arc round the back of the pivot, and the same mirrored."""
     r = corner_radius
     half = math.radians(apex / 2)
     t, k = math.tan(half), r / math.cos(half)
@@ -120,11 +133,27 @@ def blade_outline(length: float, corner_radius: float, apex: float) -> Polygon:
     y = x * t - k
     if y <= 0:
         raise ValueError(f"a {length:g} mm blade is too short for {r:g} mm rounded corners")
-    corners = [Point(x, y).buffer(r, quad_segs=ARC), Point(x, -y).buffer(r, quad_segs=ARC)]
-    body = unary_union([*corners, Point(0, 0)]).convex_hull
-    hub = Point(0, 0).buffer(r, quad_segs=ARC)
-    parts = [body, hub, *(_fillet(r, half, side) for side in (1, -1))]
-    return union_of(parts, "blade outline")
+    sh, ch = math.sin(half), math.cos(half)
+    corner = math.tan((math.pi / 2 + half) / 4)  # an outer corner turns through 90 + half
+    f = HUB_FILLET
+    along = math.sqrt((r + f) ** 2 - f * f)  # fillet centre: f off the ray, hub + f out
+    t1 = (along * ch, along * sh)  # where the upper side meets its fillet
+    centre = (along * ch - f * sh, along * sh + f * ch)
+    t2 = (centre[0] * r / (r + f), centre[1] * r / (r + f))  # the fillet meets the hub
+    fillet = -math.tan(math.acos(f / (r + f)) / 4)  # concave: turns clockwise
+    phi = math.atan2(t2[1], t2[0])
+    hub = math.tan((2 * math.pi - 2 * phi) / 4)  # round the back, from phi to -phi
+    vertices = (
+        (x + r, -y, 0.0),
+        (x + r, y, corner),
+        (x - r * sh, y + r * ch, 0.0),
+        (t1[0], t1[1], fillet),
+        (t2[0], t2[1], hub),
+        (t2[0], -t2[1], fillet),
+        (t1[0], -t1[1], 0.0),
+        (x - r * sh, -(y + r * ch), corner),
+    )
+    return Path(vertices, True)
 
 
 def _fillet(hub: float, half: float, side: int) -> Polygon:

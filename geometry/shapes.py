@@ -9,6 +9,8 @@ from shapely.geometry import MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from geometry.curves import Curve, CurveError, circle_path, rounded_rect_path
+
 ARC_RESOLUTION = 16  # segments per quarter circle: smooth at print size, small files
 SEAM = 1e-6
 """mm: gaps and overlaps this thin between parts meant to meet are floating-point noise
@@ -59,20 +61,26 @@ def _polygons(geom: BaseGeometry) -> list[Polygon]:
 
 
 def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> Polygon:
-    """Axis-aligned rectangle with corner radius r (r=0 gives sharp corners)."""
+    """Axis-aligned rectangle with corner radius r (r=0 gives sharp corners), flattened
+    from its true curve (`rounded_rect_curve`)."""
     if w <= 0 or h <= 0:
         raise ValueError(f"rectangle needs positive size, got {w} x {h}")
-    r = max(0.0, min(r, w / 2, h / 2))
-    if r == 0:
+    if min(r, w / 2, h / 2) <= 0:
         return box(x, y, x + w, y + h)
-    inner = box(x + r, y + r, x + w - r, y + h - r)
-    if inner.area == 0:  # a stadium: buffer of a line
-        return inner.buffer(r, quad_segs=ARC_RESOLUTION)
-    return inner.buffer(r, quad_segs=ARC_RESOLUTION)
+    return rounded_rect_curve(x, y, w, h, r).polygon()
+
+
+def rounded_rect_curve(x: float, y: float, w: float, h: float, r: float) -> Curve:
+    """The rounded rectangle as lines and quarter arcs, for renderers to draw as arcs."""
+    return Curve((rounded_rect_path(x, y, w, h, r),))
 
 
 def centred_rounded_rect(cx: float, cy: float, w: float, h: float, r: float) -> Polygon:
     return rounded_rect(cx - w / 2, cy - h / 2, w, h, r)
+
+
+def centred_rounded_rect_curve(cx: float, cy: float, w: float, h: float, r: float) -> Curve:
+    return rounded_rect_curve(cx - w / 2, cy - h / 2, w, h, r)
 
 
 def regular_polygon(
@@ -142,10 +150,22 @@ def symbol(kind: str, cx: float, cy: float, size: float) -> Polygon:
     return polygon_of(_symbol(kind, cx, cy, size), f"{kind} symbol")
 
 
-def _symbol(kind: str, cx: float, cy: float, size: float) -> BaseGeometry:
+def symbol_curve(kind: str, cx: float, cy: float, size: float) -> Curve | None:
+    """The symbol's true curve where it is made of circles (a disc, a ring), else None."""
     s = size / 2
     if kind == "circle":
-        return Point(cx, cy).buffer(s * 0.92, quad_segs=ARC_RESOLUTION)
+        return Curve((circle_path(cx, cy, s * 0.92),))
+    if kind == "ring":
+        return Curve((circle_path(cx, cy, s * 0.92), circle_path(cx, cy, s * 0.5)))
+    return None
+
+
+def _symbol(kind: str, cx: float, cy: float, size: float) -> BaseGeometry:
+    s = size / 2
+    if kind in ("circle", "ring"):
+        curve = symbol_curve(kind, cx, cy, size)
+        assert curve is not None
+        return curve.polygon()
     if kind == "triangle":
         tri = regular_polygon(cx, cy, s * 1.1, 3)
         return affinity.translate(tri, 0, -s * 0.22)
@@ -162,9 +182,6 @@ def _symbol(kind: str, cx: float, cy: float, size: float) -> BaseGeometry:
         return box(cx - s, cy - t, cx + s, cy + t).union(box(cx - t, cy - s, cx + t, cy + s))
     if kind == "saltire":
         return affinity.rotate(_symbol("cross", cx, cy, size * 0.95), 45, origin=(cx, cy))
-    if kind == "ring":
-        disc = Point(cx, cy).buffer(s * 0.92, quad_segs=ARC_RESOLUTION)
-        return disc.difference(Point(cx, cy).buffer(s * 0.5, quad_segs=ARC_RESOLUTION))
     if kind == "pentagon":
         return regular_polygon(cx, cy - s * 0.05, s * 0.98, 5)
     if kind == "half-disc":
@@ -189,6 +206,19 @@ def kerf_offset(geom: BaseGeometry, kerf: float, outward: bool = True) -> BaseGe
     return geom.buffer(
         d, quad_segs=ARC_RESOLUTION, join_style="mitre" if _is_boxy(geom) else "round"
     )
+
+
+def kerf_offset_curve(curve: Curve, kerf: float, outward: bool = True) -> Curve | None:
+    """The kerf offset of a true curve, as a curve: an outline's arcs grow by kerf/2
+    about the same centres and its sharp corners gain arcs of radius kerf/2 (what
+    `kerf_offset` makes with round joins); a hole's arcs shrink by kerf/2. None when
+    the shape needs trimming the exact offset does not do (then `kerf_offset` it)."""
+    if kerf <= 0:
+        return curve
+    try:
+        return curve.offset_area(kerf / 2 if outward else -kerf / 2)
+    except CurveError:
+        return None
 
 
 def _is_boxy(geom: BaseGeometry) -> bool:

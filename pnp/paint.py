@@ -250,7 +250,7 @@ def _unseen_outlines(component: Component, printed: tuple[str, ...]) -> list[Bas
         for ring in shapely.get_parts(linework(cut)):
             if painted is None:
                 painted = paints(component, painted_layers(printed))
-            outline = replace(cut, geom=ring, radius=0.0)
+            outline = replace(cut, geom=ring, radius=0.0, curve=None)
             unseen = unseen_stretches(component, outline, printed, painted)
             if not unseen.is_empty:
                 out.append(unseen)

@@ -29,7 +29,7 @@ import shapely
 from shapely.geometry import LineString, MultiLineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from geometry.shapes import kerf_offset
+from geometry.shapes import kerf_offset, kerf_offset_curve
 from pnp.scene import CUT_STYLE, Component, Item, Shape, check_layer_colours, machine_style
 
 Pass = Callable[[Component], Component]
@@ -95,6 +95,11 @@ def _offset(item: Item, kerf: float) -> Item:
         return item
     outward = item.layer == "cut"
     geom = item.geom
+    if item.curve is not None and (_is_closed_ring(geom) or geom.geom_type == "Polygon"):
+        curve = kerf_offset_curve(item.curve, kerf, outward=outward)
+        if curve is not None:  # offset as a curve: arcs keep their centres
+            geom = curve.polygon() if geom.geom_type == "Polygon" else curve.ring()
+            return replace(item, geom=geom, curve=curve)
     if _is_closed_ring(geom):  # a card's rounded trim is a ring: offset it as the area
         geom = kerf_offset(Polygon(geom.coords), kerf, outward=outward).exterior
     elif geom.geom_type in ("Polygon", "MultiPolygon"):
@@ -102,7 +107,7 @@ def _offset(item: Item, kerf: float) -> Item:
     radius = item.radius
     if radius > 0:
         radius = radius + kerf / 2 if outward else radius - kerf / 2
-    return replace(item, geom=geom, radius=radius)
+    return replace(item, geom=geom, radius=radius, curve=None)
 
 
 def _is_closed_ring(geom: BaseGeometry) -> bool:
@@ -176,7 +181,7 @@ def merge_common_lines(sheet: Component, tol: float = COMMON_LINE_TOL) -> Compon
         k = replaced[i]
         if rest[k]:  # an outline shared all round is cut by its neighbours alone
             merged = shapely.line_merge(MultiLineString(rest[k]))
-            items.extend(replace(cuts[k][1], geom=g) for g in shapely.get_parts(merged))
+            items.extend(cuts[k][1].flattened(g) for g in shapely.get_parts(merged))
     saved = sum(hi - lo for spans in covered.values() for lo, hi in _union(spans))
     return replace(sheet, items=items, meta=dict(sheet.meta, common_line_saved=saved))
 

@@ -16,6 +16,8 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from geometry.curves import Curve
+from geometry.shapes import symbol, symbol_curve
 from pnp.colour import contrast_ratio
 
 LAYERS: tuple[str, ...] = ("art", "guide", "score", "inner-cut", "cut", "drill")
@@ -73,7 +75,7 @@ def shown_on(shape: Shape, ground: str) -> list[Shape]:
     halo = max(("#FFFFFF", "#000000"), key=lambda c: contrast_ratio(c, stroke))
     style = Style(stroke=halo, stroke_width=shape.style.stroke_width + 2 * HALO)
     under: Layer = "art" if shape.layer == "art" else "guide"
-    return [Shape(shape.geom, under, style, shape.radius), shape]
+    return [Shape(shape.geom, under, style, shape.radius, shape.curve), shape]
 
 
 def check_layer_colours(colours: dict[str, str] | None) -> dict[str, str]:
@@ -108,17 +110,44 @@ def machine_style(style: Style, colour: str | None, hairline: float | None) -> S
     return replace(style, fill=fill, stroke=stroke, stroke_width=width)
 
 
+CURVE_FIT = 0.01
+"""mm: a shape's curve and its geometry must span the same box to this (a stale curve
+left behind by a geometry change fails loudly instead of drawing the old outline)."""
+
+
 @dataclass(frozen=True)
 class Shape:
-    """A piece of shapely geometry on a layer. A Point with `radius` is a circle."""
+    """A piece of shapely geometry on a layer. A Point with `radius` is a circle.
+
+    `curve`, when set, is the geometry's true outline with its arcs (`geometry.curves`):
+    renderers draw it, and `geom` (its flattening) is what checks measure. Anything that
+    changes `geom` must change the curve with it (`transformed`) or drop it."""
 
     geom: BaseGeometry
     layer: Layer = "art"
     style: Style = field(default_factory=Style)
     radius: float = 0.0
+    curve: Curve | None = None
+
+    def __post_init__(self) -> None:
+        if self.curve is not None and not self.geom.is_empty:
+            got, want = self.curve.bounds(), self.geom.bounds
+            if any(abs(a - b) > CURVE_FIT for a, b in zip(got, want, strict=True)):
+                raise ValueError(f"a shape's curve spans {got}, its geometry {want}")
 
     def moved(self, dx: float, dy: float) -> Shape:
-        return replace(self, geom=affinity.translate(self.geom, dx, dy))
+        curve = None if self.curve is None else self.curve.translated(dx, dy)
+        return replace(self, geom=affinity.translate(self.geom, dx, dy), curve=curve)
+
+    def transformed(self, m: list[float]) -> Shape:
+        """The shape under a shapely affine matrix [a, b, d, e, xoff, yoff]; its curve
+        follows (turns, moves and mirrors keep arcs arcs)."""
+        curve = None if self.curve is None else self.curve.affine(m)
+        return replace(self, geom=affinity.affine_transform(self.geom, m), curve=curve)
+
+    def flattened(self, geom: BaseGeometry) -> Shape:
+        """The shape with new geometry that no longer follows its curve (a clip, a split)."""
+        return replace(self, geom=geom, curve=None)
 
 
 @dataclass(frozen=True)
@@ -163,6 +192,8 @@ class Component:
     outline: BaseGeometry | None = None
     fold_lines: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = ()
     meta: dict[str, object] = field(default_factory=dict)
+    curve: Curve | None = None
+    """The outline's true curve (its arcs), when it has one; `outline` is its flattening."""
 
     @property
     def trim(self) -> Polygon:
@@ -185,6 +216,18 @@ class Component:
     def texts(self) -> list[Text]:
         return [i for i in self.items if isinstance(i, Text)]
 
+    def set_outline(self, curve: Curve) -> Polygon:
+        """Give the component a curved outline: the curve, and its flattening for checks."""
+        self.curve = curve
+        self.outline = curve.polygon()
+        return self.outline
+
+    def outline_ring(self, layer: Layer = "cut", style: Style | None = None) -> Shape:
+        """The outline as a closed line on `layer`, drawn as its true curve if it has one."""
+        if self.curve is not None:
+            return curved(self.curve, layer, style, "ring")
+        return Shape(self.shape_outline.exterior, layer, style or Style())  # type: ignore[attr-defined]
+
     def has_cut_lines(self) -> bool:
         return any(s.layer in ("cut", "inner-cut") for s in self.shapes())
 
@@ -203,6 +246,34 @@ def enclosed(shape: Shape, quad_segs: int = 32) -> BaseGeometry:
     if kind in ("LineString", "LinearRing"):
         return Polygon(geom.coords) if geom.is_closed and len(geom.coords) > 3 else Polygon()
     return unary_union([enclosed(replace(shape, geom=g), quad_segs) for g in geom.geoms])
+
+
+CurveKind = Literal["area", "ring", "line"]
+
+
+def curved(
+    curve: Curve, layer: Layer = "art", style: Style | None = None, kind: CurveKind = "area"
+) -> Shape:
+    """A shape drawn as its true curve: an area (filled, holes open), a closed outline
+    (a ring: a cut line, a stroked edge) or an open line."""
+    geom: BaseGeometry
+    if kind == "area":
+        geom = curve.polygon()
+    elif kind == "ring":
+        geom = curve.ring()
+    else:
+        geom = curve.line()
+    return Shape(geom, layer, style or Style(), curve=curve)
+
+
+def symbol_shape(
+    kind: str, cx: float, cy: float, size: float, layer: Layer = "art", style: Style | None = None
+) -> Shape:
+    """A colour's symbol (`geometry.shapes.symbol`) as a shape, with its true curve when it
+    is round (a disc's or a ring's circles)."""
+    return Shape(
+        symbol(kind, cx, cy, size), layer, style or Style(), curve=symbol_curve(kind, cx, cy, size)
+    )
 
 
 def circle(x: float, y: float, r: float, layer: Layer = "art", style: Style | None = None) -> Shape:

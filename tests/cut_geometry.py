@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import itertools
+import math
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
 import ezdxf
+from ezdxf.math import bulge_to_arc
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -22,25 +24,116 @@ Bounds = tuple[float, float, float, float]
 
 def svg_cut_lines(svg_text: str, layer: str) -> list[BaseGeometry]:
     """Every subpath (closed: a ring, else a line) and circle on one SVG layer, in scene
-    coordinates (y up, mm). A polygon with holes is one path of several subpaths."""
+    coordinates (y up, mm). A polygon with holes is one path of several subpaths; arcs
+    (`A`) are followed as the SVG spec draws them, in chords of at most a micron's stray."""
+    return [g for g, _ in _svg_read(svg_text, layer)]
+
+
+def svg_arcs(svg_text: str, layer: str) -> list[tuple[float, float, float]]:
+    """(cx, cy, r) of every circle and arc on one SVG layer, scene coordinates."""
+    return [a for _, arcs in _svg_read(svg_text, layer) for a in arcs]
+
+
+Arc3 = tuple[float, float, float]
+
+
+def _svg_read(svg_text: str, layer: str) -> list[tuple[BaseGeometry, list[Arc3]]]:
     root = ET.fromstring(svg_text)
-    height = float(root.get("viewBox", "0 0 0 0").split()[3])
+    _, y0, _, vb_height = (float(v) for v in root.get("viewBox", "0 0 0 0").split())
+    height = vb_height + 2 * y0  # the trim's height: a bleed widens the viewBox both ways
     groups = [g for g in root.iter(f"{SVG}g") if g.get("id") == f"layer-{layer}"]
-    out: list[BaseGeometry] = []
+    out: list[tuple[BaseGeometry, list[Arc3]]] = []
     for el in (el for g in groups for el in g):
         if el.tag == f"{SVG}circle":
             cx, cy, r = (float(el.get(k, "0")) for k in ("cx", "cy", "r"))
-            out.append(Point(cx, height - cy).buffer(r, quad_segs=64).exterior)
+            ring = Point(cx, height - cy).buffer(r, quad_segs=256).exterior
+            out.append((ring, [(cx, height - cy, r)]))
         elif el.tag == f"{SVG}path":
             for sub in re.findall(r"M[^M]*", el.get("d", "")):
-                nums = [float(v) for v in re.findall(NUM, sub)]
-                pts = [(x, height - y) for x, y in zip(nums[0::2], nums[1::2], strict=True)]
-                out.append(Polygon(pts).exterior if "Z" in sub else LineString(pts))
+                pts, arcs = svg_subpath_points(sub)
+                flipped = [(x, height - y) for x, y in pts]
+                geom = Polygon(flipped).exterior if "Z" in sub else LineString(flipped)
+                out.append((geom, [(cx, height - cy, r) for cx, cy, r in arcs]))
     return out
 
 
+def svg_path_nums(d: str) -> list[float]:
+    """A path's points (SVG coordinates) as x0, y0, x1, y1...: its M and L points, and
+    points along each `A` arc; what tests that read numbers off a path need."""
+    out: list[float] = []
+    for sub in re.findall(r"M[^M]*", d):
+        for x, y in svg_subpath_points(sub)[0]:
+            out += [x, y]
+    return out
+
+
+def svg_subpath_points(sub: str) -> tuple[list[tuple[float, float]], list[Arc3]]:
+    """One subpath's points (SVG coordinates) through M, L, A and Z commands."""
+    pts: list[tuple[float, float]] = []
+    arcs: list[Arc3] = []
+    for cmd, args in re.findall(r"([MLAZ])([^MLAZ]*)", sub):
+        nums = [float(v) for v in re.findall(NUM, args)]
+        if cmd in "ML":
+            pts.extend(zip(nums[0::2], nums[1::2], strict=True))
+        elif cmd == "A":
+            rx, _, _, large, sweep, x, y = nums
+            centre, points = _svg_arc(pts[-1], (x, y), rx, bool(large), bool(sweep))
+            pts.extend(points)
+            arcs.append((*centre, rx))
+    return pts, arcs
+
+
+def _svg_arc(
+    p: tuple[float, float], q: tuple[float, float], r: float, large: bool, sweep: bool
+) -> tuple[tuple[float, float], list[tuple[float, float]]]:
+    """The SVG spec's endpoint-to-centre conversion (appendix F.6.5) for a circular arc:
+    its centre, and points along it from p (excluded) to q."""
+    x1p, y1p = (p[0] - q[0]) / 2, (p[1] - q[1]) / 2
+    d2 = x1p * x1p + y1p * y1p
+    r = max(r, math.sqrt(d2))
+    coef = math.sqrt(max(0.0, (r * r - d2) / d2)) * (-1 if large == sweep else 1)
+    cxp, cyp = coef * y1p, -coef * x1p
+    cx, cy = cxp + (p[0] + q[0]) / 2, cyp + (p[1] + q[1]) / 2
+    t1 = math.atan2((y1p - cyp) / r, (x1p - cxp) / r)
+    t2 = math.atan2((-y1p - cyp) / r, (-x1p - cxp) / r)
+    dt = t2 - t1
+    if sweep and dt < 0:
+        dt += 2 * math.pi
+    elif not sweep and dt > 0:
+        dt -= 2 * math.pi
+    n = max(4, math.ceil(abs(dt) / (2 * math.acos(1 - 1e-4 / r)))) if r > 1e-4 else 4
+    points = [
+        (cx + r * math.cos(t1 + dt * k / n), cy + r * math.sin(t1 + dt * k / n))
+        for k in range(1, n)
+    ]
+    return (cx, cy), [*points, q]
+
+
+def pdf_path_points(curve: dict[str, Any], steps: int = 64) -> list[tuple[float, float]]:
+    """Points along a pdfplumber curve object's path (points, page coordinates), each
+    Bézier followed along its length: the control points pdfplumber's own box counts lie
+    off the curve."""
+    pts: list[tuple[float, float]] = []
+    for cmd, *args in curve["path"]:
+        if cmd in ("m", "l"):
+            pts.append(args[0])
+        elif cmd == "c" and pts:
+            p0, (c1, c2, p1) = pts[-1], args
+            for k in range(1, steps + 1):
+                t = k / steps
+                u = 1 - t
+                pts.append(
+                    tuple(  # type: ignore[arg-type]
+                        u**3 * a + 3 * u * u * t * b + 3 * u * t * t * c + t**3 * d
+                        for a, b, c, d in zip(p0, c1, c2, p1, strict=True)
+                    )
+                )
+    return pts
+
+
 def dxf_cut_lines(data: bytes, layer: str) -> list[BaseGeometry]:
-    """Every LWPOLYLINE (closed: a ring) and CIRCLE on one DXF layer (mm, y up)."""
+    """Every LWPOLYLINE (closed: a ring; bulges followed as ezdxf draws them) and CIRCLE
+    on one DXF layer (mm, y up)."""
     doc = ezdxf.read(io.StringIO(data.decode("utf-8")))
     out: list[BaseGeometry] = []
     entities: list[Any] = list(doc.modelspace())  # polyline and circle fields are on subtypes
@@ -49,10 +142,50 @@ def dxf_cut_lines(data: bytes, layer: str) -> list[BaseGeometry]:
             continue
         if e.dxftype() == "CIRCLE":
             c = e.dxf.center
-            out.append(Point(c.x, c.y).buffer(e.dxf.radius, quad_segs=64).exterior)
+            out.append(Point(c.x, c.y).buffer(e.dxf.radius, quad_segs=256).exterior)
         elif e.dxftype() == "LWPOLYLINE":
-            pts = [(p[0], p[1]) for p in e.get_points("xy")]
-            out.append(Polygon(pts).exterior if e.closed else LineString(pts))
+            pts = _lwpolyline_points(e)
+            if e.closed:
+                out.append(Polygon(pts).exterior)
+            else:
+                out.append(LineString(pts))
+    return out
+
+
+def _lwpolyline_points(e: Any) -> list[tuple[float, float]]:
+    """A polyline's points as ezdxf breaks it into LINE and ARC entities, each arc
+    flattened with chords a tenth of a micron from it (ezdxf's own path flattening goes
+    through quarter-circle Béziers, up to 0.03 % of the radius off)."""
+    pts: list[tuple[float, float]] = []
+    for part in e.virtual_entities():
+        if part.dxftype() == "LINE":
+            run = [part.dxf.start, part.dxf.end]
+        else:
+            run = list(part.flattening(1e-4))
+        xy = [(v.x, v.y) for v in run]
+        if pts and math.dist(pts[-1], xy[0]) > math.dist(pts[-1], xy[-1]):
+            xy.reverse()  # ezdxf's ARC always runs counter-clockwise
+        pts.extend(xy if not pts else xy[1:])
+    return pts
+
+
+def dxf_arcs(data: bytes, layer: str) -> list[tuple[float, float, float]]:
+    """(cx, cy, r) of every CIRCLE, ARC and LWPOLYLINE bulge on one DXF layer."""
+    doc = ezdxf.read(io.StringIO(data.decode("utf-8")))
+    out: list[tuple[float, float, float]] = []
+    entities: list[Any] = list(doc.modelspace())
+    for e in entities:
+        if e.dxf.layer != layer:
+            continue
+        if e.dxftype() in ("CIRCLE", "ARC"):
+            out.append((e.dxf.center.x, e.dxf.center.y, e.dxf.radius))
+        elif e.dxftype() == "LWPOLYLINE":
+            pts = list(e.get_points("xyb"))
+            n = len(pts)
+            for i, (x, y, b) in enumerate(pts):
+                if b and (e.closed or i < n - 1):
+                    c, _, _, r = bulge_to_arc((x, y), pts[(i + 1) % n][:2], b)
+                    out.append((c.x, c.y, r))
     return out
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cut_geometry import svg_subpath_points
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
@@ -128,13 +129,13 @@ def data_changes(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
 
 _SVG = "{http://www.w3.org/2000/svg}"
 _LABEL = "{http://www.inkscape.org/namespaces/inkscape}label"
-_POINT = re.compile(r"([ML])(-?[\d.]+),(-?[\d.]+)")
 
 
 def _subpaths(d: str) -> Iterator[tuple[list[tuple[float, float]], bool]]:
-    """pnp's path data: `Mx,y Lx,y ... [Z]` runs, as (points, closed)."""
+    """pnp's path data: `Mx,y Lx,y Ar,r 0 f f x,y ... [Z]` runs, as (points, closed), arcs
+    followed as SVG draws them."""
     for run in re.split(r"(?=M)", d.strip()):
-        pts = [(float(x), float(y)) for _, x, y in _POINT.findall(run)]
+        pts = svg_subpath_points(run)[0] if run else []
         if pts:
             yield pts, run.rstrip().endswith("Z")
 

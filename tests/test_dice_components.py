@@ -14,6 +14,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+from cut_geometry import svg_cut_lines
 from shapely import affinity
 from shapely.geometry import LineString, Polygon, box
 from test_dice_geometry import assert_folds_to_cube
@@ -99,11 +100,11 @@ def test_sticker_sheets_one_pip_and_one_candy_block_per_colour():
 def test_sticker_squares_in_the_svg_are_the_die_less_two_mm(die):
     comps = sticker_sheets(ExplodingDiceParams(die_size=die))
     for comp in (comps[0], comps[-1]):
-        paths = _svg_layer_paths(component_svg(comp), "cut")
-        assert len(paths) == 24
+        lines = svg_cut_lines(component_svg(comp), "cut")  # arcs followed as SVG draws them
+        assert len(lines) == 24
         boxes = []
-        for p in paths:
-            pts = _path_points(p.get("d"))
+        for line in lines:
+            pts = list(line.coords)
             xs, ys = [x for x, _ in pts], [y for _, y in pts]
             w, h = max(xs) - min(xs), max(ys) - min(ys)
             assert w == pytest.approx(die - 2.0, abs=0.002)

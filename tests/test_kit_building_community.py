@@ -20,6 +20,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from cli_run import bad_config_error
+from cut_geometry import svg_path_nums
 
 from pnp.build import build_game, cut_sheets_of, kit_pages, make_kit
 from pnp.checks import has_errors
@@ -51,7 +52,7 @@ def paths(svg: str | Path, layer: str | None = None) -> list[ET.Element]:
 
 
 def points(path: ET.Element) -> list[tuple[float, float]]:
-    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path.get("d", ""))]
+    nums = svg_path_nums(path.get("d", ""))
     return list(zip(nums[0::2], nums[1::2], strict=True))
 
 
@@ -192,13 +193,18 @@ def test_tile_symbols_sit_inside_the_tile_and_clear_of_a_pawn(kit_dir):
     (cut,) = paths(svg, "cut")
     corners = points(cut)
     cx, cy = sum(x for x, _ in corners) / 6, sum(y for _, y in corners) / 6
-    marks = [p for p in paths(svg, "art") if p.get("fill") == "#FFFFFF"]
+    marks = [points(p) for p in paths(svg, "art") if p.get("fill") == "#FFFFFF"]
+    root = next(g for g in ET.parse(svg).getroot().iter(f"{NS}g") if g.get("id") == "layer-art")
+    for c in root.iter(f"{NS}circle"):  # a round symbol is a true circle
+        if c.get("fill") == "#FFFFFF":
+            x, y, r = (float(c.get(k, "0")) for k in ("cx", "cy", "r"))
+            marks.append([(x + r * math.cos(a / 8), y + r * math.sin(a / 8)) for a in range(51)])
     assert len(marks) == 3
     token = 25.0 * 0.56 / 2  # the pawn token's radius on a 25 mm tile
     for m in marks:
-        reach = [math.dist((x, y), (cx, cy)) for x, y in points(m)]
+        reach = [math.dist((x, y), (cx, cy)) for x, y in m]
         assert min(reach) >= token - 0.3
-        assert all(_inside_hexagon(x - cx, y - cy, 25.0 - 1.0) for x, y in points(m))
+        assert all(_inside_hexagon(x - cx, y - cy, 25.0 - 1.0) for x, y in m)
 
 
 def _inside_hexagon(x: float, y: float, flats: float) -> bool:

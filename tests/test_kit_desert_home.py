@@ -17,6 +17,7 @@ import ezdxf
 import pdfplumber
 import pytest
 from cli_run import bad_config_error
+from cut_geometry import dxf_cut_lines, pdf_path_points, svg_path_nums
 from pypdf import PdfReader
 
 from pnp.build import build_game, kit_pages, make_kit
@@ -168,7 +169,7 @@ def test_octagon_across_flats_in_the_svg_is_the_tile_size(kit_dir):
         root = ET.parse(kit_dir / "svg" / f"{name}.svg").getroot()
         cut = next(g for g in root.iter(f"{NS}g") if g.get("id") == "layer-cut")
         (path,) = list(cut.iter(f"{NS}path"))
-        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path.get("d"))]
+        nums = svg_path_nums(path.get("d"))
         xs, ys = nums[0::2], nums[1::2]
         assert max(xs) - min(xs) == pytest.approx(40.0, abs=0.01)
         assert max(ys) - min(ys) == pytest.approx(40.0, abs=0.01)
@@ -219,10 +220,11 @@ def test_each_blade_dxf_has_its_layers_in_mm(kit_dir):
 def test_kerf_grows_outlines_and_shrinks_holes_in_the_cut_files(tmp_path):
     build_game("desert-home", ["a4"], tmp_path, None, ["dxf"], values={"kerf": 0.4})
     plain = make_kit("desert-home", paper="a4")[1].component("blade-red")
+    data = (tmp_path / "desert-home" / "dxf" / "blade-red.dxf").read_bytes()
     doc = ezdxf.readfile(tmp_path / "desert-home" / "dxf" / "blade-red.dxf")
-    (outline,) = [e for e in doc.modelspace() if e.dxf.layer == "cut"]
+    (outline,) = dxf_cut_lines(data, "cut")  # its arcs followed, not only its vertices
     (hole,) = [e for e in doc.modelspace() if e.dxf.layer == "inner-cut"]
-    xs = [x for x, _ in outline.get_points("xy")]
+    xs = [x for x, _ in outline.coords]
     x0, _, x1, _ = plain.outline.bounds
     assert max(xs) - min(xs) == pytest.approx(x1 - x0 + 0.4, abs=0.01)
     assert hole.dxf.radius == pytest.approx(2.75 - 0.2)
@@ -240,7 +242,8 @@ def test_the_pattern_shows_every_blade_at_1_to_1(kit_of, paper):
         small += [w["text"] for w in page.extract_words() if w["height"] < 6]
         assert _bar_mm(page) == pytest.approx(50.0, abs=0.1)
         for c in page.curves:
-            size = (round(c["width"] * MM, 1), round(c["height"] * MM, 1))
+            xs, ys = zip(*pdf_path_points(c), strict=True)  # on the curve, not its controls
+            size = (round((max(xs) - min(xs)) * MM, 1), round((max(ys) - min(ys)) * MM, 1))
             width = c.get("linewidth", 0) * MM
             if _colour(c) == RED and size == (59.5, 61.9):
                 cuts += 1
@@ -279,7 +282,7 @@ def _cut_sizes(svg: Path) -> list[tuple[float, float]]:
     cut = next(g for g in ET.parse(svg).getroot().iter(f"{NS}g") if g.get("id") == "layer-cut")
     sizes = [(2 * float(c.get("r")),) * 2 for c in cut.iter(f"{NS}circle")]
     for path in cut.iter(f"{NS}path"):
-        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path.get("d"))]
+        nums = svg_path_nums(path.get("d"))
         xs, ys = nums[0::2], nums[1::2]
         sizes.append((round(max(xs) - min(xs), 2), round(max(ys) - min(ys), 2)))
     return sorted(sizes)
@@ -496,8 +499,8 @@ def test_nested_blades_stay_a_plywood_thickness_apart(kit_dir):
 
     from shapely.geometry import Polygon
 
-    doc = ezdxf.readfile(kit_dir / "cut" / "plywood-1.dxf")
-    blades = [Polygon(e.get_points("xy")) for e in doc.modelspace() if e.dxf.layer == "cut"]
+    data = (kit_dir / "cut" / "plywood-1.dxf").read_bytes()
+    blades = [Polygon(ring) for ring in dxf_cut_lines(data, "cut")]  # arcs followed
     assert len(blades) == 12
     gaps = [a.distance(b) for a, b in itertools.combinations(blades, 2)]
     assert min(gaps) >= 4.0 - 1e-6
@@ -536,7 +539,7 @@ def test_each_printed_blade_top_carries_its_number(kit_dir):
 def _svg_path_polygon(d: str):
     from shapely.geometry import Polygon
 
-    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    nums = svg_path_nums(d)
     return Polygon(list(zip(nums[0::2], nums[1::2], strict=True)))
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import ezdxf
 import pdfplumber
 import pytest
+from cut_geometry import svg_path_nums
 from pypdf import PdfReader
 from shapely.geometry import Point, Polygon, box
 
@@ -105,7 +106,7 @@ def sticker_sides(path: Path) -> list[float]:
     cut = next(g for g in root.iter(f"{{{NS['svg']}}}g") if g.get("id") == "layer-cut")
     sides = set()
     for p in cut.iter(f"{{{NS['svg']}}}path"):
-        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", p.get("d"))]
+        nums = svg_path_nums(p.get("d"))
         xs, ys = nums[0::2], nums[1::2]
         sides.add(round(max(xs) - min(xs), 2))
         assert max(xs) - min(xs) == pytest.approx(max(ys) - min(ys), abs=0.01)
@@ -174,7 +175,7 @@ def svg_layer(path: Path, name: str) -> ET.Element:
 
 
 def path_points(d: str) -> list[tuple[float, float]]:
-    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    nums = svg_path_nums(d)
     return list(zip(nums[0::2], nums[1::2], strict=True))
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import bad_config_error
+from cut_geometry import svg_path_nums
 from pypdf import PdfReader
 
 from pnp.build import build_game, check_game
@@ -92,7 +93,7 @@ def test_sixteen_start_circles_along_the_bottom_alternate_the_players(kit_dir):
 def test_home_zone_is_130_mm_deep_along_the_top_and_labelled_home(kit_dir):
     root = svg_root(kit_dir / "svg" / "board.svg")
     home = next(p for p in root.iter(f"{NS}path") if p.get("fill") == "#DCEBDD")
-    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", home.get("d"))]
+    nums = svg_path_nums(home.get("d"))
     xs, ys = nums[0::2], nums[1::2]
     assert (min(xs), max(xs)) == pytest.approx((10.0, WIDTH - 10.0), abs=0.002)
     assert (min(ys), max(ys)) == pytest.approx((10.0, 140.0), abs=0.002)  # from the top edge
@@ -164,7 +165,7 @@ def sticker_sides(path: Path) -> list[float]:
     cut = next(g for g in root.iter(f"{NS}g") if g.get("id") == "layer-cut")
     sides = []
     for p in cut.iter(f"{NS}path"):
-        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", p.get("d"))]
+        nums = svg_path_nums(p.get("d"))
         xs, ys = nums[0::2], nums[1::2]
         assert max(xs) - min(xs) == pytest.approx(max(ys) - min(ys), abs=0.01)
         sides.append(round(max(xs) - min(xs), 2))

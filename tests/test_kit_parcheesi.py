@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from functools import cache
@@ -19,6 +18,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from cli_run import bad_config_error, one_error_line, run
+from cut_geometry import svg_path_nums
 from pypdf import PdfReader
 
 from pnp.build import build_game, check_game, make_kit
@@ -66,7 +66,7 @@ def layer(path: Path, name: str) -> ET.Element:
 
 
 def path_size(d: str) -> tuple[float, float]:
-    nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    nums = svg_path_nums(d)
     xs, ys = nums[0::2], nums[1::2]
     return max(xs) - min(xs), max(ys) - min(ys)
 

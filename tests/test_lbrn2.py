@@ -4,12 +4,14 @@ before outlines, and every shape reads back as the prepared cut sheet's geometry
 from __future__ import annotations
 
 import dataclasses
+import math
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from geometry.curves import circle_of, cubics
 from pnp.build import build_game, cut_sheets_of, make_kit
 from pnp.errors import PnpError
 from pnp.kit import Kit
@@ -37,19 +39,42 @@ def project(sheet: Component, engrave: bool = False) -> str:
     return text
 
 
-def expected(sheet: Component, layer: str) -> list[tuple[str, list[tuple[float, float]], float]]:
-    """The sheet's own paths on a layer: (kind, vertices, radius), as LightBurn should hold."""
-    out = []
+Bend = tuple[tuple[float, float], tuple[float, float]] | None
+
+
+def expected(
+    sheet: Component, layer: str
+) -> list[tuple[str, list[tuple[float, float]], float, list[Bend]]]:
+    """The sheet's own paths on a layer: (kind, vertices, radius, per-stretch Bézier
+    control points or None), as LightBurn should hold them. A true curve's arcs come as
+    eighth-circle Béziers (`geometry.curves.cubics`), a lone circle as a circle."""
+    out: list[tuple[str, list[tuple[float, float]], float, list[Bend]]] = []
     for shape in sheet.shapes(layer):
+        if shape.curve is not None:
+            for path in shape.curve.paths:
+                if (c := circle_of(path)) is not None:
+                    out.append(("circle", [(c[0], c[1])], c[2], []))
+                    continue
+                pts = [path.vertices[0][:2]]
+                bends: list[Bend] = []
+                for p, q, b in path.segments():
+                    pieces = [(p, None, None, q)] if b == 0 else cubics(p, q, b)
+                    for _, c1, c2, end in pieces:
+                        pts.append(end)
+                        bends.append(None if c1 is None else (c1, c2))
+                if path.closed:
+                    pts.pop()
+                out.append(("ring" if path.closed else "line", pts, 0.0, bends))
+            continue
         for kind, part in machine_parts(shape.geom):
             if kind == "point":
                 if shape.radius > 0:
-                    out.append(("circle", [(part.x, part.y)], shape.radius))
+                    out.append(("circle", [(part.x, part.y)], shape.radius, []))
                 continue
             pts = [(float(x), float(y)) for x, y in part.coords]
             if kind == "ring" and pts[0] == pts[-1]:
                 pts = pts[:-1]
-            out.append((kind, pts, 0.0))
+            out.append((kind, pts, 0.0, []))
     return out
 
 
@@ -90,12 +115,50 @@ def test_shapes_and_layers_round_trip_to_the_prepared_sheet(kerf, common):
             want = expected(sheet, layer)
             got = read.layer(layer)
             assert len(got) == len(want), (sheet.name, layer)
-            for g, (kind, pts, radius) in zip(got, want, strict=True):
+            for g, (kind, pts, radius, bends) in zip(got, want, strict=True):
                 assert g.kind == kind
                 assert len(g.points) == len(pts)
                 assert abs(g.radius - radius) <= TOL
                 for (x, y), (ex, ey) in zip(g.points, pts, strict=True):
                     assert abs(x - ex) <= TOL and abs(y - ey) <= TOL
+                assert (g.beziers == ()) == all(b is None for b in bends)
+                for gb, wb in zip(g.beziers, bends if g.beziers else [], strict=True):
+                    assert (gb is None) == (wb is None)
+                    for (x, y), (ex, ey) in zip(gb or (), wb or (), strict=True):
+                        assert abs(x - ex) <= TOL and abs(y - ey) <= TOL
+
+
+def _bezier_at(p0, c1, c2, p1, t: float) -> tuple[float, float]:
+    u = 1 - t
+    return tuple(  # type: ignore[return-value]
+        u**3 * a + 3 * u * u * t * b + 3 * u * t * t * c + t**3 * d
+        for a, b, c, d in zip(p0, c1, c2, p1, strict=True)
+    )
+
+
+@pytest.mark.parametrize("kerf", [0.0, 0.2])
+def test_bezier_stretches_follow_the_blades_true_arcs(kerf):
+    """Every Bézier read back from the file lies on one of the sheet's true arcs (centre
+    and radius from the scene's curves) to 0.001 mm along its whole length."""
+    total = 0
+    for sheet in sheets(kerf):
+        arcs = [a for s in sheet.shapes("cut") if s.curve for a in s.curve.arcs()]
+        read = read_lbrn2(project(sheet))
+        bent = 0
+        for shape in read.layer("cut"):
+            n = len(shape.points)
+            for i, bend in enumerate(shape.beziers):
+                if bend is None:
+                    continue
+                p0, p1 = shape.points[i], shape.points[(i + 1) % n]
+                on = [_bezier_at(p0, *bend, p1, t / 8) for t in range(9)]
+                assert any(
+                    all(abs(math.dist(pt, (a.cx, a.cy)) - a.r) <= TOL for pt in on) for a in arcs
+                ), (sheet.name, i)
+                bent += 1
+        assert bent > 0 or not arcs, sheet.name
+        total += bent
+    assert total > 0  # the blades' corners, hub and fillets reach LightBurn as curves
 
 
 def test_speeds_and_powers_are_the_materials_preset():

@@ -10,7 +10,7 @@ from typing import Any
 
 from shapely.geometry import box
 
-from geometry.shapes import rounded_rect, symbol
+from geometry.shapes import rounded_rect, rounded_rect_curve, symbol
 from pnp.cards.frame import card_outline, heading_colour, safe_x, text_on
 from pnp.cards.markup import Line, fit_blocks, parse_markup, text_width
 from pnp.cards.style import (
@@ -83,8 +83,11 @@ def card_base(
     h = fmt.height if height is None else height
     r = fmt.radius if radius is None else radius
     b = fmt.bleed
-    outline = card_outline(w, h, r)
-    comp = Component(name, title, w, h, imposition="card", bleed=b, outline=outline)
+    comp = Component(name, title, w, h, imposition="card", bleed=b)
+    if r > 0:
+        comp.set_outline(rounded_rect_curve(0, 0, w, h, r))
+    else:
+        comp.outline = card_outline(w, h, r)
     comp.add(Shape(box(-b, -b, w + b, h + b), "art", Style(fill=background, stroke=None)))
     comp.meta["radius"] = r
     return comp
@@ -92,7 +95,7 @@ def card_base(
 
 def add_cut(comp: Component) -> None:
     """The rounded trim on the `cut` layer, as an open ring (never filled)."""
-    comp.add(Shape(comp.outline.exterior, "cut", CUT_STYLE))  # type: ignore[union-attr]
+    comp.add(comp.outline_ring("cut", CUT_STYLE))
 
 
 def fit_text_card(

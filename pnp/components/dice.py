@@ -12,8 +12,14 @@ from collections.abc import Callable, Sequence
 from shapely.geometry import LineString
 from shapely.ops import unary_union
 
-from geometry.dice import arrange_faces, cube_net, pips, sticker_outline, sticker_radius
-from geometry.shapes import symbol
+from geometry.dice import (
+    arrange_faces,
+    cube_net,
+    pip_centres,
+    pip_size,
+    sticker_curve,
+    sticker_radius,
+)
 from pnp.palette import Ink
 from pnp.scene import (
     CUT_STYLE,
@@ -24,7 +30,9 @@ from pnp.scene import (
     Shape,
     Style,
     Text,
+    curved,
     shown_on,
+    symbol_shape,
 )
 from pnp.text import string_width
 
@@ -54,7 +62,11 @@ def shade(hex_colour: str, factor: float) -> str:
 def pip_face(value: int, x: float, y: float, size: float, ink: Ink) -> list[Item]:
     """Standard pips, each in the shape of the colour's symbol, in the ink's text colour."""
     style = Style(fill=ink.text_on, stroke=None)
-    return [Shape(p, "art", style) for p in pips(value, x, y, size, ink.symbol)]
+    d = pip_size(value, size, ink.symbol)
+    return [
+        symbol_shape(ink.symbol, px, py, d, "art", style)
+        for px, py in pip_centres(value, x, y, size)
+    ]
 
 
 def corner_marks(value: int, x: float, y: float, size: float, ink: Ink) -> list[Item]:
@@ -70,8 +82,9 @@ def corner_marks(value: int, x: float, y: float, size: float, ink: Ink) -> list[
         bold=True,
         fill=ink.text_on,
     )
-    mark = symbol(ink.symbol, x + size / 2 - inset - cap / 2, y - size / 2 + inset + cap / 2, cap)
-    return [numeral, Shape(mark, "art", Style(fill=ink.text_on, stroke=None))]
+    mx, my = x + size / 2 - inset - cap / 2, y - size / 2 + inset + cap / 2
+    mark = symbol_shape(ink.symbol, mx, my, cap, "art", Style(fill=ink.text_on, stroke=None))
+    return [numeral, mark]
 
 
 def sticker_block(
@@ -133,11 +146,11 @@ def sticker_block(
         )
         for col, value in enumerate(faces):
             cx = BLOCK_PAD + label_w + s / 2 + col * (s + gap)
-            cut = sticker_outline(cx, cy, s)
-            back = cut.buffer(STICKER_BLEED, quad_segs=8)
-            comp.add(Shape(back, "art", Style(fill=ink.hex, stroke=None)))
+            cut = sticker_curve(cx, cy, s)
+            back = cut.offset_area(STICKER_BLEED)
+            comp.add(curved(back, "art", Style(fill=ink.hex, stroke=None)))
             comp.add(*draw_face(value, cx, cy, s, ink))
-            comp.add(Shape(cut, "cut", CUT_STYLE))
+            comp.add(curved(cut, "cut", CUT_STYLE))
             stickers.append({"row": row, "value": value, "centre": (cx, cy)})
     comp.meta.update(
         kind="stickers",

@@ -10,12 +10,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shapely import affinity
 from shapely.geometry import LineString
 
 from geometry.folding import TentFold
-from geometry.shapes import rounded_rect
-from pnp.scene import CUT_STYLE, SCORE_STYLE, Component, Item, Shape, Style, Text, shown_on
+from geometry.shapes import rounded_rect, rounded_rect_curve
+from pnp.scene import (
+    CUT_STYLE,
+    SCORE_STYLE,
+    Component,
+    Item,
+    Shape,
+    Style,
+    Text,
+    curved,
+    shown_on,
+)
 
 GLUE_PT = 4.0  # the word on each foot
 CAP = 0.73  # digit and capital height per point size
@@ -36,8 +45,9 @@ def tent_standee(
 ) -> tuple[tuple[tuple[float, float], tuple[float, float]], ...]:
     """Draw one tent standee into `comp`; `picture` is drawn for the front panel. Returns
     the fold lines (for `Component.fold_lines`)."""
+    curve = rounded_rect_curve(tent.x0, tent.y0, tent.width, tent.length, radius)
     outline = rounded_rect(tent.x0, tent.y0, tent.width, tent.length, radius)
-    comp.add(Shape(outline, style=Style(fill=fill, stroke=None)))
+    comp.add(Shape(outline, style=Style(fill=fill, stroke=None), curve=curve))
     for foot in tent.feet():
         comp.add(Shape(foot.intersection(outline), style=Style(fill=feet_fill, stroke=None)))
         c = foot.centroid
@@ -50,12 +60,12 @@ def tent_standee(
             turned = replace(item, x=2 * cx - item.x, y=2 * cy - item.y, rotate=item.rotate + 180)
             comp.add(turned)
         else:
-            comp.add(replace(item, geom=affinity.rotate(item.geom, 180, origin=(cx, cy))))
+            comp.add(item.transformed([-1, 0, 0, -1, 2 * cx, 2 * cy]))  # a half turn
     folds = tent.folds()
     for fold in folds:  # a foot's fold runs along the panel's colour too
         comp.add(*shown_on(Shape(fold, "score", SCORE_STYLE), fill))
-    comp.add(Shape(outline.exterior, style=Style(stroke=edge, stroke_width=edge_width)))
-    comp.add(Shape(outline.exterior, "cut", CUT_STYLE))
+    comp.add(curved(curve, style=Style(stroke=edge, stroke_width=edge_width), kind="ring"))
+    comp.add(curved(curve, "cut", CUT_STYLE, "ring"))
     return tuple(_ends(f) for f in folds)
 
 

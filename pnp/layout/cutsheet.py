@@ -248,7 +248,7 @@ def _area(shape: Shape) -> BaseGeometry:
         return geom.buffer(max(shape.style.stroke_width, 0.01) / 2, cap_style="flat")
     if kind in ("Polygon", "LineString", "LinearRing"):
         return enclosed(shape)
-    parts = [replace(shape, geom=g) for g in geom.geoms]  # Multi* and collections
+    parts = [shape.flattened(g) for g in geom.geoms]  # Multi* and collections
     return shapely.union_all([_area(p) for p in parts])
 
 
@@ -472,7 +472,7 @@ def _clipped(shape: Shape, clip: BaseGeometry) -> Shape | None:
     cut = geom.intersection(clip)
     if geom.geom_type in ("Polygon", "MultiPolygon"):
         cut = _polygons(cut)
-    return None if cut.is_empty else replace(shape, geom=cut)
+    return None if cut.is_empty else shape.flattened(cut)
 
 
 def _polygons(geom: BaseGeometry) -> BaseGeometry:
@@ -486,4 +486,4 @@ def _moved(item: Item, rot: Rotation, x: float, y: float) -> Item:
         return item.moved(x, y)
     if isinstance(item, Text):
         return replace(item, x=x - item.y, y=y + item.x, rotate=item.rotate + rot)
-    return replace(item, geom=affinity.affine_transform(item.geom, [0, -1, 1, 0, x, y]))
+    return item.transformed([0, -1, 1, 0, x, y])

@@ -91,8 +91,7 @@ class Placement:
         out: list[Item] = []
         for it in self.component.items:
             if isinstance(it, Shape):
-                g = affinity.affine_transform(it.geom, [a, c, b, d, e, f])
-                out.append(replace(it, geom=g))
+                out.append(it.transformed([a, c, b, d, e, f]))
             else:
                 x, y = self.to_page(it.x, it.y)
                 size = it.size * self.scale

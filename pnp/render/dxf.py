@@ -1,7 +1,9 @@
 """DXF cut files: the machine layers of one component, in millimetres, for laser and cutter.
 
 Only what cutters reliably read goes in: closed and open LWPOLYLINEs and CIRCLEs (no
-splines, no text); R2000 so old laser software opens it. `$INSUNITS` is set to 4 (mm):
+splines, no text); R2000 so old laser software opens it. A shape with a true curve
+(`geometry.curves`) keeps its arcs: LWPOLYLINE vertices with bulges (a rounded corner is
+one quarter arc, not 16 chords), a full circle a CIRCLE. `$INSUNITS` is set to 4 (mm):
 ezdxf's default of metres would make a 40 mm card 40 m in some programs. DXF is y-up like
 the scene, so coordinates are written unchanged.
 
@@ -24,6 +26,7 @@ from ezdxf.document import Drawing
 from ezdxf.layouts import Modelspace
 from shapely.geometry.base import BaseGeometry
 
+from geometry.curves import circle_of
 from pnp.scene import Component, Shape
 
 DXF_VERSION = "R2000"
@@ -86,6 +89,15 @@ def _set_extents(doc: Drawing) -> None:
 
 def _add_shape(msp: Modelspace, shape: Shape) -> None:
     attribs = {"layer": shape.layer}
+    if shape.curve is not None:  # true arcs: LWPOLYLINE vertices with bulges
+        for path in shape.curve.paths:
+            if (circle := circle_of(path)) is not None:
+                cx, cy, r = circle
+                msp.add_circle((round(cx, 6), round(cy, 6)), r, dxfattribs=attribs)
+                continue
+            points = [(round(x, 6), round(y, 6), 0, 0, round(b, 9)) for x, y, b in path.vertices]
+            msp.add_lwpolyline(points, format="xyseb", close=path.closed, dxfattribs=attribs)
+        return
     for kind, part in machine_parts(shape.geom):
         if kind == "point":
             if shape.radius > 0:

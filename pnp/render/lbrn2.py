@@ -6,7 +6,9 @@ root, one `<CutSetting type="Cut">` per layer (`index` picks LightBurn's layer c
 `name`, `speed` in mm/s, `maxPower`/`minPower` in %, `numPasses`, `priority`), and the
 shapes: `<Shape Type="Ellipse" Rx Ry>` for a circle and `<Shape Type="Path">` with a
 `<VertList>` ("V<x> <y>" per vertex) and a `<PrimList>` ("L<a> <b>" per straight line
-between vertices a and b; a closed outline's last line returns to vertex 0). Every shape
+between vertices a and b; a closed outline's last line returns to vertex 0). A true
+curve's arcs are "B<a> <b>" cubic Béziers, the first control point written on vertex a
+as "c0x<x>c0y<y>", the second on vertex b as "c1x<x>c1y<y>". Every shape
 has an `<XForm>` (an affine matrix a b c d e f), here a pure move. Units are mm, y up, as
 in the scene and the DXF twin, so coordinates are written unchanged.
 
@@ -23,12 +25,13 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
 
 from shapely.geometry.base import BaseGeometry
 
+from geometry.curves import Path, circle_of, cubics
 from pnp.render.dxf import machine_parts
 from pnp.render.laser import Preset
 from pnp.scene import Component
@@ -54,6 +57,9 @@ class LbrnShape:
     kind: str  # "ring", "line" or "circle"
     points: tuple[tuple[float, float], ...]
     radius: float = 0.0
+    beziers: tuple[tuple[tuple[float, float], tuple[float, float]] | None, ...] = ()
+    """Per stretch from points[i] to the next: its two Bézier control points, or None for
+    a straight line; empty when the path is all straight lines."""
 
 
 @dataclass
@@ -98,7 +104,10 @@ def sheet_lbrn2(sheet: Component, preset: Preset, engrave: bool = False) -> str 
         lines += _cut_setting(layer, index, priority, preset)
     for layer, index, _ in used:
         for kind, part, radius in _paths(sheet, layer, engrave):
-            lines += _shape(kind, part, radius, index)
+            if isinstance(part, Path):
+                lines += _curve_shape(part, index)
+            else:
+                lines += _shape(kind, part, radius, index)
     lines.append(f'    <Notes ShowOnLoad="0" Notes={quoteattr(_notes(sheet, preset))}/>')
     lines.append("</LightBurnProject>")
     return "\n".join(lines) + "\n"
@@ -155,16 +164,72 @@ def _shape(kind: str, part: BaseGeometry, radius: float, index: int) -> list[str
     ]
 
 
+def _curve_shape(path: Path, index: int) -> list[str]:
+    """A true curve: a full circle as an Ellipse, anything else a Path whose arcs are
+    cubic Béziers ("B" primitives; each vertex carries its outgoing control point as
+    c0x/c0y and its incoming one as c1x/c1y)."""
+    if (circle := circle_of(path)) is not None:
+        cx, cy, r = circle
+        return [
+            f'    <Shape Type="Ellipse" CutIndex="{index}" Rx="{_num(r)}" Ry="{_num(r)}">',
+            f"        <XForm>1 0 0 1 {_num(cx)} {_num(cy)}</XForm>",
+            "    </Shape>",
+        ]
+    x, y, _ = path.vertices[0]
+    points: list[tuple[float, float]] = [(x, y)]
+    c0: dict[int, tuple[float, float]] = {}
+    c1: dict[int, tuple[float, float]] = {}
+    prims: list[str] = []
+    segments = list(path.segments())
+    for n, (p, q, b) in enumerate(segments):
+        pieces = [(p, p, q, q)] if b == 0 else cubics(p, q, b)
+        for k, (_, a, z, end) in enumerate(pieces):
+            last = path.closed and n == len(segments) - 1 and k == len(pieces) - 1
+            i, j = len(points) - 1, 0 if last else len(points)
+            if not last:
+                points.append(end)
+            if b == 0:
+                prims.append(f"L{i} {j}")
+            else:
+                c0[i], c1[j] = a, z
+                prims.append(f"B{i} {j}")
+    verts = "".join(
+        f"V{_num(px)} {_num(py)}" + _controls(c0.get(i), c1.get(i))
+        for i, (px, py) in enumerate(points)
+    )
+    return [
+        f'    <Shape Type="Path" CutIndex="{index}">',
+        "        <XForm>1 0 0 1 0 0</XForm>",
+        f"        <VertList>{verts}</VertList>",
+        f"        <PrimList>{''.join(prims)}</PrimList>",
+        "    </Shape>",
+    ]
+
+
+def _controls(c0: tuple[float, float] | None, c1: tuple[float, float] | None) -> str:
+    out = ""
+    if c0 is not None:
+        out += f"c0x{_num(c0[0])}c0y{_num(c0[1])}"
+    if c1 is not None:
+        out += f"c1x{_num(c1[0])}c1y{_num(c1[1])}"
+    return out
+
+
 def _paths(
     sheet: Component, layer: str, engrave: bool
-) -> Iterator[tuple[str, BaseGeometry, float]]:
-    """(kind, part, radius) of every path on a LightBurn layer, in the sheet's order."""
+) -> Iterator[tuple[str, BaseGeometry | Path, float]]:
+    """(kind, part, radius) of every path on a LightBurn layer, in the sheet's order; a
+    shape's true curve comes as its `geometry.curves.Path`s."""
     source = ART_LAYER if layer == "engrave" else layer
     if layer == "engrave" and not engrave:
         return
     for shape in sheet.shapes(source):
         if layer == "engrave" and shape.style.fill is None:
             continue  # only filled art engraves; outlines and guides would be scored
+        if shape.curve is not None and not shape.geom.is_empty:
+            for path in shape.curve.paths:
+                yield ("ring" if path.closed else "line"), path, 0.0
+            continue
         for kind, part in machine_parts(shape.geom):
             if kind == "point":
                 if shape.radius > 0:
@@ -175,15 +240,24 @@ def _paths(
 
 # --- Reading -----------------------------------------------------------------------------
 
-_VERT = re.compile(r"V(-?[0-9.eE+-]+) (-?[0-9.eE+-]+)")
+_NUM = r"(-?[0-9.eE+-]+)"
+_VERT = re.compile(rf"V{_NUM} {_NUM}((?:c[01][xy]{_NUM})*)")
+_CONTROL = re.compile(rf"c([01])([xy]){_NUM}")
 _PRIM = re.compile(r"([LB])(\d+) (\d+)")
+
+
+def _mapper(
+    a: float, b: float, c: float, d: float, e: float, f: float
+) -> Callable[[float, float], tuple[float, float]]:
+    """A shape's XForm as a function of a point."""
+    return lambda x, y: (a * x + c * y + e, b * x + d * y + f)
 
 
 def read_lbrn2(text: str | bytes) -> LbrnProject:
     """A .lbrn2 file's cut settings and shapes (paths as vertex lists, ellipses as circles).
 
-    Raises ValueError for anything this reader does not know (a Bezier segment, a shape
-    on an undeclared layer), so a test finds it."""
+    Raises ValueError for anything this reader does not know (a shape on an undeclared
+    layer, a Bezier without its control points), so a test finds it."""
     root = ET.fromstring(text)
     if root.tag != "LightBurnProject":
         raise ValueError(f"not a LightBurn project: root is <{root.tag}>")
@@ -208,21 +282,34 @@ def read_lbrn2(text: str | bytes) -> LbrnProject:
                 raise ValueError("only circles without rotation or scale are read")
             project.shapes.append(LbrnShape(layer, "circle", ((e, f),), rx))
         elif kind == "Path":
-            verts = [
-                (a * float(x) + c * float(y) + e, b * float(x) + d * float(y) + f)
-                for x, y in _VERT.findall(shape.findtext("VertList") or "")
-            ]
+            to = _mapper(a, b, c, d, e, f)
+            verts: list[tuple[float, float]] = []
+            controls: list[dict[str, tuple[float, float]]] = []
+            for x, y, extra, _ in _VERT.findall(shape.findtext("VertList") or ""):
+                verts.append(to(float(x), float(y)))
+                got = {f"c{k}{axis}": float(v) for k, axis, v in _CONTROL.findall(extra)}
+                controls.append(
+                    {k: to(got[f"{k}x"], got[f"{k}y"]) for k in ("c0", "c1") if f"{k}x" in got}
+                )
             prims = _PRIM.findall(shape.findtext("PrimList") or "")
-            if any(t != "L" for t, _, _ in prims):
-                raise ValueError("curved path segments are not read")
             pairs = [(int(p), int(q)) for _, p, q in prims]
+            beziers: list[tuple[tuple[float, float], tuple[float, float]] | None] = []
+            for (t, _, _), (p, q) in zip(prims, pairs, strict=True):
+                if t == "B":
+                    if "c0" not in controls[p] or "c1" not in controls[q]:
+                        raise ValueError(f"a Bezier from vertex {p} to {q} lacks control points")
+                    beziers.append((controls[p]["c0"], controls[q]["c1"]))
+                else:
+                    beziers.append(None)
             chain = [i for i, _ in pairs]
             if pairs and pairs[-1][1] == 0:
                 kind_read = "ring"
             else:
                 kind_read = "line"
                 chain.append(pairs[-1][1] if pairs else 0)
-            project.shapes.append(LbrnShape(layer, kind_read, tuple(verts[i] for i in chain)))
+            points = tuple(verts[i] for i in chain)
+            bent = tuple(beziers) if any(z is not None for z in beziers) else ()
+            project.shapes.append(LbrnShape(layer, kind_read, points, beziers=bent))
         else:
             raise ValueError(f"shape type {kind} is not read")
     return project

@@ -1,6 +1,7 @@
 """PDF renderer: draws Pages with reportlab, and decides nothing about where things go.
 
-Invariant mode makes rebuilds byte-identical; fonts are embedded TrueType subsets.
+Invariant mode makes rebuilds byte-identical; fonts are embedded TrueType subsets. A
+shape's true curve (`Shape.curve`) is drawn as Bézier curves, not as its flattening.
 Page coordinates are millimetres, converted to points here and nowhere else.
 """
 
@@ -16,6 +17,8 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 from shapely.geometry.base import BaseGeometry
 
+from geometry.curves import Path as CurvePath
+from geometry.curves import cubics
 from pnp.atomic import write_bytes
 from pnp.layout.page import Box, Page, Placement
 from pnp.scene import (
@@ -232,6 +235,23 @@ def _ring_ops(coords: list[tuple[float, float]], close: bool) -> str:
     return f"{pts[0]} m {' l '.join(pts[1:])} l" + (" h" if close else "")
 
 
+def _path_ops(path: CurvePath) -> str:
+    """PDF operators for a path of lines and arcs: each arc as cubic Béziers (`c`), at
+    most an eighth of a circle apiece (`geometry.curves.cubics`)."""
+    x, y, _ = path.vertices[0]
+    ops = [f"{_n(x * K)} {_n(y * K)} m"]
+    for p, q, b in path.segments():
+        if b == 0:
+            ops.append(f"{_n(q[0] * K)} {_n(q[1] * K)} l")
+            continue
+        for _, c1, c2, end in cubics(p, q, b):
+            pts = " ".join(f"{_n(u * K)} {_n(v * K)}" for u, v in (c1, c2, end))
+            ops.append(f"{pts} c")
+    if path.closed:
+        ops.append("h")
+    return " ".join(ops)
+
+
 _PAINT = {(True, True): "B*", (False, True): "f*", (True, False): "S"}
 """PDF painting operators by (stroke, fill); areas use the even-odd rule so holes stay open."""
 
@@ -247,7 +267,10 @@ def _draw_shape(canv: Canvas, s: Shape, look: _Look = PLAIN) -> None:
     areas: list[str] = []
     lines: list[str] = []
     circles: list[tuple[float, float]] = []
-    for g in _parts(s.geom):
+    if s.curve is not None and not s.geom.is_empty:  # true arcs, as Bézier curves
+        ops = [_path_ops(p) for p in s.curve.paths]
+        (areas if s.geom.geom_type == "Polygon" else lines).extend(ops)
+    for g in [] if s.curve is not None else _parts(s.geom):
         if g.is_empty:
             continue
         kind = g.geom_type

@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from shapely.geometry.base import BaseGeometry
 
+from geometry.curves import Curve, Path, arc_of, circle_of
 from pnp.scene import (
     LAYERS,
     PT_PER_MM,
@@ -32,11 +33,13 @@ from pnp.text import SVG_FAMILY
 
 SVG_NS = "http://www.w3.org/2000/svg"
 INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
+ARC_PLACES = 4
+"""Decimals of a true curve's numbers (0.1 µm)."""
 
 
-def fmt(value: float) -> str:
-    """A number with at most 3 decimals and no trailing zeros; never '-0'."""
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
+def fmt(value: float, places: int = 3) -> str:
+    """A number with at most 3 decimals (or `places`) and no trailing zeros; never '-0'."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "", "-") else text
 
 
@@ -89,6 +92,9 @@ def _item(item: Item, flip: float, colour: str | None, hairline: float | None) -
     if isinstance(item, Shape):
         filled = _style_attrs(item.style, colour, hairline, fillable=True)
         unfilled = _style_attrs(item.style, colour, hairline, fillable=False)
+        if item.curve is not None and not item.geom.is_empty:
+            area = item.geom.geom_type == "Polygon"
+            return [_curve(item.curve, flip, filled if area else unfilled)]
         return list(_shape(item.geom, item.radius, flip, filled, unfilled))
     raise TypeError(f"not a scene item: {item!r}")
 
@@ -117,6 +123,36 @@ def _shape(
             yield from _shape(part, radius, flip, filled, unfilled)
     else:  # pragma: no cover - shapely has no other kinds
         raise TypeError(f"cannot draw {kind}")
+
+
+def _curve(curve: Curve, flip: float, attrs: str) -> str:
+    """A true curve: a lone circle as `<circle>`, anything else a path whose arcs are `A`
+    commands (radius, large-arc and sweep flags; the y flip turns a counter-clockwise
+    scene arc into SVG's negative-angle sweep, flag 0). Curves take `ARC_PLACES`
+    decimals: an arc rebuilt from ends and radius rounded to 1 µm could stray 2 µm."""
+    if len(curve.paths) == 1 and (circle := circle_of(curve.paths[0])) is not None:
+        cx, cy, r = (fmt(v, ARC_PLACES) for v in (circle[0], flip - circle[1], circle[2]))
+        return f'<circle cx="{cx}" cy="{cy}" r="{r}"{attrs}/>'
+    d = " ".join(_path_d(p, flip) for p in curve.paths)
+    rule = ' fill-rule="evenodd"' if len(curve.paths) > 1 else ""
+    return f'<path d="{d}"{rule}{attrs}/>'
+
+
+def _path_d(path: Path, flip: float) -> str:
+    def xy(x: float, y: float) -> str:
+        return f"{fmt(x, ARC_PLACES)},{fmt(flip - y, ARC_PLACES)}"
+
+    parts = [f"M{xy(*path.vertices[0][:2])}"]
+    segments = list(path.segments())
+    for i, (p, q, b) in enumerate(segments):
+        if path.closed and i == len(segments) - 1 and b == 0:
+            break  # Z draws the last straight stretch
+        if b == 0:
+            parts.append(f"L{xy(*q)}")
+        else:
+            r = fmt(arc_of(p, q, b).r, ARC_PLACES)
+            parts.append(f"A{r},{r} 0 {int(abs(b) > 1)} {int(b < 0)} {xy(*q)}")
+    return " ".join(parts) + (" Z" if path.closed else "")
 
 
 def _polygon_d(poly: BaseGeometry, flip: float) -> str:

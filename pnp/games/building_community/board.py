@@ -24,13 +24,13 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from geometry import hexgrid
-from geometry.shapes import centred_rounded_rect, rounded_rect, symbol, union_of
+from geometry.shapes import centred_rounded_rect, rounded_rect_curve, symbol, union_of
 from pnp.games.building_community.notation import LETTERS, column, label
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.kit import PrintParams
 from pnp.layout.page import item_bounds
 from pnp.palette import ink
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
 from pnp.text import ascent, string_width
 
 BOARD_TONE = "#F4EFE4"  # warm paper round the field
@@ -229,8 +229,11 @@ def _key_items(p: BuildingCommunityParams, right: float, top: float) -> list[Ite
         label_w = string_width(f"{name.capitalize()} tiles", KEY)
         sx = right - label_w - 1.5 - KEY_SYMBOL / 2
         items.append(
-            Shape(
-                symbol(k.symbol, sx, y, KEY_SYMBOL),
+            symbol_shape(
+                k.symbol,
+                sx,
+                y,
+                KEY_SYMBOL,
                 style=Style(fill=k.hex, stroke=FIELD_EDGE, stroke_width=0.15),
             )
         )
@@ -313,9 +316,8 @@ def board(p: BuildingCommunityParams, printing: PrintParams) -> Component:
     for plate in plates:
         c.add(*(it.moved(ox, oy) for it in _plate_items(plate, p)))
     c.add(*(it.moved(ox, oy) for it in extra))
-    outline = rounded_rect(0, 0, g.width, g.height, CORNER_RADIUS)
-    c.outline = outline
-    c.add(Shape(outline.exterior, "cut", CUT_STYLE))
+    c.set_outline(rounded_rect_curve(0, 0, g.width, g.height, CORNER_RADIUS))
+    c.add(c.outline_ring("cut", CUT_STYLE))
     c.meta.update(pitch=g.pitch, origin=g.origin)
     return c
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from shapely.geometry import Point
 
 from geometry.folding import TentFold
-from geometry.shapes import rounded_rect, symbol
+from geometry.shapes import rounded_rect, rounded_rect_curve, symbol
 from pnp.components.standees import tent_standee
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.palette import ink
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, curved
 
 PAWN_SHARE = 0.56  # token diameter / tile across flats: the tile's symbols stay clear
 STANDEE_PANEL = 1.3  # a standee half's height / its width
@@ -79,8 +79,8 @@ def pawn_standees(p: BuildingCommunityParams) -> list[Component]:
             outline=outline,
         )
         lo, hi = RIM, half - RIM * 0.6  # the front panel; the shared tent turns it for the back
-        panel = Shape(
-            rounded_rect(RIM, lo, w - 2 * RIM, hi - lo, 0.8),
+        panel = curved(
+            rounded_rect_curve(RIM, lo, w - 2 * RIM, hi - lo, 0.8),
             style=Style(fill=ink(colour).hex, stroke=None),
         )
         picture = [panel, *_mark(k, colour, w / 2, (lo + hi) / 2, w)]

@@ -17,12 +17,11 @@ from collections import Counter
 from shapely.geometry import Polygon, box
 
 from geometry import hexgrid
-from geometry.shapes import symbol
 from pnp.errors import PnpError
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.kit import PrintParams
 from pnp.palette import ink
-from pnp.scene import CUT_STYLE, Component, Shape, Style
+from pnp.scene import CUT_STYLE, Component, Shape, Style, symbol_shape
 
 SYMBOL_SHARE = 0.2  # symbol size / tile across flats
 SYMBOL_REACH = 0.395  # symbol centre from the tile centre, in tiles, towards a corner
@@ -74,7 +73,7 @@ def _face(
     comp.add(Shape(box(-b, -b, width + b, size + b), style=Style(fill=k.hex, stroke=None)))
     for x, y in symbol_places(size):
         comp.add(
-            Shape(symbol(k.symbol, x, y, symbol_size(p)), style=Style(fill=k.text_on, stroke=None))
+            symbol_shape(k.symbol, x, y, symbol_size(p), style=Style(fill=k.text_on, stroke=None))
         )
     return comp
 

@@ -15,7 +15,7 @@ from shapely import affinity
 from shapely.geometry import LineString, box
 
 from geometry.octagons import OctagonGrid, gap_corners, gap_square
-from geometry.shapes import arrow, rounded_rect, symbol
+from geometry.shapes import arrow, rounded_rect_curve, symbol
 from pnp.games.desert_home.params import (
     COLOURS,
     DesertHomeParams,
@@ -25,7 +25,17 @@ from pnp.games.desert_home.params import (
 )
 from pnp.palette import ink
 from pnp.params import PrintParams
-from pnp.scene import CUT_STYLE, GUIDE_STYLE, Component, Shape, Style, Text, circle
+from pnp.scene import (
+    CUT_STYLE,
+    GUIDE_STYLE,
+    Component,
+    Shape,
+    Style,
+    Text,
+    circle,
+    curved,
+    symbol_shape,
+)
 
 SAND = "#D9C194"  # the desert between the slots: darker than a tile face, so tiles stand out
 SLOT_FILL = "#E9D9B6"
@@ -150,8 +160,7 @@ def board(p: DesertHomeParams, printing: PrintParams) -> Component:
     w, h = bp.width, bp.height
     b = printing.bleed
     c = Component("board", "Board: refuges, path area and camp", w, h, imposition="board", bleed=b)
-    outline = rounded_rect(0, 0, w, h, BOARD_RADIUS)
-    c.outline = outline
+    c.set_outline(rounded_rect_curve(0, 0, w, h, BOARD_RADIUS))
     # the sand runs into the bleed, so a trim a little outside the line shows no paper
     c.add(Shape(box(-b, -b, w + b, h + b), style=Style(fill=SAND, stroke=None)))
     _refuge_region(c, bp, p)
@@ -159,8 +168,8 @@ def board(p: DesertHomeParams, printing: PrintParams) -> Component:
     _fields(c, bp, p)
     _titles(c, bp, p)
     # the sand runs on past the trim, so the trim is printed: a dark line to cut along
-    c.add(Shape(outline.exterior, style=Style(stroke=INK, stroke_width=TRIM_LINE)))
-    c.add(Shape(outline.exterior, "cut", CUT_STYLE))
+    c.add(c.outline_ring("art", Style(stroke=INK, stroke_width=TRIM_LINE)))
+    c.add(c.outline_ring("cut", CUT_STYLE))
     g = bp.grid
     c.meta.update(
         game="desert-home",
@@ -238,8 +247,8 @@ def _refuge_region(c: Component, bp: BoardPlan, p: DesertHomeParams) -> None:
     """The refuges' ground, each refuge's footprint with its blades, and a track from its
     entry field."""
     h = bp.height
-    region = rounded_rect(BORDER, BORDER, bp.refuge_x - BORDER, h - 2 * BORDER, 3.0)
-    c.add(Shape(region, style=Style(fill=OASIS, stroke=None)))
+    region = rounded_rect_curve(BORDER, BORDER, bp.refuge_x - BORDER, h - 2 * BORDER, 3.0)
+    c.add(curved(region, style=Style(fill=OASIS, stroke=None)))
     f = fan(p)
     colours = colours_in_play(p)
     for k, ((fx, fy), row) in enumerate(zip(bp.fans, p.refuge_rows, strict=True)):
@@ -250,12 +259,17 @@ def _refuge_region(c: Component, bp: BoardPlan, p: DesertHomeParams) -> None:
         for blade, colour, angle in zip(range(f.blades), colours, f.angles(), strict=True):
             k_ink = ink(colour)
             shape = affinity.translate(f.placed(blade, angle + 90), fx, fy)
-            c.add(Shape(shape, style=Style(fill=k_ink.light, stroke="#7A7A7A", stroke_width=0.2)))
+            curve = f.blade_curve().rotated(angle + 90, (0.0, 0.0)).translated(fx, fy)
+            style = Style(fill=k_ink.light, stroke="#7A7A7A", stroke_width=0.2)
+            c.add(Shape(shape, style=style, curve=curve))
             a = math.radians(angle + 90)
             sx, sy = fx + 0.55 * f.length * math.cos(a), fy + 0.55 * f.length * math.sin(a)
             c.add(
-                Shape(
-                    symbol(k_ink.symbol, sx, sy, 6.0),
+                symbol_shape(
+                    k_ink.symbol,
+                    sx,
+                    sy,
+                    6.0,
                     style=Style(fill=k_ink.hex, stroke="#555555", stroke_width=0.15),
                 )
             )
@@ -270,8 +284,8 @@ def _camp_region(c: Component, bp: BoardPlan, p: DesertHomeParams) -> None:
     a ring for every figure and tent of that colour, so the whole supply has its place."""
     h = bp.height
     x0 = bp.camp_x
-    region = rounded_rect(x0, BORDER, bp.width - BORDER - x0, h - 2 * BORDER, 3.0)
-    c.add(Shape(region, style=Style(fill=CAMP, stroke=None)))
+    region = rounded_rect_curve(x0, BORDER, bp.width - BORDER - x0, h - 2 * BORDER, 3.0)
+    c.add(curved(region, style=Style(fill=CAMP, stroke=None)))
     lx0 = x0 + bp.grid.pitch + PAD / 2
     lx1 = bp.width - BORDER - PAD
     top = h - BORDER - PAD - LANE_TITLE
@@ -282,8 +296,12 @@ def _camp_region(c: Component, bp: BoardPlan, p: DesertHomeParams) -> None:
     for i, colour in enumerate(colours_in_play(p)):
         k = ink(colour)
         y0 = top - i * (lane_h + LANE_GAP) - lane_h
-        lane = rounded_rect(lx0, y0, lx1 - lx0, lane_h, 2.5)
-        c.add(Shape(lane, style=Style(fill=k.light, stroke="#7A7A7A", stroke_width=0.25)))
+        lane_shape = curved(
+            rounded_rect_curve(lx0, y0, lx1 - lx0, lane_h, 2.5),
+            style=Style(fill=k.light, stroke="#7A7A7A", stroke_width=0.25),
+        )
+        lane = lane_shape.geom
+        c.add(lane_shape)
         mx, my, size = lane_mark(p, lane_h)
         mark = symbol(k.symbol, lx0 + mx, y0 + my, size)
         c.add(Shape(mark, style=Style(fill=k.hex, stroke=INK, stroke_width=0.2)))

@@ -21,7 +21,7 @@ from pnp.games.desert_home.params import DesertHomeParams, colours_in_play, vali
 from pnp.games.desert_home.refuges import tent_icon
 from pnp.palette import Ink, ink
 from pnp.params import PrintParams
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
 
 GAP = 2.0  # mm between pieces: room for scissors
 PAD = 1.5  # mm round a block of pieces
@@ -216,6 +216,6 @@ def _tent_picture(
     pt = min(7.0, 0.3 * (h - 2 * m - 1.3 * s) * PT)
     return [
         Shape(tent_icon(cx, cy, size), style=Style(fill=k.text_on, stroke=None)),
-        Shape(symbol(k.symbol, cx, cy + 0.38 * s, 0.3 * s), style=Style(fill=k.hex, stroke=None)),
+        symbol_shape(k.symbol, cx, cy + 0.38 * s, 0.3 * s, style=Style(fill=k.hex, stroke=None)),
         Text(cx, cy + 0.75 * s + 1.5, f"×{p.tent_value}", pt, True, "middle", k.text_on),
     ]

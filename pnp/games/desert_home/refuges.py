@@ -13,8 +13,9 @@ from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from geometry.curves import Curve
 from geometry.fan import Fan, blade_layout
-from geometry.shapes import arrow, kerf_offset, polygon_of, symbol
+from geometry.shapes import arrow, kerf_offset, kerf_offset_curve, polygon_of, symbol
 from pnp.colour import delta_e
 from pnp.components.dice import shade
 from pnp.games.desert_home.params import (
@@ -37,6 +38,7 @@ from pnp.scene import (
     Style,
     Text,
     circle,
+    curved,
 )
 
 SAW_LINE = Style(stroke="#000000", stroke_width=0.3)
@@ -62,6 +64,11 @@ def _upright(geom: BaseGeometry, dx: float, dy: float) -> BaseGeometry:
     return affinity.translate(affinity.rotate(geom, 90, origin=(0, 0)), dx, dy)
 
 
+def _upright_curve(curve: Curve, dx: float, dy: float) -> Curve:
+    """`_upright` for a true curve: a quarter turn and a move keep its arcs arcs."""
+    return curve.affine((0.0, -1.0, 1.0, 0.0, dx, dy))
+
+
 def _frame(f: Fan) -> tuple[float, float, float, float]:
     """Offset (dx, dy) taking the upright blade's bounding box to the origin, and its size."""
     x0, y0, x1, y1 = affinity.rotate(f.blade(), 90, origin=(0, 0)).bounds
@@ -78,6 +85,7 @@ def blade_parts(p: DesertHomeParams, printing: PrintParams) -> list[Component]:
     for level, colour in enumerate(colours_in_play(p)):
         k = ink(colour)
         outline = _upright(f.blade(), dx, dy)
+        curve = _upright_curve(f.blade_curve(), dx, dy)
         comp = Component(
             f"blade-{colour}",
             f"Refuge blade, {colour} (plywood)",
@@ -86,16 +94,18 @@ def blade_parts(p: DesertHomeParams, printing: PrintParams) -> list[Component]:
             imposition="cutout",
             copies=PLAYERS,
             outline=outline,
+            curve=curve,
         )
-        comp.add(Shape(outline, style=Style(fill=k.light, stroke=None)))
+        comp.add(Shape(outline, style=Style(fill=k.light, stroke=None), curve=curve))
         _grain_arrow(comp, f, dx, dy)
         label_y = dy + 0.62 * f.length
         comp.add(Text(dx, label_y, colour.upper(), 7.5, True, "middle", INK))
         comp.add(
             Text(dx, label_y - 3.6, f"blade {level + 1} of {f.blades}", 5.5, False, "middle", INK)
         )
-        _saw_marks(comp, outline, dx, dy, p.pivot_hole, printing.kerf)
-        comp.add(Shape(outline, "cut", CUT_STYLE))  # an area: cut files grow it by the kerf
+        _saw_marks(comp, curve, dx, dy, p.pivot_hole, printing.kerf)
+        # an area: cut files grow it by the kerf
+        comp.add(Shape(outline, "cut", CUT_STYLE, curve=curve))
         comp.add(circle(dx, dy, p.pivot_hole / 2, "inner-cut", INNER_CUT_STYLE))
         comp.add(circle(dx, dy, DRILL_MARK, "drill", DRILL_STYLE))
         comp.meta.update(
@@ -112,12 +122,15 @@ def blade_parts(p: DesertHomeParams, printing: PrintParams) -> list[Component]:
 
 
 def _saw_marks(
-    comp: Component, outline: Polygon, x: float, y: float, hole: float, kerf: float
+    comp: Component, outline: Curve, x: float, y: float, hole: float, kerf: float
 ) -> None:
     """What the pattern shows the sawyer: the saw line (half the kerf outside the outline,
     as the cut files cut), the hole's edge and a cross to centre-punch, and the bit size."""
-    path = kerf_offset(outline, kerf, outward=True)
-    comp.add(Shape(path.exterior, style=SAW_LINE))
+    path = kerf_offset_curve(outline, kerf, outward=True)
+    if path is None:  # not for the blades' smooth outline; kept for a future shape
+        comp.add(Shape(kerf_offset(outline.polygon(), kerf).exterior, style=SAW_LINE))
+    else:
+        comp.add(curved(path, style=SAW_LINE, kind="ring"))
     comp.add(circle(x, y, hole / 2, style=Style(stroke="#000000", stroke_width=0.2)))
     cross = Style(stroke="#000000", stroke_width=0.15)
     comp.add(Shape(LineString([(x - CROSS, y), (x + CROSS, y)]), style=cross))
@@ -145,8 +158,9 @@ def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component
     out = []
     for level, colour in enumerate(colours_in_play(p)):
         k = ink(colour)
-        inset = polygon_of(f.blade().buffer(-OVERLAY_INSET, quad_segs=16), "blade overlay")
-        paper = _upright(inset, dx, dy)
+        inset = f.blade_curve().offset_area(-OVERLAY_INSET)  # arcs about the same centres
+        paper_curve = _upright_curve(inset, dx, dy)
+        paper = polygon_of(paper_curve.polygon(), "blade overlay")
         comp = Component(
             f"blade-{colour}-overlay",
             f"Refuge blade, {colour} (printed top)",
@@ -155,8 +169,9 @@ def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component
             imposition="cutout",
             copies=PLAYERS,
             outline=paper,
+            curve=paper_curve,
         )
-        comp.add(Shape(paper, style=Style(fill=k.hex, stroke=None)))
+        comp.add(Shape(paper, style=Style(fill=k.hex, stroke=None), curve=paper_curve))
         comp.add(Shape(_upright(covered, dx, dy).intersection(paper), style=COVERED_SHADE))
         places = []
         for fx, fy in lay.figures:
@@ -169,11 +184,11 @@ def blade_overlays(p: DesertHomeParams, printing: PrintParams) -> list[Component
         number_y = dy + (f.hub_radius + lay.tent[0] - lay.tent_radius) / 2
         comp.add(_number(dx, number_y, level + 1, k))
         edge = Style(stroke=shade(k.hex, EDGE_SHADE), stroke_width=0.25)
-        comp.add(Shape(paper.exterior, style=edge))
+        comp.add(comp.outline_ring("art", edge))
         hole = p.pivot_hole / 2 + SCREW_PLAY
         # the hole is cut inside the colour, where no edge shows: ring it in the text colour
         comp.add(circle(dx, dy, hole, style=Style(stroke=k.text_on, stroke_width=0.25)))
-        comp.add(Shape(paper, "cut", CUT_STYLE))
+        comp.add(Shape(paper, "cut", CUT_STYLE, curve=paper_curve))
         comp.add(circle(dx, dy, hole, "inner-cut", INNER_CUT_STYLE))
         comp.meta.update(
             game="desert-home",

@@ -14,11 +14,26 @@ from geometry.intersections import (
     start_points,
     zone_rect,
 )
-from geometry.shapes import arrow, centred_rounded_rect, rounded_rect, symbol
+from geometry.shapes import (
+    arrow,
+    centred_rounded_rect_curve,
+    rounded_rect,
+    rounded_rect_curve,
+)
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.kit import PrintParams
 from pnp.palette import ink
-from pnp.scene import CUT_STYLE, SCORE_STYLE, Component, Shape, Style, Text, circle
+from pnp.scene import (
+    CUT_STYLE,
+    SCORE_STYLE,
+    Component,
+    Shape,
+    Style,
+    Text,
+    circle,
+    curved,
+    symbol_shape,
+)
 
 PAPER_TONE = "#FBF8F1"
 BAND_TONE = "#E9E4D8"
@@ -51,8 +66,8 @@ def board(p: ExplodingDiceParams, printing: PrintParams) -> Component:
         for col in range(g.n):
             x, y = g.point(r, col)
             c.add(
-                Shape(
-                    centred_rounded_rect(x, y, g.die, g.die, g.die * 0.15),
+                curved(
+                    centred_rounded_rect_curve(x, y, g.die, g.die, g.die * 0.15),
                     style=Style(stroke="#9A9488", stroke_width=0.2),
                 )
             )
@@ -69,9 +84,8 @@ def board(p: ExplodingDiceParams, printing: PrintParams) -> Component:
                 style=Style(fill=LINE, stroke=None),
             )
         )
-    outline = rounded_rect(0, 0, s, s, BOARD_RADIUS)
-    c.outline = outline
-    c.add(Shape(outline.exterior, layer="cut", style=CUT_STYLE))
+    c.set_outline(rounded_rect_curve(0, 0, s, s, BOARD_RADIUS))
+    c.add(c.outline_ring("cut", CUT_STYLE))
     plan = fold_plan(s, s, container(p.tin_width, p.tin_height, p.tin_radius))
     if plan is not None:
         c.fold_lines = plan.lines
@@ -88,16 +102,16 @@ def _zone_dividers(c: Component, g: GridLayout) -> None:
     style = Style(stroke="#FFFFFF", stroke_width=0.8)
     c.add(Shape(LineString([(mid, lo), (mid, hi)]), style=style))
     c.add(Shape(LineString([(lo, mid), (hi, mid)]), style=style))
-    frame = rounded_rect(lo, lo, hi - lo, hi - lo, 1.0)
-    c.add(Shape(frame.exterior, style=Style(stroke=LINE, stroke_width=0.5)))
+    frame = rounded_rect_curve(lo, lo, hi - lo, hi - lo, 1.0)
+    c.add(curved(frame, style=Style(stroke=LINE, stroke_width=0.5), kind="ring"))
 
 
 def _start_mark(c: Component, g: GridLayout, colour: str, x: float, y: float) -> None:
     """The start point: a die-sized square in the zone colour showing the starting 1."""
     k = ink(colour)
     c.add(
-        Shape(
-            centred_rounded_rect(x, y, g.die, g.die, g.die * 0.15),
+        curved(
+            centred_rounded_rect_curve(x, y, g.die, g.die, g.die * 0.15),
             style=Style(fill=k.hex, stroke=LINE, stroke_width=0.25),
         )
     )
@@ -122,8 +136,11 @@ def _corner_symbol(c: Component, g: GridLayout, zone: int, colour: str) -> None:
     ys = {0: g.size - half, 1: g.size - half, 2: half, 3: half}
     k = ink(colour)
     c.add(
-        Shape(
-            symbol(k.symbol, xs[zone], ys[zone], g.arrow_band * 0.7),
+        symbol_shape(
+            k.symbol,
+            xs[zone],
+            ys[zone],
+            g.arrow_band * 0.7,
             style=Style(fill=k.hex, stroke=LINE, stroke_width=0.2),
         )
     )

@@ -17,7 +17,7 @@ from shapely import affinity
 from shapely.geometry import LineString, box
 
 from geometry.intersections import entries
-from geometry.shapes import rounded_rect, star, symbol
+from geometry.shapes import rounded_rect, star
 from pnp.cards import (
     PAPER,
     CardFormat,
@@ -37,7 +37,7 @@ from pnp.games.exploding_dice.rules import TARGET  # the rules' goal, printed on
 from pnp.games.exploding_dice.tin import cut_radius
 from pnp.kit import PrintParams
 from pnp.palette import ink
-from pnp.scene import Component, Shape, Style, Text, circle
+from pnp.scene import Component, Shape, Style, Text, circle, symbol_shape
 
 GAME = "exploding-dice"
 TITLE = "Exploding Dice"
@@ -283,8 +283,11 @@ def tin_label(params: ExplodingDiceParams, fmt: CardFormat) -> tuple[Component, 
         cx = sx0 + k * (sym + gap)
         comp.add(circle(cx, sy, sym * 0.68, style=Style(fill=PAPER, stroke=None)))
         comp.add(
-            Shape(
-                symbol(colour.symbol, cx, sy, sym),
+            symbol_shape(
+                colour.symbol,
+                cx,
+                sy,
+                sym,
                 "art",
                 Style(fill=colour.hex, stroke="#1B2433", stroke_width=0.12),
             )

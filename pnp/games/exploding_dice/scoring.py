@@ -5,14 +5,13 @@ from __future__ import annotations
 from shapely.geometry import LineString, box
 
 from geometry.score_track import TrackCell, serpentine
-from geometry.shapes import symbol
 from pnp.cards import CardFormat, add_cut, card_base
 from pnp.games.exploding_dice.cards import corner_guides
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.games.exploding_dice.tin import cut_radius
 from pnp.kit import PrintParams
 from pnp.palette import ink
-from pnp.scene import CUT_STYLE, Component, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, Component, Shape, Style, Text, circle, symbol_shape
 
 CREAM = "#FBF8F1"
 INK = "#2B2B2B"
@@ -99,7 +98,7 @@ def score_markers(p: ExplodingDiceParams, printing: PrintParams) -> Component:
             x = (i * per_colour + j) * (d + gap) + d / 2
             c.add(circle(x, d / 2, d / 2, style=Style(fill=k.hex, stroke=None)))
             c.add(
-                Shape(symbol(k.symbol, x, d / 2, d * 0.5), style=Style(fill=k.text_on, stroke=None))
+                symbol_shape(k.symbol, x, d / 2, d * 0.5, style=Style(fill=k.text_on, stroke=None))
             )
             c.add(circle(x, d / 2, d / 2, layer="cut", style=CUT_STYLE))
     return c
@@ -120,8 +119,11 @@ def score_sheet(p: ExplodingDiceParams, printing: PrintParams) -> Component:
         x = margin + i * col_w
         c.add(Shape(box(x, head_y - 6.0, x + col_w, head_y), style=Style(fill=k.hex, stroke=None)))
         c.add(
-            Shape(
-                symbol(k.symbol, x + 3.5, head_y - 3.0, 3.2),
+            symbol_shape(
+                k.symbol,
+                x + 3.5,
+                head_y - 3.0,
+                3.2,
                 style=Style(fill=k.text_on, stroke=None),
             )
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from shapely.geometry import box
 
-from geometry.shapes import rounded_rect, symbol
+from geometry.shapes import rounded_rect_curve
 from pnp.games.home_in_one_piece.params import (
     HomeInOnePieceParams,
     blob_grams,
@@ -24,7 +24,7 @@ from pnp.games.home_in_one_piece.params import (
 )
 from pnp.kit import PrintParams
 from pnp.palette import ink
-from pnp.scene import CUT_STYLE, PT_PER_MM, Component, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, PT_PER_MM, Component, Shape, Style, Text, circle, symbol_shape
 from pnp.text import string_width
 
 TABLE = "#F6F1E7"  # warm off-white: dough of any colour shows on it
@@ -51,9 +51,8 @@ def board(p: HomeInOnePieceParams, printing: PrintParams) -> Component:
     zone = _home(c, p)
     rings = _start_circles(c, p)
     _table_text(c, p)
-    outline = rounded_rect(0, 0, width, height, BOARD_RADIUS)
-    c.outline = outline
-    c.add(Shape(outline.exterior, "cut", CUT_STYLE))
+    c.set_outline(rounded_rect_curve(0, 0, width, height, BOARD_RADIUS))
+    c.add(c.outline_ring("cut", CUT_STYLE))
     c.meta.update(
         kind="board",
         true_size=(width, height),
@@ -101,7 +100,7 @@ def _start_circles(c: Component, p: HomeInOnePieceParams) -> list[Shape]:
         c.add(circle(x, y, blob, style=Style(stroke=k.hex, stroke_width=0.3, dash=(1.5, 1.5))))
         mark = _mark_size(row.circle_radius)
         top = row.top + mark / 2 + 2.0
-        c.add(Shape(symbol(k.symbol, x, top, mark), "art", Style(fill=k.hex, stroke=None)))
+        c.add(symbol_shape(k.symbol, x, top, mark, "art", Style(fill=k.hex, stroke=None)))
         rings.append(ring)
     return rings
 

@@ -19,7 +19,7 @@ from pnp.components.dice import shade
 from pnp.games.parcheesi.params import ParcheesiParams, validate
 from pnp.kit import PrintParams
 from pnp.palette import Ink, ink
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
 
 GROUND = "#F3ECDC"  # the board between the spaces: warm card, into the bleed
 SPACE = "#FFFDF8"
@@ -139,8 +139,11 @@ def _space(f: Frame, sp: track.Space, inks: list[Ink]) -> list[Item]:
         items.append(circle(x, y, r, style=Style(fill=None, stroke=ring, stroke_width=RING)))
     if owner is not None:
         items.append(
-            Shape(
-                symbol(owner.symbol, x, y, 0.36 * short),
+            symbol_shape(
+                owner.symbol,
+                x,
+                y,
+                0.36 * short,
                 style=Style(fill=owner.hex, stroke=LINE, stroke_width=0.2),
             )
         )
@@ -177,8 +180,11 @@ def _nest(
     ]
     cx, cy = outline.centroid.x, outline.centroid.y
     items.append(
-        Shape(
-            symbol(colour.symbol, cx, cy, 0.16 * f.arm),
+        symbol_shape(
+            colour.symbol,
+            cx,
+            cy,
+            0.16 * f.arm,
             style=Style(fill=colour.hex, stroke=LINE, stroke_width=0.35),
         )
     )

@@ -17,7 +17,7 @@ from pnp.components.dice import shade
 from pnp.components.standees import tent_standee
 from pnp.games.parcheesi.params import ParcheesiParams, validate
 from pnp.palette import Ink, ink
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle
+from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
 from pnp.text import string_width
 
 PAWNS = 4  # per colour (the rules' number, not a parameter)
@@ -72,7 +72,7 @@ def _token(k: Ink, x: float, y: float, d: float) -> list[Item]:
         circle(
             x, y, r - RING_INSET * d, style=Style(fill=None, stroke=k.text_on, stroke_width=0.3)
         ),
-        Shape(symbol(k.symbol, x, y, 0.45 * d), style=Style(fill=k.text_on, stroke=None)),
+        symbol_shape(k.symbol, x, y, 0.45 * d, style=Style(fill=k.text_on, stroke=None)),
         circle(x, y, r, "cut", CUT_STYLE),
     ]
 
