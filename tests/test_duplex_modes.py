@@ -18,8 +18,7 @@ from pnp.errors import PnpError
 from pnp.games import registry
 from pnp.kit import PrintParams
 from pnp.layout import Section, alignment_pages, build_document
-from pnp.layout.impose import block_area
-from pnp.layout.page import Page
+from pnp.layout.page import FOOTER_BAND, HEADER_BAND, Page, content_box
 from pnp.paper import get_paper
 from pnp.params import validate_params
 from pnp.render.pdf import render_pdf
@@ -226,9 +225,9 @@ def test_short_edge_turns_the_backs_and_the_area_is_its_own_mirror() -> None:
         assert turns  # the front's turn, then its back's: mirrored, or a half turn more
         want = 360 if mode == "long" else 540
         assert all(b == (want - f) % 360 for f, b in turns), turns
-    # Back pages keep the air a front keeps from the header and the footer, though the
-    # flip swaps their sides (the footer band is the taller).
-    x0, y0, x1, y1 = block_area(get_paper("a4"))
+    # Back pages keep the air a front keeps from the header and the footer (the content
+    # box), though the flip swaps their sides and the footer band is the taller.
+    _, y0, _, y1 = content_box(get_paper("a4"))
     for p in short_pages:
         if p.section == "Cards" and p.bleed_box is not None:
             b = p.bleed_box
@@ -411,3 +410,18 @@ def test_every_kit_piece_with_a_back_registers(slug: str, mode: str) -> None:
                 assert b.trim_box == pytest.approx(flipped(f.trim_box, flip), abs=TOL)
             backed += len(fronts)
     assert backed > 0
+
+
+@pytest.mark.parametrize("dy", [-8.0, -2.5, 2.5, 8.0])
+@pytest.mark.parametrize("sizes", ["poker", "tiles"])
+def test_short_edge_backs_moved_by_the_offset_stay_off_the_header_and_footer(
+    dy: float, sizes: str
+) -> None:
+    paper = get_paper("letter")
+    pages, _ = document(SIZES[sizes], PrintParams(duplex="short", back_offset_y=dy), "letter")
+    backs = [p for p in pages if p.section == "Cards" and p.side == "back"]
+    assert backs
+    for p in backs:
+        assert p.bleed_box is not None
+        assert p.bleed_box[1] >= paper.margin + FOOTER_BAND - 1e-9
+        assert p.bleed_box[3] <= paper.height - paper.margin - HEADER_BAND + 1e-9

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pnp.kit import PrintParams
-from pnp.layout.duplex import alignment_pages, check_back_offset, on_odd_pages, with_backs
+from pnp.kit import FOLD_NOTE, PrintParams
+from pnp.layout.duplex import (
+    alignment_pages,
+    check_back_offset,
+    flip_safe,
+    on_odd_pages,
+    with_backs,
+)
 from pnp.layout.furniture import GREY, INK, add_furniture, fit_text, label, paper_label
-from pnp.layout.gutter import FOLD_NOTE, gutter_fronts, with_folds
+from pnp.layout.gutter import gutter_fronts, with_folds
 from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
 from pnp.layout.share import share_sheets
@@ -69,13 +75,15 @@ def section_pages(
             pages += [replace(p, stackable=True) for p in cards]
         elif kind == "cutout":
             has_back = any(c.back is not None for c in comps)
+            inset = offset if has_back else (0.0, 0.0)
+            area = content_box(paper, inset)
             cutouts = pack_cutouts(
                 comps,
                 paper,
                 section.title,
                 section.title,
                 cutout_gap,
-                offset if has_back else (0.0, 0.0),
+                area=flip_safe(area, paper, printing.duplex, offset) if has_back else area,
             )
             pages += [replace(p, stackable=True) for p in cutouts]
         else:

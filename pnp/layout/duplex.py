@@ -10,8 +10,8 @@ Flipped on the short edge they turn about the horizontal axis instead: a front p
 (x, y) lies behind (x, page_height - y). That is the long-edge back page turned half a
 turn about the page centre, so a piece at (x, y) (footprint w x h, rotation r) has its
 back at (x, page_height - y - h), rotation 180 - r; the back offset then shifts the back
-page as before. The header and footer bands are not symmetric top to bottom, so short-edge
-pieces stay in the part of the content area that is its own mirror (`flip_safe`).
+page as before. The header and footer bands are not the same height, so short-edge pieces
+stay where their flipped backs still clear both by the air a front keeps (`flip_safe`).
 
 `duplex = "none"` prints no back pages: see `pnp.layout.gutter`.
 """
@@ -23,7 +23,15 @@ from shapely.geometry import LineString
 from pnp.errors import PnpError
 from pnp.kit import PrintParams
 from pnp.layout.furniture import GREY, label
-from pnp.layout.page import Box, Page, Placement, Rotation, blank_page
+from pnp.layout.page import (
+    FURNITURE_GAP,
+    Box,
+    Page,
+    Placement,
+    Rotation,
+    blank_page,
+    content_box,
+)
 from pnp.paper import Paper
 from pnp.scene import Item, Shape, Style, circle
 
@@ -80,15 +88,20 @@ def turn_placement(
     return Placement(back, p.x + dx, page_height - p.y - h + dy, rot, clip, "back")
 
 
-def flip_safe(area: Box, paper: Paper, duplex: str) -> Box:
-    """The part of `area` whose back, flipped as `duplex` says, lands inside `area` too.
+def flip_safe(
+    area: Box, paper: Paper, duplex: str, offset: tuple[float, float] = (0.0, 0.0)
+) -> Box:
+    """The part of `area` whose backs, flipped as `duplex` says, stay in the content box
+    (clear of the header and footer by the air a front keeps), and moved by the back offset
+    still clear both bands: an offset up to that air leaves the layout as it is.
 
-    The long-edge mirror keeps the (left-right symmetric) area; the short-edge one swaps
-    the header's and the footer's sides, so the area loses the difference at one end."""
+    The long-edge mirror keeps every (left-right symmetric) area as it is; the short-edge
+    one swaps the header's and the footer's sides, and the footer band is the taller."""
     if duplex != "short":
         return area
+    _, y0, _, y1 = content_box(paper, (0.0, max(0.0, abs(offset[1]) - FURNITURE_GAP)))
     h = paper.height
-    return (area[0], max(area[1], h - area[3]), area[2], min(area[3], h - area[1]))
+    return (area[0], max(area[1], h - y1), area[2], min(area[3], h - y0))
 
 
 def back_placement(p: Placement, front: Page, printing: PrintParams) -> Placement | None:

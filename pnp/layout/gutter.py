@@ -24,7 +24,7 @@ from shapely import affinity
 from shapely.geometry import LineString
 
 from pnp.errors import PnpError
-from pnp.kit import PrintParams
+from pnp.kit import FOLD_NOTE, PrintParams
 from pnp.layout.duplex import mirror_placement, turn_placement
 from pnp.layout.furniture import CROP_ZONE, GREY, MARK, label
 from pnp.layout.impose import block_area, impose_cards, pack_cutouts
@@ -39,7 +39,6 @@ CUTOUT_FOLD_GAP = 3.0
 LABEL_BAND = 5.0
 """mm kept at the top of the content area for the fold instruction."""
 FOLD_STYLE = Style(stroke="#555555", stroke_width=0.25, dash=(3.0, 2.0))
-FOLD_NOTE = "fold on the dashed line, glue, then cut"
 FOLDS: tuple[Fold, ...] = ("v", "h")
 
 

@@ -182,7 +182,7 @@ def impose_cards(
         offset = (printing.back_offset_x, printing.back_offset_y)
         area = block_area(paper, offset if backed else (0.0, 0.0))
         if backed:
-            area = flip_safe(area, paper, printing.duplex)
+            area = flip_safe(area, paper, printing.duplex, offset)
     groups: dict[tuple[float, float], list[Component]] = {}
     for c in cards:
         groups.setdefault((round(c.width, 6), round(c.height, 6)), []).append(c)

@@ -74,8 +74,8 @@ def _area(page: Page, paper: Paper, printing: PrintParams) -> Box:
     """Where a sheet's content may go: the content box, less the back offset if it has
     backs (the back page moves by it)."""
     if page.has_backs and not page.fold:
-        area = content_box(paper, (printing.back_offset_x, printing.back_offset_y))
-        return flip_safe(area, paper, printing.duplex)
+        offset = (printing.back_offset_x, printing.back_offset_y)
+        return flip_safe(content_box(paper, offset), paper, printing.duplex, offset)
     return content_box(paper)
 
 
