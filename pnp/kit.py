@@ -12,7 +12,21 @@ from pnp.paper import CARD_STOCK
 from pnp.params import PrintParams
 from pnp.scene import PRINTED_MACHINE_LAYERS, Component
 
-__all__ = ["Kit", "KitDocument", "KitSection", "PrintParams"]
+__all__ = ["FOLD_NOTE", "Kit", "KitDocument", "KitSection", "PrintParams", "backs_note"]
+
+FOLD_NOTE = "fold on the dashed line, glue, then cut"
+"""What a maker does with a gutter-fold sheet (`duplex = "none"`), in the order to do it."""
+
+
+def backs_note(printing: PrintParams, long: str, none: str) -> str:
+    """A section's note on its backs for the kit's `duplex` mode: `long` as written for a
+    long-edge flip, the short edge named instead for a short-edge one, `none` for a
+    single-sided print (fronts and backs on gutter-fold sheets)."""
+    if printing.duplex == "none":
+        return none
+    if printing.duplex == "short":
+        return long.replace("long edge", "short edge")
+    return long
 
 
 @dataclass(frozen=True)

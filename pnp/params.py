@@ -324,6 +324,11 @@ class PrintParams:
     kerf: float = param(0.0, lo=0, hi=5, help="cut files, mm")
     back_offset_x: float = param(0.0, lo=-20, hi=20, help="duplex back correction, mm")
     back_offset_y: float = param(0.0, lo=-20, hi=20, help="duplex back correction, mm")
+    duplex: Literal["long", "short", "none"] = param(
+        "long",
+        help="long or short: the edge double-sided prints flip on; "
+        "none: single-sided, backs on gutter-fold sheets",
+    )
     cut_bed: str = param(
         "300x200", help="cut sheets: a4, letter, 300x200, 400x300 or WxH mm", parse=_bed
     )

@@ -1,16 +1,24 @@
 """A whole kit's pages in the order a person prints and assembles them.
 
 Cover (contents and how to print), then the sections in the order given, each back
-page right after its front, then the duplex alignment test if anything has a back.
+page right after its front, then the duplex alignment test if anything has a back. A
+single-sided print (`duplex = "none"`) has no back pages: gutter-fold sheets instead.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from pnp.kit import PrintParams
-from pnp.layout.duplex import alignment_pages, check_back_offset, on_odd_pages, with_backs
+from pnp.kit import FOLD_NOTE, PrintParams
+from pnp.layout.duplex import (
+    alignment_pages,
+    check_back_offset,
+    flip_safe,
+    on_odd_pages,
+    with_backs,
+)
 from pnp.layout.furniture import GREY, INK, add_furniture, fit_text, label, paper_label
+from pnp.layout.gutter import gutter_fronts, with_folds
 from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
 from pnp.layout.share import share_sheets
@@ -44,28 +52,38 @@ def section_pages(
     overlap: float = GLUE_OVERLAP,
     cutout_gap: float = CUTOUT_GAP,
 ) -> list[Page]:
-    """The front pages of one section (backs are added by `with_backs`)."""
-    runs: list[tuple[str, list[Component]]] = []
+    """The front pages of one section (backs are added by `with_backs`, or by
+    `with_folds` for the gutter-fold halves of a single-sided print)."""
+    folded = printing.duplex == "none"
+    runs: list[tuple[str, bool, list[Component]]] = []
     for c in section.components:
-        if runs and runs[-1][0] == c.imposition:
-            runs[-1][1].append(c)
+        fold = folded and c.imposition != "board" and c.back is not None
+        if runs and runs[-1][:2] == (c.imposition, fold):
+            runs[-1][2].append(c)
         else:
-            runs.append((c.imposition, [c]))
+            runs.append((c.imposition, fold, [c]))
     pages: list[Page] = []
     offset = (printing.back_offset_x, printing.back_offset_y)
-    for kind, comps in runs:
-        if kind == "card":
+    for kind, fold, comps in runs:
+        if fold:
+            sheets = gutter_fronts(
+                comps, kind, paper, printing, section.title, section.title, cutout_gap
+            )
+            pages += [replace(p, stackable=True) for p in sheets]
+        elif kind == "card":
             cards = impose_cards(comps, paper, printing, section.title, section.title)
             pages += [replace(p, stackable=True) for p in cards]
         elif kind == "cutout":
             has_back = any(c.back is not None for c in comps)
+            inset = offset if has_back else (0.0, 0.0)
+            area = content_box(paper, inset)
             cutouts = pack_cutouts(
                 comps,
                 paper,
                 section.title,
                 section.title,
                 cutout_gap,
-                offset if has_back else (0.0, 0.0),
+                area=flip_safe(area, paper, printing.duplex, offset) if has_back else area,
             )
             pages += [replace(p, stackable=True) for p in cutouts]
         else:
@@ -91,7 +109,7 @@ def build_document(
     check_back_offset(printing)
     runs = [section_pages(s, paper, printing, overlap, cutout_gap) for s in sections]
     body = [_stock_named(p) for p in share_sheets(runs, paper, printing)]
-    body = with_backs(body, printing)
+    body = with_folds(body, paper) if printing.duplex == "none" else with_backs(body, printing)
     duplex = any(p.side == "back" for p in body)
     if duplex:
         body += alignment_pages(paper, printing, ALIGNMENT_SECTION)
@@ -212,13 +230,21 @@ def cover_page(
             f"Cards and tiles carry {printing.bleed:g} mm of bleed: cut on the line the crop "
             "marks give, the art runs past it."
         )
+    if any(p.fold for p in body):
+        how.append(
+            'Print single-sided. Each "gutter fold" sheet has fronts on one side of its '
+            f"dashed line and their backs on the other: {FOLD_NOTE} through both layers "
+            "(printed sides out)."
+        )
     if duplex:
+        edge = "short" if printing.duplex == "short" else "long"
         first_test = 2 + next(
             i for i, p in enumerate(body) if p.section == ALIGNMENT_SECTION and p.side == "front"
         )
         how.append(
-            'Print the whole file double-sided, flipped on the long edge: pages marked "backs" '
-            "land on the reverse of the page before (a blank page keeps every sheet in step). "
+            f"Print the whole file double-sided, flipped on the {edge} edge: pages marked "
+            '"backs" land on the reverse of the page before (a blank page keeps every sheet '
+            "in step). "
             f"Print the alignment test (pages {first_test}–{first_test + 1}) first and set "
             "back_offset_x and back_offset_y as it reads."
         )

@@ -1,10 +1,19 @@
-"""Duplex backs: mirrored back pages and the front/back alignment test.
+"""Duplex backs: back pages for a long-edge or a short-edge flip, and their alignment test.
 
 Portrait sheets printed double-sided and flipped on the long edge turn about the
 vertical axis: a point at x on the front lies behind x' = page_width - x on the back,
 rows keep their height. So a piece whose footprint is at x (width w) on the front has
 its back at page_width - x - w, its rotation reversed; then the user's measured
 back offset shifts everything on the back page.
+
+Flipped on the short edge they turn about the horizontal axis instead: a front point
+(x, y) lies behind (x, page_height - y). That is the long-edge back page turned half a
+turn about the page centre, so a piece at (x, y) (footprint w x h, rotation r) has its
+back at (x, page_height - y - h), rotation 180 - r; the back offset then shifts the back
+page as before. The header and footer bands are not the same height, so short-edge pieces
+stay where their flipped backs still clear both by the air a front keeps (`flip_safe`).
+
+`duplex = "none"` prints no back pages: see `pnp.layout.gutter`.
 """
 
 from __future__ import annotations
@@ -14,7 +23,15 @@ from shapely.geometry import LineString
 from pnp.errors import PnpError
 from pnp.kit import PrintParams
 from pnp.layout.furniture import GREY, label
-from pnp.layout.page import Box, Page, Placement, Rotation, blank_page
+from pnp.layout.page import (
+    FURNITURE_GAP,
+    Box,
+    Page,
+    Placement,
+    Rotation,
+    blank_page,
+    content_box,
+)
 from pnp.paper import Paper
 from pnp.scene import Item, Shape, Style, circle
 
@@ -54,11 +71,52 @@ def mirror_placement(
     return Placement(back, page_width - p.x - w + dx, p.y + dy, rot, clip, "back")
 
 
-def back_page(front: Page, printing: PrintParams) -> Page | None:
-    """The mirrored back sheet of `front`, or None if nothing on it has a back."""
-    check_back_offset(printing)
+def flip_box(b: Box, page_height: float) -> Box:
+    return (b[0], page_height - b[3], b[2], page_height - b[1])
+
+
+def turn_placement(
+    p: Placement, page_height: float, dx: float = 0.0, dy: float = 0.0
+) -> Placement | None:
+    """The back of placement `p` for a short-edge flip, or None when it has no back."""
+    back = p.component.back
+    if back is None:
+        return None
+    _, h = p.footprint_size
+    rot: Rotation = (540 - p.rotation) % 360  # type: ignore[assignment]
+    clip = None if p.clip is None else shift_box(flip_box(p.clip, page_height), dx, dy)
+    return Placement(back, p.x + dx, page_height - p.y - h + dy, rot, clip, "back")
+
+
+def flip_safe(
+    area: Box, paper: Paper, duplex: str, offset: tuple[float, float] = (0.0, 0.0)
+) -> Box:
+    """The part of `area` whose backs, flipped as `duplex` says, stay in the content box
+    (clear of the header and footer by the air a front keeps), and moved by the back offset
+    still clear both bands: an offset up to that air leaves the layout as it is.
+
+    The long-edge mirror keeps every (left-right symmetric) area as it is; the short-edge
+    one swaps the header's and the footer's sides, and the footer band is the taller."""
+    if duplex != "short":
+        return area
+    _, y0, _, y1 = content_box(paper, (0.0, max(0.0, abs(offset[1]) - FURNITURE_GAP)))
+    h = paper.height
+    return (area[0], max(area[1], h - y1), area[2], min(area[3], h - y0))
+
+
+def back_placement(p: Placement, front: Page, printing: PrintParams) -> Placement | None:
+    """The back of `p` where the chosen flip puts it, shifted by the back offset."""
     dx, dy = printing.back_offset_x, printing.back_offset_y
-    backs = [b for p in front.placements if (b := mirror_placement(p, front.width, dx, dy))]
+    if printing.duplex == "short":
+        return turn_placement(p, front.height, dx, dy)
+    return mirror_placement(p, front.width, dx, dy)
+
+
+def back_page(front: Page, printing: PrintParams) -> Page | None:
+    """The back sheet of `front` (mirrored or turned, as the flip needs), or None if
+    nothing on it has a back."""
+    check_back_offset(printing)
+    backs = [b for p in front.placements if (b := back_placement(p, front, printing))]
     if not backs:
         return None
     page = Page(
@@ -92,7 +150,7 @@ def back_page(front: Page, printing: PrintParams) -> Page | None:
 
 
 def with_backs(pages: list[Page], printing: PrintParams) -> list[Page]:
-    """Insert each front's back page right after it (print double-sided, long edge)."""
+    """Insert each front's back page right after it (print double-sided)."""
     out: list[Page] = []
     for page in pages:
         out.append(page)
@@ -183,18 +241,22 @@ def alignment_pages(
 
     Held up to a light, the back's vertical line crosses the front's X rulers and its
     horizontal line the Y rulers; each ruler is labelled with the correction to add
-    (the back page already carries the current offset, so 0 means "aligned").
+    (the back page already carries the current offset, so 0 means "aligned"). The
+    cross sits behind the front's centre for the chosen flip (`printing.duplex`).
     """
     check_back_offset(printing)
+    short = printing.duplex == "short"
     w, h = paper.width, paper.height
     cx, cy = w / 2, h / 2
     arm = 60.0
-    front = blank_page(paper, "Duplex alignment test — front", section)
+    name = "Short-edge duplex alignment test" if short else "Duplex alignment test"
+    front = blank_page(paper, f"{name} — front", section)
     items: list[Item] = [
-        label(cx, cy + arm + 30.0, "Duplex alignment test", size=16.0, bold=True, anchor="middle"),
+        label(cx, cy + arm + 30.0, name, size=16.0, bold=True, anchor="middle"),
     ]
+    edge = "short" if short else "long"
     lines = [
-        "Print this sheet double-sided, flip on the long edge, at 100 %.",
+        f"Print this sheet double-sided, flip on the {edge} edge, at 100 %.",
         "Hold it up to a light: the back shows a long cross.",
         "Read where its vertical line meets the X rulers, its horizontal line the Y rulers.",
         f"Add the readings to back_offset_x (now {printing.back_offset_x:g} mm) and "
@@ -203,22 +265,26 @@ def alignment_pages(
     ]
     for i, s in enumerate(lines):
         items.append(label(cx, cy + arm + 21.0 - 5.0 * i, s, size=8.0, anchor="middle"))
-    # X rulers above and below the centre; Y rulers left and right (long-edge flip:
-    # x readings keep their sign, y readings flip, see module docstring).
+    # X rulers above and below the centre; Y rulers left and right. A back printed e mm
+    # off along one axis shows through at -e on that axis when the flip reverses it
+    # (x for the long edge, y for the short) and at +e when it does not: the ruler's
+    # label is the correction, -e, so its sign is + where the flip reverses the axis.
+    x_sign, y_sign = (-1, +1) if short else (+1, -1)
     for oy in (-arm + 15.0, arm - 15.0):
-        items += _ruler(cx, cy + oy, True, +1)
+        items += _ruler(cx, cy + oy, True, x_sign)
         items.append(label(cx - 16.0, cy + oy + 1.0, "X", size=9.0, bold=True, anchor="end"))
     for ox in (-arm + 15.0, arm - 20.0):
-        items += _ruler(cx + ox, cy, False, -1)
+        items += _ruler(cx + ox, cy, False, y_sign)
         items.append(label(cx + ox + 2.5, cy - 16.0, "Y", size=9.0, bold=True, anchor="middle"))
     items += [_line(cx - 4, cy, cx + 4, cy), _line(cx, cy - 4, cx, cy + 4)]
     items.append(label(cx, cy - arm - 8.0, "front", size=8.0, anchor="middle", fill=GREY))
     front.items.extend(items)
 
     dx, dy = printing.back_offset_x, printing.back_offset_y
-    back = blank_page(paper, "Duplex alignment test — back", section)
+    back = blank_page(paper, f"{name} — back", section)
     back.side = "back"
-    bx, by = w - cx + dx, cy + dy  # the mirror of the centre, shifted by the current offset
+    # The flip's image of the centre, shifted by the current offset.
+    bx, by = (cx + dx, h - cy + dy) if short else (w - cx + dx, cy + dy)
     back.items.extend(
         [
             _line(bx, by - arm - 5.0, bx, by + arm + 5.0),

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from pnp.errors import PnpError
 from pnp.kit import PrintParams
+from pnp.layout.duplex import flip_safe
 from pnp.layout.furniture import CROP_ZONE, MARK, crop_marks
 from pnp.layout.page import (
     FURNITURE_GAP,
@@ -163,6 +164,7 @@ def impose_cards(
     title: str = "Cards",
     section: str = "",
     rotate: bool = True,
+    area: Box | None = None,
 ) -> list[Page]:
     """Cards and tiles many-up with bleed: gutter 2 x bleed, crop marks, TrimBox/BleedBox.
 
@@ -170,12 +172,17 @@ def impose_cards(
     makes full-sheet grids, turned a quarter if that fits more per sheet, and one smaller
     block of what is left. All blocks then share sheets, packed in rows, tallest first; a
     size is turned the other way only when that saves a sheet. Each card is clipped to its
-    own bleed box, so art running further never spills over.
+    own bleed box, so art running further never spills over. `area` replaces the block
+    area the paper and the backs' duplex flip leave (a gutter-fold sheet's front half).
     """
     bleed = printing.bleed
     cards = expand_copies(components)
-    offset = (printing.back_offset_x, printing.back_offset_y)
-    area = block_area(paper, offset if any(c.back is not None for c in cards) else (0.0, 0.0))
+    if area is None:
+        backed = any(c.back is not None for c in cards)
+        offset = (printing.back_offset_x, printing.back_offset_y)
+        area = block_area(paper, offset if backed else (0.0, 0.0))
+        if backed:
+            area = flip_safe(area, paper, printing.duplex, offset)
     groups: dict[tuple[float, float], list[Component]] = {}
     for c in cards:
         groups.setdefault((round(c.width, 6), round(c.height, 6)), []).append(c)
@@ -323,14 +330,16 @@ def pack_cutouts(
     section: str = "",
     gap: float = CUTOUT_GAP,
     inset: tuple[float, float] = (0.0, 0.0),
+    area: Box | None = None,
 ) -> list[Page]:
     """Pack cutouts in shelves (rows), top to bottom, over as many sheets as needed.
 
     A cutout's footprint is everything it draws (glue tabs and labels included), so
     nothing lands on the margin or the furniture. A piece too wide is turned a quarter.
-    `inset` keeps extra room on each side (pass the back offset when pieces have backs).
+    `inset` keeps extra room on each side (pass the back offset when pieces have backs);
+    `area`, when given, is where the pieces go instead.
     """
-    area = content_box(paper, inset)
+    area = content_box(paper, inset) if area is None else area
     aw, ah = box_size(area)
     pages: list[Page] = []
     page: Page | None = None

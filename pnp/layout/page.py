@@ -22,6 +22,7 @@ Box = tuple[float, float, float, float]
 
 Rotation = Literal[0, 90, 180, 270]
 Side = Literal["front", "back", "blank"]
+Fold = Literal["", "v", "h"]
 
 HEADER_BAND = 6.0
 """Height kept free under the top margin for the page header (mm)."""
@@ -117,6 +118,7 @@ class Page:
     stackable: bool = False  # cards or cutouts: may share the sheet with another section's
     shares: tuple[str, ...] = ()  # further sections printed on this sheet
     stock: str = CARD_STOCK  # what the sheet prints on: only sheets of one stock are shared
+    fold: Fold = ""  # a gutter-fold sheet's fold line: "v" down the middle, "h" across
 
     @property
     def has_backs(self) -> bool:

@@ -7,7 +7,7 @@ exactly where it is (a run's last card sheet keeps the cells of the full ones, f
 cutting); the small section moves up or down (never across) to sit `SHARE_GAP` under it. Only
 what a sheet draws counts (crop marks included), and a sheet whose pieces have backs stays
 inside the area its back offset leaves, so the back page, mirrored from the shared front,
-stays true.
+stays true (a gutter-fold sheet's pieces only join another's of the same fold).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pnp.kit import PrintParams
+from pnp.layout.duplex import flip_safe
 from pnp.layout.page import (
     Box,
     Page,
@@ -50,6 +51,8 @@ def stack(upper: Page, lower: Page, paper: Paper, printing: PrintParams) -> Page
         return None
     if upper.stock != lower.stock:  # stickers stay off card stock, and the other way round
         return None
+    if upper.fold != lower.fold or upper.fold == "h":  # a gutter-fold front half holds
+        return None  # only fronts; moved down, a top half's would cross its fold
     a, b = _extent(upper), _extent(lower)
     b_top = a[1] - SHARE_GAP
     if b_top - (b[3] - b[1]) < _area(lower, paper, printing)[1] - 1e-9:
@@ -70,8 +73,9 @@ def stack(upper: Page, lower: Page, paper: Paper, printing: PrintParams) -> Page
 def _area(page: Page, paper: Paper, printing: PrintParams) -> Box:
     """Where a sheet's content may go: the content box, less the back offset if it has
     backs (the back page moves by it)."""
-    if page.has_backs:
-        return content_box(paper, (printing.back_offset_x, printing.back_offset_y))
+    if page.has_backs and not page.fold:
+        offset = (printing.back_offset_x, printing.back_offset_y)
+        return flip_safe(content_box(paper, offset), paper, printing.duplex, offset)
     return content_box(paper)
 
 

@@ -12,7 +12,7 @@ from pnp.games.building_community.model import PlayModel, play_model
 from pnp.games.building_community.params import BuildingCommunityParams, validate
 from pnp.games.building_community.pawns import pawn_standees, pawn_tokens
 from pnp.games.building_community.tiles import tiles
-from pnp.kit import Kit, KitSection, PrintParams
+from pnp.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
 from pnp.scene import Component
 
 
@@ -65,7 +65,12 @@ def _sections(kit: Kit) -> list[KitSection]:
         KitSection(
             "Tiles",
             kit.names("tile-"),
-            "Print both sides (flip on the long edge). Cut the crop marks, then the slanted edges.",
+            backs_note(
+                kit.printing,
+                "Print both sides (flip on the long edge). Cut the crop marks, then the slanted "
+                "edges.",
+                f"Backs are across the fold: {FOLD_NOTE} the crop marks, then the slanted edges.",
+            ),
         ),
         KitSection(
             "Pawns",
@@ -75,7 +80,11 @@ def _sections(kit: Kit) -> list[KitSection]:
         KitSection(
             "Rule cards",
             kit.names("rule-card"),
-            "Print the back page on the reverse (flip on the long edge).",
+            backs_note(
+                kit.printing,
+                "Print the back page on the reverse (flip on the long edge).",
+                f"Backs are across the fold: {FOLD_NOTE}.",
+            ),
         ),
     ]
 

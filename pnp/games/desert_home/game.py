@@ -19,7 +19,7 @@ from pnp.games.desert_home.params import (
 from pnp.games.desert_home.pieces import figure_standees, figure_tokens
 from pnp.games.desert_home.refuges import blade_overlays, blade_parts
 from pnp.games.desert_home.tiles import path_tiles, protection_cards
-from pnp.kit import Kit, KitDocument, KitSection, PrintParams
+from pnp.kit import FOLD_NOTE, Kit, KitDocument, KitSection, PrintParams, backs_note
 from pnp.paper import STICKER_PAPER
 from pnp.scene import CUT_LAYERS
 
@@ -91,7 +91,11 @@ def _sections(kit: Kit) -> list[KitSection]:
         KitSection(
             "Path tiles",
             kit.names("tile-"),
-            "Black backs: flip on the long edge.",
+            backs_note(
+                kit.printing,
+                "Black backs: flip on the long edge.",
+                f"Black backs across the fold: {FOLD_NOTE}.",
+            ),
         ),
         KitSection(
             "Refuge blade tops and round figures",
@@ -117,8 +121,13 @@ def _sections(kit: Kit) -> list[KitSection]:
         KitSection(
             "Rule cards, player aids and protection cards",
             kit.names("rule-card") + ("player-aid", "protection"),
-            "One player aid per player; the golden protection cards share the last sheet. The "
-            "cards' backs follow (flip on the long edge).",
+            backs_note(
+                kit.printing,
+                "One player aid per player; the golden protection cards share the last sheet. "
+                "The cards' backs follow (flip on the long edge).",
+                "One player aid per player; the golden protection cards (no backs) have a sheet "
+                f"of their own. The cards' backs are across the fold: {FOLD_NOTE}.",
+            ),
         ),
     ]
 

@@ -9,11 +9,12 @@ from pnp.games.exploding_dice.board import board, layout
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model, validate
 from pnp.games.exploding_dice.scoring import score_markers, score_sheet, score_track
 from pnp.games.exploding_dice.tin import TinFit, corner_line, cover_line, must_round, tin_fit
-from pnp.kit import Kit, KitSection, PrintParams
+from pnp.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
 from pnp.paper import STICKER_PAPER, get_paper
 
 TITLE = "Exploding Dice"
 BACKS = "Print the back page on the reverse (flip on the long edge)."
+FOLDED = f"Backs are across the fold of their sheets: {FOLD_NOTE}."
 
 
 def build_kit(params: ExplodingDiceParams, printing: PrintParams) -> Kit:
@@ -72,7 +73,10 @@ def _sections(kit: Kit, fit: TinFit) -> list[KitSection]:
         KitSection(
             cards,
             kit.names("rule-card") + ("player-aid",),
-            rounding + ("Backs: flip on the long edge." if rounding else BACKS),
+            rounding
+            + backs_note(
+                kit.printing, "Backs: flip on the long edge." if rounding else BACKS, FOLDED
+            ),
         ),
         KitSection(
             "Dice stickers",

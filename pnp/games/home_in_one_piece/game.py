@@ -14,7 +14,7 @@ from pnp.games.home_in_one_piece.params import (
     dough_to_use,
     validate,
 )
-from pnp.kit import Kit, KitSection, PrintParams
+from pnp.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
 from pnp.paper import STICKER_PAPER
 from pnp.text import count_of
 
@@ -53,7 +53,11 @@ def _sections(kit: Kit, p: HomeInOnePieceParams) -> list[KitSection]:
         KitSection(
             "Rule cards and player aids",
             kit.names("rule-card") + ("player-aid",),
-            "Their backs follow (flip on the long edge).",
+            backs_note(
+                kit.printing,
+                "Their backs follow (flip on the long edge).",
+                f"Their backs are across the fold: {FOLD_NOTE}.",
+            ),
         ),
         KitSection(
             "Blob dice stickers",

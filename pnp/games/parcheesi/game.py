@@ -8,7 +8,7 @@ from pnp.games.parcheesi.board import board
 from pnp.games.parcheesi.model import play_model
 from pnp.games.parcheesi.params import ParcheesiParams, validate
 from pnp.games.parcheesi.pawns import pawn_standees, pawn_tokens, printed_pawn
-from pnp.kit import Kit, KitSection, PrintParams
+from pnp.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
 from pnp.layout.tiling import scale_label
 
 SLUG = "parcheesi"
@@ -54,7 +54,11 @@ def _sections(kit: Kit, p: ParcheesiParams) -> list[KitSection]:
         KitSection(
             "Rule cards and player aids",
             kit.names("rule-card", "player-aid"),
-            "Their backs follow (flip on the long edge); one player aid each.",
+            backs_note(
+                kit.printing,
+                "Their backs follow (flip on the long edge); one player aid each.",
+                f"Their backs are across the fold ({FOLD_NOTE}); one player aid each.",
+            ),
         ),
     ]
 
