@@ -30,7 +30,7 @@ import copy
 import itertools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -174,6 +174,14 @@ class State:
         twin.before = list(self.before)
         return twin
 
+    @property
+    def playout(self) -> Callable[[random.Random, int], None] | None:
+        """Random play from here on the compiled kernel (`pnp.state`'s optional hook, see
+        `kernel.playout`); None where there is no kernel for this kit."""
+        from pnp.games.exploding_dice import kernel  # it imports this module
+
+        return kernel.playout_for(self)
+
     def action_str(self, action: int) -> str:
         """A colour name, `die 5`, `roll 4`, or an entry as the board marks it (`N0`)."""
         if self.step is Step.COLOUR:
@@ -311,23 +319,36 @@ def landing_cell(state: State, entry: int) -> int:
 
 
 def breaks_restriction(state: State, entry: int, die: int, face: int) -> bool:
-    """True if, after the push, the new die touches a die of its own colour."""
-    grid, _ = push(state.grid, state.shown, state.board.lines[entry], die, face)
-    cell = landing_cell(state, entry)
-    colour = state.colour_of(die)
+    """True if, after the push, the new die touches a die of its own colour (`face` does
+    not matter)."""
+    line = state.board.lines[entry]
+    held = [d for c in line if (d := state.grid[c]) is not None]
+    return _touches_own(state, line, held, state.colour_of(die))
+
+
+def _touches_own(state: State, line: Sequence[int], held: Sequence[int], colour: int) -> bool:
+    """Would a die of `colour` pushed in along `line` (whose dice are `held`, far end
+    first) touch one of its colour? The push packs the line's dice against the far border,
+    so the new die lands behind the last of them, its neighbour on the line; its other
+    neighbours lie off the line, where the push moves nothing: no need to make the push."""
+    grid, dice = state.grid, state.model.dice
+    if held and dice[held[-1]].colour == colour:
+        return True
     return any(
-        (d := grid[nb]) is not None and state.colour_of(d) == colour
-        for nb in state.board.neighbours[cell]
+        (d := grid[nb]) is not None and dice[d].colour == colour and nb not in line
+        for nb in state.board.neighbours[line[len(held)]]
     )
 
 
 def legal_entries(state: State, die: int, face: int, restricted: bool = True) -> list[int]:
-    """Entries (indices into model.entries, in order) where the die may go in."""
-    return [
-        e
-        for e in range(len(state.board.lines))
-        if has_room(state, e) and not (restricted and breaks_restriction(state, e, die, face))
-    ]
+    """Entries (indices into model.entries, in order) where the die may go in: a line
+    with room whose push breaks no restriction (`has_room`, `breaks_restriction`)."""
+    grid, colour, out = state.grid, state.colour_of(die), []
+    for e, line in enumerate(state.board.lines):
+        held = [d for c in line if (d := grid[c]) is not None]
+        if len(held) < len(line) and not (restricted and _touches_own(state, line, held, colour)):
+            out.append(e)
+    return out
 
 
 def place(state: State, entry: int, die: int, face: int) -> None:
