@@ -164,10 +164,10 @@ def playout(state: State, rng: random.Random, stop: int) -> None:
         return
     model = state.model
     colour_of, dice_of = _colours(model)
-    reserve = [0] * len(dice_of)
+    held = [0] * len(dice_of)
     for d in state.reserve:
-        reserve[colour_of[d]] += 1
-    turns, end, scores, cells, reserve, seat, quiet, leaders = _kernel.playout(
+        held[colour_of[d]] += 1
+    turns, end, scores, cells, _, seat, quiet, leaders = _kernel.playout(
         boards(model),
         state.players,
         state.owners,
@@ -175,7 +175,7 @@ def playout(state: State, rng: random.Random, stop: int) -> None:
             -1 if d is None else colour_of[d] * 8 + f
             for d, f in zip(state.grid, state.shown, strict=True)
         ],
-        reserve,
+        held,
         state.scores,
         state.seat,
         state.turns,
