@@ -326,3 +326,49 @@ def test_a_large_building_community_board_has_no_playout():
 def test_the_homogeneity_test_tells_two_laws_apart():
     assert homogeneous(Counter(a=300, b=100), Counter(a=200, b=200)) < 0.001
     assert homogeneous(Counter(a=200, b=200, c=3), Counter(a=201, b=199, c=2)) > 0.5
+
+
+class BeforeSelect(MctsBot):
+    """The search as it selected before its selection was made faster (the reference)."""
+
+    def _select(self, node: Any, player: int) -> Any:
+        import math
+
+        log_n = math.log(node.visits)
+        best_value, best = -math.inf, None
+        for action, child in node.children.items():
+            value = child.reward[player] / child.visits + self.exploration * math.sqrt(
+                log_n / child.visits
+            )
+            if value > best_value:
+                best_value, best = value, action
+        return best
+
+
+@pytest.mark.parametrize(("game", "players"), [("exploding-dice", 4), ("building-community", 2)])
+def test_the_faster_selection_makes_the_same_decisions(game, players):
+    for seed in range(3):
+        state = midgame(game, players, seed, 3 + 5 * seed)
+        while state.current_player() == CHANCE:
+            step(state, random.Random(seed))
+        for budget in (40, 200):
+            now = MctsBot(budget).search(state, random.Random(seed))
+            before = BeforeSelect(budget).search(state, random.Random(seed))
+            assert now == before
+
+
+def test_exploding_dice_remembered_entries_are_the_entries_worked_out_afresh():
+    """A game's clones share what they worked out (`restricted_entries`): every entry
+    choice offered in a search's worth of clones is `legal_entries` worked out afresh."""
+    root = midgame("exploding-dice", 4, 5, 20)
+    rng = random.Random(4)
+    offered = 0
+    for _ in range(60):
+        state = root.clone()
+        while not state.is_terminal() and state.turns < root.turns + 6:
+            if state.step is ed_rules.Step.ENTRY and len(state.tried) == 1:
+                fresh = ed_rules.legal_entries(state, state.die, state.face)
+                assert list(state.options) == fresh
+                offered += 1
+            step(state, rng)
+    assert offered > 100 and root.known

@@ -45,6 +45,8 @@ from pnp.state import CHANCE, TERMINAL
 
 MAX_TURNS = 1000
 TARGET = 50
+KNOWN_MOST = 4096
+"""Positions whose entries a game's states remember at most (`restricted_entries`)."""
 
 
 class Termination(outcome.Termination):
@@ -96,6 +98,11 @@ class State:
     face: int = 0  # the face it shows
     first: tuple[int, int] = (-1, 0)  # the turn's first die and roll
     before: list[int] = field(default_factory=list)  # scores when the turn began
+    # entries already worked out, by (grid, colour): shared by a game's clones (a tree
+    # search meets the same position again and again), never part of the position
+    known: dict[tuple[tuple[int | None, ...], int], tuple[int, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if self.ended is None:
@@ -351,6 +358,18 @@ def legal_entries(state: State, die: int, face: int, restricted: bool = True) ->
     return out
 
 
+def restricted_entries(state: State, die: int) -> tuple[int, ...]:
+    """`legal_entries(state, die, face)` (the face does not matter), remembered for the
+    game's states by grid and colour."""
+    key = (tuple(state.grid), state.colour_of(die))
+    legal = state.known.get(key)
+    if legal is None:
+        if len(state.known) >= KNOWN_MOST:  # a long game's memory stays bounded
+            state.known.clear()
+        legal = state.known[key] = tuple(legal_entries(state, die, 0))
+    return legal
+
+
 def place(state: State, entry: int, die: int, face: int) -> None:
     state.grid, state.shown = push(state.grid, state.shown, state.board.lines[entry], die, face)
 
@@ -465,7 +484,7 @@ def after_roll(state: State, face: int) -> None:
     state.face = face
     if len(state.tried) == 1:
         state.first = (state.die, face)
-    legal = legal_entries(state, state.die, face)
+    legal = restricted_entries(state, state.die)
     if not legal and state.model.stall == "redraw":
         return_die(state, state.die)
         untried = reserve_colours(state) - set(state.tried)
@@ -474,7 +493,7 @@ def after_roll(state: State, face: int) -> None:
             return
         state.die, state.face = state.first  # nothing fits: the first die goes in anyway
         state.reserve.remove(state.die)
-        legal = legal_entries(state, state.die, state.face, restricted=False)
+        legal = tuple(legal_entries(state, state.die, state.face, restricted=False))
     if legal:
         state.step, state.options = Step.ENTRY, tuple(legal)
     else:  # the die goes back and the turn goes on
