@@ -168,15 +168,16 @@ def playout(state: rules.State, rng: random.Random, stop: int) -> None:
 def _replay(state: rules.State, t: Tables, trail: bytes) -> None:
     """The kernel's turns into the state's tiles, pawns, history and positions seen."""
     tiles, pawns, players = list(state.tiles), state.pawns, state.players
+    to_move, move_of = state.to_move, t.move
+    played, seen = state.history.append, state.seen.add
     for i in range(0, len(trail), 3):
-        step = trail[i : i + 3]
-        move = t.move(step)
+        move = move_of(trail[i : i + 3])
         if move is not rules.PASS:
             (a, b), to = move
             tiles[a], tiles[b] = tiles[b], tiles[a]
-            pawns[state.to_move] = to
-        state.history.append(move)
-        state.turns += 1
-        state.to_move = (state.to_move + 1) % players
-        state.seen.add((tuple(tiles), tuple(pawns), state.to_move))
-    state.tiles = tiles
+            pawns[to_move] = to
+        played(move)
+        to_move = (to_move + 1) % players
+        seen((tuple(tiles), tuple(pawns), to_move))
+    state.tiles, state.to_move = tiles, to_move
+    state.turns += len(trail) // 3
