@@ -15,6 +15,9 @@
  * `random.Random(str)` does (SHA-512 of the text, then `init_by_array`), so a chunk of
  * the runner's games costs no Python generator at all.
  *
+ * `playout` plays random turns from a position at the start of a turn (a tree search's
+ * rollout, `kernel.playout`), on a generator seeded as `random.Random(n)` from one number.
+ *
  * The board comes from the play model (`engine._kernel_board`): its lines, neighbours,
  * zones, start points, faces and reserve; grids up to 8 x 8 (cells are bits of a 64-bit
  * word). Reentrant: no mutable static data; a game lives on the caller's stack and heap

@@ -10,7 +10,9 @@
  * correctly rounded value when that is certain and asks Python otherwise. Build without
  * floating-point contraction (-ffp-contract=off) and never with fast-math.
  * tests/test_hiop_kernel.py checks it game by game and position by position against the
- * readable rules. Portable C99 plus the CPython API.
+ * readable rules. Portable C99 plus the CPython API. `playout` plays the random player
+ * from a given position (a tree search's rollout, `compiled.playout`) on a generator
+ * seeded as `random.Random(n)` from one number.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
