@@ -65,11 +65,9 @@ def midgame(game: str, players: int, seed: int, steps: int, **params: Any) -> An
 
 
 def finish_turn(state: Any, rng: random.Random, stop: int) -> None:
-    """Exploding Dice's playout finishes a turn under way on the readable rules first."""
+    """Exploding Dice's playout finishes a redraw under way on the readable rules first."""
     if isinstance(state, ed_rules.State):
-        while state.ended is None and state.turns < stop:
-            if state.step is ed_rules.Step.COLOUR and not state.tried:
-                break
+        while state.ended is None and state.turns < stop and ed_kernel.redrawing(state):
             step(state, rng)
 
 
@@ -372,3 +370,21 @@ def test_exploding_dice_remembered_entries_are_the_entries_worked_out_afresh():
                 offered += 1
             step(state, rng)
     assert offered > 100 and root.known
+
+
+@pytest.mark.parametrize("stall", ["redraw", "skip"])
+def test_exploding_dice_plays_on_from_every_step_of_a_turn_redraws_included(stall):
+    """A kit crowded enough that dice often cannot go in: every step of a turn (a colour
+    to redraw, a second die to take, roll or place) plays on as the readable rules do."""
+    kinds = Counter()
+    for seed in range(12):
+        state = start("exploding-dice", 4, seed, dice_per_colour=8, stall=stall)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            kinds[state.step, len(state.tried)] += 1
+            played = state.clone()
+            played.playout(random.Random(seed), state.turns + 3)
+            assert facts(played) == facts(reference(state, seed, state.turns + 3))
+            step(state, rng)
+    if stall == "redraw":
+        assert kinds[ed_rules.Step.COLOUR, 1] and kinds[ed_rules.Step.ENTRY, 2]

@@ -447,16 +447,19 @@ static int draw_colour(Game *g) {
     return options[below(&g->tw, n)];
 }
 
-/* One turn (steps 1 to 6; `rules.begin_turn` .. `end_turn`). */
-static void play_turn(Game *g, const Board *b) {
-    int colour = draw_colour(g), face, placed = 0, gains[NCOL];
+/* One turn (steps 1 to 6; `rules.begin_turn` .. `end_turn`), or the rest of one under way
+ * when `colour` >= 0: the turn's first colour drawn, its die out of the reserve if
+ * `taken`, showing `face` if face > 0 (then the entry is all that is left to choose). */
+static void play_turn_from(Game *g, const Board *b, int colour, int taken, int face) {
+    int placed = 0, gains[NCOL];
     uint64_t own, boom;
+    if (colour < 0) colour = draw_colour(g);
     if (colour < 0) {
         g->end = END_RESERVE;
         return;
     }
-    g->reserve[colour]--;
-    face = roll(g, b, colour);
+    if (!taken) g->reserve[colour]--;
+    if (face <= 0) face = roll(g, b, colour);
     own = g->grid.cm[colour];
     int ok = any_fits(b, &g->grid, own);
     if (!ok && !b->skip) { /* the redraw stall rule, colour by colour */
@@ -525,6 +528,8 @@ static void play_turn(Game *g, const Board *b) {
         g->end = END_TIMEOUT;
     g->seat = (g->seat + 1) % g->players;
 }
+
+static void play_turn(Game *g, const Board *b) { play_turn_from(g, b, -1, 0, 0); }
 
 static void play_game(Game *g, const Board *b) {
     new_game(g, b);
@@ -614,8 +619,9 @@ static PyObject *play(PyObject *self, PyObject *args) {
 /* --- random play from a position, for a tree search ---------------------------------- */
 
 /* playout(board, players, owners, cells, reserve, scores, seat, turns, quiet, leader,
- * max_turns, target, stop, seed) -> (turns, end, scores, cells, reserve, seat, quiet,
- * leaders): random play from the start of `seat`'s turn until the game ends or `stop`
+ * max_turns, target, stop, seed, colour, taken, face) -> (turns, end, scores, cells,
+ * reserve, seat, quiet, leaders): random play from `seat`'s turn (at its start when
+ * colour < 0, else under way as `play_turn_from` says) until the game ends or `stop`
  * turns are played, on a generator seeded as `random.Random(seed)`. owners: each seat's
  * colours; cells: per cell, -1 or colour * 8 + face; leader: the last turn's sole leading
  * seat (-1 for none); end: 0 while playing, else 1 + an index into `kernel.ENDS`; the
@@ -624,17 +630,19 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *owners, *cells, *reserve, *scores, *out = NULL;
     int players, seat, turns, quiet, leader, max_turns, target, stop, row[MAXC];
+    int colour, taken, face;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OiOOOOiiiiiiiK", &capsule, &players, &owners, &cells, &reserve,
-                          &scores, &seat, &turns, &quiet, &leader, &max_turns, &target, &stop,
-                          &seed))
+    if (!PyArg_ParseTuple(args, "OiOOOOiiiiiiiKipi", &capsule, &players, &owners, &cells,
+                          &reserve, &scores, &seat, &turns, &quiet, &leader, &max_turns, &target,
+                          &stop, &seed, &colour, &taken, &face))
         return NULL;
     const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
     if (!b) return NULL;
     Py_ssize_t seats = PySequence_Size(owners);
     if (seats < 0) return NULL;
     if (seats != players || seat < 0 || seat >= players || turns < 0 || turns >= max_turns ||
-        leader < -1 || leader >= players || quiet < 0) {
+        leader < -1 || leader >= players || quiet < 0 || colour < -1 || colour >= NCOL ||
+        face < 0 || face > FACES) {
         PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
         return NULL;
     }
@@ -670,7 +678,12 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     g->quiet = quiet;
     g->leader = leader;
     twister_seed64(&g->tw, seed);
+    if (colour >= 0 && !taken && !g->reserve[colour]) {
+        PyErr_SetString(PyExc_ValueError, "no die of that colour left to draw");
+        goto done;
+    }
     Py_BEGIN_ALLOW_THREADS
+    if (colour >= 0 && g->turns < stop) play_turn_from(g, b, colour, taken, face);
     while (g->end == PLAYING && g->turns < stop) play_turn(g, b);
     Py_END_ALLOW_THREADS
     PyObject *after = PyTuple_New(b->cells), *leaders = PyTuple_New(g->turns - turns);

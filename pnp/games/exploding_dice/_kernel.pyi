@@ -62,7 +62,11 @@ def playout(
     target: int,
     stop: int,
     seed: int,
+    colour: int,
+    taken: bool,
+    face: int,
 ) -> tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]]:
-    """Random play from the start of `seat`'s turn until the end or `stop` turns, on
+    """Random play from `seat`'s turn (its start, or under way from its first `colour`
+    drawn, its die `taken` out, showing `face` if > 0) until the end or `stop` turns, on
     `random.Random(seed)`'s draws: (turns, end code, scores, cells as colour * 8 + face or
     -1, reserve by colour, seat, quiet turns, the leaders of the turns played)."""

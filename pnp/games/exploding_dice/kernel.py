@@ -146,22 +146,28 @@ def playout_for(state: State) -> Callable[[random.Random, int], None] | None:
     return partial(playout, state)
 
 
+def redrawing(state: State) -> bool:
+    """Is a redraw under way (a second colour to choose or drawn this turn)?"""
+    return len(state.tried) > 1 or (bool(state.tried) and state.step is Step.COLOUR)
+
+
 def playout(state: State, rng: random.Random, stop: int) -> None:
-    """Random play from `state` until the game ends or `stop` turns are played, in place.
-    A turn under way is finished on the readable rules (drawing from `rng`); the kernel
-    then plays whole turns on `random.Random(n)`'s draws, n being one draw of `rng`.
-    Dice of one colour share their faces in a kit the kernel plays, so the kernel keeps
-    colours, not dice: the grid written back holds each colour's dice in id order, an
-    equal position (the rules never tell two dice of a colour apart)."""
-    while (
-        state.ended is None
-        and state.turns < stop
-        and (state.step is not Step.COLOUR or state.tried)
-    ):
+    """Random play from `state` until the game ends or `stop` turns are played, in place,
+    on `random.Random(n)`'s draws, n being one draw of `rng`. The kernel takes a turn
+    under way from its first colour drawn; a redraw under way (the `redraw` stall rule) is
+    finished on the readable rules first, drawing from `rng`. Dice of one colour share
+    their faces in a kit the kernel plays, so the kernel keeps colours, not dice: the grid
+    written back holds each colour's dice in id order, an equal position (the rules never
+    tell two dice of a colour apart)."""
+    while state.ended is None and state.turns < stop and redrawing(state):
         chance = state.current_player() == CHANCE
         state.apply(state.sample_chance(rng) if chance else state.random_action(rng))
     if state.ended is not None or state.turns >= stop:
         return
+    under_way = bool(state.tried)
+    colour = state.colour if under_way else -1
+    taken = under_way and state.step is not Step.TAKE
+    face = state.face if under_way and state.step is Step.ENTRY else 0
     model = state.model
     colour_of, dice_of = _colours(model)
     held = [0] * len(dice_of)
@@ -185,6 +191,9 @@ def playout(state: State, rng: random.Random, stop: int) -> None:
         rules.TARGET,
         stop,
         rng.getrandbits(64),
+        colour,
+        taken,
+        face,
     )
     dice = [list(ids) for ids in dice_of]
     state.grid, state.shown = [None] * len(cells), [0] * len(cells)
