@@ -22,6 +22,7 @@ import pytest
 from pnp.games import get_game
 from pnp.games.building_community import playout as bc_playout
 from pnp.games.building_community import rules as bc_rules
+from pnp.games.exploding_dice import entries as ed_entries
 from pnp.games.exploding_dice import kernel as ed_kernel
 from pnp.games.exploding_dice import rules as ed_rules
 from pnp.games.exploding_dice.grid import push
@@ -292,7 +293,7 @@ def test_exploding_dice_restriction_is_the_push_made():
                     grid[nb] is not None and state.colour_of(grid[nb]) == colour  # type: ignore[arg-type]
                     for nb in state.board.neighbours[cell]
                 )
-                assert ed_rules.breaks_restriction(state, entry, die, 3) is pushed
+                assert ed_entries.breaks_restriction(state, entry, die, 3) is pushed
 
 
 WITHOUT: dict[str, Callable[[pytest.MonkeyPatch], None]] = {

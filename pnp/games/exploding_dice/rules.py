@@ -1,8 +1,9 @@
 """Exploding Dice rules: the readable reference engine, as the game-state API.
 
-Every rule of the spec lives here as a small function over a mutable `State`, and a turn
-is a walk of steps (`pnp.state`): the seat picks a colour to draw, a die of that colour is
-drawn (chance), it is rolled (chance), the seat picks an entry; steps 4-6 (score, explode,
+Every rule of the spec lives here as a small function over a mutable `State` (step 3's
+entries in `entries.py`), and a turn is a walk of steps (`pnp.state`): the seat picks a
+colour to draw, a die of that colour is drawn (chance), it is rolled (chance), the seat
+picks an entry; steps 4-6 (score, explode,
 end checks) follow the placement at once. `pnp.forward.play` plays it; `engine.py` adds a
 table-driven fast path that makes the same draws, and the conformance data
 (`tests/conformance/exploding-dice.json`) holds both to the same games.
@@ -38,6 +39,7 @@ from typing import Self
 
 from pnp import outcome
 from pnp.chance import below, pick
+from pnp.games.exploding_dice.entries import legal_entries, restricted_entries
 from pnp.games.exploding_dice.grid import Board, push
 from pnp.games.exploding_dice.params import PlayModel
 from pnp.outcome import CUTOFF, GameRecord, Outcome
@@ -45,8 +47,6 @@ from pnp.state import CHANCE, TERMINAL
 
 MAX_TURNS = 1000
 TARGET = 50
-KNOWN_MOST = 4096
-"""Positions whose entries a game's states remember at most (`restricted_entries`)."""
 
 
 class Termination(outcome.Termination):
@@ -312,62 +312,7 @@ def roll(state: State, die: int, rng: random.Random) -> int:
     return pick(rng, state.model.dice[die].faces)
 
 
-# --- step 3: place ----------------------------------------------------------------------
-
-
-def has_room(state: State, entry: int) -> bool:
-    return any(state.grid[c] is None for c in state.board.lines[entry])
-
-
-def landing_cell(state: State, entry: int) -> int:
-    """Where the new die ends after the push: right behind the line's dice."""
-    line = state.board.lines[entry]
-    return line[sum(state.grid[c] is not None for c in line)]
-
-
-def breaks_restriction(state: State, entry: int, die: int, face: int) -> bool:
-    """True if, after the push, the new die touches a die of its own colour (`face` does
-    not matter)."""
-    line = state.board.lines[entry]
-    held = [d for c in line if (d := state.grid[c]) is not None]
-    return _touches_own(state, line, held, state.colour_of(die))
-
-
-def _touches_own(state: State, line: Sequence[int], held: Sequence[int], colour: int) -> bool:
-    """Would a die of `colour` pushed in along `line` (whose dice are `held`, far end
-    first) touch one of its colour? The push packs the line's dice against the far border,
-    so the new die lands behind the last of them, its neighbour on the line; its other
-    neighbours lie off the line, where the push moves nothing: no need to make the push."""
-    grid, dice = state.grid, state.model.dice
-    if held and dice[held[-1]].colour == colour:
-        return True
-    return any(
-        (d := grid[nb]) is not None and dice[d].colour == colour and nb not in line
-        for nb in state.board.neighbours[line[len(held)]]
-    )
-
-
-def legal_entries(state: State, die: int, face: int, restricted: bool = True) -> list[int]:
-    """Entries (indices into model.entries, in order) where the die may go in: a line
-    with room whose push breaks no restriction (`has_room`, `breaks_restriction`)."""
-    grid, colour, out = state.grid, state.colour_of(die), []
-    for e, line in enumerate(state.board.lines):
-        held = [d for c in line if (d := grid[c]) is not None]
-        if len(held) < len(line) and not (restricted and _touches_own(state, line, held, colour)):
-            out.append(e)
-    return out
-
-
-def restricted_entries(state: State, die: int) -> tuple[int, ...]:
-    """`legal_entries(state, die, face)` (the face does not matter), remembered for the
-    game's states by grid and colour."""
-    key = (tuple(state.grid), state.colour_of(die))
-    legal = state.known.get(key)
-    if legal is None:
-        if len(state.known) >= KNOWN_MOST:  # a long game's memory stays bounded
-            state.known.clear()
-        legal = state.known[key] = tuple(legal_entries(state, die, 0))
-    return legal
+# --- step 3: place (the entries a die may go in at: `entries.py`) -------------------------
 
 
 def place(state: State, entry: int, die: int, face: int) -> None:
