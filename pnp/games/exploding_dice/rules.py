@@ -3,9 +3,9 @@
 Every rule of the spec lives here as a small function over a mutable `State` (step 3's
 entries in `entries.py`), and a turn is a walk of steps (`pnp.state`): the seat picks a
 colour to draw, a die of that colour is drawn (chance), it is rolled (chance), the seat
-picks an entry; steps 4-6 (score, explode,
-end checks) follow the placement at once. `pnp.forward.play` plays it; `engine.py` adds a
-table-driven fast path that makes the same draws, and the conformance data
+picks an entry; steps 4-6 (score, explode, end checks) follow the placement at once.
+`pnp.forward.play` plays it; `engine.py` adds a table-driven fast path that makes the same
+draws, and the conformance data
 (`tests/conformance/exploding-dice.json`) holds both to the same games.
 
 Conventions: cells are ints `r * n + c` (row 0 on top); colour k owns zone k and start
