@@ -88,6 +88,19 @@ def mcts_decision_ms(game: str, seconds: float) -> tuple[float, int]:
     return 1000 * spent * MCTS_PLAYOUTS / playouts, playouts
 
 
+def playouts_on(game: str) -> str:
+    """Where the game's mcts playouts run: its kernel (`State.playout`) or its readable rules."""
+    import random
+
+    gdef = get_game(game)
+    engine = engine_for(gdef)
+    players = seat_count(gdef)
+    state = engine.new_state(
+        engine.prepare(gdef.default_params(), players), players, random.Random(1)
+    )
+    return "the kernel" if getattr(state, "playout", None) is not None else "the readable rules"
+
+
 def fresh(fn, *args):
     """`fn(*args)` in a new process: no warm table carries over from one setting to the next."""
     with ProcessPoolExecutor(1) as pool:
@@ -218,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
             how = "" if timed == MCTS_PLAYOUTS else f", timed over {timed} and scaled"
             print(
                 f"  mcts decision, {MCTS_PLAYOUTS:,} playouts: {ms:,.0f} ms "
-                f"(target {MCTS_TARGET_MS} ms; playouts on the readable rules{how})"
+                f"(target {MCTS_TARGET_MS} ms; playouts on {playouts_on(game)}{how})"
             )
         for label, figure in game_figures(game):
             print(f"  {label}: {figure}")

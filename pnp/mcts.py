@@ -148,12 +148,11 @@ class MctsBot:
 
     def _select(self, node: Node, player: int) -> Any:
         """UCB1 among the children, for the seat to move; the first best in insertion order."""
-        log_n = math.log(node.visits)
+        log_n, c, sqrt = math.log(node.visits), self.exploration, math.sqrt
         best_value, best = -math.inf, None
         for action, child in node.children.items():
-            value = child.reward[player] / child.visits + self.exploration * math.sqrt(
-                log_n / child.visits
-            )
+            n = child.visits
+            value = child.reward[player] / n + c * sqrt(log_n / n)
             if value > best_value:
                 best_value, best = value, action
         return best

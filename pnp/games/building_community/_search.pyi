@@ -2,6 +2,7 @@
 tests call."""
 
 from collections.abc import Callable, Sequence
+from typing import NewType
 
 Step = tuple[int, int, int] | None
 
@@ -35,3 +36,42 @@ def bound(
 ) -> int:
     """The lower bound on turns left for a mask of isolated cells and the pawns' cells in
     turn order from the pawn to move."""
+
+PlayBoard = NewType("PlayBoard", object)
+"""A capsule holding the fast path's tables for `playout` and `moves`."""
+
+def playboard(
+    w: int,
+    board: int,
+    pairs: Sequence[tuple[int, int]],
+    near: Sequence[Sequence[int]],
+    close: Sequence[Sequence[int]],
+    near_scope: bool,
+    /,
+) -> PlayBoard:
+    """`engine.FastBoard`'s tables: the row width, the board's bits, the swap pairs (bits),
+    per bit the indices of the pairs next to it and within two steps of it."""
+
+def moves(
+    board: PlayBoard, masks: Sequence[int], pawns: Sequence[int], to_move: int, /
+) -> tuple[bool, list[tuple[int, int, int]]]:
+    """(special, the legal moves as bits a, b, to in canonical order)."""
+
+def playout(
+    board: PlayBoard,
+    masks: Sequence[int],
+    pawns: Sequence[int],
+    to_move: int,
+    turns: int,
+    in_a_row: int,
+    counters: Sequence[int],
+    seen: Sequence[tuple[int, int, int]],
+    max_turns: int,
+    stop: int,
+    seed: int,
+    /,
+) -> tuple[
+    int, int, tuple[int, int, int], tuple[int, ...], int, int, tuple[int, int, int, int], bytes
+]:
+    """Random play until the end or `stop` turns, on `random.Random(seed)`'s draws: (turns,
+    end code, colour masks, pawns, to move, passes in a row, counters, the turns' trail)."""

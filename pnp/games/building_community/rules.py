@@ -26,7 +26,7 @@ Decisions the spec leaves open (documented for the README):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -78,7 +78,8 @@ class State:
     ended: End | None = None
     history: list[Action] = field(default_factory=list)  # per turn; PASS = a pass
     counters: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTER_NAMES, 0))
-    _moves: list[Move] | None = field(default=None, repr=False, compare=False)  # this turn's
+    # this turn's (special, legal moves), kept until it is played
+    _turn: tuple[bool, list[Move]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def players(self) -> int:
@@ -94,9 +95,18 @@ class State:
 
     def moves(self) -> list[Move]:
         """This turn's legal moves (kept until the turn is played)."""
-        if self._moves is None:
-            self._moves = legal_moves(self)
-        return self._moves
+        return self.turn_options()[1]
+
+    def turn_options(self) -> tuple[bool, list[Move]]:
+        """Does this turn begin special, and its legal moves: from the compiled kernel
+        where it is built for this board (`playout.turn_options`, checked equal to the
+        rules' own), else `is_special` and `legal_moves`; kept until the turn is played."""
+        if self._turn is None:
+            from pnp.games.building_community import playout  # it imports this module
+
+            fast = playout.turn_options(self)
+            self._turn = fast or (is_special(self, self.to_move), legal_moves(self))
+        return self._turn
 
     def legal_actions(self) -> Sequence[Action]:
         return self.moves() or [PASS]
@@ -112,10 +122,10 @@ class State:
 
     def apply(self, action: Action) -> None:
         """Play one turn: count it, then `apply_move`."""
-        moves = self.moves()
+        special, moves = self.turn_options()
         if self.ended is not None or (action not in moves if moves else action is not PASS):
             raise ValueError(f"not a legal action here: {action}")
-        if is_special(self, self.to_move):
+        if special:
             self.counters["special_turns"] += 1
         if moves:
             self.counters["decisions"] += 1
@@ -142,8 +152,16 @@ class State:
             self.ended,
             list(self.history),
             dict(self.counters),
-            self._moves,  # never changed in place, only replaced
+            self._turn,  # never changed in place, only replaced
         )
+
+    @property
+    def playout(self) -> Callable[[random.Random, int], None] | None:
+        """Random play from here on the compiled kernel (`pnp.state`'s optional hook, see
+        `playout.playout`); None where there is no kernel for this board."""
+        from pnp.games.building_community import playout  # it imports this module
+
+        return playout.playout_for(self)
 
     def action_str(self, action: Action) -> str:
         if action is PASS:
@@ -193,6 +211,11 @@ def new_game(model: PlayModel, players: int) -> State:
 def is_isolated(model: PlayModel, tiles: Sequence[int], cell: int) -> bool:
     """No neighbour holds the same colour."""
     return all(tiles[n] != tiles[cell] for n in model.neighbours[cell])
+
+
+def any_isolated(model: PlayModel, tiles: Sequence[int]) -> bool:
+    """Is any tile isolated (the win is none)?"""
+    return any(is_isolated(model, tiles, c) for c in range(model.size))
 
 
 def isolated_cells(model: PlayModel, tiles: Sequence[int]) -> list[int]:
@@ -307,9 +330,9 @@ def apply_move(state: State, move: Action) -> None:
     state.history.append(move)
     state.turns += 1
     state.to_move = (state.to_move + 1) % state.players
-    state._moves = None
+    state._turn = None
     position = state.position()
-    if move is not PASS and not isolated_cells(state.model, state.tiles):
+    if move is not PASS and not any_isolated(state.model, state.tiles):
         state.ended = End.WIN
     elif state.passes_in_a_row == state.players:
         state.ended = End.STUCK

@@ -15,6 +15,9 @@
  * `random.Random(str)` does (SHA-512 of the text, then `init_by_array`), so a chunk of
  * the runner's games costs no Python generator at all.
  *
+ * `playout` plays random turns from a position at the start of a turn (a tree search's
+ * rollout, `kernel.playout`), on a generator seeded as `random.Random(n)` from one number.
+ *
  * The board comes from the play model (`engine._kernel_board`): its lines, neighbours,
  * zones, start points, faces and reserve; grids up to 8 x 8 (cells are bits of a 64-bit
  * word). Reentrant: no mutable static data; a game lives on the caller's stack and heap
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "../../_twister.h"
+#include "../../_seed.h"
 
 #define MAXN 8          /* the largest grid side the kernel holds */
 #define MAXC 64         /* cells */
@@ -443,16 +447,19 @@ static int draw_colour(Game *g) {
     return options[below(&g->tw, n)];
 }
 
-/* One turn (steps 1 to 6; `rules.begin_turn` .. `end_turn`). */
-static void play_turn(Game *g, const Board *b) {
-    int colour = draw_colour(g), face, placed = 0, gains[NCOL];
+/* One turn (steps 1 to 6; `rules.begin_turn` .. `end_turn`), or the rest of one under way
+ * when `colour` >= 0: the turn's first colour drawn, its die out of the reserve if
+ * `taken`, showing `face` if face > 0 (then the entry is all that is left to choose). */
+static void play_turn_from(Game *g, const Board *b, int colour, int taken, int face) {
+    int placed = 0, gains[NCOL];
     uint64_t own, boom;
+    if (colour < 0) colour = draw_colour(g);
     if (colour < 0) {
         g->end = END_RESERVE;
         return;
     }
-    g->reserve[colour]--;
-    face = roll(g, b, colour);
+    if (!taken) g->reserve[colour]--;
+    if (face <= 0) face = roll(g, b, colour);
     own = g->grid.cm[colour];
     int ok = any_fits(b, &g->grid, own);
     if (!ok && !b->skip) { /* the redraw stall rule, colour by colour */
@@ -521,6 +528,8 @@ static void play_turn(Game *g, const Board *b) {
         g->end = END_TIMEOUT;
     g->seat = (g->seat + 1) % g->players;
 }
+
+static void play_turn(Game *g, const Board *b) { play_turn_from(g, b, -1, 0, 0); }
 
 static void play_game(Game *g, const Board *b) {
     new_game(g, b);
@@ -605,6 +614,96 @@ static PyObject *play(PyObject *self, PyObject *args) {
     PyMem_Free(g->leaders);
     PyMem_Free(g);
     return result;
+}
+
+/* --- random play from a position, for a tree search ---------------------------------- */
+
+/* playout(board, players, owners, cells, reserve, scores, seat, turns, quiet, leader,
+ * max_turns, target, stop, seed, colour, taken, face) -> (turns, end, scores, cells,
+ * reserve, seat, quiet, leaders): random play from `seat`'s turn (at its start when
+ * colour < 0, else under way as `play_turn_from` says) until the game ends or `stop`
+ * turns are played, on a generator seeded as `random.Random(seed)`. owners: each seat's
+ * colours; cells: per cell, -1 or colour * 8 + face; leader: the last turn's sole leading
+ * seat (-1 for none); end: 0 while playing, else 1 + an index into `kernel.ENDS`; the
+ * leaders are those of the turns played here. */
+static PyObject *playout(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *owners, *cells, *reserve, *scores, *out = NULL;
+    int players, seat, turns, quiet, leader, max_turns, target, stop, row[MAXC];
+    int colour, taken, face;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OiOOOOiiiiiiiKipi", &capsule, &players, &owners, &cells,
+                          &reserve, &scores, &seat, &turns, &quiet, &leader, &max_turns, &target,
+                          &stop, &seed, &colour, &taken, &face))
+        return NULL;
+    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    Py_ssize_t seats = PySequence_Size(owners);
+    if (seats < 0) return NULL;
+    if (seats != players || seat < 0 || seat >= players || turns < 0 || turns >= max_turns ||
+        leader < -1 || leader >= players || quiet < 0 || colour < -1 || colour >= NCOL ||
+        face < 0 || face > FACES) {
+        PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
+        return NULL;
+    }
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *first = PySequence_GetItem(owners, 0);
+    Py_ssize_t each = first ? PySequence_Size(first) : -1;
+    Py_XDECREF(first);
+    if (each < 0 || settings(g, players, (int)each, 0, max_turns, target) < 0) goto done;
+    for (int c = 0; c < NCOL; c++) g->owner[c] = -1;
+    for (int s = 0; s < players; s++) {
+        PyObject *mine = PySequence_GetItem(owners, s);
+        int ok = mine && read_ints(mine, g->seat_colours[s], each, 0, NCOL - 1) == 0;
+        Py_XDECREF(mine);
+        if (!ok) goto done;
+        g->seat_count[s] = (int)each;
+        for (int k = 0; k < each; k++) g->owner[g->seat_colours[s][k]] = s;
+    }
+    if (read_ints(cells, row, b->cells, -1, NCOL * 8 - 1) < 0 ||
+        read_ints(reserve, g->reserve, NCOL, 0, 1000000) < 0 ||
+        read_ints(scores, g->scores, NCOL, 0, 1000000000) < 0)
+        goto done;
+    for (int i = 0; i < b->cells; i++)
+        if (row[i] >= 0) {
+            if (row[i] % 8 < 1 || row[i] % 8 > FACES) {
+                PyErr_SetString(PyExc_ValueError, "a face the kernel cannot hold");
+                goto done;
+            }
+            put(b, &g->grid, i, row[i] / 8, row[i] % 8);
+        }
+    g->seat = seat;
+    g->turns = turns;
+    g->quiet = quiet;
+    g->leader = leader;
+    twister_seed64(&g->tw, seed);
+    if (colour >= 0 && !taken && !g->reserve[colour]) {
+        PyErr_SetString(PyExc_ValueError, "no die of that colour left to draw");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    if (colour >= 0 && g->turns < stop) play_turn_from(g, b, colour, taken, face);
+    while (g->end == PLAYING && g->turns < stop) play_turn(g, b);
+    Py_END_ALLOW_THREADS
+    PyObject *after = PyTuple_New(b->cells), *leaders = PyTuple_New(g->turns - turns);
+    PyObject *left = Py_BuildValue("iiii", g->reserve[0], g->reserve[1], g->reserve[2], g->reserve[3]);
+    PyObject *points = Py_BuildValue("iiii", g->scores[0], g->scores[1], g->scores[2], g->scores[3]);
+    if (after && leaders && left && points) {
+        for (int i = 0; i < b->cells; i++)
+            PyTuple_SET_ITEM(after, i, PyLong_FromLong(g->grid.occ >> i & 1 ? g->grid.colour[i] * 8 + g->grid.face[i] : -1));
+        for (int t = turns; t < g->turns; t++) PyTuple_SET_ITEM(leaders, t - turns, PyLong_FromLong(g->leaders[t]));
+        out = Py_BuildValue("iiNNNiiN", g->turns, g->end, points, after, left, g->seat, g->quiet, leaders);
+    } else {
+        Py_XDECREF(after);
+        Py_XDECREF(leaders);
+        Py_XDECREF(left);
+        Py_XDECREF(points);
+    }
+done:
+    PyMem_Free(g->leaders);
+    PyMem_Free(g);
+    return out;
 }
 
 /* --- seeding as random.Random(str) does ---------------------------------------------- */
@@ -800,6 +899,9 @@ static PyMethodDef methods[] = {
      "play(board, players, each, greedy, max_turns, target, twister): one whole game."},
     {"play_seeded", play_seeded, METH_VARARGS,
      "play_seeded(board, players, each, greedy, max_turns, target, seeds): a game per seed."},
+    {"playout", playout, METH_VARARGS,
+     "playout(board, players, owners, cells, reserve, scores, seat, turns, quiet, leader, "
+     "max_turns, target, stop, seed): random play from the start of a turn."},
     {"seeded", seeded, METH_VARARGS, "seeded(text): random.Random(text)'s twister words."},
     {NULL, NULL, 0, NULL},
 };

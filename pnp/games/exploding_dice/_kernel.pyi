@@ -46,3 +46,27 @@ def play_seeded(
 
 def seeded(text: str) -> tuple[int, ...]:
     """`random.Random(text).getstate()[1]`, as the kernel seeds itself."""
+
+def playout(
+    board: Board,
+    players: int,
+    owners: Sequence[Sequence[int]],
+    cells: Sequence[int],
+    reserve: Sequence[int],
+    scores: Sequence[int],
+    seat: int,
+    turns: int,
+    quiet: int,
+    leader: int,
+    max_turns: int,
+    target: int,
+    stop: int,
+    seed: int,
+    colour: int,
+    taken: bool,
+    face: int,
+) -> tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]]:
+    """Random play from `seat`'s turn (its start, or under way from its first `colour`
+    drawn, its die `taken` out, showing `face` if > 0) until the end or `stop` turns, on
+    `random.Random(seed)`'s draws: (turns, end code, scores, cells as colour * 8 + face or
+    -1, reserve by colour, seat, quiet turns, the leaders of the turns played)."""

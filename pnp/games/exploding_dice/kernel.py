@@ -6,21 +6,27 @@ model's (lines, neighbours, zones, start points, faces, reserve). It covers kits
 of one colour share their faces on grids up to `MAX_N` x `MAX_N`; a larger grid plays on the
 fast path, per-die faces on the readable rules (as without the kernel). Without a C
 compiler pnp installs without it, plays on the fast path and says so once.
+
+`playout` is the tree search's rollout (`pnp.state`'s optional hook): random play from a
+given position of the readable rules, on a generator the kernel seeds from one draw of the
+search's.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from pnp import notice
 from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.grid import Board
 from pnp.games.exploding_dice.params import PlayModel
-from pnp.games.exploding_dice.rules import Termination
+from pnp.games.exploding_dice.rules import State, Step, Termination
 from pnp.memo import PerModel
 from pnp.outcome import GameRecord
+from pnp.state import CHANCE
 
 try:
     from pnp.games.exploding_dice import _kernel
@@ -32,6 +38,8 @@ MAX_N = 8
 ENDS = tuple(t.value for t in (Termination.FIFTY, Termination.FULL, Termination.RESERVE))
 ENDS += (Termination.STALLED.value, Termination.TIMEOUT.value)
 """How the kernel's games end, by its end codes (`_kernel.c`'s order, from END_FIFTY)."""
+ENDS_BY_CODE: tuple[Termination | None, ...] = (None, *(Termination(e) for e in ENDS))
+"""A playout's end code (0: still playing) as the rules' `Termination`."""
 NO_KERNEL = (
     "warning: Exploding Dice's compiled kernel is not built (no C compiler at install): "
     "playing on the Python fast path, slower"
@@ -116,3 +124,85 @@ def play_seeded(
         return None
     games = _kernel.play_seeded(board, players, each, greedy, rules.MAX_TURNS, rules.TARGET, seeds)
     return _records(model, players, each, games)
+
+
+def _dice_by_colour(model: PlayModel) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Each die's colour, and each colour's dice in id order."""
+    colour_of = tuple(d.colour for d in model.dice)
+    colours = range(len(model.colours))
+    return colour_of, tuple(tuple(d for d, c in enumerate(colour_of) if c == k) for k in colours)
+
+
+_colours: PerModel[PlayModel, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = PerModel(
+    _dice_by_colour
+)
+
+
+def playout_for(state: State) -> Callable[[random.Random, int], None] | None:
+    """`state.playout`: the kernel's random play from `state`, or None where the kernel is
+    not built or does not play this kit (the search then plays the readable rules)."""
+    if _kernel is None or boards(state.model) is None:
+        return None
+    return partial(playout, state)
+
+
+def redrawing(state: State) -> bool:
+    """Is a redraw under way (a second colour to choose or drawn this turn)?"""
+    return len(state.tried) > 1 or (bool(state.tried) and state.step is Step.COLOUR)
+
+
+def playout(state: State, rng: random.Random, stop: int) -> None:
+    """Random play from `state` until the game ends or `stop` turns are played, in place,
+    on `random.Random(n)`'s draws, n being one draw of `rng`. The kernel takes a turn
+    under way from its first colour drawn; a redraw under way (the `redraw` stall rule) is
+    finished on the readable rules first, drawing from `rng`. Dice of one colour share
+    their faces in a kit the kernel plays, so the kernel keeps colours, not dice: the grid
+    written back holds each colour's dice in id order, an equal position (the rules never
+    tell two dice of a colour apart)."""
+    while state.ended is None and state.turns < stop and redrawing(state):
+        chance = state.current_player() == CHANCE
+        state.apply(state.sample_chance(rng) if chance else state.random_action(rng))
+    if state.ended is not None or state.turns >= stop:
+        return
+    under_way = bool(state.tried)
+    colour = state.colour if under_way else -1
+    taken = under_way and state.step is not Step.TAKE
+    face = state.face if under_way and state.step is Step.ENTRY else 0
+    model = state.model
+    colour_of, dice_of = _colours(model)
+    held = [0] * len(dice_of)
+    for d in state.reserve:
+        held[colour_of[d]] += 1
+    turns, end, scores, cells, _, seat, quiet, leaders = _kernel.playout(
+        boards(model),
+        state.players,
+        state.owners,
+        [
+            -1 if d is None else colour_of[d] * 8 + f
+            for d, f in zip(state.grid, state.shown, strict=True)
+        ],
+        held,
+        state.scores,
+        state.seat,
+        state.turns,
+        state.quiet_turns,
+        state.leaders[-1] if state.leaders else -1,
+        rules.MAX_TURNS,
+        rules.TARGET,
+        stop,
+        rng.getrandbits(64),
+        colour,
+        taken,
+        face,
+    )
+    dice = [list(ids) for ids in dice_of]
+    state.grid, state.shown = [None] * len(cells), [0] * len(cells)
+    for cell, code in enumerate(cells):
+        if code >= 0:
+            state.grid[cell], state.shown[cell] = dice[code >> 3].pop(0), code & 7
+    state.reserve = sorted(d for left in dice for d in left)
+    state.scores, state.seat, state.turns, state.quiet_turns = list(scores), seat, turns, quiet
+    state.leaders += leaders
+    state.ended = ENDS_BY_CODE[end]
+    if state.ended is None:
+        rules.begin_turn(state)

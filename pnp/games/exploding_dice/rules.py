@@ -1,10 +1,11 @@
 """Exploding Dice rules: the readable reference engine, as the game-state API.
 
-Every rule of the spec lives here as a small function over a mutable `State`, and a turn
-is a walk of steps (`pnp.state`): the seat picks a colour to draw, a die of that colour is
-drawn (chance), it is rolled (chance), the seat picks an entry; steps 4-6 (score, explode,
-end checks) follow the placement at once. `pnp.forward.play` plays it; `engine.py` adds a
-table-driven fast path that makes the same draws, and the conformance data
+Every rule of the spec lives here as a small function over a mutable `State` (step 3's
+entries in `entries.py`), and a turn is a walk of steps (`pnp.state`): the seat picks a
+colour to draw, a die of that colour is drawn (chance), it is rolled (chance), the seat
+picks an entry; steps 4-6 (score, explode, end checks) follow the placement at once.
+`pnp.forward.play` plays it; `engine.py` adds a table-driven fast path that makes the same
+draws, and the conformance data
 (`tests/conformance/exploding-dice.json`) holds both to the same games.
 
 Conventions: cells are ints `r * n + c` (row 0 on top); colour k owns zone k and start
@@ -30,7 +31,7 @@ import copy
 import itertools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -38,6 +39,7 @@ from typing import Self
 
 from pnp import outcome
 from pnp.chance import below, pick
+from pnp.games.exploding_dice.entries import legal_entries, restricted_entries
 from pnp.games.exploding_dice.grid import Board, push
 from pnp.games.exploding_dice.params import PlayModel
 from pnp.outcome import CUTOFF, GameRecord, Outcome
@@ -96,6 +98,11 @@ class State:
     face: int = 0  # the face it shows
     first: tuple[int, int] = (-1, 0)  # the turn's first die and roll
     before: list[int] = field(default_factory=list)  # scores when the turn began
+    # entries already worked out, by (grid, colour): shared by a game's clones (a tree
+    # search meets the same position again and again), never part of the position
+    known: dict[tuple[tuple[int | None, ...], int], tuple[int, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if self.ended is None:
@@ -173,6 +180,14 @@ class State:
         twin.leaders, twin.tried = list(self.leaders), list(self.tried)
         twin.before = list(self.before)
         return twin
+
+    @property
+    def playout(self) -> Callable[[random.Random, int], None] | None:
+        """Random play from here on the compiled kernel (`pnp.state`'s optional hook, see
+        `kernel.playout`); None where there is no kernel for this kit."""
+        from pnp.games.exploding_dice import kernel  # it imports this module
+
+        return kernel.playout_for(self)
 
     def action_str(self, action: int) -> str:
         """A colour name, `die 5`, `roll 4`, or an entry as the board marks it (`N0`)."""
@@ -297,37 +312,7 @@ def roll(state: State, die: int, rng: random.Random) -> int:
     return pick(rng, state.model.dice[die].faces)
 
 
-# --- step 3: place ----------------------------------------------------------------------
-
-
-def has_room(state: State, entry: int) -> bool:
-    return any(state.grid[c] is None for c in state.board.lines[entry])
-
-
-def landing_cell(state: State, entry: int) -> int:
-    """Where the new die ends after the push: right behind the line's dice."""
-    line = state.board.lines[entry]
-    return line[sum(state.grid[c] is not None for c in line)]
-
-
-def breaks_restriction(state: State, entry: int, die: int, face: int) -> bool:
-    """True if, after the push, the new die touches a die of its own colour."""
-    grid, _ = push(state.grid, state.shown, state.board.lines[entry], die, face)
-    cell = landing_cell(state, entry)
-    colour = state.colour_of(die)
-    return any(
-        (d := grid[nb]) is not None and state.colour_of(d) == colour
-        for nb in state.board.neighbours[cell]
-    )
-
-
-def legal_entries(state: State, die: int, face: int, restricted: bool = True) -> list[int]:
-    """Entries (indices into model.entries, in order) where the die may go in."""
-    return [
-        e
-        for e in range(len(state.board.lines))
-        if has_room(state, e) and not (restricted and breaks_restriction(state, e, die, face))
-    ]
+# --- step 3: place (the entries a die may go in at: `entries.py`) -------------------------
 
 
 def place(state: State, entry: int, die: int, face: int) -> None:
@@ -444,7 +429,7 @@ def after_roll(state: State, face: int) -> None:
     state.face = face
     if len(state.tried) == 1:
         state.first = (state.die, face)
-    legal = legal_entries(state, state.die, face)
+    legal = restricted_entries(state, state.die)
     if not legal and state.model.stall == "redraw":
         return_die(state, state.die)
         untried = reserve_colours(state) - set(state.tried)
@@ -453,7 +438,7 @@ def after_roll(state: State, face: int) -> None:
             return
         state.die, state.face = state.first  # nothing fits: the first die goes in anyway
         state.reserve.remove(state.die)
-        legal = legal_entries(state, state.die, state.face, restricted=False)
+        legal = tuple(legal_entries(state, state.die, state.face, restricted=False))
     if legal:
         state.step, state.options = Step.ENTRY, tuple(legal)
     else:  # the die goes back and the turn goes on

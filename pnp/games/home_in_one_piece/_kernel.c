@@ -10,7 +10,9 @@
  * correctly rounded value when that is certain and asks Python otherwise. Build without
  * floating-point contraction (-ffp-contract=off) and never with fast-math.
  * tests/test_hiop_kernel.py checks it game by game and position by position against the
- * readable rules. Portable C99 plus the CPython API.
+ * readable rules. Portable C99 plus the CPython API. `playout` plays the random player
+ * from a given position (a tree search's rollout, `compiled.playout`) on a generator
+ * seeded as `random.Random(n)` from one number.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -20,6 +22,7 @@
 #include <string.h>
 
 #include "../../_twister.h"
+#include "../../_seed.h"
 
 #define MAXB 16          /* blobs per player (params: at most 16) */
 #define MAXD 3           /* dice (params: at most 3) */
@@ -602,21 +605,27 @@ static void end_turn(Game *g) {
     g->seat = 1 - g->seat;
 }
 
-static void play_game(Game *g, int greedy, Twister *tw) {
+/* Turns until the game ends or `stop` turns are played; `rolled`: the seat to move has
+ * rolled already (its budget and anchors set, nothing touched), so the first turn starts
+ * at its decision, as a `State` at a seat's decision does. */
+static void play_game(Game *g, int greedy, Twister *tw, int stop, int rolled) {
     const Model *m = g->m;
-    while (!g->ended) {
-        int allowed = 0;
-        for (int d = 0; d < m->ndice; d++) allowed += m->faces[d][randbelow(tw, m->nfaces[d])];
-        if (allowed > 3) { g->err = "no counter for that roll"; return; }
-        g->counters[C_ROLLS]++;
-        g->counters[C_R0 + allowed]++;
-        g->counters[C_STALLED] += allowed <= 1;
-        g->budget = allowed;
+    while (!g->ended && g->turns < stop) {
+        if (!rolled) {
+            int allowed = 0;
+            for (int d = 0; d < m->ndice; d++) allowed += m->faces[d][randbelow(tw, m->nfaces[d])];
+            if (allowed > 3) { g->err = "no counter for that roll"; return; }
+            g->counters[C_ROLLS]++;
+            g->counters[C_R0 + allowed]++;
+            g->counters[C_STALLED] += allowed <= 1;
+            g->budget = allowed;
+            for (int i = 0; i < g->n[g->seat]; i++) { own(g)[i].ax = own(g)[i].x; own(g)[i].ay = own(g)[i].y; }
+        }
+        rolled = 0;
         g->ntouched = 0;
         memset(g->touched, 0, sizeof g->touched);
-        g->turn_over = allowed == 0;
-        for (int i = 0; i < g->n[g->seat]; i++) { own(g)[i].ax = own(g)[i].x; own(g)[i].ay = own(g)[i].y; }
-        if (allowed > 0) {
+        g->turn_over = g->budget == 0;
+        if (g->budget > 0) {
             if (greedy) greedy_turn(g, tw);
             else random_turn(g, tw);
             if (g->err || PyErr_Occurred()) return;
@@ -722,6 +731,54 @@ static PyObject *blob_tuple(const Blob *b) {
     return Py_BuildValue("(ddiddd)", b->x, b->y, b->units, b->r, b->ax, b->ay);
 }
 
+/* A new game record on the heap (blobs left to the caller), or NULL with an exception. */
+static Game *game_new(const Model *m, int max_turns) {
+    if (max_turns < 1) { PyErr_SetString(PyExc_ValueError, "max_turns must be positive"); return NULL; }
+    Game *g = calloc(1, sizeof(Game));
+    if (!g) { PyErr_NoMemory(); return NULL; }
+    g->leaders = malloc(sizeof(int) * (size_t)max_turns);
+    if (!g->leaders) { free(g); PyErr_NoMemory(); return NULL; }
+    g->m = m;
+    g->max_turns = max_turns;
+    g->winner = -1;
+    return g;
+}
+
+static void game_free(Game *g) {
+    free(g->leaders);
+    free(g);
+}
+
+/* (turns, end, winner, leaders from turn `first` on, counters, blobs by seat) after a
+ * kernel run; end '' (still playing), 'home' or 'timeout', winner -1 for none. */
+static PyObject *game_out(Game *g, int first) {
+    if (g->err || PyErr_Occurred()) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "home-in-one-piece kernel: %s", g->err);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    PyObject *leaders = PyTuple_New(g->turns - first);
+    PyObject *counters = PyTuple_New(NC);
+    PyObject *blobs = PyTuple_New(2);
+    if (!leaders || !counters || !blobs) goto drop;
+    for (int i = first; i < g->turns; i++) PyTuple_SET_ITEM(leaders, i - first, PyLong_FromLong(g->leaders[i]));
+    for (int i = 0; i < NC; i++) PyTuple_SET_ITEM(counters, i, PyLong_FromLong(g->counters[i]));
+    for (int s = 0; s < 2; s++) {
+        PyObject *seat = PyList_New(g->n[s]);
+        if (!seat) goto drop;
+        for (int i = 0; i < g->n[s]; i++) PyList_SET_ITEM(seat, i, blob_tuple(&g->b[s][i]));
+        PyTuple_SET_ITEM(blobs, s, seat);
+    }
+    const char *end = g->ended == 1 ? "home" : g->ended == 2 ? "timeout" : "";
+    out = Py_BuildValue("(isiNNN)", g->turns, end, g->winner, leaders, counters, blobs);
+    if (out) return out;
+drop:
+    Py_XDECREF(leaders);
+    Py_XDECREF(counters);
+    Py_XDECREF(blobs);
+    return NULL;
+}
+
 /* play(model, greedy, max_turns, twister) -> (turns, end, winner, leaders, counters,
  * blobs by seat, twister after); end 'home' or 'timeout', winner -1 for none. */
 static PyObject *k_play(PyObject *self, PyObject *args) {
@@ -731,16 +788,10 @@ static PyObject *k_play(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OpiO", &cap, &greedy, &max_turns, &words)) return NULL;
     const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
     if (!m) return NULL;
-    if (max_turns < 1) { PyErr_SetString(PyExc_ValueError, "max_turns must be positive"); return NULL; }
     Twister tw;
     if (read_twister(words, &tw) < 0) return NULL;
-    Game *g = calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
-    g->leaders = malloc(sizeof(int) * (size_t)max_turns);
-    if (!g->leaders) { free(g); return PyErr_NoMemory(); }
-    g->m = m;
-    g->max_turns = max_turns;
-    g->winner = -1;
+    Game *g = game_new(m, max_turns);
+    if (!g) return NULL;
     for (int s = 0; s < 2; s++) {
         g->n[s] = m->blobs;
         for (int i = 0; i < m->blobs; i++) {
@@ -748,36 +799,75 @@ static PyObject *k_play(PyObject *self, PyObject *args) {
             g->b[s][i] = (Blob){x, y, 1, m->radii[1], x, y};
         }
     }
-    play_game(g, greedy, &tw);
-    PyObject *out = NULL;
-    if (g->err || PyErr_Occurred()) {
-        if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "home-in-one-piece kernel: %s", g->err);
-        goto done;
-    }
-    PyObject *leaders = PyTuple_New(g->turns);
-    PyObject *counters = PyTuple_New(NC);
-    PyObject *blobs = PyTuple_New(2);
-    if (!leaders || !counters || !blobs) goto drop;
-    for (int i = 0; i < g->turns; i++) PyTuple_SET_ITEM(leaders, i, PyLong_FromLong(g->leaders[i]));
-    for (int i = 0; i < NC; i++) PyTuple_SET_ITEM(counters, i, PyLong_FromLong(g->counters[i]));
-    for (int s = 0; s < 2; s++) {
-        PyObject *seat = PyList_New(g->n[s]);
-        if (!seat) goto drop;
-        for (int i = 0; i < g->n[s]; i++) PyList_SET_ITEM(seat, i, blob_tuple(&g->b[s][i]));
-        PyTuple_SET_ITEM(blobs, s, seat);
-    }
+    play_game(g, greedy, &tw, max_turns, 0);
+    PyObject *game = game_out(g, 0), *out = NULL;
+    game_free(g);
+    if (!game) return NULL;
     PyObject *after = twister_words(&tw);
-    if (after)
-        out = Py_BuildValue("(isiNNNN)", g->turns, g->ended == 1 ? "home" : "timeout", g->winner,
-                            leaders, counters, blobs, after);
-    if (out) goto done;
-drop:
-    Py_XDECREF(leaders);
-    Py_XDECREF(counters);
-    Py_XDECREF(blobs);
-done:
-    free(g->leaders);
-    free(g);
+    if (after) out = Py_BuildValue("(OOOOOON)", PyTuple_GET_ITEM(game, 0), PyTuple_GET_ITEM(game, 1),
+                                   PyTuple_GET_ITEM(game, 2), PyTuple_GET_ITEM(game, 3),
+                                   PyTuple_GET_ITEM(game, 4), PyTuple_GET_ITEM(game, 5), after);
+    Py_DECREF(game);
+    return out;
+}
+
+/* playout(model, blobs by seat, seat, turns, rolled, budget, max_turns, counters, stop,
+ * seed) -> what `game_out` gives (leaders of the turns played here only): random play
+ * from a position between turns (`rolled` 0) or at a seat's decision (`rolled` 1, with
+ * the roll's `budget`, the anchors in the blobs, nothing touched), until the game ends or
+ * `stop` turns are played, on a generator seeded as `random.Random(seed)`. */
+static PyObject *k_playout(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cap, *blobs, *counters;
+    int seat, turns, rolled, budget, max_turns, stop;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOiipiiOiK", &cap, &blobs, &seat, &turns, &rolled, &budget,
+                          &max_turns, &counters, &stop, &seed))
+        return NULL;
+    const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
+    if (!m) return NULL;
+    if (seat < 0 || seat > 1 || turns < 0 || turns >= max_turns || budget < 0 || budget > 3) {
+        PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
+        return NULL;
+    }
+    Game *g = game_new(m, max_turns);
+    if (!g) return NULL;
+    g->seat = seat;
+    g->turns = turns;
+    g->budget = budget;
+    int bad = PySequence_Size(blobs) != 2 || PySequence_Size(counters) != NC;
+    for (int i = 0; i < NC && !bad; i++) g->counters[i] = (long)num(counters, i, &bad);
+    for (int s = 0; s < 2 && !bad; s++) {
+        PyObject *list = PySequence_GetItem(blobs, s);
+        Py_ssize_t n = list ? PySequence_Size(list) : -1;
+        bad = n < 1 || n > MAXB;
+        for (int i = 0; i < n && !bad; i++) {
+            PyObject *b = PySequence_GetItem(list, i);
+            Blob *o = &g->b[s][i];
+            bad = !b || PySequence_Size(b) != 6;
+            if (!bad) {
+                o->x = num(b, 0, &bad);
+                o->y = num(b, 1, &bad);
+                o->units = (int)num(b, 2, &bad);
+                o->r = num(b, 3, &bad);
+                o->ax = num(b, 4, &bad);
+                o->ay = num(b, 5, &bad);
+            }
+            Py_XDECREF(b);
+        }
+        g->n[s] = (int)n;
+        Py_XDECREF(list);
+    }
+    PyObject *out = NULL;
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blobs or counters the kernel cannot hold");
+    } else {
+        Twister tw;
+        twister_seed64(&tw, seed);
+        play_game(g, 0, &tw, stop, rolled);
+        out = game_out(g, turns);
+    }
+    game_free(g);
     return out;
 }
 
@@ -797,6 +887,7 @@ static PyObject *k_hypot(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"model", k_model, METH_VARARGS, "The kernel's copy of a play model (a capsule)."},
     {"play", k_play, METH_VARARGS, "One whole game on the kernel."},
+    {"playout", k_playout, METH_VARARGS, "Random play from a position (a tree search's rollout)."},
     {"hypot", k_hypot, METH_VARARGS, "math.hypot(x, y) as the kernel computes it."},
     {NULL, NULL, 0, NULL},
 };

@@ -6,6 +6,9 @@ caller's `random.Random` state (its Mersenne Twister words handed over and taken
 the game and the generator end as the readable rules leave them. What the kernel returns
 (turns, the end, the leaders, the counters, every blob) becomes a `State`, whose own
 `record()` makes the game's record: one place for scores and records.
+
+`playout` is the tree search's rollout (`pnp.state`'s optional hook): the random player
+from a given position, on a generator the kernel seeds from one draw of the search's.
 """
 
 from __future__ import annotations
@@ -87,3 +90,32 @@ def hypot(play_model: model.PlayModel, x: float, y: float) -> float:
     """`math.hypot` as the kernel computes it (for the tests)."""
     assert _kernel is not None
     return float(_kernel.hypot(kernel_model(play_model), x, y))
+
+
+def playout(state: State, rng: random.Random, stop: int) -> None:
+    """Random play from `state` (between turns, or at a seat's decision with nothing
+    touched) until the game ends or `stop` turns are played, in place: the random player's
+    law and the very draws `random.Random(n)` gives the readable rules, n being the one
+    draw taken from `rng`."""
+    assert _kernel is not None and not (state.rolled and state.touched), "a turn's start"
+    if state.ended is not None or state.turns >= stop:
+        return
+    turns, end, winner, leaders, counts, blobs = _kernel.playout(
+        kernel_model(state.model),
+        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in state.blobs],
+        state.seat,
+        state.turns,
+        state.rolled,
+        state.budget,
+        state.max_turns,
+        [state.counters[c] for c in rules.COUNTERS],
+        stop,
+        rng.getrandbits(64),
+    )
+    state.blobs = [[Blob(*b) for b in seat] for seat in blobs]
+    state.seat ^= (turns - state.turns) & 1
+    state.turns, state.rolled, state.touched, state.moves = turns, False, [], []
+    state.ended = rules.Termination(end) if end else None
+    state.winner = None if winner < 0 else winner
+    state.leaders += leaders
+    state.counters = dict(zip(rules.COUNTERS, counts, strict=True))

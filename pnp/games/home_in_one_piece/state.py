@@ -15,6 +15,9 @@ Any other `Turn` that `rules.play` accepts is legal too (`is_legal`): the random
 drawn targets, the greedy player's planned steps. Perft counts over this sample, so it
 counts the discrete branching: which blob or group acts, and the roll.
 
+`playout(rng, stop)` plays the random player on the compiled kernel from here, for the tree
+search's rollouts (`compiled.playout`), where the kernel is built.
+
 `random_action(rng)` is the random player's turn with the draws it has always made (half
 the time a roll of two or more joins a random group near a random point, else random
 blobs each to a random point within reach), so a seed plays the same game as before; it is
@@ -33,8 +36,9 @@ from __future__ import annotations
 import copy
 import math
 import random
+from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Self
 
 from pnp.games.home_in_one_piece import dice_model
@@ -185,6 +189,17 @@ class State(Position):
         new.counters = dict(self.counters)
         new._planned = None
         return new
+
+    @property
+    def playout(self) -> Callable[[random.Random, int], None] | None:
+        """Random play from here on the kernel (`pnp.state`'s optional hook, see
+        `compiled.playout`); None without the kernel or in the middle of a turn played
+        touch by touch, where the search plays the readable rules."""
+        from pnp.games.home_in_one_piece import compiled  # it imports this module
+
+        if not compiled.available() or (self.rolled and self.touched):
+            return None
+        return partial(compiled.playout, self)
 
     def action_str(self, action: Action) -> str:
         if isinstance(action, int):
