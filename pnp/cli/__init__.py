@@ -31,7 +31,6 @@ from pnp.exits import (
 from pnp.formats import EXTRA_FORMATS, FORMATS
 from pnp.games import get_game, registry
 from pnp.paper import paper_name
-from pnp.staging import Staging
 
 if TYPE_CHECKING:
     from pnp.checks import Finding
@@ -99,6 +98,7 @@ def build(
     Everything is written aside and moved in only when the command succeeds, so a failed
     build leaves OUT as it was. '--out /dev/null' checks and renders but keeps nothing."""
     from pnp.build import ChecksFailed, build_gallery_for, build_game, game_slugs
+    from pnp.staging import Staging
 
     slugs = game_slugs(game)
     papers = [paper_name(paper)] if paper is not None else None
