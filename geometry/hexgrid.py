@@ -12,9 +12,11 @@ corner i = (R - 1) * d_i, and cells listed row by row (r ascending, then q ascen
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from shapely.geometry import Polygon
+if TYPE_CHECKING:
+    # shapely is imported where a shape is made: the rules read this module without it
+    from shapely.geometry import Polygon
 
 Hex = tuple[int, int]
 Orientation = Literal["flat", "pointy"]
@@ -166,4 +168,6 @@ def hexagon(
     cx: float = 0.0,
     cy: float = 0.0,
 ) -> Polygon:
+    from shapely.geometry import Polygon
+
     return Polygon(hex_corners(across_flats, orientation, cx, cy))

@@ -8,9 +8,11 @@ Row 0 is the top row, column 0 the left column.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from shapely.geometry import LineString, Polygon
+if TYPE_CHECKING:
+    # shapely is imported where a shape is made: the rules read this module without it
+    from shapely.geometry import LineString, Polygon
 
 Side = Literal["N", "E", "S", "W"]
 ArrowMode = Literal["all", "pinwheel"]
@@ -136,6 +138,8 @@ def grid_layout(n: int, die: float, clearance: float = 3.0) -> GridLayout:
 
 def grid_lines(g: GridLayout, overrun: float | None = None) -> list[LineString]:
     """Row and column lines, running a little past the outer intersections."""
+    from shapely.geometry import LineString
+
     o = g.die / 2 + g.clearance / 2 if overrun is None else overrun
     lo, hi = g.origin - o, g.origin + g.grid_span + o
     lines = []
@@ -148,6 +152,8 @@ def grid_lines(g: GridLayout, overrun: float | None = None) -> list[LineString]:
 
 def zone_rect(g: GridLayout, zone: int) -> Polygon:
     """The quadrant a zone covers, from the board centre to the dice area's edge."""
+    from shapely.geometry import Polygon
+
     mid = g.size / 2
     lo = g.origin - g.die / 2 - g.clearance / 2
     hi = g.origin + g.grid_span + g.die / 2 + g.clearance / 2

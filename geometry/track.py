@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from shapely.geometry import Polygon
+if TYPE_CHECKING:
+    # shapely is imported where a shape is made: the rules read this module without it
+    from shapely.geometry import Polygon
 
 COLOURS = 4
 PER_ARM = 17
@@ -164,6 +166,12 @@ class Arrow:
     colour: int | None = None
 
 
+def _polygon(points: list[tuple[float, float]]) -> Polygon:
+    from shapely.geometry import Polygon
+
+    return Polygon(points)
+
+
 def _turn(g: Layout, x: float, y: float, quarter: int) -> tuple[float, float]:
     """Rotate (x, y) by `quarter` quarter turns counter-clockwise about the centre."""
     c = g.centre
@@ -180,7 +188,7 @@ def _cell(g: Layout, arm: int, col: int, row: int) -> tuple[Polygon, tuple[float
     y1 = g.arm - row * g.step
     corners = [(x0, y1 - g.step), (x0 + g.column, y1 - g.step), (x0 + g.column, y1), (x0, y1)]
     centre = (x0 + g.column / 2, y1 - g.step / 2)
-    return Polygon([_turn(g, x, y, arm) for x, y in corners]), _turn(g, *centre, arm)
+    return _polygon([_turn(g, x, y, arm) for x, y in corners]), _turn(g, *centre, arm)
 
 
 def spaces(size: float) -> tuple[Space, ...]:
@@ -206,7 +214,7 @@ def home_area(size: float) -> Polygon:
     """The central home square."""
     g = layout(size)
     a, b = g.arm, g.arm + 3 * g.column
-    return Polygon([(a, a), (b, a), (b, b), (a, b)])
+    return _polygon([(a, a), (b, a), (b, b), (a, b)])
 
 
 def home_triangle(size: float, colour: int) -> Polygon:
@@ -214,7 +222,7 @@ def home_triangle(size: float, colour: int) -> Polygon:
     g = layout(size)
     a, b = g.arm, g.arm + 3 * g.column
     pts = [(a, a), (b, a), (g.centre, g.centre)]
-    return Polygon([_turn(g, x, y, colour) for x, y in pts])
+    return _polygon([_turn(g, x, y, colour) for x, y in pts])
 
 
 def nest(size: float, colour: int) -> Polygon:
@@ -222,7 +230,7 @@ def nest(size: float, colour: int) -> Polygon:
     g = layout(size)
     x0 = g.arm + 3 * g.column
     pts = [(x0, 0.0), (g.size, 0.0), (g.size, g.arm), (x0, g.arm)]
-    return Polygon([_turn(g, x, y, colour) for x, y in pts])
+    return _polygon([_turn(g, x, y, colour) for x, y in pts])
 
 
 def nest_slots(size: float, colour: int) -> tuple[tuple[float, float], ...]:

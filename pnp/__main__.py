@@ -1,8 +1,8 @@
 """The `pnp` console script and ``python -m pnp``.
 
-The signal handlers go in before the command line is imported (about half a second),
-and a Ctrl-C or SIGTERM that comes while pnp is loading is held until it has loaded
-(C extensions such as numpy print a KeyboardInterrupt that hits their import as a
+The signal handlers go in before the command line is imported (its libraries take a
+while to load), and a Ctrl-C or SIGTERM that comes while pnp is loading is held until it
+has loaded (C extensions such as numpy print a KeyboardInterrupt that hits their import as a
 traceback of their own); it then ends like any other: one line, exit 130 or 143 (see
 `pnp.interrupt`).
 """

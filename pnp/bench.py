@@ -195,6 +195,82 @@ def studio_preview_seconds(game: str = "exploding-dice", changes: int = 5) -> li
             server.wait(10)
 
 
+STARTUP_TARGET = 0.3  # issue 22: seconds of start-up for `pnp simulate GAME --games 1`, `pnp check`
+CHECK_STARTUP = """
+import sys
+import pnp.build
+
+def begin(*args, **kwargs):
+    raise SystemExit(0)  # the check's work would begin here
+
+pnp.build.check_game = begin
+sys.argv = ["pnp", "check", sys.argv[1]]
+from pnp.__main__ import main
+main()
+"""
+CLI_LIBRARIES = "import typer, typer._adapters, pydantic.plugin._loader, rich.console, rich.table"
+"""What every command loads before any of pnp's own code: typer (which coerces each option
+through pydantic) and rich."""
+
+
+def startup_seconds(commands: dict[str, list[str]], runs: int) -> dict[str, tuple[float, float]]:
+    """{label: (median wall seconds, median CPU seconds)} of each command as a fresh
+    process, the commands taking turns run by run so that a drift of the machine's speed
+    falls on all of them alike. The processes may cache their bytecode, as an installed
+    pnp has it (the first round, not counted, writes it)."""
+    import statistics
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    seen: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
+    for _ in range(runs + 1):
+        for label, argv in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(
+                argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True
+            )
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            seen[label].append((wall, cpu))
+    return {
+        label: (statistics.median(w for w, _ in got[1:]), statistics.median(c for _, c in got[1:]))
+        for label, got in seen.items()
+    }
+
+
+def startup_report(games: list[str], runs: int = 7) -> list[str]:
+    """Start-up of `pnp simulate GAME --games 1` (the whole command) and of `pnp check GAME`
+    (until the check's work begins, its libraries loaded), beside `python -c pass`, `import
+    pnp` and the command-line libraries alone. The target is judged on CPU seconds: on a
+    shared machine the wall clock measures the queue for a core, and on an idle one the two
+    agree."""
+    import sys
+
+    python = sys.executable
+    script = Path(python).with_name("pnp")
+    pnp_cmd = [str(script)] if script.is_file() else [python, "-m", "pnp"]
+    commands = {
+        "python -c pass": [python, "-c", "pass"],
+        "python -c 'import pnp'": [python, "-c", "import pnp"],
+        "typer and rich alone": [python, "-c", CLI_LIBRARIES],
+        "import pnp.build (what checks load)": [python, "-c", "import pnp.build"],
+    }
+    for game in games:
+        commands[f"pnp simulate {game} --games 1"] = [*pnp_cmd, "simulate", game, "--games", "1"]
+        commands[f"pnp check {game} (start-up)"] = [python, "-c", CHECK_STARTUP, game]
+    times = startup_seconds(commands, runs)
+    width = max(len(label) for label in times)
+    lines = [f"start-up, fresh processes, median of {runs} (target {STARTUP_TARGET} s CPU):"]
+    for label, (wall, cpu) in times.items():
+        verdict = ""
+        if label.startswith("pnp"):
+            verdict = "  meets the target" if cpu < STARTUP_TARGET else "  over the target"
+        lines.append(f"  {label:{width}}  {cpu:6.3f} s CPU  {wall:5.2f} s wall{verdict}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m pnp.bench", description=__doc__)
     ap.add_argument("games_to_bench", nargs="*", metavar="GAME", help="games (default: all)")
@@ -209,9 +285,15 @@ def main(argv: list[str] | None = None) -> None:
         "--no-studio", action="store_true", help="skip the studio's preview-after-a-change time"
     )
     ap.add_argument("--no-mcts", action="store_true", help="skip the mcts decision timing")
+    ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
+    ap.add_argument("--startup-only", action="store_true", help="time the start-ups alone")
     args = ap.parse_args(argv)
     names = args.games_to_bench or [s for s, g in registry().items() if g.engine is not None]
     print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
+    if not args.no_startup:
+        print("\n".join(startup_report(args.games_to_bench or list(registry()))))
+    if args.startup_only:
+        return
     for game in names:
         engine = engine_for(get_game(game))
         players = seat_count(get_game(game))

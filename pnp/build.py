@@ -24,6 +24,7 @@ from pnp.checks import (
 )
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
+from pnp.formats import EXTRA_FORMATS, FORMATS
 from pnp.gallery import MANIFEST, manifest_text, pdf_name
 from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, KitSection, PrintParams
@@ -34,10 +35,6 @@ from pnp.prepare import Machine, prepare
 from pnp.scene import CUT_LAYERS, PRINTED_MACHINE_LAYERS, Component
 from pnp.staging import Staging
 
-FORMATS = ("pdf", "svg", "png", "dxf", "lbrn2")
-"""What a build writes unless told otherwise (a LightBurn project costs no more than a DXF)."""
-EXTRA_FORMATS = ("pod", "tts")
-"""Formats written only when asked for: each rasterises every card again, at print size."""
 Progress = Callable[[str], None]
 
 

@@ -1,7 +1,7 @@
 """What a game declares to be plugged into pnp: one `GameDef` in its own package.
 
 It sits outside `pnp.games` so that a game's package can name it without importing the
-registry, which imports every game (and the games must not depend on each other).
+registry (and the games must not depend on each other).
 
 `Engine` and `Solver` are the contracts a game's simulation and solver modules meet (a
 module satisfies a protocol for mypy as an object does). Members a game may leave out
@@ -11,9 +11,10 @@ read here, with their defaults, and nowhere else.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.outcome import GameRecord, SimOption, SolveResult, Termination
 from pnp.state import Bot, State
@@ -82,6 +83,19 @@ class Solver(Protocol):
 
     @property
     def solve(self) -> Callable[..., SolveResult]: ...
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A function named by its module, imported on the first call: a game's `GameDef`
+    points at its print side (kit, checks, diagrams) this way, so resolving the game to
+    simulate or solve it imports no drawing code. Picklable, as a module function is."""
+
+    module: str
+    name: str
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(self.module), self.name)(*args, **kwargs)
 
 
 @dataclass(frozen=True)

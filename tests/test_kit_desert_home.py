@@ -22,7 +22,7 @@ from pypdf import PdfReader
 
 from pnp.build import build_game, kit_pages, make_kit
 from pnp.games.desert_home import checks, rules
-from pnp.games.desert_home.game import materials
+from pnp.games.desert_home.kit import materials
 from pnp.games.desert_home.model import play_model
 from pnp.games.desert_home.params import DesertHomeParams
 

@@ -2,31 +2,23 @@
 
 The only package that imports typer and rich (an import-linter contract holds it): the
 commands parse options and print what `pnp.build` and `pnp.sim` return. `simulate` and
-`solve` live in their own modules here.
+`solve` live in their own modules here. Each command imports the library it calls in its
+body, so a command pays for no other's imports (`pnp simulate` draws nothing).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from functools import cache
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from pnp import interrupt
 from pnp.atomic import is_null_device, output_folder
-from pnp.build import (
-    EXTRA_FORMATS,
-    FORMATS,
-    ChecksFailed,
-    build_gallery_for,
-    build_game,
-    check_game,
-    game_slugs,
-)
-from pnp.checks import Finding, has_errors
 from pnp.errors import PnpError
 from pnp.exits import (
     MarkedStdout,
@@ -36,9 +28,12 @@ from pnp.exits import (
     settle_stdout,
     stdout_closed,
 )
+from pnp.formats import EXTRA_FORMATS, FORMATS
 from pnp.games import get_game, registry
 from pnp.paper import paper_name
-from pnp.staging import Staging
+
+if TYPE_CHECKING:
+    from pnp.checks import Finding
 
 app = typer.Typer(
     help="Print-and-play kits that are solitaire-tested before they are printed.",
@@ -102,6 +97,9 @@ def build(
 
     Everything is written aside and moved in only when the command succeeds, so a failed
     build leaves OUT as it was. '--out /dev/null' checks and renders but keeps nothing."""
+    from pnp.build import ChecksFailed, build_gallery_for, build_game, game_slugs
+    from pnp.staging import Staging
+
     slugs = game_slugs(game)
     papers = [paper_name(paper)] if paper is not None else None
     formats = format_list(format)
@@ -178,6 +176,9 @@ def check(
     ] = False,
 ) -> None:
     """Run the rule-aware layout checks; exit 1 on any error."""
+    from pnp.build import check_game, game_slugs
+    from pnp.checks import has_errors
+
     findings: list[Finding] = []
     for slug in game_slugs(game):
         findings += check_game(slug, config, paper, verbose=verbose)
@@ -201,6 +202,12 @@ def _print_findings(findings: list[Finding], errors_only: bool = False) -> None:
         )
 
 
+PLAIN_COMMANDS = ("list", "params", "build", "check")
+"""Commands that never need the others: run alone, they do not import the simulation
+library that `simulate`, `solve`, `new` and `studio` load to declare their options."""
+
+
+@cache
 def _register_play_commands() -> None:
     from pnp.cli.new import new
     from pnp.cli.simulate import SimulateCommand, simulate
@@ -216,7 +223,11 @@ def _register_play_commands() -> None:
     app.command()(studio)
 
 
-_register_play_commands()
+def _play_commands_needed(argv: list[str]) -> bool:
+    """Every command is registered unless the first word names a plain one (`pnp --help`,
+    a mistyped command and its suggestions see them all)."""
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    return first not in PLAIN_COMMANDS
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -241,6 +252,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         check_working_folder()
         with interrupt.command_signals():
+            if _play_commands_needed(sys.argv[1:] if argv is None else argv):
+                _register_play_commands()
             command = typer.main.get_command(app)
             code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
             if code == 130:  # typer's answer to a KeyboardInterrupt in the command

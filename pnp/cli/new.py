@@ -10,12 +10,12 @@ from rich.console import Console
 
 import pnp
 from pnp.errors import PnpError
-from pnp.scaffold import REGISTRY, Names, new_game, registry_line
-from pnp.scaffold.data import write_reference_data
 
 
 def checkout_root() -> Path:
     """The pnp checkout this command runs from: a new game is written beside the others."""
+    from pnp.scaffold import REGISTRY
+
     root = Path(pnp.__file__).resolve().parent.parent
     if not (root / REGISTRY).is_file() or not (root / "tests").is_dir():
         raise PnpError(
@@ -31,6 +31,9 @@ def new(
 ) -> None:
     """Write the skeleton of a small complete game into this checkout: package, rule cards,
     tests and reference data; then add the one registry line it prints."""
+    from pnp.scaffold import REGISTRY, Names, new_game, registry_line
+    from pnp.scaffold.data import write_reference_data
+
     root = checkout_root()
     names = Names.of(slug)
     out = Console()

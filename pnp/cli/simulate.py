@@ -23,7 +23,6 @@ from pnp.atomic import (
     write_user_file,
 )
 from pnp.errors import PnpError
-from pnp.gallery import gallery_for
 from pnp.games import get_game
 from pnp.progress import Ticker
 from pnp.sim import tables
@@ -187,6 +186,8 @@ def _simulate_and_print(
             err.print("report: nothing kept (--out is the null device)", highlight=False)
         else:
             err.print(f"report: {path}", highlight=False)
+            from pnp.gallery import gallery_for
+
             index = gallery_for(
                 out, warn=lambda line: err.print(line, highlight=False, markup=False)
             )

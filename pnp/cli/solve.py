@@ -13,8 +13,6 @@ from pnp.atomic import check_user_file, stream_named, write_user_file
 from pnp.cli.simulate import whole_number
 from pnp.errors import PnpError
 from pnp.games import get_game
-from pnp.sim.solution import check_pdf_target
-from pnp.sim.solve import draw_solution, plain, run_solve, turn_lines
 
 
 def solve(
@@ -37,6 +35,9 @@ def solve(
     ] = None,
 ) -> None:
     """Search for a winning line from the kit's start position: won / unwinnable / unknown."""
+    from pnp.sim.solution import check_pdf_target
+    from pnp.sim.solve import draw_solution, plain, run_solve, turn_lines
+
     if json_out is not None and not json_out.strip():
         raise PnpError("--json needs a file name, or '-' for stdout")
     if json_out not in (None, "-"):

@@ -18,7 +18,6 @@ from functools import cache
 from importlib import metadata
 
 from pnp.gamedef import GameDef
-from pnp.templating import use_game_templates
 
 GROUP = "pnp.games"
 
@@ -29,6 +28,8 @@ def warn(line: str) -> None:
 
 def load_plugins(taken: Collection[str], say: Callable[[str], None] = warn) -> dict[str, GameDef]:
     """Every usable plugin game by slug; `say` hears one line for each broken one."""
+    from pnp.templating import use_game_templates
+
     found: dict[str, GameDef] = {}
     for entry in metadata.entry_points(group=GROUP):
         try:

@@ -20,8 +20,6 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 
-import numpy as np
-
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
 Z80 = 0.8416212335729143  # its 80th percentile (80 % power)
 ALPHA = 0.05
@@ -81,6 +79,8 @@ def bootstrap_mean(hist: Mapping[int, int], resamples: int = RESAMPLES) -> tuple
     """Percentile bootstrap of the mean (resampled as multinomial counts over the distinct
     values); the generator is seeded from the histogram, so the same sample always gives
     the same interval, whatever process merged it."""
+    import numpy as np  # here, not above: a run with no bootstrap starts without numpy
+
     values = sorted(hist)
     counts = np.array([hist[v] for v in values], dtype=np.int64)
     n = int(counts.sum())

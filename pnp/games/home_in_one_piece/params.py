@@ -26,7 +26,6 @@ from geometry.blobs import (
 from pnp.errors import PnpError
 from pnp.palette import INKS
 from pnp.params import MIN_DIE, CardGroup, DiceGroup, ScaleGroup, param, validate_params
-from pnp.text import count_of
 
 DEFAULT_DICE = ((1, 1, 1, 1, 1, 0), (1, 1, 1, 1, 0, 0), (1, 0, 0, 0, 0, 0))
 """Die A shows a blob on five faces, die B on four, die C on one; 0 is a blank face."""
@@ -159,6 +158,8 @@ def validate(p: HomeInOnePieceParams) -> HomeInOnePieceParams:
         if any(f not in (0, 1) for f in faces):
             raise PnpError(f"die {k + 1}: each face is 1 (a blob) or 0 (blank), got {list(faces)}")
     if len(p.die_letters) != len(p.dice):
+        from pnp.text import count_of  # the wording only: reportlab's metrics load with it
+
         raise PnpError(
             f"give one die letter per die: {count_of(len(p.dice), 'die', 'dice')}, "
             f"{count_of(len(p.die_letters), 'letter', 'letters')}"
