@@ -18,7 +18,7 @@ from pnp.errors import PnpError
 from pnp.gamedef import Engine, cutoffs, ratios, totals
 from pnp.games import get_game
 from pnp.sim.metrics import Accumulator, summary
-from pnp.sim.runner import check_limits, run
+from pnp.sim.runner import Job, check_limits, run_jobs
 from pnp.sim.seats import Lineup, engine_for, lineup, seat_count
 
 MAX_SEED = 2**63
@@ -104,6 +104,8 @@ def run_simulation(
     values: dict[str, Any] | None = None,
     bots: str | None = None,
     budget: int | None = None,
+    scheduler: str | None = None,
+    scheduler_timeout: float = 10.0,
 ) -> Simulation:
     """Check the request, build the play model from the kit's params, play, tally.
     `values` are config keys given directly (a sweep's value), after the config file;
@@ -124,7 +126,9 @@ def run_simulation(
     model = engine.prepare(params, players, **options)
     effective = as_json(dataclasses.asdict(params))
     seating = seats.engine_bot(engine) or seats
-    result = run(engine, model, players, seating, games, seed, jobs, options, progress)
+    job = Job(engine, model, players, seating, games, seed, options)
+    told = (lambda settings, n: progress(n)) if progress else None
+    result = run_jobs([job], jobs, told, scheduler, scheduler_timeout)[0]
     colours = tuple(getattr(model, "colours", ()))
     chosen = {k: v for k, v in options.items() if v != declared[k].default}
     shown = {declared[k].label or k.replace("_", " "): _said(v) for k, v in chosen.items()}
@@ -260,6 +264,8 @@ class Request:
             values={**(self.values or {}), **(values or {})} or None,
             bots=self.bots,
             budget=self.budget,
+            scheduler=self.scheduler,
+            scheduler_timeout=self.scheduler_timeout,
         )
 
 
