@@ -39,7 +39,11 @@ LONELY = 1.0  # seconds between looks at whether the cluster still has a worker
 
 
 class Stopper(Protocol):
+    """What the backend reads of the run's Ctrl-C handler (`pnp.sim.runner._CtrlC`)."""
+
     count: int
+
+    def note(self) -> None: ...
 
 
 def pnp_version() -> str:
@@ -185,7 +189,10 @@ def _play(
             if failure:
                 break
             if done:
-                progress()
+                try:
+                    progress()
+                except KeyboardInterrupt:  # Ctrl-C reaching us some other way
+                    ctrl_c.note()
             else:
                 time.sleep(POLL)
             now = time.monotonic()
