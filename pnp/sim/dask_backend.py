@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import logging
+import multiprocessing
 import pickle
 import time
 import uuid
@@ -25,7 +26,7 @@ from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.errors import PnpError
-from pnp.sim.merge import JobTally
+from pnp.sim.merge import JobTally, Task, grid_tasks
 from pnp.sim.metrics import Accumulator
 from pnp.sim.worker import JobData, engine_of, play_chunk
 
@@ -36,6 +37,24 @@ INSTALL = "pip install 'pnp[dask]'"
 LOCAL = "local"  # --scheduler local: a LocalCluster on this machine for the run
 POLL = 0.1  # seconds between looks at the futures (and at Ctrl-C)
 LONELY = 1.0  # seconds between looks at whether the cluster still has a worker
+TASKS_A_THREAD = 8  # tasks a grid is cut in, for each thread of the cluster
+LOCAL_CONFIG: dict[str, Any] = {
+    # workers forked from this process start at once with pnp imported (spawned ones
+    # would import Dask and pnp again: seconds of a short run)
+    **(
+        {"distributed.worker.multiprocessing-method": "fork"}
+        if "fork" in multiprocessing.get_all_start_methods()
+        else {}
+    ),
+    # Dask's own watchers wake every process many times a second (the statistical
+    # profiler every 10 ms, the event-loop tick every 20 ms, the memory monitor every
+    # 100 ms): CPU taken from the games on a machine with as many workers as cores
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+}
 
 
 class Stopper(Protocol):
@@ -73,18 +92,30 @@ def play_on_dask(
     timeout: float,
     workers: int,
     jobs: Sequence[Any],
-    tasks: Sequence[tuple[int, int, int, int]],
+    chunk: int | None,
     tallies: Sequence[JobTally],
     progress: Callable[[], None],
     ctrl_c: Stopper,
 ) -> str | None:
-    """Play `tasks` (job, chunk, start, stop) of `jobs` into `tallies` on the cluster at
-    `scheduler`; the reason the run stopped early when a worker's loss could not be made
-    good (None otherwise, or after Ctrl-C, which cancels what is left)."""
+    """Play every game of `jobs` into `tallies` on the cluster at `scheduler` (`chunk`
+    games a task, or `chunk_sizes`); the reason the run stopped early when a worker's loss
+    could not be made good (None otherwise, or after Ctrl-C, which cancels what is left)."""
     if not timeout > 0:
         raise PnpError(f"--scheduler-timeout must be more than 0 seconds, got {timeout:g}")
     with connect(scheduler, timeout, workers) as client:
+        threads = sum(client.nthreads().values())
+        sizes = [chunk] * len(jobs) if chunk else chunk_sizes([j.games for j in jobs], threads)
+        tasks = grid_tasks([j.games for j in jobs], sizes)
         return _play(client, timeout, jobs, tasks, tallies, progress, ctrl_c)
+
+
+def chunk_sizes(games: Sequence[int], threads: int) -> list[int]:
+    """Games a task for each job: the grid in about `TASKS_A_THREAD` tasks for each of the
+    cluster's threads, so they share the work evenly to the end, and no more: each task
+    costs the scheduler and the worker some milliseconds (the local pool's small chunks
+    would cost Dask a good part of a quick game's run)."""
+    size = max(1, -(-sum(games) // max(1, threads * TASKS_A_THREAD)))
+    return [min(n, size) for n in games]
 
 
 @contextmanager
@@ -92,19 +123,21 @@ def connect(scheduler: str, timeout: float, workers: int) -> Iterator[Client]:
     """A client of the scheduler (or of a LocalCluster of `workers` processes started for
     the run), its workers checked; one-line errors for what cannot be used."""
     try:
+        import dask
         import distributed
     except ImportError:
         raise PnpError(f"--scheduler needs Dask: {INSTALL}") from None
     with ExitStack() as stack, _quiet():
         if scheduler == LOCAL:
-            cluster = distributed.LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            with dask.config.set(LOCAL_CONFIG):
+                cluster = distributed.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
             stack.callback(cluster.close)
             target: Any = cluster
         else:
@@ -147,7 +180,7 @@ def _play(
     client: Client,
     timeout: float,
     jobs: Sequence[Any],
-    tasks: Sequence[tuple[int, int, int, int]],
+    tasks: Sequence[Task],
     tallies: Sequence[JobTally],
     progress: Callable[[], None],
     ctrl_c: Stopper,

@@ -9,15 +9,25 @@ the JSON of a seed is byte-identical for any backend, number of workers and chun
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from pnp.sim.metrics import Accumulator
 
 Chunk = tuple[int, int]  # games start..stop-1 of one job
+Task = tuple[int, int, int, int]  # job, chunk number, start, stop
 
 
 def chunks(games: int, size: int) -> Iterator[Chunk]:
     return ((a, min(games, a + size)) for a in range(0, games, size))
+
+
+def grid_tasks(games: Sequence[int], sizes: Sequence[int]) -> list[Task]:
+    """Every chunk of every job, in job order: job i's games cut in chunks of sizes[i]."""
+    return [
+        (i, k, a, b)
+        for i, (n, size) in enumerate(zip(games, sizes, strict=True))
+        for k, (a, b) in enumerate(chunks(n, size))
+    ]
 
 
 class JobTally:

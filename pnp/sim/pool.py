@@ -22,13 +22,11 @@ from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
 
 from pnp.errors import PnpError
-from pnp.sim.merge import JobTally
+from pnp.sim.merge import JobTally, Task
 from pnp.sim.worker import serve
 
 IN_FLIGHT = 2  # chunks handed to a worker at a time: one playing, one waiting
 POLL = 0.2  # seconds between looks at Ctrl-C while the workers play
-
-Task = tuple[int, int, int, int]  # job, chunk number, start, stop
 
 
 class Stopper(Protocol):

@@ -41,7 +41,7 @@ from typing import Any
 from pnp import interrupt
 from pnp.errors import PnpError
 from pnp.gamedef import Engine, warm
-from pnp.sim.merge import JobTally, chunks
+from pnp.sim.merge import JobTally, grid_tasks
 from pnp.sim.metrics import Accumulator
 from pnp.sim.pool import Pool, job_bytes
 from pnp.sim.worker import Seating, engine_ref, play_chunk
@@ -169,13 +169,8 @@ def run_jobs(
         check_limits(job.games, workers)
     if not jobs:
         return []
-    sizes = [chunk or chunk_size(job, workers) for job in jobs]
     tallies = [JobTally(job.players, job.games) for job in jobs]
-    tasks = [
-        (i, k, a, b)
-        for i, (job, size) in enumerate(zip(jobs, sizes, strict=True))
-        for k, (a, b) in enumerate(chunks(job.games, size))
-    ]
+    tasks = grid_tasks([job.games for job in jobs], [chunk or chunk_size(j, workers) for j in jobs])
 
     def told() -> None:
         if progress:
@@ -187,7 +182,7 @@ def run_jobs(
 
         with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
             failure = play_on_dask(
-                scheduler, scheduler_timeout, workers, jobs, tasks, tallies, told, ctrl_c
+                scheduler, scheduler_timeout, workers, jobs, chunk, tallies, told, ctrl_c
             )
     elif workers == 1 or len(tasks) == 1:
         with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
