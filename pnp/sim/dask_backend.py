@@ -18,7 +18,9 @@ from __future__ import annotations
 import importlib.metadata
 import logging
 import multiprocessing
+import os
 import pickle
+import signal
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -38,6 +40,8 @@ LOCAL = "local"  # --scheduler local: a LocalCluster on this machine for the run
 POLL = 0.1  # seconds between looks at the futures (and at Ctrl-C)
 LONELY = 1.0  # seconds between looks at whether the cluster still has a worker
 TASKS_A_THREAD = 8  # tasks a grid is cut in, for each thread of the cluster
+MOST_GAMES = 5000  # games a task at most (a second or so of a quick engine's games)
+MOST_SLOW_GAMES = 50  # the same for seats that think (mcts): seconds a game
 LOCAL_CONFIG: dict[str, Any] = {
     # workers forked from this process start at once with pnp imported (spawned ones
     # would import Dask and pnp again: seconds of a short run)
@@ -104,18 +108,36 @@ def play_on_dask(
         raise PnpError(f"--scheduler-timeout must be more than 0 seconds, got {timeout:g}")
     with connect(scheduler, timeout, workers) as client:
         threads = sum(client.nthreads().values())
-        sizes = [chunk] * len(jobs) if chunk else chunk_sizes([j.games for j in jobs], threads)
+        sizes = [chunk] * len(jobs) if chunk else chunk_sizes(jobs, threads)
         tasks = grid_tasks([j.games for j in jobs], sizes)
-        return _play(client, timeout, jobs, tasks, tallies, progress, ctrl_c)
+        ours = list(client.run(os.getpid).values()) if scheduler == LOCAL else []
+        failure = _play(client, timeout, jobs, tasks, tallies, progress, ctrl_c)
+        if ctrl_c.count:
+            _stop_now(ours)
+        return failure
 
 
-def chunk_sizes(games: Sequence[int], threads: int) -> list[int]:
+def _stop_now(pids: list[int]) -> None:
+    """Kill the worker processes of our own LocalCluster after Ctrl-C: one busy in a game
+    cannot hear that its task was cancelled, and the cluster would wait for it to close."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def chunk_sizes(jobs: Sequence[Any], threads: int) -> list[int]:
     """Games a task for each job: the grid in about `TASKS_A_THREAD` tasks for each of the
-    cluster's threads, so they share the work evenly to the end, and no more: each task
-    costs the scheduler and the worker some milliseconds (the local pool's small chunks
-    would cost Dask a good part of a quick game's run)."""
-    size = max(1, -(-sum(games) // max(1, threads * TASKS_A_THREAD)))
-    return [min(n, size) for n in games]
+    cluster's threads, so they share the work evenly to the end, and no more, since each
+    task costs the scheduler and the worker some milliseconds (the local pool's small
+    chunks would cost Dask a good part of a quick game's run); but at most `MOST_GAMES`
+    (`MOST_SLOW_GAMES` for seats that think), so the progress moves and a Ctrl-C, which
+    loses the tasks being played, loses little."""
+    size = max(1, -(-sum(j.games for j in jobs) // max(1, threads * TASKS_A_THREAD)))
+    return [
+        min(j.games, size, MOST_GAMES if isinstance(j.bot, str) else MOST_SLOW_GAMES) for j in jobs
+    ]
 
 
 @contextmanager
@@ -129,15 +151,18 @@ def connect(scheduler: str, timeout: float, workers: int) -> Iterator[Client]:
         raise PnpError(f"--scheduler needs Dask: {INSTALL}") from None
     with ExitStack() as stack, _quiet():
         if scheduler == LOCAL:
-            with dask.config.set(LOCAL_CONFIG):
-                cluster = distributed.LocalCluster(
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address=None,
-                    silence_logs=logging.ERROR,
-                )
+            try:
+                with dask.config.set(LOCAL_CONFIG):
+                    cluster = distributed.LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",
+                        dashboard_address=None,
+                        silence_logs=logging.ERROR,
+                    )
+            except Exception as exc:
+                raise PnpError(f"cannot start a local Dask cluster: {_reason(exc)}") from None
             stack.callback(cluster.close)
             target: Any = cluster
         else:
