@@ -66,7 +66,7 @@ def cluster_start_seconds() -> float:
     from pnp.sim.dask_backend import connect
 
     began = time.perf_counter()
-    with connect("local", 60.0, WORKERS):
+    with connect("local", 60.0, WORKERS):  # (client, stop): unused
         started = time.perf_counter() - began
     return started
 

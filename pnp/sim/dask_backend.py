@@ -106,25 +106,32 @@ def play_on_dask(
     could not be made good (None otherwise, or after Ctrl-C, which cancels what is left)."""
     if not timeout > 0:
         raise PnpError(f"--scheduler-timeout must be more than 0 seconds, got {timeout:g}")
-    with connect(scheduler, timeout, workers) as client:
+    with connect(scheduler, timeout, workers) as (client, stop_now):
         threads = sum(client.nthreads().values())
         sizes = [chunk] * len(jobs) if chunk else chunk_sizes(jobs, threads)
         tasks = grid_tasks([j.games for j in jobs], sizes)
-        ours = list(client.run(os.getpid).values()) if scheduler == LOCAL else []
         failure = _play(client, timeout, jobs, tasks, tallies, progress, ctrl_c)
         if ctrl_c.count:
-            _stop_now(ours)
+            stop_now()
         return failure
 
 
-def _stop_now(pids: list[int]) -> None:
-    """Kill the worker processes of our own LocalCluster after Ctrl-C: one busy in a game
-    cannot hear that its task was cancelled, and the cluster would wait for it to close."""
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+def _stop_now(client: Client, cluster: Any) -> Callable[[], None]:
+    """After Ctrl-C, kill the worker processes of our own LocalCluster (never restarted):
+    one busy in a game cannot hear that its task was cancelled, and closing the cluster
+    would wait for its game to end."""
+    pids = list(client.run(os.getpid).values())
+
+    def stop() -> None:
+        for nanny in cluster.workers.values():
+            nanny.close_gracefully()  # what the cluster's own shutdown says first
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    return stop
 
 
 def chunk_sizes(jobs: Sequence[Any], threads: int) -> list[int]:
@@ -141,15 +148,18 @@ def chunk_sizes(jobs: Sequence[Any], threads: int) -> list[int]:
 
 
 @contextmanager
-def connect(scheduler: str, timeout: float, workers: int) -> Iterator[Client]:
+def connect(
+    scheduler: str, timeout: float, workers: int
+) -> Iterator[tuple[Client, Callable[[], None]]]:
     """A client of the scheduler (or of a LocalCluster of `workers` processes started for
-    the run), its workers checked; one-line errors for what cannot be used."""
+    the run), its workers checked, and what stops the run's own workers at once after
+    Ctrl-C; one-line errors for what cannot be used."""
     try:
         import dask
         import distributed
     except ImportError:
         raise PnpError(f"--scheduler needs Dask: {INSTALL}") from None
-    with ExitStack() as stack, _quiet():
+    with _quiet(), ExitStack() as stack:
         if scheduler == LOCAL:
             try:
                 with dask.config.set(LOCAL_CONFIG):
@@ -182,7 +192,7 @@ def connect(scheduler: str, timeout: float, workers: int) -> Iterator[Client]:
                 f"the Dask scheduler at {scheduler} has no worker (waited {timeout:g} s)"
             ) from None
         check_workers(client)
-        yield client
+        yield client, _stop_now(client, target) if scheduler == LOCAL else (lambda: None)
 
 
 def check_workers(client: Client) -> None:
