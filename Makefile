@@ -21,10 +21,10 @@ COMPILED := pnp/_twister.h pnp/_seed.h pnp/games/parcheesi/_kernel.c pnp/games/d
 $(STAMP): pyproject.toml $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
 	@touch $@
 
-setup: $(STAMP) ## Create .venv and install pnp with its test extras
+setup: $(STAMP) ## Create .venv and install pnp with its test and Dask extras
 	@echo "pnp installed in $(VENV)"
 
 kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/

@@ -23,6 +23,7 @@ import types
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from pnp import bench_dask
 from pnp.games import get_game, registry
 from pnp.sim.runner import run
 from pnp.sim.seats import engine_for, seat_count
@@ -287,6 +288,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-mcts", action="store_true", help="skip the mcts decision timing")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
     ap.add_argument("--startup-only", action="store_true", help="time the start-ups alone")
+    ap.add_argument(
+        "--no-dask", action="store_true", help="skip the sweep grids on the pool and on Dask"
+    )
     args = ap.parse_args(argv)
     names = args.games_to_bench or [s for s, g in registry().items() if g.engine is not None]
     print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
@@ -326,6 +330,8 @@ def main(argv: list[str] | None = None) -> None:
             f"median {times[len(times) // 2]:.2f} s, best {times[0]:.2f} s, "
             f"worst {times[-1]:.2f} s over {len(times)} changes"
         )
+    if not args.no_dask and not args.games_to_bench:
+        bench_dask.main([])
 
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@ from pnp.errors import PnpError
 from pnp.outcome import GameRecord
 from pnp.sim import runner
 from pnp.sim.metrics import Accumulator
+from pnp.sim.pool import IN_FLIGHT, Pool
 from pnp.sim.runner import (
-    IN_FLIGHT,
     MAX_GAMES,
     MAX_JOBS,
     report_after_ctrl_c,
@@ -114,13 +114,13 @@ def test_games_and_jobs_have_bounds(fake, games, jobs, message):
 
 def test_no_more_than_in_flight_chunks_per_worker_are_handed_out(fake, monkeypatch):
     most = []
-    send = runner._Pool._send
+    send = Pool._send
 
     def counting_send(self, worker, chunk):
         send(self, worker, chunk)
         most.append(sum(w.queued for w in self.workers))
 
-    monkeypatch.setattr(runner._Pool, "_send", counting_send)
+    monkeypatch.setattr(Pool, "_send", counting_send)
     result = run(fake(), {"played": [0]}, 2, "random", 6000, 1, jobs=2)
     assert result.games == 6000
     assert len(most) == 6000 // runner._chunk_size(6000, 2)

@@ -117,6 +117,16 @@ def simulate(
             "few seconds) or none."
         ),
     ] = "auto",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Play on a Dask cluster: its scheduler's address (tcp://host:8786), or "
+            "'local' for one on this machine with --jobs workers (pip install 'pnp[dask]')."
+        ),
+    ] = None,
+    scheduler_timeout: Annotated[
+        float, typer.Option(help="Seconds to reach the Dask scheduler and find a worker.")
+    ] = 10.0,
 ) -> None:
     """Solitaire-test a game with bots: game length, end reasons, seat balance, counters.
 
@@ -139,7 +149,12 @@ def simulate(
         check_user_file(json_out)  # said now, not after the games are played
     if report:
         check_folder(out_folder)
-    request = Request(game, games, players, bot, seed, jobs, config, options, bots, bot_budget)
+    if scheduler is not None and not scheduler_timeout > 0:
+        raise PnpError(f"--scheduler-timeout must be more than 0 seconds, got {scheduler_timeout}")
+    request = Request(
+        game, games, players, bot, seed, jobs, config, options, bots, bot_budget,
+        scheduler=scheduler, scheduler_timeout=scheduler_timeout,
+    )  # fmt: skip
     if skill_trace:
         if sweep or report or bots:
             raise PnpError(

@@ -201,14 +201,16 @@ def run_simulation(
     values: dict[str, Any] | None = None,
     bots: str | None = None,
     budget: int | None = None,
+    scheduler: str | None = None,
+    scheduler_timeout: float = 10.0,
 ) -> Simulation:
     """Check, play and tally one setting (`plan_simulation`, `run_jobs`, `finish_simulation`);
-    `progress(n)` is told the games finished."""
+    `progress(n)` is told the games finished, `scheduler` says where they are played."""
     plan = plan_simulation(
         game, games, players, bot, seed, jobs, config, options, values, bots, budget
     )
     told = (lambda _settings, n: progress(n)) if progress else None
-    (result,) = run_jobs([plan.job], jobs, told)
+    (result,) = run_jobs([plan.job], jobs, told, scheduler, scheduler_timeout)
     return finish_simulation(plan, result)
 
 

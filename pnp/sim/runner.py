@@ -4,8 +4,11 @@ Game i of a run is played with ``random.Random(f"{seed}:{i}")``, whatever proces
 it, and the tallies merge exactly (see `metrics`), so a run gives the same numbers for
 any ``jobs``.
 
-Games go to workers in chunks, at most `IN_FLIGHT` chunks per worker at a time, and only
-tallies come back, so memory stays flat however many games a run asks for.
+Games go to workers in chunks, at most `IN_FLIGHT` chunks per worker at a time (`pool`),
+and only tallies come back, so memory stays flat however many games a run asks for. A
+sweep's grid is one `run_jobs` call: the chunks of all its settings share one pool, or go
+to a Dask cluster at once (`dask_backend`); either way each setting's tallies are merged
+in chunk order (`merge`), so the JSON is the same for any backend, workers and chunk size.
 
 Ctrl-C: the first one raises a shared flag that every game loop reads between games, so
 the run stops once the games being played are over (a game takes milliseconds) and the
@@ -24,7 +27,6 @@ signal), elsewhere a thread of the worker watches for it.
 from __future__ import annotations
 
 import ctypes
-import itertools
 import multiprocessing
 import os
 import signal
@@ -34,20 +36,18 @@ import types
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pnp import interrupt
 from pnp.errors import PnpError
 from pnp.gamedef import Engine, warm
+from pnp.sim.merge import JobTally, grid_tasks
 from pnp.sim.metrics import Accumulator
-from pnp.sim.worker import Seating, engine_ref, play_chunk, serve
+from pnp.sim.pool import Pool, job_bytes
+from pnp.sim.worker import Seating, engine_ref, play_chunk
 
 MAX_GAMES = 10_000_000
 MAX_JOBS = 64
-IN_FLIGHT = 2  # chunks handed to a worker at a time: one playing, one waiting
-POLL = 0.2  # seconds between looks at Ctrl-C while the workers play
 
 
 class RunFailed(PnpError):
@@ -83,10 +83,6 @@ def _chunk_size(games: int, jobs: int, slow: bool = False) -> int:
     return max(50, min(2000, games // max(1, jobs * 8)))
 
 
-def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
-    return ((a, min(games, a + size)) for a in range(0, games, size))
-
-
 def check_limits(games: int, jobs: int) -> None:
     """One-line errors for a run too small or too big (`run` checks too; a command may
     call this first, before it builds the play model)."""
@@ -114,28 +110,9 @@ def run(
     be started are a `RunFailed` error.
     """
     check_limits(games, jobs)
-    options = options or {}
-    size = _chunk_size(games, jobs, slow=not isinstance(bot, str))
-    if jobs == 1 or games <= size:
-        with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
-            total = _run_here(engine, model, players, bot, games, seed, options, progress, ctrl_c)
-    else:
-        warm(engine, model)  # build lookup tables once; forked workers inherit them
-        # fork where there is one: workers start at once and share the parent's imports
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        halt = context.RawValue(ctypes.c_bool, False)
-        job = (engine_ref(engine), model, players, bot, seed, options)
-        workers = min(jobs, -(-games // size))
-        total = Accumulator(players)
-        with _CtrlC(halt) as ctrl_c:
-            pool = _Pool(context, workers, job, halt)
-            try:
-                pool.play(_chunks(games, size), total, progress, ctrl_c)
-            finally:
-                pool.close(now=ctrl_c.count > 1)
-        return RunResult(total, interrupted=total.games < games, failure=pool.failure)
-    return RunResult(total, interrupted=total.games < games)
+    job = Job(engine, model, players, bot, games, seed, options or {})
+    told = (lambda settings, n: progress(n)) if progress else None
+    return run_jobs([job], jobs, told)[0]
 
 
 @dataclass(frozen=True)
@@ -150,9 +127,24 @@ class Job:
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
 
+    def data(self) -> tuple[Any, ...]:
+        """What a worker needs to play any chunk of it (`pnp.sim.worker.JobData`)."""
+        return (
+            engine_ref(self.engine),
+            self.model,
+            self.players,
+            self.bot,
+            self.seed,
+            self.options,
+        )
+
 
 GridProgress = Callable[[int, int], None]
 """Told (settings finished, games finished) over all the jobs of a `run_jobs` call."""
+
+
+def chunk_size(job: Job, workers: int) -> int:
+    return _chunk_size(job.games, workers, slow=not isinstance(job.bot, str))
 
 
 def run_jobs(
@@ -161,70 +153,101 @@ def run_jobs(
     progress: GridProgress | None = None,
     scheduler: str | None = None,
     scheduler_timeout: float = 10.0,
+    *,
+    chunk: int | None = None,
 ) -> list[RunResult]:
     """Every job's games, one `RunResult` per job in order; after Ctrl-C or a worker's
     death the list ends with the job that was cut short (later jobs are left out).
 
     `scheduler` names where the games are played: None for this machine's own process
-    pool, a Dask scheduler's address, or 'local' for a Dask cluster on this machine.
+    pool, a Dask scheduler's address, or 'local' for a Dask cluster on this machine
+    (`pnp.sim.dask_backend`, with `workers` processes). Every chunk of every job is
+    handed out at once, so the workers stay busy until the last job is done; `chunk`
+    fixes the games per chunk (the tallies are the same for any).
     """
-    if scheduler is not None:
-        raise PnpError("--scheduler is not available yet")  # issue 21: the Dask backend
-    out: list[RunResult] = []
-    done = 0
     for job in jobs:
-        before = done
+        check_limits(job.games, workers)
+    if not jobs:
+        return []
+    tallies = [JobTally(job.players, job.games) for job in jobs]
+    tasks = grid_tasks([job.games for job in jobs], [chunk or chunk_size(j, workers) for j in jobs])
 
-        def told(n: int, before: int = before) -> None:
-            if progress:
-                progress(len(out), before + n)
-
-        result = run(
-            job.engine,
-            job.model,
-            job.players,
-            job.bot,
-            job.games,
-            job.seed,
-            workers,
-            job.options,
-            told,
-        )
-        out.append(result)
-        done += result.games
+    def told() -> None:
         if progress:
-            progress(len(out), done)
-        if result.interrupted:
+            progress(sum(t.complete for t in tallies), sum(t.games for t in tallies))
+
+    failure: str | None = None
+    if scheduler is not None:
+        from pnp.sim.dask_backend import play_on_dask
+
+        with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
+            failure = play_on_dask(
+                scheduler, scheduler_timeout, workers, jobs, chunk, tallies, told, ctrl_c
+            )
+    elif workers == 1 or len(tasks) == 1:
+        with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
+            _run_here(jobs, tasks, tallies, told, ctrl_c)
+    else:
+        for job in jobs:
+            warm(job.engine, job.model)  # build lookup tables once; forked workers inherit them
+        # fork where there is one: workers start at once and share the parent's imports
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        halt = context.RawValue(ctypes.c_bool, False)
+        data = [job_bytes(job.data()) for job in jobs]
+        with _CtrlC(halt) as ctrl_c:
+            pool = Pool(context, min(workers, len(tasks)), data, halt)
+            try:
+                pool.play(iter(tasks), tallies, told, ctrl_c)
+            finally:
+                pool.close(now=ctrl_c.count > 1)
+        failure = pool.failure
+    out: list[RunResult] = []
+    for tally in tallies:
+        cut = not tally.complete
+        out.append(RunResult(tally.finish(), interrupted=cut, failure=failure if cut else None))
+        if cut:
             break
     return out
 
 
 def _run_here(
-    engine: Engine,
-    model: object,
-    players: int,
-    bot: Seating,
-    games: int,
-    seed: int,
-    options: dict[str, Any],
-    progress: Callable[[int], None] | None,
+    jobs: Sequence[Job],
+    tasks: Sequence[tuple[int, int, int, int]],
+    tallies: Sequence[JobTally],
+    progress: Callable[[], None],
     ctrl_c: _CtrlC,
-) -> Accumulator:
-    """The whole run in this process (one job, or too few games to share)."""
-    total, halt = Accumulator(players), ctrl_c.halt
+) -> None:
+    """Every chunk in this process, one after the other (one worker, or too few games
+    to share)."""
+    halt = ctrl_c.halt
     ctrl_c.cut_short = True
     try:
-        for a, b in _chunks(games, _chunk_size(games, 1, slow=not isinstance(bot, str))):
-            play_chunk(engine, model, players, bot, seed, a, b, options, total, halt)
+        for i, k, a, b in tasks:
+            job = jobs[i]
+            acc = Accumulator(job.players)
+            try:
+                play_chunk(
+                    job.engine,
+                    job.model,
+                    job.players,
+                    job.bot,
+                    job.seed,
+                    a,
+                    b,
+                    job.options,
+                    acc,
+                    halt,
+                )
+            finally:  # a second Ctrl-C mid-chunk: the games tallied so far still count
+                tallies[i].add(k, acc)
             if halt.value:
                 break
-            if progress:
-                progress(total.games)
+            progress()
     except KeyboardInterrupt:  # a second Ctrl-C, or one the engine let through
         pass
     finally:
         ctrl_c.cut_short = False
-    return total
 
 
 _TALLY_CODE = Accumulator.add.__code__
@@ -325,144 +348,6 @@ def report_after_ctrl_c() -> Iterator[None]:
         yield
     finally:
         _give_back(taken)
-
-
-class _RemoteTraceback(Exception):
-    """A worker's traceback, attached as the cause of the error it raised."""
-
-    def __str__(self) -> str:
-        return "\n" + str(self.args[0])
-
-
-@dataclass
-class _Worker:
-    process: BaseProcess
-    conn: Connection
-    queued: int = 0
-
-
-class _Pool:
-    """Worker processes, each fed chunks over its own pipe and answering with tallies."""
-
-    def __init__(
-        self, context: Any, workers: int, job: tuple[Any, ...], halt: ctypes.c_bool
-    ) -> None:
-        self.workers: list[_Worker] = []
-        self.halt = halt
-        self.failure: str | None = None
-        parent = os.getpid()
-        try:
-            for _ in range(workers):
-                mine, theirs = context.Pipe()
-                try:
-                    process = context.Process(
-                        target=serve, args=(theirs, halt, parent, *job), daemon=True
-                    )
-                    process.start()
-                except BaseException:
-                    mine.close()
-                    raise
-                finally:
-                    theirs.close()  # so a worker that dies shows up as end-of-file
-                self.workers.append(_Worker(process, mine))
-        except OSError as exc:  # no more processes or open files (ulimit -u, ulimit -n)
-            self.close(now=True)
-            reason = exc.strerror or type(exc).__name__
-            raise PnpError(  # an environment pnp cannot work in: exit 2, like the others
-                f"cannot start {workers} simulation workers: {reason.lower()}; "
-                "try fewer --jobs (--jobs 1 plays in this process)"
-            ) from None
-
-    def play(
-        self,
-        chunks: Iterator[tuple[int, int]],
-        total: Accumulator,
-        progress: Callable[[int], None] | None,
-        ctrl_c: _CtrlC,
-    ) -> None:
-        """Hand out chunks and merge the tallies until every game is played or Ctrl-C."""
-        for worker in self.workers:
-            for chunk in itertools.islice(chunks, IN_FLIGHT):
-                self._send(worker, chunk)
-        by_conn: dict[object, _Worker] = {w.conn: w for w in self.workers}
-        while ctrl_c.count < 2:
-            busy = [w.conn for w in self.workers if w.queued]
-            if not busy:
-                return
-            ready = wait(busy, timeout=POLL)
-            for conn in ready:
-                self._receive(by_conn[conn], total, ctrl_c)
-                if not self._stopping(ctrl_c):
-                    for chunk in itertools.islice(chunks, 1):
-                        self._send(by_conn[conn], chunk)
-            if ready and progress and not self._stopping(ctrl_c):
-                try:
-                    progress(total.games)
-                except KeyboardInterrupt:  # Ctrl-C reaching us some other way
-                    ctrl_c.note()
-        # stop now: keep what the workers have already sent, wait for nothing more
-        busy = [w.conn for w in self.workers if w.queued]
-        for conn in wait(busy, timeout=0):
-            self._receive(by_conn[conn], total, ctrl_c)
-
-    def _stopping(self, ctrl_c: _CtrlC) -> bool:
-        """No more chunks go out: Ctrl-C, or a worker died."""
-        return bool(ctrl_c.count) or self.failure is not None
-
-    def _send(self, worker: _Worker, chunk: tuple[int, int]) -> None:
-        try:
-            worker.conn.send(chunk)
-        except OSError:  # it died since its last answer: its end-of-file says how
-            return
-        worker.queued += 1
-
-    def _receive(self, worker: _Worker, total: Accumulator, ctrl_c: _CtrlC) -> None:
-        try:
-            kind, *payload = worker.conn.recv()
-        except (EOFError, OSError):
-            worker.queued = 0
-            if ctrl_c.count or self.failure is not None:
-                return  # stopping anyway: its unfinished chunk is not counted
-            worker.process.join(1)
-            self.failure = f"a simulation worker {_death(worker.process.exitcode)}"
-            self.halt.value = True  # the others stop after their game and send what they have
-            return
-        if kind == "error":
-            exc, text = payload
-            raise exc from _RemoteTraceback(text)
-        total.merge(payload[0])
-        worker.queued -= 1
-
-    def close(self, now: bool) -> None:
-        """Let the workers exit (or, `now`, terminate them) and reap them."""
-        self.halt.value = True  # after an error, workers still playing stop at once
-        for worker in self.workers:
-            if now:  # SIGKILL: workers ignore SIGTERM, and hold nothing to clean up
-                worker.process.kill()
-            else:
-                try:
-                    worker.conn.send(None)
-                except OSError:
-                    pass
-        for worker in self.workers:
-            worker.process.join(5)
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join()
-            worker.conn.close()
-
-
-def _death(exitcode: int | None) -> str:
-    """How a worker process ended, in words: 'was killed by SIGKILL (signal 9)'."""
-    if exitcode is None:
-        return "stopped answering"
-    if exitcode < 0:
-        try:
-            name = signal.Signals(-exitcode).name
-        except ValueError:
-            name = "a signal"
-        return f"was killed by {name} (signal {-exitcode})"
-    return f"exited unexpectedly (exit code {exitcode})"
 
 
 def is_tty() -> bool:

@@ -1,9 +1,10 @@
 """The worker side of the simulation runner: what a worker process runs.
 
 `play_chunk` plays a run of seeded games into tallies, in any process; `serve` is a worker's
-loop: chunks in over its pipe, tallies (or an error with its traceback) out. A worker leaves
-Ctrl-C and SIGTERM to its parent (which raises `halt`) and never outlives it: on Linux the
-kernel kills it when the parent dies (parent-death signal), elsewhere a thread watches.
+loop: jobs and chunks in over its pipe, tallies (or an error with its traceback) out. A
+worker leaves Ctrl-C and SIGTERM to its parent (which raises `halt`) and never outlives it:
+on Linux the kernel kills it when the parent dies (parent-death signal), elsewhere a thread
+watches.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def engine_ref(engine: Engine) -> EngineRef:
     return engine.__name__ if isinstance(engine, types.ModuleType) else engine
 
 
-def _engine(ref: EngineRef) -> Engine:
+def engine_of(ref: EngineRef) -> Engine:
     if isinstance(ref, str):
         module: Engine = importlib.import_module(ref)  # type: ignore[assignment]
         return module
@@ -77,7 +78,7 @@ def play_chunk(
     `halt` is raised the chunk ends before its next game (or batch): the tallies then hold
     the games finished so far.
     """
-    engine = _engine(engine_ref)
+    engine = engine_of(engine_ref)
     acc = acc if acc is not None else Accumulator(players)
     halt = halt if halt is not None else ctypes.c_bool(False)
     add = acc.add
@@ -128,24 +129,19 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
-def serve(
-    conn: Connection,
-    halt: ctypes.c_bool,
-    parent: int,
-    engine_ref: EngineRef,
-    model: object,
-    players: int,
-    bot: Seating,
-    seed: int,
-    options: dict[str, Any],
-) -> None:
-    """A worker: play each chunk it is sent and send back its tallies, until told to stop
-    (None), until the parent is gone, or after an error (sent back to the parent)."""
+JobData = tuple[EngineRef, object, int, Seating, int, dict[str, Any]]
+"""What a worker needs of a job: (engine, model, players, bot, seed, options)."""
+
+
+def serve(conn: Connection, halt: ctypes.c_bool, parent: int) -> None:
+    """A worker: learn each job once (``("job", i, pickled JobData)``), then play each
+    chunk it is sent (``("chunk", i, k, start, stop)``) and send back its tallies, until
+    told to stop (None), until the parent is gone, or after an error (sent back)."""
     # the parent handles Ctrl-C and SIGTERM (sent to the whole group), via `halt`
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _die_with_parent(parent)
-    engine = _engine(engine_ref)
+    jobs: dict[int, JobData] = {}
     while True:
         while not conn.poll(1.0):
             if os.getppid() != parent:
@@ -157,9 +153,14 @@ def serve(
         if task is None:
             return
         try:
-            start, stop = task
+            if task[0] == "job":
+                ref, *rest = pickle.loads(task[2])
+                jobs[task[1]] = (engine_of(ref), *rest)  # type: ignore[assignment]
+                continue
+            _, i, k, start, stop = task
+            engine, model, players, bot, seed, options = jobs[i]
             acc = play_chunk(engine, model, players, bot, seed, start, stop, options, halt=halt)
-            reply: tuple[Any, ...] = ("done", acc)
+            reply: tuple[Any, ...] = ("done", i, k, acc)
         except Exception as exc:
             reply = ("error", *_portable(exc))
         try:

@@ -1,0 +1,295 @@
+"""Games played on a Dask cluster: `pnp simulate --scheduler tcp://host:8786` (or `local`).
+
+Dask (`pip install 'pnp[dask]'`) is imported here only, and only when a run asks for it.
+Every chunk of every job is submitted at once, each a pure function of (job, start, stop),
+so Dask may rerun one on another worker when a worker dies and the tallies are the same;
+they are merged in chunk order (`pnp.sim.merge`), so the JSON of a seed is byte-identical
+to the local pool's. A job's data (engine, model, bot...) goes to the cluster once, as a
+task of its own that the chunks depend on: the scheduler keeps its input, so a copy lost
+with a worker is rebuilt rather than failing the run (scattered data could not be).
+
+At connect every worker is asked which pnp it has (`importlib.metadata` run on the worker):
+a worker without pnp, or with another version, refuses the run with one line, since it
+would play other rules or fail on every chunk.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pnp.errors import PnpError
+from pnp.sim.merge import JobTally, Task, grid_tasks
+from pnp.sim.metrics import Accumulator
+from pnp.sim.worker import JobData, engine_of, play_chunk
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+INSTALL = "pip install 'pnp[dask]'"
+LOCAL = "local"  # --scheduler local: a LocalCluster on this machine for the run
+POLL = 0.1  # seconds between looks at the futures (and at Ctrl-C)
+LONELY = 1.0  # seconds between looks at whether the cluster still has a worker
+TASKS_A_THREAD = 8  # tasks a grid is cut in, for each thread of the cluster
+MOST_GAMES = 5000  # games a task at most (a second or so of a quick engine's games)
+MOST_SLOW_GAMES = 50  # the same for seats that think (mcts): seconds a game
+LOCAL_CONFIG: dict[str, Any] = {
+    # workers forked from this process start at once with pnp imported (spawned ones
+    # would import Dask and pnp again: seconds of a short run)
+    **(
+        {"distributed.worker.multiprocessing-method": "fork"}
+        if "fork" in multiprocessing.get_all_start_methods()
+        else {}
+    ),
+    # Dask's own watchers wake every process many times a second (the statistical
+    # profiler every 10 ms, the event-loop tick every 20 ms, the memory monitor every
+    # 100 ms): CPU taken from the games on a machine with as many workers as cores
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+
+
+class Stopper(Protocol):
+    """What the backend reads of the run's Ctrl-C handler (`pnp.sim.runner._CtrlC`)."""
+
+    count: int
+
+    def note(self) -> None: ...
+
+
+def pnp_version() -> str:
+    """This pnp's version, as a worker's is read (from the installed distribution)."""
+    try:
+        return importlib.metadata.version("pnp")
+    except importlib.metadata.PackageNotFoundError:
+        from pnp import __version__
+
+        return __version__
+
+
+def load_job(data: bytes) -> JobData:
+    """A job's data on a worker (a task the job's chunks depend on)."""
+    ref, *rest = pickle.loads(data)
+    return (engine_of(ref), *rest)  # type: ignore[return-value]
+
+
+def play_task(job: JobData, start: int, stop: int) -> Accumulator:
+    """One chunk on a worker: games start..stop-1 of `job`, tallied."""
+    engine, model, players, bot, seed, options = job
+    return play_chunk(engine, model, players, bot, seed, start, stop, options)
+
+
+def play_on_dask(
+    scheduler: str,
+    timeout: float,
+    workers: int,
+    jobs: Sequence[Any],
+    chunk: int | None,
+    tallies: Sequence[JobTally],
+    progress: Callable[[], None],
+    ctrl_c: Stopper,
+) -> str | None:
+    """Play every game of `jobs` into `tallies` on the cluster at `scheduler` (`chunk`
+    games a task, or `chunk_sizes`); the reason the run stopped early when a worker's loss
+    could not be made good (None otherwise, or after Ctrl-C, which cancels what is left)."""
+    if not timeout > 0:
+        raise PnpError(f"--scheduler-timeout must be more than 0 seconds, got {timeout:g}")
+    with connect(scheduler, timeout, workers) as (client, stop_now):
+        threads = sum(client.nthreads().values())
+        sizes = [chunk] * len(jobs) if chunk else chunk_sizes(jobs, threads)
+        tasks = grid_tasks([j.games for j in jobs], sizes)
+        failure = _play(client, timeout, jobs, tasks, tallies, progress, ctrl_c)
+        if ctrl_c.count:
+            stop_now()
+        return failure
+
+
+def _stop_now(client: Client, cluster: Any) -> Callable[[], None]:
+    """After Ctrl-C, kill the worker processes of our own LocalCluster (never restarted):
+    one busy in a game cannot hear that its task was cancelled, and closing the cluster
+    would wait for its game to end."""
+    pids = list(client.run(os.getpid).values())
+
+    def stop() -> None:
+        for nanny in cluster.workers.values():
+            nanny.close_gracefully()  # what the cluster's own shutdown says first
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    return stop
+
+
+def chunk_sizes(jobs: Sequence[Any], threads: int) -> list[int]:
+    """Games a task for each job: the grid in about `TASKS_A_THREAD` tasks for each of the
+    cluster's threads, so they share the work evenly to the end, and no more, since each
+    task costs the scheduler and the worker some milliseconds (the local pool's small
+    chunks would cost Dask a good part of a quick game's run); but at most `MOST_GAMES`
+    (`MOST_SLOW_GAMES` for seats that think), so the progress moves and a Ctrl-C, which
+    loses the tasks being played, loses little."""
+    size = max(1, -(-sum(j.games for j in jobs) // max(1, threads * TASKS_A_THREAD)))
+    return [
+        min(j.games, size, MOST_GAMES if isinstance(j.bot, str) else MOST_SLOW_GAMES) for j in jobs
+    ]
+
+
+@contextmanager
+def connect(
+    scheduler: str, timeout: float, workers: int
+) -> Iterator[tuple[Client, Callable[[], None]]]:
+    """A client of the scheduler (or of a LocalCluster of `workers` processes started for
+    the run), its workers checked, and what stops the run's own workers at once after
+    Ctrl-C; one-line errors for what cannot be used."""
+    try:
+        import dask
+        import distributed
+    except ImportError:
+        raise PnpError(f"--scheduler needs Dask: {INSTALL}") from None
+    with _quiet(), ExitStack() as stack:
+        if scheduler == LOCAL:
+            try:
+                with dask.config.set(LOCAL_CONFIG):
+                    cluster = distributed.LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",
+                        dashboard_address=None,
+                        silence_logs=logging.ERROR,
+                    )
+            except Exception as exc:
+                raise PnpError(f"cannot start a local Dask cluster: {_reason(exc)}") from None
+            stack.callback(cluster.close)
+            target: Any = cluster
+        else:
+            target = scheduler
+        try:
+            client = distributed.Client(target, timeout=timeout, set_as_default=False)
+        except Exception as exc:
+            raise PnpError(
+                f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s "
+                f"({_reason(exc)})"
+            ) from None
+        stack.callback(client.close)
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except Exception:
+            raise PnpError(
+                f"the Dask scheduler at {scheduler} has no worker (waited {timeout:g} s)"
+            ) from None
+        check_workers(client)
+        yield client, _stop_now(client, target) if scheduler == LOCAL else (lambda: None)
+
+
+def check_workers(client: Client) -> None:
+    """Refuse a cluster where a worker lacks pnp or has another version of it."""
+    mine = pnp_version()
+    theirs = client.run(importlib.metadata.version, "pnp", on_error="return")
+    for address, version in sorted(theirs.items()):
+        if isinstance(version, importlib.metadata.PackageNotFoundError | ImportError):
+            raise PnpError(f"Dask worker {address} has no pnp: install pnp {mine} on it")
+        if isinstance(version, BaseException):
+            raise PnpError(f"Dask worker {address} could not say its pnp version: {version}")
+        if version != mine:
+            raise PnpError(
+                f"Dask worker {address} has pnp {version}, this is {mine}: "
+                "install the same version on every worker"
+            )
+
+
+def _play(
+    client: Client,
+    timeout: float,
+    jobs: Sequence[Any],
+    tasks: Sequence[Task],
+    tallies: Sequence[JobTally],
+    progress: Callable[[], None],
+    ctrl_c: Stopper,
+) -> str | None:
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
+    run = uuid.uuid4().hex[:12]
+    data = [
+        client.submit(
+            load_job,
+            pickle.dumps(job.data(), protocol=pickle.HIGHEST_PROTOCOL),
+            key=f"pnp-job-{run}-{i}",
+            priority=len(jobs) - i,
+        )
+        for i, job in enumerate(jobs)
+    ]
+    where: dict[str, tuple[int, int]] = {}
+    futures = []
+    for i, k, a, b in tasks:  # earlier jobs first, so the first settings finish first
+        key = f"pnp-chunk-{run}-{i}-{k}"
+        where[key] = (i, k)
+        futures.append(client.submit(play_task, data[i], a, b, key=key, priority=len(jobs) - i))
+    waiting = as_completed(futures, loop=client.loop)
+    failure: str | None = None
+    lonely_since: float | None = None
+    looked = time.monotonic()
+    try:
+        while not waiting.is_empty() and not ctrl_c.count:
+            done = waiting.next_batch(block=False)
+            for future in done:
+                try:
+                    acc = future.result()
+                except KilledWorker as exc:
+                    failure = f"Dask gave up on a chunk: {_reason(exc)}"
+                    break
+                i, k = where[future.key]
+                tallies[i].add(k, acc)
+            if failure:
+                break
+            if done:
+                try:
+                    progress()
+                except KeyboardInterrupt:  # Ctrl-C reaching us some other way
+                    ctrl_c.note()
+            else:
+                time.sleep(POLL)
+            now = time.monotonic()
+            if now - looked >= LONELY:  # a cluster whose workers all left would wait forever
+                looked = now
+                alone = not client.nthreads()
+                lonely_since = (lonely_since or now) if alone else None
+                if lonely_since is not None and now - lonely_since > timeout:
+                    failure = f"every Dask worker left (none for {timeout:g} s)"
+                    break
+    finally:
+        client.cancel([f for f in futures if not f.done()] + data)
+    return failure
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of an exception, short enough for a one-line error."""
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:200]
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """Dask's own log lines (a worker lost, a connection retried) stay off the command
+    line's stderr: what matters comes back as pnp's one line."""
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
