@@ -4,9 +4,10 @@ Dask (`pip install 'pnp[dask]'`) is imported here only, and only when a run asks
 Every chunk of every job is submitted at once, each a pure function of (job, start, stop),
 so Dask may rerun one on another worker when a worker dies and the tallies are the same;
 they are merged in chunk order (`pnp.sim.merge`), so the JSON of a seed is byte-identical
-to the local pool's. A job's data (engine, model, bot...) goes to the cluster once, as a
-task of its own that the chunks depend on: the scheduler keeps its input, so a copy lost
-with a worker is rebuilt rather than failing the run (scattered data could not be).
+to the local pool's. A job's data (engine, model, bot...) is a kilobyte or two pickled, and
+rides with each of its tasks: a task depending on a data task (or on scattered data) would
+be placed on the worker holding that data, leaving the others idle, and scattered data
+lost with a worker could not be rebuilt. A worker unpickles a job once (`load_job` caches).
 
 At connect every worker is asked which pnp it has (`importlib.metadata` run on the worker):
 a worker without pnp, or with another version, refuses the run with one line, since it
@@ -15,6 +16,7 @@ would play other rules or fail on every chunk.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import logging
 import multiprocessing
@@ -79,15 +81,16 @@ def pnp_version() -> str:
         return __version__
 
 
+@functools.lru_cache(maxsize=64)
 def load_job(data: bytes) -> JobData:
-    """A job's data on a worker (a task the job's chunks depend on)."""
+    """A job's data on a worker, unpickled once for all of its tasks there."""
     ref, *rest = pickle.loads(data)
     return (engine_of(ref), *rest)  # type: ignore[return-value]
 
 
-def play_task(job: JobData, start: int, stop: int) -> Accumulator:
-    """One chunk on a worker: games start..stop-1 of `job`, tallied."""
-    engine, model, players, bot, seed, options = job
+def play_task(data: bytes, start: int, stop: int) -> Accumulator:
+    """One chunk on a worker: games start..stop-1 of the pickled job `data`, tallied."""
+    engine, model, players, bot, seed, options = load_job(data)
     return play_chunk(engine, model, players, bot, seed, start, stop, options)
 
 
@@ -224,15 +227,7 @@ def _play(
     from distributed.scheduler import KilledWorker
 
     run = uuid.uuid4().hex[:12]
-    data = [
-        client.submit(
-            load_job,
-            pickle.dumps(job.data(), protocol=pickle.HIGHEST_PROTOCOL),
-            key=f"pnp-job-{run}-{i}",
-            priority=len(jobs) - i,
-        )
-        for i, job in enumerate(jobs)
-    ]
+    data = [pickle.dumps(job.data(), protocol=pickle.HIGHEST_PROTOCOL) for job in jobs]
     where: dict[str, tuple[int, int]] = {}
     futures = []
     for i, k, a, b in tasks:  # earlier jobs first, so the first settings finish first
@@ -272,7 +267,7 @@ def _play(
                     failure = f"every Dask worker left (none for {timeout:g} s)"
                     break
     finally:
-        client.cancel([f for f in futures if not f.done()] + data)
+        client.cancel([f for f in futures if not f.done()])
     return failure
 
 
