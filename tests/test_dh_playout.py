@@ -226,6 +226,7 @@ def features(state: State) -> dict[str, float]:
         "tiles": state.tiles_placed,
         "water": state.water_missions,
         "decisions": state.decisions,
+        "steps": state.steps,
         "legal moves": state.legal_moves,
         "cards": state.cards,
         "on the board": sum(f for f in state.figs),
