@@ -17,6 +17,7 @@ from pnp.chance import below, pick
 from pnp.errors import PnpError
 from pnp.games.desert_home import turn
 from pnp.games.desert_home.compiled import _kernel, kernel_board
+from pnp.games.desert_home.fields import frontier_and_tiles
 from pnp.games.desert_home.goal import scores
 from pnp.games.desert_home.model import CAMP_ENTRY, REFUGE_ENTRY, PlayModel
 from pnp.games.desert_home.moves import legal_actions
@@ -139,8 +140,9 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (derived data is worked out afresh, but for the frontier,
-        which `fields` checks). Field by field rather than through the constructor: a tree
-        search clones once per playout."""
+        which `fields` keeps with the count of tiles placed, so the copies of a position
+        share it). Field by field rather than through the constructor: a tree search clones
+        once per playout."""
         c = State.__new__(State)
         c.model, c.blue, c.max_rounds, c.cards = self.model, self.blue, self.max_rounds, self.cards
         c.tile, c.deadline, c.colour = self.tile[:], self.deadline[:], self.colour[:]
@@ -158,8 +160,7 @@ class State:
         c.deaths, c.tiles_placed = self.deaths, self.tiles_placed
         c.water_missions, c.decisions = self.water_missions, self.decisions
         c.legal_moves, c.steps, c.legal = self.legal_moves, self.steps, self.legal
-        known = self.memo.get("frontier")  # checked against `tiles_placed`: still true
-        c.memo = {} if known is None else {"frontier": known}
+        c.memo = {"frontier": frontier_and_tiles(self)}  # kept with `tiles_placed`: shared
         return c
 
     def resample(self, rng: random.Random) -> None:
