@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_dh_properties import kits
 
-from pnp.games.desert_home import engine, rules, turn
+from pnp.games.desert_home import compiled, engine, rules, turn
 from pnp.games.desert_home.model import play_model
 from pnp.games.desert_home.params import DesertHomeParams
 
@@ -132,7 +132,7 @@ def test_the_kernel_refuses_bad_arguments():
 
 def test_the_kernel_refuses_a_board_it_cannot_hold():
     model = engine.prepare(DesertHomeParams(), 2)
-    numbers, constants, greedy, points, kind, *rest = engine._kernel_board_args(model)
+    numbers, constants, greedy, points, kind, *rest = compiled.kernel_board_args(model)
     engine._kernel.board(numbers, constants, greedy, points, kind, *rest)  # as given: fine
     seven = (*numbers[:-2], (*numbers[-2], 3), numbers[-1])
     with pytest.raises(ValueError, match="six colours"):

@@ -13,6 +13,13 @@
  * seed gives the same game here and in the readable rules (tests/test_dh_kernel.py and
  * tests/conformance/desert-home.json check it, for both bots).
  *
+ * A tree search's rollouts (`State.playout`, `playout` below) play here too, from any
+ * position of the readable rules, whatever the phase of its turn: `play_turn` resumes a
+ * turn where the position stands (the rest of a throw, the re-rolls, the influx, the
+ * number, the road, a drawn tile, the swaps, the spending), then whole turns follow. Those
+ * take their own draws (a generator seeded from one draw of the search's), so they follow
+ * the readable rules' random play in law, not draw for draw (tests/test_dh_playout.py).
+ *
  * The board, the supply and the rule constants come from the play model and `rules.py`
  * (`engine._kernel_board`), never from numbers of its own; chance comes from the caller's
  * `random.Random` (see `_twister.h`). Reentrant: no mutable static data; a game lives in
@@ -23,6 +30,8 @@
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "../../_twister.h"
@@ -209,6 +218,7 @@ typedef struct {
     int8_t *deck;
     int ndeck, cards, seat, round, turns, points, may_stop, ended, winners;
     int tiles_placed;
+    long throws;  /* dice thrown: with the decisions, the steps of the readable rules */
     long deaths, water_missions, decisions, legal_moves;
     int *leaders;
     int nleaders, most_leaders;
@@ -610,6 +620,12 @@ static void start_round(Game *g) {
     }
 }
 
+static int count_bits(int mask) {
+    int n = 0;
+    for (; mask; mask >>= 1) n += mask & 1;
+    return n;
+}
+
 static int has_triple(const int *dice, int thrown) {
     int counts[7] = {0};
     for (int i = 0; i < NCOL; i++)
@@ -619,16 +635,22 @@ static int has_triple(const int *dice, int thrown) {
     return 0;
 }
 
-static void roll(Game *g) {
-    for (int i = 0; i < NCOL; i++) g->dice[i] = 1 + below(&g->tw, 6);
-    if (!has_triple(g->dice, (1 << NCOL) - 1)) return;
+/* The re-rolls a triple offers, until a throw shows none or the roll is kept. */
+static void rerolls(Game *g) {
     for (;;) { /* rules.REROLLS: every mask of the dice, 0 keeps the roll */
         int mask = g->greedy ? reroll_mask(g) : decide(g, 1 << NCOL);
         if (!mask) return;
         for (int i = 0; i < NCOL; i++)
             if (mask >> i & 1) g->dice[i] = 1 + below(&g->tw, 6);
+        g->throws += count_bits(mask);
         if (!has_triple(g->dice, mask)) return;
     }
+}
+
+static void roll(Game *g) {
+    for (int i = 0; i < NCOL; i++) g->dice[i] = 1 + below(&g->tw, 6);
+    g->throws += NCOL;
+    if (has_triple(g->dice, (1 << NCOL) - 1)) rerolls(g);
 }
 
 /* --- step 2: influx */
@@ -666,6 +688,8 @@ static void influx(Game *g, int colour, int cell) {
     g->bearer[cell] = escort;
 }
 
+static void place_influxes(Game *g, const int *pending, int npending);
+
 static void influxes(Game *g) {
     const Board *b = g->b;
     int low = 7, pending[NCOL], npending = 0, nlowest = 0, blue_low = 0;
@@ -687,6 +711,12 @@ static void influxes(Game *g) {
             for (int k = 0; k < n; k++) g->score[k] = gain(g, g->seat, options[k], 1, 0);
         if (n) pending[npending++] = options[choose(g, n)];
     }
+    place_influxes(g, pending, npending);
+}
+
+/* Each pending colour, in order, brings a figure in where it can (rules.next_influx). */
+static void place_influxes(Game *g, const int *pending, int npending) {
+    const Board *b = g->b;
     int16_t cells[MAXC];
     for (int k = 0; k < npending; k++) {
         int c = pending[k];
@@ -746,6 +776,8 @@ static void boost(Game *g, int row, int steps) {
     }
 }
 
+static void road_tiles(Game *g, int left, int last, int face);
+
 /* The road: road tiles (each beside the last) or a boost. 1 if the boost won the game. */
 static int road(Game *g, int bonus) {
     const Board *b = g->b;
@@ -770,8 +802,16 @@ static int road(Game *g, int bonus) {
         boost(g, row, bonus);
         return check_win(g);
     }
-    int left = bonus, last = -1;
-    while (left > 0 && g->ndeck) {
+    road_tiles(g, bonus, -1, NONE);
+    return 0;
+}
+
+/* `left` road tiles, each beside `last` (any frontier slot when it is -1); `face` is a
+ * tile already in hand (NONE: the next one is drawn), as rules.next_road_tile goes on. */
+static void road_tiles(Game *g, int left, int last, int face) {
+    const Board *b = g->b;
+    int16_t cells[MAXC];
+    while (left > 0 && (face != NONE || g->ndeck)) {
         int m = 0;
         if (last < 0) {
             m = frontier(g, cells);
@@ -780,15 +820,15 @@ static int road(Game *g, int bonus) {
                 if (g->tile[b->next[last][j]] == NONE) cells[m++] = b->next[last][j];
         }
         if (!m) break;
-        int face = draw(g);
+        if (face == NONE) face = draw(g);
         if (g->greedy)
             for (int i = 0; i < m; i++) g->score[i] = rate_tile(g, g->seat, cells[i], face);
         int cell = cells[choose(g, m)];
         lay(g, cell, face);
+        face = NONE;
         left--;
         last = b->tiles_chain ? cell : -1;
     }
-    return 0;
 }
 
 /* --- step 5: spending the points (spend_actions, escorted_moves) */
@@ -881,6 +921,8 @@ static void spend_actions(Game *g) {
     if (g->may_stop) add(g, A_STOP, 0, 0, 0, 0);
 }
 
+static void swaps(Game *g, int *left);
+
 /* Step 7: the last blue figure left the camp; the seats with most blue swap half. */
 static void shortage(Game *g) {
     const Board *b = g->b;
@@ -889,6 +931,12 @@ static void shortage(Game *g) {
         if (g->rfigs[s][blue] > top) top = g->rfigs[s][blue];
     if (top < 2) return;
     for (int s = 0; s < SEATS; s++) left[s] = g->rfigs[s][blue] == top ? top / 2 : 0;
+    swaps(g, left);
+}
+
+/* The shortage swaps still due: left[s] figures of seat s, the seats in order. */
+static void swaps(Game *g, int *left) {
+    int blue = g->b->blue;
     for (int s = 0; s < SEATS; s++) {
         while (left[s] > 0) {
             int options[NCOL], n = 0;
@@ -905,6 +953,15 @@ static void shortage(Game *g) {
             left[s]--;
         }
     }
+}
+
+/* A tile drawn with a point (its face seen) goes to a frontier slot of the chooser's. */
+static void place(Game *g, int face) {
+    int16_t front[MAXC];
+    int n = frontier(g, front);
+    if (g->greedy)
+        for (int i = 0; i < n; i++) g->score[i] = rate_tile(g, g->seat, front[i], face);
+    lay(g, front[choose(g, n)], face);
 }
 
 /* One use of the points. 1 if it won the game. */
@@ -936,15 +993,10 @@ static int spend(Game *g, const Act *x) {
         if (c == b->blue && !tent && g->camp_figs[c] == 0) shortage(g);
         return 0;
     }
-    case A_DRAW: { /* draw, see the face, then choose the slot (rules.P_PLACE) */
-        int16_t front[MAXC];
-        int face = draw(g), n = frontier(g, front);
-        if (g->greedy)
-            for (int i = 0; i < n; i++) g->score[i] = rate_tile(g, g->seat, front[i], face);
-        lay(g, front[choose(g, n)], face);
+    case A_DRAW: /* draw, see the face, then choose the slot (rules.P_PLACE) */
+        place(g, draw(g));
         g->points -= 1;
         return 0;
-    }
     case A_SEND:
         g->rfigs[g->seat][b->blue]--;
         put(g, b->blue, 1, 0, 0, x->a);
@@ -1042,18 +1094,75 @@ static int nobody_can_win(Game *g) {
     return 1;
 }
 
-/* --- a whole game */
+/* --- a whole game, or the rest of one from any point of a turn */
 
-/* One turn of `g->seat` up to its end; 1 if it won the game (then the turn is counted). */
-static int play_turn(Game *g) {
-    if (g->seat == 0) start_round(g);
-    g->may_stop = 0;
-    g->points = 0;
-    roll(g);
-    influxes(g);
-    choose_number(g);
-    int bonus = road_bonus(g);
-    if (bonus && road(g, bonus)) return 1;
+/* The phases of a turn, numbered as rules.py numbers them (P_REROLL .. P_ROLL), and the
+ * start of a turn before its throw. */
+enum { P_REROLL, P_INFLUX_COLOUR, P_INFLUX, P_NUMBER, P_ROAD, P_ROAD_TILE, P_SPEND, P_SWAP,
+       P_PLACE, P_ROLL, P_START };
+
+/* Where a turn resumes (a position of the readable rules): its phase and what that phase
+ * keeps (the dice still to throw, the influx colours still to place, the road tiles still
+ * due and the tile in hand, the swaps still due). */
+typedef struct {
+    int phase;
+    int rolling[NCOL], nrolling, thrown;
+    int pending[NCOL], npending;
+    int road_left, road_last, drawn;
+    int swaps_left[SEATS];
+} Resume;
+
+/* The turn of `g->seat` from `r` (the start of the turn when r->phase is P_START) up to
+ * its end; 1 if it won the game (then the turn is counted). */
+static int play_turn(Game *g, const Resume *r) {
+    switch (r->phase) {
+    case P_START:
+        if (g->seat == 0) start_round(g);
+        g->may_stop = 0;
+        g->points = 0;
+        roll(g);
+        influxes(g);
+        break;
+    case P_ROLL: /* the rest of a throw, one die at a time as `turn.roll` throws them */
+        for (int k = 0; k < r->nrolling; k++) g->dice[r->rolling[k]] = 1 + below(&g->tw, 6);
+        g->throws += r->nrolling;
+        if (has_triple(g->dice, r->thrown)) rerolls(g);
+        influxes(g);
+        break;
+    case P_REROLL:
+        rerolls(g);
+        influxes(g);
+        break;
+    case P_INFLUX_COLOUR: /* nothing has changed since the influx began */
+        influxes(g);
+        break;
+    case P_INFLUX:
+        place_influxes(g, r->pending, r->npending);
+        break;
+    }
+    switch (r->phase) {
+    case P_START: case P_ROLL: case P_REROLL: case P_INFLUX_COLOUR: case P_INFLUX:
+    case P_NUMBER: {
+        choose_number(g);
+        int bonus = road_bonus(g);
+        if (bonus && road(g, bonus)) return 1;
+        break;
+    }
+    case P_ROAD: /* nothing has changed since the number was chosen */
+        if (road(g, road_bonus(g))) return 1;
+        break;
+    case P_ROAD_TILE:
+        if (r->drawn != NONE) road_tiles(g, r->road_left, r->road_last, r->drawn);
+        break;
+    case P_PLACE:
+        place(g, r->drawn);
+        break;
+    case P_SWAP: {
+        int left[SEATS] = {r->swaps_left[0], r->swaps_left[1]};
+        swaps(g, left);
+        break;
+    }
+    }
     for (;;) {
         spend_actions(g);
         if (!g->nacts) return 0;
@@ -1064,16 +1173,14 @@ static int play_turn(Game *g) {
     }
 }
 
-static void play_game(Game *g, int max_rounds) {
-    for (int i = g->ndeck - 1; i > 0; i--) { /* rules.setup: Fisher-Yates with `below` */
-        int j = below(&g->tw, i + 1);
-        int8_t t = g->deck[i];
-        g->deck[i] = g->deck[j];
-        g->deck[j] = t;
-    }
+/* Turns from `r` until the game ends or `stop` turns have been played; a cut-off leaves
+ * the next turn begun as `turn.start_turn` begins it (its dice to be thrown). */
+static void play_on(Game *g, int max_rounds, Resume *r, long stop) {
     for (;;) {
-        if (play_turn(g)) return;
+        if (play_turn(g, r)) return;
+        r->phase = P_START;
         g->turns++;
+        g->points = 0;
         record_leader(g);
         int last = g->seat == SEATS - 1;
         if (last) end_round(g);
@@ -1086,7 +1193,24 @@ static void play_game(Game *g, int max_rounds) {
             return;
         }
         g->seat = (g->seat + 1) % SEATS;
+        if (g->turns >= stop) {
+            if (g->seat == 0) start_round(g);
+            g->may_stop = 0;
+            g->points = 0;
+            return;
+        }
     }
+}
+
+static void play_game(Game *g, int max_rounds) {
+    for (int i = g->ndeck - 1; i > 0; i--) { /* rules.setup: Fisher-Yates with `below` */
+        int j = below(&g->tw, i + 1);
+        int8_t t = g->deck[i];
+        g->deck[i] = g->deck[j];
+        g->deck[j] = t;
+    }
+    Resume r = {.phase = P_START};
+    play_on(g, max_rounds, &r, LONG_MAX);
 }
 
 static void new_game(Game *g, const Board *b) {
@@ -1162,11 +1286,361 @@ static PyObject *play(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* --- random play from a position of the readable rules (State.playout) */
+
+/* CPython's seeding of a Mersenne Twister with a non-negative int below 2**64
+ * (init_genrand, then init_by_array over its 32-bit words, lowest first). */
+static void seed_twister(Twister *t, unsigned long long seed) {
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)}, *mt = t->mt;
+    int keys = key[1] ? 2 : 1, i = 1, j = 0;
+    mt[0] = 19650218U;
+    for (int k = 1; k < MT_N; k++) mt[k] = 1812433253U * (mt[k - 1] ^ (mt[k - 1] >> 30)) + (uint32_t)k;
+    for (int k = MT_N > keys ? MT_N : keys; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++, j++;
+        if (i >= MT_N) mt[0] = mt[MT_N - 1], i = 1;
+        if (j >= keys) j = 0;
+    }
+    for (int k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) mt[0] = mt[MT_N - 1], i = 1;
+    }
+    mt[0] = 0x80000000U;
+    t->index = MT_N;
+}
+
+/* An int attribute of the state, in [lo, hi]. */
+static int get_long(PyObject *state, const char *name, long lo, long hi, long *out) {
+    PyObject *v = PyObject_GetAttrString(state, name);
+    if (!v) return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    if (x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "the state's %s is out of the kernel's range", name);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int get_int(PyObject *state, const char *name, long lo, long hi, int *out) {
+    long x;
+    if (get_long(state, name, lo, hi, &x) < 0) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+/* A list of ints (at most `most`, each in [lo, hi]) into out; its length, or -1. */
+static int read_list(PyObject *list, int *out, int most, long lo, long hi) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) > most) {
+        PyErr_SetString(PyExc_ValueError, "a state list is not a list of the kernel's size");
+        return -1;
+    }
+    int n = (int)PyList_GET_SIZE(list);
+    for (int i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (x < lo || x > hi) {
+            PyErr_SetString(PyExc_ValueError, "a state number is out of the kernel's range");
+            return -1;
+        }
+        out[i] = (int)x;
+    }
+    return n;
+}
+
+/* A list attribute of exactly n ints into out. */
+static int get_ints(PyObject *state, const char *name, int *out, int n, long lo, long hi) {
+    PyObject *v = PyObject_GetAttrString(state, name);
+    if (!v) return -1;
+    int got = read_list(v, out, n, lo, hi);
+    Py_DECREF(v);
+    if (got >= 0 && got != n) {
+        PyErr_Format(PyExc_ValueError, "the state's %s has the wrong length", name);
+        return -1;
+    }
+    return got < 0 ? -1 : 0;
+}
+
+static int set_long(PyObject *state, const char *name, long x) {
+    PyObject *v = PyLong_FromLong(x);
+    if (!v) return -1;
+    int rc = PyObject_SetAttrString(state, name, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+/* Overwrite the n items of a list attribute (booleans when `bools`). */
+static int put_ints(PyObject *state, const char *name, const int *in, int n, int bools) {
+    PyObject *list = PyObject_GetAttrString(state, name);
+    if (!list) return -1;
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        PyObject *x = bools ? PyBool_FromLong(in[i]) : PyLong_FromLong(in[i]);
+        rc = x ? PyList_SetItem(list, i, x) : -1;
+    }
+    Py_DECREF(list);
+    return rc;
+}
+
+/* A new list attribute of n ints. */
+static int set_list(PyObject *state, const char *name, const int *in, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return -1;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(in[i]);
+        if (!x) {
+            Py_DECREF(list);
+            return -1;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    int rc = PyObject_SetAttrString(state, name, list);
+    Py_DECREF(list);
+    return rc;
+}
+
+/* shuffle(list, seed): a Fisher-Yates shuffle of a list in place, drawing from a Mersenne
+ * Twister seeded with `seed` as random.Random(seed) is (State.resample's hidden order). */
+static PyObject *shuffle(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *list;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "O!K", &PyList_Type, &list, &seed)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "the list is too long to shuffle");
+        return NULL;
+    }
+    Twister tw;
+    seed_twister(&tw, seed);
+    PyObject **items = ((PyListObject *)list)->ob_item;
+    for (Py_ssize_t i = n - 1; i > 0; i--) {
+        int j = below(&tw, (int)i + 1);
+        PyObject *t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+    Py_RETURN_NONE;
+}
+
+/* Read the position of a readable-rules State (state.py) into g and r. */
+static int read_state(Game *g, Resume *r, PyObject *state, int *max_rounds) {
+    const Board *b = g->b;
+    int n = b->cells, tmp[MAXC], rows[SEATS][NCOL];
+    long big = 1000000000L;
+    PyObject *v;
+    if (get_ints(state, "tile", tmp, n, NONE, GUARDED) < 0) return -1;
+    for (int i = 0; i < n; i++) g->tile[i] = (int8_t)tmp[i];
+    if (get_ints(state, "deadline", g->deadline, n, 0, big) < 0 ||
+        get_ints(state, "colour", g->colour, n, -1, NCOL - 1) < 0 ||
+        get_ints(state, "figs", g->figs, n, 0, big) < 0 ||
+        get_ints(state, "tents", g->tents, n, 0, big) < 0 ||
+        get_ints(state, "bearer", g->bearer, n, 0, 1) < 0 ||
+        get_ints(state, "camp_figs", g->camp_figs, NCOL, 0, big) < 0 ||
+        get_ints(state, "camp_tents", g->camp_tents, NCOL, 0, big) < 0 ||
+        get_ints(state, "arrived", g->arrived, SEATS, 0, big) < 0 ||
+        get_ints(state, "dice", g->dice, NCOL, 0, 6) < 0 ||
+        get_ints(state, "usable", g->usable, NCOL, 0, 1) < 0)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? "refuge_tents" : "refuge_figs";
+        int(*out)[NCOL] = k ? g->rtents : g->rfigs;
+        if (!(v = PyObject_GetAttrString(state, name))) return -1;
+        int ok = PyList_Check(v) && PyList_GET_SIZE(v) == SEATS;
+        for (int s = 0; ok && s < SEATS; s++)
+            ok = read_list(PyList_GET_ITEM(v, s), rows[s], NCOL, 0, big) == NCOL;
+        Py_DECREF(v);
+        if (!ok) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a refuge row has six colours");
+            return -1;
+        }
+        memcpy(out, rows, sizeof rows);
+    }
+    if (!(v = PyObject_GetAttrString(state, "deck"))) return -1;
+    int total = b->deck_safe + b->deck_thirst, *deck = PyMem_Malloc((size_t)(total + 1) * sizeof(int));
+    g->ndeck = deck ? read_list(v, deck, total, SAFE, THIRST) : -1;
+    Py_DECREF(v);
+    if (!deck) PyErr_NoMemory();
+    for (int i = 0; i < g->ndeck; i++) g->deck[i] = (int8_t)deck[i];
+    PyMem_Free(deck);
+    if (g->ndeck < 0) return -1;
+    if (get_int(state, "cards", 0, big, &g->cards) < 0 ||
+        get_int(state, "seat", 0, SEATS - 1, &g->seat) < 0 ||
+        get_int(state, "round", 0, big, &g->round) < 0 ||
+        get_int(state, "turns", 0, big, &g->turns) < 0 ||
+        get_int(state, "points", -big, big, &g->points) < 0 ||
+        get_int(state, "may_stop", 0, 1, &g->may_stop) < 0 ||
+        get_int(state, "tiles_placed", 0, big, &g->tiles_placed) < 0 ||
+        get_long(state, "deaths", 0, LONG_MAX, &g->deaths) < 0 ||
+        get_long(state, "water_missions", 0, LONG_MAX, &g->water_missions) < 0 ||
+        get_long(state, "decisions", 0, LONG_MAX, &g->decisions) < 0 ||
+        get_long(state, "legal_moves", 0, LONG_MAX, &g->legal_moves) < 0 ||
+        get_int(state, "max_rounds", 1, 10000000, max_rounds) < 0 ||
+        get_int(state, "phase", P_REROLL, P_ROLL, &r->phase) < 0 ||
+        get_int(state, "thrown", 0, (1 << NCOL) - 1, &r->thrown) < 0 ||
+        get_int(state, "road_left", -big, big, &r->road_left) < 0 ||
+        get_int(state, "road_last", -1, n - 1, &r->road_last) < 0 ||
+        get_int(state, "drawn", NONE, THIRST, &r->drawn) < 0)
+        return -1;
+    if (!(v = PyObject_GetAttrString(state, "rolling"))) return -1;
+    r->nrolling = read_list(v, r->rolling, NCOL, 0, NCOL - 1);
+    Py_DECREF(v);
+    if (!(v = PyObject_GetAttrString(state, "pending"))) return -1;
+    r->npending = r->nrolling < 0 ? -1 : read_list(v, r->pending, NCOL, 0, NCOL - 1);
+    Py_DECREF(v);
+    if (r->npending < 0) return -1;
+    if (!(v = PyObject_GetAttrString(state, "swaps"))) return -1;
+    int ok = PyList_Check(v) && PyList_GET_SIZE(v) <= SEATS;
+    r->swaps_left[0] = r->swaps_left[1] = 0;
+    for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(v); k++) {
+        int pair[2];
+        ok = read_list(PyList_GET_ITEM(v, k), pair, 2, 0, big) == 2 && pair[0] < SEATS;
+        if (ok) r->swaps_left[pair[0]] = pair[1];
+    }
+    Py_DECREF(v);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a swap is (seat, figures)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Write the position back into the State; the leaders of the turns played are appended. */
+static int write_state(const Game *g, PyObject *state, int phase) {
+    const Board *b = g->b;
+    int n = b->cells, tmp[MAXC], all[NCOL];
+    for (int i = 0; i < n; i++) tmp[i] = g->tile[i];
+    if (put_ints(state, "tile", tmp, n, 0) < 0 || put_ints(state, "deadline", g->deadline, n, 0) < 0 ||
+        put_ints(state, "colour", g->colour, n, 0) < 0 || put_ints(state, "figs", g->figs, n, 0) < 0 ||
+        put_ints(state, "tents", g->tents, n, 0) < 0 || put_ints(state, "bearer", g->bearer, n, 0) < 0 ||
+        put_ints(state, "camp_figs", g->camp_figs, NCOL, 0) < 0 ||
+        put_ints(state, "camp_tents", g->camp_tents, NCOL, 0) < 0 ||
+        put_ints(state, "arrived", g->arrived, SEATS, 0) < 0 ||
+        put_ints(state, "dice", g->dice, NCOL, 0) < 0 ||
+        put_ints(state, "usable", g->usable, NCOL, 1) < 0)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        PyObject *v = PyObject_GetAttrString(state, k ? "refuge_tents" : "refuge_figs");
+        if (!v) return -1;
+        int rc = 0;
+        for (int s = 0; s < SEATS && !rc; s++) {
+            PyObject *row = PyList_GET_ITEM(v, s);
+            for (int c = 0; c < NCOL && !rc; c++) {
+                PyObject *x = PyLong_FromLong(k ? g->rtents[s][c] : g->rfigs[s][c]);
+                rc = x ? PyList_SetItem(row, c, x) : -1;
+            }
+        }
+        Py_DECREF(v);
+        if (rc) return -1;
+    }
+    int *deck = PyMem_Malloc((size_t)(g->ndeck + 1) * sizeof(int));
+    if (!deck) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < g->ndeck; i++) deck[i] = g->deck[i];
+    int rc = set_list(state, "deck", deck, g->ndeck);
+    PyMem_Free(deck);
+    if (rc < 0) return -1;
+    PyObject *leaders = PyObject_GetAttrString(state, "leaders");
+    if (!leaders) return -1;
+    for (int t = 0; t < g->nleaders && !rc; t++) {
+        PyObject *x = PyLong_FromLong(g->leaders[t]);
+        rc = x ? PyList_Append(leaders, x) : -1;
+        Py_XDECREF(x);
+    }
+    Py_DECREF(leaders);
+    for (int i = 0; i < NCOL; i++) all[i] = i;
+    PyObject *none = PyList_New(0);
+    if (rc < 0 || !none || PyObject_SetAttrString(state, "swaps", none) < 0 ||
+        set_list(state, "pending", all, 0) < 0 ||
+        set_list(state, "rolling", all, phase == P_ROLL ? NCOL : 0) < 0 ||
+        set_long(state, "thrown", phase == P_ROLL ? (1 << NCOL) - 1 : 0) < 0 ||
+        set_long(state, "phase", phase) < 0 || set_long(state, "cards", g->cards) < 0 ||
+        set_long(state, "seat", g->seat) < 0 || set_long(state, "round", g->round) < 0 ||
+        set_long(state, "turns", g->turns) < 0 || set_long(state, "points", g->points) < 0 ||
+        PyObject_SetAttrString(state, "may_stop", g->may_stop ? Py_True : Py_False) < 0 ||
+        set_long(state, "road_left", 0) < 0 || set_long(state, "road_last", -1) < 0 ||
+        set_long(state, "drawn", NONE) < 0 || set_long(state, "tiles_placed", g->tiles_placed) < 0 ||
+        set_long(state, "deaths", g->deaths) < 0 ||
+        set_long(state, "water_missions", g->water_missions) < 0 ||
+        set_long(state, "decisions", g->decisions) < 0 ||
+        set_long(state, "legal_moves", g->legal_moves) < 0) {
+        Py_XDECREF(none);
+        return -1;
+    }
+    Py_DECREF(none);
+    return 0;
+}
+
+/* playout(board, state, seed, stop) -> (ended, winners, steps): random play from the
+ * State's position (its attributes, state.py) until the game ends or `stop` turns are
+ * played, drawing from a Mersenne Twister seeded with `seed` as random.Random(seed) is;
+ * the position is written back into the State, except what the caller sets: `ended`
+ * (an end name, "" while the game goes on), `winners` (a tuple of seats) and the steps
+ * (decisions and dice thrown) to add to `steps`. */
+static PyObject *playout(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *state;
+    unsigned long long seed;
+    long stop;
+    if (!PyArg_ParseTuple(args, "OOKl", &capsule, &state, &seed, &stop)) return NULL;
+    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    Game *g = PyMem_Malloc(sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    memset(g, 0, offsetof(Game, acts));
+    g->b = b;
+    g->dist_at = -1;
+    g->greedy = 0;
+    Resume r;
+    int max_rounds = 0;
+    PyObject *result = NULL;
+    g->deck = PyMem_Malloc((size_t)(b->deck_safe + b->deck_thirst + 1));
+    if (!g->deck) {
+        PyErr_NoMemory();
+    } else if (read_state(g, &r, state, &max_rounds) == 0) {
+        long decisions = g->decisions;
+        g->most_leaders = 2 * max_rounds + 3;
+        g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
+        if (!g->leaders) {
+            PyErr_NoMemory();
+        } else {
+            if (g->turns < stop && g->turns < 2 * max_rounds + 1) {
+                seed_twister(&g->tw, seed);
+                Py_BEGIN_ALLOW_THREADS
+                play_on(g, max_rounds, &r, stop);
+                Py_END_ALLOW_THREADS
+                if (write_state(g, state, g->ended ? P_SPEND : P_ROLL) == 0) {
+                    PyObject *winners = PyTuple_New((g->winners & 1) + (g->winners >> 1 & 1));
+                    for (int s = 0, k = 0; winners && s < SEATS; s++)
+                        if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
+                    if (winners)
+                        result = Py_BuildValue("sNl", END_NAMES[g->ended], winners,
+                                               g->decisions - decisions + g->throws);
+                }
+            } else {
+                result = Py_BuildValue("s()l", "", 0L);
+            }
+        }
+    }
+    PyMem_Free(g->leaders);
+    PyMem_Free(g->deck);
+    PyMem_Free(g);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
      "board(numbers, rules, points, kind, step, reach, path_next, path_cells, camp_cells, "
      "refuge_entries): the board for play()."},
     {"play", play, METH_VARARGS, "play(board, max_rounds, twister, greedy=False): one whole game, random or greedy."},
+    {"shuffle", shuffle, METH_VARARGS, "shuffle(list, seed): the list's items in a random order, in place."},
+    {"playout", playout, METH_VARARGS,
+     "playout(board, state, seed, stop): random play from a State's position, written back."},
     {NULL, NULL, 0, NULL},
 };
 

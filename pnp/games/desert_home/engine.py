@@ -25,18 +25,14 @@ from typing import Any
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.desert_home import rules
-from pnp.games.desert_home.bots import BOT_NAMES, KEEP_POINTS, UNPLACED_STEP, make_bot
+from pnp.games.desert_home.bots import BOT_NAMES, make_bot
+from pnp.games.desert_home.compiled import _kernel
+from pnp.games.desert_home.compiled import kernel_board as _kernel_board
 from pnp.games.desert_home.model import PlayModel, play_model
 from pnp.games.desert_home.params import DesertHomeParams, validate
 from pnp.games.desert_home.state import COUNTED, State, new_state
-from pnp.memo import PerModel
 from pnp.outcome import GameRecord, SimOption
 from pnp.params import validate_params
-
-try:
-    from pnp.games.desert_home import _kernel  # type: ignore[attr-defined]
-except ImportError:  # built without a C compiler: the readable rules play every game
-    _kernel = None
 
 BOTS = BOT_NAMES
 MIN_PLAYERS = MAX_PLAYERS = DEFAULT_PLAYERS = rules.PLAYERS
@@ -108,33 +104,6 @@ def play_one(
 def _say_no_kernel() -> None:
     """Once per process: games play on the readable rules, without the kernel."""
     print(NO_KERNEL, file=sys.stderr)
-
-
-def _kernel_board_args(model: PlayModel) -> tuple:
-    """What `_kernel.board` takes: the board, the supply and the rules' constants."""
-    m = model
-    return (
-        (
-            *(m.cells, m.width, m.rows, m.path_columns, m.blue, m.goal, m.tent_value),
-            *(m.deck_safe, m.deck_thirst, m.protection_cards, m.figures, m.tents),
-        ),
-        (
-            *(rules.THIRST_GRACE, rules.SMALL_ROAD, rules.BIG_ROAD, rules.PROTECT_COST),
-            *(rules.INFLUX_PUSH, rules.ROAD_TILES_CHAIN, rules.REFUGE_ENDS_DUTY),
-            m.road_optional,
-        ),
-        (UNPLACED_STEP, KEEP_POINTS),
-        [[rules.action_points(n, k) for k in range(1, 7)] for n in range(1, 7)],
-        *(m.kind, m.step, m.reach, m.path_next, m.path_cells, m.camp_cells, m.refuge_entries),
-    )
-
-
-def _build_kernel_board(model: PlayModel) -> object:
-    assert _kernel is not None
-    return _kernel.board(*_kernel_board_args(model))
-
-
-_kernel_board: PerModel[PlayModel, object] = PerModel(_build_kernel_board)
 
 
 def _play_compiled(

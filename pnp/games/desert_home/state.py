@@ -16,6 +16,8 @@ from typing import Any
 from pnp.chance import below, pick
 from pnp.errors import PnpError
 from pnp.games.desert_home import turn
+from pnp.games.desert_home.compiled import _kernel, kernel_board
+from pnp.games.desert_home.fields import frontier_and_tiles
 from pnp.games.desert_home.goal import scores
 from pnp.games.desert_home.model import CAMP_ENTRY, REFUGE_ENTRY, PlayModel
 from pnp.games.desert_home.moves import legal_actions
@@ -137,27 +139,60 @@ class State:
         return None if self.ended is None else Outcome(self.ended, self.winners)
 
     def clone(self) -> State:
-        """An independent copy (derived data is worked out afresh)."""
-        copy = State(
-            **{
-                name: getattr(self, name)
-                for name in self.__dataclass_fields__
-                if name not in ("refuge_figs", "refuge_tents", "swaps", "memo")
-            },
-            refuge_figs=[list(row) for row in self.refuge_figs],
-            refuge_tents=[list(row) for row in self.refuge_tents],
-            swaps=[list(row) for row in self.swaps],
-        )
-        for name in LISTS:
-            setattr(copy, name, list(getattr(self, name)))
-        return copy
+        """An independent copy (derived data is worked out afresh, but for the frontier,
+        which `fields` keeps with the count of tiles placed, so the copies of a position
+        share it). Field by field rather than through the constructor: a tree search clones
+        once per playout."""
+        c = State.__new__(State)
+        c.model, c.blue, c.max_rounds, c.cards = self.model, self.blue, self.max_rounds, self.cards
+        c.tile, c.deadline, c.colour = self.tile[:], self.deadline[:], self.colour[:]
+        c.figs, c.tents, c.bearer = self.figs[:], self.tents[:], self.bearer[:]
+        c.camp_figs, c.camp_tents = self.camp_figs[:], self.camp_tents[:]
+        c.refuge_figs = [row[:] for row in self.refuge_figs]
+        c.refuge_tents = [row[:] for row in self.refuge_tents]
+        c.deck, c.arrived, c.dice = self.deck[:], self.arrived[:], self.dice[:]
+        c.seat, c.round, c.turns, c.phase = self.seat, self.round, self.turns, self.phase
+        c.thrown, c.rolling, c.pending = self.thrown, self.rolling[:], self.pending[:]
+        c.usable, c.points, c.road_left = self.usable[:], self.points, self.road_left
+        c.road_last, c.drawn, c.may_stop = self.road_last, self.drawn, self.may_stop
+        c.swaps, c.back_phase = [row[:] for row in self.swaps], self.back_phase
+        c.ended, c.winners, c.leaders = self.ended, self.winners, self.leaders[:]
+        c.deaths, c.tiles_placed = self.deaths, self.tiles_placed
+        c.water_missions, c.decisions = self.water_missions, self.decisions
+        c.legal_moves, c.steps, c.legal = self.legal_moves, self.steps, self.legal
+        c.memo = {"frontier": frontier_and_tiles(self)}  # kept with `tiles_placed`: shared
+        return c
 
     def resample(self, rng: random.Random) -> None:
         """Shuffle the tiles still in the deck: their order is hidden from the players, so
         a search (`pnp.mcts`) plays against a fresh order, never the one dealt (sorted
-        first, so the new order depends on the deck's contents alone)."""
+        first, so the new order depends on the deck's contents alone). In the kernel when
+        there is one (seeded by one draw of `rng`), else with `rng.shuffle`."""
         self.deck.sort()
-        rng.shuffle(self.deck)
+        if _kernel is None:
+            rng.shuffle(self.deck)
+        else:
+            _kernel.shuffle(self.deck, rng.getrandbits(64))
+
+    def playout(self, rng: random.Random, stop: int) -> None:
+        """Random play from here, in place, until the game is over or `turns` reaches
+        `stop` (see `pnp.state`): in the compiled kernel, seeded by one draw of `rng`, or
+        on the readable rules when there is none. The kernel plays by the same law as the
+        readable rules' random bot (tests/test_dh_playout.py), not with the same draws."""
+        if _kernel is None:
+            while self.ended is None and self.turns < stop:
+                chance = self.phase == P_ROLL
+                self.apply(self.sample_chance(rng) if chance else self.random_action(rng))
+            return
+        seed = rng.getrandbits(64)
+        if self.ended is not None or self.turns >= stop:
+            return
+        end, winners, steps = _kernel.playout(kernel_board(self.model), self, seed, stop)
+        if end:
+            self.ended, self.winners = End(end), winners
+        self.steps += steps
+        self.legal = None
+        self.memo.clear()
 
     def action_str(self, action: Action) -> str:
         return action_text(self.model, action)
@@ -173,12 +208,6 @@ class State:
             counters=dict(zip(COUNTED, (*counts, self.decisions, self.legal_moves), strict=True)),
         )
 
-
-LISTS = (
-    *("tile", "deadline", "colour", "figs", "tents", "bearer", "camp_figs", "camp_tents"),
-    *("deck", "arrived", "dice", "rolling", "pending", "usable", "leaders"),
-)
-"""The flat list fields `clone` copies (the nested ones it copies row by row)."""
 
 COUNTED = (
     *("duration_rounds", "deaths", "tiles_placed", "water_missions"),
