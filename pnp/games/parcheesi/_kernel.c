@@ -692,6 +692,60 @@ static void three_doubles_penalty(Game *g, int c) {
     if (best >= 0) g->pawns[c][best] = NEST;
 }
 
+/* A turn of colour c, as `state.State` plays it: with option `standard` a double is
+ * followed by another roll, and a third double is penalised instead of played. A turn
+ * already under way starts from its drawn roll (a, d; a = 0: none yet) with `doubles`
+ * counted so far, this roll's included. 0, or -1 out of memory. */
+static int play_turn(Game *g, int c, int a, int d, int doubles) {
+    for (;;) {
+        if (!a) {
+            a = below(&g->tw, 6) + 1;
+            d = below(&g->tw, 6) + 1;
+            if (g->standard && a == d && ++doubles == 3) {
+                three_doubles_penalty(g, c);
+                return 0;
+            }
+        }
+        if (play_roll(g, c, a, d) < 0) return -1;
+        if (has_won(g, c) || !(g->standard && a == d)) return 0;
+        a = 0;
+    }
+}
+
+/* `rules.progress`' leader after a turn: the seat with the most progress, -1 if tied. */
+static int leader(const Game *g) {
+    int top = -1, lead = -1;
+    for (int k = 0; k < g->players; k++) {
+        int total = 0;
+        for (int i = 0; i < PAWNS; i++) total += g->pawns[g->seats[k]][i] + 1;
+        if (total > top) { top = total; lead = k; }
+        else if (total == top) lead = -1;
+    }
+    return lead;
+}
+
+/* CPython's `random.seed(n)` for 0 <= n < 2**64 (`init_by_array` of n's 32-bit words):
+ * a playout's generator is then `random.Random(n)`'s, which the tests replay in Python. */
+static void seed_twister(Twister *t, unsigned long long n) {
+    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)}, *mt = t->mt;
+    int len = key[1] ? 2 : 1, i = 1, j = 0, k;
+    mt[0] = 19650218U;
+    for (k = 1; k < MT_N; k++) mt[k] = 1812433253U * (mt[k - 1] ^ (mt[k - 1] >> 30)) + (uint32_t)k;
+    for (k = MT_N > len ? MT_N : len; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++, j++;
+        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
+        if (j >= len) j = 0;
+    }
+    for (k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
+    }
+    mt[0] = 0x80000000U;
+    t->index = MT_N;
+}
+
 /* The seats' colours: 2 to 4 different colours 0..3. 0, or -1 with an exception. */
 static int read_seats(PyObject *seats, Game *g) {
     g->players = (int)PySequence_Size(seats);
@@ -717,6 +771,47 @@ static int read_seats(PyObject *seats, Game *g) {
     return 0;
 }
 
+/* The pawns of a given position: `pawns[c]` colour c's 4 progress values (an unplayed
+ * colour's list may be empty). 0, or -1 with an exception. */
+static int read_pawns(PyObject *pawns, Game *g) {
+    if (PySequence_Size(pawns) != COLOURS) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "pawns are given for 4 colours");
+        return -1;
+    }
+    for (int c = 0; c < COLOURS; c++) {
+        PyObject *list = PySequence_GetItem(pawns, c);
+        if (!list) return -1;
+        Py_ssize_t len = PySequence_Size(list);
+        for (int i = 0; i < PAWNS; i++) {
+            PyObject *v = i < len ? PySequence_GetItem(list, i) : NULL;
+            long p = v ? PyLong_AsLong(v) : NEST;
+            Py_XDECREF(v);
+            if (p < NEST || p > g->b->home) {
+                Py_DECREF(list);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a pawn is off its path");
+                return -1;
+            }
+            g->pawns[c][i] = (int8_t)p;
+        }
+        Py_DECREF(list);
+    }
+    return 0;
+}
+
+/* The pawns by colour as lists (an unplayed colour's empty), for the caller's state. */
+static PyObject *pawn_lists(const Game *g) {
+    PyObject *pawns = PyTuple_New(COLOURS);
+    for (int c = 0; pawns && c < COLOURS; c++) {
+        int played = 0;
+        for (int k = 0; k < g->players; k++) played |= g->seats[k] == c;
+        PyObject *list = PyList_New(played ? PAWNS : 0);
+        if (!list) { Py_CLEAR(pawns); break; }
+        for (int i = 0; played && i < PAWNS; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(g->pawns[c][i]));
+        PyTuple_SET_ITEM(pawns, c, list);
+    }
+    return pawns;
+}
+
 /* results(board, seats, pawns, colour, a, b, standard) -> [(own, captured), ...]: the
  * allowed results of one roll from a given position, as `rules.allowed_positions` lists
  * them (for tests on hand-made positions). `pawns[c]`: colour c's 4 progress values. */
@@ -740,27 +835,11 @@ static PyObject *results(PyObject *self, PyObject *args) {
     }
     int mover = 0;
     for (int k = 0; k < g->players; k++) mover |= g->seats[k] == colour;
-    for (int c = 0; c < COLOURS && mover; c++) {
-        PyObject *list = PySequence_GetItem(pawns, c);
-        if (!list) goto done;
-        Py_ssize_t len = PySequence_Size(list);
-        for (int i = 0; i < PAWNS; i++) {
-            PyObject *v = i < len ? PySequence_GetItem(list, i) : NULL;
-            long p = v ? PyLong_AsLong(v) : NEST;
-            Py_XDECREF(v);
-            if (p < NEST || p > bd->home) {
-                Py_DECREF(list);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a pawn is off its path");
-                goto done;
-            }
-            g->pawns[c][i] = (int8_t)p;
-        }
-        Py_DECREF(list);
-    }
     if (!mover) {
         PyErr_SetString(PyExc_ValueError, "the mover has no seat");
         goto done;
     }
+    if (read_pawns(pawns, g) < 0) goto done;
     int n = roll_results(g, colour, a, b);
     if (n < 0) { PyErr_NoMemory(); goto done; }
     out = PyList_New(n);
@@ -809,43 +888,17 @@ static PyObject *play(PyObject *self, PyObject *args) {
     int turns = 0, seat = 0;
     const char *ended = NULL;
     while (!ended) {
-        int c = g->seats[seat], doubles = 0;
-        for (;;) {
-            int a = below(&g->tw, 6) + 1, d = below(&g->tw, 6) + 1;
-            if (g->standard && a == d && ++doubles == 3) {
-                three_doubles_penalty(g, c);
-                break;
-            }
-            if (play_roll(g, c, a, d) < 0) { PyErr_NoMemory(); goto done; }
-            if (has_won(g, c) || !(g->standard && a == d)) break;
-        }
-        turns++;
-        int top = -1, leader = -1;
-        for (int k = 0; k < g->players; k++) {
-            int total = 0;
-            for (int i = 0; i < PAWNS; i++) total += g->pawns[g->seats[k]][i] + 1;
-            if (total > top) { top = total; leader = k; }
-            else if (total == top) leader = -1;
-        }
-        leaders[turns - 1] = leader;
+        int c = g->seats[seat];
+        if (play_turn(g, c, 0, 0, 0) < 0) { PyErr_NoMemory(); goto done; }
+        leaders[turns++] = leader(g);
         if (has_won(g, c)) ended = "home";
         else if (turns >= max_turns) ended = "timeout";
         seat = seat + 1 < g->players ? seat + 1 : 0;
     }
 
-    PyObject *pawns = PyTuple_New(COLOURS), *lead = PyTuple_New(turns);
+    PyObject *pawns = pawn_lists(g), *lead = PyTuple_New(turns);
     PyObject *tw = twister_words(&g->tw);
     if (pawns && lead && tw) {
-        for (int c = 0; c < COLOURS; c++) {
-            int played = 0;
-            for (int k = 0; k < g->players; k++) played |= g->seats[k] == c;
-            PyObject *list = PyList_New(played ? PAWNS : 0);
-            for (int i = 0; list && played && i < PAWNS; i++) {
-                int8_t *p = g->pawns[c];
-                PyList_SET_ITEM(list, i, PyLong_FromLong(p[i]));
-            }
-            PyTuple_SET_ITEM(pawns, c, list);
-        }
         for (int t = 0; t < turns; t++) PyTuple_SET_ITEM(lead, t, PyLong_FromLong(leaders[t]));
         result = Py_BuildValue("isNN(lllll)N", turns, ended, pawns, lead, g->captures,
                                g->decisions, g->legal, g->entries, g->passes, tw);
@@ -860,12 +913,76 @@ done:
     return result;
 }
 
+/* playout(board, seats, pawns, seat, turns, doubles, a, b, standard, stop, max_turns, seed)
+ *   -> (pawns, seat, turns, ended, winner, leaders, (captures, entries, passes))
+ * Random play from a given position, as `State.playout` asks: whole turns while the game
+ * goes on and fewer than `stop` turns are played (a turn under way, its roll (a, b)
+ * drawn, is finished first; a = 0 at a chance node). It draws from `random.Random(seed)`'s
+ * generator: the same law as the readable rules' random play, and the same draws.
+ * `ended` is None, "home" or "timeout"; `winner` the seat that won, or -1; `leaders` the
+ * leader after each turn played; the counts are this playout's. */
+static PyObject *playout(PyObject *self, PyObject *args) {
+    PyObject *capsule, *seats, *pawns, *number;
+    int seat, turns, doubles, a, d, standard, stop, max_turns;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOiiiiipiiO", &capsule, &seats, &pawns, &seat, &turns, &doubles,
+                          &a, &d, &standard, &stop, &max_turns, &number))
+        return NULL;
+    unsigned long long seed = PyLong_AsUnsignedLongLong(number); /* 0 .. 2**64 - 1 */
+    if (PyErr_Occurred()) return NULL;
+    Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    int *leaders = NULL, played = 0, winner = -1;
+    const char *ended = NULL;
+    g->b = b;
+    g->standard = standard;
+    if (read_seats(seats, g) < 0 || read_pawns(pawns, g) < 0) goto done;
+    if (seat < 0 || seat >= g->players || turns < 0 || doubles < 0 || doubles > 2 ||
+        (a != 0 && (a < 1 || a > 6 || d < 1 || d > 6)) || max_turns < 1) {
+        PyErr_SetString(PyExc_ValueError, "not a position of a game under way");
+        goto done;
+    }
+    seed_twister(&g->tw, seed);
+    int most = stop - turns < max_turns - turns ? stop - turns : max_turns - turns;
+    leaders = PyMem_Malloc((size_t)(most > 0 ? most : 1) * sizeof(int));
+    if (!leaders) { PyErr_NoMemory(); goto done; }
+    while (!ended && turns < stop) {
+        int c = g->seats[seat];
+        if (play_turn(g, c, a, d, doubles) < 0) { PyErr_NoMemory(); goto done; }
+        a = d = doubles = 0;
+        turns++;
+        leaders[played++] = leader(g);
+        if (has_won(g, c)) ended = "home", winner = seat;
+        else if (turns >= max_turns) ended = "timeout";
+        seat = seat + 1 < g->players ? seat + 1 : 0;
+    }
+    PyObject *out = pawn_lists(g), *lead = PyTuple_New(played);
+    if (out && lead) {
+        for (int t = 0; t < played; t++) PyTuple_SET_ITEM(lead, t, PyLong_FromLong(leaders[t]));
+        result = Py_BuildValue("Niizi" "N(lll)", out, seat, turns, ended, winner, lead,
+                               g->captures, g->entries, g->passes);
+    } else {
+        Py_XDECREF(out);
+        Py_XDECREF(lead);
+    }
+done:
+    PyMem_Free(leaders);
+    free_game(g);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS, "board(paths, safe, strips): the board for play()."},
     {"results", results, METH_VARARGS,
      "results(board, seats, pawns, colour, a, b, standard): one roll's allowed results."},
     {"play", play, METH_VARARGS,
      "play(board, seats, greedy, standard, max_turns, twister): one whole game."},
+    {"playout", playout, METH_VARARGS,
+     "playout(board, seats, pawns, seat, turns, doubles, a, b, standard, stop, max_turns, "
+     "seed): random play from a position."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -42,3 +42,21 @@ def play(
     tuple[int, ...],
 ]:
     """One whole game: (turns, end, pawns by colour, leaders, counters, the twister after)."""
+
+def playout(
+    board: Board,
+    seats: Sequence[int],
+    pawns: Sequence[Sequence[int]],
+    seat: int,
+    turns: int,
+    doubles: int,
+    a: int,
+    b: int,
+    standard: bool,
+    stop: int,
+    max_turns: int,
+    seed: int,
+) -> tuple[tuple[list[int], ...], int, int, str | None, int, tuple[int, ...], tuple[int, int, int]]:
+    """Random play from a position (a = 0: at a chance node) with `random.Random(seed)`'s
+    draws: (pawns by colour, seat, turns, end or None, winner or -1, leaders, (captures,
+    entries, passes) of the playout)."""

@@ -19,22 +19,18 @@ from pnp.games.parcheesi import rules as ref
 from pnp.games.parcheesi import state as game
 from pnp.games.parcheesi.bots import BOT_NAMES
 from pnp.games.parcheesi.bots import make_bot as make_bot
+from pnp.games.parcheesi.compiled import board as _boards
+from pnp.games.parcheesi.compiled import kernel as _kernel
 from pnp.games.parcheesi.model import PlayModel, play_model
 from pnp.games.parcheesi.params import RULES, ParcheesiParams
-from pnp.memo import PerModel
 from pnp.outcome import GameRecord, SimOption
-
-try:
-    from pnp.games.parcheesi import _kernel
-except ImportError:  # built without a C compiler: the readable rules play
-    _kernel = None  # type: ignore[assignment]
 
 BOTS = BOT_NAMES
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 DEFAULT_PLAYERS = 4
 COOPERATIVE = False
-MCTS_BUDGET = 10  # an mcts decision's playouts: the readable rules list every play of a roll
+MCTS_BUDGET = 200  # an mcts decision's playouts: on the kernel, well under a second a decision
 ABSTRACTION = ""
 TERMINATION = game.Termination
 COUNTERS = {
@@ -73,19 +69,10 @@ def prepare(params: ParcheesiParams, players: int, rules: str | None = None) -> 
 def new_state(
     model: PlayModel, players: int, rng: random.Random | None = None, rules: str | None = None
 ) -> game.State:
-    """The readable rules' start (no set-up draws: `rng` is not used)."""
-    return game.new_game(model if rules is None else ref.with_rules(model, rules), players)
-
-
-def _board(model: PlayModel) -> _kernel.Board:
-    """The kernel's copy of the board: each colour's path of nodes, safe nodes, strips."""
-    assert _kernel is not None
-    home = model.home
-    strips = [path.index(model.home_entry[c]) + 1 for c, path in enumerate(model.paths)]
-    return _kernel.board([path[:home] for path in model.paths], model.safe, strips)
-
-
-_boards: PerModel[PlayModel, _kernel.Board] = PerModel(_board)
+    """The start (no set-up draws: `rng` is not used). Its rolls' results come from the
+    kernel when it is built (the same results, in the same order, as the readable rules)."""
+    model = model if rules is None else ref.with_rules(model, rules)
+    return game.new_game(model, players, compiled=_kernel is not None)
 
 
 def _without_kernel() -> None:
@@ -120,7 +107,7 @@ def play_one(
         return _play_compiled(model, players, seat.name == "greedy", rng)
     if not reference:
         _without_kernel()
-    state = new_state(model, players, rng)
+    state = game.new_game(model, players)  # the readable rules throughout
     return play(state, [seat] * players, rng).record(tuple(COUNTERS))
 
 

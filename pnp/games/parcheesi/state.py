@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from pnp import outcome
 from pnp.chance import pick
+from pnp.games.parcheesi import compiled
 from pnp.games.parcheesi.model import PlayModel
 from pnp.games.parcheesi.rules import (
     COUNTERS,
@@ -71,6 +72,7 @@ class State:
     counters: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTERS, 0))
     dice: Dice | None = None
     doubles: int = 0  # doubles rolled so far this turn (`standard`)
+    compiled: bool = False  # the kernel lists a roll's results (the same, in the same order)
     _offered: tuple[Position, ...] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -95,8 +97,25 @@ class State:
         if self.dice is None:
             raise ValueError("the dice are not rolled: a chance node")
         if self._offered is None:
+            self._offered = self._kernel_results() if self.compiled else None
+        if self._offered is None:
             self._offered = tuple(allowed_positions(self, self.dice))
         return self._offered
+
+    def _kernel_results(self) -> tuple[Position, ...] | None:
+        """`allowed_positions` by the kernel (checked against it roll by roll), or None
+        when the kernel is not built."""
+        if compiled.kernel is None or self.dice is None:
+            return None
+        results = compiled.kernel.results(
+            compiled.board(self.model),
+            self.seats,
+            self.pawns,
+            self.colour,
+            *self.dice,
+            self.standard,
+        )
+        return tuple([Position(own, captured) for own, captured in results])
 
     def chance_outcomes(self) -> tuple[tuple[Dice, float], ...]:
         return ROLLS
@@ -154,6 +173,40 @@ class State:
         self.seat = (self.seat + 1) % len(self.seats)
         self.doubles = 0
 
+    def playout(self, rng: random.Random, stop: int) -> None:
+        """Random play from here, in place, until the game is over or `turns` reaches
+        `stop` (`pnp.state`'s optional method, for the tree search's rollouts): in the
+        kernel when it is built, else the readable rules' loop, both drawing from
+        `random.Random(n)` for one draw n of `rng`, so both play the same game."""
+        seed = rng.getrandbits(64)
+        if self.ended is not None or self.turns >= stop:
+            return
+        if compiled.kernel is None:
+            play_randomly(self, random.Random(seed), stop)
+            return
+        a, b = self.dice or (0, 0)
+        pawns, seat, turns, ended, winner, leaders, counts = compiled.kernel.playout(
+            compiled.board(self.model),
+            self.seats,
+            self.pawns,
+            self.seat,
+            self.turns,
+            self.doubles,
+            a,
+            b,
+            self.standard,
+            stop,
+            MAX_TURNS,
+            seed,
+        )
+        self.pawns = list(pawns)
+        self.seat, self.turns, self.dice, self.doubles, self._offered = seat, turns, None, 0, None
+        self.leaders.extend(leaders)
+        for name, count in zip(COUNTERS, counts, strict=True):
+            self.counters[name] += count
+        if ended is not None:
+            self.ended, self.winner = Termination(ended), None if winner < 0 else winner
+
     def is_terminal(self) -> bool:
         return self.ended is not None
 
@@ -187,13 +240,21 @@ class State:
         )
 
 
-def new_game(model: PlayModel, players: int) -> State:
-    """The start: every pawn in its nest, seat 0 to roll."""
+def play_randomly(state: State, rng: random.Random, stop: int) -> None:
+    """The readable rules' random play: roll, then a uniform choice among the allowed
+    results, until the game is over or `turns` reaches `stop` (a turn under way ends first)."""
+    while state.ended is None and state.turns < stop:
+        state.apply(state.sample_chance(rng) if state.dice is None else state.random_action(rng))
+
+
+def new_game(model: PlayModel, players: int, compiled: bool = False) -> State:
+    """The start: every pawn in its nest, seat 0 to roll (`compiled`: the kernel lists
+    each roll's results, for the tree search; the readable rules otherwise)."""
     if not 2 <= players <= 4:
         raise ValueError(f"Parcheesi takes 2 to 4 players, got {players}")
     seats = seat_colours(players)
     pawns = [[NEST] * PAWNS if c in seats else [] for c in range(len(model.paths))]
-    return State(model, seats, pawns)
+    return State(model, seats, pawns, compiled=compiled)
 
 
 def game_record(

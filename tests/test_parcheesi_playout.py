@@ -1,0 +1,176 @@
+"""Parcheesi's playouts from any position (`State.playout`), for the tree search.
+
+The kernel plays random games on from a given position (mid-turn included) and writes
+the end back into the state. It draws from `random.Random(n)` for one draw n of the
+caller's generator, so it must play exactly the game the readable rules' random loop
+plays from the same generator; the law of its results is also compared, independent
+draws against independent draws, with the loop the tree search runs without it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from test_parcheesi_kernel import needs_kernel
+from test_parcheesi_properties import MODELS
+
+from pnp.games.parcheesi import engine, rules
+from pnp.games.parcheesi import state as game
+from pnp.sim.intervals import chi_square_sf
+from pnp.state import CHANCE
+
+HOME = MODELS["seed"].home
+
+
+def mid_game(rules_name: str, players: int, seed: int, steps: int) -> game.State:
+    """A position reached by `steps` random steps (rolls and choices) from the start."""
+    rng = random.Random(seed)
+    state = game.new_game(MODELS[rules_name], players)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        chance = state.current_player() == CHANCE
+        state.apply(state.sample_chance(rng) if chance else state.random_action(rng))
+    return state
+
+
+def snapshot(state: game.State) -> tuple:
+    return (
+        state.pawns,
+        state.seat,
+        state.turns,
+        state.ended,
+        state.winner,
+        state.leaders,
+        state.counters,
+        state.dice,
+        state.doubles,
+    )
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules_name", ["seed", "standard"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("steps", [0, 41, 120, 250])  # odd: the dice are rolled, mid-turn
+def test_the_kernel_playout_plays_the_readable_rules_random_game(rules_name, players, steps):
+    start = mid_game(rules_name, players, 100 * players + steps, steps)
+    for seed in range(3):
+        stop = start.turns + (1, 7, 40)[seed] if seed < 2 else rules.MAX_TURNS
+        compiled, readable = start.clone(), start.clone()
+        draws = random.Random(seed)
+        compiled.playout(draws, stop)
+        game.play_randomly(readable, random.Random(random.Random(seed).getrandbits(64)), stop)
+        assert snapshot(compiled) == snapshot(readable)
+        assert compiled.turns >= min(stop, start.turns + 1) or compiled.is_terminal()
+        assert draws.getstate() != random.Random(seed).getstate()  # one draw taken
+
+
+@needs_kernel
+def test_a_playout_one_step_from_the_end_is_won_by_the_mover():
+    """Three pawns home, the fourth three spaces short, the mover holding a 1 and a 2:
+    every complete play brings it home (a step with one die leaves the other playable)."""
+    for rules_name in ("seed", "standard"):
+        state = game.new_game(MODELS[rules_name], 2, compiled=True)
+        state.seat = 1
+        state.turns = 57
+        state.pawns[state.colour] = [HOME, HOME, HOME, HOME - 3]
+        state.pawns[state.seats[0]] = [rules.NEST, 5, 30, 60]
+        state.apply((1, 2))
+        assert [p.own for p in state.legal_actions()] == [(HOME,) * 4]
+        state.playout(random.Random(1), state.turns + 40)
+        assert state.outcome() is not None
+        assert state.ended == game.Termination.HOME and state.winner == 1
+        assert state.turns == 58 and state.seat == 0 and state.dice is None
+
+
+@needs_kernel
+def test_a_playout_stops_at_the_turn_given_and_leaves_a_finished_game_alone():
+    state = mid_game("seed", 4, 3, 80)
+    state.playout(random.Random(2), state.turns + 5)
+    assert state.ended is None and state.dice is None
+    assert len(state.leaders) == state.turns
+    ended = mid_game("seed", 2, 4, 10_000)
+    assert ended.is_terminal()
+    before = snapshot(ended)
+    ended.playout(random.Random(2), ended.turns + 5)
+    assert snapshot(ended) == before
+
+
+@needs_kernel
+def test_the_kernel_refuses_a_position_that_is_not_a_game_under_way():
+    state = mid_game("seed", 2, 5, 30)
+    board = engine._boards(state.model)
+    args = [board, state.seats, state.pawns, 0, 10, 0, 0, 0, False, 20, rules.MAX_TURNS, 1]
+    assert engine._kernel.playout(*args)[2] >= 11
+    for where, bad in ((3, 2), (5, 3), (6, 7), (11, -1)):
+        wrong = list(args)
+        wrong[where] = bad
+        with pytest.raises((ValueError, OverflowError)):
+            engine._kernel.playout(*wrong)
+    wrong = list(args)
+    wrong[2] = [[0, 0, 0, HOME + 1], [], [], []]
+    with pytest.raises(ValueError):
+        engine._kernel.playout(*wrong)
+
+
+@needs_kernel
+def test_compiled_states_offer_the_readable_rules_results():
+    """`engine.new_state`'s rolls are listed by the kernel: the same positions, in order."""
+    for players in (2, 4):
+        rng = random.Random(players)
+        fast = engine.new_state(MODELS["standard"], players)
+        assert fast.compiled
+        while not fast.is_terminal() and fast.turns < 60:
+            if fast.current_player() == CHANCE:
+                fast.apply(fast.sample_chance(rng))
+                continue
+            slow = fast.clone()
+            slow.compiled, slow._offered = False, None
+            assert fast.legal_actions() == slow.legal_actions()
+            fast.apply(fast.random_action(rng))
+
+
+def homogeneity_p(a: Counter, b: Counter) -> float:
+    """The chi-square test of two samples drawn from one law (categories seen in either)."""
+    cells = sorted(set(a) | set(b), key=str)
+    na, nb = sum(a.values()), sum(b.values())
+    stat = 0.0
+    for cell in cells:
+        total = a[cell] + b[cell]
+        for count, n in ((a[cell], na), (b[cell], nb)):
+            expected = total * n / (na + nb)
+            stat += (count - expected) ** 2 / expected
+    return chi_square_sf(stat, len(cells) - 1) if len(cells) > 1 else 1.0
+
+
+def result(state: game.State, start: int) -> tuple[int | None, int]:
+    """A finished playout's winner and how long it took, in buckets of 8 turns."""
+    return state.winner, min((state.turns - start) // 8, 3)
+
+
+@pytest.mark.slow
+@needs_kernel
+@pytest.mark.parametrize(
+    ("rules_name", "players", "seed", "steps"),
+    [("seed", 2, 1, 130), ("standard", 2, 2, 121), ("seed", 3, 4, 181)],
+)
+def test_kernel_playouts_follow_the_law_of_the_readable_random_play(
+    rules_name, players, seed, steps
+):
+    """From mid-game positions, the winners and lengths of 250 kernel playouts and of 250
+    readable-rules playouts (independent draws) agree (chi-square, 0.1 % level)."""
+    start = mid_game(rules_name, players, seed, steps)
+    assert not start.is_terminal()
+    kernel, readable = Counter(), Counter()
+    draws = random.Random(seed)
+    for _ in range(250):
+        state = start.clone()
+        state.playout(draws, rules.MAX_TURNS)
+        kernel[result(state, start.turns)] += 1
+        state = start.clone()
+        game.play_randomly(state, draws, rules.MAX_TURNS)
+        readable[result(state, start.turns)] += 1
+    assert homogeneity_p(kernel, readable) > 0.001
+    assert len(kernel) > 2  # the test can tell laws apart: the results vary
