@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "../../_twister.h"
+#include "../../_seed.h"
 
 /* The greedy bot's ratings must round as Python's doubles do, one operation at a time:
  * no fused multiply-adds (GCC would fuse them by default on hardware that has them). */
@@ -1288,27 +1289,6 @@ static PyObject *play(PyObject *self, PyObject *args) {
 
 /* --- random play from a position of the readable rules (State.playout) */
 
-/* CPython's seeding of a Mersenne Twister with a non-negative int below 2**64
- * (init_genrand, then init_by_array over its 32-bit words, lowest first). */
-static void seed_twister(Twister *t, unsigned long long seed) {
-    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)}, *mt = t->mt;
-    int keys = key[1] ? 2 : 1, i = 1, j = 0;
-    mt[0] = 19650218U;
-    for (int k = 1; k < MT_N; k++) mt[k] = 1812433253U * (mt[k - 1] ^ (mt[k - 1] >> 30)) + (uint32_t)k;
-    for (int k = MT_N > keys ? MT_N : keys; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++, j++;
-        if (i >= MT_N) mt[0] = mt[MT_N - 1], i = 1;
-        if (j >= keys) j = 0;
-    }
-    for (int k = MT_N - 1; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= MT_N) mt[0] = mt[MT_N - 1], i = 1;
-    }
-    mt[0] = 0x80000000U;
-    t->index = MT_N;
-}
 
 /* An int attribute of the state, in [lo, hi]. */
 static int get_long(PyObject *state, const char *name, long lo, long hi, long *out) {
@@ -1415,7 +1395,7 @@ static PyObject *shuffle(PyObject *self, PyObject *args) {
         return NULL;
     }
     Twister tw;
-    seed_twister(&tw, seed);
+    twister_seed64(&tw, seed);
     PyObject **items = ((PyListObject *)list)->ob_item;
     for (Py_ssize_t i = n - 1; i > 0; i--) {
         int j = below(&tw, (int)i + 1);
@@ -1610,7 +1590,7 @@ static PyObject *playout(PyObject *self, PyObject *args) {
             PyErr_NoMemory();
         } else {
             if (g->turns < stop && g->turns < 2 * max_rounds + 1) {
-                seed_twister(&g->tw, seed);
+                twister_seed64(&g->tw, seed);
                 Py_BEGIN_ALLOW_THREADS
                 play_on(g, max_rounds, &r, stop);
                 Py_END_ALLOW_THREADS

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../../_twister.h"
+#include "../../_seed.h"
 
 #define COLOURS 4
 #define PAWNS 4
@@ -724,27 +725,6 @@ static int leader(const Game *g) {
     return lead;
 }
 
-/* CPython's `random.seed(n)` for 0 <= n < 2**64 (`init_by_array` of n's 32-bit words):
- * a playout's generator is then `random.Random(n)`'s, which the tests replay in Python. */
-static void seed_twister(Twister *t, unsigned long long n) {
-    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)}, *mt = t->mt;
-    int len = key[1] ? 2 : 1, i = 1, j = 0, k;
-    mt[0] = 19650218U;
-    for (k = 1; k < MT_N; k++) mt[k] = 1812433253U * (mt[k - 1] ^ (mt[k - 1] >> 30)) + (uint32_t)k;
-    for (k = MT_N > len ? MT_N : len; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++, j++;
-        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
-        if (j >= len) j = 0;
-    }
-    for (k = MT_N - 1; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
-    }
-    mt[0] = 0x80000000U;
-    t->index = MT_N;
-}
 
 /* The seats' colours: 2 to 4 different colours 0..3. 0, or -1 with an exception. */
 static int read_seats(PyObject *seats, Game *g) {
@@ -945,7 +925,7 @@ static PyObject *playout(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "not a position of a game under way");
         goto done;
     }
-    seed_twister(&g->tw, seed);
+    twister_seed64(&g->tw, seed);
     int most = stop - turns < max_turns - turns ? stop - turns : max_turns - turns;
     leaders = PyMem_Malloc((size_t)(most > 0 ? most : 1) * sizeof(int));
     if (!leaders) { PyErr_NoMemory(); goto done; }
