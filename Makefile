@@ -6,6 +6,11 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# Python caches compiled modules unless PYTHONDONTWRITEBYTECODE is set, as some images do:
+# then every test process and every `pnp` a test starts compiles pnp again (the fast tier
+# took about a third longer). The commands here keep Python's default.
+unexport PYTHONDONTWRITEBYTECODE
+
 .DEFAULT_GOAL := help
 .PHONY: help setup kits studio test bench lint golden conformance clean
 
