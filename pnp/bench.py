@@ -64,7 +64,7 @@ def mcts_decision_ms(game: str, seconds: float) -> tuple[float, int]:
     search grows with its playouts about linearly)."""
     import random
 
-    from pnp.mcts import MctsBot
+    from pnp.sim.seats import mcts_bot
     from pnp.state import CHANCE
 
     gdef = get_game(game)
@@ -78,7 +78,7 @@ def mcts_decision_ms(game: str, seconds: float) -> tuple[float, int]:
         state.apply(state.sample_chance(rng) if chance else state.random_action(rng))
 
     def timed(playouts: int) -> float:
-        bot = MctsBot(playouts, cooperative=engine.COOPERATIVE)
+        bot = mcts_bot(engine, playouts)
         start = time.perf_counter()
         bot.search(state, random.Random(2))
         return time.perf_counter() - start

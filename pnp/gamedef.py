@@ -5,8 +5,8 @@ registry (and the games must not depend on each other).
 
 `Engine` and `Solver` are the contracts a game's simulation and solver modules meet (a
 module satisfies a protocol for mypy as an object does). Members a game may leave out
-(`RATIOS`, `TOTALS`, `warm`, `MCTS_BUDGET`, a solver's `MAX_BUDGET` and `label_line`) are
-read here, with their defaults, and nowhere else.
+(`RATIOS`, `TOTALS`, `warm`, `MCTS_BUDGET`, `PLAYOUT_TURNS`, a solver's `MAX_BUDGET` and
+`label_line`) are read here, with their defaults, and nowhere else.
 """
 
 from __future__ import annotations
@@ -144,6 +144,13 @@ def mcts_budget(engine: Engine, default: int) -> int:
     """Playouts an mcts seat spends per decision by default: the engine's `MCTS_BUDGET`
     (a game whose readable rules are slow to play declares a smaller one), else `default`."""
     return int(getattr(engine, "MCTS_BUDGET", default))
+
+
+def playout_turns(engine: Engine, default: int) -> int:
+    """Turns an mcts playout runs beyond the position searched: the engine's
+    `PLAYOUT_TURNS` (a game that scores a cut-off playout on its `standing()` can stop
+    sooner), else `default`."""
+    return int(getattr(engine, "PLAYOUT_TURNS", default))
 
 
 def max_budget(solver: Solver, default: int) -> int:

@@ -10,24 +10,35 @@ clone so the order it plays against is a fresh draw of what a player cannot see
 
 The reward of a playout is each seat's share of the win (`outcome().winners`, a shared win
 split); in a cooperative game every seat gets the team's result. A playout stops after
-`playout_turns` turns beyond the root (a long game never makes one decision slow). A
-game's own cut-off (a turn limit) scores each seat by the game's record: the seats
-ahead on `record().scores` share `LEAD_REWARD` (less than a win), or nobody gets
-anything when the scores are level or the game keeps none. The search's own cut-off
-scores no win for anyone: a record is only kept for a game that is over.
+`playout_turns` turns beyond the root (a long game never makes one decision slow; a game
+may declare its own horizon, its engine's `PLAYOUT_TURNS`). A game's own cut-off (a turn
+limit) scores each seat by the game's record: the seats ahead on `record().scores` share
+`LEAD_REWARD` (less than a win), or nobody gets anything when the scores are level or the
+game keeps none. The search's own cut-off scores the same way on the state's `standing()`
+(each seat's progress, higher is better) where the game offers one, and no win for anyone
+where it does not (early playout termination: a short playout scored on progress learns
+from the first turn of a long game, where a long one cut off unscored learns nothing).
+
+A state may offer ``tree_search(rng, budget, playout_turns, exploration, cooperative)``:
+this very search, compiled beside its kernel (`pnp/_uct.h`), returning the same visits
+and leaving `rng` where this one would (or None, untouched, where its kernel does not
+take the position). `MctsBot(compiled=False)` keeps the readable
+search below, the reference the compiled one is checked against.
 
 All randomness comes from the `rng` given to `choose`: one draw of it seeds the search,
 so a seed gives the same decisions in every process and the game's own generator moves
-on by the same amount whatever the budget.
+on by the same amount whatever the budget. The search's own draws go through
+`pnp.chance.below`, which a kernel makes in C draw for draw.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+from pnp.chance import below
 from pnp.state import CHANCE, TERMINAL, State
 
 DEFAULT_BUDGET = 200
@@ -67,6 +78,7 @@ class MctsBot:
         cooperative: bool = False,
         playout_turns: int = PLAYOUT_TURNS,
         exploration: float = EXPLORATION,
+        compiled: bool = True,
     ) -> None:
         if not 1 <= budget <= MAX_BUDGET:
             raise ValueError(f"the budget must be 1 to {MAX_BUDGET} playouts, got {budget}")
@@ -74,6 +86,7 @@ class MctsBot:
         self.cooperative = cooperative
         self.playout_turns = playout_turns
         self.exploration = exploration
+        self.compiled = compiled
 
     def choose(self, state: State[Any], rng: random.Random) -> Any:
         """The root action visited most by `budget` playouts (a forced action at once).
@@ -87,10 +100,19 @@ class MctsBot:
         counts = [visits.get(a, 0) for a in legal]
         most = max(counts)
         best = [a for a, n in zip(legal, counts, strict=True) if n == most]
-        return best[search.randrange(len(best))] if len(best) > 1 else best[0]
+        return best[below(search, len(best))]
 
     def search(self, state: State[Any], rng: random.Random) -> dict[Any, int]:
-        """`budget` playouts from `state` drawing from `rng`: each root action's visits."""
+        """`budget` playouts from `state` drawing from `rng`: each root action's visits, in
+        the order the actions were first tried. On the state's compiled search when it has
+        one (and `compiled` is on), else on the readable loop below."""
+        compiled: Callable[..., dict[Any, int] | None] | None = getattr(state, "tree_search", None)
+        if compiled is not None and self.compiled:
+            visits = compiled(
+                rng, self.budget, self.playout_turns, self.exploration, self.cooperative
+            )
+            if visits is not None:  # None: the kernel does not take this position or kit
+                return visits
         root = Node(state.players)
         root.untried = list(state.legal_actions())
         resample: Callable[[Any, random.Random], None] | None = getattr(
@@ -128,7 +150,7 @@ class MctsBot:
             if node.untried is None:
                 node.untried = list(state.legal_actions())
             if node.untried:
-                action = node.untried.pop(rng.randrange(len(node.untried)))
+                action = node.untried.pop(below(rng, len(node.untried)))
                 state.apply(action)
                 steps += 1
                 child = node.children[action] = Node(state.players)
@@ -173,20 +195,42 @@ class MctsBot:
         return self.reward(state)
 
     def reward(self, state: State[Any]) -> list[float]:
-        """Each seat's reward: its share of a finished game's win, else of the lead."""
+        """Each seat's reward: its share of a finished game's win, else of the lead (on
+        the record at the game's own cut-off, on `standing()` at the search's)."""
         players = state.players
         outcome = state.outcome() if state.is_terminal() else None
         if outcome is not None and outcome.finished:
             return shares(outcome.winners, players, self.cooperative, 1.0)
-        if outcome is None or self.cooperative:
-            return [0.0] * players  # cut off by the search, or the team won nothing
-        scores = state.record().scores
+        if self.cooperative:
+            return [0.0] * players  # the team won nothing (yet)
+        if outcome is None:
+            standing: Callable[[], Sequence[float]] | None = getattr(state, "standing", None)
+            if standing is None:
+                return [0.0] * players  # cut off by the search, with no progress to score
+            scores: Sequence[float] = standing()
+        else:
+            scores = state.record().scores
         if len(scores) != players or min(scores) == max(scores):
             return [0.0] * players
         top = max(scores)
         return shares(
             tuple(s for s in range(players) if scores[s] == top), players, False, LEAD_REWARD
         )
+
+
+def compiled_visits(
+    rng: random.Random,
+    legal: Sequence[Any],
+    run: Callable[[tuple[int, ...]], tuple[list[tuple[int, int]], tuple[int, ...]]],
+) -> dict[Any, int]:
+    """A state's `tree_search` glue: `run` takes `rng`'s twister (its 625 numbers), runs a
+    kernel's `uct_search` (`pnp/_uct.h`) on it and hands back the root's (index in
+    `legal`, visits) pairs and the twister moved on, which `rng` then takes, as if the
+    readable search had drawn from it."""
+    version, words, gauss = rng.getstate()
+    children, words = run(words)
+    rng.setstate((version, words, gauss))
+    return {legal[i]: n for i, n in children}
 
 
 def shares(winners: tuple[int, ...], players: int, team: bool, worth: float) -> list[float]:

@@ -28,6 +28,8 @@ An engine (a module, or any object) offers the simulation contract, typed as
 - optionally ``warm(model)``: build lookup tables before the runner forks its workers.
 - optionally ``MCTS_BUDGET``: the playouts an ``mcts`` seat spends per decision by default
   (a game whose readable rules are slow to play declares fewer).
+- optionally ``PLAYOUT_TURNS``: how many turns an ``mcts`` playout runs beyond the
+  position searched (`pnp.mcts.PLAYOUT_TURNS` otherwise).
 
 A solver is a module with ``solve(model, players, budget) -> SolveResult``
 (`pnp.gamedef.Solver`).

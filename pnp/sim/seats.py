@@ -12,8 +12,8 @@ from typing import Any
 
 from pnp.errors import PnpError
 from pnp.forward import play
-from pnp.gamedef import Engine, GameDef, mcts_budget
-from pnp.mcts import DEFAULT_BUDGET, MAX_BUDGET, MctsBot
+from pnp.gamedef import Engine, GameDef, mcts_budget, playout_turns
+from pnp.mcts import DEFAULT_BUDGET, MAX_BUDGET, PLAYOUT_TURNS, MctsBot
 from pnp.outcome import GameRecord
 from pnp.state import Bot
 
@@ -96,10 +96,19 @@ def lineup(
     return Lineup(tuple(names), budget)
 
 
+def mcts_bot(engine: Engine, budget: int) -> MctsBot:
+    """The mcts bot as the engine declares it: its team scoring and its playouts' horizon."""
+    return MctsBot(
+        budget,
+        cooperative=engine.COOPERATIVE,
+        playout_turns=playout_turns(engine, PLAYOUT_TURNS),
+    )
+
+
 def seat_bot(engine: Engine, model: object, name: str, budget: int) -> Bot[Any]:
     """A seat's bot: a generic one, or the engine's own."""
     if name == "mcts":
-        return MctsBot(budget, cooperative=engine.COOPERATIVE)
+        return mcts_bot(engine, budget)
     return engine.make_bot(name, model)
 
 
