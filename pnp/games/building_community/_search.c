@@ -18,7 +18,8 @@
  * come from the caller, built from the play model. No static mutable data: reentrant.
  *
  * Below the search, random play from a position for a tree search's rollouts (`playout`,
- * `moves`; see `playout.py`): the fast path's own moves on its padded axial bits.
+ * `moves`; see `playout.py`): the fast path's own moves on its padded axial bits; and the
+ * tree search itself on them (`_tree.h`, `pnp/_uct.h`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -723,6 +724,92 @@ static PyObject *playboard(PyObject *self, PyObject *args) {
 
 enum { PO_PLAYING, PO_WIN, PO_STUCK, PO_REPEAT, PO_TIMEOUT };
 
+/* A position in play: the colour masks, the pawns' bits, the pawn to move, the turns
+ * played, the passes in a row and the end (PO_PLAYING while the game goes on). */
+typedef struct {
+    u64 m[3];
+    int pawns[MAX_PAWNS];
+    int players, k, turns, in_a_row, end;
+} PoPos;
+
+static u64 po_occupied(const PoPos *s) {
+    u64 occ = 0;
+    for (int i = 0; i < s->players; i++) occ |= (u64)1 << s->pawns[i];
+    return occ;
+}
+
+/* The pawn to move's options (`po_options`), and whether its turn begins special. */
+static int po_turn_options(const PlayBoard *t, const PoPos *s, PlayOption *opts, int *special) {
+    int p = s->pawns[s->k];
+    u64 pb = (u64)1 << p, occ = po_occupied(s);
+    *special = (po_flood(t, pb, s->m[colour_at(s->m, p)]) & occ & ~pb) != 0;
+    return po_options(t, s->m, occ, p, *special, opts);
+}
+
+/* The i-th move of the options (the canonical order: by option, then destination bit):
+ * its option's index, and the destination's bit in *to. */
+static int po_nth(const PlayOption *opts, int i, int *to) {
+    int j = 0;
+    while (i >= popc(opts[j].dest)) i -= popc(opts[j++].dest);
+    u64 dest = opts[j].dest;
+    while (i--) dest &= dest - 1;
+    *to = ctz(dest);
+    return j;
+}
+
+/* Play the move (option o, to the bit `to`), or a pass (o NULL), hand the turn on and run
+ * the end checks in the rules' order (win, stuck, repeat, timeout). `seen` says whether
+ * the position reached was seen before: it is called with the new position's key. */
+static void po_play(PoPos *s, const PlayOption *o, int to, int max_turns,
+                    int (*seen)(void *, Key), void *arg) {
+    if (o) {
+        u64 ab = (u64)1 << o->a | (u64)1 << o->b;
+        s->m[o->ca] ^= ab;
+        s->m[o->cb] ^= ab;
+        s->pawns[s->k] = to;
+        s->in_a_row = 0;
+    } else {
+        s->in_a_row++;
+    }
+    s->turns++;
+    s->k = (s->k + 1) % s->players;
+    int again = seen(arg, po_key(s->m, s->pawns, s->players, s->k));
+    if (o && o->left == 0) s->end = PO_WIN;
+    else if (s->in_a_row == s->players) s->end = PO_STUCK;
+    else if (again) s->end = PO_REPEAT;
+    else if (s->turns >= max_turns) s->end = PO_TIMEOUT;
+}
+
+/* One random turn (`rng.choice` over the moves, a pass drawing nothing): counted in cnt
+ * (passes, legal moves, decisions, special turns), written to `step` (a, b, to; 255 for a
+ * pass), played by `po_play`. */
+static void po_random_turn(const PlayBoard *t, PoPos *s, Twister *tw, PlayOption *opts, u64 *cnt,
+                           unsigned char *step, int max_turns, int (*seen)(void *, Key), void *arg) {
+    int special, nopt = po_turn_options(t, s, opts, &special);
+    cnt[3] += special;
+    if (!nopt) {
+        cnt[0]++;
+        step[0] = step[1] = step[2] = 255;
+        po_play(s, NULL, 0, max_turns, seen, arg);
+        return;
+    }
+    int total = 0, bits = 0, to;
+    for (int i = 0; i < nopt; i++) total += popc(opts[i].dest);
+    cnt[2]++;
+    cnt[1] += (u64)total;
+    while (total >> bits) bits++;
+    uint32_t r;
+    do r = genrand(tw) >> (32 - bits);
+    while (r >= (uint32_t)total);
+    const PlayOption *o = &opts[po_nth(opts, (int)r, &to)];
+    step[0] = (unsigned char)o->a;
+    step[1] = (unsigned char)o->b;
+    step[2] = (unsigned char)to;
+    po_play(s, o, to, max_turns, seen, arg);
+}
+
+static int seen_hook(void *seen, Key key) { return seen_add(seen, key); }
+
 /* playout(playboard, (m0, m1, m2), pawns, to_move, turns, in_a_row, counters, seen,
  * max_turns, stop, seed) -> (turns, end, (m0, m1, m2), pawns, to_move, in_a_row, counters,
  * trail): random play until the game ends or `stop` turns are played. pawns: bits;
@@ -733,9 +820,10 @@ enum { PO_PLAYING, PO_WIN, PO_STUCK, PO_REPEAT, PO_TIMEOUT };
 static PyObject *playout(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *cap, *masks, *pawn_list, *counter_list, *seen_list;
-    int k, turns, in_a_row, max_turns, stop, pawns[MAX_PAWNS];
+    int k, turns, in_a_row, max_turns, stop;
     unsigned long long seed;
-    u64 m[3], cnt[4];
+    u64 cnt[4];
+    PoPos s = {0};
     if (!PyArg_ParseTuple(args, "OOOiiiOOiiK", &cap, &masks, &pawn_list, &k, &turns, &in_a_row,
                           &counter_list, &seen_list, &max_turns, &stop, &seed))
         return NULL;
@@ -744,21 +832,24 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     Py_ssize_t players = PySequence_Size(pawn_list), nseen = PySequence_Size(seen_list);
     if (players < 0 || nseen < 0) return NULL;
     if (players < 2 || players > MAX_PAWNS || k < 0 || k >= players || turns < 0 ||
-        turns >= max_turns || read_masks(masks, m, 3, "colour masks") < 0 ||
+        turns >= max_turns || read_masks(masks, s.m, 3, "colour masks") < 0 ||
         read_masks(counter_list, cnt, 4, "counters") < 0) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
         return NULL;
     }
-    u64 pw[MAX_PAWNS], occ = 0;
+    u64 pw[MAX_PAWNS];
     if (read_masks(pawn_list, pw, (int)players, "pawns") < 0) return NULL;
     for (int i = 0; i < players; i++) {
         if (pw[i] > 63 || !(t->board >> pw[i] & 1)) {
             PyErr_SetString(PyExc_ValueError, "a pawn off the board");
             return NULL;
         }
-        pawns[i] = (int)pw[i];
-        occ |= (u64)1 << pawns[i];
+        s.pawns[i] = (int)pw[i];
     }
+    s.players = (int)players;
+    s.k = k;
+    s.turns = turns;
+    s.in_a_row = in_a_row;
     int steps = stop > turns ? (stop < max_turns ? stop : max_turns) - turns : 0;
     u64 size = 16;
     while (size < 2 * (u64)(nseen + steps + 1)) size <<= 1;
@@ -780,57 +871,15 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     }
     Twister tw;
     twister_seed64(&tw, seed);
-    int end = PO_PLAYING, played = 0;
-    while (end == PO_PLAYING && turns < stop) {
-        int p = pawns[k], won = 0;
-        u64 pb = (u64)1 << p;
-        int special = (po_flood(t, pb, m[colour_at(m, p)]) & occ & ~pb) != 0;
-        cnt[3] += special;
-        int nopt = po_options(t, m, occ, p, special, opts);
-        unsigned char *step = trail + 3 * played++;
-        if (nopt) {
-            int total = 0, bits = 0, j = 0;
-            for (int i = 0; i < nopt; i++) total += popc(opts[i].dest);
-            cnt[2]++;
-            cnt[1] += (u64)total;
-            while (total >> bits) bits++;
-            uint32_t r;
-            do r = genrand(&tw) >> (32 - bits);
-            while (r >= (uint32_t)total);
-            int i = (int)r;
-            while (i >= popc(opts[j].dest)) i -= popc(opts[j++].dest);
-            PlayOption *o = &opts[j];
-            u64 ab = (u64)1 << o->a | (u64)1 << o->b, dest = o->dest;
-            m[o->ca] ^= ab;
-            m[o->cb] ^= ab;
-            while (i--) dest &= dest - 1;
-            int to = ctz(dest);
-            occ ^= pb | (u64)1 << to;
-            pawns[k] = to;
-            in_a_row = 0;
-            won = o->left == 0;
-            step[0] = (unsigned char)o->a;
-            step[1] = (unsigned char)o->b;
-            step[2] = (unsigned char)to;
-        } else {
-            cnt[0]++;
-            in_a_row++;
-            step[0] = step[1] = step[2] = 255;
-        }
-        turns++;
-        k = (k + 1) % (int)players;
-        int again = seen_add(&seen, po_key(m, pawns, (int)players, k));
-        if (won) end = PO_WIN;
-        else if (in_a_row == players) end = PO_STUCK;
-        else if (again) end = PO_REPEAT;
-        else if (turns >= max_turns) end = PO_TIMEOUT;
-    }
+    int played = 0;
+    while (s.end == PO_PLAYING && s.turns < stop)
+        po_random_turn(t, &s, &tw, opts, cnt, trail + 3 * played++, max_turns, seen_hook, &seen);
     PyObject *pawns_out = PyTuple_New(players);
     if (pawns_out) {
-        for (int i = 0; i < players; i++) PyTuple_SET_ITEM(pawns_out, i, PyLong_FromLong(pawns[i]));
-        out = Py_BuildValue("ii(KKK)Nii(KKKK)y#", turns, end, (unsigned long long)m[0],
-                            (unsigned long long)m[1], (unsigned long long)m[2], pawns_out, k,
-                            in_a_row, (unsigned long long)cnt[0], (unsigned long long)cnt[1],
+        for (int i = 0; i < players; i++) PyTuple_SET_ITEM(pawns_out, i, PyLong_FromLong(s.pawns[i]));
+        out = Py_BuildValue("ii(KKK)Nii(KKKK)y#", s.turns, s.end, (unsigned long long)s.m[0],
+                            (unsigned long long)s.m[1], (unsigned long long)s.m[2], pawns_out, s.k,
+                            s.in_a_row, (unsigned long long)cnt[0], (unsigned long long)cnt[1],
                             (unsigned long long)cnt[2], (unsigned long long)cnt[3], trail,
                             (Py_ssize_t)(3 * played));
     }
@@ -886,12 +935,16 @@ static PyObject *moves(PyObject *self, PyObject *args) {
     return out;
 }
 
+#include "../../_uct.h"
+#include "_tree.h"
+
 static PyMethodDef METHODS[] = {
     {"search", search, METH_VARARGS, "IDA* from the start position (see the module header)."},
     {"bound", py_bound, METH_VARARGS, "The lower bound on turns left, for an isolated mask."},
     {"playboard", playboard, METH_VARARGS, "The fast path's tables for playout()."},
     {"playout", playout, METH_VARARGS, "Random play from a position (a tree search's rollout)."},
     {"moves", moves, METH_VARARGS, "A position's legal moves in canonical order, and is it special."},
+    {"tree_search", tree_search, METH_VARARGS, "The mcts bot's search from a decision (see _tree.h)."},
     {NULL, NULL, 0, NULL},
 };
 

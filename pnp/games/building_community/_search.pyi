@@ -75,3 +75,22 @@ def playout(
 ]:
     """Random play until the end or `stop` turns, on `random.Random(seed)`'s draws: (turns,
     end code, colour masks, pawns, to move, passes in a row, counters, the turns' trail)."""
+
+def tree_search(
+    board: PlayBoard,
+    masks: Sequence[int],
+    pawns: Sequence[int],
+    to_move: int,
+    turns: int,
+    in_a_row: int,
+    seen: Sequence[tuple[int, int, int]],
+    max_turns: int,
+    words: tuple[int, ...],
+    budget: int,
+    horizon: int,
+    exploration: float,
+    cooperative: bool,
+    /,
+) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+    """`pnp.mcts.MctsBot.search` from this decision on the twister's 625 numbers: (the
+    root's (index in the legal actions, visits) in the order tried, the twister after)."""

@@ -1,5 +1,6 @@
 """Building Community's random play from any position on the compiled kernel, for the tree
-search's rollouts (`pnp.state`'s optional ``playout`` hook).
+search's rollouts (`pnp.state`'s optional ``playout`` hook), and the tree search itself
+compiled beside it (``tree_search``, `_tree.h`).
 
 The kernel (`_search.c`'s `playout`) is the fast path's `FastBoard.options` in C on the
 same padded axial bits, so it fits boards up to radius 3 (the bits of a 64-bit word);
@@ -19,6 +20,7 @@ from typing import Any
 from pnp.games.building_community import rules
 from pnp.games.building_community.engine import FastBoard, fast_board
 from pnp.games.building_community.model import PlayModel
+from pnp.mcts import compiled_visits
 from pnp.memo import PerModel
 
 try:
@@ -163,6 +165,45 @@ def playout(state: rules.State, rng: random.Random, stop: int) -> None:
     c["passes"], c["legal_moves"], c["decisions"], c["special_turns"] = counts
     if state.ended is not None:
         c["isolated_left"] = t.fast.isolated(*masks).bit_count()
+
+
+def tree_search(
+    state: rules.State,
+    rng: random.Random,
+    budget: int,
+    playout_turns: int,
+    exploration: float,
+    cooperative: bool,
+) -> dict[rules.Action, int] | None:
+    """`state.tree_search`: `pnp.mcts.MctsBot.search` from this decision on the kernel
+    (`_tree.h`), the same visits and `rng` left where the readable search leaves it; None,
+    `rng` untouched, where there is no kernel for this board or the game is over."""
+    t = tables(state.model)
+    if t is None or state.ended is not None:
+        return None
+    m0, m1, _ = t.key(state.position())
+    masks = (m0, m1, t.board & ~(m0 | m1))
+    pawns = [t.bit_of[p] for p in state.pawns]
+    seen = [t.key(p) for p in state.seen]
+
+    def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+        return _search.tree_search(
+            t.kernel,
+            masks,
+            pawns,
+            state.to_move,
+            state.turns,
+            state.passes_in_a_row,
+            seen,
+            rules.MAX_TURNS,
+            words,
+            budget,
+            playout_turns,
+            exploration,
+            cooperative,
+        )
+
+    return compiled_visits(rng, state.legal_actions(), run)
 
 
 def _replay(state: rules.State, t: Tables, trail: bytes) -> None:

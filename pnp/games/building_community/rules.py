@@ -163,6 +163,20 @@ class State:
 
         return playout.playout_for(self)
 
+    def tree_search(
+        self,
+        rng: random.Random,
+        budget: int,
+        playout_turns: int,
+        exploration: float,
+        cooperative: bool,
+    ) -> dict[Action, int] | None:
+        """`pnp.mcts`'s search compiled beside the kernel (`playout.tree_search`); None
+        where there is no kernel for this board (the readable search runs then)."""
+        from pnp.games.building_community import playout  # it imports this module
+
+        return playout.tree_search(self, rng, budget, playout_turns, exploration, cooperative)
+
     def action_str(self, action: Action) -> str:
         if action is PASS:
             return "pass"
