@@ -928,11 +928,15 @@ static PyObject *k_hypot(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(h);
 }
 
+#include "../../_uct.h"
+#include "_tree.h"
+
 static PyMethodDef methods[] = {
     {"model", k_model, METH_VARARGS, "The kernel's copy of a play model (a capsule)."},
     {"play", k_play, METH_VARARGS, "One whole game on the kernel."},
     {"playout", k_playout, METH_VARARGS, "Random play from a position (a tree search's rollout)."},
     {"hypot", k_hypot, METH_VARARGS, "math.hypot(x, y) as the kernel computes it."},
+    {"tree_search", k_tree_search, METH_VARARGS, "The mcts search (pnp/_uct.h) on the kernel."},
     {NULL, NULL, 0, NULL},
 };
 

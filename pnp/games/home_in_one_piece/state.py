@@ -16,7 +16,8 @@ drawn targets, the greedy player's planned steps. Perft counts over this sample,
 counts the discrete branching: which blob or group acts, and the roll.
 
 `playout(rng, stop)` plays the random player on the compiled kernel from here, for the tree
-search's rollouts (`compiled.playout`), where the kernel is built.
+search's rollouts (`compiled.playout`), and `tree_search` runs the whole search there
+(`compiled.tree_search`), where the kernel is built.
 
 `random_action(rng)` is the random player's turn with the draws it has always made (half
 the time a roll of two or more joins a random group near a random point, else random
@@ -200,6 +201,23 @@ class State(Position):
         if not compiled.available() or (self.rolled and self.touched):
             return None
         return partial(compiled.playout, self)
+
+    def tree_search(
+        self,
+        rng: random.Random,
+        budget: int,
+        playout_turns: int,
+        exploration: float,
+        cooperative: bool,
+    ) -> dict[Action, int] | None:
+        """`pnp.mcts.MctsBot.search` on the kernel (`compiled.tree_search`): the same visits
+        and draws; None without the kernel or in the middle of a turn played touch by
+        touch, where the readable search runs."""
+        from pnp.games.home_in_one_piece import compiled  # it imports this module
+
+        if not compiled.available() or (self.rolled and self.touched):
+            return None
+        return compiled.tree_search(self, rng, budget, playout_turns, exploration, cooperative)
 
     def action_str(self, action: Action) -> str:
         if isinstance(action, int):
