@@ -182,6 +182,15 @@ def simulate(monkeypatch, **request) -> str:
 def test_whole_games_with_mcts_seats_are_the_same_either_way(monkeypatch, bots):
     """`pnp simulate --bot mcts --games 3 --bot-budget 30` and mixed seats."""
     request = dict(games=3, bot="mcts", bots=bots, budget=30, seed=5, jobs=1)
+    searched = []
+    kernel_search = State.tree_search
+
+    def counted(self, *args):
+        searched.append(kernel_search(self, *args))
+        return searched[-1]
+
+    monkeypatch.setattr(State, "tree_search", counted)
     fast = simulate(monkeypatch, **request)
+    assert searched and None not in searched  # every decision searched in the kernel
     monkeypatch.setattr(State, "tree_search", lambda self, *args: None)
     assert simulate(monkeypatch, **request) == fast
