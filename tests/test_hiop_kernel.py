@@ -32,7 +32,7 @@ from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.state import State, new_game
 from pnp.sim.command import run_simulation
 
-SOURCES = [Path(engine.__file__).with_name(n) for n in ("_kernel.c", "_greedy.h")]
+SOURCES = [Path(engine.__file__).with_name(n) for n in ("_kernel.c", "_greedy.h", "_tree.h")]
 needs_kernel = pytest.mark.skipif(
     not compiled.available() and not os.environ.get("CI"),
     reason="pnp was installed without a C compiler: the kernel was not built",

@@ -41,6 +41,14 @@ static double (*const volatile lib_sqrt)(double) = sqrt;
 /* x ** 2 as Python computes it for a float: pow(|x|, 2.0) from the C library. */
 static double sq(double x) { return x == 0.0 ? 0.0 : lib_pow(fabs(x), 2.0); }
 
+/* Shortcuts that change no result. A square or a sum of squares worked out with plain
+ * products lies within a few ulps of the same worked out with `sq` (libm's pow) or of
+ * the square of `hypot2`, so where the products put it far (a relative 1e-9) from the
+ * number it is compared with, the comparison is already decided and the slow functions
+ * need not run; near it, they still decide. Non-negative arguments. */
+static int surely_above(double a, double b) { return a > b * (1.0 + 1e-9) + 1e-300; }
+static int surely_below(double a, double b) { return a * (1.0 + 1e-9) + 1e-300 < b; }
+
 /* --- math.hypot ------------------------------------------------------------------------ */
 
 /* a * b = p + e exactly (Dekker's product with Veltkamp's split). */
@@ -231,7 +239,9 @@ static double free_fraction(const Model *m, double x, double y, double dx, doubl
 
 /* Where two circles cross: 0 or 2 points into out. */
 static int crossings(const Model *m, Disc a, Disc b, double out[2][2]) {
-    double d = hypot2(m->hypot, b.x - a.x, b.y - a.y);
+    double dx = b.x - a.x, dy = b.y - a.y, reach2 = a.r + b.r;
+    if (surely_above(dx * dx + dy * dy, reach2 * reach2)) return 0; /* d > a.r + b.r */
+    double d = hypot2(m->hypot, dx, dy);
     if (d == 0 || d > a.r + b.r || d < fabs(a.r - b.r)) return 0;
     double along = (a.r * a.r - b.r * b.r + d * d) / (2 * d);
     double v = a.r * a.r - along * along;
@@ -249,7 +259,9 @@ static int nearest_in_discs(const Model *m, double tx, double ty, const Disc *d,
     double c[MAXD * MAXD * 2 + MAXD + 8][2];
     int nc = 0;
     for (int i = 0; i < n; i++) {
-        double dd = hypot2(m->hypot, tx - d[i].x, ty - d[i].y);
+        double ex = tx - d[i].x, ey = ty - d[i].y;
+        if (surely_below(ex * ex + ey * ey, d[i].r * d[i].r)) continue; /* dd <= d[i].r */
+        double dd = hypot2(m->hypot, ex, ey);
         if (dd > d[i].r) {
             c[nc][0] = d[i].x + (tx - d[i].x) * d[i].r / dd;
             c[nc][1] = d[i].y + (ty - d[i].y) * d[i].r / dd;
@@ -285,6 +297,7 @@ static int apart_spot(const Model *m, double x, double y, double r, const Disc *
         cand[nc][0] = ox + ux * s; cand[nc++][1] = oy + uy * s;
         double ex[2] = {lo_x, hi_x}, ey[2] = {lo_y, hi_y};
         for (int e = 0; e < 2; e++) {
+            if (surely_above((ex[e] - ox) * (ex[e] - ox), s * s)) continue; /* h < 0 */
             double h = s * s - sq(ex[e] - ox);
             if (h >= 0) {
                 cand[nc][0] = ex[e]; cand[nc++][1] = oy + lib_sqrt(h);
@@ -292,6 +305,7 @@ static int apart_spot(const Model *m, double x, double y, double r, const Disc *
             }
         }
         for (int e = 0; e < 2; e++) {
+            if (surely_above((ey[e] - oy) * (ey[e] - oy), s * s)) continue; /* h < 0 */
             double h = s * s - sq(ey[e] - oy);
             if (h >= 0) {
                 cand[nc][0] = ox + lib_sqrt(h); cand[nc++][1] = ey[e];
@@ -310,9 +324,15 @@ static int apart_spot(const Model *m, double x, double y, double r, const Disc *
         double cx = cand[i][0], cy = cand[i][1];
         if (!(lo_x - 1e-9 <= cx && cx <= hi_x + 1e-9 && lo_y - 1e-9 <= cy && cy <= hi_y + 1e-9))
             continue;
+        /* a candidate surely farther than the best of a kind cannot become it */
+        double near = (cx - x) * (cx - x) + (cy - y) * (cy - y);
+        int may_free = !have[0] || !surely_above(near, bk[0]);
+        int may_held = !have[1] || !surely_above(near, bk[1]);
+        if (!may_free && !may_held) continue;
+        if (!may_free && !inside_all(m, cx, cy, anchors, nanch)) continue;
         if (!clear(m, cx, cy, r, avoid, na)) continue;
         double k = sq(cx - x) + sq(cy - y);
-        int held = inside_all(m, cx, cy, anchors, nanch);
+        int held = may_held && inside_all(m, cx, cy, anchors, nanch);
         for (int p = 0; p <= held; p++) {
             int w = p == 0 ? 0 : 1; /* 0: free, 1: held */
             if (!have[w] || k < bk[w] || (k == bk[w] && (cx < bx[w] || (cx == bx[w] && cy < by[w])))) {
@@ -383,9 +403,13 @@ static int groups(Game *g, int size, Group *out) {
     double most = 2 * m->radii[m->blobs];
     unsigned char near[MAXB][MAXB];
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            near[i][j] = sq(o[i].ax - o[j].ax) + sq(o[i].ay - o[j].ay) <=
-                         sq(share * (o[i].r + o[j].r + most));
+        for (int j = i + 1; j < n; j++) { /* only pairs i < j are read below */
+            double dx = o[i].ax - o[j].ax, dy = o[i].ay - o[j].ay;
+            double lim = share * (o[i].r + o[j].r + most), d2 = dx * dx + dy * dy;
+            near[i][j] = surely_below(d2, lim * lim)   ? 1
+                         : surely_above(d2, lim * lim) ? 0
+                                                       : sq(dx) + sq(dy) <= sq(lim);
+        }
     int idx[MAXD];
     if (size > n) return 0;
     for (int i = 0; i < size; i++) idx[i] = i;
@@ -462,8 +486,10 @@ static void shift(Game *g, int i, double tx, double ty) {
     Blob *b = &own(g)[i];
     double rho = reach_of(m, b->r, b->r);
     double dx = tx - b->ax, dy = ty - b->ay;
-    double d = hypot2(m->hypot, dx, dy);
-    if (d > rho) { tx = b->ax + dx * rho / d; ty = b->ay + dy * rho / d; }
+    if (!surely_below(dx * dx + dy * dy, rho * rho)) { /* else d <= rho */
+        double d = hypot2(m->hypot, dx, dy);
+        if (d > rho) { tx = b->ax + dx * rho / d; ty = b->ay + dy * rho / d; }
+    }
     clamp(m, tx, ty, b->r, &tx, &ty);
     dx = tx - b->x; dy = ty - b->y;
     Disc o[NDISC];
@@ -605,26 +631,36 @@ static void end_turn(Game *g) {
     g->seat = 1 - g->seat;
 }
 
+/* rules.roll's draw and count (dice_model.roll's draws): the turn's budget, and every own
+ * blob's anchor where it lies; 0, or -1 with `err` set. */
+static int roll_dice(Game *g, Twister *tw) {
+    const Model *m = g->m;
+    int allowed = 0;
+    for (int d = 0; d < m->ndice; d++) allowed += m->faces[d][randbelow(tw, m->nfaces[d])];
+    if (allowed > 3) { g->err = "no counter for that roll"; return -1; }
+    g->counters[C_ROLLS]++;
+    g->counters[C_R0 + allowed]++;
+    g->counters[C_STALLED] += allowed <= 1;
+    g->budget = allowed;
+    for (int i = 0; i < g->n[g->seat]; i++) { own(g)[i].ax = own(g)[i].x; own(g)[i].ay = own(g)[i].y; }
+    return 0;
+}
+
+/* The rest of rules.begin_turn: nothing touched yet; a blank roll's turn is over. */
+static void begin_touches(Game *g) {
+    g->ntouched = 0;
+    memset(g->touched, 0, sizeof g->touched);
+    g->turn_over = g->budget == 0;
+}
+
 /* Turns until the game ends or `stop` turns are played; `rolled`: the seat to move has
  * rolled already (its budget and anchors set, nothing touched), so the first turn starts
  * at its decision, as a `State` at a seat's decision does. */
 static void play_game(Game *g, int greedy, Twister *tw, int stop, int rolled) {
-    const Model *m = g->m;
     while (!g->ended && g->turns < stop) {
-        if (!rolled) {
-            int allowed = 0;
-            for (int d = 0; d < m->ndice; d++) allowed += m->faces[d][randbelow(tw, m->nfaces[d])];
-            if (allowed > 3) { g->err = "no counter for that roll"; return; }
-            g->counters[C_ROLLS]++;
-            g->counters[C_R0 + allowed]++;
-            g->counters[C_STALLED] += allowed <= 1;
-            g->budget = allowed;
-            for (int i = 0; i < g->n[g->seat]; i++) { own(g)[i].ax = own(g)[i].x; own(g)[i].ay = own(g)[i].y; }
-        }
+        if (!rolled && roll_dice(g, tw) < 0) return;
         rolled = 0;
-        g->ntouched = 0;
-        memset(g->touched, 0, sizeof g->touched);
-        g->turn_over = g->budget == 0;
+        begin_touches(g);
         if (g->budget > 0) {
             if (greedy) greedy_turn(g, tw);
             else random_turn(g, tw);
@@ -811,6 +847,34 @@ static PyObject *k_play(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* Both seats' blobs, each (x, y, units, r, ax, ay), into `g`; nonzero if they do not fit
+ * (1 to MAXB a seat), with a Python error set where one was raised. */
+static int read_blobs(Game *g, PyObject *blobs) {
+    int bad = PySequence_Size(blobs) != 2;
+    for (int s = 0; s < 2 && !bad; s++) {
+        PyObject *list = PySequence_GetItem(blobs, s);
+        Py_ssize_t n = list ? PySequence_Size(list) : -1;
+        bad = n < 1 || n > MAXB;
+        for (int i = 0; i < n && !bad; i++) {
+            PyObject *b = PySequence_GetItem(list, i);
+            Blob *o = &g->b[s][i];
+            bad = !b || PySequence_Size(b) != 6;
+            if (!bad) {
+                o->x = num(b, 0, &bad);
+                o->y = num(b, 1, &bad);
+                o->units = (int)num(b, 2, &bad);
+                o->r = num(b, 3, &bad);
+                o->ax = num(b, 4, &bad);
+                o->ay = num(b, 5, &bad);
+            }
+            Py_XDECREF(b);
+        }
+        g->n[s] = (int)n;
+        Py_XDECREF(list);
+    }
+    return bad;
+}
+
 /* playout(model, blobs by seat, seat, turns, rolled, budget, max_turns, counters, stop,
  * seed) -> what `game_out` gives (leaders of the turns played here only): random play
  * from a position between turns (`rolled` 0) or at a seat's decision (`rolled` 1, with
@@ -835,29 +899,9 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
     g->seat = seat;
     g->turns = turns;
     g->budget = budget;
-    int bad = PySequence_Size(blobs) != 2 || PySequence_Size(counters) != NC;
+    int bad = PySequence_Size(counters) != NC;
     for (int i = 0; i < NC && !bad; i++) g->counters[i] = (long)num(counters, i, &bad);
-    for (int s = 0; s < 2 && !bad; s++) {
-        PyObject *list = PySequence_GetItem(blobs, s);
-        Py_ssize_t n = list ? PySequence_Size(list) : -1;
-        bad = n < 1 || n > MAXB;
-        for (int i = 0; i < n && !bad; i++) {
-            PyObject *b = PySequence_GetItem(list, i);
-            Blob *o = &g->b[s][i];
-            bad = !b || PySequence_Size(b) != 6;
-            if (!bad) {
-                o->x = num(b, 0, &bad);
-                o->y = num(b, 1, &bad);
-                o->units = (int)num(b, 2, &bad);
-                o->r = num(b, 3, &bad);
-                o->ax = num(b, 4, &bad);
-                o->ay = num(b, 5, &bad);
-            }
-            Py_XDECREF(b);
-        }
-        g->n[s] = (int)n;
-        Py_XDECREF(list);
-    }
+    bad = bad || read_blobs(g, blobs);
     PyObject *out = NULL;
     if (bad) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blobs or counters the kernel cannot hold");
@@ -884,11 +928,15 @@ static PyObject *k_hypot(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(h);
 }
 
+#include "../../_uct.h"
+#include "_tree.h"
+
 static PyMethodDef methods[] = {
     {"model", k_model, METH_VARARGS, "The kernel's copy of a play model (a capsule)."},
     {"play", k_play, METH_VARARGS, "One whole game on the kernel."},
     {"playout", k_playout, METH_VARARGS, "Random play from a position (a tree search's rollout)."},
     {"hypot", k_hypot, METH_VARARGS, "math.hypot(x, y) as the kernel computes it."},
+    {"tree_search", k_tree_search, METH_VARARGS, "The mcts search (pnp/_uct.h) on the kernel."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,13 +9,16 @@ the game and the generator end as the readable rules leave them. What the kernel
 
 `playout` is the tree search's rollout (`pnp.state`'s optional hook): the random player
 from a given position, on a generator the kernel seeds from one draw of the search's.
+`tree_search` is the whole search (`pnp/_uct.h` over the kernel's positions, `_tree.h`).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
+from pnp import mcts
 from pnp.games.home_in_one_piece import bots, model, rules
 from pnp.games.home_in_one_piece.blobs import Blob
 from pnp.games.home_in_one_piece.state import State
@@ -119,3 +122,42 @@ def playout(state: State, rng: random.Random, stop: int) -> None:
     state.winner = None if winner < 0 else winner
     state.leaders += leaders
     state.counters = dict(zip(rules.COUNTERS, counts, strict=True))
+
+
+def tree_search(
+    state: State,
+    rng: random.Random,
+    budget: int,
+    playout_turns: int,
+    exploration: float,
+    cooperative: bool,
+) -> dict[Any, int]:
+    """`pnp.mcts.MctsBot.search` from `state` (between turns, or at a seat's decision with
+    nothing touched) on the kernel: the same visits, and `rng` left where it leaves it."""
+    assert _kernel is not None and not (state.rolled and state.touched), "a turn's start"
+    ended = 0 if state.ended is None else 1 if state.ended is rules.Termination.HOME else 2
+    position = (
+        kernel_model(state.model),
+        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in state.blobs],
+        state.seat,
+        state.turns,
+        state.rolled,
+        state.budget,
+        state.max_turns,
+        ended,
+        -1 if state.winner is None else state.winner,
+        callable(getattr(state, "standing", None)),  # as `pnp.mcts.MctsBot.reward` asks
+    )
+    # the root's children: a decision's actions by index, else the rolls (blobs showing)
+    legal: list[Any] = state.legal_actions() if state.rolled and state.ended is None else []
+    if not state.rolled:
+        legal = list(range(len(state.model.dice) + 1))
+
+    def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+        assert _kernel is not None
+        children, after = _kernel.tree_search(
+            *position, words, budget, playout_turns, exploration, cooperative
+        )
+        return children, after
+
+    return mcts.compiled_visits(rng, legal, run)

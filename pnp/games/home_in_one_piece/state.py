@@ -16,7 +16,10 @@ drawn targets, the greedy player's planned steps. Perft counts over this sample,
 counts the discrete branching: which blob or group acts, and the roll.
 
 `playout(rng, stop)` plays the random player on the compiled kernel from here, for the tree
-search's rollouts (`compiled.playout`), where the kernel is built.
+search's rollouts (`compiled.playout`), and `tree_search` runs the whole search there
+(`compiled.tree_search`), where the kernel is built. `standing()` scores a playout the
+search cuts off: the score, then how near the dough lies to its rally point (a search
+scored so beat one that scored nothing there, at the same budget and horizon).
 
 `random_action(rng)` is the random player's turn with the draws it has always made (half
 the time a roll of two or more joins a random group near a random point, else random
@@ -190,6 +193,19 @@ class State(Position):
         new._planned = None
         return new
 
+    def standing(self) -> list[float]:
+        """Each seat's progress, for a tree search cut off before the end: its score
+        (joins made and dough wholly at home) and, below one point, how near its dough
+        lies to its rally point (each blob's distance weighted by its dough)."""
+        m = self.model
+        far = m.blobs * math.hypot(m.width, m.height)
+        out = []
+        for s, blobs in enumerate(self.blobs):
+            rx, ry = m.rally[s]
+            spread = sum(b.units * math.hypot(b.x - rx, b.y - ry) for b in blobs)
+            out.append(score(self, s) + 1 - spread / far)
+        return out
+
     @property
     def playout(self) -> Callable[[random.Random, int], None] | None:
         """Random play from here on the kernel (`pnp.state`'s optional hook, see
@@ -200,6 +216,23 @@ class State(Position):
         if not compiled.available() or (self.rolled and self.touched):
             return None
         return partial(compiled.playout, self)
+
+    def tree_search(
+        self,
+        rng: random.Random,
+        budget: int,
+        playout_turns: int,
+        exploration: float,
+        cooperative: bool,
+    ) -> dict[Action, int] | None:
+        """`pnp.mcts.MctsBot.search` on the kernel (`compiled.tree_search`): the same visits
+        and draws; None without the kernel or in the middle of a turn played touch by
+        touch, where the readable search runs."""
+        from pnp.games.home_in_one_piece import compiled  # it imports this module
+
+        if not compiled.available() or (self.rolled and self.touched):
+            return None
+        return compiled.tree_search(self, rng, budget, playout_turns, exploration, cooperative)
 
     def action_str(self, action: Action) -> str:
         if isinstance(action, int):

@@ -1,0 +1,196 @@
+"""Home in One Piece's compiled tree search (`_tree.h` over `pnp/_uct.h`) is the readable one.
+
+`MctsBot.search` runs on the kernel when the state offers `tree_search`; the readable
+search (`MctsBot(compiled=False)`) is the reference. Both must give the same visits, in
+the same order, and leave the search's generator in the same state: from positions of
+random and greedy games of several seeds (a roll to come, decisions after rolls of 1, 2
+and 3, positions a turn or two from a win or from the turn limit), on kits of other
+sizes, reaches and dice, at budgets 1 to 400, horizons 1 to 40 (the engine's own
+included), with the cut-off scored on `standing()` or not at all, cooperative or not. A
+whole simulation with mcts seats gives the same JSON either way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pnp.gamedef import playout_turns
+from pnp.games.home_in_one_piece import compiled, engine, rules
+from pnp.games.home_in_one_piece.bots import make_bot
+from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
+from pnp.games.home_in_one_piece.state import State, new_game
+from pnp.mcts import EXPLORATION, PLAYOUT_TURNS, MctsBot
+from pnp.sim.command import run_simulation
+from pnp.state import CHANCE
+
+needs_kernel = pytest.mark.skipif(
+    not compiled.available() and not os.environ.get("CI"),
+    reason="pnp was installed without a C compiler: the kernel was not built",
+)
+pytestmark = needs_kernel
+
+DEFAULT = engine.prepare(HomeInOnePieceParams(), 2)
+KITS = {
+    "half reach": engine.prepare(HomeInOnePieceParams(), 2, reach="half"),
+    "3 blobs": engine.prepare(HomeInOnePieceParams(blobs_per_player=3), 2),
+    "16 blobs": engine.prepare(HomeInOnePieceParams(blobs_per_player=16), 2),
+    "generous dice": engine.prepare(HomeInOnePieceParams(dice=((1, 1, 1, 1, 0, 0),) * 3), 2),
+}
+OWN = playout_turns(engine, PLAYOUT_TURNS)  # the engine's horizon, or the default
+HORIZONS = sorted({1, 2, 40, OWN})
+
+
+def positions(model, bot: str, seed: int, max_turns: int | None = None) -> Iterator[State]:
+    """Every position of one game (a copy each), the roll to come and each decision."""
+    rng = random.Random(f"tree:{seed}")
+    state = new_game(model, max_turns)
+    player = make_bot(bot, model)
+    while not state.is_terminal():
+        yield state.clone()
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(player.choose(state, rng))
+    yield state
+
+
+def same_search(
+    state: State, budget: int, horizon: int, cooperative: bool = False
+) -> dict[object, int]:
+    """The compiled search and the readable one: the same visits in the same order, and
+    the generator left in the same state. Returns the visits."""
+    seed = f"{state.turns}:{budget}:{horizon}"
+    ours, theirs = random.Random(seed), random.Random(seed)
+    fast = state.tree_search(ours, budget, horizon, EXPLORATION, cooperative)
+    bot = MctsBot(budget, cooperative, horizon, compiled=False)
+    slow = bot.search(state, theirs)
+    assert fast is not None
+    assert list(fast.items()) == list(slow.items()), (state.turns, budget, horizon)
+    assert ours.getstate() == theirs.getstate(), (state.turns, budget, horizon)
+    return fast
+
+
+def sample(model, bot: str, seed: int, every: int, max_turns: int | None = None) -> list[State]:
+    """Every `every`-th position of a game, and its last few, where wins and cut-offs are near."""
+    game = list(positions(model, bot, seed, max_turns))
+    return game[::every] + game[-6:]
+
+
+def test_the_sample_holds_every_kind_of_position():
+    """Rolls to come, decisions after each roll, and games that end both ways."""
+    states = sample(DEFAULT, "random", 1, 9) + sample(DEFAULT, "greedy", 2, 9)
+    kinds = {s.budget if s.rolled else "roll" for s in states if not s.is_terminal()}
+    assert kinds == {"roll", 1, 2, 3}
+    ends = {s.ended for s in positions(DEFAULT, "random", 3, max_turns=40)}
+    ends |= {s.ended for s in sample(DEFAULT, "greedy", 2, 9)}
+    assert {rules.Termination.HOME, rules.Termination.TIMEOUT} <= ends
+
+
+@pytest.mark.parametrize("budget", [1, 2, 7, 60])
+@pytest.mark.parametrize("horizon", HORIZONS)
+def test_the_compiled_search_is_the_readable_one(budget, horizon):
+    for state in sample(DEFAULT, "random", budget, 23) + sample(DEFAULT, "greedy", horizon, 23):
+        same_search(state, budget, horizon)
+
+
+def test_the_compiled_search_near_the_turn_limit_and_cooperative():
+    """Playouts cut by the game's own limit score the record (`UCT_CUT`); a cooperative
+    search scores only wins."""
+    for state in list(positions(DEFAULT, "random", 4, max_turns=30))[-12:]:
+        for horizon in (2, 40):
+            same_search(state, 60, horizon)
+            same_search(state, 60, horizon, cooperative=True)
+
+
+def test_the_compiled_search_without_a_standing(monkeypatch):
+    """A state without `standing()` scores a playout cut off by the search as nobody's,
+    and the standing does change what a short search learns (so the tests above see it)."""
+    states = [s for s in sample(DEFAULT, "greedy", 5, 31) if not s.is_terminal()]
+    scored = [same_search(state, 60, 10) for state in states]
+    monkeypatch.delattr(State, "standing")
+    unscored = [same_search(state, 60, 10) for state in states]
+    assert scored != unscored
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kit", list(KITS))
+def test_the_compiled_search_on_other_kits(kit):
+    for state in sample(KITS[kit], "random", 6, 41) + sample(KITS[kit], "greedy", 7, 17):
+        for horizon in sorted({2, OWN, 40}):
+            same_search(state, 60, horizon)
+
+
+@pytest.mark.slow
+def test_the_compiled_search_at_a_big_budget():
+    for state in sample(DEFAULT, "random", 8, 61) + sample(DEFAULT, "greedy", 9, 31):
+        for horizon in HORIZONS:
+            same_search(state, 400, horizon)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    step=st.integers(0, 400),
+    budget=st.sampled_from([1, 2, 7, 60]),
+    horizon=st.sampled_from(HORIZONS),
+    greedy=st.booleans(),
+)
+def test_the_compiled_search_from_any_position(seed, step, budget, horizon, greedy):
+    game = list(positions(DEFAULT, "greedy" if greedy else "random", seed))
+    same_search(game[min(step, len(game) - 1)], budget, horizon)
+
+
+def test_a_turn_under_way_is_left_to_the_readable_search():
+    """Touch by touch (`rules.shift` on the state itself) the kernel does not take the
+    position: `tree_search` says so and leaves the generator alone."""
+    state = next(s for s in positions(DEFAULT, "random", 10) if s.rolled)
+    rules.shift(state, state.own[0], *DEFAULT.rally[state.seat])
+    rng = random.Random(1)
+    before = rng.getstate()
+    assert state.tree_search(rng, 30, 10, EXPLORATION, False) is None
+    assert rng.getstate() == before
+    assert MctsBot(30).search(state, rng) == MctsBot(30, compiled=False).search(
+        state, random.Random(1)
+    )
+
+
+def test_the_standing_orders_the_seats_by_progress():
+    """Score first (joins and dough at home), then under one point the dough's nearness
+    to the rally: a seat that joined leads one that did not, whatever the distances."""
+    state = new_game(DEFAULT)
+    start = state.standing()
+    assert start[0] == start[1] and 0 < start[0] < 1  # the board is a mirror image
+    for state in sample(DEFAULT, "greedy", 11, 5):
+        standing = state.standing()
+        for s in range(2):
+            assert rules.score(state, s) < standing[s] <= rules.score(state, s) + 1
+
+
+def simulate(monkeypatch, **request) -> str:
+    return json.dumps(run_simulation("home-in-one-piece", **request).summary, sort_keys=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bots", [None, "mcts,greedy", "random,mcts"])
+def test_whole_games_with_mcts_seats_are_the_same_either_way(monkeypatch, bots):
+    """`pnp simulate --bot mcts --games 3 --bot-budget 30` and mixed seats."""
+    request = dict(games=3, bot="mcts", bots=bots, budget=30, seed=5, jobs=1)
+    searched = []
+    kernel_search = State.tree_search
+
+    def counted(self, *args):
+        searched.append(kernel_search(self, *args))
+        return searched[-1]
+
+    monkeypatch.setattr(State, "tree_search", counted)
+    fast = simulate(monkeypatch, **request)
+    assert searched and None not in searched  # every decision searched in the kernel
+    monkeypatch.setattr(State, "tree_search", lambda self, *args: None)
+    assert simulate(monkeypatch, **request) == fast
