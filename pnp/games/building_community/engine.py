@@ -29,6 +29,10 @@ from pnp.outcome import GameRecord, SimOption
 BOTS = BOT_NAMES
 DEFAULT_PLAYERS = 2
 COOPERATIVE = True
+MCTS_BUDGET = 1000
+"""An mcts seat's playouts a decision: the team's winning lines are narrow, so the search
+needs numbers to find them (README: the all-mcts team at R = 3 by budget), and the
+compiled search (`_tree.h`) makes a thousand cheap."""
 COUNTERS = {
     "passes": "turns a pawn with no legal move passed",
     "legal_moves": "legal moves summed over the decisions",
