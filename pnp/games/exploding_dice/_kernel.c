@@ -371,22 +371,22 @@ static int any_fits(const Board *b, const Grid *g, uint64_t own) {
 }
 
 /* The lowest-scoring colours among `among` (a bit per colour), in colour order. */
-static int lowest_scoring(const Game *g, int among, int *out) {
+static int lowest_scoring(const int scores[NCOL], int among, int *out) {
     int low = 0, n = 0, any = 0;
     for (int c = 0; c < NCOL; c++)
-        if (among >> c & 1 && (!any || g->scores[c] < low)) {
-            low = g->scores[c];
+        if (among >> c & 1 && (!any || scores[c] < low)) {
+            low = scores[c];
             any = 1;
         }
     for (int c = 0; c < NCOL; c++)
-        if (among >> c & 1 && g->scores[c] == low) out[n++] = c;
+        if (among >> c & 1 && scores[c] == low) out[n++] = c;
     return n;
 }
 
-static int in_reserve(const Game *g) {
+static int in_reserve(const int reserve[NCOL]) {
     int m = 0;
     for (int c = 0; c < NCOL; c++)
-        if (g->reserve[c]) m |= 1 << c;
+        if (reserve[c]) m |= 1 << c;
     return m;
 }
 
@@ -441,9 +441,9 @@ static int draw_colour(Game *g) {
         }
     }
     if (!tied && g->reserve[colour]) return colour;
-    int avail = in_reserve(g);
+    int avail = in_reserve(g->reserve);
     if (!avail) return -1;
-    int n = lowest_scoring(g, avail, options);
+    int n = lowest_scoring(g->scores, avail, options);
     return options[below(&g->tw, n)];
 }
 
@@ -466,9 +466,9 @@ static void play_turn_from(Game *g, const Board *b, int colour, int taken, int f
         int first_colour = colour, first_face = face, tried = 1 << colour, options[NCOL];
         g->reserve[colour]++;
         while (!ok) {
-            int untried = in_reserve(g) & ~tried;
+            int untried = in_reserve(g->reserve) & ~tried;
             if (!untried) break;
-            colour = options[below(&g->tw, lowest_scoring(g, untried, options))];
+            colour = options[below(&g->tw, lowest_scoring(g->scores, untried, options))];
             tried |= 1 << colour;
             g->reserve[colour]--;
             face = roll(g, b, colour);
@@ -892,6 +892,8 @@ static PyObject *play_seeded(PyObject *self, PyObject *args) {
     return out;
 }
 
+#include "_tree.h" /* the compiled tree search over these positions */
+
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
      "board(n, lines, neighbours, zones, starts, faces, reserve, skip): the board for play()."},
@@ -902,6 +904,10 @@ static PyMethodDef methods[] = {
     {"playout", playout, METH_VARARGS,
      "playout(board, players, owners, cells, reserve, scores, seat, turns, quiet, leader, "
      "max_turns, target, stop, seed): random play from the start of a turn."},
+    {"tree_search", tree_search, METH_VARARGS,
+     "tree_search(board, players, owners, cells, reserve, scores, seat, turns, quiet, "
+     "max_turns, target, step, options, tried, colour, face, first, words, budget, horizon, "
+     "exploration, cooperative, standing): pnp.mcts's search from a decision."},
     {"seeded", seeded, METH_VARARGS, "seeded(text): random.Random(text)'s twister words."},
     {NULL, NULL, 0, NULL},
 };
