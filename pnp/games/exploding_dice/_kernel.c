@@ -781,35 +781,12 @@ static void sha512(const unsigned char *data, size_t len, unsigned char out[64])
     for (int i = 0; i < 64; i++) out[i] = (unsigned char)(h[i / 8] >> (56 - 8 * (i % 8)));
 }
 
-/* The generator as `random.Random(text)` leaves it: the int of the text's bytes followed
- * by their SHA-512, cut into 32-bit words from the low end, through `init_by_array`.
- * `start` is `init_genrand(19650218)`'s state (`genrand_init`), the same for every seed.
- * Returns -1 when the key would not fit `key` (a seed text over 1,000 bytes). */
-static int seed_twister(Twister *t, const uint32_t start[MT_N], const char *text, size_t len) {
-    unsigned char bytes[1064];
-    uint32_t key[266];
-    size_t n = len + 64, skip = 0;
-    if (len > 1000) return -1;
-    memcpy(bytes, text, len);
-    sha512((const unsigned char *)text, len, bytes + len);
-    while (skip < n && bytes[skip] == 0) skip++; /* int.from_bytes drops leading zeros */
-    size_t used = (n - skip + 3) / 4, i, j, k;
-    if (used == 0) {
-        key[0] = 0;
-        used = 1;
-    }
-    for (k = 0; k < used && n - skip > 0; k++) { /* word k holds bytes from the low end */
-        uint32_t w = 0;
-        for (int b = 3; b >= 0; b--) {
-            size_t back = 4 * k + (size_t)b; /* byte `back` counted from the last */
-            w = w << 8 | (back < n - skip ? bytes[n - 1 - back] : 0);
-        }
-        key[k] = w;
-    }
+/* CPython's `init_by_array`, from `start` (`genrand_init`'s state, the same for every
+ * key): a string seed's key, or a number's 32-bit words, low word first. */
+static void init_by_array(Twister *t, const uint32_t start[MT_N], const uint32_t *key, size_t used) {
+    size_t i = 1, j = 0, k;
     uint32_t *mt = t->mt;
     memcpy(mt, start, sizeof t->mt);
-    i = 1;
-    j = 0;
     for (k = MT_N > used ? MT_N : used; k; k--) {
         mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
         i++;
@@ -830,6 +807,34 @@ static int seed_twister(Twister *t, const uint32_t start[MT_N], const char *text
     }
     mt[0] = 0x80000000U;
     t->index = MT_N;
+}
+
+/* The generator as `random.Random(text)` leaves it: the int of the text's bytes followed
+ * by their SHA-512, cut into 32-bit words from the low end, through `init_by_array`.
+ * `start` is `init_genrand(19650218)`'s state (`genrand_init`), the same for every seed.
+ * Returns -1 when the key would not fit `key` (a seed text over 1,000 bytes). */
+static int seed_twister(Twister *t, const uint32_t start[MT_N], const char *text, size_t len) {
+    unsigned char bytes[1064];
+    uint32_t key[266];
+    size_t n = len + 64, skip = 0;
+    if (len > 1000) return -1;
+    memcpy(bytes, text, len);
+    sha512((const unsigned char *)text, len, bytes + len);
+    while (skip < n && bytes[skip] == 0) skip++; /* int.from_bytes drops leading zeros */
+    size_t used = (n - skip + 3) / 4, k;
+    if (used == 0) {
+        key[0] = 0;
+        used = 1;
+    }
+    for (k = 0; k < used && n - skip > 0; k++) { /* word k holds bytes from the low end */
+        uint32_t w = 0;
+        for (int b = 3; b >= 0; b--) {
+            size_t back = 4 * k + (size_t)b; /* byte `back` counted from the last */
+            w = w << 8 | (back < n - skip ? bytes[n - 1 - back] : 0);
+        }
+        key[k] = w;
+    }
+    init_by_array(t, start, key, used);
     return 0;
 }
 

@@ -251,7 +251,8 @@ static int cb_playout(void *ctx, void *pos, Twister *rng, int stop) {
     g->quiet = p->quiet;
     g->leader = -1; /* only the leaders' list reads it, and the search reads no list */
     g->end = PLAYING;
-    twister_seed64(&g->tw, seed);
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)}; /* `random.Random(seed)` */
+    init_by_array(&g->tw, b->genrand_init, key, key[1] ? 2 : 1);
     if (colour >= 0) play_turn_from(g, b, colour, taken, face);
     while (g->end == PLAYING && g->turns < stop) play_turn(g, b);
     p->grid = g->grid;
