@@ -49,6 +49,7 @@ KITS = {
     ),  # games stall
 }
 MODELS = {name: play_model(p) for name, p in KITS.items()}
+TURNS = engine.PLAYOUT_TURNS
 
 
 def decisions(model, players: int, seed: int, each: int = 1) -> Iterator[rules.State]:
@@ -106,7 +107,7 @@ def sample(model, players: int, seed: int, each: int = 1, every: int = 5) -> lis
 def test_the_compiled_search_is_the_readable_one(kit, players, each):
     for seed in range(2):
         for i, state in enumerate(sample(MODELS[kit], players, seed, each, every=9)):
-            budget, horizon = [(1, 40), (2, 1), (7, 2), (60, 40), (60, 2)][i % 5]
+            budget, horizon = [(1, 40), (2, 1), (7, 2), (60, 40), (60, 2), (60, TURNS)][i % 6]
             same_search(state, budget, horizon, seed * 100 + i)
 
 
@@ -117,10 +118,10 @@ def test_every_budget_and_horizon_from_many_positions(kit, players):
     for seed in range(3):
         for i, state in enumerate(sample(MODELS[kit], players, seed, every=7)):
             for budget in (1, 2, 7, 60):
-                for horizon in (1, 2, 40):
+                for horizon in (1, 2, TURNS, 40):
                     same_search(state, budget, horizon, 1000 * seed + 10 * i + horizon)
             if i % 4 == 0:
-                same_search(state, 400, (1, 2, 40)[i % 3], seed + i)
+                same_search(state, 400, (1, 2, TURNS, 40)[i % 4], seed + i)
 
 
 def test_the_positions_hold_every_kind_of_decision_and_ending():
@@ -144,8 +145,25 @@ def test_the_first_die_going_in_unrestricted():
     found = game(play_model(ExplodingDiceParams(faces=ONE_FACE)), 2, 32)
     assert kind(found[97]) == "unrestricted"
     for i, state in enumerate(found[90:]):
-        for horizon in (2, 40):
+        for horizon in (2, TURNS, 40):
             same_search(state, 200, horizon, i)
+
+
+def test_a_stalled_game_is_a_cut_off_scored_on_the_points():
+    """Under the `skip` rule a round with no die placed and no point ends the game
+    `stalled`: the leaders share less than a win (`LEAD_REWARD`)."""
+    for seed in range(2):
+        *played, end = decisions(MODELS["skip"], 2, seed)
+        assert end.ended is rules.Termination.STALLED
+        for i, state in enumerate(played[:8]):  # the end's last turns are forced
+            same_search(state, 100, (TURNS, 40)[i % 2], i)
+
+
+def test_a_search_without_a_standing_is_the_readable_one_too(monkeypatch):
+    """A playout the search cuts off scores nothing where the state keeps no standing."""
+    monkeypatch.delattr(rules.State, "standing")
+    for i, state in enumerate(sample(MODELS["default"], 4, 5, every=6)):
+        same_search(state, 40, (2, TURNS)[i % 2], i)
 
 
 def test_a_cooperative_search_is_the_readable_one_too():

@@ -170,6 +170,11 @@ class State:
     def is_terminal(self) -> bool:
         return self.ended is not None
 
+    def standing(self) -> list[int]:
+        """Each seat's points so far: how the tree search scores a playout it cuts off
+        (`pnp.mcts`; the engine's `PLAYOUT_TURNS`)."""
+        return self.seat_scores()
+
     def outcome(self) -> Outcome | None:
         return None if self.ended is None else Outcome(self.ended, winners(self))
 
