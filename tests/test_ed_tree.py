@@ -149,6 +149,38 @@ def test_the_first_die_going_in_unrestricted():
             same_search(state, 200, horizon, i)
 
 
+def every_colour_fails(state: rules.State) -> rules.State | None:
+    """A redraw's position with the reserve cut down to the colours not tried that fit
+    nowhere (None when none of them fails, or all do): whichever is drawn fails too, and
+    the turn's first die and roll go in unrestricted after several colours."""
+    untried = {state.colour_of(d) for d in state.reserve} - set(state.tried)
+    first_die = {}
+    for d, die in enumerate(state.model.dice):
+        first_die.setdefault(die.colour, d)
+    failing = {c for c in untried if not legal_entries(state, first_die[c], 0)}
+    if not failing or failing == untried:
+        return None
+    cut = state.clone()
+    cut.reserve = [d for d in state.reserve if state.colour_of(d) not in untried - failing]
+    cut.options = tuple(rules.lowest_score_colours(cut, failing))
+    return cut
+
+
+def test_the_first_die_going_in_after_every_colour_failed():
+    """The `redraw` rule's last resort after several colours: the first colour's die and
+    roll go in (positions cut down by hand from redraws of random games, as the random
+    games reach it too seldom to test)."""
+    cut = []
+    for seed in range(12):
+        for state in game(MODELS["crowded"], 2, seed):
+            if kind(state) == "redraw" and (position := every_colour_fails(state)):
+                cut.append(position)
+    assert len(cut) >= 5
+    for i, state in enumerate(cut):
+        for horizon in (2, TURNS):
+            same_search(state, 60, horizon, i)
+
+
 def test_a_stalled_game_is_a_cut_off_scored_on_the_points():
     """Under the `skip` rule a round with no die placed and no point ends the game
     `stalled`: the leaders share less than a win (`LEAD_REWARD`)."""
