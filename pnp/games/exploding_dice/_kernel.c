@@ -16,7 +16,8 @@
  * the runner's games costs no Python generator at all.
  *
  * `playout` plays random turns from a position at the start of a turn (a tree search's
- * rollout, `kernel.playout`), on a generator seeded as `random.Random(n)` from one number.
+ * rollout, `kernel.playout`), on a generator seeded as `random.Random(n)` from one number;
+ * `tree_search` (`_tree.h`) runs the whole tree search of `pnp.mcts` on these positions.
  *
  * The board comes from the play model (`engine._kernel_board`): its lines, neighbours,
  * zones, start points, faces and reserve; grids up to 8 x 8 (cells are bits of a 64-bit

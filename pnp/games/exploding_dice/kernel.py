@@ -9,7 +9,8 @@ compiler pnp installs without it, plays on the fast path and says so once.
 
 `playout` is the tree search's rollout (`pnp.state`'s optional hook): random play from a
 given position of the readable rules, on a generator the kernel seeds from one draw of the
-search's.
+search's. `tree_search` is the whole search of `pnp.mcts` in the kernel (`_tree.h`), those
+rollouts included, handed a decision of the readable rules.
 """
 
 from __future__ import annotations
