@@ -21,7 +21,7 @@ help: ## List the targets
 COMPILED := pnp/_twister.h pnp/_seed.h pnp/_uct.h pnp/games/parcheesi/_kernel.c pnp/games/desert_home/_kernel.c \
 	pnp/games/home_in_one_piece/_kernel.c pnp/games/home_in_one_piece/_greedy.h pnp/games/home_in_one_piece/_tree.h \
 	pnp/games/building_community/_search.c pnp/games/building_community/_tree.h \
-	pnp/games/exploding_dice/_kernel.c
+	pnp/games/exploding_dice/_kernel.c pnp/games/exploding_dice/_tree.h
 
 $(STAMP): pyproject.toml $(COMPILED)
 	$(PYTHON) -m venv $(VENV)

@@ -16,7 +16,8 @@
  * the runner's games costs no Python generator at all.
  *
  * `playout` plays random turns from a position at the start of a turn (a tree search's
- * rollout, `kernel.playout`), on a generator seeded as `random.Random(n)` from one number.
+ * rollout, `kernel.playout`), on a generator seeded as `random.Random(n)` from one number;
+ * `tree_search` (`_tree.h`) runs the whole tree search of `pnp.mcts` on these positions.
  *
  * The board comes from the play model (`engine._kernel_board`): its lines, neighbours,
  * zones, start points, faces and reserve; grids up to 8 x 8 (cells are bits of a 64-bit
@@ -371,22 +372,22 @@ static int any_fits(const Board *b, const Grid *g, uint64_t own) {
 }
 
 /* The lowest-scoring colours among `among` (a bit per colour), in colour order. */
-static int lowest_scoring(const Game *g, int among, int *out) {
+static int lowest_scoring(const int scores[NCOL], int among, int *out) {
     int low = 0, n = 0, any = 0;
     for (int c = 0; c < NCOL; c++)
-        if (among >> c & 1 && (!any || g->scores[c] < low)) {
-            low = g->scores[c];
+        if (among >> c & 1 && (!any || scores[c] < low)) {
+            low = scores[c];
             any = 1;
         }
     for (int c = 0; c < NCOL; c++)
-        if (among >> c & 1 && g->scores[c] == low) out[n++] = c;
+        if (among >> c & 1 && scores[c] == low) out[n++] = c;
     return n;
 }
 
-static int in_reserve(const Game *g) {
+static int in_reserve(const int reserve[NCOL]) {
     int m = 0;
     for (int c = 0; c < NCOL; c++)
-        if (g->reserve[c]) m |= 1 << c;
+        if (reserve[c]) m |= 1 << c;
     return m;
 }
 
@@ -441,9 +442,9 @@ static int draw_colour(Game *g) {
         }
     }
     if (!tied && g->reserve[colour]) return colour;
-    int avail = in_reserve(g);
+    int avail = in_reserve(g->reserve);
     if (!avail) return -1;
-    int n = lowest_scoring(g, avail, options);
+    int n = lowest_scoring(g->scores, avail, options);
     return options[below(&g->tw, n)];
 }
 
@@ -466,9 +467,9 @@ static void play_turn_from(Game *g, const Board *b, int colour, int taken, int f
         int first_colour = colour, first_face = face, tried = 1 << colour, options[NCOL];
         g->reserve[colour]++;
         while (!ok) {
-            int untried = in_reserve(g) & ~tried;
+            int untried = in_reserve(g->reserve) & ~tried;
             if (!untried) break;
-            colour = options[below(&g->tw, lowest_scoring(g, untried, options))];
+            colour = options[below(&g->tw, lowest_scoring(g->scores, untried, options))];
             tried |= 1 << colour;
             g->reserve[colour]--;
             face = roll(g, b, colour);
@@ -781,35 +782,12 @@ static void sha512(const unsigned char *data, size_t len, unsigned char out[64])
     for (int i = 0; i < 64; i++) out[i] = (unsigned char)(h[i / 8] >> (56 - 8 * (i % 8)));
 }
 
-/* The generator as `random.Random(text)` leaves it: the int of the text's bytes followed
- * by their SHA-512, cut into 32-bit words from the low end, through `init_by_array`.
- * `start` is `init_genrand(19650218)`'s state (`genrand_init`), the same for every seed.
- * Returns -1 when the key would not fit `key` (a seed text over 1,000 bytes). */
-static int seed_twister(Twister *t, const uint32_t start[MT_N], const char *text, size_t len) {
-    unsigned char bytes[1064];
-    uint32_t key[266];
-    size_t n = len + 64, skip = 0;
-    if (len > 1000) return -1;
-    memcpy(bytes, text, len);
-    sha512((const unsigned char *)text, len, bytes + len);
-    while (skip < n && bytes[skip] == 0) skip++; /* int.from_bytes drops leading zeros */
-    size_t used = (n - skip + 3) / 4, i, j, k;
-    if (used == 0) {
-        key[0] = 0;
-        used = 1;
-    }
-    for (k = 0; k < used && n - skip > 0; k++) { /* word k holds bytes from the low end */
-        uint32_t w = 0;
-        for (int b = 3; b >= 0; b--) {
-            size_t back = 4 * k + (size_t)b; /* byte `back` counted from the last */
-            w = w << 8 | (back < n - skip ? bytes[n - 1 - back] : 0);
-        }
-        key[k] = w;
-    }
+/* CPython's `init_by_array`, from `start` (`genrand_init`'s state, the same for every
+ * key): a string seed's key, or a number's 32-bit words, low word first. */
+static void init_by_array(Twister *t, const uint32_t start[MT_N], const uint32_t *key, size_t used) {
+    size_t i = 1, j = 0, k;
     uint32_t *mt = t->mt;
     memcpy(mt, start, sizeof t->mt);
-    i = 1;
-    j = 0;
     for (k = MT_N > used ? MT_N : used; k; k--) {
         mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
         i++;
@@ -830,6 +808,34 @@ static int seed_twister(Twister *t, const uint32_t start[MT_N], const char *text
     }
     mt[0] = 0x80000000U;
     t->index = MT_N;
+}
+
+/* The generator as `random.Random(text)` leaves it: the int of the text's bytes followed
+ * by their SHA-512, cut into 32-bit words from the low end, through `init_by_array`.
+ * `start` is `init_genrand(19650218)`'s state (`genrand_init`), the same for every seed.
+ * Returns -1 when the key would not fit `key` (a seed text over 1,000 bytes). */
+static int seed_twister(Twister *t, const uint32_t start[MT_N], const char *text, size_t len) {
+    unsigned char bytes[1064];
+    uint32_t key[266];
+    size_t n = len + 64, skip = 0;
+    if (len > 1000) return -1;
+    memcpy(bytes, text, len);
+    sha512((const unsigned char *)text, len, bytes + len);
+    while (skip < n && bytes[skip] == 0) skip++; /* int.from_bytes drops leading zeros */
+    size_t used = (n - skip + 3) / 4, k;
+    if (used == 0) {
+        key[0] = 0;
+        used = 1;
+    }
+    for (k = 0; k < used && n - skip > 0; k++) { /* word k holds bytes from the low end */
+        uint32_t w = 0;
+        for (int b = 3; b >= 0; b--) {
+            size_t back = 4 * k + (size_t)b; /* byte `back` counted from the last */
+            w = w << 8 | (back < n - skip ? bytes[n - 1 - back] : 0);
+        }
+        key[k] = w;
+    }
+    init_by_array(t, start, key, used);
     return 0;
 }
 
@@ -892,6 +898,8 @@ static PyObject *play_seeded(PyObject *self, PyObject *args) {
     return out;
 }
 
+#include "_tree.h" /* the compiled tree search over these positions */
+
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
      "board(n, lines, neighbours, zones, starts, faces, reserve, skip): the board for play()."},
@@ -902,6 +910,10 @@ static PyMethodDef methods[] = {
     {"playout", playout, METH_VARARGS,
      "playout(board, players, owners, cells, reserve, scores, seat, turns, quiet, leader, "
      "max_turns, target, stop, seed): random play from the start of a turn."},
+    {"tree_search", tree_search, METH_VARARGS,
+     "tree_search(board, players, owners, cells, reserve, scores, seat, turns, quiet, "
+     "max_turns, target, step, options, tried, colour, face, first, words, budget, horizon, "
+     "exploration, cooperative, standing): pnp.mcts's search from a decision."},
     {"seeded", seeded, METH_VARARGS, "seeded(text): random.Random(text)'s twister words."},
     {NULL, NULL, 0, NULL},
 };

@@ -70,3 +70,32 @@ def playout(
     drawn, its die `taken` out, showing `face` if > 0) until the end or `stop` turns, on
     `random.Random(seed)`'s draws: (turns, end code, scores, cells as colour * 8 + face or
     -1, reserve by colour, seat, quiet turns, the leaders of the turns played)."""
+
+def tree_search(
+    board: Board,
+    players: int,
+    owners: Sequence[Sequence[int]],
+    cells: Sequence[int],
+    reserve: Sequence[int],
+    scores: Sequence[int],
+    seat: int,
+    turns: int,
+    quiet: int,
+    max_turns: int,
+    target: int,
+    step: int,
+    options: Sequence[int],
+    tried: Sequence[int],
+    colour: int,
+    face: int,
+    first: tuple[int, int],
+    words: tuple[int, ...],
+    budget: int,
+    horizon: int,
+    exploration: float,
+    cooperative: bool,
+    standing: bool,
+) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+    """`pnp.mcts.MctsBot.search` from a decision (`rules.Step` by its order, the options and
+    colours tried in the rules' order, the first colour drawn and its roll), on the twister
+    words: the root's (index in the options, visits) in the order tried, and the words after."""

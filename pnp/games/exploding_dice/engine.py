@@ -35,6 +35,10 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 DEFAULT_PLAYERS = 4
 COOPERATIVE = False
+PLAYOUT_TURNS = 10
+"""Turns an mcts playout runs before the search scores it on the seats' points
+(`State.standing`): a short look ahead, scored, makes a stronger bot than playing on to
+the end of a game of twenty-odd turns (README, the skill trace at 50 and 200 playouts)."""
 COUNTERS: dict[str, str] = {}
 RATIOS: dict[str, tuple[str, str]] = {}
 OPTIONS = (SimOption("two_colours", "Two players, two colours each.", label="two colours each"),)

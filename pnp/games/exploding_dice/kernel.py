@@ -9,7 +9,8 @@ compiler pnp installs without it, plays on the fast path and says so once.
 
 `playout` is the tree search's rollout (`pnp.state`'s optional hook): random play from a
 given position of the readable rules, on a generator the kernel seeds from one draw of the
-search's.
+search's. `tree_search` is the whole search of `pnp.mcts` in the kernel (`_tree.h`), those
+rollouts included, handed a decision of the readable rules.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.grid import Board
 from pnp.games.exploding_dice.params import PlayModel
 from pnp.games.exploding_dice.rules import State, Step, Termination
+from pnp.mcts import compiled_visits
 from pnp.memo import PerModel
 from pnp.outcome import GameRecord
 from pnp.state import CHANCE
@@ -206,3 +208,59 @@ def playout(state: State, rng: random.Random, stop: int) -> None:
     state.ended = ENDS_BY_CODE[end]
     if state.ended is None:
         rules.begin_turn(state)
+
+
+def tree_search(
+    state: State,
+    rng: random.Random,
+    budget: int,
+    playout_turns: int,
+    exploration: float,
+    cooperative: bool,
+) -> dict[int, int] | None:
+    """`state.tree_search`: `pnp.mcts.MctsBot.search` from this decision, compiled
+    (`_tree.h`), the same visits in the same order, `rng` left where the readable search
+    leaves it; None (rng untouched) where the kernel is not built or does not play this
+    kit, or the position is not a decision."""
+    board = None if _kernel is None else boards(state.model)
+    if board is None or state.current_player() < 0:
+        return None
+    model = state.model
+    colour_of, _ = _colours(model)
+    first_die, first_face = state.first
+    standing = getattr(state, "standing", None) is not None
+
+    def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+        held = [0] * len(model.colours)
+        for d in state.reserve:
+            held[colour_of[d]] += 1
+        return _kernel.tree_search(
+            board,
+            state.players,
+            state.owners,
+            [
+                -1 if d is None else colour_of[d] * 8 + f
+                for d, f in zip(state.grid, state.shown, strict=True)
+            ],
+            held,
+            state.scores,
+            state.seat,
+            state.turns,
+            state.quiet_turns,
+            rules.MAX_TURNS,
+            rules.TARGET,
+            list(Step).index(state.step),
+            state.options,
+            state.tried,
+            state.colour,
+            state.face,
+            (colour_of[first_die] if first_die >= 0 else -1, first_face),
+            words,
+            budget,
+            playout_turns,
+            exploration,
+            cooperative,
+            standing,
+        )
+
+    return compiled_visits(rng, state.legal_actions(), run)

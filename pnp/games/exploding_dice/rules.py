@@ -170,6 +170,11 @@ class State:
     def is_terminal(self) -> bool:
         return self.ended is not None
 
+    def standing(self) -> list[int]:
+        """Each seat's points so far: how the tree search scores a playout it cuts off
+        (`pnp.mcts`; the engine's `PLAYOUT_TURNS`)."""
+        return self.seat_scores()
+
     def outcome(self) -> Outcome | None:
         return None if self.ended is None else Outcome(self.ended, winners(self))
 
@@ -188,6 +193,20 @@ class State:
         from pnp.games.exploding_dice import kernel  # it imports this module
 
         return kernel.playout_for(self)
+
+    def tree_search(
+        self,
+        rng: random.Random,
+        budget: int,
+        playout_turns: int,
+        exploration: float,
+        cooperative: bool,
+    ) -> dict[int, int] | None:
+        """`pnp.mcts`'s search from this decision on the compiled kernel (`kernel.tree_search`);
+        None where there is no kernel for this kit (the readable search then runs)."""
+        from pnp.games.exploding_dice import kernel  # it imports this module
+
+        return kernel.tree_search(self, rng, budget, playout_turns, exploration, cooperative)
 
     def action_str(self, action: int) -> str:
         """A colour name, `die 5`, `roll 4`, or an entry as the board marks it (`N0`)."""
