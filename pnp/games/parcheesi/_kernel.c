@@ -180,7 +180,7 @@ typedef struct {
  * rolls meet a few dozen, so each roll starts on a small table that stays in the cache and
  * grows only when it must; the slots are reused from roll to roll, and a new stamp empties
  * them. */
-#define SEEN_START 512
+#define SEEN_START 1024
 
 typedef struct {
     Slot *slots;
