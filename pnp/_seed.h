@@ -10,13 +10,22 @@
 #define PNP_SEED_H
 
 #include <stdint.h>
+#include <string.h>
 
-static void twister_seed64(Twister *t, uint64_t n) {
-    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)}, *mt = t->mt;
-    int used = key[1] ? 2 : 1, i = 1, j = 0, k;
+/* The state `init_genrand(19650218)` leaves, which `init_by_array` starts from: the same
+ * for every seed, so a kernel that seeds often may keep one copy (`twister_seed64_from`). */
+static void genrand_init(uint32_t mt[MT_N]) {
     mt[0] = 19650218U;
-    for (k = 1; k < MT_N; k++) mt[k] = 1812433253U * (mt[k - 1] ^ (mt[k - 1] >> 30)) + (uint32_t)k;
-    for (k = MT_N; k; k--) {
+    for (int i = 1; i < MT_N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+}
+
+/* CPython's `init_by_array` from `start` (`genrand_init`'s state; it may be `t->mt`
+ * itself): a string seed's key (`_seed_text.h`), or a number's 32-bit words, low first. */
+static void init_by_array(Twister *t, const uint32_t start[MT_N], const uint32_t *key, size_t used) {
+    size_t i = 1, j = 0, k;
+    uint32_t *mt = t->mt;
+    if (start != mt) memcpy(mt, start, sizeof t->mt);
+    for (k = MT_N > used ? MT_N : used; k; k--) {
         mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
         i++;
         j++;
@@ -36,6 +45,18 @@ static void twister_seed64(Twister *t, uint64_t n) {
     }
     mt[0] = 0x80000000U;
     t->index = MT_N;
+}
+
+/* `random.Random(n)` for a 64-bit n, from a kept copy of `genrand_init`'s state. */
+static void twister_seed64_from(Twister *t, const uint32_t start[MT_N], uint64_t n) {
+    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)};
+    init_by_array(t, start, key, key[1] ? 2 : 1);
+}
+
+/* `random.Random(n)` for a 64-bit n. */
+static void twister_seed64(Twister *t, uint64_t n) {
+    genrand_init(t->mt);
+    twister_seed64_from(t, t->mt, n);
 }
 
 #endif

@@ -144,6 +144,16 @@ def test_kernel_and_readable_rules_play_the_same_games(rules_name, players, bot)
 
 
 @needs_kernel
+@pytest.mark.parametrize(("rules_name", "players", "bot"), SETTINGS)
+def test_a_chunk_seeded_in_the_kernel_plays_the_games_of_its_seed_texts(rules_name, players, bot):
+    """`play_many`, the runner's path: the kernel seeds each game from its text itself."""
+    model = MODELS[rules_name]
+    seeds = [f"m:{i}" for i in range(12)] + ["", "é" * 40]
+    one_by_one = [engine.play_one(model, players, bot, random.Random(s)) for s in seeds]
+    assert engine.play_many(model, players, bot, seeds) == one_by_one
+
+
+@needs_kernel
 def test_the_kernel_refuses_what_it_cannot_play():
     board = engine._boards(MODELS["seed"])
     kernel = engine._kernel
@@ -155,6 +165,8 @@ def test_the_kernel_refuses_what_it_cannot_play():
         kernel.play(board, (0, 2), False, False, 1000, (1, 2, 3))  # not a twister state
     with pytest.raises(ValueError):
         kernel.play(board, (0, 0), False, False, 1000, random.Random(1).getstate()[1])
+    with pytest.raises(ValueError):
+        kernel.play_seeded(board, (0, 2), False, False, 1000, ["x" * 1001])  # too long a seed
     with pytest.raises(ValueError):
         kernel.results(board, (0, 2), [[N] * 4] * 4, 1, 5, 6, False)  # the mover not seated
     with pytest.raises(ValueError):

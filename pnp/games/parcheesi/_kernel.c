@@ -9,12 +9,17 @@
  * never from numbers of its own, and it draws its chance from the caller's
  * `random.Random`: the Mersenne Twister state comes in and goes back out, and a uniform
  * int below n is drawn as `pnp.chance.below` draws it. So a seed gives the same game here and in the readable
- * rules (tests/test_conformance_parcheesi.py and test_parcheesi_kernel.py check that).
+ * rules (tests/test_conformance.py and test_parcheesi_kernel.py check that). For a
+ * chunk of the runner's games (`play_seeded`) it seeds the generator from each game's seed
+ * text itself, as `random.Random(text)` does (`_seed_text.h`): no generator state crosses.
  *
  * A part-played roll keeps the mover's pawns as (progress, lock) pairs sorted: pawns of
  * one colour are interchangeable except the two pawns of a blockade at the start of the
  * roll (decision 8), which carry a lock number. Sorting makes equal situations equal, so
- * each is searched once (a hash set keyed by the packed situation).
+ * each is searched once (a hash set keyed by the situation packed in two words); a play
+ * with no value left is known by its pawns and captures alone, and the last die's steps
+ * are read off without building their situations. The results are kept as one number
+ * each (pawns, then captures), so sorting and deduplicating them compares numbers.
  *
  * Reentrant and portable: no mutable static data (the hash set belongs to the call that
  * plays, in its `Game`), plain C99 with no compiler extensions (128-bit masks are two
@@ -29,6 +34,7 @@
 
 #include "../../_twister.h"
 #include "../../_seed.h"
+#include "../../_seed_text.h"
 
 #define COLOURS 4
 #define PAWNS 4
@@ -47,7 +53,8 @@ typedef struct {
     int16_t progress[COLOURS][MAX_NODES]; /* the progress of a node on a colour's path, or -1 */
     int strip[COLOURS];                /* first strip progress */
     uint8_t safe[MAX_NODES];
-    uint64_t safe_bits[COLOURS][2]; /* per colour, the progress values on a safe space */
+    uint8_t safe_at[COLOURS][MAX_HOME]; /* per colour, whether progress p is on a safe space */
+    uint32_t genrand_init[MT_N]; /* init_genrand(19650218): where every seeding starts */
 } Board;
 
 static const char *BOARD_NAME = "pnp.parcheesi.board";
@@ -110,9 +117,9 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
             goto fail;
         }
         b->strip[c] = (int)strip;
-        for (int q = 0; q < b->home; q++)
-            if (b->safe[b->path[c][q]]) b->safe_bits[c][q >> 6] |= (uint64_t)1 << (q & 63);
+        for (int q = 0; q < b->home; q++) b->safe_at[c][q] = b->safe[b->path[c][q]];
     }
+    genrand_init(b->genrand_init);
     return PyCapsule_New(b, BOARD_NAME, board_free);
 fail:
     PyMem_Free(b);
@@ -120,43 +127,6 @@ fail:
 }
 
 /* --- one roll ------------------------------------------------------------------------ */
-
-/* Sets of the mover's progress values 0 .. home - 1 (at most 126) as a 128-bit mask,
- * two 64-bit words: bit q is bit q % 64 of word q / 64. */
-typedef struct {
-    uint64_t w[2];
-} Bits;
-
-static const Bits NONE = {{0, 0}};
-
-static inline int has(Bits a, int q) { return (int)((q < 64 ? a.w[0] : a.w[1]) >> (q & 63) & 1); }
-static inline void set_bit(Bits *a, int q) {
-    if (q < 64) a->w[0] |= (uint64_t)1 << q;
-    else a->w[1] |= (uint64_t)1 << (q - 64);
-}
-static inline void flip_bit(Bits *a, int q) {
-    if (q < 64) a->w[0] ^= (uint64_t)1 << q;
-    else a->w[1] ^= (uint64_t)1 << (q - 64);
-}
-static inline Bits or_bits(Bits a, Bits b) {
-    Bits o;
-    o.w[0] = a.w[0] | b.w[0];
-    o.w[1] = a.w[1] | b.w[1];
-    return o;
-}
-
-/* Bits from..to of one 64-bit word (either end may lie outside 0..63; none if from > to). */
-static inline uint64_t word_range(int from, int to) {
-    if (from > 63 || to < 0 || from > to) return 0;
-    from = from < 0 ? 0 : from;
-    to = to > 63 ? 63 : to;
-    return (~(uint64_t)0 >> (63 - to)) & (~(uint64_t)0 << from);
-}
-
-/* Whether `a` has any bit from..to (0 <= from, to < 128). */
-static inline int any_in(Bits a, int from, int to) {
-    return ((a.w[0] & word_range(from, to)) | (a.w[1] & word_range(from - 64, to - 64))) != 0;
-}
 
 /* The index of the lowest set bit of x != 0 (a de Bruijn sequence: no compiler builtin). */
 static int lowest_bit(uint64_t x) {
@@ -175,23 +145,25 @@ static int bit_count(uint64_t x) {
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/* A part-played roll, `spare` bytes included (kept zero): the situation's hash key, three
- * whole words. Captures are bits of `capi`: each space holding a lone opposing pawn at the
- * roll's start has its own bit (`Roll.oi`). */
+/* A roll's values by slot: its two dice values (a double n: n, then 7 - n), the capture
+ * bonus, the home bonus. A situation counts the unused values of each slot. */
+#define SLOTS 4
+enum { CAPTURE_SLOT = 2, HOME_SLOT = 3 };
+
+/* A part-played roll: the situation's hash key, two whole words. Captures are bits of
+ * `capi`: each space holding a lone opposing pawn at the roll's start has its own bit
+ * (`Roll.oi`). */
 typedef struct {
     int8_t pos[PAWNS];    /* progress, NEST or home; sorted as (pos, lock) */
     uint8_t lock[PAWNS];  /* 0, or which start blockade it was in (decision 8) */
-    uint8_t dice[7];      /* unused dice by value 1..6 */
+    uint8_t unused[SLOTS]; /* unused values by slot (`Roll.value`) */
     uint8_t pair;         /* the two dice may still enter together as a 5 */
-    uint8_t b20, b10;     /* unused capture and home bonuses */
-    uint8_t left;         /* unused values: dice and bonuses */
-    uint8_t spare1;       /* zero */
+    uint8_t left;         /* unused values in all */
     uint16_t capi;        /* the captured opposing spaces, bit `Roll.oi[q]` for progress q */
-    uint8_t spare[2];     /* zero */
 } Sit;
 
-#define KEY_BYTES 24
-typedef char sit_key_fits[sizeof(Sit) == KEY_BYTES && offsetof(Sit, capi) == 20 ? 1 : -1];
+#define KEY_BYTES 16
+typedef char sit_key_fits[sizeof(Sit) == KEY_BYTES && offsetof(Sit, capi) == 14 ? 1 : -1];
 
 typedef struct {
     uint32_t key;         /* the pawns' progress + 1, a byte each: orders as the sorted tuple */
@@ -200,7 +172,7 @@ typedef struct {
 } End;
 
 typedef struct {
-    uint64_t k[3];
+    uint64_t k[2];
     uint32_t stamp;
 } Slot;
 
@@ -208,35 +180,41 @@ typedef struct {
  * rolls meet a few dozen, so each roll starts on a small table that stays in the cache and
  * grows only when it must; the slots are reused from roll to roll, and a new stamp empties
  * them. */
-#define SEEN_START 512
+#define SEEN_START 1024
 
 typedef struct {
     Slot *slots;
     uint32_t cap, size, used, stamp;
 } Seen;
 
+#define FAR 127 /* beyond every progress value: no blockade ahead */
+
 typedef struct {
     const Board *b;
     const int16_t *path;
     int home, standard, nest0, pips0;
-    Bits opp1, opp2;  /* progress values with one opposing pawn, with two */
-    Bits oblk;        /* ... with two of one opposing colour (a blockade) */
-    Bits safe;        /* ... on a safe space */
-    int8_t oi[MAX_HOME];  /* each opposing space's bit in `Sit.capi` (at most 12 spaces) */
+    int value[SLOTS];     /* each slot's value */
+    int five;             /* the dice slot whose value is 5 (an entry), or -1 */
+    uint8_t opp[MAX_HOME];   /* opposing pawns on each progress value of the mover's path */
+    uint8_t oblk[MAX_HOME];  /* the nearest opposing blockade beyond each one, or FAR */
+    const uint8_t *safe;     /* progress values on a safe space (`Board.safe_at`) */
+    int8_t oi[MAX_HOME];  /* each opposing space's bit in `Sit.capi` (at most 12 spaces), in
+                           * the order of their nodes: captures order as the reference's */
     int8_t oq[16];        /* and back: the progress value of each bit */
-    End *ends;            /* the best complete plays so far */
-    End *spare_ends;      /* room for as many: the merge sort's */
-    int nends, cap_ends;
+    End *ends;            /* the distinct results, once the search is done */
+    uint64_t *found;      /* the best complete plays so far, as `pawns_key` << 16 | capi */
+    uint64_t *spare;      /* room for as many: the merge sort's */
+    int nends, cap_ends;  /* complete plays found (then results), room in the three */
     int most, pips;       /* their entries and dice pips */
     int failed;       /* out of memory */
     Seen seen;        /* the situations met this roll */
 } Roll;
 
 
-static inline uint32_t slot_hash(const uint64_t k[3], uint32_t size) {
-    uint64_t h = k[0] ^ k[1] * 0x9e3779b97f4a7c15ULL ^ k[2] * 0xc2b2ae3d27d4eb4fULL;
-    h = (h ^ h >> 29) * 0xff51afd7ed558ccdULL;
-    return (uint32_t)(h >> 32) & (size - 1);
+static inline uint32_t slot_hash(const uint64_t k[2], uint32_t size) {
+    uint64_t h = k[0] * 0x9e3779b97f4a7c15ULL ^ k[1];
+    h = (h ^ h >> 31) * 0xff51afd7ed558ccdULL;
+    return (uint32_t)(h >> 40) & (size - 1);
 }
 
 static void next_stamp(Seen *t) {
@@ -288,54 +266,60 @@ static int seen_clear(Seen *t) {
     return 0;
 }
 
-/* Add a situation; returns 1 if new, 0 if seen this roll, -1 out of memory. */
-static int seen_add(Seen *t, const Sit *s) {
-    uint64_t k[3];
-    memcpy(k, s, KEY_BYTES);
+/* Add a key; returns 1 if new, 0 if seen this roll, -1 out of memory. */
+static inline int seen_add_key(Seen *t, const uint64_t k[2]) {
     if ((t->used + 1) * 2 > t->size && seen_grow(t) < 0) return -1;
     uint32_t j = slot_hash(k, t->size);
     while (t->slots[j].stamp == t->stamp) {
         const uint64_t *o = t->slots[j].k;
-        if (o[0] == k[0] && o[1] == k[1] && o[2] == k[2]) return 0;
+        if (o[0] == k[0] && o[1] == k[1]) return 0;
         j = (j + 1) & (t->size - 1);
     }
-    memcpy(t->slots[j].k, k, sizeof k);
+    t->slots[j].k[0] = k[0];
+    t->slots[j].k[1] = k[1];
     t->slots[j].stamp = t->stamp;
     t->used++;
     return 1;
 }
 
-/* The mover's pawns on the board as masks: on a space alone (one), with another (two). */
-typedef struct {
-    Bits one, two;
-} Occ;
-
-static inline Occ occupancy(const Sit *s, int home) {
-    Occ o;
-    o.one = o.two = NONE;
-    for (int i = 0; i < PAWNS; i++) {
-        int p = s->pos[i];
-        if (p == NEST || p >= home) continue;
-        if (has(o.one, p)) { flip_bit(&o.one, p); set_bit(&o.two, p); }
-        else set_bit(&o.one, p);
-    }
-    return o;
+/* Add a situation (its bytes are its key); as `seen_add_key`. */
+static inline int seen_add(Seen *t, const Sit *s) {
+    uint64_t k[2];
+    memcpy(k, s, KEY_BYTES);
+    return seen_add_key(t, k);
 }
 
-/* `rules.can_move`: decisions 5-8 and 10 for pawn i and value v. */
-static inline int can_move(const Roll *r, const Sit *s, const Occ *o, int i, int v) {
-    int p = s->pos[i], home = r->home;
-    if (p + v > home) return 0;
-    int last = p + v < home - 1 ? p + v : home - 1;
-    if (last > p && any_in(or_bits(o->two, r->oblk), p + 1, last)) return 0;
-    if (p + v == home) return 1;
-    int q = p + v;
-    int mine = has(o->one, q) + 2 * has(o->two, q);
-    int theirs = (has(r->opp1, q) && !(s->capi >> r->oi[q] & 1)) + 2 * has(r->opp2, q);
-    if (mine + theirs >= 2) return 0;
+/* The second word of a finished play's key in the set: no situation's (its `unused` would
+ * be 255). A play with no value left is known by its pawns and captures alone. */
+#define DONE_MARK (~(uint64_t)0)
+
+/* The mover's pawns on progress q. */
+static inline int own_on(const Sit *s, int q) {
+    return (s->pos[0] == q) + (s->pos[1] == q) + (s->pos[2] == q) + (s->pos[3] == q);
+}
+
+/* Opposing pawns on progress q (0 <= q < home) not yet captured this roll. */
+static inline int theirs_on(const Roll *r, const Sit *s, int q) {
+    int n = r->opp[q];
+    return n == 1 ? !(s->capi >> r->oi[q] & 1) : n;
+}
+
+/* The nearest blockade beyond progress p (decision 6: none is passed or landed on), the
+ * mover's own (`blk0` < `blk1`, FAR where there are fewer) or an opposing one; FAR if none.
+ * A pawn on p may go to q (<= home) past the blockades iff q < this. */
+static inline int stop_at(const Roll *r, int p, int blk0, int blk1) {
+    int own = blk0 > p ? blk0 : blk1 > p ? blk1 : FAR;
+    return own < r->oblk[p] ? own : r->oblk[p];
+}
+
+/* `rules.can_move` past the blockades (`stop_at`): decisions 5, 7, 8 and 10 for pawn i
+ * landing on q = its progress + the value (q < home; one on home may always go). */
+static inline int may_land(const Roll *r, const Sit *s, int i, int q) {
+    int mine = own_on(s, q);
+    if (mine + theirs_on(r, s, q) >= 2) return 0;
     if (mine == 1 && s->lock[i])
         for (int j = 0; j < PAWNS; j++)
-            if (j != i && s->pos[j] == p + v && s->lock[j] == s->lock[i]) return 0;
+            if (s->pos[j] == q && s->lock[j] == s->lock[i]) return 0;
     return 1;
 }
 
@@ -353,28 +337,26 @@ static void sort_pawns(Sit *s) {
     for (int i = PAWNS - 2; i >= 0; i--) resort(s, i);
 }
 
-enum { DIE, PAIR, BONUS };
+#define PAIR_SLOT (-1)
 
-/* `rules.take_step`: spend a value on pawn i (an entry if it is in the nest). */
-static inline Sit take_step(const Roll *r, const Sit *s, const Occ *o, int i, int v, int source) {
+/* `rules.take_step`: spend a value (of a slot, or the 5-pair) on pawn i, a legal step (an
+ * entry if it is in the nest). */
+static inline Sit take_step(const Roll *r, const Sit *s, int i, int v, int slot) {
     Sit n = *s;
     int p = s->pos[i];
     int q = p == NEST ? 0 : p + v;
-    if (source == DIE) n.dice[v]--, n.left--;
-    else if (source == PAIR) memset(n.dice, 0, sizeof n.dice), n.left -= 2;
-    else if (v == CAPTURE_BONUS) n.b20--, n.left--;
-    else n.b10--, n.left--;
+    if (slot == PAIR_SLOT) n.unused[0] = n.unused[1] = 0, n.left -= 2;
+    else n.unused[slot]--, n.left--;
     n.pair = 0;
     if (q != r->home) {
-        int may = p == NEST || !has(r->safe, q);
-        int mine = has(o->one, q) || has(o->two, q);
-        if (may && !mine && has(r->opp1, q) && !(s->capi >> r->oi[q] & 1)) { /* decision 9 */
+        /* decision 9: legal, so a lone opposing pawn there is alone with this one */
+        if (r->opp[q] == 1 && !(s->capi >> r->oi[q] & 1) && (p == NEST || !r->safe[q])) {
             n.capi |= (uint16_t)(1u << r->oi[q]);
-            n.b20++;
+            n.unused[CAPTURE_SLOT]++;
             n.left++;
         }
     } else if (r->standard) {
-        n.b10++;
+        n.unused[HOME_SLOT]++;
         n.left++;
     }
     n.pos[i] = (int8_t)q;
@@ -382,12 +364,34 @@ static inline Sit take_step(const Roll *r, const Sit *s, const Occ *o, int i, in
     return n;
 }
 
-/* A complete play. Only the best by decision 12 are kept: the most entries, then the most
- * dice pips; a better one empties the list. */
-static void add_end(Roll *r, const Sit *s) {
-    int nest = 0, dice = 0;
-    for (int i = 0; i < PAWNS; i++) nest += s->pos[i] == NEST;
-    for (int v = 1; v <= 6; v++) dice += v * s->dice[v];
+/* The key of a result: the pawns' progress + 1, a byte each, so that keys order as the
+ * sorted tuples do. */
+static inline uint32_t pawns_key(const int8_t pos[PAWNS]) {
+    return (uint32_t)(uint8_t)(pos[0] + 1) << 24 | (uint32_t)(uint8_t)(pos[1] + 1) << 16 |
+           (uint32_t)(uint8_t)(pos[2] + 1) << 8 | (uint32_t)(uint8_t)(pos[3] + 1);
+}
+
+/* Room for twice as many complete plays. 0, or -1 out of memory. */
+static int grow_ends(Roll *r) {
+    int size = r->cap_ends ? r->cap_ends * 2 : 64;
+    End *e = PyMem_Realloc(r->ends, (size_t)size * sizeof(End));
+    if (!e) return -1;
+    r->ends = e;
+    uint64_t *f = PyMem_Realloc(r->found, (size_t)size * sizeof(uint64_t));
+    if (!f) return -1;
+    r->found = f;
+    f = PyMem_Realloc(r->spare, (size_t)size * sizeof(uint64_t));
+    if (!f) return -1;
+    r->spare = f;
+    r->cap_ends = size;
+    return 0;
+}
+
+/* A complete play leaving the pawns `pos` (sorted), captures `capi` and `dice` pips
+ * unused. Only the best by decision 12 are kept: the most entries, then the most dice
+ * pips; a better one empties the list. */
+static void add_end_at(Roll *r, const int8_t pos[PAWNS], uint16_t capi, int dice) {
+    int nest = (pos[0] == NEST) + (pos[1] == NEST) + (pos[2] == NEST) + (pos[3] == NEST);
     int entries = r->nest0 - nest, pips = r->pips0 - dice;
     if (entries < r->most || (entries == r->most && pips < r->pips)) return;
     if (entries > r->most || pips > r->pips) {
@@ -395,83 +399,105 @@ static void add_end(Roll *r, const Sit *s) {
         r->pips = pips;
         r->nends = 0;
     }
-    if (r->nends == r->cap_ends) {
-        int size = r->cap_ends ? r->cap_ends * 2 : 64;
-        End *e = PyMem_Realloc(r->ends, (size_t)size * sizeof(End));
-        if (!e) { r->failed = 1; return; }
-        r->ends = e;
-        e = PyMem_Realloc(r->spare_ends, (size_t)size * sizeof(End));
-        if (!e) { r->failed = 1; return; }
-        r->spare_ends = e;
-        r->cap_ends = size;
+    if (r->nends == r->cap_ends && grow_ends(r) < 0) {
+        r->failed = 1;
+        return;
     }
-    End *e = &r->ends[r->nends++];
-    memcpy(e->own, s->pos, sizeof e->own); /* already sorted by progress */
-    e->key = 0;
-    for (int i = 0; i < PAWNS; i++) e->key = e->key << 8 | (uint32_t)(s->pos[i] + 1);
-    e->cap[0] = e->cap[1] = 0;
-    for (unsigned c = s->capi; c; c &= c - 1) {
-        int node = r->path[r->oq[lowest_bit(c)]];
-        e->cap[node >> 6] |= (uint64_t)1 << (node & 63);
-    }
+    r->found[r->nends++] = (uint64_t)pawns_key(pos) << 16 | capi;
+}
+
+/* A situation with no legal step: a complete play. */
+static void add_end(Roll *r, const Sit *s) {
+    add_end_at(r, s->pos, s->capi, s->unused[0] * r->value[0] + s->unused[1] * r->value[1]);
+}
+
+/* A complete play with no value left (all dice used), once per result. */
+static inline void add_done(Roll *r, const int8_t pos[PAWNS], uint16_t capi) {
+    uint64_t k[2] = {(uint64_t)pawns_key(pos) | (uint64_t)capi << 32, DONE_MARK};
+    int a = seen_add_key(&r->seen, k);
+    if (a < 0) r->failed = 1;
+    else if (a) add_end_at(r, pos, capi, 0);
 }
 
 static void search(Roll *r, const Sit *s);
 
 /* Search a situation a step leads to, unless it was searched this roll. One with no value
  * left is a complete play at once. */
-static void visit(Roll *r, const Sit *n) {
+static inline void visit(Roll *r, const Sit *n) {
+    if (!n->left) {
+        add_done(r, n->pos, n->capi);
+        return;
+    }
     int a = seen_add(&r->seen, n);
     if (a < 0) r->failed = 1;
-    else if (a && !n->left) add_end(r, n);
     else if (a) search(r, n);
 }
 
 /* `rules.complete_plays`: every legal step from here, each new situation searched once. */
 static void search(Roll *r, const Sit *s) {
-    int any = 0, home = r->home;
-    Occ o = occupancy(s, home);
-    if (s->pos[0] == NEST) { /* sorted: a nest pawn comes first; decision 4 */
-        int there = has(o.one, 0) + 2 * has(o.two, 0);
-        there += (has(r->opp1, 0) && !(s->capi >> r->oi[0] & 1)) + 2 * has(r->opp2, 0);
-        if (there < 2) {
-            if (s->dice[5]) { any = 1; Sit n = take_step(r, s, &o, 0, 5, DIE); visit(r, &n); }
-            if (s->pair) { any = 1; Sit n = take_step(r, s, &o, 0, 5, PAIR); visit(r, &n); }
+    int any = 0, home = r->home, blk0 = FAR, blk1 = FAR;
+    for (int i = 0; i + 1 < PAWNS; i++) { /* sorted: a blockade's two pawns are neighbours */
+        int p = s->pos[i];
+        if (p == s->pos[i + 1] && p != NEST && p < home) {
+            if (blk0 == FAR) blk0 = p;
+            else blk1 = p;
         }
     }
-    int values[8], sources[8], nv = 0;
-    for (int v = 1; v <= 6; v++)
-        if (s->dice[v]) { values[nv] = v; sources[nv++] = DIE; }
-    if (s->b10) { values[nv] = HOME_BONUS; sources[nv++] = BONUS; }
-    if (s->b20) { values[nv] = CAPTURE_BONUS; sources[nv++] = BONUS; }
-    for (int k = 0; k < nv && !r->failed; k++)
-        for (int i = 0; i < PAWNS; i++) {
-            if (s->pos[i] == NEST || s->pos[i] == home) continue;
-            if (i && s->pos[i] == s->pos[i - 1] && s->lock[i] == s->lock[i - 1]) continue;
-            if (!can_move(r, s, &o, i, values[k])) continue;
+    if (s->pos[0] == NEST) { /* sorted: a nest pawn comes first; decision 4 */
+        if (own_on(s, 0) + theirs_on(r, s, 0) < 2) {
+            if (r->five >= 0 && s->unused[r->five]) {
+                any = 1;
+                Sit n = take_step(r, s, 0, 5, r->five);
+                visit(r, &n);
+            }
+            if (s->pair) { any = 1; Sit n = take_step(r, s, 0, 5, PAIR_SLOT); visit(r, &n); }
+        }
+    }
+    int movers[PAWNS], stop[PAWNS], nm = 0;
+    for (int i = 0; i < PAWNS; i++) { /* pawns on the way, one of each equal pair */
+        int p = s->pos[i];
+        if (p == NEST || p == home) continue;
+        if (i && p == s->pos[i - 1] && s->lock[i] == s->lock[i - 1]) continue;
+        movers[nm] = i;
+        stop[nm++] = stop_at(r, p, blk0, blk1);
+    }
+    /* the last die: a step ends the play unless it earns a bonus (a capture, or home
+     * with `standard`), so its result is read off without the situation */
+    int last = s->left == 1 && (s->unused[0] || s->unused[1]);
+    for (int k = 0; k < SLOTS && !r->failed; k++) {
+        if (!s->unused[k]) continue;
+        int v = r->value[k];
+        for (int m = 0; m < nm; m++) {
+            int i = movers[m], q = s->pos[i] + v;
+            if (q > home || q >= stop[m] || (q < home && !may_land(r, s, i, q))) continue;
             any = 1;
-            Sit n = take_step(r, s, &o, i, values[k], sources[k]);
+            if (last && (q < home ? r->opp[q] != 1 || s->capi >> r->oi[q] & 1 || r->safe[q]
+                                  : !r->standard)) {
+                int8_t pos[PAWNS];
+                memcpy(pos, s->pos, sizeof pos);
+                pos[i] = (int8_t)q;
+                for (int j = i; j + 1 < PAWNS && pos[j] > pos[j + 1]; j++) {
+                    int8_t t = pos[j]; pos[j] = pos[j + 1]; pos[j + 1] = t;
+                }
+                add_done(r, pos, s->capi);
+                continue;
+            }
+            Sit n = take_step(r, s, i, v, k);
             visit(r, &n);
         }
+    }
     if (!any) add_end(r, s);
 }
 
-static inline int end_cmp(const End *a, const End *b) {
-    if (a->key != b->key) return a->key < b->key ? -1 : 1;
-    if (a->cap[1] != b->cap[1]) return a->cap[1] < b->cap[1] ? -1 : 1;
-    if (a->cap[0] != b->cap[0]) return a->cap[0] < b->cap[0] ? -1 : 1;
-    return 0;
-}
-
-/* Sort the ends as the reference orders its results (the pawns, then the captured nodes):
- * runs of 8 by insertion, merged bottom-up through `tmp` (no library call per compare). */
-static void sort_ends(End *e, End *tmp, int n) {
+/* Sort n numbers: runs of 8 by insertion, merged bottom-up through `tmp` (no library
+ * call per compare). */
+static void sort_keys(uint64_t *e, uint64_t *tmp, int n) {
     for (int lo = 0; lo < n; lo += 8) {
         int hi = lo + 8 < n ? lo + 8 : n;
         for (int i = lo + 1; i < hi; i++) {
-            End x = e[i];
+            uint64_t x = e[i];
             int j = i;
-            for (; j > lo && end_cmp(&e[j - 1], &x) > 0; j--) e[j] = e[j - 1];
+            for (; j > lo && e[j - 1] > x; j--) e[j] = e[j - 1];
             e[j] = x;
         }
     }
@@ -479,12 +505,11 @@ static void sort_ends(End *e, End *tmp, int n) {
         for (int lo = 0; lo < n; lo += 2 * width) {
             int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
             int i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) tmp[k++] = end_cmp(&e[j], &e[i]) < 0 ? e[j++] : e[i++];
+            while (i < mid && j < hi) tmp[k++] = e[j] < e[i] ? e[j++] : e[i++];
             while (i < mid) tmp[k++] = e[i++];
             while (j < hi) tmp[k++] = e[j++];
         }
-        End *t = e; /* the merged runs are in tmp: copy back */
-        memcpy(t, tmp, (size_t)n * sizeof(End));
+        memcpy(e, tmp, (size_t)n * sizeof *e); /* the merged runs are in tmp: copy back */
     }
 }
 
@@ -503,7 +528,8 @@ typedef struct {
 /* A game's memory: what its rolls grew, then the game. */
 static void free_game(Game *g) {
     PyMem_Free(g->roll.ends);
-    PyMem_Free(g->roll.spare_ends);
+    PyMem_Free(g->roll.found);
+    PyMem_Free(g->roll.spare);
     PyMem_Free(g->roll.seen.slots);
     PyMem_Free(g);
 }
@@ -546,29 +572,33 @@ static int roll_results(Game *g, int c, int a, int b) {
     memset(&s, 0, sizeof s);
     int nest = 0;
     for (int i = 0; i < PAWNS; i++) nest += own[i] == NEST;
+    r->value[0] = a < b ? a : b;
+    r->value[1] = a < b ? b : a;
+    r->value[CAPTURE_SLOT] = CAPTURE_BONUS;
+    r->value[HOME_SLOT] = HOME_BONUS;
     if (a != b) {
-        s.dice[a]++;
-        s.dice[b]++;
+        s.unused[0] = s.unused[1] = 1;
         s.pair = a + b == 5;
-    } else if (g->standard && nest) {
-        s.dice[a] += 2;
     } else {
-        s.dice[a] += 2;
-        s.dice[7 - a] += 2;
+        r->value[1] = 7 - a;
+        s.unused[0] = 2;
+        s.unused[1] = g->standard && nest ? 0 : 2;
     }
+    r->five = r->value[0] == 5 ? 0 : r->value[1] == 5 && s.unused[1] ? 1 : -1;
     r->b = bd;
     r->path = bd->path[c];
     r->home = home;
     r->standard = g->standard;
     r->nest0 = nest;
-    r->pips0 = 0;
-    for (int v = 1; v <= 6; v++) r->pips0 += v * s.dice[v], s.left += s.dice[v];
+    r->pips0 = s.unused[0] * r->value[0] + s.unused[1] * r->value[1];
+    s.left = (uint8_t)(s.unused[0] + s.unused[1]);
     r->nends = 0;
     r->most = r->pips = -1;
     r->failed = 0;
-    r->opp1 = r->opp2 = r->oblk = NONE;
-    r->safe.w[0] = bd->safe_bits[c][0];
-    r->safe.w[1] = bd->safe_bits[c][1];
+    r->safe = bd->safe_at[c];
+    memset(r->opp, 0, (size_t)home);
+    memset(r->oblk, FAR, (size_t)home);
+    int lone[3 * PAWNS], nlone = 0; /* the opposing pawns' progress values */
     for (int k = 0; k < g->players; k++) {
         int d = g->seats[k];
         if (d == c) continue;
@@ -577,21 +607,21 @@ static int roll_results(Game *g, int c, int a, int b) {
             if (p == NEST || p == home) continue;
             int q = bd->progress[c][bd->path[d][p]];
             if (q < 0) continue; /* off the mover's path: never in its way */
-            if (has(r->opp2, q)) continue;
-            if (has(r->opp1, q)) { flip_bit(&r->opp1, q); set_bit(&r->opp2, q); }
-            else set_bit(&r->opp1, q);
-            int same = 0;
-            for (int j = 0; j < PAWNS; j++) same += g->pawns[d][j] == p;
-            if (same == 2) set_bit(&r->oblk, q);
+            if (r->opp[q]++ == 0) lone[nlone++] = q;
+            for (int j = i + 1; j < PAWNS; j++) /* two of one colour: a blockade */
+                if (g->pawns[d][j] == p)
+                    for (int b = q - 1; b >= 0 && r->oblk[b] > q; b--) r->oblk[b] = (uint8_t)q;
         }
     }
-    int spaces = 0;
-    for (int k = 0; k < 2; k++) /* at most 12 opposing pawns: `capi` has room for each */
-        for (uint64_t w = r->opp1.w[k]; w; w &= w - 1) {
-            int q = 64 * k + lowest_bit(w);
-            r->oq[spaces] = (int8_t)q;
-            r->oi[q] = (int8_t)spaces++;
-        }
+    int spaces = 0; /* each lone opposing pawn's space a bit of `capi`, by node */
+    for (int k = 0; k < nlone; k++) {
+        int q = lone[k];
+        if (r->opp[q] != 1) continue;
+        int j = spaces++;
+        for (; j > 0 && r->path[r->oq[j - 1]] > r->path[q]; j--) r->oq[j] = r->oq[j - 1];
+        r->oq[j] = (int8_t)q;
+    }
+    for (int k = 0; k < spaces; k++) r->oi[r->oq[k]] = (int8_t)k;
     int locks = 0;
     for (int i = 0; i < PAWNS; i++) {
         s.pos[i] = own[i];
@@ -606,12 +636,24 @@ static int roll_results(Game *g, int c, int a, int b) {
     search(r, &s);
     if (r->failed) return -1;
 
-    /* decision 12 kept the best plays; their distinct results, in the reference's order */
+    /* decision 12 kept the best plays; their distinct results, in the reference's order
+     * (the pawns, then the captured nodes: `capi`'s bits go in the nodes' order) */
     int n = r->nends, m = 0;
-    End *e = r->ends;
-    if (n > 1) sort_ends(e, r->spare_ends, n);
+    uint64_t *f = r->found;
+    if (n > 1) sort_keys(f, r->spare, n);
     for (int k = 0; k < n; k++)
-        if (!m || end_cmp(&e[m - 1], &e[k])) e[m++] = e[k];
+        if (!m || f[m - 1] != f[k]) f[m++] = f[k];
+    for (int k = 0; k < m; k++) {
+        End *e = &r->ends[k];
+        e->key = (uint32_t)(f[k] >> 16);
+        for (int i = 0; i < PAWNS; i++) e->own[i] = (int8_t)((e->key >> (24 - 8 * i) & 0xff) - 1);
+        e->cap[0] = e->cap[1] = 0;
+        for (unsigned c = (unsigned)(f[k] & 0xffff); c; c &= c - 1) {
+            int node = r->path[r->oq[lowest_bit(c)]];
+            e->cap[node >> 6] |= (uint64_t)1 << (node & 63);
+        }
+    }
+    r->nends = m;
     return m;
 }
 
@@ -838,6 +880,67 @@ done:
     return out;
 }
 
+/* A whole game from the start on g's generator, `leaders[t]` the leader after turn t:
+ * its number of turns, how it ended in `ended` ("home" or "timeout"); -1 out of memory. */
+static int play_game(Game *g, int max_turns, int *leaders, const char **ended) {
+    for (int c = 0; c < COLOURS; c++)
+        for (int i = 0; i < PAWNS; i++) g->pawns[c][i] = NEST;
+    g->captures = g->decisions = g->legal = g->entries = g->passes = 0;
+    int turns = 0, seat = 0;
+    *ended = NULL;
+    while (!*ended) {
+        int c = g->seats[seat];
+        if (play_turn(g, c, 0, 0, 0) < 0) return -1;
+        leaders[turns++] = leader(g);
+        if (has_won(g, c)) *ended = "home";
+        else if (turns >= max_turns) *ended = "timeout";
+        seat = seat + 1 < g->players ? seat + 1 : 0;
+    }
+    return turns;
+}
+
+/* A played game for the caller: (turns, ended, pawns, leaders, (captures, decisions,
+ * legal, entries, passes)), and the generator's words after it when `words` is set. */
+static PyObject *game_result(const Game *g, int turns, const char *ended, const int *leaders,
+                             int words) {
+    PyObject *pawns = pawn_lists(g), *lead = PyTuple_New(turns);
+    PyObject *tw = words ? twister_words(&g->tw) : NULL;
+    if (!pawns || !lead || (words && !tw)) {
+        Py_XDECREF(pawns);
+        Py_XDECREF(lead);
+        Py_XDECREF(tw);
+        return NULL;
+    }
+    for (int t = 0; t < turns; t++) PyTuple_SET_ITEM(lead, t, PyLong_FromLong(leaders[t]));
+    if (words)
+        return Py_BuildValue("isNN(lllll)N", turns, ended, pawns, lead, g->captures,
+                             g->decisions, g->legal, g->entries, g->passes, tw);
+    return Py_BuildValue("isNN(lllll)", turns, ended, pawns, lead, g->captures, g->decisions,
+                         g->legal, g->entries, g->passes);
+}
+
+/* A game of the given seats and rules, ready for `play_game` but for its generator; NULL
+ * with an exception. */
+static Game *new_game(PyObject *capsule, PyObject *seats, int greedy, int standard,
+                      int max_turns) {
+    Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    if (max_turns < 1) {
+        PyErr_SetString(PyExc_ValueError, "the turn limit must be positive");
+        return NULL;
+    }
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return (Game *)PyErr_NoMemory();
+    g->b = b;
+    g->greedy = greedy;
+    g->standard = standard;
+    if (read_seats(seats, g) < 0) {
+        free_game(g);
+        return NULL;
+    }
+    return g;
+}
+
 /* play(board, seats, greedy, standard, max_turns, twister) ->
  *   (turns, ended, pawns, leaders, (captures, decisions, legal, entries, passes), twister) */
 static PyObject *play(PyObject *self, PyObject *args) {
@@ -846,51 +949,62 @@ static PyObject *play(PyObject *self, PyObject *args) {
     (void)self;
     if (!PyArg_ParseTuple(args, "OOppiO", &capsule, &seats, &greedy, &standard, &max_turns, &words))
         return NULL;
-    Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
+    Game *g = new_game(capsule, seats, greedy, standard, max_turns);
+    if (!g) return NULL;
     PyObject *result = NULL;
-    int *leaders = NULL;
-    g->b = b;
-    g->greedy = greedy;
-    g->standard = standard;
-    if (max_turns < 1) {
-        PyErr_SetString(PyExc_ValueError, "the turn limit must be positive");
-        goto done;
+    const char *ended;
+    int *leaders = PyMem_Malloc((size_t)max_turns * sizeof(int));
+    if (!leaders) PyErr_NoMemory();
+    else if (read_twister(words, &g->tw) == 0) {
+        int turns = play_game(g, max_turns, leaders, &ended);
+        if (turns < 0) PyErr_NoMemory();
+        else result = game_result(g, turns, ended, leaders, 1);
     }
-    if (read_seats(seats, g) < 0 || read_twister(words, &g->tw) < 0) goto done;
-    leaders = PyMem_Malloc((size_t)max_turns * sizeof(int));
-    if (!leaders) { PyErr_NoMemory(); goto done; }
-    for (int c = 0; c < COLOURS; c++)
-        for (int i = 0; i < PAWNS; i++) g->pawns[c][i] = NEST;
-
-    int turns = 0, seat = 0;
-    const char *ended = NULL;
-    while (!ended) {
-        int c = g->seats[seat];
-        if (play_turn(g, c, 0, 0, 0) < 0) { PyErr_NoMemory(); goto done; }
-        leaders[turns++] = leader(g);
-        if (has_won(g, c)) ended = "home";
-        else if (turns >= max_turns) ended = "timeout";
-        seat = seat + 1 < g->players ? seat + 1 : 0;
-    }
-
-    PyObject *pawns = pawn_lists(g), *lead = PyTuple_New(turns);
-    PyObject *tw = twister_words(&g->tw);
-    if (pawns && lead && tw) {
-        for (int t = 0; t < turns; t++) PyTuple_SET_ITEM(lead, t, PyLong_FromLong(leaders[t]));
-        result = Py_BuildValue("isNN(lllll)N", turns, ended, pawns, lead, g->captures,
-                               g->decisions, g->legal, g->entries, g->passes, tw);
-    } else {
-        Py_XDECREF(pawns);
-        Py_XDECREF(lead);
-        Py_XDECREF(tw);
-    }
-done:
     PyMem_Free(leaders);
     free_game(g);
     return result;
+}
+
+/* play_seeded(board, seats, greedy, standard, max_turns, seeds) -> [game, ...]: one game
+ * per seed text, each on `random.Random(text)`'s generator, seeded here (`_seed_text.h`);
+ * a game as `play` gives it, without the generator's words. */
+static PyObject *play_seeded(PyObject *self, PyObject *args) {
+    PyObject *capsule, *seats, *seeds;
+    int greedy, standard, max_turns;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOppiO", &capsule, &seats, &greedy, &standard, &max_turns, &seeds))
+        return NULL;
+    PyObject *fast = PySequence_Fast(seeds, "expected a sequence of seed texts");
+    if (!fast) return NULL;
+    Game *g = new_game(capsule, seats, greedy, standard, max_turns);
+    int *leaders = g ? PyMem_Malloc((size_t)max_turns * sizeof(int)) : NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject *out = NULL;
+    if (g && !leaders) PyErr_NoMemory();
+    else if (g && (out = PyList_New(n))) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t len;
+            const char *text = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(fast, i), &len);
+            PyObject *game = NULL;
+            const char *ended;
+            if (text && seed_twister(&g->tw, g->b->genrand_init, text, (size_t)len) < 0)
+                PyErr_SetString(PyExc_ValueError, "a seed text of at most 1,000 bytes");
+            else if (text) {
+                int turns = play_game(g, max_turns, leaders, &ended);
+                if (turns < 0) PyErr_NoMemory();
+                else game = game_result(g, turns, ended, leaders, 0);
+            }
+            if (!game) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, i, game);
+        }
+    }
+    PyMem_Free(leaders);
+    if (g) free_game(g);
+    Py_DECREF(fast);
+    return out;
 }
 
 /* playout(board, seats, pawns, seat, turns, doubles, a, b, standard, stop, max_turns, seed)
@@ -960,6 +1074,8 @@ static PyMethodDef methods[] = {
      "results(board, seats, pawns, colour, a, b, standard): one roll's allowed results."},
     {"play", play, METH_VARARGS,
      "play(board, seats, greedy, standard, max_turns, twister): one whole game."},
+    {"play_seeded", play_seeded, METH_VARARGS,
+     "play_seeded(board, seats, greedy, standard, max_turns, seeds): a game per seed text."},
     {"playout", playout, METH_VARARGS,
      "playout(board, seats, pawns, seat, turns, doubles, a, b, standard, stop, max_turns, "
      "seed): random play from a position."},

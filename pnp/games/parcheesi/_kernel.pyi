@@ -43,6 +43,17 @@ def play(
 ]:
     """One whole game: (turns, end, pawns by colour, leaders, counters, the twister after)."""
 
+def play_seeded(
+    board: Board,
+    seats: Sequence[int],
+    greedy: bool,
+    standard: bool,
+    max_turns: int,
+    seeds: Sequence[str],
+) -> list[tuple[int, str, tuple[list[int], ...], tuple[int, ...], tuple[int, int, int, int, int]]]:
+    """One whole game per seed text, each on `random.Random(text)`'s draws: (turns, end,
+    pawns by colour, leaders, counters), as `play` gives a game without the twister."""
+
 def playout(
     board: Board,
     seats: Sequence[int],

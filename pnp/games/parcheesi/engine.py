@@ -111,6 +111,39 @@ def play_one(
     return play(state, [seat] * players, rng).record(tuple(COUNTERS))
 
 
+def play_many(
+    model: PlayModel, players: int, bot: str, seeds: list[str], rules: str | None = None
+) -> list[GameRecord] | None:
+    """The games `play_one` plays from `random.Random(s)` for each seed text `s`, all in one
+    call to the kernel, which seeds its generator from each text itself (no generator is
+    built, read and written back per game); None without a kernel (the runner then plays
+    game by game)."""
+    if _kernel is None:
+        return None
+    if rules is not None:
+        model = ref.with_rules(model, rules)
+    greedy = make_bot(bot, model).name == "greedy"
+    seats = ref.seat_colours(players)
+    games = _kernel.play_seeded(
+        _boards(model), seats, greedy, model.rules == "standard", ref.MAX_TURNS, seeds
+    )
+    return [_record(model, seats, *played) for played in games]
+
+
+def _record(
+    model: PlayModel,
+    seats: tuple[int, ...],
+    turns: int,
+    end: str,
+    pawns: tuple[list[int], ...],
+    leaders: tuple[int, ...],
+    counts: tuple[int, int, int, int, int],
+) -> GameRecord:
+    """The runner's record of a game the kernel played."""
+    counters = dict(zip(COUNTERS, counts, strict=True))
+    return game.game_record(model, seats, turns, end, pawns, leaders, counters)
+
+
 def _play_compiled(model: PlayModel, players: int, greedy: bool, rng: random.Random) -> GameRecord:
     """One game in `_kernel`, drawing from `rng`'s own Mersenne Twister state (handed over
     and taken back), so the game and the generator end as the readable rules leave them."""
@@ -121,5 +154,4 @@ def _play_compiled(model: PlayModel, players: int, greedy: bool, rng: random.Ran
         _boards(model), seats, greedy, model.rules == "standard", ref.MAX_TURNS, words
     )
     rng.setstate((version, words, gauss))
-    counters = dict(zip(COUNTERS, counts, strict=True))
-    return game.game_record(model, seats, turns, end, pawns, leaders, counters)
+    return _record(model, seats, turns, end, pawns, leaders, counts)
