@@ -1613,6 +1613,8 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     return result;
 }
 
+#include "_tree.h"
+
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
      "board(numbers, rules, points, kind, step, reach, path_next, path_cells, camp_cells, "
@@ -1621,6 +1623,9 @@ static PyMethodDef methods[] = {
     {"shuffle", shuffle, METH_VARARGS, "shuffle(list, seed): the list's items in a random order, in place."},
     {"playout", playout, METH_VARARGS,
      "playout(board, state, seed, stop): random play from a State's position, written back."},
+    {"tree_search", tree_search, METH_VARARGS,
+     "tree_search(board, state, words, budget, horizon, exploration, cooperative, standing): "
+     "pnp.mcts's search from a State's decision (_tree.h)."},
     {NULL, NULL, 0, NULL},
 };
 
