@@ -546,6 +546,7 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     }
     Game *g = t.g;
     g->b = b;
+    g->greedy = 0; /* the random bot plays the playouts (`greedy` lies beyond the head) */
     g->dist_at = -1;
     Resume r;
     if (read_twister(words, rng) < 0 || read_state(g, &r, state, &t.max_rounds) < 0) goto done;
