@@ -121,6 +121,14 @@ def test_every_kind_of_decision(phase):
     for budget in (1, 2, 7, 60, 400):
         for horizon in HORIZONS:
             assert_same_search(state, budget, horizon, seed=budget + horizon)
+    assert_same_search(limit_near(state), 400, 40, seed=1)
+
+
+def limit_near(state: State) -> State:
+    """The position with the round limit at the end of this round: every playout scored."""
+    near = state.clone()
+    near.max_rounds = near.round
+    return near
 
 
 @pytest.mark.slow
@@ -131,6 +139,7 @@ def test_with_the_deck_out():
     for budget in (7, 60, 400):
         for horizon in HORIZONS:
             assert_same_search(state, budget, horizon, seed=budget + horizon)
+    assert_same_search(limit_near(state), 400, 40, seed=1)
 
 
 @pytest.mark.slow
@@ -142,6 +151,7 @@ def test_the_shortage_swaps():
     for budget in (2, 60, 400):
         for horizon in HORIZONS:
             assert_same_search(state, budget, horizon, seed=budget, exploration=0.7)
+    assert_same_search(limit_near(state), 400, 40, seed=1)
 
 
 @pytest.mark.slow
@@ -152,6 +162,17 @@ def test_near_each_end_of_a_game():
     states += last_decisions(MODEL, 5, 12, max_rounds=4)
     for i, state in enumerate(states):
         assert_same_search(state, budget=(7, 60, 400)[i % 3], horizon=HORIZONS[i % 3], seed=i)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [8, 9])
+def test_every_playout_scored_at_a_round_limit_near(seed):
+    """With the round limit a round or two away every playout ends scored on the record
+    (half a win to the leader on `goal.scores`): the rewards, not only the draws, must
+    agree, so a step of the rules spelled out wrong in the tree shows."""
+    for i, state in enumerate(decisions(MODEL, seed, every=13)):
+        state.max_rounds = state.round + i % 2
+        assert_same_search(state, budget=(60, 400)[i % 2], horizon=40, seed=i)
 
 
 KITS = {
