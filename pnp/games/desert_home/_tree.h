@@ -103,8 +103,7 @@ static int tree_list(DhTree *t, const DhPos *p) {
                 }
         break;
     case P_ROAD: { /* moves.road_actions */
-        int16_t cells[MAXC];
-        if (g->ndeck && frontier(g, cells)) t->opt[n++] = ROAD_TILES;
+        if (g->ndeck && has_frontier(g)) t->opt[n++] = ROAD_TILES;
         for (int r = 0; r < b->rows; r++) {
             int full = 1, used = 0;
             for (int cell = r * b->width; cell < (r + 1) * b->width; cell++) {
