@@ -57,14 +57,11 @@ MCTS_PLAYOUTS = 1000
 MCTS_TARGET_MS = 50  # issue 22: a 1,000-playout decision in every game
 
 
-def mcts_decision_ms(game: str, seconds: float) -> tuple[float, int]:
-    """(ms a 1,000-playout mcts decision takes, playouts actually timed) at the first
-    position of seed 1's random game where the seat to move has a choice. A game too slow
-    for 1,000 playouts in about `seconds` is timed over fewer and scaled (the cost of a
-    search grows with its playouts about linearly)."""
+def mcts_position(game: str):
+    """(engine, state): the first position of seed 1's random game where the seat to move
+    has a choice, at the game's default player count."""
     import random
 
-    from pnp.sim.seats import mcts_bot
     from pnp.state import CHANCE
 
     gdef = get_game(game)
@@ -76,30 +73,52 @@ def mcts_decision_ms(game: str, seconds: float) -> tuple[float, int]:
     while state.current_player() == CHANCE or len(state.legal_actions()) < 2:
         chance = state.current_player() == CHANCE
         state.apply(state.sample_chance(rng) if chance else state.random_action(rng))
-
-    def timed(playouts: int) -> float:
-        bot = mcts_bot(engine, playouts)
-        start = time.perf_counter()
-        bot.search(state, random.Random(2))
-        return time.perf_counter() - start
-
-    trial = timed(10)
-    playouts = max(10, min(MCTS_PLAYOUTS, int(10 * seconds / max(trial, 1e-9))))
-    spent = timed(playouts) if playouts > 10 else trial
-    return 1000 * spent * MCTS_PLAYOUTS / playouts, playouts
+    return engine, state
 
 
-def playouts_on(game: str) -> str:
-    """Where the game's mcts playouts run: its kernel (`State.playout`) or its readable rules."""
+def mcts_decision_ms(game: str, seconds: float) -> tuple[float, float, int]:
+    """(CPU ms, wall ms, playouts actually timed) of a 1,000-playout mcts decision at
+    `mcts_position`, the bot as the engine declares it (horizon included). A game too slow
+    for 1,000 playouts in about `seconds` is timed over fewer and scaled (the cost of a
+    search grows with its playouts about linearly)."""
     import random
 
-    gdef = get_game(game)
-    engine = engine_for(gdef)
-    players = seat_count(gdef)
-    state = engine.new_state(
-        engine.prepare(gdef.default_params(), players), players, random.Random(1)
-    )
-    return "the kernel" if getattr(state, "playout", None) is not None else "the readable rules"
+    from pnp.sim.seats import mcts_bot
+
+    engine, state = mcts_position(game)
+
+    def timed(playouts: int) -> tuple[float, float]:
+        bot = mcts_bot(engine, playouts)
+        cpu, wall = time.process_time(), time.perf_counter()
+        bot.search(state, random.Random(2))
+        return time.process_time() - cpu, time.perf_counter() - wall
+
+    trial = timed(10)
+    playouts = max(10, min(MCTS_PLAYOUTS, int(10 * seconds / max(trial[1], 1e-9))))
+    cpu, wall = timed(playouts) if playouts > 10 else trial
+    scale = 1000 * MCTS_PLAYOUTS / playouts
+    return cpu * scale, wall * scale, playouts
+
+
+def search_runs_on(game: str) -> str:
+    """Where the game's mcts decision runs: the tree and the playouts compiled
+    (`State.tree_search`), the playouts alone (`State.playout`), or the readable rules;
+    and the playouts' horizon."""
+    import random
+
+    from pnp.sim.seats import mcts_bot
+
+    engine, state = mcts_position(game)
+    bot = mcts_bot(engine, 1)
+    horizon = f"playouts of {bot.playout_turns} turns"
+    if hasattr(state, "standing"):
+        horizon += " scored on the standing"
+    tree = getattr(state, "tree_search", None)
+    if tree is not None and tree(random.Random(0), 1, 1, 1.0, False) is not None:
+        return f"tree and {horizon} in the kernel"
+    if getattr(state, "playout", None) is not None:
+        return f"{horizon} in the kernel, the tree in Python"
+    return f"{horizon} on the readable rules"
 
 
 def fresh(fn, *args):
@@ -313,11 +332,12 @@ def main(argv: list[str] | None = None) -> None:
                     f"({per_cpu:,.0f} games per CPU second; {games:,} games)"
                 )
         if not args.no_mcts:
-            ms, timed = fresh(mcts_decision_ms, game, args.seconds)
+            cpu, wall, timed = fresh(mcts_decision_ms, game, args.seconds)
             how = "" if timed == MCTS_PLAYOUTS else f", timed over {timed} and scaled"
             print(
-                f"  mcts decision, {MCTS_PLAYOUTS:,} playouts: {ms:,.0f} ms "
-                f"(target {MCTS_TARGET_MS} ms; playouts on {playouts_on(game)}{how})"
+                f"  mcts decision, {MCTS_PLAYOUTS:,} playouts: {cpu:,.0f} ms of CPU, "
+                f"{wall:,.0f} ms wall clock (target {MCTS_TARGET_MS} ms; "
+                f"{search_runs_on(game)}{how})"
             )
         for label, figure in game_figures(game):
             print(f"  {label}: {figure}")

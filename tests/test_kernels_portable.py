@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = sorted(ROOT.glob("pnp/games/*/_*.c"))  # game kernels, the solver's search
-SOURCES = [*KERNELS, ROOT / "pnp/_twister.h"]
+SOURCES = [*KERNELS, ROOT / "pnp/_twister.h", ROOT / "pnp/_seed.h", ROOT / "pnp/_uct.h"]
 COMPILERS = [c for c in ("gcc", "clang") if shutil.which(c)]
 
 

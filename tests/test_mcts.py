@@ -160,6 +160,41 @@ def test_the_reward_is_a_win_share_and_a_team_result():
     assert shares((0, 1), 2, True, 1.0) == [1.0, 1.0]
 
 
+class Standing(Guess):
+    """A Guess cut off by the search, with each seat's progress to score it by."""
+
+    def __init__(self, progress: list[float]) -> None:
+        super().__init__(4)
+        self.players = len(progress)
+        self.progress = progress
+
+    def standing(self) -> list[float]:
+        return self.progress
+
+
+def test_the_searchs_cut_off_scores_the_lead_on_the_standing():
+    """Early playout termination: the seats ahead on `standing()` share LEAD_REWARD (a
+    win is worth 1); level standings, or a team game, score nothing."""
+    from pnp.mcts import LEAD_REWARD
+
+    assert MctsBot().reward(Standing([3, 5])) == [0.0, LEAD_REWARD]
+    assert MctsBot().reward(Standing([7, 2, 7])) == [LEAD_REWARD / 2, 0.0, LEAD_REWARD / 2]
+    assert MctsBot().reward(Standing([4, 4])) == [0.0, 0.0]
+    assert MctsBot(cooperative=True).reward(Standing([3, 5])) == [0.0, 0.0]
+
+
+def test_an_engine_declares_its_playouts_horizon():
+    """`PLAYOUT_TURNS` on the engine reaches the mcts seats; without it the default."""
+    from types import SimpleNamespace
+
+    from pnp.mcts import PLAYOUT_TURNS
+    from pnp.sim.seats import mcts_bot
+
+    assert mcts_bot(SimpleNamespace(COOPERATIVE=False, PLAYOUT_TURNS=6), 9).playout_turns == 6
+    plain = mcts_bot(SimpleNamespace(COOPERATIVE=True), 9)
+    assert (plain.playout_turns, plain.cooperative, plain.budget) == (PLAYOUT_TURNS, True, 9)
+
+
 def _over(state: Guess, action: int) -> Guess:
     state.apply(action)
     return state

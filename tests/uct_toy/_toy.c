@@ -1,0 +1,131 @@
+/* A toy race for checking `pnp/_uct.h` against `pnp.mcts`' readable search (tests only).
+ * Its rules are `tests/uct_toy/race.py`'s; built by tests/test_uct_core.py. */
+#include "_twister.h"
+#include "_seed.h"
+#include "_uct.h"
+
+typedef struct {
+    int players, goal, limit, standing, hidden;
+} Rules;
+
+typedef struct {
+    int pos[UCT_MAX_PLAYERS];
+    int seat, turns, die, over, winner, wind;
+} Race;
+
+static int r_to_move(void *ctx, const void *p) {
+    const Race *r = p;
+    (void)ctx;
+    if (r->over) return UCT_TERMINAL;
+    return r->die ? r->seat : UCT_CHANCE;
+}
+
+static int r_turns(void *ctx, const void *p) {
+    (void)ctx;
+    return ((const Race *)p)->turns;
+}
+
+/* advance always; push when the next seat is off the start; rest always */
+static int r_actions(const Rules *k, const Race *r, int out[3]) {
+    int n = 0, next = (r->seat + 1) % k->players;
+    out[n++] = 0;
+    if (r->pos[next] > 0) out[n++] = 1;
+    out[n++] = 2;
+    return n;
+}
+
+static int r_count(void *ctx, const void *p) {
+    int out[3];
+    return r_actions(ctx, p, out);
+}
+
+static void r_play(const Rules *k, Race *r, int kind) {
+    int next = (r->seat + 1) % k->players;
+    if (kind == 0) r->pos[r->seat] += r->die + r->wind;
+    if (kind == 1) r->pos[next] = r->pos[next] > r->die ? r->pos[next] - r->die : 0;
+    if (kind == 2) r->pos[r->seat] += 1;
+    r->die = 0;
+    r->turns++;
+    if (r->pos[r->seat] >= k->goal) {
+        r->over = 1;
+        r->winner = r->seat;
+    } else if (r->turns >= k->limit) {
+        r->over = 2;
+    }
+    r->seat = next;
+}
+
+static int r_apply(void *ctx, void *p, int i) {
+    int out[3];
+    r_actions(ctx, p, out);
+    r_play(ctx, p, out[i]);
+    return 0;
+}
+
+static int64_t r_chance(void *ctx, void *p, Twister *rng) {
+    Race *r = p;
+    (void)ctx;
+    r->die = 1 + below(rng, 3);
+    return r->die;
+}
+
+static void r_resample(void *ctx, void *p, Twister *rng) {
+    (void)ctx;
+    ((Race *)p)->wind = below(rng, 2);
+}
+
+static int r_playout(void *ctx, void *p, Twister *rng, int stop) {
+    Race *r = p;
+    Twister own;
+    uint64_t lo = genrand(rng), hi = genrand(rng);
+    twister_seed64(&own, lo | hi << 32);
+    while (!r->over && r->turns < stop) {
+        int out[3], n;
+        if (!r->die) r->die = 1 + below(&own, 3);
+        n = r_actions(ctx, r, out);
+        r_play(ctx, r, out[below(&own, n)]);
+    }
+    return 0;
+}
+
+static int r_result(void *ctx, const void *p, double *scores) {
+    const Rules *k = ctx;
+    const Race *r = p;
+    if (r->over == 1) {
+        for (int s = 0; s < k->players; s++) scores[s] = s == r->winner;
+        return UCT_WON;
+    }
+    for (int s = 0; s < k->players; s++) scores[s] = r->pos[s];
+    if (r->over == 2) return UCT_CUT;
+    return k->standing ? UCT_STANDING : UCT_GOING;
+}
+
+static PyObject *tree_search(PyObject *self, PyObject *args) {
+    Rules k;
+    Race r = {{0}};
+    PyObject *pos, *words;
+    int budget, horizon, cooperative;
+    double c;
+    Twister rng;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiiiiOiiiiiiOiidp", &k.players, &k.goal, &k.limit, &k.standing,
+                          &k.hidden, &pos, &r.seat, &r.turns, &r.die, &r.over, &r.winner, &r.wind,
+                          &words, &budget, &horizon, &c, &cooperative))
+        return NULL;
+    for (int s = 0; s < k.players; s++) r.pos[s] = (int)PyLong_AsLong(PyTuple_GetItem(pos, s));
+    if (PyErr_Occurred() || read_twister(words, &rng) < 0) return NULL;
+    UctGame g = {sizeof(Race), k.players, &k, r_to_move, r_turns, r_count, r_apply, r_chance,
+                 k.hidden ? r_resample : NULL, r_playout, r_result};
+    PyObject *children = uct_search(&g, &r, &rng, budget, horizon, c, cooperative);
+    if (!children) return NULL;
+    return Py_BuildValue("(NN)", children, twister_words(&rng));
+}
+
+static PyMethodDef methods[] = {
+    {"tree_search", tree_search, METH_VARARGS, "uct_search on the toy race."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_toy", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__toy(void) { return PyModule_Create(&module); }
