@@ -302,7 +302,10 @@ static int progress(const Game *g, int seat) {
     return counted + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
 }
 
+/* The seat leading alone after a turn, or -1 (none kept where `leaders` is NULL: a tree
+ * search's playouts read no history). */
 static void record_leader(Game *g) {
+    if (!g->leaders) return;
     int s0 = progress(g, 0), s1 = progress(g, 1);
     g->leaders[g->nleaders++] = s0 > s1 ? 0 : s1 > s0 ? 1 : -1;
 }

@@ -10,8 +10,9 @@
  * rollouts, seeded by one draw of the search's generator as `State.playout` seeds them.
  *
  * A position is the kernel's game fields from `tile` up to its scratch (`acts`), copied as
- * bytes into one work `Game` (which holds the action list, the leaders and the deck buffer)
+ * bytes into one work `Game` (which holds the action list and the deck buffer)
  * for each step and back, plus the turn's phase and what it keeps, and the deck's tiles.
+ * The turns' leaders (a record's history) are not kept: nothing in a search reads them.
  */
 
 #include "../../_uct.h"
@@ -28,7 +29,7 @@ typedef struct {
 } DhPos;
 
 typedef struct {
-    Game *g;       /* the work game: one position at a time, its scratch and buffers */
+    Game *g;       /* the work game: one position at a time, its scratch and deck buffer */
     int max_rounds;
     int standing;  /* score the search's cut-off on `goal.scores` (State.standing) */
     int nopt;
@@ -551,12 +552,7 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     if (read_twister(words, rng) < 0 || read_state(g, &r, state, &t.max_rounds) < 0) goto done;
     int back_phase;
     if (get_int(state, "back_phase", P_REROLL, P_ROLL, &back_phase) < 0) goto done;
-    g->most_leaders = 2 * t.max_rounds + 3;
-    g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
-    if (!g->leaders) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    g->leaders = NULL; /* no turn's leader kept: the search reads no history */
     root->phase = r.phase;
     root->back_phase = back_phase;
     root->thrown = r.thrown;
@@ -583,10 +579,7 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     if (visits) result = Py_BuildValue("ON", visits, twister_words(rng));
 done:
     Py_XDECREF(visits);
-    if (t.g) {
-        PyMem_Free(t.g->leaders);
-        PyMem_Free(t.g->deck);
-    }
+    if (t.g) PyMem_Free(t.g->deck);
     PyMem_Free(t.g);
     PyMem_Free(root);
     PyMem_Free(rng);
