@@ -212,6 +212,17 @@ def test_any_seed_budget_horizon_and_exploration(seed, pick, budget, horizon, ex
     assert_same_search(states[pick % len(states)], budget, horizon, seed, exploration)
 
 
+@pytest.mark.slow
+def test_without_a_standing_the_cut_off_scores_nothing(monkeypatch):
+    """A state without `standing()` (as before it had one): the search's cut-off scores
+    nobody, in the compiled search as in the readable one."""
+    monkeypatch.delattr(State, "standing")
+    for i, state in enumerate(decisions(MODEL, 11, every=41)):
+        assert_same_search(state, budget=(7, 60)[i % 2], horizon=HORIZONS[i % 3], seed=i)
+    near = limit_near(first(MODEL, PHASES["spend"], range(40)))
+    assert_same_search(near, 400, 40, seed=2)
+
+
 def test_only_a_decision_goes_to_the_kernel():
     """At a throw or a finished game the compiled search declines, leaving `rng` untouched."""
     rng = random.Random(1)

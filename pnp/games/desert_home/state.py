@@ -195,6 +195,11 @@ class State:
         self.legal = None
         self.memo.clear()
 
+    def standing(self) -> list[float]:
+        """Each seat's progress towards the goal (`goal.scores`, the record's scores): what a
+        search's cut-off playout is scored on (`pnp.mcts`)."""
+        return [float(score) for score in scores(self)]
+
     def tree_search(
         self,
         rng: random.Random,
@@ -209,11 +214,12 @@ class State:
         if _kernel is None or self.ended is not None or self.phase == P_ROLL:
             return None
         board = kernel_board(self.model)
+        standing = hasattr(type(self), "standing")  # as `pnp.mcts` asks the state
 
         def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
             assert _kernel is not None
             found: tuple[list[tuple[int, int]], tuple[int, ...]] = _kernel.tree_search(
-                board, self, words, budget, playout_turns, exploration, cooperative, False
+                board, self, words, budget, playout_turns, exploration, cooperative, standing
             )
             return found
 
