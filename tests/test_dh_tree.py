@@ -6,7 +6,9 @@ leave the generator in the same state, at every kind of decision of a turn (re-r
 influx colour and field, number, road, road tile, spending, a drawn tile's slot, the
 shortage's swaps), early, mid-game and near each end (a refuge met, the deck out, the
 round limit), on kits of other sizes, for budgets from 1 playout to 400 and horizons from
-1 turn to the game's own. Whole games through the library must give the same records.
+1 turn to 40 (the game's own, 10, included), its cut-offs scored on `standing()` (and on
+nothing, for a state without one). Whole games through the library must give the same
+records.
 """
 
 from __future__ import annotations
