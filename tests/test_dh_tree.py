@@ -116,7 +116,6 @@ PHASES = {
 }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("phase", sorted(PHASES))
 def test_every_kind_of_decision(phase):
     state = first(MODEL, PHASES[phase], range(40))
@@ -133,7 +132,6 @@ def limit_near(state: State) -> State:
     return near
 
 
-@pytest.mark.slow
 def test_with_the_deck_out():
     """Once the deck is out the end checks (`nobody_can_win`) run at every turn's end."""
     model = engine.prepare(DesertHomeParams(deck_safe=8, deck_thirst=4), 2)
@@ -144,7 +142,6 @@ def test_with_the_deck_out():
     assert_same_search(limit_near(state), 400, 40, seed=1)
 
 
-@pytest.mark.slow
 def test_the_shortage_swaps():
     """The swaps (rare: a kit with few figures reaches them), with an exploration of its own."""
     model = engine.prepare(DesertHomeParams(figures_per_colour=4, tents_per_colour=1), 2)
@@ -156,7 +153,6 @@ def test_the_shortage_swaps():
     assert_same_search(limit_near(state), 400, 40, seed=1)
 
 
-@pytest.mark.slow
 def test_near_each_end_of_a_game():
     """The last decisions before a refuge is met or the deck runs out, and before the round
     limit (a cut-off scored on the record, half a win to the leader)."""
@@ -186,7 +182,6 @@ KITS = {
 }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("kit", sorted(KITS))
 def test_kits_of_other_sizes(kit):
     model = engine.prepare(KITS[kit], 2)
@@ -200,7 +195,6 @@ def pool() -> list[State]:
     return [s for seed in range(4) for s in decisions(MODEL, 100 + seed, every=29)]
 
 
-@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
@@ -214,7 +208,6 @@ def test_any_seed_budget_horizon_and_exploration(seed, pick, budget, horizon, ex
     assert_same_search(states[pick % len(states)], budget, horizon, seed, exploration)
 
 
-@pytest.mark.slow
 def test_without_a_standing_the_cut_off_scores_nothing(monkeypatch):
     """A state without `standing()` (as before it had one): the search's cut-off scores
     nobody, in the compiled search as in the readable one."""
