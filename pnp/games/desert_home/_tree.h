@@ -294,12 +294,14 @@ static void tree_spend(DhTree *t, DhPos *p, const Act *x) {
         if (c == b->blue && !tent && g->camp_figs[c] == 0) tree_start_shortage(t, p);
         break;
     }
-    case A_SEND:
-        g->rfigs[g->seat][b->blue]--;
+    case A_SEND: { /* the chooser's water bearer */
+        int seat = p->phase == P_SWAP ? tree_swapper(p) : g->seat;
+        g->rfigs[seat][b->blue]--;
         put(g, b->blue, 1, 0, 0, x->a);
         g->water_missions++;
         g->points -= 1;
         break;
+    }
     case A_PROTECT:
         g->tile[x->a] = GUARDED;
         g->cards--;
@@ -317,46 +319,84 @@ static void tree_spend(DhTree *t, DhPos *p, const Act *x) {
     tree_after_action(t, p);
 }
 
-/* turn.apply of the i-th legal action (listed by tree_list just before). */
-static void tree_act(DhTree *t, DhPos *p, int i) {
-    Game *g = t->g;
-    const Board *b = g->b;
-    int o = t->opt[i];
+/* An action named by a key, as `rules.py` names it: its kind, then up to four numbers of
+   ten bits each (the first offset by 2: a road's -1 and -2). */
+enum { K_REROLL, K_INFLUX_COLOUR, K_INFLUX, K_NUMBER, K_ROAD, K_TILE, K_ENTER, K_MOVE,
+       K_SEND, K_PROTECT, K_STOP, K_SWAP, K_DRAW };
+
+static int64_t tree_encode(int kind, int f0, int f1, int f2, int f3) {
+    return kind | (int64_t)(f0 + 2) << 4 | (int64_t)f1 << 14 | (int64_t)f2 << 24 |
+           (int64_t)f3 << 34;
+}
+
+/* The key of the i-th legal action of the loaded position (listed by tree_list). */
+static int64_t tree_key(const DhTree *t, const DhPos *p, int i) {
+    static const int spent[] = {K_DRAW, K_ENTER, K_MOVE, K_SEND, K_PROTECT, K_STOP};
+    int o = p->phase == P_SPEND || p->phase == P_REROLL ? 0 : t->opt[i];
     switch (p->phase) {
     case P_SPEND: {
-        Act x = g->acts[i];
-        tree_spend(t, p, &x);
-        return;
+        const Act *x = &t->g->acts[i];
+        return tree_encode(spent[x->kind], x->a, x->b, x->c, x->d);
     }
-    case P_SWAP:
+    case P_REROLL: return tree_encode(K_REROLL, i, 0, 0, 0);
+    case P_INFLUX_COLOUR: return tree_encode(K_INFLUX_COLOUR, o, 0, 0, 0);
+    case P_INFLUX: return tree_encode(K_INFLUX, o, 0, 0, 0);
+    case P_NUMBER: return tree_encode(K_NUMBER, o, 0, 0, 0);
+    case P_ROAD: return tree_encode(K_ROAD, o, 0, 0, 0);
+    case P_SWAP: return tree_encode(K_SWAP, o, 0, 0, 0);
+    default: return tree_encode(K_TILE, o, 0, 0, 0); /* P_ROAD_TILE, P_PLACE */
+    }
+}
+
+/* turn.apply of the action `key` names, by its kind as `turn.apply` goes (a tree's node
+   may stand for positions whose hidden tiles differ: the readable search plays there the
+   action it tried first, listed or not). 0, or -1 with a Python error where the readable
+   rules would raise. */
+static int tree_act(DhTree *t, DhPos *p, int64_t key) {
+    Game *g = t->g;
+    const Board *b = g->b;
+    int kind = (int)(key & 15), o = (int)(key >> 4 & 1023) - 2;
+    int f1 = (int)(key >> 14 & 1023), f2 = (int)(key >> 24 & 1023), f3 = (int)(key >> 34 & 1023);
+    switch (kind) {
+    case K_ENTER: case K_MOVE: case K_SEND: case K_PROTECT: case K_STOP: case K_DRAW: {
+        static const int spent[] = {0, 0, 0, 0, 0, 0, A_ENTER, A_MOVE, A_SEND, A_PROTECT,
+                                    A_STOP, 0, A_DRAW};
+        Act x = {(uint8_t)spent[kind], (int16_t)o, (int16_t)f1, (int16_t)f2, (int16_t)f3};
+        tree_spend(t, p, &x);
+        return 0;
+    }
+    case K_SWAP:
+        if (tree_swapper(p) < 0) goto missing;
         tree_swap(t, p, o);
-        return;
-    case P_REROLL:
-        if (i == 0)
+        return 0;
+    case K_REROLL:
+        if (o == 0)
             tree_begin_influx(t, p);
         else
-            tree_throw(p, i);
+            tree_throw(p, o);
         break;
-    case P_INFLUX_COLOUR:
+    case K_INFLUX_COLOUR:
         p->pending[0] = o;
         p->npending = 1;
         tree_next_influx(t, p);
         break;
-    case P_INFLUX: {
+    case K_INFLUX: {
+        if (!p->npending) goto missing;
         int c = p->pending[0];
         memmove(p->pending, p->pending + 1, (size_t)--p->npending * sizeof(int));
         influx(g, c, o);
         tree_next_influx(t, p);
         break;
     }
-    case P_NUMBER: {
+    case K_NUMBER: {
         int k = 0;
         for (int c = 0; c < NCOL; c++) k += g->usable[c] = g->dice[c] == o;
+        if (!k) goto missing;
         g->points = b->points[o - 1][k - 1];
         p->phase = road_bonus(g) ? P_ROAD : P_SPEND;
         break;
     }
-    case P_ROAD:
+    case K_ROAD:
         if (o == ROAD_DECLINE) {
             p->phase = P_SPEND;
         } else if (o == ROAD_TILES) {
@@ -367,11 +407,10 @@ static void tree_act(DhTree *t, DhPos *p, int i) {
         } else {
             boost(g, o, road_bonus(g));
             p->phase = P_SPEND;
-            if (check_win(g)) return;
+            if (check_win(g)) return 0;
         }
         break;
-    case P_ROAD_TILE:
-    case P_PLACE:
+    default: /* K_TILE */
         lay(g, o, p->drawn);
         p->drawn = NONE;
         if (p->phase == P_ROAD_TILE) {
@@ -384,6 +423,10 @@ static void tree_act(DhTree *t, DhPos *p, int i) {
         break;
     }
     tree_after_action(t, p);
+    return 0;
+missing:
+    PyErr_SetString(PyExc_IndexError, "the action is not one of this position's");
+    return -1;
 }
 
 /* turn.settle: phases with nothing to choose move on (turn.skip) up to a seat's decision,
@@ -435,6 +478,23 @@ static int dh_count(void *ctx, const void *pos) {
     return tree_list(ctx, pos);
 }
 
+/* The key naming the i-th legal action. */
+static int64_t dh_key(void *ctx, const void *pos, int i) {
+    tree_load(ctx, pos);
+    tree_list(ctx, pos);
+    return tree_key(ctx, pos, i);
+}
+
+/* `apply` of the action a key names, then `turn.settle`. */
+static int dh_apply_key(void *ctx, void *pos, int64_t key) {
+    DhTree *t = ctx;
+    tree_load(t, pos);
+    int rc = tree_act(t, pos, key);
+    if (!rc) rc = tree_settle(t, pos);
+    tree_store(t, pos);
+    return rc;
+}
+
 static int dh_apply(void *ctx, void *pos, int i) {
     DhTree *t = ctx;
     tree_load(t, pos);
@@ -444,10 +504,7 @@ static int dh_apply(void *ctx, void *pos, int i) {
         PyErr_SetString(PyExc_IndexError, "no such legal action");
         return -1;
     }
-    tree_act(t, pos, i);
-    int rc = tree_settle(t, pos);
-    tree_store(t, pos);
-    return rc;
+    return dh_apply_key(ctx, pos, tree_key(t, pos, i));
 }
 
 /* `sample_chance` (a die, `below(rng, 6)`), applied: the number is the key. */
@@ -517,6 +574,28 @@ static int dh_result(void *ctx, const void *pos, double *scores) {
     return t->standing ? UCT_STANDING : UCT_GOING;
 }
 
+/* The root's children as (index in `legal_actions()`, visits): each key looked up in the
+   root's own list, in place. 0, or -1 with a Python error. */
+static int tree_indices(DhTree *t, const DhPos *root, PyObject *visits) {
+    tree_load(t, root);
+    int n = tree_list(t, root);
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(visits); k++) {
+        PyObject *pair = PyList_GET_ITEM(visits, k);
+        int64_t key = PyLong_AsLongLong(PyTuple_GET_ITEM(pair, 0));
+        int i = 0;
+        while (i < n && tree_key(t, root, i) != key) i++;
+        if (i == n) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "a root key is unknown");
+            return -1;
+        }
+        PyObject *index = Py_BuildValue("(iO)", i, PyTuple_GET_ITEM(pair, 1));
+        if (!index) return -1;
+        PyList_SET_ITEM(visits, k, index); /* takes `index`'s reference */
+        Py_DECREF(pair);
+    }
+    return 0;
+}
+
 /* tree_search(board, state, words, budget, horizon, exploration, cooperative, standing)
  *   -> ([(index in legal_actions(), visits), ...], words): `pnp.mcts.MctsBot.search` from
  * a State's decision (state.py), on the twister `words` (getstate()'s 625 numbers),
@@ -573,9 +652,10 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
         .size = sizeof(DhPos) + (size_t)total + 1, .players = SEATS, .ctx = &t,
         .to_move = dh_to_move, .turns = dh_turns, .count = dh_count, .apply = dh_apply,
         .chance = dh_chance, .resample = dh_resample, .playout = dh_playout,
-        .result = dh_result,
+        .result = dh_result, .key = dh_key, .apply_key = dh_apply_key,
     };
     visits = uct_search(&game, root, rng, budget, horizon, exploration, cooperative);
+    if (visits && tree_indices(&t, root, visits) < 0) Py_CLEAR(visits);
     if (visits) result = Py_BuildValue("ON", visits, twister_words(rng));
 done:
     Py_XDECREF(visits);
