@@ -318,7 +318,8 @@ def test_the_kernel_plays_to_the_end_by_the_readable_rules_law():
 
 
 def test_the_search_plays_its_rollouts_in_the_kernel(monkeypatch):
-    """`pnp.mcts` finds `playout` and uses it: no rollout runs on the readable rules."""
+    """`pnp.mcts`'s readable search finds `playout` and uses it: no rollout runs on the
+    readable rules (the compiled search plays them in the kernel: tests/test_dh_tree.py)."""
     state = first_in(MODEL, lambda s: s.phase == P_SPEND and len(s.legal_actions()) > 3, range(5))
     calls = []
     real = State.playout
@@ -328,6 +329,6 @@ def test_the_search_plays_its_rollouts_in_the_kernel(monkeypatch):
         real(self, rng, stop)
 
     monkeypatch.setattr(State, "playout", counted)
-    visits = MctsBot(50).search(state, random.Random(1))
+    visits = MctsBot(50, compiled=False).search(state, random.Random(1))
     assert len(calls) == 50 and sum(visits.values()) == 50
-    assert visits == MctsBot(50).search(state, random.Random(1))
+    assert visits == MctsBot(50, compiled=False).search(state, random.Random(1))

@@ -302,7 +302,10 @@ static int progress(const Game *g, int seat) {
     return counted + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
 }
 
+/* The seat leading alone after a turn, or -1 (none kept where `leaders` is NULL: a tree
+ * search's playouts read no history). */
 static void record_leader(Game *g) {
+    if (!g->leaders) return;
     int s0 = progress(g, 0), s1 = progress(g, 1);
     g->leaders[g->nleaders++] = s0 > s1 ? 0 : s1 > s0 ? 1 : -1;
 }
@@ -381,18 +384,30 @@ static void put(Game *g, int mc, int mf, int mt, int mb, int cell) {
     }
 }
 
+/* An empty path field a tile may go to: next to the camp, or to a tile. */
+static int is_slot(const Game *g, int cell) {
+    const Board *b = g->b;
+    if (g->tile[cell] != NONE) return 0;
+    int ok = cell % b->width == b->path_columns;
+    for (int j = 0; !ok && j < b->nnext[cell]; j++) ok = g->tile[b->next[cell][j]] != NONE;
+    return ok;
+}
+
 /* The empty path slots a tile may go to, in path order (rules.new_frontier). */
 static int frontier(const Game *g, int16_t *out) {
-    const Board *b = g->b;
     int n = 0;
-    for (int k = 0; k < b->npath; k++) {
-        int cell = b->path[k];
-        if (g->tile[cell] != NONE) continue;
-        int ok = cell % b->width == b->path_columns;
-        for (int j = 0; !ok && j < b->nnext[cell]; j++) ok = g->tile[b->next[cell][j]] != NONE;
-        if (ok) out[n++] = (int16_t)cell;
-    }
+    for (int k = 0; k < g->b->npath; k++)
+        if (is_slot(g, g->b->path[k])) out[n++] = g->b->path[k];
     return n;
+}
+
+/* Whether the frontier has a slot (a draw, or road tiles, is on offer). Tiles are laid on
+ * empty path fields only, so once as many are laid as the path has fields it is full. */
+static int has_frontier(const Game *g) {
+    if (g->tiles_placed >= g->b->npath) return 0;
+    for (int k = 0; k < g->b->npath; k++)
+        if (is_slot(g, g->b->path[k])) return 1;
+    return 0;
 }
 
 /* rules.draw then rules.lay_drawn: the top tile is drawn (seen) before its slot is chosen. */
@@ -782,9 +797,8 @@ static void road_tiles(Game *g, int left, int last, int face);
 /* The road: road tiles (each beside the last) or a boost. 1 if the boost won the game. */
 static int road(Game *g, int bonus) {
     const Board *b = g->b;
-    int16_t cells[MAXC];
     int roads[MAXC + 1], n = 0;
-    if (g->ndeck && frontier(g, cells)) roads[n++] = ROAD_TILES;
+    if (g->ndeck && has_frontier(g)) roads[n++] = ROAD_TILES;
     for (int r = 0; r < b->rows; r++) {
         int full = 1, used = 0;
         for (int cell = r * b->width; cell < (r + 1) * b->width; cell++) {
@@ -863,10 +877,7 @@ static void spend_actions(Game *g) {
     int pts = g->points, blue = b->blue, cells = b->cells;
     g->nacts = 0;
     if (pts <= 0) return;
-    if (g->ndeck) {
-        int16_t front[MAXC];
-        if (frontier(g, front)) add(g, A_DRAW, 0, 0, 0, 0);
-    }
+    if (g->ndeck && has_frontier(g)) add(g, A_DRAW, 0, 0, 0, 0);
     int16_t free_[MAXC];
     int nfree = 0;
     for (int k = 0; k < b->ncamp; k++)
@@ -1613,6 +1624,8 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     return result;
 }
 
+#include "_tree.h"
+
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
      "board(numbers, rules, points, kind, step, reach, path_next, path_cells, camp_cells, "
@@ -1621,6 +1634,9 @@ static PyMethodDef methods[] = {
     {"shuffle", shuffle, METH_VARARGS, "shuffle(list, seed): the list's items in a random order, in place."},
     {"playout", playout, METH_VARARGS,
      "playout(board, state, seed, stop): random play from a State's position, written back."},
+    {"tree_search", tree_search, METH_VARARGS,
+     "tree_search(board, state, words, budget, horizon, exploration, cooperative, standing): "
+     "pnp.mcts's search from a State's decision (_tree.h)."},
     {NULL, NULL, 0, NULL},
 };
 

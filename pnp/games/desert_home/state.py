@@ -37,6 +37,7 @@ from pnp.games.desert_home.rules import (
     Action,
     End,
 )
+from pnp.mcts import compiled_visits
 from pnp.outcome import GameRecord, Outcome
 from pnp.state import CHANCE, TERMINAL
 
@@ -193,6 +194,36 @@ class State:
         self.steps += steps
         self.legal = None
         self.memo.clear()
+
+    def standing(self) -> list[float]:
+        """Each seat's progress towards the goal (`goal.scores`, the record's scores): what a
+        search's cut-off playout is scored on (`pnp.mcts`)."""
+        return [float(score) for score in scores(self)]
+
+    def tree_search(
+        self,
+        rng: random.Random,
+        budget: int,
+        playout_turns: int,
+        exploration: float,
+        cooperative: bool,
+    ) -> dict[Action, int] | None:
+        """`pnp.mcts.MctsBot.search` from this decision, compiled (`_tree.h`): the same
+        visits, and `rng` left where the readable search leaves it; None (`rng` untouched)
+        without the kernel, or where the position is no decision."""
+        if _kernel is None or self.ended is not None or self.phase == P_ROLL:
+            return None
+        board = kernel_board(self.model)
+        standing = hasattr(type(self), "standing")  # as `pnp.mcts` asks the state
+
+        def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+            assert _kernel is not None
+            found: tuple[list[tuple[int, int]], tuple[int, ...]] = _kernel.tree_search(
+                board, self, words, budget, playout_turns, exploration, cooperative, standing
+            )
+            return found
+
+        return compiled_visits(rng, self.legal_actions(), run)
 
     def action_str(self, action: Action) -> str:
         return action_text(self.model, action)
