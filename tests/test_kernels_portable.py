@@ -14,7 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = sorted(ROOT.glob("pnp/games/*/_*.c"))  # game kernels, the solver's search
-SOURCES = [*KERNELS, ROOT / "pnp/_twister.h", ROOT / "pnp/_seed.h", ROOT / "pnp/_uct.h"]
+HEADERS = sorted(ROOT.glob("pnp/_*.h")) + sorted(ROOT.glob("pnp/games/*/_*.h"))
+SOURCES = [*KERNELS, *HEADERS]  # every C file a kernel is built from
 COMPILERS = [c for c in ("gcc", "clang") if shutil.which(c)]
 
 
