@@ -50,7 +50,7 @@ def test_no_compiler_extension_without_a_portable_fallback(path):
             )
 
 
-@pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.parent.name + "/" + p.name)
 def test_no_mutable_state_at_file_scope(path):
     """Only constants, the module tables Python needs, and functions live at file scope."""
     allowed = ("PyMethodDef", "PyModuleDef")
