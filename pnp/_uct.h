@@ -12,8 +12,12 @@
  * A position is a plain struct: a clone is a memcpy. What is shared and never changes
  * (the board's tables) and what is scratch (a roll's results being listed) lives in the
  * game's `ctx`. A decision's children are keyed by their index in the state's
- * `legal_actions()`; a chance node's by the key the game gives its outcome (equal
- * outcomes, equal keys). Include after `_twister.h`.
+ * `legal_actions()`, or, in a game that hides something (`resample`), by a key naming the
+ * action itself (`key`, `apply_key`): there one node of the tree stands for positions
+ * whose hidden part differs, their lists of actions may differ, and the readable search
+ * plays the action it tried, not the one at the same place in another list. A chance
+ * node's children are keyed by the key the game gives its outcome (equal outcomes, equal
+ * keys). Include after `_twister.h`.
  */
 #ifndef PNP_UCT_H
 #define PNP_UCT_H
@@ -58,6 +62,11 @@ typedef struct {
     int (*playout)(void *ctx, void *pos, Twister *rng, int stop);
     /* One of the UCT_* results above, with `scores` (`players` numbers) where it says. */
     int (*result)(void *ctx, const void *pos, double *scores);
+    /* Optional, last so that a game without them may leave them out (NULL: an action's
+       key is its index): the key naming `legal_actions()[i]`, and `apply` of the action
+       a key names, as the readable `apply` takes it (a game that hides something). */
+    int64_t (*key)(void *ctx, const void *pos, int i);
+    int (*apply_key)(void *ctx, void *pos, int64_t key);
 } UctGame;
 
 typedef struct {
@@ -72,7 +81,7 @@ typedef struct {
     UctNode *nodes;
     double *reward; /* players numbers a node */
     int n, cap, players;
-    int *pool; /* every decision's untried actions, in the order they were listed */
+    int64_t *pool; /* every decision's untried actions' keys, in the order they were listed */
     int pool_n, pool_cap;
 } UctTree;
 
@@ -106,18 +115,21 @@ static int uct_new_node(UctTree *t, int parent, int64_t key) {
     return i;
 }
 
-/* `node.untried = list(state.legal_actions())`: the indices 0..count-1. */
-static int uct_list_untried(UctTree *t, int node, int count) {
+/* `node.untried = list(state.legal_actions())`, as keys; -1 with a Python error set, -2
+   out of memory. */
+static int uct_list_untried(const UctGame *g, UctTree *t, int node, const void *pos) {
+    int count = g->count(g->ctx, pos);
+    if (count < 0) return -1;
     if (t->pool_n + count > t->pool_cap) {
         int cap = t->pool_cap ? t->pool_cap : 4096;
         while (cap < t->pool_n + count) cap *= 2;
-        int *pool = realloc(t->pool, (size_t)cap * sizeof *pool);
-        if (!pool) return -1;
+        int64_t *pool = realloc(t->pool, (size_t)cap * sizeof *pool);
+        if (!pool) return -2;
         t->pool = pool;
         t->pool_cap = cap;
     }
-    int *out = t->pool + t->pool_n;
-    for (int i = 0; i < count; i++) out[i] = i;
+    int64_t *out = t->pool + t->pool_n;
+    for (int i = 0; i < count; i++) out[i] = g->key ? g->key(g->ctx, pos, i) : i;
     t->nodes[node].untried = t->pool_n;
     t->nodes[node].left = count;
     t->pool_n += count;
@@ -125,9 +137,10 @@ static int uct_list_untried(UctTree *t, int node, int count) {
 }
 
 /* `node.untried.pop(below(rng, len(node.untried)))`: the list keeps its order. */
-static int uct_pop_untried(UctTree *t, int node, Twister *rng) {
+static int64_t uct_pop_untried(UctTree *t, int node, Twister *rng) {
     UctNode *p = &t->nodes[node];
-    int *list = t->pool + p->untried, k = below(rng, p->left), action = list[k];
+    int k = below(rng, p->left);
+    int64_t *list = t->pool + p->untried, action = list[k];
     memmove(list + k, list + k + 1, (size_t)(p->left - k - 1) * sizeof *list);
     p->left--;
     return action;
@@ -146,6 +159,11 @@ static int uct_select(const UctTree *t, int node, int player, double c) {
         }
     }
     return best;
+}
+
+/* `state.apply(action)` for the action a decision's child is keyed by. */
+static int uct_apply(const UctGame *g, void *pos, int64_t key) {
+    return g->apply_key ? g->apply_key(g->ctx, pos, key) : g->apply(g->ctx, pos, (int)key);
 }
 
 static int uct_child(const UctTree *t, int node, int64_t key) {
@@ -206,20 +224,19 @@ static int uct_playout(const UctGame *g, UctTree *t, void *state, Twister *rng, 
             continue;
         }
         if (t->nodes[node].untried < 0) {
-            int count = g->count(ctx, state);
-            if (count < 0) return -1;
-            if (uct_list_untried(t, node, count) < 0) return -2;
+            int status = uct_list_untried(g, t, node, state);
+            if (status < 0) return status;
         }
         if (t->nodes[node].left) {
-            int action = uct_pop_untried(t, node, rng);
-            if (g->apply(ctx, state, action) < 0) return -1;
+            int64_t action = uct_pop_untried(t, node, rng);
+            if (uct_apply(g, state, action) < 0) return -1;
             int child = uct_new_node(t, node, action);
             if (child < 0) return -2;
             path[depth++] = child;
             break;
         }
         node = uct_select(t, node, player, c);
-        if (g->apply(ctx, state, (int)t->nodes[node].key) < 0) return -1;
+        if (uct_apply(g, state, t->nodes[node].key) < 0) return -1;
         path[depth++] = node;
     }
     if (g->playout(ctx, state, rng, stop) < 0) return -1;
@@ -234,8 +251,10 @@ static int uct_playout(const UctGame *g, UctTree *t, void *state, Twister *rng, 
 }
 
 /* `MctsBot.search` from the decision `root`, drawing from `rng` (left where the Python
-   search leaves it). Returns a list of (index in `legal_actions()`, visits) for the root's
-   children in the order they were tried, or NULL with a Python error set. */
+   search leaves it). Returns a list of (key, visits) for the root's children in the order
+   they were tried (a key is the action's index in `legal_actions()` where the game gives
+   no `key`), or NULL with a Python error set. The root's actions are listed from `root`
+   itself, before any playout redraws what it hides, as the readable search lists them. */
 static PyObject *uct_search(const UctGame *g, const void *root, Twister *rng, int budget,
                             int horizon, double c, int cooperative) {
     if (g->players < 1 || g->players > UCT_MAX_PLAYERS) {
@@ -249,6 +268,7 @@ static PyObject *uct_search(const UctGame *g, const void *root, Twister *rng, in
     int *path = NULL, path_cap = 0, status = state ? 0 : -2;
     PyObject *out = NULL;
     if (!status && uct_new_node(&t, -1, -1) < 0) status = -2;
+    if (!status && g->to_move(g->ctx, root) >= 0) status = uct_list_untried(g, &t, 0, root);
     for (int i = 0; !status && i < budget; i++) {
         if (path_cap < t.n + 2) {
             path_cap = 2 * (t.n + 2);

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from pnp.chance import below
@@ -222,15 +222,20 @@ def compiled_visits(
     rng: random.Random,
     legal: Sequence[Any],
     run: Callable[[tuple[int, ...]], tuple[list[tuple[int, int]], tuple[int, ...]]],
+    keys: Sequence[int] | None = None,
 ) -> dict[Any, int]:
     """A state's `tree_search` glue: `run` takes `rng`'s twister (its 625 numbers), runs a
-    kernel's `uct_search` (`pnp/_uct.h`) on it and hands back the root's (index in
-    `legal`, visits) pairs and the twister moved on, which `rng` then takes, as if the
-    readable search had drawn from it."""
+    kernel's `uct_search` (`pnp/_uct.h`) on it and hands back the root's (key, visits)
+    pairs and the twister moved on, which `rng` then takes, as if the readable search had
+    drawn from it. A key is the action's index in `legal`, or, for a game that names its
+    actions by keys (one that hides something), the entry of `keys` beside it."""
     version, words, gauss = rng.getstate()
     children, words = run(words)
     rng.setstate((version, words, gauss))
-    return {legal[i]: n for i, n in children}
+    action: Mapping[int, Any] | Sequence[Any] = (
+        legal if keys is None else dict(zip(keys, legal, strict=True))
+    )
+    return {action[k]: n for k, n in children}
 
 
 def shares(winners: tuple[int, ...], players: int, team: bool, worth: float) -> list[float]:

@@ -56,6 +56,7 @@ class Race:
     ) -> None:
         self.toy, self.players, self.goal, self.limit = toy, players, goal, limit
         self.hidden, self.with_standing = hidden, standing
+        self.keyed = True  # the C side names its actions by keys (off: by their index)
         self.pos = [0] * players
         self.seat = self.turns = self.die = self.wind = 0
         self.over: End | None = None
@@ -129,13 +130,14 @@ class Race:
     def tree_search(self, rng, budget, turns, exploration, cooperative):
         if self.toy is None:
             return None
-        args = (self.players, self.goal, self.limit, self.with_standing, self.hidden)
+        args = (self.players, self.goal, self.limit, self.with_standing, self.hidden, self.keyed)
         position = (tuple(self.pos), self.seat, self.turns, self.die)
         over = {None: 0, End.HOME: 1, End.CUT: 2}[self.over]
         return compiled_visits(
             rng,
             self.legal_actions(),
-            lambda words: self.toy.tree_search(
+            keys=[ACTIONS.index(a) for a in self.legal_actions()] if self.keyed else None,
+            run=lambda words: self.toy.tree_search(
                 *args,
                 *position,
                 over,
@@ -234,6 +236,28 @@ def test_the_comparison_can_fail(toy):
     a = MctsBot(300, compiled=True).search(race.clone(), rng_a)
     b = MctsBot(300, compiled=False, exploration=0.3).search(race.clone(), rng_b)
     assert list(a.items()) != list(b.items())
+
+
+def hidden_positions(toy) -> list[Race]:
+    """One-seat races with the wind hidden: a tree node then stands for positions whose
+    lists of actions differ (push is listed only while the seat is off the start)."""
+    races = [position(toy, random.Random(s), s % 40, players=1, hidden=True) for s in range(60)]
+    return [r for r in races if not r.is_terminal()]
+
+
+def test_a_game_that_hides_something_plays_the_action_tried(toy):
+    """Keyed by the action, the compiled search plays what the readable one plays, where
+    the same place in another list would be another action; keyed by index, it does not
+    (so the equality is a real check)."""
+    for seed, race in enumerate(hidden_positions(toy)):
+        compiled, readable = both(race, seed, budget=400)
+        assert compiled == readable
+    drift = 0
+    for seed, race in enumerate(hidden_positions(toy)):
+        race.keyed = False
+        compiled, readable = both(race, seed, budget=400)
+        drift += compiled != readable
+    assert drift > 0
 
 
 def test_whole_games_choose_alike(toy):

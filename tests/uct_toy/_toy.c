@@ -5,7 +5,7 @@
 #include "_uct.h"
 
 typedef struct {
-    int players, goal, limit, standing, hidden;
+    int players, goal, limit, standing, hidden, keyed;
 } Rules;
 
 typedef struct {
@@ -62,6 +62,18 @@ static int r_apply(void *ctx, void *p, int i) {
     return 0;
 }
 
+static int64_t r_key(void *ctx, const void *p, int i) {
+    int out[3];
+    r_actions(ctx, p, out);
+    return out[i];
+}
+
+/* the readable `apply` plays the action named, whether or not the list holds it */
+static int r_apply_key(void *ctx, void *p, int64_t key) {
+    r_play(ctx, p, (int)key);
+    return 0;
+}
+
 static int64_t r_chance(void *ctx, void *p, Twister *rng) {
     Race *r = p;
     (void)ctx;
@@ -108,14 +120,15 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     double c;
     Twister rng;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iiiiiOiiiiiiOiidp", &k.players, &k.goal, &k.limit, &k.standing,
-                          &k.hidden, &pos, &r.seat, &r.turns, &r.die, &r.over, &r.winner, &r.wind,
+    if (!PyArg_ParseTuple(args, "iiiiiiOiiiiiiOiidp", &k.players, &k.goal, &k.limit,
+                          &k.standing, &k.hidden, &k.keyed, &pos, &r.seat, &r.turns, &r.die, &r.over, &r.winner, &r.wind,
                           &words, &budget, &horizon, &c, &cooperative))
         return NULL;
     for (int s = 0; s < k.players; s++) r.pos[s] = (int)PyLong_AsLong(PyTuple_GetItem(pos, s));
     if (PyErr_Occurred() || read_twister(words, &rng) < 0) return NULL;
     UctGame g = {sizeof(Race), k.players, &k, r_to_move, r_turns, r_count, r_apply, r_chance,
-                 k.hidden ? r_resample : NULL, r_playout, r_result};
+                 k.hidden ? r_resample : NULL, r_playout, r_result,
+                 k.keyed ? r_key : NULL, k.keyed ? r_apply_key : NULL};
     PyObject *children = uct_search(&g, &r, &rng, budget, horizon, c, cooperative);
     if (!children) return NULL;
     return Py_BuildValue("(NN)", children, twister_words(&rng));
