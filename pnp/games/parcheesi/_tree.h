@@ -219,9 +219,10 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     root.a = (int8_t)a;
     root.b = (int8_t)d;
     root.winner = -1;
-    UctGame game = {sizeof(TreePos), g->players, &t,           tree_to_move, tree_turns,
-                    tree_count,      tree_apply, tree_chance, NULL,          tree_playout,
-                    tree_result};
+    /* nothing hidden: no resample, and an action's key is its index */
+    UctGame game = {sizeof(TreePos), g->players, &t,          tree_to_move, tree_turns,
+                    tree_count,      tree_apply, tree_chance, NULL,         tree_playout,
+                    tree_result,     NULL,       NULL};
     PyObject *children = uct_search(&game, &root, &rng, budget, horizon, exploration, cooperative);
     if (children) {
         PyObject *tw = twister_words(&rng);
