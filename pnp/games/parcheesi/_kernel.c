@@ -1068,6 +1068,8 @@ done:
     return result;
 }
 
+#include "_tree.h"
+
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS, "board(paths, safe, strips): the board for play()."},
     {"results", results, METH_VARARGS,
@@ -1079,6 +1081,9 @@ static PyMethodDef methods[] = {
     {"playout", playout, METH_VARARGS,
      "playout(board, seats, pawns, seat, turns, doubles, a, b, standard, stop, max_turns, "
      "seed): random play from a position."},
+    {"tree_search", tree_search, METH_VARARGS,
+     "tree_search(board, seats, pawns, seat, turns, doubles, a, b, standard, max_turns, "
+     "twister, budget, horizon, exploration, cooperative): MctsBot.search, compiled."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -71,3 +71,23 @@ def playout(
     """Random play from a position (a = 0: at a chance node) with `random.Random(seed)`'s
     draws: (pawns by colour, seat, turns, end or None, winner or -1, leaders, (captures,
     entries, passes) of the playout)."""
+
+def tree_search(
+    board: Board,
+    seats: Sequence[int],
+    pawns: Sequence[Sequence[int]],
+    seat: int,
+    turns: int,
+    doubles: int,
+    a: int,
+    b: int,
+    standard: bool,
+    max_turns: int,
+    twister: tuple[int, ...],
+    budget: int,
+    horizon: int,
+    exploration: float,
+    cooperative: bool,
+) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+    """`pnp.mcts.MctsBot.search` from a decision (the roll a <= b drawn): the root's
+    (index in the roll's results, visits) in the order tried, and the twister after."""

@@ -33,6 +33,7 @@ from pnp.games.parcheesi.rules import (
     seat_colours,
     three_doubles_penalty,
 )
+from pnp.mcts import compiled_visits
 from pnp.outcome import CUTOFF, GameRecord, Outcome
 from pnp.state import CHANCE, TERMINAL
 
@@ -206,6 +207,46 @@ class State:
             self.counters[name] += count
         if ended is not None:
             self.ended, self.winner = Termination(ended), None if winner < 0 else winner
+
+    def tree_search(
+        self,
+        rng: random.Random,
+        budget: int,
+        playout_turns: int,
+        exploration: float,
+        cooperative: bool,
+    ) -> dict[Position, int] | None:
+        """`pnp.mcts.MctsBot.search` from this decision in the kernel (`_tree.h`): the same
+        visits, `rng` left where the readable search leaves it; None, `rng` untouched,
+        when the kernel is not built."""
+        if compiled.kernel is None or self.dice is None or self.ended is not None:
+            return None
+        kernel, dice = compiled.kernel, self.dice
+        return compiled_visits(
+            rng,
+            self.legal_actions(),
+            lambda words: kernel.tree_search(
+                compiled.board(self.model),
+                self.seats,
+                self.pawns,
+                self.seat,
+                self.turns,
+                self.doubles,
+                *dice,
+                self.standard,
+                MAX_TURNS,
+                words,
+                budget,
+                playout_turns,
+                exploration,
+                cooperative,
+            ),
+        )
+
+    def standing(self) -> list[int]:
+        """Each seat's progress (`rules.progress`), which scores a tree search's playout
+        cut off before the game ends."""
+        return progress(self)
 
     def is_terminal(self) -> bool:
         return self.ended is not None

@@ -1,0 +1,237 @@
+/* Parcheesi's positions for the compiled tree search (`pnp/_uct.h`), beside its kernel.
+ *
+ * `state.State` walked by the tree: a turn is a chance node (both dice, the lower first),
+ * then the mover's choice among the roll's allowed results, listed as the kernel lists
+ * them (`roll_results`, the order of `State.legal_actions()` on a compiled state); with
+ * option `standard` a double rolls again and a third is penalised instead of played. A
+ * position is a plain struct (the pawns, whose turn, the roll being played); the board,
+ * the seats and the kernel's `Game` (its roll's scratch, the `Seen` table, and the
+ * generator a playout plays on) live in the context. The playout is `State.playout`'s:
+ * one 64-bit draw of the search's generator seeds a generator of its own, and whole turns
+ * are played by `play_turn` as the kernel's `playout` plays them. Included at the end of
+ * `_kernel.c`, after the kernel's own functions.
+ */
+#ifndef PARCHEESI_TREE_H
+#define PARCHEESI_TREE_H
+
+#include "../../_uct.h"
+
+enum { TREE_GOING = 0, TREE_HOME = 1, TREE_TIMEOUT = 2 }; /* `State.ended` */
+
+typedef struct {
+    int8_t pawns[COLOURS][PAWNS]; /* by colour, as `State.pawns` */
+    int32_t turns;
+    int8_t seat, doubles;          /* whose turn; doubles rolled so far this turn */
+    int8_t a, b;                   /* the roll being played (lower first), 0 at a chance node */
+    int8_t ended, winner;          /* TREE_*; the winning seat, or -1 */
+} TreePos;
+
+typedef struct {
+    Game *g;       /* the kernel's scratch: its pawns are a position's while a call lasts */
+    int max_turns; /* the game's own cut-off (`rules.MAX_TURNS`) */
+    int listed;    /* g->roll.ends holds the results of `key` */
+    int8_t key[COLOURS * PAWNS + 3];
+} TreeCtx;
+
+static int tree_to_move(void *ctx, const void *pos) {
+    const TreePos *p = pos;
+    (void)ctx;
+    if (p->ended) return UCT_TERMINAL;
+    return p->a ? p->seat : UCT_CHANCE;
+}
+
+static int tree_turns(void *ctx, const void *pos) {
+    (void)ctx;
+    return ((const TreePos *)pos)->turns;
+}
+
+/* `State._end_turn`: the turn's end checks, then the next seat. */
+static void tree_end_turn(TreeCtx *t, TreePos *p) {
+    Game *g = t->g;
+    p->turns++;
+    if (has_won(g, g->seats[p->seat])) p->ended = TREE_HOME, p->winner = p->seat;
+    else if (p->turns >= t->max_turns) p->ended = TREE_TIMEOUT;
+    p->seat = (int8_t)(p->seat + 1 < g->players ? p->seat + 1 : 0);
+    p->doubles = 0;
+}
+
+/* The roll's results into `g->roll.ends` (kept while the position asked about is the
+   same): their number, or -1 with a Python error set. */
+static int tree_list(TreeCtx *t, const TreePos *p) {
+    int8_t key[sizeof t->key];
+    memcpy(key, p->pawns, sizeof p->pawns);
+    key[COLOURS * PAWNS] = p->seat;
+    key[COLOURS * PAWNS + 1] = p->a;
+    key[COLOURS * PAWNS + 2] = p->b;
+    if (t->listed >= 0 && !memcmp(key, t->key, sizeof key)) return t->listed;
+    Game *g = t->g;
+    memcpy(g->pawns, p->pawns, sizeof p->pawns);
+    t->listed = roll_results(g, g->seats[p->seat], p->a, p->b);
+    if (t->listed < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(t->key, key, sizeof key);
+    return t->listed;
+}
+
+static int tree_count(void *ctx, const void *pos) {
+    return tree_list(ctx, pos);
+}
+
+/* `State._play` of `legal_actions()[i]`: `rules.apply_position`, then the turn ends
+   unless a `standard` double rolls again. */
+static int tree_apply(void *ctx, void *pos, int i) {
+    TreeCtx *t = ctx;
+    TreePos *p = pos;
+    Game *g = t->g;
+    int n = tree_list(t, p);
+    if (n < 0) return -1;
+    if (i < 0 || i >= n) {
+        PyErr_SetString(PyExc_IndexError, "no such result of the roll");
+        return -1;
+    }
+    const End *e = &g->roll.ends[i];
+    int c = g->seats[p->seat], home = g->b->home;
+    memcpy(g->pawns, p->pawns, sizeof p->pawns);
+    memcpy(g->pawns[c], e->own, PAWNS);
+    for (int node = 0; node < g->b->nodes; node++) {
+        if (!(e->cap[node >> 6] >> (node & 63) & 1)) continue;
+        for (int k = 0; k < g->players; k++) {
+            int d = g->seats[k];
+            if (d == c) continue;
+            for (int j = 0; j < PAWNS; j++) {
+                int q = g->pawns[d][j];
+                if (q >= 0 && q < home && g->b->path[d][q] == node) g->pawns[d][j] = NEST;
+            }
+        }
+    }
+    memcpy(p->pawns, g->pawns, sizeof p->pawns);
+    int doubled = p->a == p->b;
+    p->a = p->b = 0;
+    if (has_won(g, c) || !(g->standard && doubled)) tree_end_turn(t, p);
+    return 0;
+}
+
+/* `State.sample_chance` then `State._roll`: two dice (drawn as `roll_die` draws), the
+   lower first; a third `standard` double is penalised and ends the turn. */
+static int64_t tree_chance(void *ctx, void *pos, Twister *rng) {
+    TreeCtx *t = ctx;
+    TreePos *p = pos;
+    Game *g = t->g;
+    int x = below(rng, 6) + 1, y = below(rng, 6) + 1;
+    int lo = x < y ? x : y, hi = x < y ? y : x;
+    if (g->standard && lo == hi && ++p->doubles == 3) {
+        memcpy(g->pawns, p->pawns, sizeof p->pawns);
+        three_doubles_penalty(g, g->seats[p->seat]);
+        memcpy(p->pawns, g->pawns, sizeof p->pawns);
+        tree_end_turn(t, p);
+    } else {
+        p->a = (int8_t)lo;
+        p->b = (int8_t)hi;
+    }
+    return lo * 8 + hi;
+}
+
+/* `State.playout(rng, stop)`: one `getrandbits(64)` of the search's generator (low word
+   first) seeds the playout's own, then whole turns as the kernel's `playout` plays them. */
+static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
+    TreeCtx *t = ctx;
+    TreePos *p = pos;
+    Game *g = t->g;
+    uint64_t seed = genrand(rng);
+    seed |= (uint64_t)genrand(rng) << 32;
+    if (p->ended || p->turns >= stop) return 0;
+    twister_seed64(&g->tw, seed);
+    memcpy(g->pawns, p->pawns, sizeof p->pawns);
+    int a = p->a, d = p->b, doubles = p->doubles;
+    t->listed = -1; /* the turns below list other rolls */
+    while (!p->ended && p->turns < stop) {
+        int c = g->seats[p->seat];
+        if (play_turn(g, c, a, d, doubles) < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a = d = doubles = 0;
+        p->turns++;
+        if (has_won(g, c)) p->ended = TREE_HOME, p->winner = p->seat;
+        else if (p->turns >= t->max_turns) p->ended = TREE_TIMEOUT;
+        p->seat = (int8_t)(p->seat + 1 < g->players ? p->seat + 1 : 0);
+    }
+    memcpy(p->pawns, g->pawns, sizeof p->pawns);
+    p->a = p->b = 0;
+    p->doubles = 0;
+    return 0;
+}
+
+/* `MctsBot.reward`'s view of a position: a win; at the turn limit each seat's pawns home
+   (`record().scores`); otherwise `State.standing()`, each seat's `rules.progress`. */
+static int tree_result(void *ctx, const void *pos, double *scores) {
+    TreeCtx *t = ctx;
+    const TreePos *p = pos;
+    Game *g = t->g;
+    for (int k = 0; k < g->players; k++) {
+        const int8_t *own = p->pawns[g->seats[k]];
+        int total = 0;
+        for (int i = 0; i < PAWNS; i++)
+            total += p->ended == TREE_TIMEOUT ? own[i] == g->b->home : own[i] + 1;
+        scores[k] = p->ended == TREE_HOME ? k == p->winner : total;
+    }
+    if (p->ended == TREE_HOME) return UCT_WON;
+    return p->ended == TREE_TIMEOUT ? UCT_CUT : UCT_STANDING;
+}
+
+/* tree_search(board, seats, pawns, seat, turns, doubles, a, b, standard, max_turns,
+ *             twister, budget, horizon, exploration, cooperative)
+ *   -> ([(index in legal_actions(), visits), ...], twister)
+ * `MctsBot.search` from a decision (the roll a, b drawn), on the compiled positions. */
+static PyObject *tree_search(PyObject *self, PyObject *args) {
+    PyObject *capsule, *seats, *pawns, *words;
+    int seat, turns, doubles, a, d, standard, max_turns, budget, horizon, cooperative;
+    double exploration;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOiiiiipiOiidp", &capsule, &seats, &pawns, &seat, &turns,
+                          &doubles, &a, &d, &standard, &max_turns, &words, &budget, &horizon,
+                          &exploration, &cooperative))
+        return NULL;
+    Board *bd = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!bd) return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    Twister rng;
+    TreeCtx t = {g, max_turns, -1, {0}};
+    TreePos root;
+    memset(&root, 0, sizeof root);
+    g->b = bd;
+    g->standard = standard;
+    if (read_seats(seats, g) < 0 || read_pawns(pawns, g) < 0 || read_twister(words, &rng) < 0)
+        goto done;
+    if (seat < 0 || seat >= g->players || turns < 0 || turns >= max_turns || doubles < 0 ||
+        doubles > 2 || a < 1 || a > 6 || d < a || d > 6 || budget < 1) {
+        PyErr_SetString(PyExc_ValueError, "not a decision of a game under way");
+        goto done;
+    }
+    memcpy(root.pawns, g->pawns, sizeof root.pawns);
+    root.turns = turns;
+    root.seat = (int8_t)seat;
+    root.doubles = (int8_t)doubles;
+    root.a = (int8_t)a;
+    root.b = (int8_t)d;
+    root.winner = -1;
+    /* nothing hidden: no resample, and an action's key is its index */
+    UctGame game = {sizeof(TreePos), g->players, &t,          tree_to_move, tree_turns,
+                    tree_count,      tree_apply, tree_chance, NULL,         tree_playout,
+                    tree_result,     NULL,       NULL};
+    PyObject *children = uct_search(&game, &root, &rng, budget, horizon, exploration, cooperative);
+    if (children) {
+        PyObject *tw = twister_words(&rng);
+        result = tw ? Py_BuildValue("NN", children, tw) : NULL;
+        if (!tw) Py_DECREF(children);
+    }
+done:
+    free_game(g);
+    return result;
+}
+
+#endif
