@@ -659,36 +659,13 @@ static int roll_results(Game *g, int c, int a, int b) {
 
 /* A roll played as `state.State` plays it: the bot picks among the allowed results
  * (decision 13; `pnp.forward` counts the decision when there are several). 0, or -1. */
-static int play_roll(Game *g, int c, int a, int b) {
+/* `rules.apply_position`: colour c's pawns become the chosen result's, each pawn of
+ * another colour on a space the result captures goes back to its nest, and the counters
+ * (passes, entries from the `nest` pawns that stood there, captures) move on. */
+static void apply_end(Game *g, int c, const End *chosen, int nest) {
     const Board *bd = g->b;
-    Roll *r = &g->roll;
-    int home = bd->home, m;
+    int home = bd->home;
     int8_t *own = g->pawns[c];
-    int n = roll_results(g, c, a, b);
-    if (n < 0) return -1;
-    int nest = 0;
-    for (int i = 0; i < PAWNS; i++) nest += own[i] == NEST;
-    if (n > 1) {
-        g->decisions++;
-        g->legal += n;
-        if (g->greedy) {
-            int top[3], rank[3];
-            greedy_rank(g, c, &r->ends[0], top);
-            for (int k = 1; k < n; k++) {
-                greedy_rank(g, c, &r->ends[k], rank);
-                if (rank_cmp(rank, top) > 0) memcpy(top, rank, sizeof top);
-            }
-            m = 0;
-            for (int k = 0; k < n; k++) {
-                greedy_rank(g, c, &r->ends[k], rank);
-                if (!rank_cmp(rank, top)) r->ends[m++] = r->ends[k];
-            }
-            n = m;
-        }
-    }
-    const End *chosen = &r->ends[n == 1 ? 0 : below(&g->tw, n)];
-
-    /* `rules.apply_position` */
     int8_t before[PAWNS];
     memcpy(before, own, sizeof before);
     for (int i = 1; i < PAWNS; i++) /* the reference compares with the sorted pawns */
@@ -716,6 +693,37 @@ static int play_roll(Game *g, int c, int a, int b) {
             }
         }
     }
+}
+
+static int play_roll(Game *g, int c, int a, int b) {
+    Roll *r = &g->roll;
+    int m;
+    const int8_t *own = g->pawns[c];
+    int n = roll_results(g, c, a, b);
+    if (n < 0) return -1;
+    int nest = 0;
+    for (int i = 0; i < PAWNS; i++) nest += own[i] == NEST;
+    if (n > 1) {
+        g->decisions++;
+        g->legal += n;
+        if (g->greedy) {
+            int top[3], rank[3];
+            greedy_rank(g, c, &r->ends[0], top);
+            for (int k = 1; k < n; k++) {
+                greedy_rank(g, c, &r->ends[k], rank);
+                if (rank_cmp(rank, top) > 0) memcpy(top, rank, sizeof top);
+            }
+            m = 0;
+            for (int k = 0; k < n; k++) {
+                greedy_rank(g, c, &r->ends[k], rank);
+                if (!rank_cmp(rank, top)) r->ends[m++] = r->ends[k];
+            }
+            n = m;
+        }
+    }
+    const End *chosen = &r->ends[n == 1 ? 0 : below(&g->tw, n)];
+
+    apply_end(g, c, chosen, nest);
     return 0;
 }
 

@@ -91,21 +91,9 @@ static int tree_apply(void *ctx, void *pos, int i) {
         PyErr_SetString(PyExc_IndexError, "no such result of the roll");
         return -1;
     }
-    const End *e = &g->roll.ends[i];
-    int c = g->seats[p->seat], home = g->b->home;
+    int c = g->seats[p->seat];
     memcpy(g->pawns, p->pawns, sizeof p->pawns);
-    memcpy(g->pawns[c], e->own, PAWNS);
-    for (int node = 0; node < g->b->nodes; node++) {
-        if (!(e->cap[node >> 6] >> (node & 63) & 1)) continue;
-        for (int k = 0; k < g->players; k++) {
-            int d = g->seats[k];
-            if (d == c) continue;
-            for (int j = 0; j < PAWNS; j++) {
-                int q = g->pawns[d][j];
-                if (q >= 0 && q < home && g->b->path[d][q] == node) g->pawns[d][j] = NEST;
-            }
-        }
-    }
+    apply_end(g, c, &g->roll.ends[i], 0); /* the scratch game's counters are not read */
     memcpy(p->pawns, g->pawns, sizeof p->pawns);
     int doubled = p->a == p->b;
     p->a = p->b = 0;
