@@ -12,12 +12,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The state `init_genrand(19650218)` leaves, which `init_by_array` starts from: the same
- * for every seed, so a kernel that seeds often may keep one copy (`twister_seed64_from`). */
-static void genrand_init(uint32_t mt[MT_N]) {
-    mt[0] = 19650218U;
-    for (int i = 1; i < MT_N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
-}
+#include "_genrand_init.h"
+
+/* The state `init_genrand(19650218)` leaves, which `init_by_array` starts from (mt[0] =
+ * 19650218, mt[i] = 1812433253 * (mt[i-1] ^ (mt[i-1] >> 30)) + i): the same for every
+ * seed, so it is a table (`_genrand_init.h`), copied, not computed per seeding. */
+static void genrand_init(uint32_t mt[MT_N]) { memcpy(mt, GENRAND_INIT, sizeof GENRAND_INIT); }
 
 /* CPython's `init_by_array` from `start` (`genrand_init`'s state; it may be `t->mt`
  * itself): a string seed's key (`_seed_text.h`), or a number's 32-bit words, low first. */
@@ -54,9 +54,6 @@ static void twister_seed64_from(Twister *t, const uint32_t start[MT_N], uint64_t
 }
 
 /* `random.Random(n)` for a 64-bit n. */
-static void twister_seed64(Twister *t, uint64_t n) {
-    genrand_init(t->mt);
-    twister_seed64_from(t, t->mt, n);
-}
+static void twister_seed64(Twister *t, uint64_t n) { twister_seed64_from(t, GENRAND_INIT, n); }
 
 #endif

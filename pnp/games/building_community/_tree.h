@@ -192,7 +192,7 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
         seen_add(&c->seen, (Key){kk[0], kk[1], kk[2] | (u64)1 << 63});
     }
     UctGame g = {size, (int)players, c, tree_to_move, tree_turns, tree_count, tree_apply,
-                 NULL, NULL, tree_playout, tree_result};
+                 NULL, NULL, tree_playout, tree_result, NULL, NULL};
     visits = uct_search(&g, root, &tw, budget, horizon, exploration, cooperative);
     if (visits) out = Py_BuildValue("(NN)", visits, twister_words(&tw));
 done:

@@ -376,7 +376,7 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     p.first_face = first_face;
     if (read_twister(words, &rng) < 0) goto done;
     UctGame game = {sizeof(Position), players, &t,        cb_to_move, cb_turns, cb_count,
-                    cb_apply,         cb_chance, NULL,    cb_playout, cb_result};
+                    cb_apply,         cb_chance, NULL,    cb_playout, cb_result, NULL, NULL};
     visits = uct_search(&game, &p, &rng, budget, horizon, exploration, cooperative);
     if (visits) out = Py_BuildValue("NN", visits, twister_words(&rng));
 done:

@@ -226,7 +226,7 @@ static PyObject *k_tree_search(PyObject *self, PyObject *args) {
         root.rolled = rolled;
         TreeCtx ctx = {g, NULL, standing};
         UctGame game = {sizeof(TreePos), 2, &ctx, tree_to_move, tree_turns, tree_count,
-                        tree_apply, tree_chance, NULL, tree_playout, tree_result};
+                        tree_apply, tree_chance, NULL, tree_playout, tree_result, NULL, NULL};
         PyObject *children = uct_search(&game, &root, &tw, playouts, horizon, exploration,
                                         cooperative);
         PyObject *after = children ? twister_words(&tw) : NULL;
