@@ -100,6 +100,35 @@ def mcts_decision_ms(game: str, seconds: float) -> tuple[float, float, int]:
     return cpu * scale, wall * scale, playouts
 
 
+def mcts_along_ms(game: str, every: int = 10) -> list[float]:
+    """CPU ms of a 1,000-playout decision at every `every`-th choice of seed 1's random
+    game (the first choice is `mcts_decision_ms`' position; later ones have more on the
+    board, and in some games more to list), sorted."""
+    import random
+
+    from pnp.sim.seats import mcts_bot
+    from pnp.state import CHANCE
+
+    gdef = get_game(game)
+    engine = engine_for(gdef)
+    players = seat_count(gdef)
+    rng = random.Random(1)
+    state = engine.new_state(engine.prepare(gdef.default_params(), players), players, rng)
+    times, choices = [], 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        if len(state.legal_actions()) > 1:
+            if choices % every == 0:
+                cpu = time.process_time()
+                mcts_bot(engine, MCTS_PLAYOUTS).search(state.clone(), random.Random(2))
+                times.append(1000 * (time.process_time() - cpu))
+            choices += 1
+        state.apply(state.random_action(rng))
+    return sorted(times)
+
+
 def search_runs_on(game: str) -> str:
     """Where the game's mcts decision runs: the tree and the playouts compiled
     (`State.tree_search`), the playouts alone (`State.playout`), or the readable rules;
@@ -339,6 +368,13 @@ def main(argv: list[str] | None = None) -> None:
                 f"{wall:,.0f} ms wall clock (target {MCTS_TARGET_MS} ms; "
                 f"{search_runs_on(game)}{how})"
             )
+            if timed == MCTS_PLAYOUTS:  # a search too slow for this is not walked along
+                along = fresh(mcts_along_ms, game)
+                print(
+                    f"  mcts decisions along seed 1's game (every 10th choice, "
+                    f"{len(along)} of them): median {along[len(along) // 2]:,.0f} ms, "
+                    f"slowest {along[-1]:,.0f} ms of CPU (target {MCTS_TARGET_MS} ms)"
+                )
         for label, figure in game_figures(game):
             print(f"  {label}: {figure}")
         if not args.no_build:
