@@ -76,10 +76,11 @@ def mcts_position(game: str):
     return engine, state
 
 
-def mcts_decision_ms(game: str, seconds: float) -> tuple[float, float, int]:
+def mcts_decision_ms(game: str, seconds: float, compiled: bool = True) -> tuple[float, float, int]:
     """(CPU ms, wall ms, playouts actually timed) of a 1,000-playout mcts decision at
-    `mcts_position`, the bot as the engine declares it (horizon included). A game too slow
-    for 1,000 playouts in about `seconds` is timed over fewer and scaled (the cost of a
+    `mcts_position`, the bot as the engine declares it (horizon included); `compiled`
+    off times the readable search (the tree in Python), the anchor. A game too slow for
+    1,000 playouts in about `seconds` is timed over fewer and scaled (the cost of a
     search grows with its playouts about linearly)."""
     import random
 
@@ -89,6 +90,7 @@ def mcts_decision_ms(game: str, seconds: float) -> tuple[float, float, int]:
 
     def timed(playouts: int) -> tuple[float, float]:
         bot = mcts_bot(engine, playouts)
+        bot.compiled = compiled
         cpu, wall = time.process_time(), time.perf_counter()
         bot.search(state, random.Random(2))
         return time.process_time() - cpu, time.perf_counter() - wall
@@ -367,6 +369,11 @@ def main(argv: list[str] | None = None) -> None:
                 f"  mcts decision, {MCTS_PLAYOUTS:,} playouts: {cpu:,.0f} ms of CPU, "
                 f"{wall:,.0f} ms wall clock (target {MCTS_TARGET_MS} ms; "
                 f"{search_runs_on(game)}{how})"
+            )
+            anchor, _, _ = fresh(mcts_decision_ms, game, args.seconds, False)
+            print(
+                f"  mcts decision, the readable search (the tree in Python; the anchor): "
+                f"{anchor:,.0f} ms of CPU, {anchor / max(cpu, 1e-9):,.0f}x the compiled one's"
             )
             if timed == MCTS_PLAYOUTS:  # a search too slow for this is not walked along
                 along = fresh(mcts_along_ms, game)
