@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.errors import PnpError
+from pnp.errors import PnpError, shown
 
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
 
@@ -44,6 +44,5 @@ beige and gold. Every ink has its own symbol, so any set of colours plays in gre
 def ink(name: str) -> Ink:
     try:
         return INKS[name]
-    except KeyError:
-        shown = repr(name).replace("\\n", " ")[:40]
-        raise PnpError(f"unknown colour {shown}: choose from {', '.join(INKS)}") from None
+    except (KeyError, TypeError):  # TypeError: a list or a table, which no name is
+        raise PnpError(f"unknown colour {shown(name)}: choose from {', '.join(INKS)}") from None

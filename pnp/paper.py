@@ -6,7 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from pnp.errors import PnpError
+from pnp.errors import PnpError, shown
 
 DEFAULT_MARGIN = 6.35  # mm, a quarter inch: what most home printers can reach
 
@@ -42,8 +42,7 @@ def paper_name(name: object) -> str:
     """The canonical name of a paper: case and spaces around it do not matter."""
     key = name.strip().lower() if isinstance(name, str) else ""
     if key not in PAPERS:
-        shown = repr(name).replace("\\n", " ")[:40]
-        raise PnpError(f"unknown paper {shown}: choose one of {', '.join(PAPERS)}")
+        raise PnpError(f"unknown paper {shown(name)}: choose one of {', '.join(PAPERS)}")
     return key
 
 
@@ -74,9 +73,8 @@ def get_bed(name: object) -> tuple[float, float]:
         return BEDS[key]
     match = _WXH.match(key)
     if match is None:
-        shown = repr(name).replace("\\n", " ")[:40]
         raise PnpError(
-            f"unknown cutter bed {shown}: choose one of {', '.join(BEDS)} "
+            f"unknown cutter bed {shown(name)}: choose one of {', '.join(BEDS)} "
             "or give a size in mm such as 600x400"
         )
     w, h = float(match[1]), float(match[2])

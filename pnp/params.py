@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from pnp.errors import PnpError
+from pnp.errors import PnpError, shown
 from pnp.paper import get_bed, paper_name
 
 _MISSING = dataclasses.MISSING
@@ -136,32 +136,32 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
         return coerce(name, args[0], value, spec)
     if hint is bool:
         if not isinstance(value, bool):
-            raise PnpError(f"'{name}' must be true or false, got {_show(value)}")
+            raise PnpError(f"'{name}' must be true or false, got {shown(value)}")
         return value
     if hint is int or hint is float:
         return _number(name, hint, value, spec.lo, spec.hi, spec.lo_open, spec)
     if hint is str:
         if not isinstance(value, str):
-            raise PnpError(f"'{name}' must be a string, got {_show(value)}")
+            raise PnpError(f"'{name}' must be a string, got {shown(value)}")
         _printable(name, value)
         return value
     if origin is Literal:
         choices = get_args(hint)
         if value not in choices or isinstance(value, bool) != isinstance(choices[0], bool):
             names = ", ".join(str(c) for c in choices)
-            raise PnpError(f"'{name}' must be one of {names}, got {_show(value)}")
+            raise PnpError(f"'{name}' must be one of {names}, got {shown(value)}")
         return value
     if origin is tuple:
         item = get_args(hint)[0]
         if not isinstance(value, list | tuple):
-            raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {_show(value)}")
+            raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {shown(value)}")
         _length(name, len(value), spec)
         inner = Spec(spec.item_lo, spec.item_hi, help=spec.help)
         return tuple(coerce(f"{name}[{i}]", item, v, inner) for i, v in enumerate(value))
     if origin is dict:
         _, item = get_args(hint)
         if not isinstance(value, dict):
-            raise PnpError(f"'{name}' must be a table, got {_show(value)}")
+            raise PnpError(f"'{name}' must be a table, got {shown(value)}")
         _length(name, len(value), spec)
         inner = Spec(spec.item_lo, spec.item_hi, help=spec.help, min_len=None)
         out = {}
@@ -172,18 +172,9 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
     raise PnpError(f"'{name}' cannot be set from a config file")
 
 
-def _show(value: Any) -> str:
-    """A value for an error line: short, on one line."""
-    try:
-        text = repr(value).replace("\n", "\\n")
-    except RecursionError:
-        return "a value nested too deeply"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _printable(name: str, value: str) -> None:
     if len(value) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in value):
-        raise PnpError(f"'{name}' must be a short line of printable text, got {_show(value)}")
+        raise PnpError(f"'{name}' must be a short line of printable text, got {shown(value)}")
 
 
 def _length(name: str, n: int, spec: Spec) -> None:
@@ -203,13 +194,13 @@ def _number(
     spec: Spec,
 ) -> Any:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {_show(value)}")
+        raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {shown(value)}")
     if hint is int and not isinstance(value, int):
         if not (math.isfinite(value) and value == int(value)):
-            raise PnpError(f"'{name}' must be a whole number, got {_show(value)}")
+            raise PnpError(f"'{name}' must be a whole number, got {shown(value)}")
         value = int(value)
     if isinstance(value, float) and not math.isfinite(value):
-        raise PnpError(f"'{name}' must be a finite number, got {_show(value)}")
+        raise PnpError(f"'{name}' must be a finite number, got {shown(value)}")
     bad = (
         (lo is not None and (value < lo or (lo_open and value == lo)))
         or (hi is not None and value > hi)
@@ -218,8 +209,8 @@ def _number(
     if bad:
         rng = _range_text(Spec(lo, hi, lo_open))
         unit = f" ({spec.help})" if spec.help else ""
-        shown = f"{value:g}" if isinstance(value, float) else str(value)
-        raise PnpError(f"'{name}' must be {rng}{unit}, got {shown}")
+        got = f"{value:g}" if isinstance(value, float) else str(value)
+        raise PnpError(f"'{name}' must be {rng}{unit}, got {got}")
     return float(value) if hint is float else value
 
 

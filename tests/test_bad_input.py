@@ -117,3 +117,13 @@ def test_build_never_crashes_and_a_failure_leaves_nothing(slug, tmp_path_factory
             assert (out / "keep.txt").read_text() == "mine"
 
     run()
+
+
+@pytest.mark.parametrize("key", ["paper", "cut_bed"])
+@pytest.mark.parametrize("table", [False, True])
+def test_a_deep_value_for_a_named_choice_is_one_line(key, table):
+    """A paper or a cutter bed given as a list or table thousands deep: its name cannot
+    be shown (its repr would exceed the recursion limit), so the line says so."""
+    with pytest.raises(PnpError) as err:
+        check_game("desert-home", values={key: nested(5000, table)}, paper="a4")
+    assert "nested too deeply" in str(err.value) and "\n" not in str(err.value)

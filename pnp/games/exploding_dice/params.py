@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from geometry.intersections import Entry, entries, start_points, zone_cells
-from pnp.errors import PnpError
+from pnp.errors import PnpError, shown
 from pnp.params import MIN_DIE, CardGroup, DiceGroup, TinGroup, param
 
 COLOURS = ("red", "green", "blue", "purple")
@@ -34,8 +34,8 @@ def parse_faces(name: str, value: Any) -> dict[str, tuple[tuple[int, ...], ...]]
             raise PnpError(f"'{name}.{colour}' gives {len(sets)} dice: at most 64")
         for fs in sets:
             if not all(isinstance(v, int) and not isinstance(v, bool) for v in fs):
-                shown = repr(list(fs))[:40]
-                raise PnpError(f"'{name}.{colour}' must hold whole numbers, got {shown}")
+                got = shown(list(fs))
+                raise PnpError(f"'{name}.{colour}' must hold whole numbers, got {got}")
         out[str(colour)] = tuple(tuple(fs) for fs in sets)
     return out
 
