@@ -817,6 +817,35 @@ static int seen_hook(void *seen, Key key) { return seen_add(seen, key); }
  * packed 6 bits each with the pawn to move at bit 36) of the positions seen; end: 0
  * playing, then win, stuck, repeat, timeout; trail: 3 bytes a turn, a, b, to (255 for a
  * pass). */
+/* The pawns' cells (`pawn_list`, `players` of them), each on the board; -1 with a Python
+ * error set. */
+static int read_pawn_cells(const PlayBoard *t, PyObject *pawn_list, int players, int *out) {
+    u64 pw[MAX_PAWNS];
+    if (read_masks(pawn_list, pw, players, "pawns") < 0) return -1;
+    for (int i = 0; i < players; i++) {
+        if (pw[i] > 63 || !(t->board >> pw[i] & 1)) {
+            PyErr_SetString(PyExc_ValueError, "a pawn off the board");
+            return -1;
+        }
+        out[i] = (int)pw[i];
+    }
+    return 0;
+}
+
+/* The positions seen so far (the state's keys, `nseen` of them) into `seen`; -1 with a
+ * Python error set. */
+static int read_seen(PyObject *seen_list, Py_ssize_t nseen, Seen *seen) {
+    for (Py_ssize_t i = 0; i < nseen; i++) {
+        PyObject *key = PySequence_GetItem(seen_list, i);
+        u64 kk[3];
+        int ok = key && read_masks(key, kk, 3, "a seen key") == 0;
+        Py_XDECREF(key);
+        if (!ok) return -1;
+        seen_add(seen, (Key){kk[0], kk[1], kk[2] | (u64)1 << 63});
+    }
+    return 0;
+}
+
 static PyObject *playout(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *cap, *masks, *pawn_list, *counter_list, *seen_list;
@@ -837,15 +866,7 @@ static PyObject *playout(PyObject *self, PyObject *args) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
         return NULL;
     }
-    u64 pw[MAX_PAWNS];
-    if (read_masks(pawn_list, pw, (int)players, "pawns") < 0) return NULL;
-    for (int i = 0; i < players; i++) {
-        if (pw[i] > 63 || !(t->board >> pw[i] & 1)) {
-            PyErr_SetString(PyExc_ValueError, "a pawn off the board");
-            return NULL;
-        }
-        s.pawns[i] = (int)pw[i];
-    }
+    if (read_pawn_cells(t, pawn_list, (int)players, s.pawns) < 0) return NULL;
     s.players = (int)players;
     s.k = k;
     s.turns = turns;
@@ -861,14 +882,7 @@ static PyObject *playout(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < nseen; i++) {
-        PyObject *key = PySequence_GetItem(seen_list, i);
-        u64 kk[3];
-        int ok = key && read_masks(key, kk, 3, "a seen key") == 0;
-        Py_XDECREF(key);
-        if (!ok) goto done;
-        seen_add(&seen, (Key){kk[0], kk[1], kk[2] | (u64)1 << 63});
-    }
+    if (read_seen(seen_list, nseen, &seen) < 0) goto done;
     Twister tw;
     twister_seed64(&tw, seed);
     int played = 0;

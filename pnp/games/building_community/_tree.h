@@ -143,14 +143,12 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     TreeCtx *c = NULL;
     PyObject *out = NULL, *visits = NULL;
     Twister tw;
-    u64 pw[MAX_PAWNS];
     if (players < 2 || players > MAX_PAWNS || k < 0 || k >= players || turns < 0 ||
         turns >= max_turns || in_a_row < 0 || in_a_row >= players || budget < 0 || horizon < 0) {
         PyErr_SetString(PyExc_ValueError, "not a position the kernel searches from");
         return NULL;
     }
-    if (read_twister(words, &tw) < 0 || read_masks(pawn_list, pw, (int)players, "pawns") < 0)
-        return NULL;
+    if (read_twister(words, &tw) < 0) return NULL;
     if (horizon > max_turns) horizon = max_turns; /* the cap ends every game first anyway */
     int keys = horizon < max_turns - turns ? horizon : max_turns - turns;
     size_t size = sizeof(TreePos) + sizeof(Key) * (size_t)keys;
@@ -160,14 +158,9 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    if (read_masks(masks, root->p.m, 3, "colour masks") < 0) goto done;
-    for (int i = 0; i < players; i++) {
-        if (pw[i] > 63 || !(t->board >> pw[i] & 1)) {
-            PyErr_SetString(PyExc_ValueError, "a pawn off the board");
-            goto done;
-        }
-        root->p.pawns[i] = (int)pw[i];
-    }
+    if (read_masks(masks, root->p.m, 3, "colour masks") < 0 ||
+        read_pawn_cells(t, pawn_list, (int)players, root->p.pawns) < 0)
+        goto done;
     root->p.players = (int)players;
     root->p.k = k;
     root->p.turns = turns;
@@ -183,14 +176,7 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < nseen; i++) {
-        PyObject *key = PySequence_GetItem(seen_list, i);
-        u64 kk[3];
-        int ok = key && read_masks(key, kk, 3, "a seen key") == 0;
-        Py_XDECREF(key);
-        if (!ok) goto done;
-        seen_add(&c->seen, (Key){kk[0], kk[1], kk[2] | (u64)1 << 63});
-    }
+    if (read_seen(seen_list, nseen, &c->seen) < 0) goto done;
     UctGame g = {size, (int)players, c, tree_to_move, tree_turns, tree_count, tree_apply,
                  NULL, NULL, tree_playout, tree_result, NULL, NULL};
     visits = uct_search(&g, root, &tw, budget, horizon, exploration, cooperative);
