@@ -976,35 +976,45 @@ static void place(Game *g, int face) {
     lay(g, front[choose(g, n)], face);
 }
 
+/* A move bought with points (a figure, a tent, a bearer or both): 1 if it won the game. */
+static int spend_move(Game *g, const Act *x) {
+    const Board *b = g->b;
+    int src = x->a, dst = x->b, part = x->c;
+    int mc = part == BEARER ? b->blue : g->colour[src];
+    int mf = part == BEARER ? 1 : g->figs[src];
+    int mt = part == BEARER ? 0 : g->tents[src];
+    take(g, src, part);
+    put(g, mc, mf, mt, part == BOTH, dst);
+    g->points -= x->d;
+    return dst >= b->cells && check_win(g);
+}
+
+/* A figure or a tent brought in from the camp: 1 if it took the camp's last water figure
+ * (the shortage's swaps are then due). */
+static int spend_enter(Game *g, const Act *x) {
+    int c = x->a, cell = x->b, tent = x->c;
+    if (tent) {
+        g->camp_tents[c]--;
+        g->points -= 3;
+    } else {
+        g->camp_figs[c]--;
+        g->points -= 1;
+    }
+    g->colour[cell] = c;
+    g->figs[cell] = 1 - tent;
+    g->tents[cell] = tent;
+    return c == g->b->blue && !tent && g->camp_figs[c] == 0;
+}
+
 /* One use of the points. 1 if it won the game. */
 static int spend(Game *g, const Act *x) {
     const Board *b = g->b;
     switch (x->kind) {
-    case A_MOVE: {
-        int src = x->a, dst = x->b, part = x->c;
-        int mc = part == BEARER ? b->blue : g->colour[src];
-        int mf = part == BEARER ? 1 : g->figs[src];
-        int mt = part == BEARER ? 0 : g->tents[src];
-        take(g, src, part);
-        put(g, mc, mf, mt, part == BOTH, dst);
-        g->points -= x->d;
-        return dst >= b->cells && check_win(g);
-    }
-    case A_ENTER: {
-        int c = x->a, cell = x->b, tent = x->c;
-        if (tent) {
-            g->camp_tents[c]--;
-            g->points -= 3;
-        } else {
-            g->camp_figs[c]--;
-            g->points -= 1;
-        }
-        g->colour[cell] = c;
-        g->figs[cell] = 1 - tent;
-        g->tents[cell] = tent;
-        if (c == b->blue && !tent && g->camp_figs[c] == 0) shortage(g);
+    case A_MOVE:
+        return spend_move(g, x);
+    case A_ENTER:
+        if (spend_enter(g, x)) shortage(g);
         return 0;
-    }
     case A_DRAW: /* draw, see the face, then choose the slot (rules.P_PLACE) */
         place(g, draw(g));
         g->points -= 1;

@@ -268,32 +268,12 @@ static void tree_spend(DhTree *t, DhPos *p, const Act *x) {
     Game *g = t->g;
     const Board *b = g->b;
     switch (x->kind) {
-    case A_MOVE: {
-        int src = x->a, dst = x->b, part = x->c;
-        int mc = part == BEARER ? b->blue : g->colour[src];
-        int mf = part == BEARER ? 1 : g->figs[src];
-        int mt = part == BEARER ? 0 : g->tents[src];
-        take(g, src, part);
-        put(g, mc, mf, mt, part == BOTH, dst);
-        g->points -= x->d;
-        if (dst >= b->cells && check_win(g)) return;
+    case A_MOVE:
+        if (spend_move(g, x)) return;
         break;
-    }
-    case A_ENTER: {
-        int c = x->a, cell = x->b, tent = x->c;
-        if (tent) {
-            g->camp_tents[c]--;
-            g->points -= 3;
-        } else {
-            g->camp_figs[c]--;
-            g->points -= 1;
-        }
-        g->colour[cell] = c;
-        g->figs[cell] = 1 - tent;
-        g->tents[cell] = tent;
-        if (c == b->blue && !tent && g->camp_figs[c] == 0) tree_start_shortage(t, p);
+    case A_ENTER:
+        if (spend_enter(g, x)) tree_start_shortage(t, p);
         break;
-    }
     case A_SEND: { /* the chooser's water bearer */
         int seat = p->phase == P_SWAP ? tree_swapper(p) : g->seat;
         g->rfigs[seat][b->blue]--;
