@@ -211,6 +211,7 @@ def repeats(found: int) -> Iterator[rules.State]:
                     return
 
 
+@pytest.mark.slow
 def test_a_repeat_inside_the_tree():
     """Deep enough a search to walk the cycle in its tree (the repeat rule on the positions
     reached since the root, `tree_seen`'s path)."""

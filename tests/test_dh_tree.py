@@ -154,6 +154,7 @@ def test_the_shortage_swaps():
     assert_same_search(limit_near(state), 400, 40, seed=1)
 
 
+@pytest.mark.slow
 def test_near_each_end_of_a_game():
     """The last decisions before a refuge is met or the deck runs out, and before the round
     limit (a cut-off scored on the record, half a win to the leader)."""

@@ -138,6 +138,7 @@ def test_the_positions_hold_every_kind_of_decision_and_ending():
     assert ends >= {rules.Termination.STALLED, rules.Termination.RESERVE}
 
 
+@pytest.mark.slow
 def test_the_first_die_going_in_unrestricted():
     """Every colour fails the restriction: the first die and roll go in anyway, on any
     entry with room (rare in random play: one game in hundreds on a kit whose dice

@@ -241,7 +241,7 @@ def test_the_comparison_can_fail(toy):
 def hidden_positions(toy) -> list[Race]:
     """One-seat races with the wind hidden: a tree node then stands for positions whose
     lists of actions differ (push is listed only while the seat is off the start)."""
-    races = [position(toy, random.Random(s), s % 40, players=1, hidden=True) for s in range(60)]
+    races = [position(toy, random.Random(s), s % 40, players=1, hidden=True) for s in range(30)]
     return [r for r in races if not r.is_terminal()]
 
 
