@@ -93,7 +93,7 @@ def test_the_sample_holds_every_kind_of_position():
     assert {rules.Termination.HOME, rules.Termination.TIMEOUT} <= ends
 
 
-@pytest.mark.parametrize("budget", [1, 2, 7, 60])
+@pytest.mark.parametrize("budget", [1, 2, 7, pytest.param(60, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("horizon", HORIZONS)
 def test_the_compiled_search_is_the_readable_one(budget, horizon):
     for state in sample(DEFAULT, "random", budget, 23) + sample(DEFAULT, "greedy", horizon, 23):
