@@ -182,7 +182,7 @@ def test_a_hand_worked_win_ends_every_playout():
     """One legal action, the winning move: seat 0 wins in this very turn, every time."""
     state = near_a_win(MODEL, points=1, entries=0)
     entry = MODEL.refuge_entries[0]
-    assert state.legal_actions() == [(MOVE, entry, MODEL.cells, 0, 1)]
+    assert state.legal_actions() == [(MOVE, entry, MODEL.cells, 0, 1, 1, 0)]
     for seed in range(20):
         played = state.clone()
         played.playout(random.Random(seed), state.turns + 10)

@@ -334,12 +334,12 @@ def test_player_aid_has_the_points_table_and_road_bonuses(kit_dir):
 # Every rule decision the engine makes, by the name the rule cards give it.
 DECISION_WORDS = {
     "reroll": "Reroll:",
-    "influx": "Influx",
+    "influx": "All come in:",
     "influx_push": "Push:",
     "colour_choice": "Choose a colour",
     "road_tiles": "Road tiles:",
     "boost": "Boost:",
-    "whole_groups": "Whole groups:",
+    "groups": "Groups:",
     "passing": "Passing:",
     "camp_entry": "Camp entry fields",
     "water_bearers": "Water bearers:",
@@ -376,6 +376,21 @@ def test_every_rule_decision_is_on_a_rule_card():
 def test_the_rule_card_states_the_road_bonus_rule_in_force(setting, says, never):
     _, kit = make_kit("desert-home", paper="a4", values={"road_bonus": setting})
     (card,) = [c for c in kit.components if c.name == "rule-card-4"]
+    text = re.sub(r"\s+", " ", " ".join(t.text for t in card.texts()))
+    text = re.sub(r" ([,.:;])", r"\1", text)  # bold runs are texts of their own
+    assert says in text and never not in text
+
+
+@pytest.mark.parametrize(
+    ("setting", "says", "never"),
+    [
+        ("split", "Groups: a move takes one, some or all of the figures", "whole groups only"),
+        ("whole", "Groups: whole groups only: a move takes all figures", "the rest stay"),
+    ],
+)
+def test_the_rule_card_states_the_groups_rule_in_force(setting, says, never):
+    _, kit = make_kit("desert-home", paper="a4", values={"groups": setting})
+    (card,) = [c for c in kit.components if c.name == "rule-card-5"]
     text = re.sub(r"\s+", " ", " ".join(t.text for t in card.texts()))
     text = re.sub(r" ([,.:;])", r"\1", text)  # bold runs are texts of their own
     assert says in text and never not in text

@@ -93,7 +93,7 @@ static int tree_list(DhTree *t, const DhPos *p) {
         break;
     }
     case P_INFLUX:
-        n = influx_cells(g, p->pending[0], t->opt);
+        n = influx_fields(g, p->pending, p->npending, t->opt);
         break;
     case P_NUMBER:
         for (int v = 1; v <= 6; v++)
@@ -299,14 +299,15 @@ static void tree_spend(DhTree *t, DhPos *p, const Act *x) {
     tree_after_action(t, p);
 }
 
-/* An action named by a key, as `rules.py` names it: its kind, then up to four numbers of
-   ten bits each (the first offset by 2: a road's -1 and -2). */
+/* An action named by a key, as `rules.py` names it: its kind, then up to six numbers of
+   ten bits each (the first offset by 2: a road's -1 and -2; the last below 512, a move's
+   tents, so that the key stays positive). */
 enum { K_REROLL, K_INFLUX_COLOUR, K_INFLUX, K_NUMBER, K_ROAD, K_TILE, K_ENTER, K_MOVE,
        K_SEND, K_PROTECT, K_STOP, K_SWAP, K_DRAW };
 
-static int64_t tree_encode(int kind, int f0, int f1, int f2, int f3) {
+static int64_t tree_encode(int kind, int f0, int f1, int f2, int f3, int f4, int f5) {
     return kind | (int64_t)(f0 + 2) << 4 | (int64_t)f1 << 14 | (int64_t)f2 << 24 |
-           (int64_t)f3 << 34;
+           (int64_t)f3 << 34 | (int64_t)f4 << 44 | (int64_t)f5 << 54;
 }
 
 /* The key of the i-th legal action of the loaded position (listed by tree_list). */
@@ -316,15 +317,15 @@ static int64_t tree_key(const DhTree *t, const DhPos *p, int i) {
     switch (p->phase) {
     case P_SPEND: {
         const Act *x = &t->g->acts[i];
-        return tree_encode(spent[x->kind], x->a, x->b, x->c, x->d);
+        return tree_encode(spent[x->kind], x->a, x->b, x->c, x->d, x->e, x->f);
     }
-    case P_REROLL: return tree_encode(K_REROLL, i, 0, 0, 0);
-    case P_INFLUX_COLOUR: return tree_encode(K_INFLUX_COLOUR, o, 0, 0, 0);
-    case P_INFLUX: return tree_encode(K_INFLUX, o, 0, 0, 0);
-    case P_NUMBER: return tree_encode(K_NUMBER, o, 0, 0, 0);
-    case P_ROAD: return tree_encode(K_ROAD, o, 0, 0, 0);
-    case P_SWAP: return tree_encode(K_SWAP, o, 0, 0, 0);
-    default: return tree_encode(K_TILE, o, 0, 0, 0); /* P_ROAD_TILE, P_PLACE */
+    case P_REROLL: return tree_encode(K_REROLL, i, 0, 0, 0, 0, 0);
+    case P_INFLUX_COLOUR: return tree_encode(K_INFLUX_COLOUR, o, 0, 0, 0, 0, 0);
+    case P_INFLUX: return tree_encode(K_INFLUX, o, 0, 0, 0, 0, 0);
+    case P_NUMBER: return tree_encode(K_NUMBER, o, 0, 0, 0, 0, 0);
+    case P_ROAD: return tree_encode(K_ROAD, o, 0, 0, 0, 0, 0);
+    case P_SWAP: return tree_encode(K_SWAP, o, 0, 0, 0, 0, 0);
+    default: return tree_encode(K_TILE, o, 0, 0, 0, 0, 0); /* P_ROAD_TILE, P_PLACE */
     }
 }
 
@@ -337,11 +338,13 @@ static int tree_act(DhTree *t, DhPos *p, int64_t key) {
     const Board *b = g->b;
     int kind = (int)(key & 15), o = (int)(key >> 4 & 1023) - 2;
     int f1 = (int)(key >> 14 & 1023), f2 = (int)(key >> 24 & 1023), f3 = (int)(key >> 34 & 1023);
+    int f4 = (int)(key >> 44 & 1023), f5 = (int)(key >> 54 & 1023);
     switch (kind) {
     case K_ENTER: case K_MOVE: case K_SEND: case K_PROTECT: case K_STOP: case K_DRAW: {
         static const int spent[] = {0, 0, 0, 0, 0, 0, A_ENTER, A_MOVE, A_SEND, A_PROTECT,
                                     A_STOP, 0, A_DRAW};
-        Act x = {(uint8_t)spent[kind], (int16_t)o, (int16_t)f1, (int16_t)f2, (int16_t)f3};
+        Act x = {(uint8_t)spent[kind], (int16_t)o, (int16_t)f1, (int16_t)f2, (int16_t)f3,
+                 (int16_t)f4, (int16_t)f5};
         tree_spend(t, p, &x);
         return 0;
     }
@@ -594,19 +597,13 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     DhTree t = {.standing = standing};
     Twister *rng = PyMem_Malloc(sizeof(Twister));
     DhPos *root = PyMem_Calloc(1, sizeof(DhPos) + (size_t)total + 1);
-    t.g = PyMem_Malloc(sizeof(Game));
-    if (t.g) {
-        memset(t.g, 0, offsetof(Game, acts));
-        t.g->deck = PyMem_Malloc((size_t)total + 1);
-    }
-    if (!rng || !root || !t.g || !t.g->deck) {
+    t.g = game_new(b, total);
+    if (!rng || !root || !t.g) {
         PyErr_NoMemory();
         goto done;
     }
     Game *g = t.g;
-    g->b = b;
     g->greedy = 0; /* the random bot plays the playouts (`greedy` lies beyond the head) */
-    g->dist_at = -1;
     Resume r;
     if (read_twister(words, rng) < 0 || read_state(g, &r, state, &t.max_rounds) < 0) goto done;
     int back_phase;
@@ -639,8 +636,7 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     if (visits) result = Py_BuildValue("ON", visits, twister_words(rng));
 done:
     Py_XDECREF(visits);
-    if (t.g) PyMem_Free(t.g->deck);
-    PyMem_Free(t.g);
+    game_free(t.g);
     PyMem_Free(root);
     PyMem_Free(rng);
     return result;

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pnp.forward import GreedyBot, RandomBot
 from pnp.games.desert_home import rules
-from pnp.games.desert_home.fields import Piece, frontier, mover
+from pnp.games.desert_home.fields import Piece, frontier, moved, mover
 from pnp.games.desert_home.goal import refuge_values
 from pnp.games.desert_home.model import PlayModel
 from pnp.games.desert_home.rules import (
@@ -49,6 +49,9 @@ UNPLACED_STEP = 3
 """How far the greedy bot reckons a step over a slot with no tile yet."""
 KEEP_POINTS = 8
 """The greedy bot keeps a roll worth this many points and re-rolls below it."""
+REFUGE_SIZE = 0.01
+"""What each figure a move brings into the greedy bot's own refuge adds to its rating: of
+two parts of a group that fill the refuge alike, it takes the larger."""
 
 
 def distances(state: State, seat: int) -> list[int]:
@@ -114,7 +117,7 @@ class Judge:
         # per seat: refuge values; (figures counted short of the goal, the shortfall, blue)
         self.values, self.parts, self.known = refuge_parts(state)  # `known`: `piece_gain`'s
         self.dist = [distances(state, s) for s in range(rules.PLAYERS)]
-        self.moving: dict[int, tuple[int, int, int]] = {}  # `move`'s, per field and part
+        self.moving: dict[tuple[int, ...], tuple[int, int, int]] = {}  # `move`'s, per part
 
     def gain(self, seat: int, colour: int, amount: int, bearers: int = 0) -> int:
         """Goal progress seat's refuge would get from these pieces (`goal.progress`'s
@@ -154,13 +157,17 @@ class Judge:
 
     # --- scores of one action ------------------------------------------------------
 
-    def move(self, src: int, dst: int, part: int, cost: int) -> float:
+    def move(self, action: Action) -> float:
+        """Towards the own refuge what it needs, away from the rival's what the rival
+        needs, off a black field; into the own refuge, the more it fills the better (and of
+        two parts that fill it alike, the larger: what it takes the rival cannot use)."""
         st = self.state
         m = st.model
-        known = self.moving.get(src << 2 | part)
+        _, src, dst, part, cost, figs, tents = action
+        known = self.moving.get((src, part, figs, tents))
         if known is None:  # the moves of one part share what it is worth
-            piece = mover(st, src, part)
-            known = self.moving[src << 2 | part] = (
+            piece = moved(st, action)
+            known = self.moving[src, part, figs, tents] = (
                 self.piece_gain(self.me, piece),
                 self.piece_gain(self.other, piece),
                 piece[1] + m.tent_value * piece[2] + piece[3],
@@ -168,7 +175,9 @@ class Judge:
         mine, theirs, size = known
         if dst >= m.cells:
             seat = dst - m.cells
-            return (100.0 * mine + 1) / cost if seat == self.me else -100.0 * theirs - 5
+            if seat == self.me:
+                return (100.0 * mine + 1 + REFUGE_SIZE * size) / cost
+            return -100.0 * theirs - 5
         closer = self.dist[self.me][src] - self.dist[self.me][dst]
         closer_them = self.dist[self.other][src] - self.dist[self.other][dst]
         score = closer * (2.0 * mine + 0.2) - closer_them * 1.0 * theirs
@@ -249,7 +258,7 @@ class Judge:
     def score(self, a: Action) -> float:
         kind = a[0]
         if kind == MOVE:
-            return self.move(a[1], a[2], a[3], a[4])
+            return self.move(a)
         if kind == TILE:
             return self.tile(a[1], self.state.drawn)
         if kind == DRAW:
@@ -301,7 +310,7 @@ def evaluate(state: GameState[Action], action: Action) -> float:
             known = state.memo["reroll"] = (state.steps, reroll_mask(state.dice))
         return 1.0 if action[1] == known[1] else 0.0
     if action[0] == MOVE:
-        return judge(state).move(action[1], action[2], action[3], action[4])
+        return judge(state).move(action)
     return judge(state).score(action)
 
 
