@@ -17,7 +17,9 @@ limit) scores each seat by the game's record: the seats ahead on `record().score
 game keeps none. The search's own cut-off scores the same way on the state's `standing()`
 (each seat's progress, higher is better) where the game offers one, and no win for anyone
 where it does not (early playout termination: a short playout scored on progress learns
-from the first turn of a long game, where a long one cut off unscored learns nothing).
+from the first turn of a long game, where a long one cut off unscored learns nothing). A
+state may instead grade the cut-off itself: ``cutoff_reward()`` gives each seat's reward
+(0 to 1, as a win is 1) and is taken as it stands, before the lead on `standing()`.
 
 A state may offer ``tree_search(rng, budget, playout_turns, exploration, cooperative)``:
 this very search, compiled beside its kernel (`pnp/_uct.h`), returning the same visits
@@ -196,11 +198,16 @@ class MctsBot:
 
     def reward(self, state: State[Any]) -> list[float]:
         """Each seat's reward: its share of a finished game's win, else of the lead (on
-        the record at the game's own cut-off, on `standing()` at the search's)."""
+        the record at the game's own cut-off, on `standing()` at the search's), or at the
+        search's cut-off the state's own `cutoff_reward()` where it has one."""
         players = state.players
         outcome = state.outcome() if state.is_terminal() else None
         if outcome is not None and outcome.finished:
             return shares(outcome.winners, players, self.cooperative, 1.0)
+        if outcome is None:
+            graded: Callable[[], Sequence[float]] | None = getattr(state, "cutoff_reward", None)
+            if graded is not None:
+                return list(graded())  # the game's own grading of the search's cut-off
         if self.cooperative:
             return [0.0] * players  # the team won nothing (yet)
         if outcome is None:

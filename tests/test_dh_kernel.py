@@ -162,16 +162,19 @@ def test_the_kernel_refuses_bad_arguments():
 
 def test_the_kernel_refuses_a_board_it_cannot_hold():
     model = engine.prepare(DesertHomeParams(), 2)
-    numbers, constants, greedy, points, kind, *rest = compiled.kernel_board_args(model)
-    engine._kernel.board(numbers, constants, greedy, points, kind, *rest)  # as given: fine
+    numbers, constants, greedy, value, points, kind, *rest = compiled.kernel_board_args(model)
+    engine._kernel.board(numbers, constants, greedy, value, points, kind, *rest)  # fine
     seven = (*numbers[:-2], (*numbers[-2], 3), numbers[-1])
     with pytest.raises(ValueError, match="six colours"):
-        engine._kernel.board(seven, constants, greedy, points, kind, *rest)
+        engine._kernel.board(seven, constants, greedy, value, points, kind, *rest)
     with pytest.raises(ValueError, match="one number per cell"):
-        engine._kernel.board(numbers, constants, greedy, points, kind[:-1], *rest)
+        engine._kernel.board(numbers, constants, greedy, value, points, kind[:-1], *rest)
     huge = (300 * 6, 6, 300, *numbers[3:])
     with pytest.raises(ValueError, match="kernel's range"):
-        engine._kernel.board(huge, constants, greedy, points, kind, *rest)
+        engine._kernel.board(huge, constants, greedy, value, points, kind, *rest)
+    short = (value[0], value[1][:-1])  # a weight missing for the farthest field
+    with pytest.raises(ValueError, match="every distance"):
+        engine._kernel.board(numbers, constants, greedy, short, points, kind, *rest)
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])

@@ -183,6 +183,24 @@ def test_the_searchs_cut_off_scores_the_lead_on_the_standing():
     assert MctsBot(cooperative=True).reward(Standing([3, 5])) == [0.0, 0.0]
 
 
+class Graded(Standing):
+    """A cut-off the state grades itself (`cutoff_reward`), beside a standing."""
+
+    def cutoff_reward(self) -> list[float]:
+        return [0.25, 0.75]
+
+
+def test_a_state_may_grade_the_searchs_cut_off_itself():
+    """`cutoff_reward()` is taken as it stands at the search's cut-off, before the lead on
+    `standing()`; a finished game is still scored on its winners."""
+    assert MctsBot().reward(Graded([3, 5])) == [0.25, 0.75]
+    assert MctsBot().reward(Graded([5, 3])) == [0.25, 0.75]  # not the standing's lead
+    over = Graded([5, 3])
+    over.apply(1)
+    over.apply(3)  # the die's parity matches: seat 0 won
+    assert MctsBot().reward(over) == [1.0, 0.0]
+
+
 def test_an_engine_declares_its_playouts_horizon():
     """`PLAYOUT_TURNS` on the engine reaches the mcts seats; without it the default."""
     from types import SimpleNamespace

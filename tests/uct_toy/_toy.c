@@ -5,7 +5,8 @@
 #include "_uct.h"
 
 typedef struct {
-    int players, goal, limit, standing, hidden, keyed;
+    int players, goal, limit, hidden, keyed;
+    int standing; /* the search's cut-off: 0 unscored, 1 on the standing, 2 graded (cutoff_reward) */
 } Rules;
 
 typedef struct {
@@ -106,6 +107,12 @@ static int r_result(void *ctx, const void *p, double *scores) {
     if (r->over == 1) {
         for (int s = 0; s < k->players; s++) scores[s] = s == r->winner;
         return UCT_WON;
+    }
+    if (!r->over && k->standing == 2) { /* cutoff_reward: each seat's share of the positions */
+        int total = 0;
+        for (int s = 0; s < k->players; s++) total += r->pos[s];
+        for (int s = 0; s < k->players; s++) scores[s] = (r->pos[s] + 1.0) / (total + k->players);
+        return UCT_REWARD;
     }
     for (int s = 0; s < k->players; s++) scores[s] = r->pos[s];
     if (r->over == 2) return UCT_CUT;

@@ -71,6 +71,10 @@ typedef struct {
     int whole_groups;  /* the model's: a move takes a colour's whole group on a field */
     int unplaced_step, keep_points; /* the greedy bot's (bots.py) */
     double refuge_size;             /* the greedy bot's REFUGE_SIZE */
+    int playout_random;             /* bots.PLAYOUT_RANDOM: percent of playout choices at random */
+    double scale;                   /* value.SCALE */
+    double *near;                   /* value.NEAR ** d for d < nnear (a table: the same doubles) */
+    int nnear;
     int maxact;        /* more actions than any position of this kit can offer (`most_actions`) */
     int points[6][NCOL]; /* action_points(n, k) at [n - 1][k - 1] */
     int8_t kind[MAXC];
@@ -89,7 +93,9 @@ typedef struct {
 static const char BOARD_NAME[] = "pnp.desert_home.board";
 
 static void board_free(PyObject *capsule) {
-    PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
+    Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (b) PyMem_Free(b->near);
+    PyMem_Free(b);
 }
 
 /* Read a sequence of ints into out[0..len), each in [lo, hi]; returns its length or -1. */
@@ -136,6 +142,35 @@ static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens,
     return 0;
 }
 
+/* The weights of value.NEAR's powers into b->near: one for every distance a field can
+   have (a step over a missing tile counts `unplaced_step`). 0, or -1 with an error set. */
+static int read_doubles(PyObject *seq, Board *b) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n < (Py_ssize_t)b->unplaced_step * b->cells + 2 || n > 10000000) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "the value's weights do not cover every distance");
+        return -1;
+    }
+    b->near = PyMem_Malloc((size_t)n * sizeof(double));
+    if (!b->near) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->nnear = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b->near[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (b->near[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
 /* More actions than any position of the kit can offer: a draw, the camp entries, the
  * moves, the sends, the cards and a stop. A field holding f figures and t tents of a
  * colour offers at most (f + 1)(t + 1) parts to move (`amounts`), so the fields of one
@@ -151,29 +186,30 @@ static int most_actions(const Board *b) {
     return (int)n;
 }
 
-/* board(numbers, rules, greedy, points, kind, step, reach, path_next, path_cells,
+/* board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells,
  *       camp_cells, refuge_entries) -> capsule.
  * numbers: (cells, width, rows, path_columns, blue, goal, tent_value, deck_safe,
  *           deck_thirst, protection_cards, figures per colour, tents per colour);
  * rules: (THIRST_GRACE, SMALL_ROAD, BIG_ROAD, PROTECT_COST, INFLUX_PUSH,
  *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional, whole_groups);
- * greedy: the greedy bot's (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE);
+ * greedy: the greedy bot's (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM);
+ * value: value.py's (SCALE, [NEAR ** d for every distance d a field can have]);
  * points: action_points(n, k) per n, per k. */
 static PyObject *make_board(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries;
+    PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries, *near;
     int16_t row[MAXC];
     int cells;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
-    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippppp)(iid)OOOOOOOO", &b->cells, &b->width,
-                          &b->rows, &b->path_columns, &b->blue, &b->goal, &b->tent_value,
-                          &b->deck_safe, &b->deck_thirst, &b->cards, &figures, &tents,
-                          &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
+    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippppp)(iidi)(dO)OOOOOOOO", &b->cells,
+                          &b->width, &b->rows, &b->path_columns, &b->blue, &b->goal,
+                          &b->tent_value, &b->deck_safe, &b->deck_thirst, &b->cards, &figures,
+                          &tents, &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
                           &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty,
                           &b->road_optional, &b->whole_groups, &b->unplaced_step,
-                          &b->keep_points, &b->refuge_size, &points, &kind, &step, &reach,
-                          &next, &path, &camp, &entries))
+                          &b->keep_points, &b->refuge_size, &b->playout_random, &b->scale,
+                          &near, &points, &kind, &step, &reach, &next, &path, &camp, &entries))
         goto fail;
     cells = b->cells;
     if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
@@ -204,7 +240,10 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
     if ((b->ncamp = read_ints(camp, b->camp, MAXC, 0, cells - 1)) < 0) goto fail;
     if (read_ints(entries, b->entry, SEATS, 0, cells - 1) != SEATS) goto bad_board;
     b->maxact = most_actions(b);
-    return PyCapsule_New(b, BOARD_NAME, board_free);
+    if (read_doubles(near, b)) goto fail;
+    PyObject *capsule = PyCapsule_New(b, BOARD_NAME, board_free);
+    if (!capsule) goto fail;
+    return capsule;
 bad_colours:
     if (!PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "the kernel takes six colours (one per die)");
@@ -212,6 +251,7 @@ bad_colours:
 bad_board:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one number per cell, two refuges");
 fail:
+    PyMem_Free(b->near);
     PyMem_Free(b);
     return NULL;
 }
@@ -245,6 +285,7 @@ typedef struct {
     Act *acts;                   /* b->maxact of them (`game_new`) */
     int nacts;
     int greedy;                  /* 1: bots.py's greedy bot chooses, 0: uniform random */
+    int epsilon;                 /* greedy: percent of choices at random (bots.PlayoutBot) */
     int dist_at;                 /* tiles_placed when `dist` was worked out (-1: never) */
     int dist[SEATS][MAXC];       /* greedy: steps from each cell into each refuge */
     double *score;               /* greedy: each option's rating at a decision */
@@ -306,8 +347,16 @@ static int best(Game *g, int n) {
     return first; /* not reached */
 }
 
-/* A decision among n options: the greedy bot's (g->score filled) or a random one. */
-static int choose(Game *g, int n) { return g->greedy ? best(g, n) : decide(g, n); }
+/* bots.PlayoutBot's draw: a choice among n > 1 taken at random instead of greedy's. */
+static int at_random(Game *g, int n) {
+    return g->epsilon && n > 1 && (int)below(&g->tw, 100) < g->epsilon;
+}
+
+/* A decision among n options: the greedy bot's (g->score filled), a random one, or in a
+ * playout (`epsilon`) greedy's but now and then a random one. */
+static int choose(Game *g, int n) {
+    return g->greedy && !at_random(g, n) ? best(g, n) : decide(g, n);
+}
 
 static void add(Game *g, int kind, int a, int b, int c, int d, int e, int f) {
     Act *x = &g->acts[g->nacts++];
@@ -712,7 +761,7 @@ static int has_triple(const int *dice, int thrown) {
 /* The re-rolls a triple offers, until a throw shows none or the roll is kept. */
 static void rerolls(Game *g) {
     for (;;) { /* rules.REROLLS: every mask of the dice, 0 keeps the roll */
-        int mask = g->greedy ? reroll_mask(g) : decide(g, 1 << NCOL);
+        int mask = g->greedy && !at_random(g, 1 << NCOL) ? reroll_mask(g) : decide(g, 1 << NCOL);
         if (!mask) return;
         for (int i = 0; i < NCOL; i++)
             if (mask >> i & 1) g->dice[i] = 1 + below(&g->tw, 6);
@@ -1684,6 +1733,8 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     if (!b) return NULL;
     Game *g = game_new(b, b->deck_safe + b->deck_thirst);
     if (!g) return PyErr_NoMemory();
+    g->greedy = 1; /* bots.PlayoutBot */
+    g->epsilon = b->playout_random;
     Resume r;
     int max_rounds = 0;
     PyObject *result = NULL;
@@ -1720,14 +1771,15 @@ static PyObject *playout(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
-     "board(numbers, rules, points, kind, step, reach, path_next, path_cells, camp_cells, "
-     "refuge_entries): the board for play()."},
+     "board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells, "
+     "camp_cells, refuge_entries): the board for play()."},
     {"play", play, METH_VARARGS, "play(board, max_rounds, twister, greedy=False): one whole game, random or greedy."},
     {"shuffle", shuffle, METH_VARARGS, "shuffle(list, seed): the list's items in a random order, in place."},
     {"playout", playout, METH_VARARGS,
-     "playout(board, state, seed, stop): random play from a State's position, written back."},
+     "playout(board, state, seed, stop): bots.PlayoutBot's play from a State's position, "
+     "written back."},
     {"tree_search", tree_search, METH_VARARGS,
-     "tree_search(board, state, words, budget, horizon, exploration, cooperative, standing): "
+     "tree_search(board, state, words, budget, horizon, exploration, cooperative, scoring): "
      "pnp.mcts's search from a State's decision (_tree.h)."},
     {NULL, NULL, 0, NULL},
 };

@@ -31,7 +31,8 @@ typedef struct {
 typedef struct {
     Game *g;       /* the work game: one position at a time, its scratch and deck buffer */
     int max_rounds;
-    int standing;  /* score the search's cut-off on `goal.scores` (State.standing) */
+    int scoring;   /* the search's cut-off: 2 on `value.cutoff_reward`, 1 on the lead on
+                      `goal.scores` (State.standing), 0 on nothing (a State without them) */
     int nopt;
     int16_t opt[MAXC]; /* a decision's options other than spending: masks, cells, colours */
 } DhTree;
@@ -532,6 +533,7 @@ static int dh_playout(void *ctx, void *pos, Twister *rng, int stop) {
     if (p->ended || p->turns >= stop || p->turns >= 2 * t->max_rounds + 1) return 0;
     Game *g = t->g;
     tree_load(t, p);
+    g->dist_at = -1; /* the distances kept were another position's */
     Resume r = {.phase = p->phase, .nrolling = p->nrolling, .thrown = p->thrown,
                 .npending = p->npending, .road_left = p->road_left, .road_last = p->road_last,
                 .drawn = p->drawn};
@@ -545,16 +547,70 @@ static int dh_playout(void *ctx, void *pos, Twister *rng, int stop) {
     return 0;
 }
 
+/* goal.counted: the figures of `values` that count toward the goal. */
+static int counted(const Board *b, const int *values) {
+    int short_ = 0, total = 0;
+    for (int c = 0; c < NCOL; c++) {
+        if (c == b->blue) continue;
+        if (values[c] < b->goal) {
+            short_ += b->goal - values[c];
+            total += values[c];
+        } else {
+            total += b->goal;
+        }
+    }
+    int vb = values[b->blue], extra = vb - b->goal > 0 ? vb - b->goal : 0;
+    return total + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
+}
+
+/* value.value: seat's refuge progress plus what the pieces on the fields would add to it,
+   nearest first (a tie by field), each weighed by NEAR to the power of its distance. */
+static double value_of(Game *g, int seat) {
+    const Board *b = g->b;
+    int order[MAXC], n = 0, values[NCOL];
+    const int *dist = g->dist[seat];
+    for (int cell = 0; cell < b->cells; cell++) {
+        if (g->colour[cell] < 0 || dist[cell] >= 1000000) continue;
+        int j = n++; /* insertion by distance, after the fields as near as it */
+        while (j > 0 && dist[order[j - 1]] > dist[cell]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = cell;
+    }
+    refuge_values(g, seat, values);
+    int before = counted(b, values);
+    double total = (double)before;
+    for (int i = 0; i < n; i++) {
+        int cell = order[i];
+        values[g->colour[cell]] += g->figs[cell] + b->tent_value * g->tents[cell];
+        values[b->blue] += g->bearer[cell];
+        int now = counted(b, values);
+        total += (now - before) * b->near[dist[cell]];
+        before = now;
+    }
+    return total;
+}
+
 static int dh_result(void *ctx, const void *pos, double *scores) {
-    const DhTree *t = ctx;
+    DhTree *t = ctx;
     const DhPos *p = pos;
     if (p->ended == END_REFUGE || p->ended == END_DECK) { /* finished: the winners, if any */
         for (int s = 0; s < SEATS; s++) scores[s] = p->ended == END_REFUGE && p->winners >> s & 1;
         return UCT_WON;
     }
+    if (!p->ended && t->scoring == 2) { /* value.cutoff_reward */
+        tree_load(t, p);
+        t->g->dist_at = -1;
+        distances(t->g);
+        double x = (value_of(t->g, 0) - value_of(t->g, 1)) / t->g->b->scale;
+        scores[0] = 0.5 + 0.5 * x / (1.0 + fabs(x));
+        scores[1] = 1.0 - scores[0];
+        return UCT_REWARD;
+    }
     for (int s = 0; s < SEATS; s++) scores[s] = p->progress[s];
     if (p->ended) return UCT_CUT;
-    return t->standing ? UCT_STANDING : UCT_GOING;
+    return t->scoring ? UCT_STANDING : UCT_GOING;
 }
 
 /* The root's children as (index in `legal_actions()`, visits): each key looked up in the
@@ -579,22 +635,23 @@ static int tree_indices(DhTree *t, const DhPos *root, PyObject *visits) {
     return 0;
 }
 
-/* tree_search(board, state, words, budget, horizon, exploration, cooperative, standing)
+/* tree_search(board, state, words, budget, horizon, exploration, cooperative, scoring)
  *   -> ([(index in legal_actions(), visits), ...], words): `pnp.mcts.MctsBot.search` from
  * a State's decision (state.py), on the twister `words` (getstate()'s 625 numbers),
- * handed back moved on. `standing`: the State scores the search's cut-off. */
+ * handed back moved on. `scoring`: how the State scores the search's cut-off (2: its
+ * `cutoff_reward()`, 1: the lead on its `standing()`, 0: nothing). */
 static PyObject *tree_search(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *state, *words, *visits = NULL, *result = NULL;
-    int budget, horizon, cooperative, standing;
+    int budget, horizon, cooperative, scoring;
     double exploration;
-    if (!PyArg_ParseTuple(args, "OOOiidpp", &capsule, &state, &words, &budget, &horizon,
-                          &exploration, &cooperative, &standing))
+    if (!PyArg_ParseTuple(args, "OOOiidpi", &capsule, &state, &words, &budget, &horizon,
+                          &exploration, &cooperative, &scoring))
         return NULL;
     const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
     if (!b) return NULL;
     int total = b->deck_safe + b->deck_thirst;
-    DhTree t = {.standing = standing};
+    DhTree t = {.scoring = scoring};
     Twister *rng = PyMem_Malloc(sizeof(Twister));
     DhPos *root = PyMem_Calloc(1, sizeof(DhPos) + (size_t)total + 1);
     t.g = game_new(b, total);
@@ -603,7 +660,8 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
         goto done;
     }
     Game *g = t.g;
-    g->greedy = 0; /* the random bot plays the playouts (`greedy` lies beyond the head) */
+    g->greedy = 1; /* bots.PlayoutBot plays the playouts (`greedy` lies beyond the head) */
+    g->epsilon = b->playout_random;
     Resume r;
     if (read_twister(words, rng) < 0 || read_state(g, &r, state, &t.max_rounds) < 0) goto done;
     int back_phase;

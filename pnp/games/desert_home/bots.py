@@ -13,6 +13,9 @@ like the others: `evaluate` rates the one mask `reroll_mask` picks above the res
 
 from __future__ import annotations
 
+import random
+
+from pnp.chance import below, pick
 from pnp.forward import GreedyBot, RandomBot
 from pnp.games.desert_home import rules
 from pnp.games.desert_home.fields import Piece, frontier, moved, mover
@@ -26,8 +29,8 @@ from pnp.games.desert_home.rules import (
     INFLUX,
     INFLUX_COLOUR,
     MOVE,
-    NONE,
     NUMBER,
+    P_ROLL,
     PROTECT,
     REROLL,
     ROAD,
@@ -40,48 +43,20 @@ from pnp.games.desert_home.rules import (
     Action,
 )
 from pnp.games.desert_home.state import State
+from pnp.games.desert_home.value import distances
 from pnp.state import Bot
 from pnp.state import State as GameState
 
 BOT_NAMES = ("random", "greedy")
 
-UNPLACED_STEP = 3
-"""How far the greedy bot reckons a step over a slot with no tile yet."""
 KEEP_POINTS = 8
 """The greedy bot keeps a roll worth this many points and re-rolls below it."""
+PLAYOUT_RANDOM = 10
+"""Percent of a search's playout decisions (`State.playout`) taken at random: the rest
+are the greedy bot's (`PlayoutBot`)."""
 REFUGE_SIZE = 0.01
 """What each figure a move brings into the greedy bot's own refuge adds to its rating: of
 two parts of a group that fill the refuge alike, it takes the larger."""
-
-
-def distances(state: State, seat: int) -> list[int]:
-    """Steps from each cell into seat's refuge over the fields (a missing tile costs more).
-    Tiles are only ever added, so the count placed keys the cached answer."""
-    key = ("distances", seat, state.tiles_placed)
-    if key not in state.memo:
-        state.memo[key] = new_distances(state, seat)
-    return state.memo[key]
-
-
-def new_distances(state: State, seat: int) -> list[int]:
-    m = state.model
-    far = 10**6
-    dist = [far] * m.cells
-    entry = m.refuge_entries[seat]
-    dist[entry] = 1
-    todo = [entry]
-    while todo:  # a small Dijkstra by relaxation: at most rows * width cells
-        nxt = []
-        for cell in todo:
-            for nb in m.step[cell]:
-                if not 0 <= nb < m.cells:
-                    continue
-                cost = 1 if state.tile[nb] != NONE else UNPLACED_STEP
-                if dist[cell] + cost < dist[nb]:
-                    dist[nb] = dist[cell] + cost
-                    nxt.append(nb)
-        todo = nxt
-    return dist
 
 
 Refuges = tuple[list[list[int]], list[tuple[int, int, int]], dict[tuple[int, Piece], int]]
@@ -312,6 +287,34 @@ def evaluate(state: GameState[Action], action: Action) -> float:
     if action[0] == MOVE:
         return judge(state).move(action)
     return judge(state).score(action)
+
+
+class PlayoutBot:
+    """How a tree search plays on from a position it reached (`State.playout`): as the
+    greedy bot, but at a decision with a choice, `PLAYOUT_RANDOM` times in a hundred (one
+    draw first) a uniform random action. Random playouts tell a search nothing here:
+    random players need some 250 rounds to fill a refuge, greedy ones 40; the few random
+    choices keep a search from taking greedy's plan for the only one."""
+
+    name = "playout"
+
+    def __init__(self) -> None:
+        self.greedy = GreedyBot(evaluate)
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        legal = state.legal_actions()
+        if PLAYOUT_RANDOM and len(legal) > 1 and below(rng, 100) < PLAYOUT_RANDOM:
+            return pick(rng, legal)
+        return self.greedy.choose(state, rng)
+
+
+def play_out(state: State, rng: random.Random, stop: int) -> None:
+    """`PlayoutBot` play from `state`, in place, until the game is over or `turns` reaches
+    `stop`: the readable rules' playout, which the kernel's plays draw for draw."""
+    bot = PlayoutBot()
+    while state.ended is None and state.turns < stop:
+        chance = state.phase == P_ROLL
+        state.apply(state.sample_chance(rng) if chance else bot.choose(state, rng))
 
 
 def make_bot(name: str, model: PlayModel | None = None) -> Bot[State]:

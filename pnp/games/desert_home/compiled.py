@@ -15,12 +15,15 @@ except ImportError:  # built without a C compiler: the readable rules play every
 
 
 def kernel_board_args(model: PlayModel) -> tuple:
-    """What `_kernel.board` takes: the board, the supply and the rules' constants."""
+    """What `_kernel.board` takes: the board, the supply, the rules' constants, the greedy
+    bot's and the value's (its powers of `value.NEAR` as a table, so that both sides weigh
+    with the very same numbers)."""
     from pnp.games.desert_home.bots import (  # bots import the state
         KEEP_POINTS,
+        PLAYOUT_RANDOM,
         REFUGE_SIZE,
-        UNPLACED_STEP,
     )
+    from pnp.games.desert_home.value import NEAR, SCALE, UNPLACED_STEP
 
     m = model
     return (
@@ -34,7 +37,8 @@ def kernel_board_args(model: PlayModel) -> tuple:
             m.road_optional,
             m.whole_groups,
         ),
-        (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE),
+        (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM),
+        (SCALE, [NEAR**d for d in range(UNPLACED_STEP * m.cells + 2)]),
         [[rules.action_points(n, k) for k in range(1, 7)] for n in range(1, 7)],
         *(m.kind, m.step, m.reach, m.path_next, m.path_cells, m.camp_cells, m.refuge_entries),
     )
