@@ -382,21 +382,27 @@ static void refuge_values(const Game *g, int seat, int *values) {
     for (int c = 0; c < NCOL; c++) values[c] = g->rfigs[seat][c] + g->b->tent_value * g->rtents[seat][c];
 }
 
-static int progress(const Game *g, int seat) {
-    const Board *b = g->b;
-    int values[NCOL], short_ = 0, counted = 0;
-    refuge_values(g, seat, values);
+/* goal.counted: the figures of `values` (per colour) that count toward the goal. */
+static int counted(const Board *b, const int *values) {
+    int short_ = 0, total = 0;
     for (int c = 0; c < NCOL; c++) {
         if (c == b->blue) continue;
         if (values[c] < b->goal) {
             short_ += b->goal - values[c];
-            counted += values[c];
+            total += values[c];
         } else {
-            counted += b->goal;
+            total += b->goal;
         }
     }
     int vb = values[b->blue], extra = vb - b->goal > 0 ? vb - b->goal : 0;
-    return counted + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
+    return total + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
+}
+
+/* goal.progress: the figures in seat's refuge that count toward the goal. */
+static int progress(const Game *g, int seat) {
+    int values[NCOL];
+    refuge_values(g, seat, values);
+    return counted(g->b, values);
 }
 
 /* The seat leading alone after a turn, or -1 (none kept where `leaders` is NULL: a tree

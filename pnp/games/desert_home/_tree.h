@@ -547,22 +547,6 @@ static int dh_playout(void *ctx, void *pos, Twister *rng, int stop) {
     return 0;
 }
 
-/* goal.counted: the figures of `values` that count toward the goal. */
-static int counted(const Board *b, const int *values) {
-    int short_ = 0, total = 0;
-    for (int c = 0; c < NCOL; c++) {
-        if (c == b->blue) continue;
-        if (values[c] < b->goal) {
-            short_ += b->goal - values[c];
-            total += values[c];
-        } else {
-            total += b->goal;
-        }
-    }
-    int vb = values[b->blue], extra = vb - b->goal > 0 ? vb - b->goal : 0;
-    return total + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
-}
-
 /* value.value: seat's refuge progress plus what the pieces on the fields would add to it,
    nearest first (a tie by field), each weighed by NEAR to the power of its distance. */
 static double value_of(Game *g, int seat) {

@@ -54,15 +54,15 @@ COUNTERS = dict(
     )
 )
 RATIOS = {"branching_factor": ("legal_moves", "decisions")}
-PLAYOUT_TURNS = 2
+PLAYOUT_TURNS = 1
 """Turns an mcts playout runs beyond the position searched (`pnp.mcts`'s default is 40):
-the rest of the turn under way and the next player's, played as `bots.PlayoutBot` plays,
-then scored by `State.cutoff_reward` (the seats' values, pieces on the way counted). Two
-turns played about as well as one and better than four or ten, and cost a fifth of ten
-(docs/games/desert-home.md)."""
+the rest of the turn under way, played as `bots.PlayoutBot` plays, then scored by
+`State.cutoff_reward` (the seats' values, pieces on the way counted). The search then
+weighs whole turns of its own against each other; looking a turn further (the rival's)
+won no more games and cost twice the time (docs/games/desert-home.md)."""
 MCTS_BUDGET = 1000
 """Playouts an mcts seat spends per decision by default: 1,000 beat greedy where 200 did
-not reliably, at about 14 ms of CPU a decision (`make bench`)."""
+not (docs/games/desert-home.md), at about 7 ms of CPU a decision (`make bench`)."""
 OPTIONS: tuple[SimOption, ...] = ()
 ABSTRACTION = ""
 END_REASONS = rules.END_REASONS
