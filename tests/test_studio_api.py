@@ -156,15 +156,19 @@ def test_solve_refuses_a_budget_over_the_cap(client):
     assert r.status_code == 422 and "--budget must be from 1 to" in r.json()["error"]
 
 
+JSON_TYPE = {"content-type": "application/json"}
+
+
 def test_a_body_over_one_megabyte_is_a_413(client):
     big = json.dumps({"params": {"colours": ["x" * 1000] * (MAX_BODY // 1000)}})
-    r = client.post(f"/api/games/{ED}/check", content=big)
+    r = client.post(f"/api/games/{ED}/check", content=big, headers=JSON_TYPE)
     assert r.status_code == 413 and "larger than" in r.json()["error"]
 
 
 def test_a_body_that_is_not_a_json_object_is_a_400(client):
-    assert client.post(f"/api/games/{ED}/check", content=b"{not json").status_code == 400
-    assert client.post(f"/api/games/{ED}/check", content=b"[1, 2]").status_code == 400
+    for body in (b"{not json", b"[1, 2]"):
+        r = client.post(f"/api/games/{ED}/check", content=body, headers=JSON_TYPE)
+        assert r.status_code == 400, r.text
 
 
 def test_unknown_job_is_a_404_for_every_job_route(client):

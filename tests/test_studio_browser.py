@@ -4,7 +4,12 @@ test's temporary folder (`screens/`).
 
 Chromium comes from the system (`apt-get install chromium`; `.ci/run` installs it), never
 downloaded by Playwright. Without it the tests are skipped on a developer's machine and fail
-in CI (CI=true), where it must be there."""
+in CI (CI=true), where it must be there.
+
+The page comes in by the address `pnp studio` prints (its token sets the cookie), under the
+studio's real Content-Security-Policy: a policy violation fails the test, and every wait is
+a function (`() => ...`), since Playwright evaluates an expression string with eval, which
+the policy forbids."""
 
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import pnp
-from studio_client import cli_json, config_file, running
+from studio_client import Served, cli_json, config_file, running
 
 from pnp.sim.tables import summary_rows
 
@@ -41,11 +46,11 @@ if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[str]:
-    with running(tmp_path_factory.mktemp("studio-cache")) as (proc, url):
-        yield url
-        os.killpg(proc.pid, signal.SIGINT)
-        proc.communicate(timeout=15)
+def server(tmp_path_factory) -> Iterator[Served]:
+    with running(tmp_path_factory.mktemp("studio-cache")) as served:
+        yield served
+        os.killpg(served.proc.pid, signal.SIGINT)
+        served.proc.communicate(timeout=15)
 
 
 @pytest.fixture
@@ -63,7 +68,11 @@ def page(server, tmp_path):
         pg.set_default_timeout(WAIT)
         errors: list[str] = []
         pg.on("pageerror", lambda exc: errors.append(str(exc)))
-        pg.goto(server + "/")
+        pg.on(
+            "console",
+            lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+        pg.goto(server.address)  # the address `pnp studio` printed, with its token
         pg.shots = shots  # type: ignore[attr-defined]
         yield pg
         browser.close()
@@ -78,7 +87,7 @@ def shot(pg, name: str) -> Path:
 
 def built(pg) -> None:
     pg.wait_for_function(
-        "document.querySelector('#build-status').textContent.startsWith('checked and built')"
+        "() => document.querySelector('#build-status').textContent.startsWith('checked and built')"
     )
 
 
@@ -156,11 +165,12 @@ def test_edit_exploding_dice_see_it_change_play_it_and_download_it(page, tmp_pat
     pg.fill("input[name=games]", "5000000")
     pg.click("#run")
     pg.wait_for_function(
-        "/[1-9][0-9,]* of 5,000,000 games/.test(document.querySelector('#run-text').textContent)"
+        "() => /[1-9][0-9,]* of 5,000,000 games/"
+        ".test(document.querySelector('#run-text').textContent)"
     )
     shot(pg, "6-running")
     pg.click("#cancel-run")
-    pg.wait_for_function("document.querySelector('#run-text').textContent === 'cancelled'")
+    pg.wait_for_function("() => document.querySelector('#run-text').textContent === 'cancelled'")
 
     # the kit's zip holds the very bytes `pnp build` writes
     pg.click("button[data-tab=kit]")

@@ -28,13 +28,21 @@ def studio(
         int,
         typer.Option(help="Cache limit in MB; the oldest entries go first.", parser=whole_number),
     ] = 2000,
+    token: Annotated[
+        bool,
+        typer.Option(
+            "--token/--no-token",
+            help="Ask for the key printed in the address (--no-token: for scripts on a "
+            "trusted machine).",
+        ),
+    ] = True,
     jobs: Annotated[
         int | None,
         typer.Option(help="Jobs run at once (default: one per core).", parser=whole_number),
     ] = None,
 ) -> None:
     """Serve a local web page to edit, see, check, play and download a kit."""
-    from pnp.studio.server import default_settings, serve
+    from pnp.studio.server import check_host, default_settings, serve
 
     if cache_size < 10:
         raise PnpError(f"--cache-size must be at least 10 MB, got {cache_size}")
@@ -42,15 +50,14 @@ def studio(
         raise PnpError(f"--jobs must be from 1 to 64, got {jobs}")
     if cache is not None and cache.exists() and not cache.is_dir():
         raise PnpError(f"--cache {cache} is not a folder")
+    check_host(host)
     err = Console(stderr=True)
-    settings = default_settings(cache, jobs, cache_size * 1_000_000)
+    settings = default_settings(cache, jobs, cache_size * 1_000_000, host, port, token)
     try:
         settings.cache.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PnpError(f"cannot use {settings.cache} as the cache: {exc.strerror or exc}") from None
     serve(
-        host,
-        port,
         settings,
         open_browser,
         say=lambda line: err.print(line, highlight=False, soft_wrap=True, markup=False),

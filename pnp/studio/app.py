@@ -4,7 +4,9 @@ Every route calls the functions the command line calls (`pnp.build`, `pnp.sim`),
 the job processes of `pnp.studio.jobs`, so what the page shows is what the CLI makes. Bad
 input is one line of JSON, ``{"error": ...}``, with the CLI's message: 404 for an unknown
 game or job, 413 for a body over 1 MB, 422 for a value the CLI would refuse (with the
-field's key when one field is at fault), 429 when too many jobs wait.
+field's key when one field is at fault), 429 when too many jobs wait. Before any route, the
+doors of `pnp.studio.guard` refuse what does not come from the studio's own page (400, 401,
+403, 415).
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -27,12 +30,14 @@ from pnp.errors import PnpError
 from pnp.gamedef import GameDef, max_budget
 from pnp.games import get_game, registry
 from pnp.paper import paper_name
+from pnp.render.laser import presets_from_text
 from pnp.sim.command import MAX_SEED, parse_options, parse_sweep
 from pnp.sim.runner import check_limits
 from pnp.sim.seats import bot_names, engine_for, lineup, seat_count
 from pnp.sim.solve import MAX_BUDGET, solver_for
 from pnp.studio import schema
 from pnp.studio.cache import Cache
+from pnp.studio.guard import Doors, Guard, new_token
 from pnp.studio.jobs import Job, Jobs, TaskError
 from pnp.studio.work import write_zip
 from pnp.templating import TEMPLATES, render
@@ -40,6 +45,8 @@ from pnp.templating import TEMPLATES, render
 MAX_BODY = 1_000_000  # bytes
 MAX_WAITING = 64  # jobs queued or running at once
 STATIC = TEMPLATES / "studio" / "static"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
 
 
 class ApiError(Exception):
@@ -56,6 +63,13 @@ class Settings:
     cache: Path
     slots: int
     cache_limit: int
+    host: str = DEFAULT_HOST  # the address served: the only Host the studio answers
+    port: int = DEFAULT_PORT
+    token: str | None = field(default_factory=new_token)  # None: --no-token
+
+    @property
+    def doors(self) -> Doors:
+        return Doors(self.host, self.port, self.token)
 
 
 def _game(slug: str) -> GameDef:
@@ -87,11 +101,40 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _values(game: GameDef, body: dict[str, Any]) -> dict[str, Any]:
-    """The body's `params`, read as a config file is: the effective parameters."""
+    """The body's `params`, read as a config file is: the effective parameters. A path is
+    never one of them: the studio reads no file a request names (laser presets come as
+    content, `laser_presets_toml`)."""
     try:
-        return schema.read_values(game, body.get("params", {}))
+        values = schema.read_values(game, body.get("params", {}))
     except schema.FieldError as exc:
         raise ApiError(422, str(exc), field=exc.key, fields=exc.fields) from None
+    if values.get("laser_presets"):
+        raise ApiError(
+            422, PRESETS_PATH, field="laser_presets", fields={"laser_presets": PRESETS_PATH}
+        )
+    return values
+
+
+PRESETS_PATH = (
+    "'laser_presets' names a file, and the studio reads no file a request names: "
+    "load the presets file in the page instead (its text is sent, never its path)"
+)
+
+
+def _presets(body: dict[str, Any]) -> str:
+    """The laser presets the page uploaded (TOML text, '' for the built-in ones), checked
+    now so that a fault is refused beside the field, in the words of the text itself."""
+    text = body.get("laser_presets_toml", "")
+    if not isinstance(text, str):
+        raise ApiError(422, "'laser_presets_toml' must be the text of a presets file")
+    if text:
+        try:
+            presets_from_text(text, "the uploaded presets")
+        except PnpError as exc:
+            raise ApiError(
+                422, str(exc), field="laser_presets", fields={"laser_presets": str(exc)}
+            ) from None
+    return text
 
 
 def _paper(body: dict[str, Any], values: dict[str, Any]) -> str:
@@ -212,8 +255,11 @@ class Studio:
         if not isinstance(formats, list) or not formats or not set(formats) <= set(known):
             raise ApiError(422, f"'formats' must be a list of {', '.join(known)}")
         chosen = tuple(f for f in known if f in formats)
+        presets = _presets(body)
         args = {"slug": game.slug, "values": values, "paper": paper, "formats": chosen}
         request_key = {"values": values, "paper": paper, "formats": chosen}
+        if presets:  # the text is the key, so an edited file is built again
+            args["presets"] = request_key["presets"] = presets
         return self._submit("build", game, args, request_key)
 
     async def simulate(self, request: Request) -> Response:
@@ -438,6 +484,7 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(Guard, doors=settings.doors)],
         exception_handlers={ApiError: _error, 404: _not_found, 405: _bad_method},
     )
     app.state.studio = studio
