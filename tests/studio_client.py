@@ -111,18 +111,20 @@ class Served:
     address: str
     banner: str  # the first line it printed (read here, so no longer in its stderr)
 
+    def cookies(self) -> httpx.Cookies:
+        """What a browser keeps from the printed address: the key's cookie (none with
+        `--no-token`, whose address carries no token)."""
+        answer = httpx.get(self.address, follow_redirects=False, timeout=START)
+        assert answer.status_code == (303 if "?token=" in self.address else 200), answer.text
+        return answer.cookies
+
     def client(self, **options: Any) -> httpx.Client:
-        """A client that came in by the printed address, as a browser does: the cookie."""
-        client = httpx.Client(base_url=self.url, **options)
-        answer = client.get(self.address, follow_redirects=False)
-        assert answer.status_code == 303, answer.text
-        return client
+        """A client that came in by the printed address, as a browser does."""
+        return httpx.Client(base_url=self.url, cookies=self.cookies(), **options)
 
     def async_client(self, **options: Any) -> httpx.AsyncClient:
-        """The same for asyncio: the cookie the printed address set."""
-        with self.client() as client:
-            cookies = client.cookies
-        return httpx.AsyncClient(base_url=self.url, cookies=cookies, **options)
+        """The same for asyncio."""
+        return httpx.AsyncClient(base_url=self.url, cookies=self.cookies(), **options)
 
 
 def first_line(stream: IO[str], until: float) -> str:

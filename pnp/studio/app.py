@@ -343,6 +343,11 @@ class Studio:
             raise ApiError(404, f"no job '{request.path_params['job'][:40]}'")
         return job
 
+    async def job_list(self, request: Request) -> Response:
+        """The jobs the studio remembers, oldest first, without their results."""
+        views = [job.view() for job in list(self.jobs.jobs.values())]
+        return JSONResponse([{k: v for k, v in view.items() if k != "result"} for view in views])
+
     async def job(self, request: Request) -> Response:
         return JSONResponse(self._job(request).view())
 
@@ -475,6 +480,7 @@ def create_app(settings: Settings) -> Starlette:
         Route(game + "/solve", studio.solve, methods=["POST"]),
         Route(game + "/config.toml", studio.toml_out, methods=["POST"]),
         Route(game + "/config", studio.toml_in, methods=["POST"]),
+        Route("/api/jobs", studio.job_list, methods=["GET"]),
         Route("/api/jobs/{job}", studio.job, methods=["GET"]),
         Route("/api/jobs/{job}", studio.cancel, methods=["DELETE"]),
         Route("/api/jobs/{job}/kit.zip", studio.kit_zip),
