@@ -424,6 +424,10 @@ def test_two_tabs_simulating_and_building_at_once_get_their_own_results(client):
         want = cli_json("simulate", ED, "--games", "400", "--seed", str(seed), "--players", "2")
         assert done["result"]["json"] == want
     assert wait(client, build)["state"] == "done"
+    listed = {j["id"]: j for j in client.get("/api/jobs").json()}  # the list, oldest first
+    assert [listed[j]["kind"] for j in (*runs.values(), build)] == ["simulate"] * 2 + ["build"]
+    assert list(listed).index(runs[11]) < list(listed).index(build)
+    assert all("result" not in j for j in listed.values())
 
 
 @pytest.mark.slow

@@ -26,6 +26,8 @@ import pytest
 from cli_run import pnp
 from studio_client import Served, cli_json, config_file, running
 
+from pnp.games import registry
+from pnp.render.laser import LASER_LAYERS
 from pnp.sim.tables import summary_rows
 
 pytestmark = pytest.mark.slow
@@ -238,3 +240,208 @@ def test_custom_dice_faces_are_edited_as_a_grid(page):
     error.wait_for(state="visible")
     assert error.inner_text() == "'dice' takes at most 3 entries, got 4"
     shot(pg, "8-dice-grid")
+
+
+# --- the page's address: reload, share, Back and Forward (issue 31, item 13) -------------
+
+
+def field_values(pg) -> dict[str, str]:
+    """What the form shows for the fields these tests change, and the paper."""
+    return pg.evaluate(
+        """() => ({die_size: document.querySelector('#f-die_size').value,
+                  colours: document.querySelector('#f-colours').value,
+                  stall: document.querySelector('#f-stall').value,
+                  paper: document.querySelector('#paper-seg .on').dataset.paper})"""
+    )
+
+
+def address_is(pg, *words: str) -> None:
+    """Wait until the address holds exactly these `key=value` words (any order)."""
+    pg.wait_for_function(
+        """want => { const q = location.hash.split('?')[1] || '';
+                     const have = q ? q.split('&').sort() : [];
+                     return JSON.stringify(have) === JSON.stringify([...want].sort()); }""",
+        arg=list(words),
+    )
+
+
+def test_the_address_keeps_the_edits_for_a_reload_a_link_and_back_and_forward(page, server):
+    pg = page
+    assert "token" not in pg.url  # the printed address set the cookie and left the address
+    pg.click("text=Exploding Dice >> nth=0")
+    built(pg)
+    assert pg.url.endswith("/#/exploding-dice")
+    set_field(pg, "die_size", "12")
+    address_is(pg, "die_size=12")
+    built(pg)
+    pg.select_option("#f-stall", "skip")
+    address_is(pg, "die_size=12", "stall=skip")
+    set_field(pg, "colours", "red, blue, green, purple")
+    address_is(pg, "die_size=12", "stall=skip", "colours=red%2C+blue%2C+green%2C+purple")
+    pg.click("#paper-seg button[data-paper=letter]")
+    address_is(
+        pg, "die_size=12", "stall=skip", "colours=red%2C+blue%2C+green%2C+purple", "paper=letter"
+    )
+    built(pg)
+    edited = {
+        "die_size": "12",
+        "colours": "red, blue, green, purple",
+        "stall": "skip",
+        "paper": "letter",
+    }
+    assert field_values(pg) == edited
+    assert pg.locator("#downloads a", has_text="exploding-dice-letter.pdf").count() == 1
+    shot(pg, "9-address")
+
+    # a reload keeps every edit, and builds them
+    pg.reload()
+    built(pg)
+    assert field_values(pg) == edited
+    assert pg.locator("#downloads a", has_text="exploding-dice-letter.pdf").count() == 1
+
+    # Back walks the edits one by one, Forward walks them again
+    pg.go_back()
+    address_is(pg, "die_size=12", "stall=skip", "colours=red%2C+blue%2C+green%2C+purple")
+    assert field_values(pg) == {**edited, "paper": "a4"}
+    pg.go_back()
+    pg.go_back()
+    address_is(pg, "die_size=12")
+    assert field_values(pg) == {
+        "die_size": "12",
+        "colours": "red, green, blue, purple",
+        "stall": "redraw",
+        "paper": "a4",
+    }
+    pg.go_back()
+    address_is(pg)
+    assert field_values(pg)["die_size"] == "10"
+    built(pg)
+    pg.go_forward()
+    address_is(pg, "die_size=12")
+    assert field_values(pg)["die_size"] == "12"
+    built(pg)
+
+    # a link shares a variant: another tab opens it as it was
+    other = pg.context.new_page()
+    other.goto(server.url + "/#/exploding-dice?die_size=14&paper=letter")
+    built(other)
+    assert field_values(other) == {
+        "die_size": "14",
+        "colours": "red, green, blue, purple",
+        "stall": "redraw",
+        "paper": "letter",
+    }
+    assert other.locator('.field[data-key="die_size"]').get_attribute("class") == "field changed"
+    other.close()
+
+
+def test_a_page_without_the_key_says_how_to_get_it_and_a_stale_token_leaves_the_address(
+    server, tmp_path
+):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        pg = browser.new_page()
+        pg.set_default_timeout(WAIT)
+        pg.goto(server.url + "/?token=from-an-old-start#/exploding-dice")
+        banner = pg.locator("#page-error")
+        banner.wait_for(state="visible")
+        assert "needs its key" in banner.inner_text()
+        assert pg.url == server.url + "/#/exploding-dice"  # the stale token is out of the address
+        pg.screenshot(path=tmp_path / "no-key.png")
+        browser.close()
+
+
+# --- laser presets come from a file, never a path (issue 31, item 4) ----------------------
+
+
+def test_laser_presets_are_loaded_from_a_file_and_a_path_is_refused(page, tmp_path):
+    pg = page
+    pg.click("text=Desert Home >> nth=0")
+    built(pg)
+    row = pg.locator('.field[data-key="laser_presets"]')
+    assert pg.eval_on_selector("#f-laser_presets", "e => e.readOnly")
+    chooser = row.locator("input[type=file]")
+
+    bad = tmp_path / "broken.toml"
+    bad.write_text("power = = 11\n")
+    chooser.set_input_files(bad)
+    error = row.locator(".error")
+    error.wait_for(state="visible")
+    assert error.inner_text().startswith("the uploaded presets is not valid TOML")
+
+    mine = tmp_path / "my-laser.toml"
+    mine.write_text(
+        '[materials]\ndefault = "mine"\n[presets.mine]\n'
+        + "".join(f"{layer} = {{ speed = 9, power = 22 }}\n" for layer in LASER_LAYERS)
+    )
+    chooser.set_input_files(mine)
+    built(pg)
+    assert error.is_hidden()
+    assert pg.input_value("#f-laser_presets") == "my-laser.toml"
+    assert "laser_presets" not in pg.url  # the text is sent to the studio, not kept in a link
+    row.screenshot(path=pg.shots / "10-presets.png")
+
+    # a config file that names a path: the path is refused beside the field, never read
+    config = tmp_path / "names-a-path.toml"
+    config.write_text('laser_presets = "/etc/shadow"\n')
+    pg.set_input_files("#toml-load", config)
+    error.wait_for(state="visible")
+    assert "the studio reads no file a request names" in error.inner_text()
+    assert "shadow" not in pg.inner_text("body").replace("/etc/shadow", "")
+
+
+# --- nothing truncated at the page's usual widths (issue 31, item 14) ---------------------
+
+TRUNCATED = """() => {
+  // every visible input, select, label and caption whose text does not fit its box
+  const ctx = document.createElement("canvas").getContext("2d");
+  const width = (e, text) => {
+    ctx.font = getComputedStyle(e).font;
+    return ctx.measureText(text).width;
+  };
+  const inner = (e) => { const cs = getComputedStyle(e);
+    return e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight); };
+  const out = [];
+  const sel = "input, select, textarea, label, figcaption, figcaption span, button, .button, "
+    + ".key, .unit, .default, .game-tabs a, .tag, legend, .status, caption, th, td, h2, h3, h4";
+  for (const e of document.querySelectorAll(sel)) {
+    if (!e.offsetParent || ["checkbox", "file", "hidden", "radio"].includes(e.type)) continue;
+    if (["auto", "scroll"].includes(getComputedStyle(e).overflowX)) continue;
+    let need = e.scrollWidth, have = e.clientWidth + 1, what = e.value || e.textContent;
+    if (e.tagName === "INPUT" && !e.value && e.placeholder) {
+      what = e.placeholder; need = width(e, what); have = inner(e) + 1;
+    }
+    if (e.tagName === "SELECT" && e.selectedOptions.length) {  // the text and its arrow
+      what = e.selectedOptions[0].text; need = width(e, what) + 20; have = inner(e) + 1;
+    }
+    if (need > have) out.push(`${e.tagName.toLowerCase()}#${e.id}[${e.name || ""}] '`
+      + `${String(what).trim().slice(0, 50)}' needs ${Math.ceil(need)} px, `
+      + `has ${Math.floor(have)}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 1440])
+def test_no_input_or_caption_is_truncated_at_the_usual_widths(page, server, width):
+    """Every game's form and each of its tabs, at a laptop's and a desktop's width: the
+    text of every input (its placeholder when empty), choice, label and caption fits."""
+    pg = page
+    pg.set_viewport_size({"width": width, "height": 900})
+    found = {"home": pg.evaluate(TRUNCATED)}
+    shot(pg, f"width-{width}-home")
+    for slug in registry():
+        pg.goto(f"{server.url}/#/{slug}")
+        pg.wait_for_function(
+            "() => !document.querySelector('#build-status').className.includes('busy')"
+        )
+        for tab in ("kit", "checks", "play", "solve"):
+            button = pg.locator(f"button[data-tab={tab}]")
+            if button.is_hidden():
+                continue
+            button.click()
+            found[f"{slug} {tab}"] = pg.evaluate(TRUNCATED)
+            shot(pg, f"width-{width}-{slug}-{tab}")
+    assert {k: v for k, v in found.items() if v} == {}

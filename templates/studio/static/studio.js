@@ -198,7 +198,10 @@ function fieldRow(f) {
   }
   input.name = f.key;
   line.append(input);
-  if (f.key === "laser_presets") line.append(...presetsButtons(f, input));
+  if (f.key === "laser_presets") {
+    line.classList.add("file");
+    line.append(...presetsButtons(f, input));
+  }
   const grid = f.type === "list" && f.item === "list" ? gridEditor(input) : null;
   if (f.unit) line.append(el("span", { class: "unit", text: f.unit }));
   line.append(el("span", { class: "spacer" }), el("span", { class: "default", text: `default ${f.default_text}` }));
