@@ -69,6 +69,16 @@ def test_ctrl_c_stops_the_server_and_its_running_jobs(tmp_path):
         print(f"stopped in {took:.2f} s")
 
 
+def test_ctrl_c_while_the_job_processes_warm_up_is_one_line(tmp_path):
+    """At once after the start: the job processes' server is still importing pnp and
+    building its warm-up kit (seconds), and a terminal's Ctrl-C reaches it too."""
+    with running(tmp_path / "cache") as served:
+        os.killpg(served.proc.pid, signal.SIGINT)
+        _, err = served.proc.communicate(timeout=30)
+    assert served.proc.returncode == 130
+    assert err.strip().splitlines() == ["interrupted"], err
+
+
 def test_another_host_is_served_with_a_warning(tmp_path):
     with running(tmp_path / "cache", "--host", "0.0.0.0") as served:
         os.killpg(served.proc.pid, signal.SIGINT)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import sys
+import threading
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 
+from pnp import interrupt
 from pnp.cli.simulate import whole_number
 from pnp.errors import PnpError
 
@@ -57,8 +62,30 @@ def studio(
         settings.cache.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PnpError(f"cannot use {settings.cache} as the cache: {exc.strerror or exc}") from None
-    serve(
-        settings,
-        open_browser,
-        say=lambda line: err.print(line, highlight=False, soft_wrap=True, markup=False),
-    )
+    try:
+        serve(
+            settings,
+            open_browser,
+            say=lambda line: err.print(line, highlight=False, soft_wrap=True, markup=False),
+        )
+    except KeyboardInterrupt:
+        stop_now()
+
+
+def stop_now() -> NoReturn:
+    """End a stopped studio as every stopped command ends (one line, exit 130 or 143), but
+    at once: its server and jobs have stopped, and the interpreter's own teardown of a
+    process with all of pnp loaded would take longer than the stop itself (`make bench`
+    times it). Threads still finish and exit handlers still run (multiprocessing removes
+    its folders); only the teardown of the modules is skipped."""
+    try:
+        interrupt.finish()
+    except SystemExit as end:
+        code = end.code if isinstance(end.code, int) else 1
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join(5.0)  # a job's runner removing its work folder: bounded, as a guard
+    atexit._run_exitfuncs()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
