@@ -409,12 +409,12 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     names = args.games_to_bench or [s for s, g in registry().items() if g.engine is not None]
     print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
+    if args.studio_only:
+        print("\n".join(studio_report()))
+        return
     if not args.no_startup:
         print("\n".join(startup_report(args.games_to_bench or list(registry()))))
     if args.startup_only:
-        return
-    if args.studio_only:
-        print("\n".join(studio_report()))
         return
     for game in names:
         engine = engine_for(get_game(game))
