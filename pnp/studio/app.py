@@ -38,7 +38,7 @@ from pnp.sim.seats import bot_names, engine_for, lineup, seat_count
 from pnp.sim.solve import MAX_BUDGET, solver_for
 from pnp.studio import schema
 from pnp.studio.cache import Cache, CacheError
-from pnp.studio.jobs import Asked, Job, JobCancelled, Jobs, TaskError
+from pnp.studio.jobs import Asked, Busy, Job, JobCancelled, Jobs, TaskError
 from pnp.studio.work import write_zip
 from pnp.templating import TEMPLATES, render
 
@@ -75,6 +75,10 @@ async def _gone(request: Request) -> None:
     disconnect)."""
     while (await request.receive())["type"] != "http.disconnect":
         pass
+
+
+def _busy(waiting: int) -> ApiError:
+    return ApiError(429, f"{waiting} jobs and checks are waiting: cancel one or try again later")
 
 
 def _cache_error(exc: CacheError) -> ApiError:
@@ -179,15 +183,14 @@ class Studio:
         body = await _body(request)
         values = _values(game, body)
         paper = _paper(body, values)
-        self._cap()
         args = {"slug": game.slug, "values": values, "paper": paper}
-        key = {
-            "game": game.slug,
-            "values": values,
-            "paper": paper,
-            "files": schema.file_digests(game, values),
-        }
-        result, _ = await self._answer(request, self.jobs.ask("check", args, key))
+        files = schema.file_digests(game, values)
+        key = {"game": game.slug, "values": values, "paper": paper, "files": files}
+        try:
+            asked = self.jobs.ask("check", args, key, most=MAX_WAITING)
+        except Busy as exc:
+            raise _busy(exc.waiting) from None
+        result, _ = await self._answer(request, asked)
         return JSONResponse(result)
 
     async def _answer(self, request: Request, asked: Asked) -> tuple[Any, Path]:
@@ -237,15 +240,10 @@ class Studio:
 
     # --- jobs ---------------------------------------------------------------------------
 
-    def _cap(self) -> None:
+    def _submit(self, kind: str, game: GameDef, args: dict, request: dict) -> Response:
         waiting = self.jobs.waiting()
         if waiting >= MAX_WAITING:
-            raise ApiError(
-                429, f"{waiting} jobs and checks are waiting: cancel one or try again later"
-            )
-
-    def _submit(self, kind: str, game: GameDef, args: dict, request: dict) -> Response:
-        self._cap()
+            raise _busy(waiting)
         job = self.jobs.submit(kind, game.slug, args, {"game": game.slug, **request})
         return JSONResponse({"job": job.id}, status_code=202)
 

@@ -182,16 +182,21 @@ class Jobs:
 
     # --- checks and other short tasks ---------------------------------------------------
 
-    def ask(self, kind: str, args: dict[str, Any], request: dict[str, Any]) -> Asked:
+    def ask(
+        self, kind: str, args: dict[str, Any], request: dict[str, Any], most: int | None = None
+    ) -> Asked:
         """A short task (check, preview) whose callers wait for its result: one run per
         distinct request however many ask at once, then answered from the cache. Each
-        caller that gives up calls `leave`; when none is left the task is cancelled."""
+        caller that gives up calls `leave`; when none is left the task is cancelled. A new
+        task when `most` jobs and tasks already wait is `Busy` (joining one is not)."""
         key = key_of({"kind": kind, **request})
         with self._lock:
             asked = self._inflight.get(key)
             if asked is not None:
                 asked.waiters += 1
                 return asked
+            if most is not None and self._waiting() >= most:
+                raise Busy(self._waiting())
             asked = self._inflight[key] = Asked(key)
 
         def work() -> None:
@@ -224,8 +229,11 @@ class Jobs:
     def waiting(self) -> int:
         """Jobs queued or running, and checks under way: what the cap counts."""
         with self._lock:
-            jobs = sum(j.state in ("queued", "running") for j in self.jobs.values())
-            return jobs + len(self._inflight)
+            return self._waiting()
+
+    def _waiting(self) -> int:
+        jobs = sum(j.state in ("queued", "running") for j in self.jobs.values())
+        return jobs + len(self._inflight)
 
     # --- one task in one process ------------------------------------------------------
 
@@ -333,6 +341,14 @@ class Jobs:
                 proc.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._checks.shutdown(wait=False, cancel_futures=True)
+
+
+class Busy(Exception):
+    """Too many jobs and checks wait to start another: how many."""
+
+    def __init__(self, waiting: int) -> None:
+        super().__init__(waiting)
+        self.waiting = waiting
 
 
 class JobCancelled(Exception):

@@ -22,7 +22,7 @@ from pnp.gamedef import GameDef
 from pnp.palette import INKS
 from pnp.params import PrintParams, Spec, field_hints, file_keys, spec_of, toml_literal
 from pnp.sim.command import as_json
-from pnp.sim.grid import sweep_keys
+from pnp.sim.grid import PLAYERS, sweep_keys
 
 SYMBOLS = {
     "circle": "\u25cf",
@@ -138,7 +138,7 @@ def schema(game: GameDef) -> dict[str, Any]:
     return {
         "game": game.slug,
         "title": game.title,
-        "fields": fields(type(game.default_params()), "game", sweep_keys(game))
+        "fields": fields(type(game.default_params()), "game", _swept(game))
         + fields(PrintParams, "print"),
         "colours": {
             name: {"hex": ink.hex, "symbol": ink.symbol, "char": SYMBOLS.get(ink.symbol, "")}
@@ -146,6 +146,12 @@ def schema(game: GameDef) -> dict[str, Any]:
         },
         "variants": {name: dict(values) for name, values in game.variants.items()},
     }
+
+
+def _swept(game: GameDef) -> tuple[str, ...]:
+    """The parameters a sweep may change (`players`, the seat count, is not one: the
+    form sets it beside the bot)."""
+    return tuple(k for k in sweep_keys(game) if k != PLAYERS)
 
 
 def read_values(game: GameDef, values: Any) -> dict[str, Any]:
