@@ -154,7 +154,7 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
         _printable(name, value)
         if spec.ink and value not in INKS:
             raise PnpError(
-                f"'{name}' must be a palette colour ({', '.join(INKS)}), got {shown(value)}"
+                f"unknown colour {shown(value)} in '{name}': choose from {', '.join(INKS)}"
             )
         return value
     if origin is Literal:
