@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import one_error_line, run
+from procs import gone
 from studio_client import studio, wait
 
 import pnp.studio.server
@@ -309,14 +310,6 @@ async def until(test, what: str) -> None:
         await asyncio.sleep(0.05)
 
 
-def alive(pid: int) -> bool:
-    try:
-        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 def test_a_check_no_client_waits_for_is_cancelled_and_checks_are_capped(tmp_path, monkeypatch):
@@ -338,11 +331,11 @@ def test_a_check_no_client_waits_for_is_cancelled_and_checks_are_capped(tmp_path
         first.leave()
         assert await first.status() == 499
         await asyncio.sleep(1.5)  # longer than a cancel takes (SIGTERM, then SIGKILL at 1 s)
-        assert alive(proc.pid) and list((root / "work").iterdir())
+        assert not gone(proc.pid) and list((root / "work").iterdir())
         # the last one going away does
         second.leave()
         assert await second.status() == 499
-        await until(lambda: not alive(proc.pid), "the cancelled check's end")
+        await until(lambda: gone(proc.pid), "the cancelled check's end")
         await until(lambda: jobs.waiting() == 0, "the check leaving the count")
         await until(lambda: not list((root / "work").iterdir()), "its work folder's removal")
         assert kept_entries(root) == set()  # nothing half-made was kept
