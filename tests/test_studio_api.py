@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from cli_run import pnp
+from cli_run import one_error_line, pnp, run
 from studio_client import cli_json, config_file, run_job, studio, wait
 
 from pnp.build import check_game
@@ -126,15 +126,21 @@ def test_every_bad_field_is_named_at_once(client):
 
 
 @pytest.mark.parametrize("route", ["check", "build"])
-def test_an_unknown_colour_is_refused_beside_its_field_with_the_cli_line(client, tmp_path, route):
+def test_an_unknown_colour_is_refused_beside_its_field_with_the_cli_line(
+    client, tmp_path, capsys, route
+):
     colours = ["pink", "red", "blue", "green"]
     r = client.post(f"/api/games/{ED}/{route}", json={"params": {"colours": colours}})
     assert r.status_code == 422, r.text
     body = r.json()
     assert body["field"] == "colours" and body["fields"] == {"colours": body["error"]}
     assert body["error"].startswith("unknown colour 'pink' in 'colours[0]': choose from red, ")
-    line = _cli_error(tmp_path, 'colours = ["pink", "red", "blue", "green"]')
-    assert line == f"error: config file {tmp_path / 'bad.toml'}: {body['error']}"
+    cfg = tmp_path / "pink.toml"
+    cfg.write_text('colours = ["pink", "red", "blue", "green"]\n')
+    out = ["--out", str(tmp_path / "out")] if route == "build" else []
+    code, _, err = run(capsys, route, ED, "--config", str(cfg), *out)
+    assert code == 2 and one_error_line(err) == f"error: config file {cfg}: {body['error']}"
+    assert not (tmp_path / "out").exists()  # the CLI writes nothing either
 
 
 def test_a_single_colour_is_a_choice_of_the_palette(client):
