@@ -425,7 +425,7 @@ def test_the_pivot_bolt_is_long_enough_for_six_blades(thickness, length):
         ("deck_thirst = -3", "'deck_thirst' must be from 0 to 500"),
         ("tile_size = 15", "a 15 mm tile cannot hold three readable cacti"),
         ("plywood_thickness = 0", "'plywood_thickness' must be from 1 to 30"),
-        ('sixth_colour = "sand"', "sixth colour 'sand' is not a palette colour"),
+        ('sixth_colour = "sand"', "unknown colour 'sand' in 'sixth_colour': choose from red"),
     ],
 )
 @pytest.mark.parametrize("command", ["check", "build"])
