@@ -180,6 +180,17 @@ def max_budget(solver: Solver, default: int) -> int:
     return int(getattr(solver, "MAX_BUDGET", default))
 
 
+SOLVE_BUDGET = 1_000_000
+"""Nodes `pnp solve` searches when the solver declares no `DEFAULT_BUDGET`."""
+
+
+def default_budget(solver: Solver) -> int:
+    """The nodes `pnp solve` searches when no budget is given: the solver's own
+    `DEFAULT_BUDGET` (enough to prove its kit's default board, where it can say), else
+    `SOLVE_BUDGET`."""
+    return int(getattr(solver, "DEFAULT_BUDGET", SOLVE_BUDGET))
+
+
 def line_labels(solver: Solver, model: object, line: tuple[object, ...]) -> list[str] | None:
     """The line in the printed board's names, one turn a string; None if the solver
     offers no `label_line`."""

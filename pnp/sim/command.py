@@ -177,6 +177,7 @@ def finish_simulation(plan: Plan, result: RunResult) -> Simulation:
             abstraction=engine.ABSTRACTION,
             totals=totals(engine),
             unfinished=cutoffs(engine),
+            bots=plan.seats.bots,
         )
         | seated(plan.seats)
         | {"params": plan.params},
@@ -218,8 +219,9 @@ def seated(seats: Lineup) -> dict[str, Any]:
     """What the JSON adds about the seats: each seat's bot when they differ, and an mcts
     seat's playouts per decision (nothing for today's single random or greedy bot)."""
     out: dict[str, Any] = {}
-    if len(set(seats.bots)) > 1:
+    if seats.mixed:
         out["bots"] = list(seats.bots)
+        out["seat_order"] = "rotated" if seats.rotate else "fixed"
     if "mcts" in seats.bots:
         out["bot_budget"] = seats.budget
     return out

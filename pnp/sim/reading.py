@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.sim.grid import label
-from pnp.sim.verdicts import plus_minus
+from pnp.sim.verdicts import mean_pm, plus_minus
 
 MAX_CHANGES = 6  # end-reason changes spelt out; more are counted
 
@@ -168,7 +168,7 @@ def _length(runs: Sequence[Setting]) -> str:
 
     def turns(s: Mapping[str, Any]) -> str:
         d = s["metrics"]["duration_turns"]
-        return plus_minus(d["mean"], d.get("ci"), 1)
+        return mean_pm(d)
 
     line = f"Shortest games: {label(short[0])}, {turns(short[1])} turns on average"
     if len(ranked) > 1:
