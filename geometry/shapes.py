@@ -223,5 +223,3 @@ def kerf_offset_curve(curve: Curve, kerf: float, outward: bool = True) -> Curve 
         return curve.offset_area(kerf / 2 if outward else -kerf / 2)
     except CurveError:
         return None
-
-
