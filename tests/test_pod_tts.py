@@ -282,17 +282,8 @@ def test_pod_and_tts_card_faces_carry_no_corner_guides(out, slug):
 
 @pytest.mark.slow
 def test_the_build_prints_a_warning_for_a_deck_it_leaves_out(capsys, tmp_path):
-    code, _, err = run(
-        capsys,
-        "build",
-        "exploding-dice",
-        "--paper",
-        "a4",
-        "--format",
-        "pod",
-        "--out",
-        str(tmp_path),
-    )
+    args = "build exploding-dice --paper a4 --format pod --out".split()
+    code, _, err = run(capsys, *args, str(tmp_path))
     assert code == 0
     (line,) = [ln for ln in err.splitlines() if ln.startswith("warning:")]
     assert line.startswith("warning: exploding-dice: pod/card left out: no The Game Crafter")
