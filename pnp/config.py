@@ -26,6 +26,16 @@ def read_toml(path: Path | str) -> dict[str, Any]:
     Files under /proc and /sys are refused: they claim to be regular files, but some block
     on read (/proc/kmsg) or never end. Opening without blocking guards the rest."""
     p = Path(path)
+    data = read_small(p)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PnpError(f"config file {p} is not UTF-8 text") from None
+    return parse_toml(text, f"config file {p}")
+
+
+def read_small(p: Path) -> bytes:
+    """The bytes of a small regular file (a config, a presets file), or one clear error."""
     try:
         if not p.is_file():
             what = "does not exist" if not p.exists() else "is not a regular file"
@@ -39,11 +49,7 @@ def read_toml(path: Path | str) -> dict[str, Any]:
         raise PnpError(f"cannot read config file {p}: {exc.strerror or exc}") from None
     if data is None or len(data) > MAX_CONFIG_BYTES:
         raise PnpError(f"config file {p} is larger than {MAX_CONFIG_BYTES:,} bytes")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise PnpError(f"config file {p} is not UTF-8 text") from None
-    return parse_toml(text, f"config file {p}")
+    return data
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:

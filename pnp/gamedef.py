@@ -11,11 +11,13 @@ module satisfies a protocol for mypy as an object does). Members a game may leav
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pnp.errors import PnpError
 from pnp.outcome import GameRecord, SimOption, SolveResult, Termination
 from pnp.state import Bot, State
 
@@ -118,9 +120,29 @@ class GameDef:
     templates: tuple[str, str] | None = None
     """(package, folder) holding the game's rule-card templates, for a
     `jinja2.PackageLoader`; None: the built-in `templates/rules/<slug>/`."""
+    rule_keys: tuple[str, ...] | None = None
+    """The config keys the rules read: those the engine's play model is made from (read
+    through `rule_keys`). A sweep changes only these; the others change the printed kit
+    and nothing of the play. None: not declared, every key of the game's own parameters."""
 
 
 # --- optional members, read in one place ---------------------------------------------------
+
+
+def rule_keys(game: GameDef) -> tuple[str, ...]:
+    """The config keys the game's rules read, in the order its parameters declare them:
+    the keys worth sweeping or tuning (print settings never reach the rules). A game that
+    declares none gets every key of its own parameters; a game without an engine, none.
+    A declared key that is not one of its parameters is a `PnpError` naming it."""
+    if game.engine is None:
+        return ()
+    own = [f.name for f in dataclasses.fields(game.default_params())]  # type: ignore[arg-type]
+    if game.rule_keys is None:
+        return tuple(own)
+    unknown = [k for k in game.rule_keys if k not in own]
+    if unknown:
+        raise PnpError(f"{game.slug} declares rule key '{unknown[0]}', which is not its parameter")
+    return tuple(k for k in own if k in game.rule_keys)
 
 
 def ratios(engine: Engine) -> dict[str, tuple[str, str]]:
@@ -156,6 +178,17 @@ def playout_turns(engine: Engine, default: int) -> int:
 def max_budget(solver: Solver, default: int) -> int:
     """The most nodes the solver may be given: its own `MAX_BUDGET`, else `default`."""
     return int(getattr(solver, "MAX_BUDGET", default))
+
+
+SOLVE_BUDGET = 1_000_000
+"""Nodes `pnp solve` searches when the solver declares no `DEFAULT_BUDGET`."""
+
+
+def default_budget(solver: Solver) -> int:
+    """The nodes `pnp solve` searches when no budget is given: the solver's own
+    `DEFAULT_BUDGET` (enough to prove its kit's default board, where it can say), else
+    `SOLVE_BUDGET`."""
+    return int(getattr(solver, "DEFAULT_BUDGET", SOLVE_BUDGET))
 
 
 def line_labels(solver: Solver, model: object, line: tuple[object, ...]) -> list[str] | None:

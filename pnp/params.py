@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from pnp.errors import PnpError, shown
+from pnp.palette import INKS
 from pnp.paper import get_bed, paper_name
 
 _MISSING = dataclasses.MISSING
@@ -50,6 +51,8 @@ class Spec:
     item_lo: float | None = None  # range of the numbers inside a tuple or table
     item_hi: float | None = None
     parse: Callable[[str, Any], Any] | None = None  # a field's own reading of its value
+    ink: bool = False  # the value (or each item) names a palette colour (`pnp.palette.INKS`)
+    file: bool = False  # the value names a file the build reads ('' for none)
 
 
 def param(
@@ -65,12 +68,17 @@ def param(
     item_hi: float | None = None,
     factory: Any = _MISSING,
     parse: Callable[[str, Any], Any] | None = None,
+    ink: bool = False,
+    file: bool = False,
 ) -> Any:
     """A dataclass field with its limits: ``die_size: float = param(10.0, lo=0, lo_open=True)``.
 
     `parse(name, value)` replaces the type-driven reading for a field whose config form is
-    richer than its type (Exploding Dice's faces: one list for all dice, or one per die)."""
-    spec = Spec(lo, hi, lo_open, help, min_len, max_len, item_lo, item_hi, parse)
+    richer than its type (Exploding Dice's faces: one list for all dice, or one per die).
+    `ink=True`: a string (or each string of a list) names a palette colour, checked with
+    the other values; `file=True`: a string names a file the build reads, so whatever
+    caches a build keys it by the file's content (`file_keys`)."""
+    spec = Spec(lo, hi, lo_open, help, min_len, max_len, item_lo, item_hi, parse, ink, file)
     if factory is not _MISSING:
         return dataclasses.field(default_factory=factory, metadata={"spec": spec})
     if isinstance(default, dict | list | set):
@@ -144,6 +152,10 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
         if not isinstance(value, str):
             raise PnpError(f"'{name}' must be a string, got {shown(value)}")
         _printable(name, value)
+        if spec.ink and value not in INKS:
+            raise PnpError(
+                f"unknown colour {shown(value)} in '{name}': choose from {', '.join(INKS)}"
+            )
         return value
     if origin is Literal:
         choices = get_args(hint)
@@ -156,7 +168,7 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
         if not isinstance(value, list | tuple):
             raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {shown(value)}")
         _length(name, len(value), spec)
-        inner = Spec(spec.item_lo, spec.item_hi, help=spec.help)
+        inner = Spec(spec.item_lo, spec.item_hi, help=spec.help, ink=spec.ink)
         return tuple(coerce(f"{name}[{i}]", item, v, inner) for i, v in enumerate(value))
     if origin is dict:
         _, item = get_args(hint)
@@ -245,6 +257,11 @@ def keys_of(cls_or_obj: Any) -> set[str]:
     return {f.name for f in dataclasses.fields(cls_or_obj)}
 
 
+def file_keys(cls_or_obj: Any) -> tuple[str, ...]:
+    """The keys whose value names a file a build reads (declared with `file=True`)."""
+    return tuple(f.name for f in dataclasses.fields(cls_or_obj) if spec_of(f).file)
+
+
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -328,7 +345,9 @@ class PrintParams:
         False, help="print PDFs draw the laser cut layers too (off: they are in cut files)"
     )
     laser_presets: str = param(
-        "", help="LightBurn projects: a TOML file of your own laser presets ('' = built in)"
+        "",
+        help="LightBurn projects: a TOML file of your own laser presets ('' = built in)",
+        file=True,
     )
     laser_engrave: bool = param(False, help="LightBurn projects: engrave the parts' art too")
 

@@ -240,23 +240,29 @@ def contrast(a: str, b: str) -> float:
 def test_the_printed_corner_guides_show_on_the_dark_title_bar_and_on_the_cream(kit_dir):
     """Each corner of a rule card carries a printed arc on the trim: on the title bar at the
     top, a colour that stands out from the bar; at the bottom, one that stands out from
-    the cream. (The red 0.01 mm cut hairline alone vanished on the dark bar.)"""
+    the cream. (The red 0.01 mm cut hairline alone vanished on the dark bar.) They are
+    guides, not art: a print service's image (the art layer) leaves them out."""
     svg = kit_dir / "svg" / "rule-card-1.svg"
     art = list(svg_layer(svg, "art").iter(f"{{{NS['svg']}}}path"))
+    guide = list(svg_layer(svg, "guide").iter(f"{{{NS['svg']}}}path"))
     fills = [(p.get("fill"), Polygon(path_points(p.get("d")))) for p in art if p.get("fill")]
     card = cut_outline(svg)
     x0, y0, x1, y1 = card.bounds
     corners = {(x0, y0): "top", (x1, y0): "top", (x0, y1): "bottom", (x1, y1): "bottom"}
     for (cx, cy), side in corners.items():
-        arcs = [
-            p
-            for p in art
-            if p.get("fill") == "none"
-            and len(pts := path_points(p.get("d"))) > 4
-            and all(abs(x - cx) <= 8.01 and abs(y - cy) <= 8.01 for x, y in pts)
-            and all(card.exterior.distance(Point(x, y)) < 0.05 for x, y in pts)
-        ]  # arcs on the trim line, in this corner
-        assert arcs, (cx, cy)
+
+        def on_trim(paths: list, cx: float = cx, cy: float = cy) -> list:  # in this corner
+            return [
+                p
+                for p in paths
+                if p.get("fill") == "none"
+                and len(pts := path_points(p.get("d"))) > 4
+                and all(abs(x - cx) <= 8.01 and abs(y - cy) <= 8.01 for x, y in pts)
+                and all(card.exterior.distance(Point(x, y)) < 0.05 for x, y in pts)
+            ]
+
+        arcs = on_trim(guide)
+        assert arcs and not on_trim(art), (cx, cy)
         inside = Point(cx + (1.5 if cx == x0 else -1.5), cy + (1.5 if cy == y0 else -1.5))
         background = [f for f, g in fills if g.buffer(1e-6).contains(inside)][-1]  # topmost
         if side == "top":

@@ -195,7 +195,8 @@ def test_a_sweep_runs_once_per_value_and_the_report_plots_it(simulate, tmp_path)
     [
         ("nokey", "--sweep takes KEY=V1,V2"),
         ("bogus=1,2", "unknown key 'bogus'"),
-        ("die_size=0,10", "'die_size' must be from 5 to 40"),
+        ("n=0,4", "'n' must be from 2 to 16"),
+        ("die_size=10,12", "rules do not read 'die_size' (it changes the printed kit only)"),
     ],
 )
 def test_a_bad_sweep_is_one_clear_line(simulate, sweep, needle):

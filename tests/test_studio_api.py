@@ -12,13 +12,16 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from cli_run import pnp
+from cli_run import one_error_line, pnp, run
 from studio_client import cli_json, config_file, run_job, studio, wait
 
 from pnp.build import check_game
 from pnp.config import parse_toml, split_config
+from pnp.gamedef import rule_keys
 from pnp.games import get_game, registry
+from pnp.palette import INKS
 from pnp.params import PrintParams
+from pnp.sim.grid import sweep_keys
 from pnp.sim.runner import MAX_GAMES
 from pnp.studio.app import MAX_BODY
 
@@ -121,6 +124,50 @@ def test_every_bad_field_is_named_at_once(client):
     assert set(r.json()["fields"]) == {"die_size", "n"}
 
 
+@pytest.mark.parametrize("route", ["check", "build"])
+def test_an_unknown_colour_is_refused_beside_its_field_with_the_cli_line(
+    client, tmp_path, capsys, route
+):
+    colours = ["pink", "red", "blue", "green"]
+    r = client.post(f"/api/games/{ED}/{route}", json={"params": {"colours": colours}})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["field"] == "colours" and body["fields"] == {"colours": body["error"]}
+    assert body["error"].startswith("unknown colour 'pink' in 'colours[0]': choose from red, ")
+    cfg = tmp_path / "pink.toml"
+    cfg.write_text('colours = ["pink", "red", "blue", "green"]\n')
+    out = ["--out", str(tmp_path / "out")] if route == "build" else []
+    code, _, err = run(capsys, route, ED, "--config", str(cfg), *out)
+    assert code == 2 and one_error_line(err) == f"error: config file {cfg}: {body['error']}"
+    assert not (tmp_path / "out").exists()  # the CLI writes nothing either
+
+
+def test_a_single_colour_is_a_choice_of_the_palette(client):
+    fields = {f["key"]: f for f in client.get("/api/games/desert-home/params").json()["fields"]}
+    assert fields["sixth_colour"]["type"] == "choice"
+    assert fields["sixth_colour"]["choices"] == list(INKS)
+    assert fields["colours"]["type"] == "colours"
+    r = client.post("/api/games/desert-home/check", json={"params": {"sixth_colour": "pink"}})
+    assert r.status_code == 422 and r.json()["field"] == "sixth_colour"
+
+
+@pytest.mark.parametrize("slug", list(registry()))
+def test_the_sweep_menu_offers_only_keys_the_rules_read(client, slug):
+    fields = client.get(f"/api/games/{slug}/params").json()["fields"]
+    offered = [f["key"] for f in fields if f["sweep"]]
+    game = get_game(slug)
+    assert offered == [k for k in sweep_keys(game) if k != "players"]
+    assert set(offered) <= set(rule_keys(game))
+    assert not {"margin", "bleed", "kerf", "die_size", "card_width"} & set(offered)
+
+
+def test_a_sweep_of_a_print_only_key_is_refused_beside_its_field(client):
+    body = {"games": 10, "sweep": {"key": "die_size", "values": [10, 12, 16]}}
+    r = client.post(f"/api/games/{ED}/simulate", json=body)
+    assert r.status_code == 422 and r.json()["field"] == "die_size"
+    assert "Exploding Dice's rules do not read 'die_size'" in r.json()["error"]
+
+
 def test_an_unknown_key_says_which_key_was_meant(client):
     r = client.post(f"/api/games/{ED}/check", json={"params": {"die_sise": 12}})
     assert r.status_code == 422 and "did you mean 'die_size'" in r.json()["error"]
@@ -138,7 +185,8 @@ def test_an_unknown_key_says_which_key_was_meant(client):
         ("simulate", {"seed": 2**64}, "--seed must be a whole number below"),
         ("simulate", {"options": {"colours": True}}, "unknown option '--colours'"),
         ("simulate", {"options": {"two_colours": "yes"}}, "is a switch"),
-        ("simulate", {"sweep": {"key": "die_size", "values": [12, 99]}}, "--sweep die_size"),
+        ("simulate", {"sweep": {"key": "n", "values": [4, 99]}}, "--sweep n"),
+        ("simulate", {"sweep": {"key": "die_size", "values": [12, 14]}}, "rules do not read"),
         ("simulate", {"sweep": "die_size=1,2"}, "'sweep' must be"),
         ("solve", {}, "has no solver"),
         ("build", {"formats": ["pdf", "jpeg"]}, "'formats' must be a list"),

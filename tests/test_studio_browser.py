@@ -242,6 +242,61 @@ def test_custom_dice_faces_are_edited_as_a_grid(page):
     shot(pg, "8-dice-grid")
 
 
+def checks_say(pg, start: str) -> None:
+    pg.wait_for_function(
+        "s => (document.querySelector('#checks-for') || {}).textContent?.startsWith(s)", arg=start
+    )
+
+
+def test_findings_name_their_values_and_leave_with_a_refused_value(page):
+    """The Checks tab says which values its findings were made for, shows a busy mark while
+    new ones are checked, and keeps no finding for values that were refused: an unknown
+    colour gets the CLI's line beside its field, and a finding beside a field goes when
+    that field's value is refused."""
+    pg = page
+    pg.click("text=Exploding Dice >> nth=0")
+    built(pg)
+    pg.click("button[data-tab=checks]")
+    checks_say(pg, "Found for the default parameters on A4.")
+    assert pg.inner_text("#check-badge") == "✓"
+
+    # a rebuild: the tab is busy and names the values it checks; the old findings are
+    # marked as the values before
+    set_field(pg, "die_size", "30")
+    checks_say(pg, "Checking die_size = 30 on A4…")
+    assert "busy" in pg.get_attribute("#check-badge", "class")
+    assert "The findings below are for the values before." in pg.inner_text("#checks-for")
+    assert "stale" in pg.get_attribute("#checks", "class")
+    shot(pg, "9-checking")
+    checks_say(pg, "Found for die_size = 30 on A4.")
+    assert pg.get_attribute("#check-badge", "class") == "badge errors"
+    assert "cannot be folded to fit the tin" in pg.inner_text("#checks")
+    assert "can be printed" not in pg.inner_text("#checks")
+
+    # an unknown colour: refused beside its field with the CLI's line, nothing checked
+    set_field(pg, "colours", "pink, red, blue, green")
+    error = pg.locator('.field[data-key="colours"] .error')
+    error.wait_for(state="visible")
+    assert error.inner_text().startswith("unknown colour 'pink' in 'colours[0]': choose from")
+    checks_say(pg, 'Not checked: die_size = 30, colours = ["pink","red","blue","green"] on A4.')
+    assert pg.inner_text("#check-badge") == "!"
+    assert "not built" in pg.inner_text("#build-status")
+    shot(pg, "10-pink")
+
+    # a finding beside a field, then that field's value refused: the finding goes
+    pg.click("text=Building Community >> nth=0")
+    set_field(pg, "radius", "8")
+    checks_say(pg, "Found for radius = 8 on A4.")
+    finding = pg.locator('.field[data-key="solver_budget"] .finding')
+    finding.wait_for(state="visible")
+    assert "found no win within 50,000 positions" in finding.inner_text()
+    set_field(pg, "solver_budget", "0")
+    pg.locator('.field[data-key="solver_budget"] .error').wait_for(state="visible")
+    assert finding.is_hidden() and finding.inner_text() == ""
+    checks_say(pg, "Not checked: radius = 8, solver_budget = 0 on A4.")
+    shot(pg, "11-finding-refused")
+
+
 # --- the page's address: reload, share, Back and Forward (issue 31, item 13) -------------
 
 
@@ -380,6 +435,7 @@ def test_laser_presets_are_loaded_from_a_file_and_a_path_is_refused(page, tmp_pa
     built(pg)
     assert error.is_hidden()
     assert pg.input_value("#f-laser_presets") == "my-laser.toml"
+    assert pg.evaluate(TRUNCATED) == []  # the file's name shows whole
     assert "laser_presets" not in pg.url  # the text is sent to the studio, not kept in a link
     row.screenshot(path=pg.shots / "10-presets.png")
 

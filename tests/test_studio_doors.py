@@ -309,33 +309,3 @@ def test_an_address_or_a_name_is_a_host(host):
 def test_check_host_says_what_it_got():
     with pytest.raises(PnpError, match="got ''"):
         check_host("")
-
-
-@pytest.mark.slow
-def test_uploaded_presets_reach_the_lightburn_files_and_an_edit_builds_again(tmp_path):
-    """The page's upload is the text of the file: its powers are in the .lbrn2 the build
-    writes, and the same file edited (power 11, then 22) is a new build, not the cache's."""
-    from studio_client import studio, wait
-
-    from pnp.render.laser import LASER_LAYERS
-    from pnp.render.lbrn2 import read_lbrn2
-
-    def presets(power: int) -> str:
-        body = "\n".join(f"{layer} = {{ speed = 9, power = {power} }}" for layer in LASER_LAYERS)
-        groups = "\n".join(f'{g} = "mine"' for g in ("default", "plywood", "octagons", "tiles"))
-        return f"[materials]\n{groups}\n[presets.mine]\n{body}\n"
-
-    with studio(tmp_path / "cache") as client:
-        powers = []
-        for power in (11, 22):
-            body = {"formats": ["lbrn2"], "laser_presets_toml": presets(power)}
-            answer = client.post("/api/games/desert-home/build", json=body)
-            assert answer.status_code == 202, answer.text
-            done = wait(client, answer.json()["job"])
-            assert done["state"] == "done", done
-            names = [n for n in done["result"]["files"] if n.endswith(".lbrn2")]
-            assert names and not any("laser-presets" in n for n in done["result"]["files"])
-            for name in names:
-                project = client.get(f"/api/jobs/{done['id']}/files/{name}").content
-                powers.append(float(read_lbrn2(project).settings["cut"]["maxPower"]))
-    assert set(powers[: len(names)]) == {11.0} and set(powers[len(names) :]) == {22.0}

@@ -132,6 +132,8 @@ def build(
         _print_findings(failure.findings, errors_only=True)
         err_console.print(f"{failure.game}: not built: fix the check errors above")
     for result in built:
+        for line in result.warnings:
+            _warn(f"warning: {line}")
         where = kept or f"in {folder / result.game}"
         err_console.print(
             f"{result.game}: {len(result.files)} files {where} ({result.seconds:.1f} s)",

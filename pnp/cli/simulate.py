@@ -327,11 +327,10 @@ def _print_skill_trace(request: Request, json_out: str | None) -> None:
         t.add_column(column, justify="right")
     for kind, e in trace["skill_trace"].items():
         lo, hi = e["ci"]
-        last = (
-            f"{e['without_mcts']['share']:.3f}"
-            if team
-            else "  ".join(f"{r:.3f}" for r in e["by_seat"])
-        )
+        if team:
+            last = f"{e['without_mcts']['share']:.3f}" if "without_mcts" in e else "-"
+        else:
+            last = "  ".join("-" if r is None else f"{r:.3f}" for r in e["by_seat"])
         t.add_row(kind, str(e["games"]), f"{e['share']:.3f}", f"{lo:.3f} - {hi:.3f}", last)
     Console().print(t)
 

@@ -47,21 +47,19 @@ def studio(
     ] = None,
 ) -> None:
     """Serve a local web page to edit, see, check, play and download a kit."""
+    from pnp.studio.cache import claim_root
     from pnp.studio.server import check_host, default_settings, serve
 
     if cache_size < 10:
         raise PnpError(f"--cache-size must be at least 10 MB, got {cache_size}")
     if jobs is not None and not 1 <= jobs <= 64:
         raise PnpError(f"--jobs must be from 1 to 64, got {jobs}")
-    if cache is not None and cache.exists() and not cache.is_dir():
-        raise PnpError(f"--cache {cache} is not a folder")
     check_host(host)
     err = Console(stderr=True)
     settings = default_settings(cache, jobs, cache_size * 1_000_000, host, port, token)
-    try:
-        settings.cache.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise PnpError(f"cannot use {settings.cache} as the cache: {exc.strerror or exc}") from None
+    # a folder of the user's is refused; the default one is pnp's own (an earlier pnp
+    # made it without the tag)
+    claim_root(settings.cache, adopt=cache is None)
     try:
         serve(
             settings,

@@ -20,7 +20,7 @@ from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.gamedef import Engine, cutoffs, ratios, totals
 from pnp.games import get_game
-from pnp.sim.grid import PLAYERS, Grid, label, parse_axis
+from pnp.sim.grid import PLAYERS, Grid, check_sweep, label, parse_axis
 from pnp.sim.metrics import Accumulator, summary
 from pnp.sim.runner import GridProgress, Job, RunResult, check_limits, run_jobs
 from pnp.sim.seats import Lineup, engine_for, lineup, seat_count
@@ -177,6 +177,7 @@ def finish_simulation(plan: Plan, result: RunResult) -> Simulation:
             abstraction=engine.ABSTRACTION,
             totals=totals(engine),
             unfinished=cutoffs(engine),
+            bots=plan.seats.bots,
         )
         | seated(plan.seats)
         | {"params": plan.params},
@@ -218,8 +219,9 @@ def seated(seats: Lineup) -> dict[str, Any]:
     """What the JSON adds about the seats: each seat's bot when they differ, and an mcts
     seat's playouts per decision (nothing for today's single random or greedy bot)."""
     out: dict[str, Any] = {}
-    if len(set(seats.bots)) > 1:
+    if seats.mixed:
         out["bots"] = list(seats.bots)
+        out["seat_order"] = "rotated" if seats.rotate else "fixed"
     if "mcts" in seats.bots:
         out["bot_budget"] = seats.budget
     return out
@@ -327,6 +329,8 @@ def run_all(
     check_limits(request.games, request.jobs)
     if grid and PLAYERS in grid.keys and request.players is not None:
         raise PnpError("--sweep players sets the player count: not with --players as well")
+    if grid:
+        check_sweep(get_game(request.game), grid.keys)
     settings = grid.settings() if grid else [{}]
     plans = []
     for setting in settings:

@@ -13,10 +13,12 @@ import itertools
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Literal, get_origin
 
 from pnp.config import parse_toml
 from pnp.errors import PnpError
+from pnp.gamedef import GameDef, rule_keys
+from pnp.params import PrintParams, field_hints, keys_of
 
 MAX_VALUES = 50  # values of one key
 MAX_SETTINGS = 200  # settings of the whole grid
@@ -50,6 +52,31 @@ class Grid:
         for values in self.values:
             n *= len(values)
         return n
+
+
+def sweep_keys(game: GameDef) -> tuple[str, ...]:
+    """The keys a sweep may change: `players`, then the keys the game's rules read
+    (`pnp.gamedef.rule_keys`) that take one value (a number, a word, a switch; a list such
+    as `colours` is not swept)."""
+    params = game.default_params()
+    hints = field_hints(type(params))
+    one = (bool, int, float, str)
+    read = rule_keys(game)
+    return (PLAYERS, *(k for k in read if hints[k] in one or get_origin(hints[k]) is Literal))
+
+
+def check_sweep(game: GameDef, keys: tuple[str, ...]) -> None:
+    """Refuse a swept key the rules never read (a print size, a margin): every setting
+    would play the very same games, and the grid would only seem to say something."""
+    read = rule_keys(game)
+    known = keys_of(game.default_params()) | keys_of(PrintParams)  # type: ignore[arg-type]
+    for key in keys:
+        if key != PLAYERS and key in known and key not in read:
+            raise PnpError(
+                f"--sweep {key}: {game.title}'s rules do not read '{key}' (it changes the "
+                "printed kit only), so every setting would play the same games; sweep one of "
+                + ", ".join(sweep_keys(game))
+            )
 
 
 def label(setting: dict[str, Any]) -> str:

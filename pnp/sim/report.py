@@ -23,7 +23,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from pnp.atomic import write_text  # noqa: E402
 from pnp.sim.metrics import Accumulator  # noqa: E402
-from pnp.sim.verdicts import is_interval_key, plain_summary, plus_minus  # noqa: E402
+from pnp.sim.verdicts import is_interval_key, mean_pm, plain_summary, plus_minus  # noqa: E402
 from pnp.templating import render  # noqa: E402
 
 if TYPE_CHECKING:
@@ -204,6 +204,7 @@ def render_report(
         ratios=ratios,
         sweep=sweep,
         pm=plus_minus,
+        mean_pm=mean_pm,
         params={k: said(v) for k, v in summary.get("params", {}).items()},
         answers=plain_summary(summary),
         plots={

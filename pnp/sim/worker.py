@@ -10,7 +10,6 @@ watches.
 from __future__ import annotations
 
 import ctypes
-import functools
 import importlib
 import os
 import pickle
@@ -92,12 +91,19 @@ def play_chunk(
             add(record)
         start = batch.stop
     rng = random.Random()
-    play = engine.play_one if isinstance(bot, str) else functools.partial(play_lineup, engine)
+    if isinstance(bot, str):
+        for i in range(start, stop):
+            if halt.value:
+                break
+            rng.seed(game_seed(seed, i))
+            add(engine.play_one(model, players, bot, rng, **options))
+        return acc
     for i in range(start, stop):
         if halt.value:
             break
         rng.seed(game_seed(seed, i))
-        add(play(model, players, bot, rng, **options))
+        seats = bot.seated(i)
+        add(play_lineup(engine, model, players, seats, rng, **options), seats.bots)
     return acc
 
 

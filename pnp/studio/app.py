@@ -4,9 +4,12 @@ Every route calls the functions the command line calls (`pnp.build`, `pnp.sim`),
 the job processes of `pnp.studio.jobs`, so what the page shows is what the CLI makes. Bad
 input is one line of JSON, ``{"error": ...}``, with the CLI's message: 404 for an unknown
 game or job, 413 for a body over 1 MB, 422 for a value the CLI would refuse (with the
-field's key when one field is at fault), 429 when too many jobs wait. Before any route, the
-doors of `pnp.studio.guard` refuse what does not come from the studio's own page (400, 401,
-403, 415).
+field's key when one field is at fault), 429 when too many jobs and checks wait, 500 with
+the folder when the cache cannot be written. Before any route, the doors of
+`pnp.studio.guard` refuse what does not come from the studio's own page (400, 401, 403, 415).
+
+A check answers in its request; when its client goes away before the answer (a page that
+moved on to newer values), the check is cancelled unless another client waits for it.
 """
 
 from __future__ import annotations
@@ -32,18 +35,19 @@ from pnp.games import get_game, registry
 from pnp.paper import paper_name
 from pnp.render.laser import presets_from_text
 from pnp.sim.command import MAX_SEED, parse_options, parse_sweep
+from pnp.sim.grid import check_sweep
 from pnp.sim.runner import check_limits
 from pnp.sim.seats import bot_names, engine_for, lineup, seat_count
 from pnp.sim.solve import MAX_BUDGET, solver_for
 from pnp.studio import schema
-from pnp.studio.cache import Cache
+from pnp.studio.cache import Cache, CacheError
 from pnp.studio.guard import Doors, Guard, new_token
-from pnp.studio.jobs import Job, Jobs, TaskError
+from pnp.studio.jobs import Asked, Busy, Job, JobCancelled, Jobs, TaskError
 from pnp.studio.work import write_zip
 from pnp.templating import TEMPLATES, render
 
 MAX_BODY = 1_000_000  # bytes
-MAX_WAITING = 64  # jobs queued or running at once
+MAX_WAITING = 64  # jobs queued or running, and checks under way, at once
 STATIC = TEMPLATES / "studio" / "static"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -79,6 +83,21 @@ def _game(slug: str) -> GameDef:
         raise ApiError(404, str(exc)) from None
 
 
+async def _gone(request: Request) -> None:
+    """Returns once the client has gone away (its body is read: what comes next is the
+    disconnect)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _busy(waiting: int) -> ApiError:
+    return ApiError(429, f"{waiting} jobs and checks are waiting: cancel one or try again later")
+
+
+def _cache_error(exc: CacheError) -> ApiError:
+    return ApiError(500, str(exc), folder=str(exc.folder))
+
+
 async def _body(request: Request) -> dict[str, Any]:
     """The request's JSON object, read at most `MAX_BODY` bytes far."""
     length = request.headers.get("content-length")
@@ -108,17 +127,14 @@ def _values(game: GameDef, body: dict[str, Any]) -> dict[str, Any]:
         values = schema.read_values(game, body.get("params", {}))
     except schema.FieldError as exc:
         raise ApiError(422, str(exc), field=exc.key, fields=exc.fields) from None
-    if values.get("laser_presets"):
-        raise ApiError(
-            422, PRESETS_PATH, field="laser_presets", fields={"laser_presets": PRESETS_PATH}
+    named = [key for key in schema.path_keys(game) if values.get(key)]
+    if named:
+        line = (
+            f"'{named[0]}' names a file, and the studio reads no file a request names: "
+            "load the file in the page instead (its text is sent, never its path)"
         )
+        raise ApiError(422, line, field=named[0], fields={named[0]: line})
     return values
-
-
-PRESETS_PATH = (
-    "'laser_presets' names a file, and the studio reads no file a request names: "
-    "load the presets file in the page instead (its text is sent, never its path)"
-)
 
 
 def _presets(body: dict[str, Any]) -> str:
@@ -197,8 +213,8 @@ class Studio:
 
     async def preview(self, request: Request) -> Response:
         game = _game(request.path_params["game"])
-        future = self.jobs.ask("preview", {"slug": game.slug}, {"game": game.slug})
-        result, folder = await asyncio.wrap_future(future)
+        asked = self.jobs.ask("preview", {"slug": game.slug}, {"game": game.slug})
+        result, folder = await self._answer(request, asked)
         return FileResponse(folder / result["png"], media_type="image/png")
 
     async def check(self, request: Request) -> Response:
@@ -207,12 +223,36 @@ class Studio:
         values = _values(game, body)
         paper = _paper(body, values)
         args = {"slug": game.slug, "values": values, "paper": paper}
-        future = self.jobs.ask("check", args, {"game": game.slug, "values": values, "paper": paper})
+        key = {"game": game.slug, "values": values, "paper": paper}
         try:
-            result, _ = await asyncio.wrap_future(future)
+            asked = self.jobs.ask("check", args, key, most=MAX_WAITING)
+        except Busy as exc:
+            raise _busy(exc.waiting) from None
+        result, _ = await self._answer(request, asked)
+        return JSONResponse(result)
+
+    async def _answer(self, request: Request, asked: Asked) -> tuple[Any, Path]:
+        """The asked task's result and folder once it ends, as one line of JSON if it
+        fails; if the client goes away first, it no longer waits (the task is cancelled
+        when no one else does)."""
+        answer = asyncio.wrap_future(asked.future)
+        gone = asyncio.ensure_future(_gone(request))
+        try:
+            await asyncio.wait({answer, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+        if not answer.done():
+            self.jobs.leave(asked)
+            answer.add_done_callback(lambda f: f.cancelled() or f.exception())  # unread
+            raise ApiError(499, "the client went away: nothing waits for this answer")
+        try:
+            return answer.result()
         except TaskError as exc:
             raise ApiError(422, str(exc)) from None
-        return JSONResponse(result)
+        except CacheError as exc:
+            raise _cache_error(exc) from None
+        except JobCancelled:
+            raise ApiError(503, "the studio is stopping: the task was cancelled") from None
 
     async def toml_out(self, request: Request) -> Response:
         game = _game(request.path_params["game"])
@@ -239,9 +279,9 @@ class Studio:
     # --- jobs ---------------------------------------------------------------------------
 
     def _submit(self, kind: str, game: GameDef, args: dict, request: dict) -> Response:
-        waiting = sum(j.state in ("queued", "running") for j in self.jobs.jobs.values())
+        waiting = self.jobs.waiting()
         if waiting >= MAX_WAITING:
-            raise ApiError(429, f"{waiting} jobs are waiting: cancel one or try again later")
+            raise _busy(waiting)
         job = self.jobs.submit(kind, game.slug, args, {"game": game.slug, **request})
         return JSONResponse({"job": job.id}, status_code=202)
 
@@ -312,6 +352,10 @@ class Studio:
         key = str(sweep.get("key", ""))
         text = f"{key}=" + ",".join(str(v) for v in sweep["values"])
         key, swept = parse_sweep(text)
+        try:
+            check_sweep(game, (key,))
+        except PnpError as exc:
+            raise ApiError(422, str(exc), field=key) from None
         for value in swept:
             try:
                 schema.read_values(game, {**schema.changed(game, values), key: value})
@@ -378,7 +422,10 @@ class Studio:
             raise ApiError(409, f"job {job.id} has not finished (it is {job.state})")
         target = job.folder / "kit.zip"
         if not target.is_file():
-            await asyncio.to_thread(write_zip, job.folder, job.result["files"], target)
+            try:
+                await asyncio.to_thread(write_zip, job.folder, job.result["files"], target)
+            except OSError as exc:
+                raise _cache_error(CacheError(job.folder, exc.strerror or str(exc))) from None
         name = f"{job.game}-{job.result['paper']}.zip"
         headers = {"content-disposition": f'attachment; filename="{name}"'}
         return FileResponse(target, media_type="application/zip", headers=headers)

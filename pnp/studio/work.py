@@ -139,13 +139,17 @@ def write_zip(folder: Path, names: list[str], target: Path) -> None:
     kit (fixed dates and order). Made when first asked for (a preview never is), under a
     temporary name and renamed into place."""
     part = target.with_name(f".{target.name}.{os.getpid()}.part")
-    with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as z:
-        for name in sorted(names):
-            info = zipfile.ZipInfo(name, ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            z.writestr(info, (folder / name).read_bytes())
-    os.replace(part, target)
+    try:
+        with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as z:
+            for name in sorted(names):
+                info = zipfile.ZipInfo(name, ZIP_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                z.writestr(info, (folder / name).read_bytes())
+        os.replace(part, target)
+    except OSError:
+        part.unlink(missing_ok=True)  # never half a zip left in an entry
+        raise
 
 
 def simulate(

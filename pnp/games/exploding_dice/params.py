@@ -58,7 +58,7 @@ class ExplodingDiceParams(CardGroup, TinGroup, DiceGroup):
     )
     n: int = param(4, lo=2, hi=16, help="grid size, even")
     clearance: float = param(3.0, lo=0, hi=20, help="mm between neighbouring dice")
-    colours: tuple[str, ...] = param(COLOURS, min_len=4, max_len=4)
+    colours: tuple[str, ...] = param(COLOURS, min_len=4, max_len=4, ink=True)
     dice_per_colour: int = param(4, lo=1, hi=64)
     faces: dict[str, tuple[tuple[int, ...], ...]] = param(factory=dict, parse=parse_faces)
     arrows: Literal["all", "pinwheel"] = param("all")

@@ -67,7 +67,7 @@ class HomeInOnePieceParams(CardGroup, DiceGroup, ScaleGroup):
     home_depth: float = param(130.0, lo=20, hi=2000, help="home zone, mm")
     board_height: float = param(400.0, lo=50, hi=3000, help="mm")
     dough_colours: tuple[str, ...] = param(
-        ("red", "blue"), min_len=2, max_len=2, help="one palette colour per player"
+        ("red", "blue"), min_len=2, max_len=2, help="one palette colour per player", ink=True
     )
     dice: tuple[tuple[int, ...], ...] = param(
         DEFAULT_DICE, min_len=1, max_len=3, help="per die: six faces, 1 = blob, 0 = blank"

@@ -428,21 +428,24 @@ async function update() {
   const current = () => gen === S.generation;
   keepAddress();
   const params = formValues();
+  const paper = S.paper;
   const status = $("#build-status");
   $("#form-error").hidden = true;
   status.className = "status busy";
   status.textContent = "checking and building…";
+  checksBusy(params, paper);
   $("#zip-link").classList.add("disabled");
   if (S.buildJob && !["done", "failed", "cancelled"].includes(S.buildJob.state)) {
     api("DELETE", `/api/jobs/${S.buildJob.id}`).catch(() => {});
   }
   let job;
   try {
-    ({ job } = await api("POST", `/api/games/${S.game}/build`, { params, paper: S.paper, formats: PREVIEW, ...presetsBody() }));
+    ({ job } = await api("POST", `/api/games/${S.game}/build`, { params, paper, formats: PREVIEW, ...presetsBody() }));
   } catch (err) {
     if (!current()) return;
     if (err.status === 422) {
       showFieldErrors(err.data.fields || {});
+      checksNotMade(params, paper, err.message);
       if (!err.data.field) showFormError(err.message);
       status.className = "status bad";
       status.textContent = "not built: fix the value marked in the form";
@@ -459,10 +462,12 @@ async function update() {
     if (j.state === "running") status.textContent = `building… ${j.progress.message || ""}`;
   }, current);
   if (!done || !current()) return;
-  if (done.result && done.result.checks) renderChecks(done.result.checks);
+  const checked = done.result && done.result.checks;
+  if (checked) renderChecks(checked, params, paper);
+  else checksNotMade(params, paper, done.state === "failed" ? done.error : "the build was cancelled");
   if (done.state !== "done") {
     status.className = "status bad";
-    status.textContent = done.state === "failed" ? `${done.error}: see Checks` : "build cancelled";
+    status.textContent = done.state === "failed" ? (checked ? `${done.error}: see Checks` : done.error) : "build cancelled";
     $("#pages").classList.add("stale");
     $("#parts").classList.add("stale");
     return;
@@ -547,9 +552,51 @@ function renderKit(job) {
   zip.removeAttribute("aria-disabled");
 }
 
-function renderChecks(checks) {
+// --- the Checks tab: findings belong to the values they were made for -------------------
+
+function valuesText(params, paper) {
+  // "die_size = 30, arrows = "pinwheel" on A4": the values a set of findings belongs to
+  const changed = Object.entries(params).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
+  return `${changed.length ? changed.join(", ") : "the default parameters"} on ${paper === "letter" ? "Letter" : "A4"}`;
+}
+
+function checksHeader(text, busy) {
+  return el("p", { class: busy ? "checks-for busy" : "checks-for", id: "checks-for", text });
+}
+
+function checksBusy(params, paper) {
+  // while new values are checked, the old findings stay visible but faded and say so
   const box = $("#checks");
-  box.replaceChildren();
+  box.classList.add("stale");
+  $$(".not-checked, #checks-for", box).forEach((node) => node.remove());
+  const before = box.children.length ? " The findings below are for the values before." : "";
+  box.prepend(checksHeader(`Checking ${valuesText(params, paper)}…${before}`, true));
+  const badge = $("#check-badge");
+  badge.className = "badge busy";
+  badge.textContent = "…";
+  $$(".field .finding").forEach((f) => f.classList.add("stale"));
+}
+
+function checksNotMade(params, paper, why) {
+  // no findings for values the build refused: none of the old ones stays anywhere
+  const box = $("#checks");
+  box.classList.remove("stale");
+  const reason = el("p", { class: "not-checked", text: why });
+  box.replaceChildren(checksHeader(`Not checked: ${valuesText(params, paper)}.`, false), reason);
+  const badge = $("#check-badge");
+  badge.className = "badge errors";
+  badge.textContent = "!";
+  $$(".field .finding").forEach((f) => {
+    f.hidden = true;
+    f.textContent = "";
+    f.className = "finding";
+  });
+}
+
+function renderChecks(checks, params, paper) {
+  const box = $("#checks");
+  box.classList.remove("stale");
+  box.replaceChildren(checksHeader(`Found for ${valuesText(params, paper)}.`, false));
   const all = [
     ...checks.errors.map((f) => ({ ...f, level: "error" })),
     ...checks.warnings.map((f) => ({ ...f, level: "warning" })),
@@ -615,7 +662,8 @@ function renderPlayForm(info) {
   const sweep = $("#sweep-key");
   sweep.replaceChildren(el("option", { value: "", text: "(none)" }));
   for (const f of S.schema.fields) {
-    if (["number", "integer", "choice", "boolean"].includes(f.type)) sweep.append(el("option", { value: f.key, text: f.key }));
+    // only keys the rules read: a print size or margin would play the same games each time
+    if (f.sweep) sweep.append(el("option", { value: f.key, text: f.key }));
   }
 }
 
