@@ -76,8 +76,8 @@ def param(
     `parse(name, value)` replaces the type-driven reading for a field whose config form is
     richer than its type (Exploding Dice's faces: one list for all dice, or one per die).
     `ink=True`: a string (or each string of a list) names a palette colour, checked with
-    the other values; `file=True`: a string names a file the build reads, so whatever
-    caches a build keys it by the file's content (`file_keys`)."""
+    the other values; `file=True`: a string names a file the build reads, which a web
+    request may not name (the studio refuses it and takes the file's text: `file_keys`)."""
     spec = Spec(lo, hi, lo_open, help, min_len, max_len, item_lo, item_hi, parse, ink, file)
     if factory is not _MISSING:
         return dataclasses.field(default_factory=factory, metadata={"spec": spec})

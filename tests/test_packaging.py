@@ -76,7 +76,9 @@ def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
         "from starlette.testclient import TestClient\n"
         "from pnp.studio.app import Settings, create_app, STATIC\n"
         "from pathlib import Path\n"
-        "c = TestClient(create_app(Settings(Path('cache'), 1, 10**8)))\n"
+        "s = Settings(Path('cache'), 1, 10**8)\n"
+        "c = TestClient(create_app(s), base_url='http://127.0.0.1:8765')\n"
+        "assert c.get('/?token=' + s.token, follow_redirects=False).status_code == 303\n"
         "print(STATIC)\n"
         "for url in ('/', '/static/studio.js', '/static/studio.css', '/api/games'):\n"
         "    assert c.get(url).status_code == 200, url\n",
