@@ -4,7 +4,8 @@ narrower one the designer gives.
 `--over dice_per_colour,n,arrows` names keys, each over its whole declared range (a whole
 number or a number between the `lo` and `hi` of its `pnp.params.param`, a word among its
 `Literal` choices, a switch true or false); `--over "die_size=10..16"` narrows one
-(`A..B:STEP` steps it), `--over arrows=all,pinwheel` lists its values. `players` is the seat
+(`A..B:STEP` steps it), `--over arrows=all,pinwheel` lists its values. The last key of a list may
+carry its values: `--over dice_per_colour,n=4..8:2`. `players` is the seat
 count, from the game's fewest to its most. Only keys the rules read may be tuned
 (`pnp.gamedef.rule_keys`): another would play the very same games.
 """
@@ -83,14 +84,13 @@ def parse_over(texts: list[str], game: GameDef, players: int | None) -> list[Dim
     keys when none is given. Each is a one-line error when it cannot be searched."""
     named: list[tuple[str, str | None]] = []
     for text in texts:
-        key, sep, rest = text.partition("=")
-        if sep:
-            named.append((key.strip(), rest))
-        else:
-            for word in text.split(","):
-                if not word.strip():
-                    raise PnpError(f"--over has an empty key in '{text}'")
-                named.append((word.strip(), None))
+        keys, sep, rest = text.partition("=")  # `a,b,c=1,2`: a, b, and c over 1, 2
+        words = keys.split(",")
+        for i, word in enumerate(words):
+            if not word.strip():
+                raise PnpError(f"--over has an empty key in '{text}'")
+            last = sep and i == len(words) - 1
+            named.append((word.strip(), rest if last else None))
     if not texts:
         named = [(k, None) for k in default_keys(game, players)]
         if not named:
