@@ -82,6 +82,9 @@ def tune(
         bool, typer.Option(help="Write OUT/<game>/tune.html (plots) and OUT/<game>/tune.toml.")
     ] = False,
     out: Annotated[str, typer.Option(help="Output folder for --report.")] = "output",
+    check_kits: Annotated[
+        bool, typer.Option(help="Run pnp check on the recommended settings' kits.")
+    ] = True,
     progress: Annotated[
         str, typer.Option(help="auto (a bar on a terminal, else plain), bar, plain or none.")
     ] = "auto",
@@ -122,7 +125,7 @@ def tune(
     if json_out not in (None, "-") and stream_named(json_out) == 2:
         progress = "none"
     with report_after_ctrl_c():
-        tuned = _run(lambda told: run_tune(setup, dims, spent, told), game, err, progress)
+        tuned = _run(lambda told: run_tune(setup, dims, spent, told, check_kits), game, err, progress)
         text = json.dumps(tuned.json, indent=2)
         if json_out == "-" or (json_out and stream_named(json_out) == 1):
             print(text)
@@ -130,6 +133,11 @@ def tune(
             if json_out:
                 write_user_file(json_out, text + "\n")
             Console().print(answer_table(tuned.json))
+            for rec in tuned.json["recommended"]:
+                for line in rec.get("kit_errors", []):
+                    where = ", ".join(f"{k} = {v}" for k, v in rec["setting"].items())
+                    err.print(f"warning: {where}: pnp check: {line}", highlight=False,
+                              soft_wrap=True, markup=False)
         if save_config and tuned.config:
             write_user_file(save_config, tuned.config)
         if report:
@@ -239,6 +247,9 @@ def answer_table(answer: dict[str, Any]) -> Table:
             )
         if rec.get("degenerate"):
             t.add_row("", f"degenerate: {rec['degenerate']}", "", "", "", "")
+        errors = rec.get("kit_errors", [])
+        if errors:
+            t.add_row("", "pnp check (see below)", "", "", f"kit refused: {len(errors)} error(s)", "")
     if not answer["recommended"] and answer.get("best"):
         setting = ", ".join(f"{k} = {v}" for k, v in answer["best"].items())
         t.add_row(setting, "(best so far, not verified)", "", "", "", "")

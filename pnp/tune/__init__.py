@@ -20,7 +20,7 @@ from pnp.games import get_game
 from pnp.sim.command import MAX_SEED
 from pnp.sim.runner import check_limits
 from pnp.sim.seats import engine_for, known_bot, seat_count
-from pnp.tune.answer import answer_json, config_text
+from pnp.tune.answer import answer_json, config_text, config_values
 from pnp.tune.budget import Budget, Spend, parse_budget
 from pnp.tune.search import Found, Progress, search
 from pnp.tune.space import Dimension, parse_over
@@ -104,11 +104,26 @@ def _cluster(setup: Setup) -> Iterator[Setup]:
         yield replace(setup, scheduler=address)
 
 
+def kit_errors(setup: Setup, setting: dict[str, Any]) -> list[str]:
+    """The errors `pnp check` finds in the kit of a setting (a score line that does not
+    show on a larger board...): a setting the rules like may still not print."""
+    from pnp.build import check_game
+
+    values = config_values(setup.game, setting)
+    found = check_game(setup.game, setup.config, None, values)
+    return [f"{f.component}: {f.message}" for f in found if f.level == "error"]
+
+
 def run_tune(
-    setup: Setup, dims: list[Dimension], budget: Budget, progress: Progress | None = None
+    setup: Setup,
+    dims: list[Dimension],
+    budget: Budget,
+    progress: Progress | None = None,
+    check_kits: bool = True,
 ) -> Tuned:
-    """Search, then play the best settings again on fresh seeds; stopped by Ctrl-C (or a
-    worker lost for good) it answers with what it found so far, unverified."""
+    """Search, then play the best settings again on fresh seeds and check their kits (a
+    setting whose kit `pnp check` refuses comes after those it accepts); stopped by Ctrl-C
+    (or a worker lost for good) it answers with what it found so far, unverified."""
     spend = Spend(budget)
     with _cluster(setup) as playing:
         found = search(playing, dims, spend, progress)
@@ -124,6 +139,12 @@ def run_tune(
                 stopped = "interrupted" if cut == "interrupted" else "failure"
                 failure = None if cut == "interrupted" else cut
                 evidence = []
+    try:
+        for e in evidence if check_kits else []:
+            e.kit_errors = kit_errors(setup, e.trial.setting)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    evidence.sort(key=Evidence.order)
     data = answer_json(setup, dims, budget, found, evidence, spend, search_games, stopped)
     return Tuned(data, found, evidence, stopped, failure, config_text(setup.game, data))
 

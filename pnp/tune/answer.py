@@ -84,7 +84,19 @@ def evidence_json(e: Evidence) -> dict[str, Any]:
     if why:
         out["degenerate"] = why
     out["targets"] = [target_json(t, e) for t in c.setup.targets]
+    if e.kit_errors:
+        out["kit_errors"] = e.kit_errors
     return out
+
+
+def config_values(game: str, setting: dict[str, Any]) -> dict[str, Any]:
+    """A setting as config keys: the seat count is one only where the game's kit has a
+    `players` key of its own (Building Community's layout check solves for it)."""
+    from pnp.games import get_game
+    from pnp.params import keys_of
+
+    own = keys_of(get_game(game).default_params())  # type: ignore[arg-type]
+    return {k: v for k, v in setting.items() if k != PLAYERS or PLAYERS in own}
 
 
 def answer_json(
@@ -152,5 +164,5 @@ def config_text(game: str, answer: dict[str, Any]) -> str | None:
         lines.append(f"# tuned for --players {answer['players']}")
     if any(t["metric"] == SKILL for t in answer["targets"]):
         lines.append("# mcts_vs_greedy: an mcts seat against greedy seats")
-    lines += [f"{k} = {toml_literal(v)}" for k, v in best.items() if k != PLAYERS]
+    lines += [f"{k} = {toml_literal(v)}" for k, v in config_values(game, best).items()]
     return "\n".join(lines) + "\n"

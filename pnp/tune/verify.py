@@ -12,7 +12,7 @@ the targets' ranges where the settings truly meet them. A target is then met (it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.tune.budget import Spend
@@ -33,15 +33,17 @@ class Evidence:
     candidate: Candidate
     readings: dict[str, Reading]
     verdicts: dict[str, str]
+    kit_errors: list[str] = field(default_factory=list)  # what `pnp check` refuses in its kit
 
     @property
     def meets_all(self) -> bool:
         return all(v == "met" for v in self.verdicts.values())
 
-    def order(self) -> tuple[int, int, int, float, int]:
+    def order(self) -> tuple[int, int, int, int, float, int]:
         verdicts = list(self.verdicts.values())
         return (
             0 if self.meets_all else 1,
+            1 if self.kit_errors else 0,
             1 if self.candidate.degenerate() else 0,
             verdicts.count("missed"),
             self.candidate.score(),
