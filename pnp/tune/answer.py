@@ -33,18 +33,21 @@ def misses(trial: Trial) -> list[float]:
 def pareto(found: Found) -> list[int]:
     """The trials no other trial beats on every target's miss at once (on the search's
     estimates): where targets conflict, the trade-offs to choose among."""
-    trials = ranking(found)
-    vectors = {t.number: misses(t) for t in trials}
+    return front_of({t.number: misses(t) for t in ranking(found)})
+
+
+def front_of(vectors: dict[int, list[float]]) -> list[int]:
+    """The keys whose vector no other vector beats: as small on every target, smaller on
+    one."""
     front = []
-    for t in trials:
-        mine = vectors[t.number]
+    for number, mine in vectors.items():
         beaten = any(
             all(a <= b for a, b in zip(other, mine, strict=True)) and other != mine
             for n, other in vectors.items()
-            if n != t.number
+            if n != number
         )
         if not beaten:
-            front.append(t.number)
+            front.append(number)
     return sorted(front)
 
 
