@@ -6,17 +6,22 @@ misses and the Pareto front; a degenerate setting is never recommended."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
 
+import procs
 import pytest
 from cli_run import one_error_line, run
 from tune_toy import GAME as ONES
 from tune_toy import mean_turns, seat_gap
 
 from pnp.games import registered
-from pnp.tune import plan_tune, run_tune
-from pnp.tune.measure import games_to_decide, seat_gap as measured_gap, verdict
-from pnp.tune.targets import Target
 from pnp.sim.metrics import Accumulator
+from pnp.tune import plan_tune, run_tune
+from pnp.tune.measure import games_to_decide, verdict
+from pnp.tune.measure import seat_gap as measured_gap
+from pnp.tune.targets import Target
 
 pytest.importorskip("optuna")
 
@@ -160,3 +165,32 @@ def test_a_degenerate_setting_is_never_recommended():
         assert s["dice_per_colour"] > 1 and s["n"] > 2
         assert "degenerate" not in rec
     assert not answer["best"] or answer["best"]["dice_per_colour"] > 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not procs.needs_proc, reason="Linux")
+def test_ctrl_c_stops_a_tune_cleanly_and_writes_what_was_found(tmp_path):
+    """Ctrl-C (to the whole group, as a terminal sends it) while the workers play: exit
+    130, one line saying what is kept, and the JSON and config of the best so far."""
+    answer, best = tmp_path / "tune.json", tmp_path / "best.toml"
+    proc = procs.start(
+        "tune", "exploding-dice", "--players", "3", "--target", "turns in 18..25",
+        "--over", "dice_per_colour=2..8", "--budget", "10m", "--jobs", "2",
+        "--progress", "none", "--json", str(answer), "--save-config", str(best),
+    )  # fmt: skip
+    try:
+        procs.until(lambda: len(procs.children(proc.pid)) >= 2, proc=proc,
+                    waiting_for="the workers to start")  # fmt: skip
+        time.sleep(0.5)
+        os.killpg(proc.pid, signal.SIGINT)
+        code, out, err = procs.finish(proc)
+    finally:
+        procs.kill_group(proc)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert [ln for ln in err.splitlines() if ln.startswith("interrupted: ")], err
+    data = json.loads(answer.read_text())
+    assert data["stopped"] == "interrupted"
+    assert data["trials"] and data["games"]["total"] > 0
+    if data["best"]:  # a round had finished: the best so far, as a config too
+        assert best.read_text().startswith("# pnp tune exploding-dice")

@@ -48,14 +48,20 @@ def tune(
     ] = None,
     players: Annotated[
         int | None,
-        typer.Option(help="Players per game (default: tuned if --over names players, "
-                     "else the game's own).", parser=whole_number),
+        typer.Option(
+            help="Players per game (default: tuned if --over names players, else the game's own).",
+            parser=whole_number,
+        ),
     ] = None,
-    bot: Annotated[str, typer.Option(help="Bot for every seat: random, greedy or mcts.")] = "random",
+    bot: Annotated[
+        str, typer.Option(help="Bot for every seat: random, greedy or mcts.")
+    ] = "random",
     bot_budget: Annotated[
         int | None,
-        typer.Option(help="Playouts per mcts decision for mcts_vs_greedy (default: the game's).",
-                     parser=whole_number),
+        typer.Option(
+            help="Playouts per mcts decision for mcts_vs_greedy (default: the game's).",
+            parser=whole_number,
+        ),
     ] = None,
     budget: Annotated[
         str,
@@ -66,8 +72,8 @@ def tune(
     ] = "5000games",
     seed: Annotated[int, typer.Option(help="Master seed.", parser=whole_number)] = 1,
     jobs: Annotated[
-        int, typer.Option(help="Worker processes (results do not depend on it).",
-                          parser=whole_number),
+        int,
+        typer.Option(help="Worker processes (results do not depend on it).", parser=whole_number),
     ] = default_jobs(),
     config: Annotated[
         Path | None, typer.Option(help="TOML file with the kit parameters tuned around.")
@@ -76,7 +82,8 @@ def tune(
         str | None, typer.Option("--json", help="Write the JSON answer to a file ('-': stdout).")
     ] = None,
     save_config: Annotated[
-        str | None, typer.Option(help="Write the best setting as a config file (pnp build --config).")
+        str | None,
+        typer.Option(help="Write the best setting as a config file (pnp build --config)."),
     ] = None,
     report: Annotated[
         bool, typer.Option(help="Write OUT/<game>/tune.html (plots) and OUT/<game>/tune.toml.")
@@ -90,8 +97,10 @@ def tune(
     ] = "auto",
     scheduler: Annotated[
         str | None,
-        typer.Option(help="Play on a Dask cluster: its scheduler's address, or 'local' for "
-                     "one on this machine with --jobs workers."),
+        typer.Option(
+            help="Play on a Dask cluster: its scheduler's address, or 'local' for "
+            "one on this machine with --jobs workers."
+        ),
     ] = None,
     scheduler_timeout: Annotated[
         float, typer.Option(help="Seconds to reach the Dask scheduler and find a worker.")
@@ -125,7 +134,9 @@ def tune(
     if json_out not in (None, "-") and stream_named(json_out) == 2:
         progress = "none"
     with report_after_ctrl_c():
-        tuned = _run(lambda told: run_tune(setup, dims, spent, told, check_kits), game, err, progress)
+        tuned = _run(
+            lambda told: run_tune(setup, dims, spent, told, check_kits), game, err, progress
+        )
         text = json.dumps(tuned.json, indent=2)
         if json_out == "-" or (json_out and stream_named(json_out) == 1):
             print(text)
@@ -136,8 +147,12 @@ def tune(
             for rec in tuned.json["recommended"]:
                 for line in rec.get("kit_errors", []):
                     where = ", ".join(f"{k} = {v}" for k, v in rec["setting"].items())
-                    err.print(f"warning: {where}: pnp check: {line}", highlight=False,
-                              soft_wrap=True, markup=False)
+                    err.print(
+                        f"warning: {where}: pnp check: {line}",
+                        highlight=False,
+                        soft_wrap=True,
+                        markup=False,
+                    )
         if save_config and tuned.config:
             write_user_file(save_config, tuned.config)
         if report:
@@ -150,9 +165,10 @@ def tune(
 
 
 def _kept(answer: dict[str, Any]) -> str:
+    which = "with the evidence played" if answer["recommended"] else "unverified"
     return (
         f"{len(answer['trials'])} trials and {answer['games']['total']:,} games; what was "
-        "found is reported, unverified"
+        f"found is reported, {which}"
     )
 
 
@@ -166,8 +182,11 @@ def _write_report(tuned: Any, folder: Path, game: str, err: Console) -> None:
     err.print(f"report: {path}", highlight=False, soft_wrap=True)
     if tuned.config:
         config = write_text(folder / game / "tune.toml", tuned.config, root=folder)
-        err.print(f"config: {config} (pnp build {game} --config {config})", highlight=False,
-                  soft_wrap=True)
+        err.print(
+            f"config: {config} (pnp build {game} --config {config})",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def _run(work: Any, game: str, err: Console, mode: str) -> Any:
@@ -249,7 +268,9 @@ def answer_table(answer: dict[str, Any]) -> Table:
             t.add_row("", f"degenerate: {rec['degenerate']}", "", "", "", "")
         errors = rec.get("kit_errors", [])
         if errors:
-            t.add_row("", "pnp check (see below)", "", "", f"kit refused: {len(errors)} error(s)", "")
+            t.add_row(
+                "", "pnp check (see below)", "", "", f"kit refused: {len(errors)} error(s)", ""
+            )
     if not answer["recommended"] and answer.get("best"):
         setting = ", ".join(f"{k} = {v}" for k, v in answer["best"].items())
         t.add_row(setting, "(best so far, not verified)", "", "", "", "")

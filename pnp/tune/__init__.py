@@ -135,10 +135,9 @@ def run_tune(
                 evidence, cut = verify(found, spend, progress)
             except KeyboardInterrupt:
                 evidence, cut = [], "interrupted"
-            if cut:
+            if cut:  # the evidence played so far stands: its intervals say how little
                 stopped = "interrupted" if cut == "interrupted" else "failure"
                 failure = None if cut == "interrupted" else cut
-                evidence = []
     try:
         for e in evidence if check_kits else []:
             e.kit_errors = kit_errors(setup, e.trial.setting)

@@ -77,7 +77,9 @@ def target_plot(answer: dict[str, Any], target: dict[str, Any]) -> str:
             _band(ax, target)
             ax.set_xlabel(key.replace("_", " "))
             ax.set_ylabel(metric.replace("_", " "))
-        fig.suptitle(f"{target['target']}: every trial (orange: recommended; bars: 95 %; x: degenerate)")
+        fig.suptitle(
+            f"{target['target']}: every trial (orange: recommended; bars: 95 %; x: degenerate)"
+        )
         return _svg(fig)
 
 
@@ -125,12 +127,25 @@ def pareto_plots(answer: dict[str, Any]) -> list[str]:
         with matplotlib.rc_context(RC):
             fig = Figure(figsize=(4.6, 3.4))
             ax = fig.add_subplot()
-            ax.scatter([p[0] for p in points], [p[1] for p in points], s=10, color=INK,
-                       alpha=0.6, label="trial")
+            ax.scatter(
+                [p[0] for p in points],
+                [p[1] for p in points],
+                s=10,
+                color=INK,
+                alpha=0.6,
+                label="trial",
+            )
             edge = sorted((p for p in points if p[2] in front), key=lambda p: (p[0], p[1]))
             if edge:
-                ax.plot([p[0] for p in edge], [p[1] for p in edge], "o-", color=ACCENT,
-                        markersize=4, linewidth=1, label="Pareto front")
+                ax.plot(
+                    [p[0] for p in edge],
+                    [p[1] for p in edge],
+                    "o-",
+                    color=ACCENT,
+                    markersize=4,
+                    linewidth=1,
+                    label="Pareto front",
+                )
             _band(ax, a, vertical=True)
             _band(ax, b)
             ax.set_xlabel(a["target"])
@@ -155,7 +170,9 @@ def render_tune_report(tuned: Tuned) -> str:
         budget=", ".join(f"{v:,} {k}" for k, v in answer["budget"].items()),
         config=tuned.config,
         plots={
-            "targets": [target_plot(answer, t) for t in answer["targets"]] if _raced(answer) else [],
+            "targets": [target_plot(answer, t) for t in answer["targets"]]
+            if _raced(answer)
+            else [],
             "progress": progress_plot(answer) if _raced(answer) else "",
             "pareto": pareto_plots(answer) if len(answer["targets"]) > 1 else [],
         },

@@ -16,7 +16,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pnp.errors import PnpError
 from pnp.tune.budget import Spend
@@ -93,7 +93,7 @@ def search(
         sampler = optuna.samplers.TPESampler(
             seed=setup.seed % 2**32, constant_liar=True, n_startup_trials=BATCH
         )
-    directions = ["minimize"] * len(setup.targets)
+    directions: list[Literal["minimize", "maximize"]] = ["minimize"] * len(setup.targets)
     study = optuna.create_study(directions=directions, sampler=sampler)
     found = Found(
         optimizer={

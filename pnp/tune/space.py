@@ -20,7 +20,7 @@ from typing import Any, Literal, get_args, get_origin
 from pnp.errors import PnpError
 from pnp.gamedef import GameDef
 from pnp.params import PrintParams, coerce, field_hints, keys_of, spec_of
-from pnp.sim.grid import PLAYERS, _RANGE, parse_axis, sweep_keys
+from pnp.sim.grid import PLAYERS, RANGE, parse_axis, sweep_keys
 from pnp.sim.seats import engine_for
 
 FLOAT_DIGITS = 4  # a number the optimiser picks is rounded to this many decimals
@@ -145,8 +145,10 @@ def _declared(game: GameDef, key: str) -> Dimension:
         return Dimension(key, "choice", choices=get_args(hint))
     spec = spec_of(next(f for f in dataclasses.fields(params) if f.name == key))  # type: ignore[arg-type]
     if hint is str:
-        raise PnpError(f"--over {key}: '{key}' is a word with no declared choices: list them, "
-                       f"--over '{key}=A,B'")
+        raise PnpError(
+            f"--over {key}: '{key}' is a word with no declared choices: list them, "
+            f"--over '{key}=A,B'"
+        )
     if spec.lo is None or spec.hi is None or spec.lo_open:
         raise PnpError(
             f"--over {key}: '{key}' declares no closed range to search: give one, "
@@ -161,7 +163,7 @@ def _dimension(game: GameDef, key: str, values: str | None, players: int | None)
     _known(game, key)
     if values is None:
         return _declared(game, key)
-    span = _RANGE.fullmatch(values)
+    span = RANGE.fullmatch(values)
     if span:
         return _narrowed(game, key, span[1], span[2], span[3])
     _, listed = parse_axis(f"{key}={values}")

@@ -115,7 +115,9 @@ def parse_target(text: str, engine: Engine, title: str) -> Target:
     if op is None:
         lo, hi = float(a), float(b)
         if hi < lo:
-            raise PnpError(f"--target '{text}': the range {a}..{b} is empty (its end is below its start)")
+            raise PnpError(
+                f"--target '{text}': the range {a}..{b} is empty (its end is below its start)"
+            )
     elif op == "<=":
         lo, hi = -math.inf, float(x)
     else:

@@ -125,6 +125,7 @@ class Candidate:
         seen = (self.acc.games, self.skill_acc.games)
         if self._read is not None and self._read[0] == seen:
             return self._read[1]
+        found: dict[str, Reading]
         if not self.acc.games:
             found = {t.metric: (None, None) for t in self.setup.targets}
         else:
@@ -158,15 +159,17 @@ def play_round(
     skill: Sequence[int] | None = None,
 ) -> str | None:
     """Play `games[i]` more games of candidate i (and `skill[i]` mcts-against-greedy games,
-    by default its share of them: `skill_games`), all on the round's `seed`, in one `run_jobs` call for each kind of game; what
-    stopped the round early ('interrupted', or why a worker's loss could not be made
+    by default its share of them: `skill_games`), all on the round's `seed`, in one
+    `run_jobs` call for each kind of game; what stopped the round early ('interrupted', or why a worker's loss could not be made
     good), else None. The games that finished are kept either way."""
     setup = candidates[0].setup
     rounds: list[tuple[str, list[tuple[Candidate, Any, int]]]] = [
         ("main", [(c, c.plan, n) for c, n in zip(candidates, games, strict=True) if n])
     ]
     if skill is None:
-        skill = [skill_games(n, c.players) if n else 0 for c, n in zip(candidates, games, strict=True)]
+        skill = [
+            skill_games(n, c.players) if n else 0 for c, n in zip(candidates, games, strict=True)
+        ]
     if setup.skill:
         rounds.append(
             (

@@ -3,10 +3,8 @@
 The search's figures are biased in the settings' favour: of many settings measured with
 noise, the best-looking are partly lucky. So the `TOP` best are played again, on seeds no
 round of the search used, each with an even share of what is left of the budget (the
-mcts-against-greedy games, which cost a hundred times more, sized by what the search's
-own interval says they need, with a `SAFETY` margin). The search keeps `1 - SEARCH_SHARE`
-of the budget for this, so the evidence has games enough for the intervals to lie inside
-the targets' ranges where the settings truly meet them. A target is then met (its interval inside the range), missed
+search keeps `1 - SEARCH_SHARE` of it for this; `sizes` says how a time budget's share
+is used). A target is then met (its interval inside the range), missed
 (its interval wholly outside), or undecided at this budget, never met on a guess.
 """
 
@@ -22,7 +20,7 @@ from pnp.tune.targets import SKILL, Target
 from pnp.tune.trial import MIN_SKILL_GAMES, Candidate, derive_seed, play_round
 
 TOP = 3
-SAFETY = 1.5
+SAFETY = 2.0
 
 
 @dataclass
@@ -65,36 +63,37 @@ def _needed(c: Candidate, targets: tuple[Target, ...]) -> tuple[int, int]:
     return main, skill
 
 
+MIN_GAMES = 1000  # a recommended setting's games at the least (the budget allowing)
+TIME_PART = 0.25  # of a time budget's share, at least, for a setting's evidence
 SKILL_SHARE = 0.2  # of a games budget's share, at most, for mcts-against-greedy games
 SKILL_TIME = 0.5  # of a time budget's share, at most, for them
 
 
 def sizes(chosen: list[Candidate], spend: Spend) -> list[tuple[int, int]]:
-    """Games for each chosen setting: an even share of what is left of the budget (more
-    games only narrow the intervals), the mcts-against-greedy games sized by what the
-    skill target needs (they cost a hundred times more time than others)."""
+    """Games for each chosen setting, within an even share of what is left of the budget:
+    the whole share of a games budget (the search's estimates flatter the best settings,
+    so what they say is needed is too little); of a time budget, what the targets need
+    (`_needed`) or a `TIME_PART` of the share, whichever is more, so a search that ended
+    early does not spend the rest of the time on evidence. The mcts-against-greedy games,
+    a hundred times dearer, get what they need, within their part of the share."""
     out = []
     left = spend.left()
     timed = spend.budget.kind == "seconds"
+    main_rate = (spend.rate("main") or 1.0) if timed else 1.0
+    skill_rate = (spend.rate("skill") or 1.0) if timed else 1.0
     for i, c in enumerate(chosen):
         share = left / (len(chosen) - i)
-        _, need = _needed(c, c.setup.targets)
-        skill = 0
-        if c.skill_plan is not None:
-            need = max(need, MIN_SKILL_GAMES)
-            if timed:
-                rate = spend.rate("skill") or 1.0
-                skill = int(min(need / rate, SKILL_TIME * share) * rate)
-            else:
-                skill = int(min(need, SKILL_SHARE * share))
-            skill = skill // c.players * c.players
+        main, skill = _needed(c, c.setup.targets)
+        skill = max(skill, MIN_SKILL_GAMES) if c.skill_plan is not None else 0
+        skill = int(
+            min(skill / skill_rate, share * (SKILL_TIME if timed else SKILL_SHARE)) * skill_rate
+        )
+        skill = skill // c.players * c.players
+        rest = share - skill / skill_rate
         if timed:
-            rate = spend.rate("skill") or 1.0
-            rest = share - (skill / rate if skill else 0.0)
-            main = int(max(0.0, rest) * (spend.rate("main") or 0.0))
-        else:
-            main = int(share - skill)
-        left -= share
+            rest = min(rest, max(main / main_rate, TIME_PART * rest, MIN_GAMES / main_rate))
+        main = int(rest * main_rate)
+        left -= main / main_rate + skill / skill_rate
         out.append((main, skill))
     return out
 
@@ -117,9 +116,18 @@ def verify(
 
         def told(games: int) -> None:
             if progress:
-                progress({"phase": "verify", "games": spend.games + games, "trials": len(found.trials),
-                          "spent": spend.fraction(), "left": spend.left(), "unit": spend.budget.kind,
-                          "best": ranked[0].setting, "best_scores": None})
+                progress(
+                    {
+                        "phase": "verify",
+                        "games": spend.games + games,
+                        "trials": len(found.trials),
+                        "spent": spend.fraction(),
+                        "left": spend.left(),
+                        "unit": spend.budget.kind,
+                        "best": ranked[0].setting,
+                        "best_scores": None,
+                    }
+                )
 
         stopped = play_round(
             [c for c, _, _ in playing],
