@@ -161,7 +161,8 @@ def play_round(
     """Play `games[i]` more games of candidate i (and `skill[i]` mcts-against-greedy games,
     by default its share of them: `skill_games`), all on the round's `seed`, in one
     `run_jobs` call for each kind of game; what stopped the round early ('interrupted',
-    or why a worker's loss could not be made good), else None. The games that finished are kept either way."""
+    or why a worker's loss could not be made good), else None. The games that finished
+    are kept either way."""
     setup = candidates[0].setup
     rounds: list[tuple[str, list[tuple[Candidate, Any, int]]]] = [
         ("main", [(c, c.plan, n) for c, n in zip(candidates, games, strict=True) if n])
