@@ -164,28 +164,15 @@ def play_round(
     or why a worker's loss could not be made good), else None. The games that finished
     are kept either way."""
     setup = candidates[0].setup
+    pairs = list(zip(candidates, games, strict=True))
     rounds: list[tuple[str, list[tuple[Candidate, Any, int]]]] = [
-        ("main", [(c, c.plan, n) for c, n in zip(candidates, games, strict=True) if n])
+        ("main", [(c, c.plan, n) for c, n in pairs if n])
     ]
-    if skill is None:
-        skill = [
-            skill_games(n, c.players) if n else 0 for c, n in zip(candidates, games, strict=True)
-        ]
     if setup.skill:
-        rounds.append(
-            (
-                "skill",
-                [
-                    (c, c.skill_plan, k)
-                    for c, k in zip(
-                        candidates,
-                        skill,
-                        strict=True,
-                    )
-                    if k
-                ],
-            )
-        )
+        if skill is None:
+            skill = [skill_games(n, c.players) if n else 0 for c, n in pairs]
+        mixed = zip(candidates, skill, strict=True)
+        rounds.append(("skill", [(c, c.skill_plan, k) for c, k in mixed if k]))
     done_before = 0
     for kind, work in rounds:
         if not work:
