@@ -175,7 +175,7 @@ def test_ctrl_c_stops_a_tune_cleanly_and_writes_what_was_found(tmp_path):
     answer, best = tmp_path / "tune.json", tmp_path / "best.toml"
     proc = procs.start(
         "tune", "exploding-dice", "--players", "3", "--target", "turns in 18..25",
-        "--over", "dice_per_colour=2..8", "--budget", "10m", "--jobs", "2",
+        "--over", "dice_per_colour", "--over", "n=4..8:2", "--budget", "10m", "--jobs", "2",
         "--progress", "none", "--json", str(answer), "--save-config", str(best),
     )  # fmt: skip
     try:
