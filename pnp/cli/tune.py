@@ -192,6 +192,8 @@ def _write_report(tuned: Any, folder: Path, game: str, err: Console) -> None:
 def _run(work: Any, game: str, err: Console, mode: str) -> Any:
     """The tune, with a bar on a terminal or plain lines on stderr: trials done, the best
     setting so far, and what is left of the budget."""
+    from pnp.tune import status_line
+
     if mode == "auto":
         mode = "bar" if is_tty() else "plain"
     if mode == "none":
@@ -216,21 +218,6 @@ def _run(work: Any, game: str, err: Console, mode: str) -> Any:
             bar.update(task, completed=int(1000 * status["spent"]), line=status_line(status))
 
         return work(told)
-
-
-def status_line(status: dict[str, Any]) -> str:
-    """`search: 24 trials, 12,000 games, best dice_per_colour = 44, n = 8 (meets 2 of 2
-    on its estimates), 40 s left`."""
-    left = status["left"]
-    left_text = f"{left:,.0f} games left" if status["unit"] == "games" else f"{left:,.0f} s left"
-    line = f"{status['phase']}: {status['trials']} trials, {status['games']:,} games"
-    if status.get("best"):
-        setting = ", ".join(f"{k} = {v}" for k, v in status["best"].items())
-        line += f", best {setting}"
-        scores = status.get("best_scores")
-        if scores:
-            line += f" (meets {sum(s <= 0 for s in scores)} of {len(scores)} on its estimates)"
-    return f"{line}, {left_text}"
 
 
 def answer_table(answer: dict[str, Any]) -> Table:

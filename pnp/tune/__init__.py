@@ -10,7 +10,7 @@ seeds (`verify`), and answers with the JSON (`answer`), a config file and the re
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -63,10 +63,12 @@ def plan_tune(
     bot_budget: int | None = None,
     scheduler: str | None = None,
     timeout: float = 10.0,
+    values: dict[str, Any] | None = None,
 ) -> tuple[Setup, list[Dimension], Budget]:
     """Check a tune's request, playing nothing: one `PnpError` line for a target the game
     does not report, a range that runs backwards, a key the rules do not read, a value
-    outside its declared range, a budget that is not one."""
+    outside its declared range, a budget that is not one. `values` are config keys every
+    setting starts from (after the config file)."""
     gdef = get_game(game)
     engine = engine_for(gdef)
     if players is not None:
@@ -82,8 +84,9 @@ def plan_tune(
     spent = parse_budget(budget)
     check_optuna()
     setup = Setup(
-        game, players, bot, tuple(parsed), seed, jobs, config, bot_budget, scheduler, timeout
-    )
+        game, players, bot, tuple(parsed), seed, jobs, config, bot_budget, scheduler, timeout,
+        values,
+    )  # fmt: skip
     if setup.skill and bot_budget is None:
         from pnp.gamedef import mcts_budget
         from pnp.mcts import DEFAULT_BUDGET
@@ -109,7 +112,7 @@ def kit_errors(setup: Setup, setting: dict[str, Any]) -> list[str]:
     show on a larger board...): a setting the rules like may still not print."""
     from pnp.build import check_game
 
-    values = config_values(setup.game, setting)
+    values = {**(setup.values or {}), **config_values(setup.game, setting)}
     found = check_game(setup.game, setup.config, None, values)
     return [f"{f.component}: {f.message}" for f in found if f.level == "error"]
 
@@ -148,4 +151,19 @@ def run_tune(
     return Tuned(data, found, evidence, stopped, failure, config_text(setup.game, data))
 
 
-__all__ = ["SKILL", "Tuned", "plan_tune", "run_tune", "nullcontext"]
+def status_line(status: dict[str, Any]) -> str:
+    """A progress report as one line: `search: 24 trials, 12,000 games, best
+    dice_per_colour = 44, n = 8 (meets 2 of 2 on its estimates), 40 s left`."""
+    left = status["left"]
+    unit = "games" if status["unit"] == "games" else "s"
+    line = f"{status['phase']}: {status['trials']} trials, {status['games']:,} games"
+    if status.get("best"):
+        setting = ", ".join(f"{k} = {v}" for k, v in status["best"].items())
+        line += f", best {setting}"
+        scores = status.get("best_scores")
+        if scores:
+            line += f" (meets {sum(s <= 0 for s in scores)} of {len(scores)} on its estimates)"
+    return f"{line}, {left:,.0f} {unit} left"
+
+
+__all__ = ["SKILL", "Tuned", "plan_tune", "run_tune", "status_line"]

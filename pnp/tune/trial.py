@@ -53,6 +53,9 @@ class Setup:
     bot_budget: int | None = None
     scheduler: str | None = None
     timeout: float = 10.0
+    values: dict[str, Any] | None = (
+        None  # config keys every setting starts from (the studio's form)
+    )
 
     @property
     def skill(self) -> bool:
@@ -73,11 +76,11 @@ class Candidate:
     def __init__(self, setup: Setup, setting: dict[str, Any]) -> None:
         self.setting = dict(setting)
         self.setup = setup
-        values = {k: v for k, v in setting.items() if k != PLAYERS} or None
+        values = {**(setup.values or {}), **{k: v for k, v in setting.items() if k != PLAYERS}}
         players = setting.get(PLAYERS, setup.players)
         self.plan = plan_simulation(
             setup.game, 1, players, setup.bot, setup.seed, 1, setup.config,
-            values=values, budget=setup.bot_budget,
+            values=values or None, budget=setup.bot_budget,
         )  # fmt: skip
         n = self.plan.job.players
         self.skill_plan: Plan | None = None
@@ -85,7 +88,7 @@ class Candidate:
             lineup = ",".join(["mcts", *["greedy"] * (n - 1)])
             self.skill_plan = plan_simulation(
                 setup.game, 1, players, setup.bot, setup.seed, 1, setup.config,
-                values=values, bots=lineup, budget=setup.bot_budget,
+                values=values or None, bots=lineup, budget=setup.bot_budget,
             )  # fmt: skip
         self.acc = Accumulator(n)
         self.skill_acc = Accumulator(n)
