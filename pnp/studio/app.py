@@ -44,8 +44,8 @@ from pnp.studio.cache import Cache, CacheError
 from pnp.studio.guard import Doors, Guard, new_token
 from pnp.studio.jobs import Asked, Busy, Job, JobCancelled, Jobs, TaskError
 from pnp.studio.work import write_zip
-from pnp.tune.targets import metric_names
 from pnp.templating import TEMPLATES, render
+from pnp.tune.targets import metric_names
 
 MAX_BODY = 1_000_000  # bytes
 MAX_WAITING = 64  # jobs queued or running, and checks under way, at once
