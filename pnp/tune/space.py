@@ -132,8 +132,9 @@ def _rule_keys(game: GameDef) -> tuple[str, ...]:
     return rule_keys(game)
 
 
-def _declared(game: GameDef, key: str) -> Dimension:
-    """The key's whole declared range or choices."""
+def _declared(game: GameDef, key: str, closed: bool = True) -> Dimension:
+    """The key's whole declared range or choices (`closed`: a range with both ends, else
+    an error saying to give one; otherwise only what kind of key it is)."""
     engine = engine_for(game)
     if key == PLAYERS:
         return Dimension(key, "int", engine.MIN_PLAYERS, engine.MAX_PLAYERS)
@@ -149,12 +150,20 @@ def _declared(game: GameDef, key: str) -> Dimension:
             f"--over {key}: '{key}' is a word with no declared choices: list them, "
             f"--over '{key}=A,B'"
         )
-    if spec.lo is None or spec.hi is None or spec.lo_open:
+    kind: Literal["int", "float"] = "int" if hint is int else "float"
+    lo = spec.lo
+    if lo is not None and spec.lo_open and kind == "int" and lo == int(lo):
+        lo += 1  # "above 0" for a whole number: from 1
+    elif spec.lo_open:
+        lo = None
+    if not closed:
+        return Dimension(key, kind, lo or 0, spec.hi or 0)
+    if lo is None or spec.hi is None:
         raise PnpError(
             f"--over {key}: '{key}' declares no closed range to search: give one, "
             f"--over '{key}=A..B'"
         )
-    return Dimension(key, "int" if hint is int else "float", spec.lo, spec.hi)
+    return Dimension(key, kind, lo, spec.hi)
 
 
 def _dimension(game: GameDef, key: str, values: str | None, players: int | None) -> Dimension:
@@ -184,7 +193,7 @@ def _narrowed(game: GameDef, key: str, a: str, b: str, step: str | None) -> Dime
         raise PnpError(f"{where}: the range is empty (its end is below its start)")
     if by is not None and by <= 0:
         raise PnpError(f"{where}: the step must be above 0")
-    declared = _declared(game, key)
+    declared = _declared(game, key, closed=False)
     if declared.kind == "choice":
         raise PnpError(f"{where}: '{key}' takes one of {', '.join(map(str, declared.choices))}")
     for value in (lo, hi):

@@ -29,7 +29,7 @@ from pnp.tune.targets import SKILL, WORST, Target
 
 MAX_SEED = 2**62
 SKILL_SHARE = 10  # a round plays one mcts game against greedy for every this many others
-MIN_SKILL_GAMES = 6
+MIN_SKILL_GAMES = 12
 
 
 def derive_seed(seed: int, *parts: object) -> int:

@@ -17,7 +17,7 @@ from pnp.tune.budget import Spend
 from pnp.tune.measure import Reading, games_to_decide, verdict
 from pnp.tune.search import Found, Progress, Trial, ranking
 from pnp.tune.targets import SKILL, Target
-from pnp.tune.trial import MIN_SKILL_GAMES, Candidate, derive_seed, play_round
+from pnp.tune.trial import Candidate, derive_seed, play_round
 
 TOP = 3
 SAFETY = 2.0
@@ -64,6 +64,7 @@ def _needed(c: Candidate, targets: tuple[Target, ...]) -> tuple[int, int]:
 
 
 MIN_GAMES = 1000  # a recommended setting's games at the least (the budget allowing)
+MIN_SKILL_EVIDENCE = 120  # mcts-against-greedy games of a setting at the least
 TIME_PART = 0.25  # of a time budget's share, at least, for a setting's evidence
 SKILL_SHARE = 0.2  # of a games budget's share, at most, for mcts-against-greedy games
 SKILL_TIME = 0.5  # of a time budget's share, at most, for them
@@ -84,7 +85,7 @@ def sizes(chosen: list[Candidate], spend: Spend) -> list[tuple[int, int]]:
     for i, c in enumerate(chosen):
         share = left / (len(chosen) - i)
         main, skill = _needed(c, c.setup.targets)
-        skill = max(skill, MIN_SKILL_GAMES) if c.skill_plan is not None else 0
+        skill = max(skill, MIN_SKILL_EVIDENCE) if c.skill_plan is not None else 0
         skill = int(
             min(skill / skill_rate, share * (SKILL_TIME if timed else SKILL_SHARE)) * skill_rate
         )
