@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from pnp import bench_dask
 from pnp.games import get_game, registry
@@ -384,7 +385,7 @@ def studio_report() -> list[str]:
     ]
 
 
-TUNE_EXAMPLE = {
+TUNE_EXAMPLE: dict[str, Any] = {
     "game": "exploding-dice",
     "targets": ["turns in 18..25", "seat_gap <= 0.05"],
     "over": ["dice_per_colour=2..12", "n=4..8:2"],
