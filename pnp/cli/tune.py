@@ -42,7 +42,7 @@ def tune(
         list[str] | None,
         typer.Option(
             help="Keys to vary (default: every key the rules read with a declared range): "
-            "'dice_per_colour,n', a narrower range 'die_size=10..16' (A..B:STEP steps it), "
+            "'dice_per_colour,n', a narrower range 'n=4..8' (A..B:STEP steps it: 'n=4..8:2'), "
             "or listed values 'arrows=all,pinwheel'. 'players' varies the seat count."
         ),
     ] = None,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.params import toml_literal
+from pnp.games import get_game
+from pnp.params import keys_of, toml_literal
 from pnp.sim.grid import PLAYERS
 from pnp.tune.budget import Budget, Spend
 from pnp.tune.search import Found, Trial, ranking
@@ -95,9 +96,6 @@ def evidence_json(e: Evidence) -> dict[str, Any]:
 def config_values(game: str, setting: dict[str, Any]) -> dict[str, Any]:
     """A setting as config keys: the seat count is one only where the game's kit has a
     `players` key of its own (Building Community's layout check solves for it)."""
-    from pnp.games import get_game
-    from pnp.params import keys_of
-
     own = keys_of(get_game(game).default_params())  # type: ignore[arg-type]
     return {k: v for k, v in setting.items() if k != PLAYERS or PLAYERS in own}
 

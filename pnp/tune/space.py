@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
 from pnp.errors import PnpError
-from pnp.gamedef import GameDef
+from pnp.gamedef import GameDef, rule_keys
 from pnp.params import PrintParams, coerce, field_hints, keys_of, spec_of
 from pnp.sim.grid import PLAYERS, RANGE, parse_axis, sweep_keys
 from pnp.sim.seats import engine_for
@@ -114,7 +114,7 @@ def _known(game: GameDef, key: str) -> None:
             f"--over {key}: {game.title} has no config key '{key}'; the rules read "
             + ", ".join(tunable)
         )
-    if key in keys_of(PrintParams) or key not in _rule_keys(game):
+    if key in keys_of(PrintParams) or key not in rule_keys(game):
         raise PnpError(
             f"--over {key}: {game.title}'s rules do not read '{key}' (it changes the printed "
             "kit only), so every setting would play the same games; tune one of "
@@ -124,12 +124,6 @@ def _known(game: GameDef, key: str) -> None:
         f"--over {key}: '{key}' holds a list or a table, which pnp does not tune; tune one "
         "of " + ", ".join(tunable)
     )
-
-
-def _rule_keys(game: GameDef) -> tuple[str, ...]:
-    from pnp.gamedef import rule_keys
-
-    return rule_keys(game)
 
 
 def _declared(game: GameDef, key: str, closed: bool = True) -> Dimension:
