@@ -230,16 +230,19 @@ def test_document_order_cover_sections_then_alignment() -> None:
     ]
     pages = build_document("Kit", sections, paper, PrintParams())
     sec = [p.section for p in pages]
-    assert sec[0] == "Cover"
-    assert sec[1:] == [
+    assert sec == [
+        "Cover",
+        "Cover",
+        "Board",
         "Board",
         "Cards",
         "Cards",
         "Duplex alignment test",
         "Duplex alignment test",
     ]
-    assert [p.side for p in pages] == ["front"] * 3 + ["back", "front", "back"]
-    assert pages[2].shares == ("Tokens",)  # the token fits under the card sheet
+    # printed double-sided: the cover and the board each alone on a sheet
+    assert [p.side for p in pages] == ["front", "blank"] * 2 + ["front", "back"] * 2
+    assert pages[4].shares == ("Tokens",)  # the token fits under the card sheet
     cover_text = " ".join(i.text for i in pages[0].items if isinstance(i, Text))
     assert "Contents" in cover_text and "100 %" in cover_text and "long edge" in cover_text
     for k, page in enumerate(pages, start=1):
@@ -581,7 +584,7 @@ def test_mixed_sizes_keep_copies_bleed_margin_and_clear_marks(
 
 def test_contents_by_section_counts_in_the_singular_too() -> None:
     """The short contents (one row a section) says "1 page" and "1 back page"."""
-    from pnp.layout.document import contents_lines
+    from pnp.layout.cover import contents_lines
 
     paper = get_paper("a4")
     sections = [
@@ -644,7 +647,7 @@ def test_a_section_of_several_sheets_or_a_board_shares_nothing() -> None:
 
 
 def test_the_short_contents_names_a_section_that_shares_a_sheet() -> None:
-    from pnp.layout.document import contents_lines
+    from pnp.layout.cover import contents_lines
 
     sections = [
         Section("Tokens", [token(copies=2)], "Cut the circles."),
