@@ -107,13 +107,10 @@ def sheets(pages: list) -> list[tuple]:
 
 
 def cutouts(n: int) -> list[Component]:
-    return [circle_token(k) for k in range(n)]
-
-
-def circle_token(k: int) -> Component:
-    c = Component(f"t{k}", "token", 60, 60, imposition="cutout")
-    c.add(circle(30, 30, 30, "cut", CUT_STYLE))
-    return c
+    """`n` round 60 mm tokens without backs: more than a sheet holds."""
+    token = Component("t", "token", 60, 60, imposition="cutout", copies=n)
+    token.add(circle(30, 30, 30, "cut", CUT_STYLE))
+    return [token]
 
 
 def test_each_sheet_is_a_front_and_its_backs_or_a_page_alone() -> None:
