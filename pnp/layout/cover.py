@@ -35,11 +35,11 @@ class PrintRange:
 
     @property
     def pages(self) -> str:
-        return f"page {self.first}" if self.first == self.last else f"pages {page_range(self)}"
+        span = page_range(self.first, self.last)
+        return f"page {span}" if self.first == self.last else f"pages {span}"
 
 
-def page_range(r: PrintRange | tuple[int, int]) -> str:
-    a, b = (r.first, r.last) if isinstance(r, PrintRange) else r
+def page_range(a: int, b: int) -> str:
     return f"{a}" if a == b else f"{a}–{b}"
 
 
@@ -126,7 +126,7 @@ def _section_rows(
         span = (first + printed[0], first + printed[-1])
         rows.append(
             (
-                page_range(span),
+                page_range(*span),
                 f"{named} ({_count(len(printed), 'page')}{extra})" + (f" — {note}" if note else ""),
                 False,
             )

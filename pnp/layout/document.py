@@ -121,7 +121,7 @@ def build_document(
     check_back_offset(printing)
     placeholder = blank_page(paper, "Cover and contents", "Cover")
     placeholder.reading = True
-    groups: list[list[Page]] = []
+    groups: list[tuple[str, list[Page]]] = []
     tested = False
     for stock in _stocks(sections):
         runs = [
@@ -136,17 +136,17 @@ def build_document(
             test = alignment_pages(paper, printing, ALIGNMENT_SECTION)
             pages += [replace(p, stock=stock) for p in test]
             tested = True
-        groups.append(pages)
-    groups[0].insert(0, placeholder)
+        groups.append((stock, pages))
+    groups[0][1].insert(0, replace(placeholder, stock=groups[0][0]))
     ranges: list[PrintRange] = []
     everything: list[Page] = []
-    for pages in groups:
+    for stock, pages in groups:
         duplex = any(p.side == "back" for p in pages)
         if duplex:
             pages = on_own_sheets(pages, paper)
         first = len(everything) + 1
         everything += pages
-        ranges.append(PrintRange(pages[-1].stock, first, len(everything), duplex))
+        ranges.append(PrintRange(stock, first, len(everything), duplex))
     body = everything[1:]
     notes = {s.title: _note(s) for s in sections}
     cover = cover_page(title, subtitle, body, notes, paper, printing, ranges, materials)

@@ -18,6 +18,8 @@ stay where their flipped backs still clear both by the air a front keeps (`flip_
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from shapely.geometry import LineString
 
 from pnp.errors import PnpError
@@ -183,7 +185,7 @@ def on_own_sheets(pages: list[Page], paper: Paper) -> list[Page]:
             out += [page, nxt]
             i += 2
         else:
-            out += [page, blank_sheet(paper, page.section)]
+            out += [page, replace(blank_sheet(paper, page.section), stock=page.stock)]
             i += 1
     return out
 
