@@ -238,7 +238,8 @@ def kit_pages(
         return with_trim_lines(kit.component(name), machine_layers)
 
     laid = [
-        Section(s.title, [printed(n) for n in s.names], s.note, s.scale, s.stock) for s in chosen
+        Section(s.title, [printed(n) for n in s.names], s.note, s.scale, s.stock, s.reading)
+        for s in chosen
     ]
     return build_document(
         kit.title,
