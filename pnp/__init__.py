@@ -7,3 +7,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 __version__ = "0.1.0"
+
+DISTRIBUTION = "pnp-kits"
+"""The name pnp installs under (`pip install pnp-kits`, its metadata's name): `pnp` on the
+package index is another project. The import name and the command are `pnp`."""

@@ -29,7 +29,7 @@ def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
         sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT, cwd=tmp_path
     )
     assert r.returncode == 0, r.stderr
-    (wheel,) = wheels.glob("pnp-*.whl")
+    (wheel,) = wheels.glob("pnp_kits-*.whl")
     venv = tmp_path / "venv"
     assert run(sys.executable, "-m", "venv", venv, cwd=tmp_path).returncode == 0
     py = venv / "bin" / "python"
