@@ -90,8 +90,16 @@ def test_the_home_page_shows_the_kit_picture_and_leads_everywhere(open_page):
     pg = open_page("/")
     assert pg.title() == "pnp"
     links = nav_links(pg)
-    for entry in ("Getting started", "Exploding Dice", "Printing and duplex", "The studio",
-                  "Simulation", "Writing a game", "Command-line reference", "pnp.state"):
+    for entry in (
+        "Getting started",
+        "Exploding Dice",
+        "Printing and duplex",
+        "The studio",
+        "Simulation",
+        "Writing a game",
+        "Command-line reference",
+        "pnp.state",
+    ):
         assert entry in links, (entry, links)
     picture = pg.locator("article img").first
     picture.wait_for()

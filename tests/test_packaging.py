@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import site
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 
 import pytest
+
+import pnp
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,6 +24,21 @@ def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [str(a) for a in args], cwd=cwd, capture_output=True, text=True, env=env, timeout=300
     )
+
+
+def test_pnp_reads_its_metadata_by_the_name_it_is_installed_under():
+    """`pnp` on the package index is another project: pnp installs as `pnp-kits`, and the
+    code that asks for its version (a Dask worker's) asks by that name."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["name"] == pnp.DISTRIBUTION == "pnp-kits"
+    meta = importlib.metadata.metadata(pnp.DISTRIBUTION)
+    assert meta["Version"] == pnp.__version__
+    assert meta["License-Expression"] == "MIT"
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+    scripts = importlib.metadata.distribution(pnp.DISTRIBUTION).entry_points
+    assert [(s.name, s.value) for s in scripts if s.group == "console_scripts"] == [
+        ("pnp", "pnp.__main__:main")
+    ]
 
 
 @pytest.mark.slow
