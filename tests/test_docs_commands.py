@@ -1,4 +1,5 @@
-"""Every command the README and the getting-started page show runs as written.
+"""Every command the README and the getting-started page show runs as written (and the
+README's links, which `mkdocs build --strict` does not see, point at files).
 
 The ```sh blocks of those pages are read line by line (a comment after ` #` dropped, a line
 ending in a backslash joined to the next). Each `pnp ...` line runs through the installed
@@ -75,6 +76,15 @@ def test_both_quick_starts_end_with_a_pdf_and_a_simulation():
         steps = [c for c in quick_start(page) if c.startswith("pnp ")]
         assert [s.split()[1] for s in steps[-2:]] == ["build", "simulate"], (page, steps)
         assert "--format pdf" in steps[-2] and "--out" in steps[-2], steps[-2]
+
+
+def test_the_readmes_links_and_picture_are_files_of_the_checkout():
+    """The site's pages are checked by `mkdocs build --strict`; the README, outside it, here."""
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", (ROOT / "README.md").read_text())
+    local = [t for t in targets if "://" not in t]
+    assert "docs/getting-started.md" in local and "LICENSE" in local
+    for target in local:
+        assert (ROOT / target).is_file(), target
 
 
 def pnp(command: str, cwd: Path) -> subprocess.CompletedProcess:
