@@ -295,7 +295,7 @@ def toml_literal(value: Any) -> str:
 
 
 def describe(cls: type) -> list[tuple[str, str, str, str]]:
-    """(key, kind, default, range/help) for every parameter: the README and `--help` table."""
+    """(key, kind, default, range/help) for every parameter: the `pnp params` table."""
     hints = field_hints(cls)
     rows = []
     for f in dataclasses.fields(cls):

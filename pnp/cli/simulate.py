@@ -121,7 +121,7 @@ def simulate(
         str | None,
         typer.Option(
             help="Play on a Dask cluster: its scheduler's address (tcp://host:8786), or "
-            "'local' for one on this machine with --jobs workers (pip install 'pnp[dask]')."
+            "'local' for one on this machine with --jobs workers (pip install 'pnp-kits[dask]')."
         ),
     ] = None,
     scheduler_timeout: Annotated[

@@ -370,7 +370,7 @@ def cap_warnings(request: Request, runs: Runs) -> list[str]:
 
 
 def write_run_report(request: Request, runs: Runs, out: Path, grid: Grid | None = None) -> Path:
-    """OUT/<game>/report.html for the first setting, with the sweep's reading, plots and
+    """`OUT/<game>/report.html` for the first setting, with the sweep's reading, plots and
     table above it when there is one (the gallery over OUT is `pnp.gallery.gallery_for`'s)."""
     from pnp.sim.report import write_report
     from pnp.sim.sweep_report import sweep_section
