@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = ("README.md", "docs/getting-started.md")
 PNP = Path(sys.executable).with_name("pnp")
 NOT_RUN = {
+    "make kits": "the set-up and a build of every kit: CI's fresh clone runs `make test`, "
+    "and tests/test_contract.py builds every kit",
+    "make test": "the suite this test belongs to",
     "make setup": "the set-up that made the venv this test runs in",
     "source .venv/bin/activate": "the test calls the venv's pnp by its path instead",
     "pnp studio": "serves until stopped: tests/test_studio_server.py starts and stops it",
