@@ -49,8 +49,16 @@ def whole_number(text: str | int) -> int:
     if isinstance(text, int):
         return text
     if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
-        raise typer.BadParameter(f"'{text}' is not a whole number")
+        said = text if len(text) <= 40 else text[:37] + "..."
+        raise typer.BadParameter(f"'{said}' is not a whole number")
+    digits = len(text.strip().lstrip("+-"))
+    if digits > MAX_DIGITS:  # no option takes one; and not echoed, digit by digit
+        raise typer.BadParameter(f"a whole number of {digits:,} digits is far too large")
     return int(text)
+
+
+MAX_DIGITS = 30
+"""Digits an integer option may have: every option's own limit is far below 10**30."""
 
 
 class SimulateCommand(typer.core.TyperCommand):

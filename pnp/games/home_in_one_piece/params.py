@@ -70,7 +70,12 @@ class HomeInOnePieceParams(CardGroup, DiceGroup, ScaleGroup):
         ("red", "blue"), min_len=2, max_len=2, help="one palette colour per player"
     )
     dice: tuple[tuple[int, ...], ...] = param(
-        DEFAULT_DICE, min_len=1, max_len=3, help="per die: six faces, 1 = blob, 0 = blank"
+        DEFAULT_DICE,
+        min_len=1,
+        max_len=3,
+        item_lo=0,
+        item_hi=1,
+        help="per die: six faces, 1 = blob, 0 = blank",
     )
     die_letters: tuple[str, ...] = param(
         ("A", "B", "C"), min_len=1, max_len=3, help="one letter per die"
