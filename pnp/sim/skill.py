@@ -17,6 +17,7 @@ from typing import Any
 from pnp.games import get_game
 from pnp.sim.command import Request, Simulation
 from pnp.sim.intervals import wilson
+from pnp.sim.runner import RunFailed
 from pnp.sim.seats import engine_for, seat_count
 
 OPPONENTS = ("random", "greedy")
@@ -45,17 +46,15 @@ def skill_trace(request: Request) -> dict[str, Any]:
             if not games:
                 continue
             bots = ",".join("mcts" if s == seat else kind for s in range(players))
-            sim = dataclasses.replace(request, games=games, bots=bots).run()
+            sim = _whole(dataclasses.replace(request, games=games, bots=bots))
             budget = sim.summary["bot_budget"]
             won = _wins(sim, seat, engine.COOPERATIVE)
             wins += won
             played += sim.acc.games
             by_seat.append(round(won / max(1, sim.acc.games), 4))
-            if sim.interrupted:
-                break
         entry = _share(wins, played) | {"by_seat": by_seat}
         if engine.COOPERATIVE:
-            alone = dataclasses.replace(request, bots=None, bot=kind).run()
+            alone = _whole(dataclasses.replace(request, bots=None, bot=kind))
             entry["without_mcts"] = _share(_wins(alone, 0, True), alone.acc.games)
         against[kind] = entry
     return {
@@ -67,6 +66,18 @@ def skill_trace(request: Request) -> dict[str, Any]:
         "fair_share": None if engine.COOPERATIVE else round(1 / players, 4),
         "skill_trace": against,
     }
+
+
+def _whole(request: Request) -> Simulation:
+    """One of the trace's runs, played in full: a run stopped by Ctrl-C or SIGTERM stops
+    the whole trace (KeyboardInterrupt: the command ends as any other stopped one, and no
+    share is reported from part of the games), and so does one whose worker died."""
+    sim = request.run()
+    if sim.failure:
+        raise RunFailed(f"{sim.failure}; the skill trace stopped and reports nothing")
+    if sim.interrupted:
+        raise KeyboardInterrupt
+    return sim
 
 
 def _wins(sim: Simulation, seat: int, team: bool) -> float:
