@@ -44,7 +44,8 @@ RUNS = {
 GUARD = 120.0  # seconds: a run that does not stop is killed and reported so
 
 
-def _cpu(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time `pid` has used so far (0 once it is gone)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
@@ -52,7 +53,8 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
+    """The processes `pid` has started (its simulation workers)."""
     kids: list[int] = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
@@ -64,9 +66,9 @@ def _children(pid: int) -> list[int]:
 
 def _reached(pid: int, cpu: float, workers: int) -> bool:
     if workers == 0:
-        return _cpu(pid) >= cpu
-    kids = _children(pid)
-    return len(kids) >= workers and all(_cpu(k) >= cpu for k in kids[:workers])
+        return cpu_seconds(pid) >= cpu
+    kids = children(pid)
+    return len(kids) >= workers and all(cpu_seconds(k) >= cpu for k in kids[:workers])
 
 
 def stop_seconds(args: tuple[str, ...], cpu: float, workers: int) -> float | None:

@@ -17,12 +17,11 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from procs import ROOT, children, cpu_seconds, finish, kill_group, needs_proc, start, until
+from procs import children, cpu_seconds, finish, kill_group, needs_proc, start, until
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not needs_proc, reason="Linux /proc")]
 
@@ -174,19 +173,9 @@ main()
 
 
 def readable_pnp(tmp_path: Path, args: tuple[str, ...]) -> subprocess.Popen:
-    """`pnp ARGS` whose mcts seats search on the readable loop (`MctsBot(compiled=False)`),
-    started as `start` starts pnp."""
+    """`pnp ARGS` whose mcts seats search on the readable loop (`MctsBot(compiled=False)`)."""
     (tmp_path / "readable_pnp.py").write_text(READABLE)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
-    return subprocess.Popen(
-        [sys.executable, "-m", "readable_pnp", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    return start(*args, module="readable_pnp", path=tmp_path)
 
 
 @pytest.mark.parametrize("jobs, moment", [("1", parent_cpu(1.0)), ("2", workers_cpu(0.8))])
