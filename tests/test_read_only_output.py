@@ -4,7 +4,8 @@ it exactly as it was, and `simulate --report` says so before the first game.
 The tests run as root, whom `chmod` does not stop, so the failures are made for real in two
 ways: `chattr +i` / `+a` (immutable, append-only: not even root may change such a file or
 folder) where the file system and the capability allow it, and `chmod` while running the
-code as the unprivileged user `nobody` (setpriv). Each is skipped where it cannot be done."""
+code as an unprivileged user (setpriv; `nobody` below, though not uid 65534). Each is
+skipped where it cannot be done."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ from test_staging import snapshot
 from pnp.errors import PnpError
 from pnp.staging import Staging
 
-NOBODY = 65534
+NOBODY = 64999
+"""An unprivileged user id of these tests' own (no passwd entry is needed): not 65534, so
+that a test limiting the processes `nobody` may run never counts these."""
 AS_NOBODY = ("setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups")
 
 
