@@ -27,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnp import bench_dask
+from pnp import bench_dask, bench_stop
 from pnp.games import get_game, registry
 from pnp.sim.runner import run
 from pnp.sim.seats import engine_for, seat_count
@@ -406,6 +406,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--no-dask", action="store_true", help="skip the sweep grids on the pool and on Dask"
     )
+    ap.add_argument(
+        "--no-stop", action="store_true", help="skip the time a simulation takes to stop"
+    )
     args = ap.parse_args(argv)
     names = args.games_to_bench or [s for s, g in registry().items() if g.engine is not None]
     print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
@@ -458,6 +461,8 @@ def main(argv: list[str] | None = None) -> None:
         print("\n".join(studio_report()))
     if not args.no_dask and not args.games_to_bench:
         bench_dask.main([])
+    if not args.no_stop and not args.games_to_bench:
+        bench_stop.main([])
 
 
 if __name__ == "__main__":
