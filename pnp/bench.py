@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pnp import bench_dask
+from pnp import bench_dask, bench_stop
 from pnp.games import get_game, registry
 from pnp.sim.runner import run
 from pnp.sim.seats import engine_for, seat_count
@@ -464,6 +464,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--no-dask", action="store_true", help="skip the sweep grids on the pool and on Dask"
     )
+    ap.add_argument(
+        "--no-stop", action="store_true", help="skip the time a simulation takes to stop"
+    )
     ap.add_argument("--no-tune", action="store_true", help="skip the time to a tune's answer")
     ap.add_argument("--tune-only", action="store_true", help="time the tune example alone")
     args = ap.parse_args(argv)
@@ -521,6 +524,8 @@ def main(argv: list[str] | None = None) -> None:
         print("\n".join(studio_report()))
     if not args.no_dask and not args.games_to_bench:
         bench_dask.main([])
+    if not args.no_stop and not args.games_to_bench:
+        bench_stop.main([])
     if not args.no_tune and (not args.games_to_bench or "exploding-dice" in names):
         print("\n".join(tune_report()))
 

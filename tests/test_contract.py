@@ -13,6 +13,7 @@ from typing import Literal, get_args, get_origin
 
 import pdfplumber
 import pytest
+from print_sheets import print_ranges, read_pages, sheet_faults
 from pypdf import PdfReader
 from toy_game import GAME as TOY
 from toy_game import BareEngine
@@ -82,44 +83,25 @@ def test_kit_builds_checks_and_renders(slug, tmp_path):
     assert f"{slug}/{slug}-letter.pdf" in html
 
 
-HEADER = re.compile(r"^(?P<title>.*?) page (?P<n>\d+) of \d+ ·")
 MACHINE_HAIRLINE = 0.05 * PT_PER_MM
 """Thinner than any printed line (pt): only a cutter's 0.01 mm cut line is this fine."""
-
-
-def _page_titles(pdf: pdfplumber.PDF) -> list[tuple[int, str, str]]:
-    """(page number as printed, header text, whole page text) of every page."""
-    out = []
-    for pg in pdf.pages:
-        head = pg.within_bbox((0, 0, pg.width, 30)).extract_text().splitlines()[-1]
-        m = HEADER.match(head)
-        assert m, head
-        out.append((int(m["n"]), m["title"], pg.extract_text()))
-    return out
 
 
 @pytest.mark.parametrize(
     ("slug", "paper"), _tiered(real_fast=False, papers=tuple(PAPERS)), indirect=["slug"]
 )
-def test_backs_start_on_odd_pages_for_every_config(slug, paper, tmp_path):
-    """Printed double-sided, page 2k-1 and 2k share a sheet: every backs page (its header
-    says so) is even and follows its front; pages left blank say so."""
+def test_every_sheet_of_every_config_is_a_front_and_its_own_back(slug, paper, tmp_path):
+    """Printed as the cover says, each double-sided sheet (pages 2k-1 and 2k) is a front
+    and its own backs, or a page and a blank saying so, or two pages to read; every
+    variant, every document (`print_sheets` reads the PDF; the modes: test_print_sheets)."""
     variants = {"": None, **get_game(slug).variants}
     for name, values in variants.items():
         out = tmp_path / (name or "default")
         build_game(slug, [paper], out, formats=["pdf"], values=values)
         for pdf_path in sorted((out / slug).glob("*.pdf")):
-            with pdfplumber.open(pdf_path) as pdf:
-                pages = _page_titles(pdf)
-            where = f"{pdf_path.name} ({name or 'default config'})"
-            for k, (n, title, text) in enumerate(pages):
-                assert n == k + 1
-                if re.search(r"— backs?$", title):
-                    assert n % 2 == 0, f"{where}: backs on odd page {n}"
-                    assert "intentionally blank" not in pages[k - 1][2], where
-                if "Intentionally blank" in title:
-                    assert "This page is intentionally blank" in text
-                    assert n % 2 == 0 and re.search(r"— backs?$", pages[k + 2][1]), where
+            pages = read_pages(pdf_path)
+            faults = sheet_faults(pages, print_ranges(pages[0]))
+            assert faults == [], f"{pdf_path.name} ({name or 'default config'})"
 
 
 @pytest.mark.parametrize("slug", _tiered(real_fast=False), indirect=True)

@@ -16,13 +16,13 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 import signal
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser import CHROMIUM, FLAGS, require_chromium
 from cli_run import pnp
 from studio_client import Served, cli_json, config_file, running
 
@@ -31,20 +31,9 @@ from pnp.render.laser import LASER_LAYERS
 from pnp.sim.tables import summary_rows
 
 pytestmark = pytest.mark.slow
-CHROMIUM = os.environ.get("PNP_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WAIT = 180_000  # ms: a kit build on a busy 2-core machine; only a bound, never a target
 
-if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
-    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
