@@ -239,7 +239,8 @@ class Studio:
         answer = asyncio.wrap_future(asked.future)
         gone = asyncio.ensure_future(_gone(request))
         try:
-            await asyncio.wait({answer, gone}, return_when=asyncio.FIRST_COMPLETED)
+            first: set[asyncio.Future[Any]] = {answer, gone}  # whichever ends first
+            await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
         finally:
             gone.cancel()
         if not answer.done():
@@ -279,7 +280,9 @@ class Studio:
 
     # --- jobs ---------------------------------------------------------------------------
 
-    def _submit(self, kind: str, game: GameDef, args: dict, request: dict) -> Response:
+    def _submit(
+        self, kind: str, game: GameDef, args: dict[str, Any], request: dict[str, Any]
+    ) -> Response:
         waiting = self.jobs.waiting()
         if waiting >= MAX_WAITING:
             raise _busy(waiting)
