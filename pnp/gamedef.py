@@ -265,12 +265,13 @@ def _engine_problem(engine: object) -> str | None:
     missing = [n for n in _ENGINE_MEMBERS if not hasattr(engine, n)]
     if missing:
         return f"its engine lacks {', '.join(missing)}"
+    # each member is there (above); what it holds is checked here, so read it as it comes
     seats = (engine.MIN_PLAYERS, engine.DEFAULT_PLAYERS, engine.MAX_PLAYERS)  # type: ignore[attr-defined]
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in seats):
         return "its engine's MIN_PLAYERS, DEFAULT_PLAYERS and MAX_PLAYERS must be whole numbers"
     if not 1 <= seats[0] <= seats[1] <= seats[2]:
         return f"its engine's player counts are not in order: {seats}"
-    bots = engine.BOTS  # type: ignore[attr-defined]
+    bots = engine.BOTS  # type: ignore[attr-defined]  # there (above); checked here
     if not (isinstance(bots, tuple) and bots and all(_line(b) for b in bots)):
         return "its engine's BOTS must be a tuple of bot names"
     return None
