@@ -29,8 +29,8 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pnp.build import EXTRA_FORMATS, FORMATS
 from pnp.errors import PnpError
+from pnp.formats import EXTRA_FORMATS, FORMATS
 from pnp.gamedef import GameDef, max_budget
 from pnp.games import get_game, registry
 from pnp.paper import paper_name

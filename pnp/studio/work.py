@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from pnp import interrupt
-from pnp.build import FORMATS, ChecksFailed, build_game, check_game, make_kit
+from pnp.build import ChecksFailed, build_game, check_game, make_kit
 from pnp.checks import Finding
 from pnp.errors import PnpError
+from pnp.formats import FORMATS
 from pnp.games import get_game
 from pnp.sim.command import Request, cap_warnings, parse_sweep, results, run_all, write_run_report
 from pnp.sim.grid import Grid
