@@ -23,10 +23,13 @@ COMPILED := pnp/_twister.h pnp/_seed.h pnp/_genrand_init.h pnp/_seed_text.h pnp/
 	pnp/games/building_community/_search.c pnp/games/building_community/_tree.h \
 	pnp/games/exploding_dice/_kernel.c pnp/games/exploding_dice/_tree.h
 
+# pip says errors only (-qq): a machine's index settings can add a warning for every package.
+PIP_INSTALL = -m pip install --quiet --quiet
+
 $(STAMP): pyproject.toml $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
+	$(BIN)/python $(PIP_INSTALL) --upgrade pip
+	$(BIN)/python $(PIP_INSTALL) -e '.[test,dask]'
 	@touch $@
 
 setup: $(STAMP) ## Create .venv and install pnp with its test and Dask extras
@@ -56,7 +59,7 @@ test-all: $(STAMP) ## Every test, both tiers in one run
 BENCH_VENV := .venv-bench
 $(BENCH_VENV)/.installed:
 	$(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install --quiet open_spiel && touch $@ \
+	$(BENCH_VENV)/bin/python $(PIP_INSTALL) open_spiel && touch $@ \
 	  || echo "open_spiel could not be installed: the bench runs without its anchor"
 
 # Only Parcheesi's bench uses OpenSpiel (312 MB): another GAME=slug neither installs nor finds it.
