@@ -23,6 +23,7 @@ def sets_up(line: str) -> bool:
     """A line of set-up's recipe (making .venv, pip installing into it)."""
     return line.endswith("-m venv .venv") or line.startswith((".venv/bin/python -m pip", "touch"))
 
+
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
 

@@ -6,17 +6,20 @@ dist-info folder, as pip would install them."""
 from __future__ import annotations
 
 import os
+import runpy
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pnp import templating
 from pnp.cards import CardFormat, rule_deck
-from pnp.games import get_game, registry
-from pnp.games.plugins import plugins
+from pnp.games import built_in_slugs, get_game, registry
+from pnp.games.plugins import GROUP, plugins
 from pnp.params import PrintParams
+from pnp.testing.install import installed
 
 PLUGIN = """
 import dataclasses
@@ -27,35 +30,43 @@ CLASH = dataclasses.replace(_TOY, slug="exploding-dice")
 NOT_A_GAME = "lamps"
 NO_TEMPLATES = dataclasses.replace(_TOY, slug="lamps-bare", templates=("lamps_plugin", "gone"))
 """
-ENTRY_POINTS = """[pnp.games]
-lamps = lamps_plugin:GAME
-missing = lamps_plugin_gone:GAME
-notagame = lamps_plugin:NOT_A_GAME
-clash = lamps_plugin:CLASH
-notemplates = lamps_plugin:NO_TEMPLATES
-"""
+ENTRY_POINTS = {
+    "lamps": "lamps_plugin:GAME",
+    "missing": "lamps_plugin_gone:GAME",
+    "notagame": "lamps_plugin:NOT_A_GAME",
+    "clash": "lamps_plugin:CLASH",
+    "notemplates": "lamps_plugin:NO_TEMPLATES",
+}
 BROKEN = ("missing", "notagame", "clash", "notemplates")
+TESTS = Path(__file__).parent  # toy_game
 
 
-@pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An installed package `lamps_plugin` declaring one good game and four broken ones."""
-    package = tmp_path / "lamps_plugin"
+def plugin_package(folder: Path) -> Path:
+    """The package `lamps_plugin`: one good game (the toy, renamed, with rule templates of
+    its own) and four broken ones."""
+    package = folder / "lamps_plugin"
     (package / "rules").mkdir(parents=True)
     (package / "__init__.py").write_text(PLUGIN)
     (package / "rules" / "rule-1-goal.j2").write_text("title: Goal\nLight all {{ lamps }} lamps.\n")
     (package / "rules" / "rule-2-turn.j2").write_text("title: Turn\nSwitch one lamp.\n")
-    info = tmp_path / "lamps_plugin-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lamps-plugin\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(ENTRY_POINTS)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # toy_game
-    plugins.cache_clear()
-    yield tmp_path
-    plugins.cache_clear()
-    for slug in ("lamps-plugin", "lamps-bare"):
-        templating.use_game_templates(slug, None)
+    return folder
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Path]:
+    """`lamps_plugin` installed, declaring one good game and four broken ones."""
+    plugin_package(tmp_path)
+    with installed(tmp_path, "lamps-plugin", {GROUP: ENTRY_POINTS}, [TESTS]):
+        yield tmp_path
+    templating.use_game_templates("lamps-bare", None)  # its loader failed half-way
+
+
+@pytest.fixture
+def good_plugin(tmp_path: Path) -> Iterator[Path]:
+    """`lamps_plugin` installed, declaring its good game only: pnp lists `lamps-plugin`."""
+    plugin_package(tmp_path)
+    with installed(tmp_path, "lamps-plugin", {GROUP: {"lamps": ENTRY_POINTS["lamps"]}}, [TESTS]):
+        yield tmp_path
 
 
 def test_a_plugin_game_joins_the_registry_and_a_broken_one_is_one_line(site, capsys):
@@ -101,3 +112,54 @@ def test_no_plugins_no_noise(capsys):
     plugins.cache_clear()
     registry()
     assert capsys.readouterr().err == ""
+
+
+REFERENCE_TESTS = ("test_golden.py", "test_conformance.py", "test_contract.py", "test_bad_input.py")
+"""pnp's own tests of every game: they take the built-in games (and the toy) only."""
+
+
+def test_pnps_own_game_tests_leave_an_installed_plugin_game_to_its_own_suite(good_plugin):
+    """Installed beside pnp, a plugin game is in the registry, and the games pnp's own
+    game tests are made for (read from the modules as pytest imports them) are still the
+    built-in ones: its golden files and conformance data live in its own repository."""
+    assert "lamps-plugin" in registry()
+    for name in REFERENCE_TESTS:
+        made = runpy.run_path(str(TESTS / name))
+        if "GAMES" in made:
+            assert list(made["GAMES"]) == list(built_in_slugs()), name
+    golden = runpy.run_path(str(TESTS / "test_golden.py"))
+    assert {k.split("/")[0] for k in golden["KITS"] + golden["PARTS"]} == set(built_in_slugs())
+
+
+@pytest.mark.slow  # pytest in a new process: the reference-data tests
+def test_pnps_reference_data_tests_pass_with_a_plugin_installed(good_plugin):
+    """The tests that failed with a plugin installed (its golden files and conformance
+    data are not pnp's) pass, and collect the same tests as without it."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(good_plugin), str(TESTS)])}
+    listed = subprocess.run(
+        [sys.executable, "-m", "pnp.cli", "list"], capture_output=True, text=True, env=env
+    )
+    assert "lamps-plugin" in listed.stdout, listed.stderr
+    files = [str(TESTS / name) for name in REFERENCE_TESTS]
+
+    def pytest_run(*args: str, env: dict[str, str] | None = None) -> str:
+        r = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+            cwd=TESTS.parent,
+            capture_output=True,
+            text=True,
+            env={k: v for k, v in (env or os.environ).items() if not k.startswith("PYTEST_")},
+            timeout=600,
+        )
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+        return r.stdout
+
+    def collected(**kw: dict[str, str]) -> list[str]:
+        out = pytest_run("--collect-only", "-q", *files, **kw)
+        return [line for line in out.splitlines() if "::" in line]
+
+    assert collected(env=env) == collected()
+    # the two that failed: every game's data file, and one game's golden files (the
+    # cheapest kit to build; the collection above shows the plugin adds no case)
+    ran = pytest_run("-k", "ships_its_data or every_part_has and building", *files[:2], env=env)
+    assert " passed" in ran and "failed" not in ran

@@ -1,55 +1,45 @@
 """The reference data of a game `pnp new` has just written: its conformance file and its
-golden files, made by the same code `make conformance` and `make golden` run, with the game
-registered for the moment (it joins the registry when its line is added)."""
+golden files, made by the same code `make conformance` and `make golden` run
+(`pnp.conformance_data.rewrite`, `pnp.golden.write_golden`), with the game registered for
+the moment, as its registry line or its entry point will register it."""
 
 from __future__ import annotations
 
 import importlib
-import os
-import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pnp.conformance_data import rewrite
-from pnp.errors import PnpError
 from pnp.games import registered
-from pnp.scaffold import Names
+from pnp.golden import write_golden
+from pnp.templating import use_game_templates
 
-GOLDEN_TIMEOUT = 600  # seconds: a kit of a few components builds in seconds
+
+@contextmanager
+def importable(root: Path, module: str) -> Iterator[None]:
+    """`module` importable from `root` for the block, and forgotten after it (a plugin's
+    package written into a temporary folder is moved once its data is made)."""
+    sys.path.insert(0, str(root))
+    importlib.invalidate_caches()
+    try:
+        yield
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
+            del sys.modules[name]
 
 
-def write_reference_data(slug: str, root: Path) -> list[Path]:
-    """Write `tests/conformance/<slug>.json` and `tests/golden/<slug>/` for a game written
-    into `root`, the checkout this pnp runs from."""
-    names = Names.of(slug)
-    module = f"pnp.games.{names.pkg}.game"
-    game = importlib.import_module(module).GAME
-    with registered(game):
-        conformance = rewrite(slug, root / "tests" / "conformance")
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "no:cacheprovider",
-            "tests/test_golden.py",
-            "--update-golden",
-            "--with-game",
-            module,
-            "-k",
-            slug,
-        ],
-        cwd=root,
-        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")},  # not a worker
-        capture_output=True,
-        text=True,
-        timeout=GOLDEN_TIMEOUT,
-    )
-    golden = root / "tests" / "golden" / slug
-    if run.returncode != 0 or not golden.is_dir():
-        last = (run.stdout.strip().splitlines() or [""])[-1]
-        raise PnpError(
-            f"the golden files of {slug} could not be written ({last}): run `make golden`"
-        )
+def write_reference_data(module: str, tests: Path) -> list[Path]:
+    """Write `<tests>/conformance/<slug>.json` and `<tests>/golden/<slug>/` for the game
+    whose package is `module`, found in the folder above `tests`."""
+    with importable(tests.parent, module):
+        game = importlib.import_module(f"{module}.game").GAME
+        try:
+            with registered(game):
+                conformance = rewrite(game.slug, tests / "conformance")
+                golden = write_golden(tests / "golden", game.slug)
+        finally:
+            use_game_templates(game.slug, None)
     return [conformance, golden]
