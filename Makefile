@@ -46,14 +46,17 @@ studio: $(STAMP) ## Serve pnp studio on http://127.0.0.1:8765 (STUDIO_ARGS=--ope
 .PHONY: test-slow test-all
 # pytest-xdist spreads the tests over the cores (at most 4 workers; PARALLEL= runs in one).
 PARALLEL ?= -n auto --maxprocesses=4
-test: $(STAMP) ## The fast tier: every area covered, the slow tests left out
-	$(BIN)/pytest -m "not slow" $(PARALLEL)
+# GAME=slug: only the tests about that game: its own files and its cases of the shared tests
+# (tests/game_tests.py says how a test is known to be about a game).
+ONE_GAME = $(if $(strip $(GAME)),--game $(GAME))
+test: $(STAMP) ## The fast tier: every area covered, the slow tests left out (GAME=slug for one)
+	$(BIN)/pytest -m "not slow" $(PARALLEL) $(ONE_GAME)
 
-test-slow: $(STAMP) ## The slow tier only (CI runs it after `make test`)
-	$(BIN)/pytest -m slow $(PARALLEL)
+test-slow: $(STAMP) ## The slow tier only (CI runs it after `make test`; GAME=slug for one)
+	$(BIN)/pytest -m slow $(PARALLEL) $(ONE_GAME)
 
-test-all: $(STAMP) ## Every test, both tiers in one run
-	$(BIN)/pytest $(PARALLEL)
+test-all: $(STAMP) ## Every test, both tiers in one run (GAME=slug for one game's)
+	$(BIN)/pytest $(PARALLEL) $(ONE_GAME)
 
 # OpenSpiel, the speed anchor of Parcheesi's bench, lives in its own venv: never a dependency.
 BENCH_VENV := .venv-bench
@@ -73,8 +76,8 @@ lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers; 
 	$(BIN)/lint-imports
 	$(BIN)/mypy pnp geometry
 
-golden: $(STAMP) ## Regenerate the golden SVG and data files after a deliberate change (review the diff!)
-	$(BIN)/pytest tests/test_golden.py --update-golden
+golden: $(STAMP) ## Regenerate the golden SVG and data files after a deliberate change (GAME=slug for one; review the diff!)
+	$(BIN)/pytest tests/test_golden.py --update-golden $(ONE_GAME)
 
 conformance: $(STAMP) ## Regenerate tests/conformance/ from the cases in it (GAME=slug for one; review the diff!)
 	$(BIN)/python -m pnp.conformance_data $(or $(GAME),all)

@@ -63,3 +63,25 @@ def test_make_bench_installs_openspiel_only_for_parcheesi(checkout, game, anchor
     assert ("open_spiel" in out) is anchor
     assert ("OPEN_SPIEL_PYTHON" in out) is anchor
     assert f"-m pnp.bench {game}".rstrip() in out
+
+
+@pytest.mark.parametrize(
+    "target, runs",
+    [
+        ("test", '-m "not slow"'),
+        ("test-slow", "-m slow"),
+        ("test-all", "pytest -n"),
+        ("golden", "tests/test_golden.py --update-golden"),
+    ],
+)
+def test_game_picks_one_games_tests_and_golden_files(checkout, target, runs):
+    every = dry_run(checkout, target)
+    one = dry_run(checkout, target, "GAME=desert-home")
+    assert runs in every and "--game" not in every
+    assert one.strip() == f"{every.strip()} --game desert-home"
+
+
+def test_make_conformance_rewrites_one_games_data_or_all(checkout):
+    assert "-m pnp.conformance_data all" in dry_run(checkout, "conformance")
+    one = dry_run(checkout, "conformance", "GAME=parcheesi")
+    assert "-m pnp.conformance_data parcheesi" in one
