@@ -34,6 +34,18 @@ def test_a_parameter_names_a_game_by_slug_gamedef_or_golden_key():
     assert not names_game("parcheesi-ish", "parcheesi") and not names_game(3, "parcheesi")
 
 
+def collect_only(*args: str) -> subprocess.CompletedProcess:
+    """`pytest --collect-only ARGS` in a new process, with pnp's settings."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only"]
+        + ["--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 MARKED = """
 import pytest
 
@@ -60,26 +72,7 @@ def test_game_keeps_one_games_files_and_cases(tmp_path):
     args = [str(ROOT / "tests" / f) for f in files] + [str(tmp_path / "test_marked_for_a_game.py")]
 
     def collect(*options: str) -> list[str]:
-        r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-p",
-                "no:cacheprovider",
-                "--collect-only",
-                "--rootdir",
-                str(ROOT),
-                "-c",
-                str(ROOT / "pyproject.toml"),
-                *options,
-                *args,
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        r = collect_only(*options, *args)
         assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
         return [line for line in r.stdout.splitlines() if "::" in line]
 
@@ -101,23 +94,6 @@ def test_game_keeps_one_games_files_and_cases(tmp_path):
 
 @pytest.mark.slow  # pytest in a new process
 def test_an_unknown_game_is_one_usage_line():
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "no:cacheprovider",
-            "--collect-only",
-            "-q",
-            "--game",
-            "chess",
-            str(ROOT / "tests" / "test_atomic.py"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    r = collect_only("--game", "chess", str(ROOT / "tests" / "test_atomic.py"))
     assert r.returncode == 4, r.stdout + r.stderr
     assert "--game chess: no such game" in r.stderr and "Traceback" not in r.stderr
