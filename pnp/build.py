@@ -1,5 +1,5 @@
 """Build kits: parameters -> Kit -> checks -> PDF, SVG, PNG, DXF, LightBurn files (and, asked
-for, print-on-demand and Tabletop Simulator images) in output/<game>/.
+for, print-on-demand and Tabletop Simulator images) in `output/<game>/`.
 
 Checks run before anything renders, and every file is written to a temporary name and
 renamed, so a failed build never leaves a half-written file behind.
@@ -238,7 +238,8 @@ def kit_pages(
         return with_trim_lines(kit.component(name), machine_layers)
 
     laid = [
-        Section(s.title, [printed(n) for n in s.names], s.note, s.scale, s.stock) for s in chosen
+        Section(s.title, [printed(n) for n in s.names], s.note, s.scale, s.stock, s.reading)
+        for s in chosen
     ]
     return build_document(
         kit.title,
@@ -252,7 +253,7 @@ def kit_pages(
 
 @dataclass(frozen=True)
 class Document:
-    """One PDF of a kit, laid out: `name` '' is the main print PDF."""
+    """One PDF of a kit, laid out: the one whose `name` is `''` is the main print PDF."""
 
     name: str
     title: str

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pnp.errors import PnpError
+from pnp.errors import PnpError, shown
 from pnp.outcome import GameRecord, SimOption, SolveResult, Termination
 from pnp.state import Bot, State
 
@@ -204,3 +205,96 @@ def cutoffs(engine: Engine) -> tuple[str, ...]:
     """End names that are a limit of the simulation, not a rule: its `TERMINATION`'s
     cut-offs. `completion` leaves them out; the cap warning counts them."""
     return tuple(str(t.value) for t in engine.TERMINATION if not t.finish)
+
+
+# --- what a slug and a game declaration must be ---------------------------------------------
+
+SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+"""A game's slug: lower-case words of letters and digits joined by single hyphens; it names
+the game on the command line and its folders (output, templates, golden files)."""
+MAX_SLUG = 40
+RESERVED = frozenset({"all"})
+"""Words the commands take in place of a game (`pnp build all`)."""
+
+
+def slug_problem(slug: object) -> str | None:
+    """Why `slug` cannot name a game, in one line; None when it can."""
+    if not isinstance(slug, str):
+        return f"a slug must be a string, not {type(slug).__name__} {shown(slug)}"
+    if not SLUG.fullmatch(slug) or len(slug) > MAX_SLUG:
+        return (
+            f"{shown(slug)} is not a game slug: use lower-case letters, digits and single "
+            f"hyphens, starting with a letter, at most {MAX_SLUG} characters (e.g. lantern-race)"
+        )
+    if slug in RESERVED:
+        return f"'{slug}' is the word for every game ('pnp build {slug}'): choose another slug"
+    return None
+
+
+def _line(value: object, empty: bool = False) -> bool:
+    return (
+        isinstance(value, str)
+        and (empty or bool(value.strip()))
+        and not any(ord(c) < 32 or ord(c) == 127 for c in value)
+    )
+
+
+def _pairs_of_lines(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(p, tuple) and len(p) == 2 and all(_line(x) for x in p) for p in value
+    )
+
+
+_ENGINE_MEMBERS = tuple(n for n in vars(Engine) if not n.startswith("_"))
+
+
+def _engine_problem(engine: object) -> str | None:
+    missing = [n for n in _ENGINE_MEMBERS if not hasattr(engine, n)]
+    if missing:
+        return f"its engine lacks {', '.join(missing)}"
+    seats = (engine.MIN_PLAYERS, engine.DEFAULT_PLAYERS, engine.MAX_PLAYERS)  # type: ignore[attr-defined]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in seats):
+        return "its engine's MIN_PLAYERS, DEFAULT_PLAYERS and MAX_PLAYERS must be whole numbers"
+    if not 1 <= seats[0] <= seats[1] <= seats[2]:
+        return f"its engine's player counts are not in order: {seats}"
+    bots = engine.BOTS  # type: ignore[attr-defined]
+    if not (isinstance(bots, tuple) and bots and all(_line(b) for b in bots)):
+        return "its engine's BOTS must be a tuple of bot names"
+    return None
+
+
+def game_problem(game: object) -> str | None:
+    """Why `game` cannot be plugged in, in one line (its slug, the types of its fields);
+    None when it can. A plugin is checked so when it is loaded, so that a broken one is
+    one warning rather than a build failing late."""
+    if not isinstance(game, GameDef):
+        return f"it gives a {type(game).__name__}, not a pnp GameDef"
+    problem = slug_problem(game.slug)
+    if problem is not None:
+        return problem
+    for name in ("title", "blurb"):
+        if not _line(getattr(game, name)):
+            return f"its {name} must be a line of text, got {shown(getattr(game, name))}"
+    for name in ("default_params", "build_kit", "checks"):
+        if not callable(getattr(game, name)):
+            return f"its {name} must be callable, got {shown(getattr(game, name))}"
+    if game.draw_line is not None and not callable(game.draw_line):
+        return f"its draw_line must be callable or None, got {shown(game.draw_line)}"
+    if game.engine is not None and (problem := _engine_problem(game.engine)) is not None:
+        return problem
+    if game.solver is not None and not callable(getattr(game.solver, "solve", None)):
+        return "its solver has no solve()"
+    if not _pairs_of_lines(game.documents):
+        return f"its documents must be (name, title) pairs, got {shown(game.documents)}"
+    if game.templates is not None and not _pairs_of_lines((game.templates,)):
+        return f"its templates must be (package, folder), got {shown(game.templates)}"
+    variants = game.variants
+    if not isinstance(variants, Mapping) or not all(
+        _line(k) and isinstance(v, Mapping) and all(isinstance(key, str) for key in v)
+        for k, v in variants.items()
+    ):
+        return f"its variants must map names to config tables, got {shown(variants)}"
+    params = game.default_params()
+    if not dataclasses.is_dataclass(params) or isinstance(params, type):
+        return f"its default_params() gives a {type(params).__name__}, not a parameter dataclass"
+    return None

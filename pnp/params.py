@@ -76,8 +76,8 @@ def param(
     `parse(name, value)` replaces the type-driven reading for a field whose config form is
     richer than its type (Exploding Dice's faces: one list for all dice, or one per die).
     `ink=True`: a string (or each string of a list) names a palette colour, checked with
-    the other values; `file=True`: a string names a file the build reads, so whatever
-    caches a build keys it by the file's content (`file_keys`)."""
+    the other values; `file=True`: a string names a file the build reads, which a web
+    request may not name (the studio refuses it and takes the file's text: `file_keys`)."""
     spec = Spec(lo, hi, lo_open, help, min_len, max_len, item_lo, item_hi, parse, ink, file)
     if factory is not _MISSING:
         return dataclasses.field(default_factory=factory, metadata={"spec": spec})
@@ -168,20 +168,33 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
         if not isinstance(value, list | tuple):
             raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {shown(value)}")
         _length(name, len(value), spec)
-        inner = Spec(spec.item_lo, spec.item_hi, help=spec.help, ink=spec.ink)
+        inner = _items(spec)
         return tuple(coerce(f"{name}[{i}]", item, v, inner) for i, v in enumerate(value))
     if origin is dict:
         _, item = get_args(hint)
         if not isinstance(value, dict):
             raise PnpError(f"'{name}' must be a table, got {shown(value)}")
         _length(name, len(value), spec)
-        inner = Spec(spec.item_lo, spec.item_hi, help=spec.help, min_len=None)
+        inner = _items(spec)
         out = {}
         for k, v in value.items():
             _printable(name, str(k))
             out[str(k)] = coerce(f"{name}.{k}", item, v, inner)
         return out
     raise PnpError(f"'{name}' cannot be set from a config file")
+
+
+def _items(spec: Spec) -> Spec:
+    """The limits of a list's or table's entries: `item_lo`..`item_hi` bound every number
+    inside, however deeply the lists nest (a die's faces in a list of dice)."""
+    return Spec(
+        spec.item_lo,
+        spec.item_hi,
+        help=spec.help,
+        item_lo=spec.item_lo,
+        item_hi=spec.item_hi,
+        ink=spec.ink,
+    )
 
 
 def _printable(name: str, value: str) -> None:
@@ -207,23 +220,30 @@ def _number(
 ) -> Any:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {shown(value)}")
+    given = value
     if hint is int and not isinstance(value, int):
         if not (math.isfinite(value) and value == int(value)):
             raise PnpError(f"'{name}' must be a whole number, got {shown(value)}")
         value = int(value)
     if isinstance(value, float) and not math.isfinite(value):
         raise PnpError(f"'{name}' must be a finite number, got {shown(value)}")
-    bad = (
-        (lo is not None and (value < lo or (lo_open and value == lo)))
-        or (hi is not None and value > hi)
-        or abs(value) > 1e9
+    bad = (lo is not None and (value < lo or (lo_open and value == lo))) or (
+        hi is not None and value > hi
     )
     if bad:
         rng = _range_text(Spec(lo, hi, lo_open))
         unit = f" ({spec.help})" if spec.help else ""
-        got = f"{value:g}" if isinstance(value, float) else str(value)
-        raise PnpError(f"'{name}' must be {rng}{unit}, got {got}")
+        raise PnpError(f"'{name}' must be {rng}{unit}, got {_got(given)}")
     return float(value) if hint is float else value
+
+
+def _got(value: float) -> str:
+    """A refused number as it was given: short (1e+300), but never rounded onto the range
+    it missed (40.000000000000007 is not "40")."""
+    if isinstance(value, float):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(value)
+    return shown(value)
 
 
 def field_hints(cls: type) -> dict[str, Any]:
@@ -295,7 +315,7 @@ def toml_literal(value: Any) -> str:
 
 
 def describe(cls: type) -> list[tuple[str, str, str, str]]:
-    """(key, kind, default, range/help) for every parameter: the README and `--help` table."""
+    """(key, kind, default, range/help) for every parameter: the `pnp params` table."""
     hints = field_hints(cls)
     rows = []
     for f in dataclasses.fields(cls):

@@ -57,10 +57,12 @@ def test_kit_builds_checks_and_renders(slug, tmp_path):
 @pytest.mark.parametrize(
     ("slug", "paper"), _tiered(real_fast=False, papers=tuple(PAPERS)), indirect=["slug"]
 )
-def test_backs_start_on_odd_pages_for_every_config(slug, paper, tmp_path):
-    """Printed double-sided, page 2k-1 and 2k share a sheet: every backs page (its header
-    says so) is even and follows its front; pages left blank say so."""
-    contract.check_backs_on_even_pages(slug, paper, tmp_path)
+def test_every_sheet_of_every_config_is_a_front_and_its_own_back(slug, paper, tmp_path):
+    """Printed as the cover says, each double-sided sheet (pages 2k-1 and 2k) is a front
+    and its own backs, or a page and a blank saying so, or two pages to read; every
+    variant, every document (`pnp.testing.sheets` reads the PDF; the modes:
+    test_print_sheets)."""
+    contract.check_sheets(slug, paper, tmp_path)
 
 
 @pytest.mark.parametrize("slug", _tiered(real_fast=False), indirect=True)

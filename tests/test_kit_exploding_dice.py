@@ -20,6 +20,7 @@ from pypdf import PdfReader
 from shapely.geometry import Point, Polygon, box
 
 from pnp.build import build_game, check_game
+from pnp.games import get_game
 
 MM = 25.4 / 72
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -326,3 +327,33 @@ def test_one_die_per_colour_leaves_no_reserve_and_says_so(tmp_path):
     text = " ".join(" ".join(p.extract_text() for p in reader.pages).split())
     assert not re.findall(r"\b[01] (?:\w+ )?(?:dice|pages|sheets)\b", text)
     assert "the reserve starts empty" in text
+
+
+def test_the_cover_states_the_tins_inner_size_and_corner_radius(kit_dir):
+    """The spec's reference tin: inner 91.5 x 56.9 mm, corner radius 14 mm, 21.3 mm deep;
+    the radius is what makes square-cut cards stick out, so the cover names it."""
+    with pdfplumber.open(kit_dir / "exploding-dice-a4.pdf") as pdf:
+        cover = " ".join((pdf.pages[0].extract_text() or "").split())
+    assert "A mint tin of about 91.5 x 56.9 mm inside, 21.3 mm deep, with corners of 14 mm" in (
+        cover
+    )
+
+
+@pytest.mark.parametrize("variant", ["", pytest.param("pinwheel-16mm", marks=pytest.mark.slow)])
+def test_the_cover_folds_the_board_on_as_many_lines_as_it_has(variant, kit_dir, tmp_path):
+    """10 mm dice: the board folds in half, one dashed line; 16 mm dice: a 98.2 mm board
+    folds in quarters to fit the tin, two dashed lines, and the cover says both."""
+    if variant:
+        values = dict(get_game("exploding-dice").variants[variant])
+        build_game("exploding-dice", ["a4"], tmp_path, None, ["pdf"], values=values)
+        folder = tmp_path / "exploding-dice"
+    else:
+        folder = kit_dir
+    with pdfplumber.open(folder / "exploding-dice-a4.pdf") as pdf:
+        cover = " ".join((pdf.pages[0].extract_text() or "").split())
+        board = next(p for p in pdf.pages[1:] if "Board, score track" in (p.extract_text() or ""))
+        dashed = [ln for ln in board.lines if ln.get("dash") and ln["dash"][0]]
+    if variant:
+        assert len(dashed) == 2 and "fold the board on both of its dashed lines" in cover
+    else:
+        assert len(dashed) == 1 and "fold the board in half on its dashed line" in cover

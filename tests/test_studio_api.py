@@ -23,7 +23,6 @@ from pnp.palette import INKS
 from pnp.params import PrintParams
 from pnp.sim.grid import sweep_keys
 from pnp.sim.runner import MAX_GAMES
-from pnp.studio import schema
 from pnp.studio.app import MAX_BODY
 
 ED = "exploding-dice"
@@ -169,21 +168,6 @@ def test_a_sweep_of_a_print_only_key_is_refused_beside_its_field(client):
     assert "Exploding Dice's rules do not read 'die_size'" in r.json()["error"]
 
 
-def test_a_key_holds_the_content_of_the_files_a_build_reads(tmp_path):
-    presets = tmp_path / "laser.toml"
-    presets.write_text("[materials]\n")
-    game = get_game("building-community")
-    values = {"laser_presets": str(presets)}
-    first = schema.file_digests(game, values)
-    assert schema.file_digests(game, values) == first  # the same content, the same key
-    presets.write_text("[materials]\ndefault = 'plywood-3mm'\n")
-    second = schema.file_digests(game, values)
-    assert set(first) == set(second) == {"laser_presets"} and first != second
-    presets.unlink()
-    assert schema.file_digests(game, values)["laser_presets"].startswith("unread: ")
-    assert schema.file_digests(game, {"laser_presets": ""}) == {}
-
-
 def test_an_unknown_key_says_which_key_was_meant(client):
     r = client.post(f"/api/games/{ED}/check", json={"params": {"die_sise": 12}})
     assert r.status_code == 422 and "did you mean 'die_size'" in r.json()["error"]
@@ -220,15 +204,19 @@ def test_solve_refuses_a_budget_over_the_cap(client):
     assert r.status_code == 422 and "--budget must be from 1 to" in r.json()["error"]
 
 
+JSON_TYPE = {"content-type": "application/json"}
+
+
 def test_a_body_over_one_megabyte_is_a_413(client):
     big = json.dumps({"params": {"colours": ["x" * 1000] * (MAX_BODY // 1000)}})
-    r = client.post(f"/api/games/{ED}/check", content=big)
+    r = client.post(f"/api/games/{ED}/check", content=big, headers=JSON_TYPE)
     assert r.status_code == 413 and "larger than" in r.json()["error"]
 
 
 def test_a_body_that_is_not_a_json_object_is_a_400(client):
-    assert client.post(f"/api/games/{ED}/check", content=b"{not json").status_code == 400
-    assert client.post(f"/api/games/{ED}/check", content=b"[1, 2]").status_code == 400
+    for body in (b"{not json", b"[1, 2]"):
+        r = client.post(f"/api/games/{ED}/check", content=body, headers=JSON_TYPE)
+        assert r.status_code == 400, r.text
 
 
 def test_unknown_job_is_a_404_for_every_job_route(client):
@@ -484,6 +472,10 @@ def test_two_tabs_simulating_and_building_at_once_get_their_own_results(client):
         want = cli_json("simulate", ED, "--games", "400", "--seed", str(seed), "--players", "2")
         assert done["result"]["json"] == want
     assert wait(client, build)["state"] == "done"
+    listed = {j["id"]: j for j in client.get("/api/jobs").json()}  # the list, oldest first
+    assert [listed[j]["kind"] for j in (*runs.values(), build)] == ["simulate"] * 2 + ["build"]
+    assert list(listed).index(runs[11]) < list(listed).index(build)
+    assert all("result" not in j for j in listed.values())
 
 
 @pytest.mark.slow

@@ -16,12 +16,15 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from cli_run import one_error_line, run
 from procs import gone
-from studio_client import studio, wait
+from starlette.testclient import TestClient
+from studio_client import ADDRESS, login, studio, wait
 
 import pnp.studio.server
 from pnp.errors import PnpError
@@ -32,6 +35,7 @@ from pnp.studio.cache import FORMAT, MARK, TAG, Cache, claim_root
 ED = "exploding-dice"
 BC = "building-community"
 MB = 1_000_000
+HOST = ADDRESS.removeprefix("http://")  # the Host the studio answers (tests/studio_client.py)
 BOUND = 60.0  # seconds: only there so a broken cancel fails a test instead of hanging it
 
 
@@ -177,10 +181,13 @@ def test_user_folders_survive_real_checks_trimming_a_tiny_cache(tmp_path):
     assert all(tree(root)[name] == data for name, data in files.items())
 
 
-def studio_at(root: Path, limit: int):
-    from starlette.testclient import TestClient
-
-    return TestClient(create_app(Settings(root, 2, limit)))
+@contextmanager
+def studio_at(root: Path, limit: int) -> Iterator[TestClient]:
+    """The app on this cache folder and limit, and a client that came in as the page does."""
+    settings = Settings(root, 2, limit)
+    with TestClient(create_app(settings), base_url=ADDRESS) as client:
+        login(client, settings)
+        yield client
 
 
 # --- item 6: a cache that cannot be written mid-run ---------------------------------------
@@ -235,16 +242,17 @@ engrave = {{ speed = 250, power = 5 }}
 
 @pytest.mark.slow
 def test_an_edited_presets_file_is_built_again(tmp_path):
-    presets = tmp_path / "my-laser.toml"
-    body = {"params": {"laser_presets": str(presets)}, "formats": ["lbrn2"]}
+    """The page uploads the presets file's text (the studio reads no path a request names):
+    the text is part of the key, so the same file edited is a new build, not the cache's."""
     lbrn = f"{BC}/cut/tiles-1.lbrn2"
     with studio(tmp_path / "cache") as client:
         powers = []
         for power in (11, 22):
-            presets.write_text(PRESETS.format(power=power))
+            body = {"laser_presets_toml": PRESETS.format(power=power), "formats": ["lbrn2"]}
             job = client.post(f"/api/games/{BC}/build", json=body).json()["job"]
             done = wait(client, job)
             assert done["state"] == "done", done
+            assert not any("laser-presets" in name for name in done["result"]["files"])
             text = client.get(f"/api/jobs/{job}/files/{lbrn}").text
             powers.append(sorted(set(_powers(text))))
     assert powers == [[11], [22]]
@@ -266,6 +274,7 @@ class Client:
     `receive` gives the body, then `http.disconnect` once `leave()` is called."""
 
     def __init__(self, app, path: str, body: dict) -> None:
+        token = app.state.studio.settings.token
         self.left = asyncio.Event()
         self.sent: list[dict] = []
         self.body = json.dumps(body).encode()
@@ -279,9 +288,13 @@ class Client:
             "raw_path": path.encode(),
             "query_string": b"",
             "root_path": "",
-            "headers": [(b"host", b"testserver"), (b"content-type", b"application/json")],
+            "headers": [
+                (b"host", HOST.encode()),
+                (b"content-type", b"application/json"),
+                (b"authorization", f"Bearer {token}".encode()),  # a script's key
+            ],
             "client": ("127.0.0.1", 50000),
-            "server": ("testserver", 80),
+            "server": ("127.0.0.1", 8765),
         }
         self.task = asyncio.ensure_future(app(scope, self._receive, self._send))
 

@@ -225,6 +225,14 @@ def _register_play_commands() -> None:
     app.command()(studio)
 
 
+def command_names() -> list[str]:
+    """Every command in the order `pnp --help` lists them: the documentation's generated
+    command-line reference walks this list, so a new command cannot be left out of it."""
+    _register_play_commands()
+    group = typer.main.get_command(app)
+    return list(getattr(group, "commands", {}))
+
+
 def _play_commands_needed(argv: list[str]) -> bool:
     """Every command is registered unless the first word names a plain one (`pnp --help`,
     a mistyped command and its suggestions see them all)."""

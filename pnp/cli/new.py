@@ -55,12 +55,12 @@ def new(
 
 
 def _new_in_checkout(names: Names) -> None:
-    from pnp.scaffold import REGISTRY, new_game, registry_line
-    from pnp.scaffold.data import write_reference_data
+    from pnp.scaffold import REGISTRY, registry_line
+    from pnp.scaffold.data import create_game
 
     root = checkout_root()
     out = Console()
-    for path in new_game(names.slug, root, write_reference_data):
+    for path in create_game(names.slug, root):
         out.print(f"wrote {path.relative_to(root)}", highlight=False, markup=False)
     out.print(
         f"\nNext: register the game: add this line to BUILT_IN in {REGISTRY}:\n"
@@ -75,11 +75,10 @@ def _new_in_checkout(names: Names) -> None:
 
 
 def _new_package(names: Names, dest: Path) -> None:
-    from pnp.scaffold import new_package
-    from pnp.scaffold.data import write_reference_data
+    from pnp.scaffold.data import create_package
 
     out = Console()
-    written = new_package(names.slug, dest, write_reference_data)
+    written = create_package(names.slug, dest)
     root = dest.absolute()
     for path in written:
         out.print(f"wrote {dest / path.relative_to(root)}", highlight=False, markup=False)

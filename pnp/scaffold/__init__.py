@@ -19,7 +19,6 @@ from __future__ import annotations
 import importlib.util
 import keyword
 import os
-import re
 import shutil
 import string
 import tempfile
@@ -29,8 +28,8 @@ from importlib import resources
 from pathlib import Path
 
 from pnp.errors import PnpError
+from pnp.gamedef import slug_problem
 
-SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 REGISTRY = Path("pnp/games/__init__.py")
 
 
@@ -45,11 +44,10 @@ class Names:
 
     @classmethod
     def of(cls, slug: str) -> Names:
-        if not SLUG.match(slug) or len(slug) > 40:
-            raise PnpError(
-                f"'{slug}' is not a game slug: use lower-case letters, digits and single "
-                "hyphens, starting with a letter (e.g. lantern-race)"
-            )
+        """The names, once `slug` is a slug that also makes a Python package name."""
+        problem = slug_problem(slug)
+        if problem is not None:
+            raise PnpError(problem)
         pkg = slug.replace("-", "_")
         if keyword.iskeyword(pkg):
             raise PnpError(f"'{slug}' is a Python keyword: choose another slug")
@@ -168,46 +166,66 @@ ReferenceData = Callable[[str, Path], list[Path]]
 """(the game's module, its tests' folder) -> the reference data files written there."""
 
 
-def new_game(slug: str, root: Path, reference: ReferenceData | None = None) -> list[Path]:
-    """Write the skeleton of game `slug` into the checkout at `root`, then its reference
-    data (`reference`, given the game's module and the tests' folder); return the files.
-    If the reference data fails, the game's files are taken back out."""
-    names = Names.of(slug)
+def made_paths(names: Names) -> list[Path]:
+    """Every file or folder `pnp new` makes in a checkout (the skeleton and its reference
+    data): none may exist before, and a failed `pnp new` removes each again."""
+    layout = checkout_layout(names)
+    return [
+        layout.game,
+        layout.rules,
+        layout.tests / layout.test_file,
+        layout.tests / "conformance" / f"{names.slug}.json",
+        layout.tests / "golden" / names.slug,
+    ]
+
+
+def check_unregistered(names: Names) -> None:
+    """A `PnpError` if a game of that slug is registered (a built-in, a plugin)."""
+    from pnp.games import registry
+
+    if names.slug in registry():
+        raise PnpError(f"'{names.slug}' is taken: a game of that slug is registered")
+
+
+def check_free(names: Names, root: Path) -> None:
+    """A `PnpError` unless `root` is a pnp checkout where the name is free: no game has the
+    slug (a built-in, a plugin), and nothing is where the new game's files go (a module
+    of `pnp.games` of that name either: `pnp new plugins` would shadow the plugin loader)."""
     if not (root / REGISTRY).is_file():
         raise PnpError(f"{root} is not a pnp checkout (no {REGISTRY}): run pnp new in one")
-    layout = checkout_layout(names)
-    for dest in (layout.game, layout.rules):
-        if (root / dest).exists():
-            raise PnpError(f"{root / dest} already exists: choose another slug")
-    files = rendered(names, layout)
-    for path in files:
-        if (root / path).exists():
+    check_unregistered(names)
+    module = Path("pnp/games") / f"{names.pkg}.py"
+    for path in (module, *made_paths(names)):
+        if (root / path).exists() or (root / path).is_symlink():
             raise PnpError(f"{root / path} already exists: choose another slug")
+
+
+def new_game(slug: str, root: Path) -> list[Path]:
+    """Write the skeleton of game `slug` into the checkout at `root`; return the files.
+
+    Everything is checked, then written into a temporary folder, then moved in
+    (`pnp.scaffold.data.create_game` adds the reference data, or takes it all out)."""
+    names = Names.of(slug)
+    check_free(names, root)
+    layout = checkout_layout(names)
+    files = rendered(names, layout)
     with tempfile.TemporaryDirectory(dir=root, prefix=".pnp-new-") as tmp:
         _write(files, Path(tmp))
         for dest in (layout.game, layout.rules):
             (root / dest).parent.mkdir(parents=True, exist_ok=True)
             shutil.move(str(Path(tmp) / dest), root / dest)
         shutil.move(str(Path(tmp) / layout.tests / layout.test_file), root / layout.tests)
-    written = [root / p for p in files]
-    if reference is None:
-        return written
-    try:
-        return written + reference(layout.module, root / layout.tests)
-    except BaseException:
-        for dest in (layout.game, layout.rules):
-            shutil.rmtree(root / dest, ignore_errors=True)
-        (root / layout.tests / layout.test_file).unlink(missing_ok=True)
-        for data in (Path("conformance") / f"{slug}.json", Path("golden") / slug):
-            _remove(root / layout.tests / data)
-        raise
+    return [root / p for p in files]
 
 
-def _remove(path: Path) -> None:
-    if path.is_dir():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
+def remove_made(names: Names, root: Path) -> None:
+    """Take out what a `pnp new` that failed had made (see `made_paths`)."""
+    for path in made_paths(names):
+        target = root / path
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        elif target.exists() or target.is_symlink():
+            target.unlink()
 
 
 def _existing_ancestor(path: Path) -> Path:
@@ -220,11 +238,14 @@ def _existing_ancestor(path: Path) -> Path:
 def new_package(slug: str, dest: Path, reference: ReferenceData | None = None) -> list[Path]:
     """Write game `slug` as a plugin repository in the new (or empty) folder `dest`, with
     its reference data (`reference`, given the game's module and the tests' folder, run
-    while the repository is still in a temporary folder); return the files written."""
+    while the repository is still in a temporary folder); return the files written. The
+    slug must be free (no registered game has it, no installed module has its package's
+    name), and a failure leaves nothing."""
     names = Names.of(slug)
     dest = dest.absolute()
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise PnpError(f"{dest} is not an empty folder: give the game's repository a new one")
+    check_unregistered(names)
     if importlib.util.find_spec(names.pkg) is not None:
         raise PnpError(f"a module named '{names.pkg}' is already installed: choose another slug")
     files = package_files(names)

@@ -1,7 +1,7 @@
-"""The reference data of a game `pnp new` has just written: its conformance file and its
-golden files, made by the same code `make conformance` and `make golden` run
-(`pnp.conformance_data.rewrite`, `pnp.golden.write_golden`), with the game registered for
-the moment, as its registry line or its entry point will register it."""
+"""`pnp new`'s whole job: the skeleton and the reference data of a new game, its
+conformance file and golden files, made by the same code `make conformance` and `make
+golden` run (`pnp.conformance_data.rewrite`, `pnp.golden.write_golden`), with the game
+registered for the moment, as its registry line or its entry point will register it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,29 @@ from pathlib import Path
 from pnp.conformance_data import rewrite
 from pnp.games import registered
 from pnp.golden import write_golden
+from pnp.scaffold import Names, check_free, checkout_layout, new_game, new_package, remove_made
 from pnp.templating import use_game_templates
+
+
+def create_game(slug: str, root: Path) -> list[Path]:
+    """`pnp new`: the skeleton of game `slug` and its reference data, written into the
+    checkout at `root` -- or, if anything fails (a write, the golden files, Ctrl-C),
+    nothing: every path it makes was free before (`check_free`), and each is removed
+    again."""
+    names = Names.of(slug)
+    check_free(names, root)
+    layout = checkout_layout(names)
+    try:
+        return new_game(slug, root) + write_reference_data(layout.module, root / layout.tests)
+    except BaseException:
+        remove_made(names, root)
+        raise
+
+
+def create_package(slug: str, dest: Path) -> list[Path]:
+    """`pnp new --package`: game `slug` as a plugin repository in `dest`, its reference
+    data made before it is moved in (or nothing, on a failure)."""
+    return new_package(slug, dest, write_reference_data)
 
 
 @contextmanager

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
@@ -24,6 +24,9 @@ from pnp.sim.grid import PLAYERS, Grid, check_sweep, label, parse_axis
 from pnp.sim.metrics import Accumulator, summary
 from pnp.sim.runner import GridProgress, Job, RunResult, check_limits, run_jobs
 from pnp.sim.seats import Lineup, engine_for, lineup, seat_count
+
+if TYPE_CHECKING:
+    from pnp.staging import Staging
 
 MAX_SEED = 2**63
 CAP_WARNING_SHARE = 0.05
@@ -369,19 +372,19 @@ def cap_warnings(request: Request, runs: Runs) -> list[str]:
     return lines
 
 
-def write_run_report(request: Request, runs: Runs, out: Path, grid: Grid | None = None) -> Path:
-    """OUT/<game>/report.html for the first setting, with the sweep's reading, plots and
-    table above it when there is one (the gallery over OUT is `pnp.gallery.gallery_for`'s)."""
-    from pnp.sim.report import write_report
+def write_run_report(
+    request: Request, runs: Runs, out: Path, grid: Grid | None = None, stage: Staging | None = None
+) -> Path:
+    """`OUT/<game>/report.html` for the first setting, with the sweep's reading, plots and
+    table above it when there is one (the gallery over OUT is `pnp.gallery.gallery_for`'s);
+    through `stage` when given, to land with the gallery in one commit."""
+    from pnp.atomic import write_text
+    from pnp.sim.report import render_report
     from pnp.sim.sweep_report import sweep_section
 
     first = runs[0][1]
-    return write_report(
-        first.summary,
-        first.acc,
-        out / request.game / "report.html",
-        first.title,
-        first.options,
-        root=out,
-        sweep=sweep_section(grid, runs) if grid else None,
-    )
+    sweep = sweep_section(grid, runs) if grid else None
+    html = render_report(first.summary, first.acc, first.title, first.options, (), sweep)
+    if stage is not None:
+        return stage.write_text(f"{request.game}/report.html", html)
+    return write_text(out / request.game / "report.html", html, root=out)

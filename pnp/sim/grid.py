@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, get_origin
 
-from pnp.config import parse_toml
-from pnp.errors import PnpError
+from pnp.config import NotToml, parse_toml
+from pnp.errors import PnpError, shown
 from pnp.gamedef import GameDef, rule_keys
 from pnp.params import PrintParams, field_hints, keys_of
 
@@ -81,7 +81,18 @@ def check_sweep(game: GameDef, keys: tuple[str, ...]) -> None:
 
 def label(setting: dict[str, Any]) -> str:
     """`board_height = 300, die_size = 12`: a setting as errors and warnings name it."""
-    return ", ".join(f"{k} = {v}" for k, v in setting.items())
+    return ", ".join(f"{k} = {_said(v)}" for k, v in setting.items())
+
+
+def _brief(number: str) -> str:
+    """A number as given, unless it is too long to repeat in a line."""
+    return number if len(number) <= 24 else f"{number[:12]}... ({len(number):,} characters)"
+
+
+def _said(value: Any) -> str:
+    """A swept value in a line: a word as given, a number short (a refused one may have
+    thousands of digits)."""
+    return value if isinstance(value, str) else shown(value)
 
 
 def parse_grid(texts: list[str]) -> Grid:
@@ -119,7 +130,7 @@ def parse_axis(text: str, most: int = MAX_VALUES) -> tuple[str, list[Any]]:
         new = _span(key, span[1], span[2], span[3], most) if span else [_scalar(word)]
         for value in new:
             if any(value == v and type(value) is type(v) for v in out):
-                raise PnpError(f"--sweep {key}: the value {value} is given twice")
+                raise PnpError(f"--sweep {key}: the value {_said(value)} is given twice")
             out.append(value)
         if len(out) > most:
             raise PnpError(f"--sweep takes at most {most} values of a key, {key} has more")
@@ -129,9 +140,7 @@ def parse_axis(text: str, most: int = MAX_VALUES) -> tuple[str, list[Any]]:
 def _scalar(word: str) -> Any:
     try:
         return parse_toml(f"v = {word}", "--sweep")["v"]
-    except PnpError as exc:
-        if "too deeply" in str(exc):
-            raise
+    except NotToml:
         return word  # a bare word: a string value
 
 
@@ -142,14 +151,16 @@ def _span(key: str, start: str, stop: str, step: str | None, most: int) -> list[
         a, b, d = Decimal(start), Decimal(stop), Decimal(step or "1")
     except InvalidOperation:  # pragma: no cover - the pattern only lets numbers through
         raise PnpError(f"--sweep {key}: '{start}..{stop}' is not a range") from None
-    where = f"--sweep {key}={start}..{stop}" + (f":{step}" if step else "")
+    where = f"--sweep {key}={_brief(start)}..{_brief(stop)}" + (f":{_brief(step)}" if step else "")
     if d <= 0:
         raise PnpError(f"{where}: the step must be above 0")
     if b < a:
         raise PnpError(f"{where}: the range runs from {start} up to a stop below it")
-    count = int((b - a) / d) + 1
-    if count > most:
-        raise PnpError(f"{where}: {count} values, at most {most} for one key")
+    steps = (b - a) / d
+    if steps >= most:  # said without writing out a number of thousands of digits
+        many = f"{int(steps) + 1}" if steps < 10**15 else f"{steps + 1:.3g}"
+        raise PnpError(f"{where}: {many} values, at most {most} for one key")
+    count = int(steps) + 1
     whole = all("." not in t for t in (start, step or "1"))
     values = [a + i * d for i in range(count)]
     return [int(v) for v in values] if whole else [float(v) for v in values]

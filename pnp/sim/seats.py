@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.errors import PnpError
+from pnp.errors import PnpError, shown
 from pnp.forward import play
 from pnp.gamedef import Engine, GameDef, mcts_budget, playout_turns
 from pnp.mcts import DEFAULT_BUDGET, MAX_BUDGET, PLAYOUT_TURNS, MctsBot
@@ -41,7 +41,7 @@ def seat_count(game: GameDef, players: int | None = None, bot: str | None = None
         players = engine.DEFAULT_PLAYERS
     lo, hi = engine.MIN_PLAYERS, engine.MAX_PLAYERS
     if not lo <= players <= hi:
-        raise PnpError(f"{game.title} takes {lo} to {hi} players, got {players}")
+        raise PnpError(f"{game.title} takes {lo} to {hi} players, got {shown(players)}")
     if bot is not None:
         known_bot(engine, bot)
     return players

@@ -15,8 +15,9 @@ import dataclasses
 from typing import Any
 
 from pnp.games import get_game
-from pnp.sim.command import Request
+from pnp.sim.command import Request, Simulation
 from pnp.sim.intervals import wilson
+from pnp.sim.runner import RunFailed
 from pnp.sim.seats import engine_for, seat_count
 
 OPPONENTS = ("random", "greedy")
@@ -40,21 +41,18 @@ def skill_trace(request: Request) -> dict[str, Any]:
     budget = None
     for kind in (k for k in OPPONENTS if k in engine.BOTS):
         bots = ",".join(["mcts", *[kind] * (players - 1)])
-        sim = dataclasses.replace(request, bots=bots).run()
+        sim = _whole(dataclasses.replace(request, bots=bots))
         budget = sim.summary["bot_budget"]
         if engine.COOPERATIVE:
             entry = _share(float(sim.acc.team_wins), sim.acc.games)
+            alone = _whole(dataclasses.replace(request, bots=None, bot=kind))
+            entry["without_mcts"] = _share(float(alone.acc.team_wins), alone.acc.games)
         else:
             acc = sim.acc
             won = sum(acc.bot_wins["mcts", s] for s in range(players)) / acc.unit
             entry = _share(won, sum(acc.bot_games["mcts", s] for s in range(players)))
             entry["by_seat"] = sim.summary["bot_shares"]["mcts"]["by_seat"]
-        if engine.COOPERATIVE and not sim.interrupted:
-            alone = dataclasses.replace(request, bots=None, bot=kind).run()
-            entry["without_mcts"] = _share(float(alone.acc.team_wins), alone.acc.games)
         against[kind] = entry
-        if sim.interrupted:
-            break
     return {
         "game": request.game,
         "players": players,
@@ -64,3 +62,15 @@ def skill_trace(request: Request) -> dict[str, Any]:
         "fair_share": None if engine.COOPERATIVE else round(1 / players, 4),
         "skill_trace": against,
     }
+
+
+def _whole(request: Request) -> Simulation:
+    """One of the trace's runs, played in full: a run stopped by Ctrl-C or SIGTERM stops
+    the whole trace (KeyboardInterrupt: the command ends as any other stopped one, and no
+    share is reported from part of the games), and so does one whose worker died."""
+    sim = request.run()
+    if sim.failure:
+        raise RunFailed(f"{sim.failure}; the skill trace stopped and reports nothing")
+    if sim.interrupted:
+        raise KeyboardInterrupt
+    return sim

@@ -5,7 +5,8 @@ the job processes of `pnp.studio.jobs`, so what the page shows is what the CLI m
 input is one line of JSON, ``{"error": ...}``, with the CLI's message: 404 for an unknown
 game or job, 413 for a body over 1 MB, 422 for a value the CLI would refuse (with the
 field's key when one field is at fault), 429 when too many jobs and checks wait, 500 with
-the folder when the cache cannot be written.
+the folder when the cache cannot be written. Before any route, the doors of
+`pnp.studio.guard` refuse what does not come from the studio's own page (400, 401, 403, 415).
 
 A check answers in its request; when its client goes away before the answer (a page that
 moved on to newer values), the check is cancelled unless another client waits for it.
@@ -16,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -31,6 +33,7 @@ from pnp.errors import PnpError
 from pnp.gamedef import GameDef, max_budget
 from pnp.games import get_game, registry
 from pnp.paper import paper_name
+from pnp.render.laser import presets_from_text
 from pnp.sim.command import MAX_SEED, parse_options, parse_sweep
 from pnp.sim.grid import check_sweep
 from pnp.sim.runner import check_limits
@@ -38,6 +41,7 @@ from pnp.sim.seats import bot_names, engine_for, lineup, seat_count
 from pnp.sim.solve import MAX_BUDGET, solver_for
 from pnp.studio import schema
 from pnp.studio.cache import Cache, CacheError
+from pnp.studio.guard import Doors, Guard, new_token
 from pnp.studio.jobs import Asked, Busy, Job, JobCancelled, Jobs, TaskError
 from pnp.studio.work import write_zip
 from pnp.templating import TEMPLATES, render
@@ -45,6 +49,8 @@ from pnp.templating import TEMPLATES, render
 MAX_BODY = 1_000_000  # bytes
 MAX_WAITING = 64  # jobs queued or running, and checks under way, at once
 STATIC = TEMPLATES / "studio" / "static"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
 
 
 class ApiError(Exception):
@@ -61,6 +67,13 @@ class Settings:
     cache: Path
     slots: int
     cache_limit: int
+    host: str = DEFAULT_HOST  # the address served: the only Host the studio answers
+    port: int = DEFAULT_PORT
+    token: str | None = field(default_factory=new_token)  # None: --no-token
+
+    @property
+    def doors(self) -> Doors:
+        return Doors(self.host, self.port, self.token)
 
 
 def _game(slug: str) -> GameDef:
@@ -107,11 +120,37 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _values(game: GameDef, body: dict[str, Any]) -> dict[str, Any]:
-    """The body's `params`, read as a config file is: the effective parameters."""
+    """The body's `params`, read as a config file is: the effective parameters. A path is
+    never one of them: the studio reads no file a request names (laser presets come as
+    content, `laser_presets_toml`)."""
     try:
-        return schema.read_values(game, body.get("params", {}))
+        values = schema.read_values(game, body.get("params", {}))
     except schema.FieldError as exc:
         raise ApiError(422, str(exc), field=exc.key, fields=exc.fields) from None
+    named = [key for key in schema.path_keys(game) if values.get(key)]
+    if named:
+        line = (
+            f"'{named[0]}' names a file, and the studio reads no file a request names: "
+            "load the file in the page instead (its text is sent, never its path)"
+        )
+        raise ApiError(422, line, field=named[0], fields={named[0]: line})
+    return values
+
+
+def _presets(body: dict[str, Any]) -> str:
+    """The laser presets the page uploaded (TOML text, '' for the built-in ones), checked
+    now so that a fault is refused beside the field, in the words of the text itself."""
+    text = body.get("laser_presets_toml", "")
+    if not isinstance(text, str):
+        raise ApiError(422, "'laser_presets_toml' must be the text of a presets file")
+    if text:
+        try:
+            presets_from_text(text, "the uploaded presets")
+        except PnpError as exc:
+            raise ApiError(
+                422, str(exc), field="laser_presets", fields={"laser_presets": str(exc)}
+            ) from None
+    return text
 
 
 def _paper(body: dict[str, Any], values: dict[str, Any]) -> str:
@@ -184,8 +223,7 @@ class Studio:
         values = _values(game, body)
         paper = _paper(body, values)
         args = {"slug": game.slug, "values": values, "paper": paper}
-        files = schema.file_digests(game, values)
-        key = {"game": game.slug, "values": values, "paper": paper, "files": files}
+        key = {"game": game.slug, "values": values, "paper": paper}
         try:
             asked = self.jobs.ask("check", args, key, most=MAX_WAITING)
         except Busy as exc:
@@ -257,13 +295,11 @@ class Studio:
         if not isinstance(formats, list) or not formats or not set(formats) <= set(known):
             raise ApiError(422, f"'formats' must be a list of {', '.join(known)}")
         chosen = tuple(f for f in known if f in formats)
+        presets = _presets(body)
         args = {"slug": game.slug, "values": values, "paper": paper, "formats": chosen}
-        request_key = {
-            "values": values,
-            "paper": paper,
-            "formats": chosen,
-            "files": schema.file_digests(game, values),
-        }
+        request_key = {"values": values, "paper": paper, "formats": chosen}
+        if presets:  # the text is the key, so an edited file is built again
+            args["presets"] = request_key["presets"] = presets
         return self._submit("build", game, args, request_key)
 
     async def simulate(self, request: Request) -> Response:
@@ -350,6 +386,11 @@ class Studio:
         if job is None:
             raise ApiError(404, f"no job '{request.path_params['job'][:40]}'")
         return job
+
+    async def job_list(self, request: Request) -> Response:
+        """The jobs the studio remembers, oldest first, without their results."""
+        views = [job.view() for job in list(self.jobs.jobs.values())]
+        return JSONResponse([{k: v for k, v in view.items() if k != "result"} for view in views])
 
     async def job(self, request: Request) -> Response:
         return JSONResponse(self._job(request).view())
@@ -486,6 +527,7 @@ def create_app(settings: Settings) -> Starlette:
         Route(game + "/solve", studio.solve, methods=["POST"]),
         Route(game + "/config.toml", studio.toml_out, methods=["POST"]),
         Route(game + "/config", studio.toml_in, methods=["POST"]),
+        Route("/api/jobs", studio.job_list, methods=["GET"]),
         Route("/api/jobs/{job}", studio.job, methods=["GET"]),
         Route("/api/jobs/{job}", studio.cancel, methods=["DELETE"]),
         Route("/api/jobs/{job}/kit.zip", studio.kit_zip),
@@ -495,6 +537,7 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(Guard, doors=settings.doors)],
         exception_handlers={ApiError: _error, 404: _not_found, 405: _bad_method},
     )
     app.state.studio = studio

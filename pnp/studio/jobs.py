@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import secrets
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -121,12 +122,21 @@ class Jobs:
     # --- jobs -------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the forkserver now, in the background, so that it has warmed up by the time
-        the page asks for its first preview."""
+        """Start the forkserver now, so that it has warmed up by the time the page asks for
+        its first preview. It is born with Ctrl-C ignored (the server stops it; a Ctrl-C
+        during its warm-up would print the traceback of an import), and each job process
+        takes Ctrl-C back (`pnp.studio.work.child_main`)."""
         if self.ctx.get_start_method() == "forkserver":
             from multiprocessing import forkserver
 
-            threading.Thread(target=forkserver.ensure_running, daemon=True).start()
+            if threading.current_thread() is not threading.main_thread():
+                threading.Thread(target=forkserver.ensure_running, daemon=True).start()
+                return
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                forkserver.ensure_running()  # a spawn: the warm-up runs in the new process
+            finally:
+                signal.signal(signal.SIGINT, previous)
 
     def submit(self, kind: str, game: str, args: dict[str, Any], request: dict[str, Any]) -> Job:
         """A new job for `kind` (build, simulate, solve) with the task's `args`; `request`

@@ -10,13 +10,11 @@ refused beside its field with the message the command line prints for it.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import re
-from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
-from pnp.config import parse_toml, read_small, split_config
+from pnp.config import parse_toml, split_config
 from pnp.errors import PnpError
 from pnp.gamedef import GameDef
 from pnp.palette import INKS
@@ -177,20 +175,9 @@ def read_values(game: GameDef, values: Any) -> dict[str, Any]:
     return {**as_json(dataclasses.asdict(params)), **as_json(dataclasses.asdict(printing))}
 
 
-def file_digests(game: GameDef, values: dict[str, Any]) -> dict[str, str]:
-    """The SHA-256 of each file the values name (keys declared `file=True`), for a cache
-    key: edit the file and the key changes, so the build runs again instead of serving
-    what the old content made. A file that cannot be read is keyed by its error (the task
-    then fails on it, and a failure is never kept)."""
-    out = {}
-    for key in (*file_keys(game.default_params()), *file_keys(PrintParams)):
-        path = values.get(key)
-        if isinstance(path, str) and path:
-            try:
-                out[key] = hashlib.sha256(read_small(Path(path))).hexdigest()
-            except PnpError as exc:
-                out[key] = f"unread: {exc}"
-    return out
+def path_keys(game: GameDef) -> tuple[str, ...]:
+    """The game's and the print settings' keys whose value names a file a build reads."""
+    return (*file_keys(game.default_params()), *file_keys(PrintParams))
 
 
 def changed(game: GameDef, effective: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import zipfile
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -70,11 +71,17 @@ def build(
     folder: Path,
     say: Say,
     formats: tuple[str, ...] = FORMATS,
+    presets: str = "",
 ) -> dict:
     """`pnp build SLUG --paper PAPER --format FORMATS` into `folder`, then a picture of every
     PDF page and the kit as one zip. The result lists the files, relative to `folder`, and
-    the check findings (a kit with check errors is refused with them)."""
+    the check findings (a kit with check errors is refused with them). `presets` is the
+    text of uploaded laser presets: the build reads them from a file of its own folder."""
     steps = [0]
+    own = folder / ".laser-presets.toml"
+    if presets:
+        own.write_text(presets, encoding="utf-8")
+        values = {**values, "laser_presets": str(own)}
 
     def progress(message: str) -> None:
         steps[0] += 1
@@ -87,6 +94,8 @@ def build(
         raise Refused(
             f"not built: {errors} check error(s)", {"checks": by_level(exc.findings)}
         ) from None
+    finally:
+        own.unlink(missing_ok=True)
     kit_files = sorted(p.relative_to(folder).as_posix() for p in result.files)
     pages = {}
     for name in kit_files:
@@ -232,6 +241,7 @@ def child_main(conn: Connection, kind: str, args: dict[str, Any], folder: str) -
             conn.send(("progress", done, total, message))
 
     os.environ.setdefault("PNP_STUDIO_CHILD", "1")
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # the forkserver ignores it
     try:
         with interrupt.command_signals():
             result = TASKS[kind](**args, folder=Path(folder), say=say)

@@ -27,6 +27,7 @@ from pnp.params import field_hints, spec_of
 from pnp.scene import PT_PER_MM
 from pnp.sim.command import run_simulation
 from pnp.sim.solve import run_solve
+from pnp.testing.sheets import print_ranges, read_pages, sheet_faults
 
 
 def check_kit_builds(slug: str, out: Path) -> None:
@@ -56,44 +57,23 @@ def check_kit_builds(slug: str, out: Path) -> None:
     assert f"{slug}/{slug}-letter.pdf" in html
 
 
-HEADER = re.compile(r"^(?P<title>.*?) page (?P<n>\d+) of \d+ ·")
 MACHINE_HAIRLINE = 0.05 * PT_PER_MM
 """Thinner than any printed line (pt): only a cutter's 0.01 mm cut line is this fine."""
 
 
-def _page_titles(pdf: Any) -> list[tuple[int, str, str]]:
-    """(page number as printed, header text, whole page text) of every page."""
-    out = []
-    for pg in pdf.pages:
-        head = pg.within_bbox((0, 0, pg.width, 30)).extract_text().splitlines()[-1]
-        m = HEADER.match(head)
-        assert m, head
-        out.append((int(m["n"]), m["title"], pg.extract_text()))
-    return out
-
-
-def check_backs_on_even_pages(slug: str, paper: str, out: Path) -> None:
-    """Printed double-sided, page 2k-1 and 2k share a sheet: every backs page (its header
-    says so) is even and follows its front; pages left blank say so. For the default kit
-    and each named variant."""
-    import pdfplumber
-
+def check_sheets(slug: str, paper: str, out: Path) -> None:
+    """Printed as the cover says, each double-sided sheet (pages 2k-1 and 2k) is a front
+    and its own backs, or a page and a blank saying so, or two pages to read; for the
+    default kit and each named variant, every document (`pnp.testing.sheets` reads the
+    PDFs back)."""
     variants: dict[str, Any] = {"": None, **get_game(slug).variants}
     for name, values in variants.items():
         folder = out / (name or "default")
         build_game(slug, [paper], folder, formats=["pdf"], values=values)
         for pdf_path in sorted((folder / slug).glob("*.pdf")):
-            with pdfplumber.open(pdf_path) as pdf:
-                pages = _page_titles(pdf)
-            where = f"{pdf_path.name} ({name or 'default config'})"
-            for k, (n, title, text) in enumerate(pages):
-                assert n == k + 1
-                if re.search(r"— backs?$", title):
-                    assert n % 2 == 0, f"{where}: backs on odd page {n}"
-                    assert "intentionally blank" not in pages[k - 1][2], where
-                if "Intentionally blank" in title:
-                    assert "This page is intentionally blank" in text
-                    assert n % 2 == 0 and re.search(r"— backs?$", pages[k + 2][1]), where
+            pages = read_pages(pdf_path)
+            faults = sheet_faults(pages, print_ranges(pages[0]))
+            assert faults == [], f"{pdf_path.name} ({name or 'default config'}): {faults}"
 
 
 Hairline = tuple[int, Any]

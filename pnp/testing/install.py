@@ -41,12 +41,13 @@ def installed(
 ) -> Iterator[Path]:
     """`fake_install` for the length of a block: `site` (and `paths`, where the package's
     modules are) on `sys.path`, pnp's cache of plugins emptied on the way in and out, and
-    the plugin games' rule templates forgotten on the way out. Returns `site`."""
-    from pnp.games import built_in_slugs
-    from pnp.games.plugins import load_plugins, plugins
-    from pnp.templating import use_game_templates
+    the rule templates of the games loaded meanwhile forgotten on the way out. Returns
+    `site`."""
+    from pnp.games.plugins import plugins
+    from pnp.templating import packaged_games, use_game_templates
 
     fake_install(site, name, groups)
+    before = packaged_games()
     with pytest.MonkeyPatch.context() as patch:
         for path in [*paths, site]:
             patch.syspath_prepend(str(path))
@@ -54,7 +55,6 @@ def installed(
         try:
             yield site
         finally:
-            quiet = load_plugins(frozenset(built_in_slugs()), say=lambda line: None)
-            for slug in quiet:
+            for slug in packaged_games() - before:
                 use_game_templates(slug, None)
             plugins.cache_clear()

@@ -90,8 +90,8 @@ class GameSuite:
 
     @pytest.mark.slow
     @pytest.mark.parametrize("paper", list(PAPERS))
-    def test_backs_start_on_even_pages(self, paper: str, tmp_path: Path) -> None:
-        contract.check_backs_on_even_pages(self.slug, paper, tmp_path)
+    def test_every_sheet_is_a_front_and_its_own_back(self, paper: str, tmp_path: Path) -> None:
+        contract.check_sheets(self.slug, paper, tmp_path)
 
     @pytest.mark.slow
     def test_the_print_pdf_carries_no_machine_cut_lines(self, tmp_path: Path) -> None:

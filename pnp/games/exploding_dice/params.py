@@ -114,8 +114,9 @@ def validate(p: ExplodingDiceParams) -> None:
             )
         for fs in sets:
             if len(fs) != 6 or not all(isinstance(v, int) and 1 <= v <= 6 for v in fs):
+                got = shown(list(fs))
                 raise PnpError(
-                    f"faces for {colour}: each die needs six values from 1 to 6, got {list(fs)}"
+                    f"faces for {colour}: each die needs six values from 1 to 6, got {got}"
                 )
         if 1 not in sets[0]:
             raise PnpError(

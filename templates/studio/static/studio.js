@@ -9,6 +9,7 @@ const el = (tag, attrs = {}, ...kids) => {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") node.className = v;
+    else if (k === "style") node.style.cssText = v; // CSSOM: the page's CSP allows no style attribute
     else if (k === "text") node.textContent = v;
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : v);
@@ -30,6 +31,9 @@ const S = {
   runJob: null,
   solveJob: null,
   generation: 0,  // each edit starts a new generation; late answers of old ones are dropped
+  edited: false,  // the next address is a step of its own (Back undoes it)
+  presets: null,  // laser presets loaded from a file: {name, text}; sent as text, never a path
+  routing: Promise.resolve(), // one address change at a time
 };
 
 async function api(method, url, body) {
@@ -41,6 +45,7 @@ async function api(method, url, body) {
   const res = await fetch(url, opts);
   const type = res.headers.get("content-type") || "";
   const data = type.includes("json") ? await res.json() : await res.text();
+  if (res.status === 401) showPageError(data.error); // no key: nothing on the page can work
   if (!res.ok) {
     const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
     err.status = res.status;
@@ -62,10 +67,62 @@ async function poll(jobId, onProgress, isCurrent = () => true) {
 
 const fileUrl = (job, name) => `/api/jobs/${job.id}/files/${name.split("/").map(encodeURIComponent).join("/")}`;
 
-// --- routing -------------------------------------------------------------------------
+// --- routing: the page's address holds the game and every changed parameter ------------
 
-async function route() {
-  const slug = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
+function readAddress() {
+  // "#/exploding-dice?die_size=16&paper=letter": a reload, a shared link or Back shows this
+  const hash = location.hash.replace(/^#\/?/, "");
+  const cut = hash.indexOf("?");
+  return {
+    slug: decodeURIComponent(cut < 0 ? hash : hash.slice(0, cut)),
+    query: new URLSearchParams(cut < 0 ? "" : hash.slice(cut + 1)),
+  };
+}
+
+function address() {
+  // each changed field as the text its box shows, in the form's order
+  const changed = formValues();
+  const query = new URLSearchParams();
+  for (const f of S.schema.fields) if (f.key in changed) query.set(f.key, fieldText(f));
+  const q = query.toString();
+  return `#/${encodeURIComponent(S.game)}${q ? `?${q}` : ""}`;
+}
+
+function keepAddress() {
+  // an edit is a step of the history; a restored or opened state only tidies the address
+  const want = address();
+  if (want !== location.hash) {
+    if (S.edited) history.pushState(null, "", want);
+    else history.replaceState(null, "", want);
+  }
+  S.edited = false;
+}
+
+function applyAddress(query) {
+  // every field as the address says (a field it does not name: its default); true if any changed
+  let changed = false;
+  for (const f of S.schema.fields) {
+    if (query.has(f.key)) {
+      if (fieldText(f) === query.get(f.key)) continue;
+      setFieldText(f, query.get(f.key));
+    } else {
+      if (JSON.stringify(readField(f)) === JSON.stringify(f.default)) continue;
+      setField(f, f.default);
+    }
+    changed = true;
+  }
+  const paper = S.schema.fields.find((f) => f.key === "paper");
+  setPaper(paper ? String(readField(paper)) : "a4");
+  return changed;
+}
+
+function route() {
+  S.routing = S.routing.then(showAddress, showAddress);
+  return S.routing;
+}
+
+async function showAddress() {
+  const { slug, query } = readAddress();
   $$("#game-tabs a").forEach((a) => a.classList.toggle("active", a.dataset.game === slug));
   if (!slug || !S.games[slug]) {
     $("#home").hidden = false;
@@ -75,17 +132,20 @@ async function route() {
   }
   $("#home").hidden = true;
   $("#studio").hidden = false;
-  if (S.game !== slug) await openGame(slug);
+  if (S.game !== slug) await openGame(slug, query);
+  else if (applyAddress(query)) scheduleUpdate(0);
 }
 
-async function openGame(slug) {
+async function openGame(slug, query) {
   S.game = slug;
   S.generation++;
+  S.presets = null;
   const info = S.games[slug];
   document.title = `${info.title} · pnp studio`;
   $("#game-title").textContent = info.title;
   S.schema = await api("GET", `/api/games/${slug}/params`);
   renderForm(S.schema);
+  applyAddress(query);
   renderPlayForm(info);
   clearKit();
   $("#run-result").replaceChildren();
@@ -112,6 +172,7 @@ function renderForm(schema) {
     for (const f of schema.fields.filter((x) => x.group === group)) set.append(fieldRow(f));
     form.append(set);
   }
+  for (const f of schema.fields) setField(f, f.default);
   const variants = $("#variant");
   variants.replaceChildren(el("option", { value: "", text: "Variants…" }));
   for (const name of Object.keys(schema.variants)) variants.append(el("option", { value: name, text: name }));
@@ -137,6 +198,10 @@ function fieldRow(f) {
   }
   input.name = f.key;
   line.append(input);
+  if (f.key === "laser_presets") {
+    line.classList.add("file");
+    line.append(...presetsButtons(f, input));
+  }
   const grid = f.type === "list" && f.item === "list" ? gridEditor(input) : null;
   if (f.unit) line.append(el("span", { class: "unit", text: f.unit }));
   line.append(el("span", { class: "spacer" }), el("span", { class: "default", text: `default ${f.default_text}` }));
@@ -147,20 +212,45 @@ function fieldRow(f) {
   if (hint) row.append(el("div", { class: "help", text: hint }));
   row.append(el("div", { class: "error", role: "alert", hidden: true }));
   row.append(el("div", { class: "finding", hidden: true }));
-  setField(f, f.default);
   const onEdit = () => {
     if (f.type === "colours") drawSwatches(row, readField(f));
     row.classList.toggle("changed", JSON.stringify(readField(f)) !== JSON.stringify(f.default));
+    if (f.key === "paper") setPaper(String(readField(f)));
+    if (f.key === "laser_presets") S.presets = null; // a typed path is the field's, not a file's
+    S.edited = true;
     scheduleUpdate();
   };
   input.addEventListener(input.tagName === "SELECT" || input.type === "checkbox" ? "change" : "input", onEdit);
-  // fill in after the row exists (setField finds it by id)
-  queueMicrotask(() => {
-    setField(f, f.default);
-    if (f.type === "colours") drawSwatches(row, f.default);
-  });
   input.redraw = grid ? grid.render : null;
   return row;
+}
+
+function presetsButtons(f, input) {
+  // laser presets come from a file the designer picks: its text goes to the studio, which
+  // reads no path a page sends; the box shows the file's name
+  input.readOnly = true;
+  input.placeholder = "built in";
+  const file = el("input", { type: "file", accept: ".toml,text/plain", hidden: true });
+  file.addEventListener("change", async () => {
+    const chosen = file.files[0];
+    file.value = "";
+    if (!chosen) return;
+    S.presets = { name: chosen.name, text: await chosen.text() };
+    input.value = chosen.name;
+    refreshRow(f);
+    S.edited = true;
+    scheduleUpdate(0);
+  });
+  const clear = () => {
+    S.presets = null;
+    setField(f, f.default);
+    S.edited = true;
+    scheduleUpdate(0);
+  };
+  return [
+    el("label", { class: "ghost button small", title: "Load a TOML file of your laser presets" }, "Load…", file),
+    el("button", { type: "button", class: "ghost small", title: "Back to the built-in presets", text: "×", onclick: clear }),
+  ];
 }
 
 function gridEditor(textarea) {
@@ -236,7 +326,28 @@ function setField(f, value) {
   else if (f.type === "table" || (f.type === "list" && f.item === "list")) input.value = JSON.stringify(value);
   else if (f.type === "list" || f.type === "colours") input.value = (value || []).join(", ");
   else input.value = value === null || value === undefined ? "" : String(value);
+  if (f.key === "laser_presets") S.presets = null;
+  refreshRow(f);
+}
+
+function fieldText(f) {
+  // the field as its box shows it: what the page's address keeps
+  const input = inputOf(f.key);
+  return f.type === "boolean" ? String(input.checked) : input.value;
+}
+
+function setFieldText(f, text) {
+  const input = inputOf(f.key);
+  if (f.type === "boolean") input.checked = text === "true";
+  else input.value = text;
+  if (f.key === "laser_presets") S.presets = null;
+  refreshRow(f);
+}
+
+function refreshRow(f) {
+  const input = inputOf(f.key);
   const row = input.closest(".field");
+  const value = readField(f);
   row.classList.toggle("changed", JSON.stringify(value) !== JSON.stringify(f.default));
   if (input.redraw) input.redraw();
   if (f.type === "colours") drawSwatches(row, value);
@@ -268,6 +379,7 @@ function readField(f) {
 function formValues() {
   const out = {};
   for (const f of S.schema.fields) {
+    if (f.key === "laser_presets" && S.presets) continue; // sent as text: presetsBody()
     const v = readField(f);
     if (v === null) continue; // an empty number box: its default
     if (JSON.stringify(v) !== JSON.stringify(f.default)) out[f.key] = v;
@@ -277,7 +389,19 @@ function formValues() {
 
 function loadValues(values) {
   for (const f of S.schema.fields) setField(f, f.key in values ? values[f.key] : f.default);
+  setPaper(String(values.paper || "a4"));
+  S.edited = true;
   scheduleUpdate(0);
+}
+
+const presetsBody = () => (S.presets ? { laser_presets_toml: S.presets.text } : {});
+
+function setPaper(paper) {
+  // the paper buttons and the form's `paper` field are one setting
+  S.paper = paper === "letter" ? "letter" : "a4";
+  $$("#paper-seg button").forEach((x) => x.classList.toggle("on", x.dataset.paper === S.paper));
+  const f = S.schema && S.schema.fields.find((x) => x.key === "paper");
+  if (f && readField(f) !== S.paper) setField(f, S.paper);
 }
 
 function showFieldErrors(fields) {
@@ -302,6 +426,7 @@ async function update() {
   // asks for PDF and SVG only; the zip button asks for the whole kit
   const gen = ++S.generation;
   const current = () => gen === S.generation;
+  keepAddress();
   const params = formValues();
   const paper = S.paper;
   const status = $("#build-status");
@@ -315,7 +440,7 @@ async function update() {
   }
   let job;
   try {
-    ({ job } = await api("POST", `/api/games/${S.game}/build`, { params, paper, formats: PREVIEW }));
+    ({ job } = await api("POST", `/api/games/${S.game}/build`, { params, paper, formats: PREVIEW, ...presetsBody() }));
   } catch (err) {
     if (!current()) return;
     if (err.status === 422) {
@@ -361,7 +486,7 @@ async function downloadZip(ev) {
   zip.classList.add("disabled");
   zip.textContent = "Preparing the zip…";
   try {
-    const { job } = await api("POST", `/api/games/${S.game}/build`, { params: formValues(), paper: S.paper });
+    const { job } = await api("POST", `/api/games/${S.game}/build`, { params: formValues(), paper: S.paper, ...presetsBody() });
     const done = await poll(job);
     if (done.state !== "done") throw new Error(done.error || done.state);
     el("a", { href: `/api/jobs/${job}/kit.zip`, download: `${S.game}-${S.paper}.zip` }).click();
@@ -689,8 +814,8 @@ async function main() {
   for (const g of await api("GET", "/api/games")) S.games[g.slug] = g;
   $$(".tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
   $$("#paper-seg button").forEach((b) => b.addEventListener("click", () => {
-    S.paper = b.dataset.paper;
-    $$("#paper-seg button").forEach((x) => x.classList.toggle("on", x === b));
+    setPaper(b.dataset.paper);
+    S.edited = true;
     scheduleUpdate(0);
   }));
   $("#reset").addEventListener("click", () => loadValues({}));
@@ -730,8 +855,25 @@ async function main() {
   $("#cancel-run").addEventListener("click", () => S.runJob && api("DELETE", `/api/jobs/${S.runJob}`));
   $("#solve-form").addEventListener("submit", runSolve);
   $("#cancel-solve").addEventListener("click", () => S.solveJob && api("DELETE", `/api/jobs/${S.solveJob}`));
-  window.addEventListener("hashchange", route);
+  window.addEventListener("popstate", route); // Back, Forward, a link to another game
+  window.addEventListener("hashchange", route); // (the same address twice changes nothing)
   await route();
 }
 
-main().catch((e) => showFormError(`The studio could not start: ${e.message}`));
+function dropToken() {
+  // the token address normally answers with a redirect that sets the cookie; a token left in
+  // the address (a wrong or old one) is taken out, so it is never shared with a link
+  const url = new URL(location.href);
+  if (!url.searchParams.has("token")) return;
+  url.searchParams.delete("token");
+  history.replaceState(null, "", url.pathname + url.search + url.hash);
+}
+
+function showPageError(message) {
+  const box = $("#page-error");
+  box.textContent = message;
+  box.hidden = false;
+}
+
+dropToken();
+main().catch((e) => showPageError(`The studio could not start: ${e.message}`));
