@@ -25,11 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def checkout_copy(dest: Path) -> Path:
-    """The parts of this checkout a game lives in, copied (caches and outputs left out)."""
+    """The parts of this checkout a game lives in and its tests read, copied (caches and
+    outputs left out)."""
     skip = shutil.ignore_patterns("__pycache__", "*.so", ".pytest_cache", ".hypothesis")
-    for part in ("pnp", "geometry", "templates", "tests"):
+    for part in ("pnp", "geometry", "templates", "tests", "docs"):
         shutil.copytree(ROOT / part, dest / part, ignore=skip)
-    shutil.copy(ROOT / "pyproject.toml", dest)
+    for name in ("pyproject.toml", "README.md", "mkdocs.yml", "Makefile", "LICENSE"):
+        shutil.copy(ROOT / name, dest)
     return dest
 
 
