@@ -1,4 +1,5 @@
-"""Benchmark: random-bot games per second through the runner, and the kit build time.
+"""Benchmark: random-bot games per second through the runner, the kit build time, and the
+time to an answer of `pnp tune` (the Exploding Dice example, locally and on Dask).
 
 Run as ``python -m pnp.bench [GAME ...]`` (every registered game with an engine when none
 is named; ``--games`` to change the games per setting, ``--seconds`` to bound a setting:
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import os
 import resource
 import signal
@@ -26,6 +28,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from pnp import bench_dask, bench_stop
 from pnp.games import get_game, registry
@@ -382,6 +385,61 @@ def studio_report() -> list[str]:
     ]
 
 
+TUNE_EXAMPLE: dict[str, Any] = {
+    "game": "exploding-dice",
+    "targets": ["turns in 18..25", "seat_gap <= 0.05"],
+    "over": ["dice_per_colour=2..12", "n=4..8:2"],
+    "players": 3,
+    "budget": "20000games",
+}
+"""The Exploding Dice example of docs/tune.md, with a budget in games (the same answer on
+both backends) small enough for a bench."""
+
+
+def tune_seconds(scheduler: str | None, jobs: int = 2) -> tuple[float, str, str]:
+    """(seconds to the answer, the answer's JSON, its best setting) of `TUNE_EXAMPLE` on the
+    local pool or a LocalCluster (`scheduler='local'`, its start included), kits unchecked."""
+    import json
+
+    from pnp.tune import plan_tune, run_tune
+
+    e = TUNE_EXAMPLE
+    setup, dims, budget = plan_tune(
+        e["game"], e["targets"], e["over"], e["players"], budget=e["budget"], jobs=jobs,
+        scheduler=scheduler, timeout=60.0,
+    )  # fmt: skip
+    start = time.perf_counter()
+    tuned = run_tune(setup, dims, budget, check_kits=False)
+    seconds = time.perf_counter() - start
+    best = ", ".join(f"{k} = {v}" for k, v in (tuned.json["best"] or {}).items())
+    return seconds, json.dumps(tuned.json), f"{tuned.json['answer']}: {best}"
+
+
+def tune_report() -> list[str]:
+    """Time to an answer of `pnp tune` for the Exploding Dice example, locally and on a
+    LocalCluster of 2 workers."""
+    if importlib.util.find_spec("optuna") is None:
+        return ["pnp tune: skipped (pip install 'pnp[tune]')"]
+    e = TUNE_EXAMPLE
+    head = (
+        f"pnp tune {e['game']} --players {e['players']} "
+        + " ".join(f"--target '{t}'" for t in e["targets"])
+        + " "
+        + " ".join(f"--over {o}" for o in e["over"])
+        + f" --budget {e['budget']} --jobs 2:"
+    )
+    local, local_json, answer = fresh(tune_seconds, None)
+    lines = [head, f"  local pool:             {local:6.1f} s to the answer ({answer})"]
+    if importlib.util.find_spec("distributed") is None:
+        return lines + ["  Dask: skipped (pip install 'pnp[dask]')"]
+    dask, dask_json, _ = fresh(tune_seconds, "local")
+    same = "same JSON" if dask_json == local_json else "JSON DIFFERS"
+    lines.append(
+        f"  Dask LocalCluster (2):  {dask:6.1f} s to the answer, its start included ({same})"
+    )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m pnp.bench", description=__doc__)
     ap.add_argument("games_to_bench", nargs="*", metavar="GAME", help="games (default: all)")
@@ -409,11 +467,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--no-stop", action="store_true", help="skip the time a simulation takes to stop"
     )
+    ap.add_argument("--no-tune", action="store_true", help="skip the time to a tune's answer")
+    ap.add_argument("--tune-only", action="store_true", help="time the tune example alone")
     args = ap.parse_args(argv)
     names = args.games_to_bench or [s for s, g in registry().items() if g.engine is not None]
     print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
     if args.studio_only:
         print("\n".join(studio_report()))
+        return
+    if args.tune_only:
+        print("\n".join(tune_report()))
         return
     if not args.no_startup:
         print("\n".join(startup_report(args.games_to_bench or list(registry()))))
@@ -463,6 +526,8 @@ def main(argv: list[str] | None = None) -> None:
         bench_dask.main([])
     if not args.no_stop and not args.games_to_bench:
         bench_stop.main([])
+    if not args.no_tune and (not args.games_to_bench or "exploding-dice" in names):
+        print("\n".join(tune_report()))
 
 
 if __name__ == "__main__":

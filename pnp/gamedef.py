@@ -5,8 +5,8 @@ registry (and the games must not depend on each other).
 
 `Engine` and `Solver` are the contracts a game's simulation and solver modules meet (a
 module satisfies a protocol for mypy as an object does). Members a game may leave out
-(`RATIOS`, `TOTALS`, `warm`, `MCTS_BUDGET`, `PLAYOUT_TURNS`, a solver's `MAX_BUDGET` and
-`label_line`) are read here, with their defaults, and nowhere else.
+(`RATIOS`, `TOTALS`, `warm`, `degenerate`, `MCTS_BUDGET`, `PLAYOUT_TURNS`, a solver's
+`MAX_BUDGET` and `label_line`) are read here, with their defaults, and nowhere else.
 """
 
 from __future__ import annotations
@@ -199,6 +199,14 @@ def line_labels(solver: Solver, model: object, line: tuple[object, ...]) -> list
         solver, "label_line", None
     )
     return None if hook is None else [str(s) for s in hook(model, line)]
+
+
+def degenerate_reason(engine: Engine, model: object, players: int) -> str | None:
+    """Why no game of this model can last a turn, in the game's own words (its optional
+    `degenerate(model, players)`), or None: the general rule (`pnp.sim.metrics.no_turn_played`)
+    finds such a setting from its games; this says what in the rules makes it so."""
+    hook: Callable[[object, int], str | None] | None = getattr(engine, "degenerate", None)
+    return None if hook is None else hook(model, players)
 
 
 def cutoffs(engine: Engine) -> tuple[str, ...]:

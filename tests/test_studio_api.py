@@ -191,6 +191,13 @@ def test_an_unknown_key_says_which_key_was_meant(client):
         ("solve", {}, "has no solver"),
         ("build", {"formats": ["pdf", "jpeg"]}, "'formats' must be a list"),
         ("build", {"paper": "a3"}, "a3"),
+        ("tune", {}, "give at least one --target"),
+        ("tune", {"targets": ["turns in 5..3"]}, "the range 5..3 is empty"),
+        ("tune", {"targets": ["length in 1..3"]}, "reports no metric 'length'"),
+        ("tune", {"targets": ["turns <= 9"], "over": ["die_size"]}, "rules do not read"),
+        ("tune", {"targets": ["turns <= 9"], "over": ["n=4..99"]}, "'n' must be from 2 to 16"),
+        ("tune", {"targets": ["turns <= 9"], "budget": "soon"}, "is not a budget"),
+        ("tune", {"targets": "turns <= 9"}, "'targets' must be a list of strings"),
     ],
 )
 def test_a_request_the_cli_would_refuse_is_a_422(client, route, body, words):
@@ -515,3 +522,20 @@ def test_mixed_seats_with_an_mcts_bot_give_the_cli_json(client):
         "20",
     )
     assert done["result"]["json"] == want
+
+
+@pytest.mark.slow
+def test_a_tune_job_answers_as_the_cli_does_with_its_report_and_config(client):
+    body = {"targets": ["turns in 18..25"], "over": ["dice_per_colour=2..6"], "players": 3,
+            "budget": "2000games", "seed": 4}  # fmt: skip
+    job = run_job(client, f"/api/games/{ED}/tune", body)
+    assert job["state"] == "done", job.get("error")
+    expected = cli_json("tune", ED, "--players", "3", "--target", "turns in 18..25",
+                        "--over", "dice_per_colour=2..6", "--budget", "2000games", "--seed", "4",
+                        "--progress", "none")  # fmt: skip
+    assert job["result"]["json"] == expected
+    config = client.get(f"/api/jobs/{job['id']}/files/tune.toml")
+    assert config.status_code == 200
+    assert f"dice_per_colour = {expected['best']['dice_per_colour']}" in config.text
+    report = client.get(f"/api/jobs/{job['id']}/files/tune.html")
+    assert report.status_code == 200 and "which settings meet the targets" in report.text

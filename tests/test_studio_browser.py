@@ -490,3 +490,51 @@ def test_no_input_or_caption_is_truncated_at_the_usual_widths(page, server, widt
             found[f"{slug} {tab}"] = pg.evaluate(TRUNCATED)
             shot(pg, f"width-{width}-{slug}-{tab}")
     assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_tune_finds_settings_watches_the_trials_and_loads_the_best_into_the_form(page):
+    """The Tune tab: a target and a parameter picked on the page, the trials watched, the
+    answer the CLI's for the same request, and the best setting loaded into the form."""
+    pg = page
+    pg.click("text=Exploding Dice >> nth=0")
+    built(pg)
+    pg.click("button[data-tab=tune]")
+    metric = pg.locator(".tune-target .t-metric").first
+    assert "seat_gap" in metric.inner_text() and "mcts_vs_greedy" in metric.inner_text()
+    pg.fill(".tune-target .t-a", "18")
+    pg.fill(".tune-target .t-b", "25")
+    keys = pg.locator("#tune-keys input[name=over]")
+    offered = [keys.nth(i).get_attribute("value") for i in range(keys.count())]
+    assert "dice_per_colour" in offered and "die_size" not in offered  # rule keys only
+    pg.check("input[name=over][value=dice_per_colour]")
+    pg.fill("[data-range=dice_per_colour]", "2..6")
+    pg.select_option("#tune-players", "3")
+    pg.fill("#tune-form input[name=budget]", "2000games")
+    pg.fill("#tune-form input[name=seed]", "4")
+    shot(pg, "tune-1-asked")
+    pg.click("#tune-run")
+    pg.wait_for_function(
+        "() => !document.querySelector('#tune-progress').hidden"
+        " || document.querySelector('#tune-answer')"
+    )
+    shot(pg, "tune-2-running")
+    pg.wait_for_selector("#tune-answer")
+    shot(pg, "tune-3-answer")
+    expected = cli_json("tune", "exploding-dice", "--players", "3", "--target", "turns in 18..25",
+                        "--over", "dice_per_colour=2..6", "--budget", "2000games", "--seed", "4",
+                        "--progress", "none")  # fmt: skip
+    assert pg.inner_text("#tune-answer") == expected["answer"]
+    rows = pg.locator("#tune-table tr")
+    best = expected["recommended"][0]
+    first = rows.nth(1).inner_text()
+    assert f"dice_per_colour = {best['setting']['dice_per_colour']}" in first
+    assert str(best["targets"][0]["value"]) in first and best["targets"][0]["verdict"] in first
+    pg.locator(".tune-load").first.click()
+    pg.wait_for_function(
+        "v => document.querySelector('#f-dice_per_colour').value === v",
+        arg=str(best["setting"]["dice_per_colour"]),
+    )
+    built(pg)
+    assert f"dice_per_colour={best['setting']['dice_per_colour']}" in pg.url
+    assert pg.input_value("#players") == "3"
+    shot(pg, "tune-4-loaded")

@@ -215,6 +215,7 @@ def _register_play_commands() -> None:
     from pnp.cli.simulate import SimulateCommand, simulate
     from pnp.cli.solve import solve
     from pnp.cli.studio import studio
+    from pnp.cli.tune import tune
 
     app.command(
         cls=SimulateCommand,
@@ -223,6 +224,7 @@ def _register_play_commands() -> None:
     app.command()(solve)
     app.command()(new)
     app.command()(studio)
+    app.command()(tune)
 
 
 def command_names() -> list[str]:

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
-from pnp.gamedef import Engine, cutoffs, ratios, totals
+from pnp.gamedef import Engine, cutoffs, degenerate_reason, ratios, totals
 from pnp.games import get_game
 from pnp.sim.grid import PLAYERS, Grid, check_sweep, label, parse_axis
-from pnp.sim.metrics import Accumulator, summary
+from pnp.sim.metrics import NO_TURN, Accumulator, no_turn_played, summary
 from pnp.sim.runner import GridProgress, Job, RunResult, check_limits, run_jobs
 from pnp.sim.seats import Lineup, engine_for, lineup, seat_count
 
@@ -165,6 +165,7 @@ def finish_simulation(plan: Plan, result: RunResult) -> Simulation:
     """The summary of a planned setting's games (all of them, or those played before a
     stop)."""
     engine, job = plan.job.engine, plan.job
+    flagged = degenerate(plan, result.acc)
     return Simulation(
         summary=summary(
             plan.game,
@@ -183,13 +184,24 @@ def finish_simulation(plan: Plan, result: RunResult) -> Simulation:
             bots=plan.seats.bots,
         )
         | seated(plan.seats)
-        | {"params": plan.params},
+        | {"params": plan.params}
+        | ({"degenerate": flagged} if flagged else {}),
         acc=result.acc,
         interrupted=result.interrupted,
         title=plan.title,
         options=plan.shown,
         failure=result.failure,
     )
+
+
+def degenerate(plan: Plan, acc: Accumulator) -> str | None:
+    """Why this setting is degenerate, when no game of it lasted a turn: the general rule
+    (`no_turn_played`), and the game's own reason where its engine gives one."""
+    if not no_turn_played(acc):
+        return None
+    job = plan.job
+    why = degenerate_reason(job.engine, job.model, job.players)
+    return f"{NO_TURN}; {why}" if why else NO_TURN
 
 
 def run_simulation(
@@ -359,17 +371,25 @@ def results(runs: Runs, grid: Grid | None = None) -> dict[str, Any]:
 
 
 def cap_warnings(request: Request, runs: Runs) -> list[str]:
-    """One line per setting that ended too often at the simulation's limit (none when the
-    last one was cut short: what stopped it is said instead)."""
+    """One line per setting that is degenerate (no game lasted a turn) or ended too often
+    at the simulation's limit (none when the last one was cut short: what stopped it is
+    said instead)."""
     if runs[-1][1].interrupted:
         return []
     caps = cutoffs(engine_for(get_game(request.game)))
     lines = []
     for setting, one in runs:
-        warning = cap_warning(one.summary, caps)
-        if warning:
-            lines.append(f"{label(setting)}: {warning}" if setting else warning)
+        for warning in (_degenerate_warning(one.summary), cap_warning(one.summary, caps)):
+            if warning:
+                lines.append(f"{label(setting)}: {warning}" if setting else warning)
     return lines
+
+
+def _degenerate_warning(s: Mapping[str, Any]) -> str | None:
+    """The setting is degenerate: said first and plainly, since every figure of it is."""
+    if not s.get("degenerate"):
+        return None
+    return f"degenerate setting: {s['degenerate']}; its figures describe no game"
 
 
 def write_run_report(

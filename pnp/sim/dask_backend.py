@@ -165,18 +165,7 @@ def connect(
         raise PnpError(f"--scheduler needs Dask: {INSTALL}") from None
     with _quiet(), ExitStack() as stack:
         if scheduler == LOCAL:
-            try:
-                with dask.config.set(LOCAL_CONFIG):
-                    cluster = distributed.LocalCluster(
-                        n_workers=workers,
-                        threads_per_worker=1,
-                        processes=True,
-                        host="127.0.0.1",
-                        dashboard_address=None,
-                        silence_logs=logging.ERROR,
-                    )
-            except Exception as exc:
-                raise PnpError(f"cannot start a local Dask cluster: {_reason(exc)}") from None
+            cluster = _local_cluster(dask, distributed, workers)
             stack.callback(cluster.close)
             target: Any = cluster
         else:
@@ -197,6 +186,39 @@ def connect(
             ) from None
         check_workers(client)
         yield client, _stop_now(client, target) if scheduler == LOCAL else (lambda: None)
+
+
+def _local_cluster(dask: Any, distributed: Any, workers: int) -> Any:
+    """A LocalCluster of `workers` single-threaded processes on 127.0.0.1."""
+    try:
+        with dask.config.set(LOCAL_CONFIG):
+            return distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+    except Exception as exc:
+        raise PnpError(f"cannot start a local Dask cluster: {_reason(exc)}") from None
+
+
+@contextmanager
+def local_cluster(workers: int) -> Iterator[str]:
+    """A LocalCluster kept for many runs (the rounds of `pnp tune --scheduler local`):
+    its scheduler's address, for `run_jobs`; started once, closed at the end."""
+    try:
+        import dask
+        import distributed
+    except ImportError:
+        raise PnpError(f"--scheduler needs Dask: {INSTALL}") from None
+    with _quiet():
+        cluster = _local_cluster(dask, distributed, workers)
+        try:
+            yield str(cluster.scheduler_address)
+        finally:
+            cluster.close()
 
 
 def check_workers(client: Client) -> None:

@@ -25,7 +25,7 @@ MAX_SETTINGS = 200  # settings of the whole grid
 PLAYERS = "players"  # the swept key that is the seat count, `--players`, for every game
 
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
-_RANGE = re.compile(rf"\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*(?::\s*({_NUMBER})\s*)?")
+RANGE = re.compile(rf"\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*(?::\s*({_NUMBER})\s*)?")
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def parse_axis(text: str, most: int = MAX_VALUES) -> tuple[str, list[Any]]:
         raise PnpError(f"--sweep takes KEY=V1,V2,... or KEY=A..B[:STEP], got '{text}'")
     out: list[Any] = []
     for word in words:
-        span = _RANGE.fullmatch(word)
+        span = RANGE.fullmatch(word)
         new = _span(key, span[1], span[2], span[3], most) if span else [_scalar(word)]
         for value in new:
             if any(value == v and type(value) is type(v) for v in out):

@@ -156,6 +156,15 @@ class Accumulator:
         return sum(v * k for v, k in self.counter_hist.get(name, Counter()).items())
 
 
+NO_TURN = "no game lasted a turn: every game ended before its first turn was played"
+
+
+def no_turn_played(acc: Accumulator) -> bool:
+    """Did every game end before a turn was played? Then the lengths, draws and seat
+    shares describe a setup, not a game: such a setting is degenerate."""
+    return acc.games > 0 and set(acc.turns) == {0}
+
+
 def _at_rank(hist: Counter, rank: int) -> int:
     """The value at 1-based position `rank` of the sorted sample the histogram holds."""
     seen = 0

@@ -45,6 +45,7 @@ from pnp.studio.guard import Doors, Guard, new_token
 from pnp.studio.jobs import Asked, Busy, Job, JobCancelled, Jobs, TaskError
 from pnp.studio.work import write_zip
 from pnp.templating import TEMPLATES, render
+from pnp.tune.targets import metric_names
 
 MAX_BODY = 1_000_000  # bytes
 MAX_WAITING = 64  # jobs queued or running, and checks under way, at once
@@ -363,6 +364,43 @@ class Studio:
                 raise ApiError(422, f"--sweep {key}: {exc}", field=key) from None
         return text
 
+    async def tune(self, request: Request) -> Response:
+        """`pnp tune` for the page's targets and keys, from the form's values: checked now
+        (the CLI's one-line errors, 422), run as a job like a simulation."""
+        game = _game(request.path_params["game"])
+        body = await _body(request)
+        values = _values(game, body)
+        targets, over = body.get("targets", []), body.get("over", [])
+        for name, words in (("targets", targets), ("over", over)):
+            if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+                raise ApiError(422, f"'{name}' must be a list of strings")
+        budget = body.get("budget", "5000games")
+        bot = body.get("bot", "random")
+        if not isinstance(budget, str) or not isinstance(bot, str):
+            raise ApiError(422, "'budget' and 'bot' must be strings")
+        changed = schema.changed(game, values)
+        try:
+            from pnp.tune import plan_tune
+
+            players = _whole(body, "players", None)
+            seed = _whole(body, "seed", 1)
+            assert seed is not None
+            plan_tune(game.slug, targets, over, players, bot, budget, seed, 1, None,
+                      None, None, 10.0, changed)  # fmt: skip
+        except PnpError as exc:
+            raise ApiError(422, str(exc)) from None
+        args = {
+            "slug": game.slug,
+            "values": changed,
+            "targets": targets,
+            "over": over,
+            "players": players,
+            "bot": bot,
+            "budget": budget,
+            "seed": seed,
+        }
+        return self._submit("tune", game, args, {k: v for k, v in args.items() if k != "slug"})
+
     async def solve(self, request: Request) -> Response:
         game = _game(request.path_params["game"])
         body = await _body(request)
@@ -439,7 +477,7 @@ def _listed(result: Any) -> list[str]:
     for pages in result.get("pages", {}).values():
         names += pages
     names += result.get("diagrams", [])
-    for key in ("zip", "report", "png", "pdf"):
+    for key in ("zip", "report", "png", "pdf", "config"):
         if isinstance(result.get(key), str):
             names.append(result[key])
     return names
@@ -453,6 +491,7 @@ MEDIA = {
     ".json": "application/json",
     ".html": "text/html; charset=utf-8",
     ".zip": "application/zip",
+    ".toml": "application/toml",
 }
 
 
@@ -477,6 +516,7 @@ def _game_view(game: GameDef) -> dict[str, Any]:
             "default": engine.DEFAULT_PLAYERS,
         }
         out["bots"] = list(bot_names(engine))
+        out["metrics"] = metric_names(engine)  # what a tune's target may name
         out["cooperative"] = engine.COOPERATIVE
         out["options"] = [
             {
@@ -525,6 +565,7 @@ def create_app(settings: Settings) -> Starlette:
         Route(game + "/build", studio.build, methods=["POST"]),
         Route(game + "/simulate", studio.simulate, methods=["POST"]),
         Route(game + "/solve", studio.solve, methods=["POST"]),
+        Route(game + "/tune", studio.tune, methods=["POST"]),
         Route(game + "/config.toml", studio.toml_out, methods=["POST"]),
         Route(game + "/config", studio.toml_in, methods=["POST"]),
         Route("/api/jobs", studio.job_list, methods=["GET"]),

@@ -208,6 +208,43 @@ def solve(
     return out
 
 
+def tune(
+    slug: str,
+    values: dict[str, Any],
+    targets: list[str],
+    over: list[str],
+    players: int | None,
+    bot: str,
+    budget: str,
+    seed: int,
+    folder: Path,
+    say: Say,
+) -> dict:
+    """`pnp tune --json --report` for the same request, from the form's values: the
+    answer, its report and the best setting as a config file."""
+    from pnp.tune import plan_tune, run_tune, status_line
+    from pnp.tune.report import write_tune_report
+
+    setup, dims, spent = plan_tune(
+        slug, targets, over, players, bot, budget, seed, default_jobs(), values=values
+    )
+
+    def told(status: dict[str, Any]) -> None:
+        say(int(1000 * status["spent"]), 1000, status_line(status))
+
+    tuned = run_tune(setup, dims, spent, told)
+    if tuned.stopped == "interrupted":
+        raise Cancelled
+    if tuned.stopped == "failure":
+        raise PnpError(f"the tune stopped: {tuned.failure}")
+    report = write_tune_report(tuned, folder / "tune.html", root=folder)
+    out: dict[str, Any] = {"json": tuned.json, "report": report.relative_to(folder).as_posix()}
+    if tuned.config:
+        (folder / "tune.toml").write_text(tuned.config, encoding="utf-8")
+        out["config"] = "tune.toml"
+    return out
+
+
 def preview(slug: str, folder: Path, say: Say) -> dict:
     """One picture of the game for the studio's list: its board (else its first part)."""
     from pnp.render.png import component_png
@@ -224,6 +261,7 @@ TASKS: dict[str, Callable[..., dict]] = {
     "build": build,
     "simulate": simulate,
     "solve": solve,
+    "tune": tune,
     "preview": preview,
 }
 

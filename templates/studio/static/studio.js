@@ -30,6 +30,7 @@ const S = {
   buildJob: null, // the job whose pictures the page shows or waits for
   runJob: null,
   solveJob: null,
+  tuneJob: null,
   generation: 0,  // each edit starts a new generation; late answers of old ones are dropped
   edited: false,  // the next address is a step of its own (Back undoes it)
   presets: null,  // laser presets loaded from a file: {name, text}; sent as text, never a path
@@ -150,7 +151,10 @@ async function openGame(slug, query) {
   clearKit();
   $("#run-result").replaceChildren();
   $("#solve-result").replaceChildren();
+  $("#tune-result").replaceChildren();
+  renderTuneForm(info);
   $("#play-tab").hidden = !info.simulate;
+  $("#tune-tab").hidden = !info.simulate;
   $("#solve-tab").hidden = !info.solver;
   showTab("kit");
   scheduleUpdate(0);
@@ -808,6 +812,160 @@ function renderSolve(job) {
   }
 }
 
+// --- tune ------------------------------------------------------------------------------
+
+function targetRow(metrics, text = "") {
+  // one target: a metric, "in" a range or a bound ("<=", ">="), and its numbers
+  const [, metric = metrics[0], op = "in", a = "", b = ""] =
+    text.match(/^(\w+)\s*(in|<=|>=)\s*([^.\s]*(?:\.\d+)?)(?:\.\.(.*))?$/) || [];
+  const row = el("div", { class: "tune-target" },
+    el("select", { class: "t-metric" }, metrics.map((m) => el("option", { value: m, text: m, selected: m === metric }))),
+    el("select", { class: "t-op" }, ["in", "<=", ">="].map((o) => el("option", { value: o, text: o, selected: o === op }))),
+    el("input", { type: "text", class: "t-a", size: 6, value: a, placeholder: "from" }),
+    el("span", { class: "t-dots", text: ".." }),
+    el("input", { type: "text", class: "t-b", size: 6, value: b, placeholder: "to" }),
+    el("button", { type: "button", class: "t-remove", title: "remove this target", text: "×" }));
+  const showRange = () => {
+    const range = $(".t-op", row).value === "in";
+    $(".t-dots", row).hidden = !range;
+    $(".t-b", row).hidden = !range;
+    $(".t-a", row).placeholder = range ? "from" : "value";
+  };
+  $(".t-op", row).addEventListener("change", showRange);
+  $(".t-remove", row).addEventListener("click", () => row.remove());
+  showRange();
+  return row;
+}
+
+function renderTuneForm(info) {
+  if (!info.simulate) return;
+  $("#tune-targets").replaceChildren(targetRow(info.metrics, "turns in .."));
+  const keys = $("#tune-keys");
+  keys.replaceChildren();
+  const tunable = [{ key: "players", text: `players (${info.players.min}-${info.players.max})` }];
+  for (const f of S.schema.fields) {
+    // only keys the rules read: another would play the very same games
+    if (f.sweep) tunable.push({ key: f.key, text: f.key });
+  }
+  for (const t of tunable) {
+    keys.append(el("label", { class: "tune-key" },
+      el("input", { type: "checkbox", name: "over", value: t.key, "data-key": t.key }), t.text,
+      el("input", { type: "text", class: "tune-range", "data-range": t.key, size: 10, placeholder: "range" })));
+  }
+  const players = $("#tune-players");
+  players.replaceChildren();
+  for (let n = info.players.min; n <= info.players.max; n++) {
+    players.append(el("option", { value: n, text: n, selected: n === info.players.default }));
+  }
+  $("#tune-bot").replaceChildren(...info.bots.filter((b) => b !== "mcts").map((b) => el("option", { value: b, text: b })));
+}
+
+function tuneTargets() {
+  return $$(".tune-target").map((row) => {
+    const metric = $(".t-metric", row).value;
+    const op = $(".t-op", row).value;
+    const a = $(".t-a", row).value.trim();
+    return op === "in" ? `${metric} in ${a}..${$(".t-b", row).value.trim()}` : `${metric} ${op} ${a}`;
+  });
+}
+
+function tuneOver() {
+  return $$("#tune-keys input[name=over]").filter((c) => c.checked).map((c) => {
+    const range = $(`[data-range="${c.value}"]`).value.trim();
+    return range ? `${c.value}=${range}` : c.value;
+  });
+}
+
+async function runTune(ev) {
+  ev.preventDefault();
+  const form = new FormData($("#tune-form"));
+  const over = tuneOver();
+  const body = {
+    params: formValues(),
+    targets: tuneTargets(),
+    over,
+    bot: form.get("bot"),
+    budget: String(form.get("budget") || ""),
+    seed: Number(form.get("seed")),
+  };
+  if (!over.some((o) => o.split("=")[0] === "players")) body.players = Number(form.get("players"));
+  const err = $("#tune-error");
+  err.hidden = true;
+  let job;
+  try {
+    ({ job } = await api("POST", `/api/games/${S.game}/tune`, body));
+  } catch (e) {
+    err.textContent = e.message;
+    err.hidden = false;
+    return;
+  }
+  S.tuneJob = job;
+  $("#tune-result").replaceChildren();
+  $("#tune-progress").hidden = false;
+  $("#cancel-tune").hidden = false;
+  $("#tune-run").disabled = true;
+  const done = await poll(job, (j) => {
+    const p = j.progress;
+    $("#tune-fill").style.width = p.total ? `${((100 * p.done) / p.total).toFixed(1)}%` : "0";
+    $("#tune-text").textContent = j.state === "queued" ? "waiting for a free slot…" : p.message || "starting…";
+  });
+  $("#cancel-tune").hidden = true;
+  $("#tune-run").disabled = false;
+  if (done.state === "cancelled") {
+    $("#tune-text").textContent = "cancelled";
+    return;
+  }
+  $("#tune-progress").hidden = true;
+  if (done.state === "failed") {
+    err.textContent = done.error;
+    err.hidden = false;
+    return;
+  }
+  renderTune(done);
+}
+
+function loadSetting(setting, players) {
+  // the recommended setting into the form (and the seat count it was tuned for into Play's)
+  const values = formValues();
+  for (const [k, v] of Object.entries({ ...(players ? { players } : {}), ...setting })) {
+    if (k === "players") {
+      $("#players").value = String(v);
+      $("#tune-players").value = String(v);
+    } else values[k] = v;
+  }
+  loadValues({ ...values, paper: S.paper });
+  showTab("kit");
+}
+
+function renderTune(job) {
+  const a = job.result.json;
+  const box = $("#tune-result");
+  box.replaceChildren(el("p", { class: "verdict", id: "tune-answer", text: `${a.answer}` }));
+  const t = el("table", { class: "result-table", id: "tune-table" });
+  t.append(el("tr", {}, ["setting", "target", "value", "95 % interval", "verdict", "games", ""].map((c) => el("th", { text: c }))));
+  a.recommended.forEach((r, i) => {
+    const setting = Object.entries(r.setting).map(([k, v]) => `${k} = ${v}`).join(", ");
+    r.targets.forEach((g, j) => {
+      const verdict = g.verdict === "missed" ? `missed by ${g.missed_by}` : g.verdict;
+      const load = j === 0 ? el("button", { type: "button", class: "tune-load", "data-index": i, text: "Load into the form" }) : "";
+      if (load) load.addEventListener("click", () => loadSetting(r.setting, a.players));
+      t.append(el("tr", {},
+        el("td", { text: j === 0 ? setting : "" }), el("td", { text: g.target }),
+        el("td", { text: g.value === null ? "n/a" : String(g.value) }),
+        el("td", { text: g.ci ? `${g.ci[0]} - ${g.ci[1]}` : "n/a" }),
+        el("td", { class: `t-${g.verdict}`, text: verdict }),
+        el("td", { text: g.games.toLocaleString() }), el("td", {}, load)));
+    });
+    for (const e of r.kit_errors || []) t.append(el("tr", {}, el("td"), el("td", { colspan: 6, class: "t-missed", text: `pnp check: ${e}` })));
+  });
+  const g = a.games;
+  t.append(el("tfoot", {}, el("tr", {}, el("td", { colspan: 7, class: "note",
+    text: `${a.trials.length} trials; ${g.search.toLocaleString()} games searching, ${g.evidence.toLocaleString()} games of evidence on fresh seeds` }))));
+  box.append(t);
+  if (job.result.config) box.append(el("p", {}, el("a", { class: "button", href: fileUrl(job, job.result.config), download: `${S.game}-tune.toml`, text: "⤓ the best as a config file" })));
+  box.append(el("iframe", { class: "report-frame", src: fileUrl(job, job.result.report), title: "Tune report with plots" }));
+}
+
 // --- wiring ----------------------------------------------------------------------------
 
 async function main() {
@@ -855,6 +1013,9 @@ async function main() {
   $("#cancel-run").addEventListener("click", () => S.runJob && api("DELETE", `/api/jobs/${S.runJob}`));
   $("#solve-form").addEventListener("submit", runSolve);
   $("#cancel-solve").addEventListener("click", () => S.solveJob && api("DELETE", `/api/jobs/${S.solveJob}`));
+  $("#tune-form").addEventListener("submit", runTune);
+  $("#tune-add-target").addEventListener("click", () => $("#tune-targets").append(targetRow(S.games[S.game].metrics)));
+  $("#cancel-tune").addEventListener("click", () => S.tuneJob && api("DELETE", `/api/jobs/${S.tuneJob}`));
   window.addEventListener("popstate", route); // Back, Forward, a link to another game
   window.addEventListener("hashchange", route); // (the same address twice changes nothing)
   await route();
