@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from pnp import DISTRIBUTION
 from pnp.errors import PnpError
 from pnp.gamedef import slug_problem
 
@@ -75,6 +76,7 @@ class Layout:
             "module": self.module,
             "rules_dir": f"{self.rules.as_posix()}/",
             "templates": self.templates,
+            "distribution": DISTRIBUTION,
         }
 
 
