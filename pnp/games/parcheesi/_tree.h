@@ -8,8 +8,10 @@
  * the seats and the kernel's `Game` (its roll's scratch, the `Seen` table, and the
  * generator a playout plays on) live in the context. The playout is `State.playout`'s:
  * one 64-bit draw of the search's generator seeds a generator of its own, and whole turns
- * are played by `play_turn` as the kernel's `playout` plays them. Included at the end of
- * `_kernel.c`, after the kernel's own functions.
+ * are played by `play_turn` as the kernel's `playout` plays them, by the guided player
+ * (`Game.explore`). The root's results are listed once and kept: every playout plays one
+ * of them, and listing a mid-game double's is most of a playout's cost. Included at the
+ * end of `_kernel.c`, after the kernel's own functions.
  */
 #ifndef PARCHEESI_TREE_H
 #define PARCHEESI_TREE_H
@@ -26,11 +28,16 @@ typedef struct {
     int8_t ended, winner;          /* TREE_*; the winning seat, or -1 */
 } TreePos;
 
+#define TREE_KEY (COLOURS * PAWNS + 3) /* a decision's pawns, seat and roll */
+
 typedef struct {
     Game *g;       /* the kernel's scratch: its pawns are a position's while a call lasts */
     int max_turns; /* the game's own cut-off (`rules.MAX_TURNS`) */
     int listed;    /* g->roll.ends holds the results of `key` */
-    int8_t key[COLOURS * PAWNS + 3];
+    int8_t key[TREE_KEY];
+    End *root;     /* the root's results, kept (NULL until listed) */
+    int nroot;
+    int8_t root_key[TREE_KEY];
 } TreeCtx;
 
 static int tree_to_move(void *ctx, const void *pos) {
@@ -55,28 +62,40 @@ static void tree_end_turn(TreeCtx *t, TreePos *p) {
     p->doubles = 0;
 }
 
-/* The roll's results into `g->roll.ends` (kept while the position asked about is the
-   same): their number, or -1 with a Python error set. */
-static int tree_list(TreeCtx *t, const TreePos *p) {
-    int8_t key[sizeof t->key];
+static void tree_key(const TreePos *p, int8_t key[TREE_KEY]) {
     memcpy(key, p->pawns, sizeof p->pawns);
     key[COLOURS * PAWNS] = p->seat;
     key[COLOURS * PAWNS + 1] = p->a;
     key[COLOURS * PAWNS + 2] = p->b;
-    if (t->listed >= 0 && !memcmp(key, t->key, sizeof key)) return t->listed;
-    Game *g = t->g;
-    memcpy(g->pawns, p->pawns, sizeof p->pawns);
-    t->listed = roll_results(g, g->seats[p->seat], p->a, p->b);
-    if (t->listed < 0) {
-        PyErr_NoMemory();
-        return -1;
+}
+
+/* The results of the roll being played at p and their number (`*n`): the root's kept
+   list, else `g->roll.ends` (listed anew unless it holds the position asked about
+   last); NULL with a Python error set. */
+static const End *tree_results(TreeCtx *t, const TreePos *p, int *n) {
+    int8_t key[TREE_KEY];
+    tree_key(p, key);
+    if (t->root && !memcmp(key, t->root_key, sizeof key)) {
+        *n = t->nroot;
+        return t->root;
     }
-    memcpy(t->key, key, sizeof key);
-    return t->listed;
+    Game *g = t->g;
+    if (t->listed < 0 || memcmp(key, t->key, sizeof key)) {
+        memcpy(g->pawns, p->pawns, sizeof p->pawns);
+        t->listed = roll_results(g, g->seats[p->seat], p->a, p->b);
+        if (t->listed < 0) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        memcpy(t->key, key, sizeof key);
+    }
+    *n = t->listed;
+    return g->roll.ends;
 }
 
 static int tree_count(void *ctx, const void *pos) {
-    return tree_list(ctx, pos);
+    int n;
+    return tree_results(ctx, pos, &n) ? n : -1;
 }
 
 /* `State._play` of `legal_actions()[i]`: `rules.apply_position`, then the turn ends
@@ -85,15 +104,16 @@ static int tree_apply(void *ctx, void *pos, int i) {
     TreeCtx *t = ctx;
     TreePos *p = pos;
     Game *g = t->g;
-    int n = tree_list(t, p);
-    if (n < 0) return -1;
+    int n;
+    const End *ends = tree_results(t, p, &n);
+    if (!ends) return -1;
     if (i < 0 || i >= n) {
         PyErr_SetString(PyExc_IndexError, "no such result of the roll");
         return -1;
     }
     int c = g->seats[p->seat];
     memcpy(g->pawns, p->pawns, sizeof p->pawns);
-    apply_end(g, c, &g->roll.ends[i], 0); /* the scratch game's counters are not read */
+    apply_end(g, c, &ends[i], 0); /* the scratch game's counters are not read */
     memcpy(p->pawns, g->pawns, sizeof p->pawns);
     int doubled = p->a == p->b;
     p->a = p->b = 0;
@@ -170,17 +190,19 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
 }
 
 /* tree_search(board, seats, pawns, seat, turns, doubles, a, b, standard, max_turns,
- *             twister, budget, horizon, exploration, cooperative)
+ *             twister, budget, horizon, exploration, cooperative[, explore])
  *   -> ([(index in legal_actions(), visits), ...], twister)
- * `MctsBot.search` from a decision (the roll a, b drawn), on the compiled positions. */
+ * `MctsBot.search` from a decision (the roll a, b drawn), on the compiled positions, its
+ * playouts by the player `explore` names (`playout`'s). */
 static PyObject *tree_search(PyObject *self, PyObject *args) {
     PyObject *capsule, *seats, *pawns, *words;
     int seat, turns, doubles, a, d, standard, max_turns, budget, horizon, cooperative;
+    int explore = -1;
     double exploration;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOiiiiipiOiidp", &capsule, &seats, &pawns, &seat, &turns,
+    if (!PyArg_ParseTuple(args, "OOOiiiiipiOiidp|i", &capsule, &seats, &pawns, &seat, &turns,
                           &doubles, &a, &d, &standard, &max_turns, &words, &budget, &horizon,
-                          &exploration, &cooperative))
+                          &exploration, &cooperative, &explore))
         return NULL;
     Board *bd = PyCapsule_GetPointer(capsule, BOARD_NAME);
     if (!bd) return NULL;
@@ -188,15 +210,17 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     if (!g) return PyErr_NoMemory();
     PyObject *result = NULL;
     Twister rng;
-    TreeCtx t = {g, max_turns, -1, {0}};
+    TreeCtx t = {g, max_turns, -1, {0}, NULL, 0, {0}};
     TreePos root;
     memset(&root, 0, sizeof root);
     g->b = bd;
     g->standard = standard;
+    g->explore = explore;
     if (read_seats(seats, g) < 0 || read_pawns(pawns, g) < 0 || read_twister(words, &rng) < 0)
         goto done;
     if (seat < 0 || seat >= g->players || turns < 0 || turns >= max_turns || doubles < 0 ||
-        doubles > 2 || a < 1 || a > 6 || d < a || d > 6 || budget < 1) {
+        doubles > 2 || a < 1 || a > 6 || d < a || d > 6 || budget < 1 || explore < -1 ||
+        explore > 100) {
         PyErr_SetString(PyExc_ValueError, "not a decision of a game under way");
         goto done;
     }
@@ -207,6 +231,17 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     root.a = (int8_t)a;
     root.b = (int8_t)d;
     root.winner = -1;
+    int nroot;
+    const End *listed = tree_results(&t, &root, &nroot);
+    if (!listed) goto done;
+    t.root = PyMem_Malloc((size_t)nroot * sizeof(End));
+    if (!t.root) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(t.root, listed, (size_t)nroot * sizeof(End));
+    t.nroot = nroot;
+    tree_key(&root, t.root_key);
     /* nothing hidden: no resample, and an action's key is its index */
     UctGame game = {sizeof(TreePos), g->players, &t,          tree_to_move, tree_turns,
                     tree_count,      tree_apply, tree_chance, NULL,         tree_playout,
@@ -218,6 +253,7 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
         if (!tw) Py_DECREF(children);
     }
 done:
+    PyMem_Free(t.root);
     free_game(g);
     return result;
 }
