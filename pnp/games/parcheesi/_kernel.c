@@ -713,16 +713,16 @@ static int play_roll(Game *g, int c, int a, int b) {
         g->legal += n;
         /* `state.guided_action`: a draw says whether this choice is random or greedy's */
         if (g->explore >= 0 ? (int)below(&g->tw, 100) >= g->explore : g->greedy) {
-            int top[3], rank[3];
-            greedy_rank(g, c, &r->ends[0], top);
-            for (int k = 1; k < n; k++) {
-                greedy_rank(g, c, &r->ends[k], rank);
-                if (rank_cmp(rank, top) > 0) memcpy(top, rank, sizeof top);
-            }
+            int top[3], rank[3]; /* the best so far kept in order, in one pass */
             m = 0;
             for (int k = 0; k < n; k++) {
                 greedy_rank(g, c, &r->ends[k], rank);
-                if (!rank_cmp(rank, top)) r->ends[m++] = r->ends[k];
+                int cmp = m ? rank_cmp(rank, top) : 1;
+                if (cmp > 0) {
+                    memcpy(top, rank, sizeof top);
+                    m = 0;
+                }
+                if (cmp >= 0) r->ends[m++] = r->ends[k];
             }
             n = m;
         }

@@ -9,9 +9,10 @@
  * generator a playout plays on) live in the context. The playout is `State.playout`'s:
  * one 64-bit draw of the search's generator seeds a generator of its own, and whole turns
  * are played by `play_turn` as the kernel's `playout` plays them, by the guided player
- * (`Game.explore`). The root's results are listed once and kept: every playout plays one
- * of them, and listing a mid-game double's is most of a playout's cost. Included at the
- * end of `_kernel.c`, after the kernel's own functions.
+ * (`Game.explore`). A decision's results are listed once and kept (the root's for the
+ * whole search, the others' in a small table by position): every playout passes through
+ * the root and the tree's first levels, and listing a mid-game double's results is most of
+ * what a step costs. Included at the end of `_kernel.c`, after the kernel's own functions.
  */
 #ifndef PARCHEESI_TREE_H
 #define PARCHEESI_TREE_H
@@ -30,14 +31,19 @@ typedef struct {
 
 #define TREE_KEY (COLOURS * PAWNS + 3) /* a decision's pawns, seat and roll */
 
+#define TREE_KEPT 256 /* slots of the table of listed decisions (a power of two) */
+
+typedef struct {
+    int8_t key[TREE_KEY];
+    int n, cap; /* results (n < 0: an empty slot), room for them */
+    End *ends;
+} Listing;
+
 typedef struct {
     Game *g;       /* the kernel's scratch: its pawns are a position's while a call lasts */
     int max_turns; /* the game's own cut-off (`rules.MAX_TURNS`) */
-    int listed;    /* g->roll.ends holds the results of `key` */
-    int8_t key[TREE_KEY];
-    End *root;     /* the root's results, kept (NULL until listed) */
-    int nroot;
-    int8_t root_key[TREE_KEY];
+    Listing root;  /* the root's results */
+    Listing kept[TREE_KEPT]; /* other decisions', each in the slot its position hashes to */
 } TreeCtx;
 
 static int tree_to_move(void *ctx, const void *pos) {
@@ -69,28 +75,44 @@ static void tree_key(const TreePos *p, int8_t key[TREE_KEY]) {
     key[COLOURS * PAWNS + 2] = p->b;
 }
 
-/* The results of the roll being played at p and their number (`*n`): the root's kept
-   list, else `g->roll.ends` (listed anew unless it holds the position asked about
-   last); NULL with a Python error set. */
+/* List the results of the roll being played at p (`roll_results`) into `into`, under
+   `key`. 0, or -1 with a Python error set. */
+static int tree_list(TreeCtx *t, const TreePos *p, const int8_t key[TREE_KEY], Listing *into) {
+    Game *g = t->g;
+    memcpy(g->pawns, p->pawns, sizeof p->pawns);
+    int n = roll_results(g, g->seats[p->seat], p->a, p->b);
+    if (n >= 0 && n > into->cap) {
+        End *ends = PyMem_Realloc(into->ends, (size_t)n * sizeof(End));
+        if (ends) into->ends = ends, into->cap = n;
+        else n = -1;
+    }
+    if (n < 0) {
+        into->n = -1;
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(into->ends, g->roll.ends, (size_t)n * sizeof(End));
+    memcpy(into->key, key, TREE_KEY);
+    into->n = n;
+    return 0;
+}
+
+/* The results of the roll being played at p and their number (`*n`): the root's, or
+   those kept in the slot p's position hashes to (listed anew into it when it holds
+   another's); NULL with a Python error set. */
 static const End *tree_results(TreeCtx *t, const TreePos *p, int *n) {
     int8_t key[TREE_KEY];
     tree_key(p, key);
-    if (t->root && !memcmp(key, t->root_key, sizeof key)) {
-        *n = t->nroot;
-        return t->root;
-    }
-    Game *g = t->g;
-    if (t->listed < 0 || memcmp(key, t->key, sizeof key)) {
-        memcpy(g->pawns, p->pawns, sizeof p->pawns);
-        t->listed = roll_results(g, g->seats[p->seat], p->a, p->b);
-        if (t->listed < 0) {
-            PyErr_NoMemory();
+    Listing *at = &t->root;
+    if (at->n < 0 || memcmp(key, at->key, sizeof key)) {
+        uint32_t h = 2166136261u; /* FNV-1a */
+        for (int i = 0; i < TREE_KEY; i++) h = (h ^ (uint8_t)key[i]) * 16777619u;
+        at = &t->kept[h & (TREE_KEPT - 1)];
+        if ((at->n < 0 || memcmp(key, at->key, sizeof key)) && tree_list(t, p, key, at) < 0)
             return NULL;
-        }
-        memcpy(t->key, key, sizeof key);
     }
-    *n = t->listed;
-    return g->roll.ends;
+    *n = at->n;
+    return at->ends;
 }
 
 static int tree_count(void *ctx, const void *pos) {
@@ -153,7 +175,6 @@ static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
     twister_seed64(&g->tw, seed);
     memcpy(g->pawns, p->pawns, sizeof p->pawns);
     int a = p->a, d = p->b, doubles = p->doubles;
-    t->listed = -1; /* the turns below list other rolls */
     while (!p->ended && p->turns < stop) {
         int c = g->seats[p->seat];
         if (play_turn(g, c, a, d, doubles) < 0) {
@@ -210,7 +231,15 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     if (!g) return PyErr_NoMemory();
     PyObject *result = NULL;
     Twister rng;
-    TreeCtx t = {g, max_turns, -1, {0}, NULL, 0, {0}};
+    TreeCtx *t = PyMem_Calloc(1, sizeof(TreeCtx));
+    if (!t) {
+        free_game(g);
+        return PyErr_NoMemory();
+    }
+    t->g = g;
+    t->max_turns = max_turns;
+    t->root.n = -1;
+    for (int k = 0; k < TREE_KEPT; k++) t->kept[k].n = -1;
     TreePos root;
     memset(&root, 0, sizeof root);
     g->b = bd;
@@ -231,19 +260,11 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     root.a = (int8_t)a;
     root.b = (int8_t)d;
     root.winner = -1;
-    int nroot;
-    const End *listed = tree_results(&t, &root, &nroot);
-    if (!listed) goto done;
-    t.root = PyMem_Malloc((size_t)nroot * sizeof(End));
-    if (!t.root) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    memcpy(t.root, listed, (size_t)nroot * sizeof(End));
-    t.nroot = nroot;
-    tree_key(&root, t.root_key);
+    int8_t key[TREE_KEY];
+    tree_key(&root, key);
+    if (tree_list(t, &root, key, &t->root) < 0) goto done;
     /* nothing hidden: no resample, and an action's key is its index */
-    UctGame game = {sizeof(TreePos), g->players, &t,          tree_to_move, tree_turns,
+    UctGame game = {sizeof(TreePos), g->players, t,           tree_to_move, tree_turns,
                     tree_count,      tree_apply, tree_chance, NULL,         tree_playout,
                     tree_result,     NULL,       NULL};
     PyObject *children = uct_search(&game, &root, &rng, budget, horizon, exploration, cooperative);
@@ -253,7 +274,9 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
         if (!tw) Py_DECREF(children);
     }
 done:
-    PyMem_Free(t.root);
+    PyMem_Free(t->root.ends);
+    for (int k = 0; k < TREE_KEPT; k++) PyMem_Free(t->kept[k].ends);
+    PyMem_Free(t);
     free_game(g);
     return result;
 }
