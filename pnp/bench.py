@@ -421,7 +421,7 @@ def tune_report() -> list[str]:
     """Time to an answer of `pnp tune` for the Exploding Dice example, locally and on a
     LocalCluster of 2 workers."""
     if importlib.util.find_spec("optuna") is None:
-        return ["pnp tune: skipped (pip install 'pnp[tune]')"]
+        return ["pnp tune: skipped (pip install 'pnp-kits[tune]')"]
     e = TUNE_EXAMPLE
     head = (
         f"pnp tune {e['game']} --players {e['players']} "
@@ -433,7 +433,7 @@ def tune_report() -> list[str]:
     local, local_json, answer = fresh(tune_seconds, None)
     lines = [head, f"  local pool:             {local:6.1f} s to the answer ({answer})"]
     if importlib.util.find_spec("distributed") is None:
-        return lines + ["  Dask: skipped (pip install 'pnp[dask]')"]
+        return lines + ["  Dask: skipped (pip install 'pnp-kits[dask]')"]
     dask, dask_json, _ = fresh(tune_seconds, "local")
     same = "same JSON" if dask_json == local_json else "JSON DIFFERS"
     lines.append(
