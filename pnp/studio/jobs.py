@@ -103,7 +103,7 @@ class Asked:
     """A short task some callers wait for: its result (or error) comes in `future`."""
 
     key: str
-    future: Future = field(default_factory=Future)
+    future: Future[tuple[Any, Path]] = field(default_factory=Future)  # run_task's answer
     cancel: threading.Event = field(default_factory=threading.Event)
     waiters: int = 1
 
@@ -296,7 +296,7 @@ class Jobs:
         with self._lock:
             self._processes.add(proc)
         stopped_at: float | None = None
-        end: tuple | None = None
+        end: tuple[Any, ...] | None = None  # the last message from the pipe: ("done", result)...
         try:
             while end is None:
                 if (cancel.is_set() or self._closed) and stopped_at is None:
