@@ -1,5 +1,7 @@
-"""Benchmark: random-bot games per second through the runner, the kit build time, and the
-time to an answer of `pnp tune` (the Exploding Dice example, locally and on Dask).
+"""Benchmark: random-bot games per second through the runner, the kit build time, the
+time to an answer of `pnp tune` (the Exploding Dice example, locally and on Dask), and the
+skill table (`pnp.bench_skill`: mcts against greedy, greedy against random, an mcts
+decision's time, in every game).
 
 Run as ``python -m pnp.bench [GAME ...]`` (every registered game with an engine when none
 is named; ``--games`` to change the games per setting, ``--seconds`` to bound a setting:
@@ -30,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pnp import bench_dask, bench_stop
+from pnp import bench_dask, bench_skill, bench_stop
 from pnp.games import get_game, registry
 from pnp.sim.runner import run
 from pnp.sim.seats import engine_for, seat_count
@@ -462,6 +464,14 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--no-mcts", action="store_true", help="skip the mcts decision timing")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
+    ap.add_argument("--no-skill", action="store_true", help="skip the skill table")
+    ap.add_argument(
+        "--skill-games",
+        type=int,
+        default=bench_skill.GAMES,
+        help="the skill table's games per seat order (per team in a cooperative game)",
+    )
+    ap.add_argument("--skill-only", action="store_true", help="the skill table alone")
     ap.add_argument("--startup-only", action="store_true", help="time the start-ups alone")
     ap.add_argument(
         "--no-dask", action="store_true", help="skip the sweep grids on the pool and on Dask"
@@ -480,9 +490,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.tune_only:
         print("\n".join(tune_report()))
         return
-    if not args.no_startup:
+    if not (args.no_startup or args.skill_only):
         print("\n".join(startup_report(args.games_to_bench or list(registry()))))
     if args.startup_only:
+        return
+    if not args.no_skill or args.skill_only:
+        bench_skill.main(args.skill_games, 1, max(args.jobs), names)
+    if args.skill_only:
         return
     for game in names:
         engine = engine_for(get_game(game))
