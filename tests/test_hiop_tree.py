@@ -63,14 +63,18 @@ def positions(model, bot: str, seed: int, max_turns: int | None = None) -> Itera
 
 
 def same_search(
-    state: State, budget: int, horizon: int, cooperative: bool = False
+    state: State,
+    budget: int,
+    horizon: int,
+    cooperative: bool = False,
+    exploration: float = EXPLORATION,
 ) -> dict[object, int]:
     """The compiled search and the readable one: the same visits in the same order, and
     the generator left in the same state. Returns the visits."""
     seed = f"{state.turns}:{budget}:{horizon}"
     ours, theirs = random.Random(seed), random.Random(seed)
-    fast = state.tree_search(ours, budget, horizon, EXPLORATION, cooperative)
-    bot = MctsBot(budget, cooperative, horizon, compiled=False)
+    fast = state.tree_search(ours, budget, horizon, exploration, cooperative)
+    bot = MctsBot(budget, cooperative, horizon, exploration, compiled=False)
     slow = bot.search(state, theirs)
     assert fast is not None
     assert list(fast.items()) == list(slow.items()), (state.turns, budget, horizon)
@@ -101,6 +105,14 @@ def test_the_sample_holds_every_kind_of_position():
 def test_the_compiled_search_is_the_readable_one(budget, horizon):
     for state in sample(DEFAULT, "random", budget, 23) + sample(DEFAULT, "greedy", horizon, 23):
         same_search(state, budget, horizon)
+
+
+@pytest.mark.parametrize("budget", [60, pytest.param(engine.MCTS_BUDGET, marks=pytest.mark.slow)])
+def test_the_compiled_search_with_the_engines_own_settings(budget):
+    """The mcts seat as `pnp simulate` makes it: the engine's budget, horizon and
+    exploration."""
+    for state in sample(DEFAULT, "greedy", 12, 37) + sample(DEFAULT, "random", 13, 97):
+        same_search(state, budget, OWN, exploration=engine.MCTS_EXPLORATION)
 
 
 def test_the_compiled_search_near_the_turn_limit_and_cooperative():

@@ -157,7 +157,6 @@ typedef struct {
     int nfan, nstrides, nring;
     double fan[16][2], strides[4], ring[16][2];
     double apart, apart_slack, eps, two_pi;
-    double epsilon;                       /* state.ROLLOUT_EPSILON */
     int nweights, most_pairs;             /* outlook.WEIGHTS, outlook.MOST_PAIRS */
     double weights[NWEIGHTS], tempo;      /* outlook.WEIGHTS, outlook.TEMPO */
     PyObject *hypot; /* Python's math.hypot (a reference the model holds) */
@@ -702,13 +701,7 @@ static void begin_touches(Game *g) {
     g->turn_over = g->budget == 0;
 }
 
-enum { RANDOM = 0, GREEDY = 1, ROLLOUT = 2 }; /* who plays the turns of `play_game` */
-
-/* state.rollout_turn: the greedy player's turn, or with chance `epsilon` the random one's. */
-static void rollout_turn(Game *g, Twister *tw) {
-    if (rand01(tw) < g->m->epsilon) random_turn(g, tw);
-    else greedy_turn(g, tw);
-}
+enum { RANDOM = 0, GREEDY = 1 }; /* who plays the turns of `play_game` */
 
 /* Turns until the game ends or `stop` turns are played, each played by `policy`; `rolled`:
  * the seat to move has rolled already and the turn is under way in `g` (its budget, the
@@ -722,7 +715,6 @@ static void play_game(Game *g, int policy, Twister *tw, int stop, int rolled) {
         rolled = 0;
         if (touches_left(g) > 0) {
             if (policy == GREEDY) greedy_turn(g, tw);
-            else if (policy == ROLLOUT) rollout_turn(g, tw);
             else random_turn(g, tw);
             if (g->err || PyErr_Occurred()) return;
         }
@@ -766,17 +758,17 @@ static void free_model(PyObject *cap) {
 }
 
 /* model(width, height, home, reach, radii, rally, starts, dice, fan, strides, ring,
- *       apart, apart_slack, eps, two_pi, epsilon, weights, tempo, most_pairs) -> capsule */
+ *       apart, apart_slack, eps, two_pi, weights, tempo, most_pairs) -> capsule */
 static PyObject *k_model(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *home, *radii, *rally, *starts, *dice, *fan, *strides, *ring, *weights;
     Model *m = calloc(1, sizeof(Model));
     if (!m) return PyErr_NoMemory();
     int bad = 0, cnt;
-    if (!PyArg_ParseTuple(args, "ddOdOOOOOOOdddddOdi", &m->width, &m->height, &home, &m->reach,
+    if (!PyArg_ParseTuple(args, "ddOdOOOOOOOddddOdi", &m->width, &m->height, &home, &m->reach,
                           &radii, &rally, &starts, &dice, &fan, &strides, &ring, &m->apart,
-                          &m->apart_slack, &m->eps, &m->two_pi, &m->epsilon, &weights,
-                          &m->tempo, &m->most_pairs))
+                          &m->apart_slack, &m->eps, &m->two_pi, &weights, &m->tempo,
+                          &m->most_pairs))
         goto fail;
     Py_ssize_t nw = PySequence_Size(weights);
     if (nw != NWEIGHTS) goto fail_value;
@@ -959,7 +951,7 @@ static int read_touched(Game *g, PyObject *touched) {
 
 /* playout(model, blobs by seat, seat, turns, rolled, budget, touched, max_turns, counters,
  * stop, seed) -> what `game_out` gives (leaders of the turns played here only): the
- * search's rollout policy (`state.rollout_turn`) from a position between turns (`rolled`
+ * search's rollout policy (the greedy player) from a position between turns (`rolled`
  * 0) or at a seat's decision (`rolled` 1, with the roll's `budget`, the anchors in the
  * blobs and the places of the blobs touched so far), until the game ends or `stop` turns
  * are played, on a generator seeded as `random.Random(seed)`. */
@@ -992,7 +984,7 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
     } else {
         Twister tw;
         twister_seed64(&tw, seed);
-        play_game(g, ROLLOUT, &tw, stop, rolled);
+        play_game(g, GREEDY, &tw, stop, rolled);
         out = game_out(g, turns);
     }
     game_free(g);

@@ -10,7 +10,7 @@
  * then `touches.options`: each untouched blob's steps, then each group's join spots), and
  * one is played as `State.apply` plays it (a touch that leaves nothing to touch ends the
  * turn); a playout is `compiled.playout` (one 64-bit draw of the search's generator seeds
- * the rollout policy's, nothing drawn when the position is over or at the cut-off); a
+ * the greedy player's, nothing drawn when the position is over or at the cut-off); a
  * cut-off is scored on `State.win_chances()` (`outlook.py`) or `State.standing()`.
  *
  * The actions of every decision the tree lists are kept in `ctx` (`table`), and a child
@@ -287,7 +287,7 @@ static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
     Twister tw;
     twister_seed64(&tw, lo | hi << 32);
     tree_load(c->g, p);
-    play_game(c->g, ROLLOUT, &tw, stop, p->rolled);
+    play_game(c->g, GREEDY, &tw, stop, p->rolled);
     if (tree_failed(c) < 0) return -1;
     tree_store(p, c->g);
     p->rolled = 0;

@@ -7,9 +7,9 @@ the game and the generator end as the readable rules leave them. What the kernel
 (turns, the end, the leaders, the counters, every blob) becomes a `State`, whose own
 `record()` makes the game's record: one place for scores and records.
 
-`playout` is the tree search's rollout (`pnp.state`'s optional hook): the rollout policy
-(`state.rollout_turn`) from a given position, a turn under way included, on a generator the
-kernel seeds from one draw of the search's. `tree_search` is the whole search (`pnp/_uct.h`
+`playout` is the tree search's rollout (`pnp.state`'s optional hook): the greedy player
+(`State.rollout_action`) from a given position, a turn under way included, on a generator
+the kernel seeds from one draw of the search's. `tree_search` is the whole search (`pnp/_uct.h`
 over the kernel's positions, `_tree.h`).
 """
 
@@ -20,7 +20,7 @@ import random
 from typing import Any
 
 from pnp import mcts
-from pnp.games.home_in_one_piece import model, outlook, rules, state, touches
+from pnp.games.home_in_one_piece import model, outlook, rules, touches
 from pnp.games.home_in_one_piece.blobs import Blob
 from pnp.games.home_in_one_piece.state import State
 from pnp.memo import PerModel
@@ -37,8 +37,8 @@ def available() -> bool:
 
 
 def _build(play_model: model.PlayModel) -> object:
-    """The kernel's copy of the model and of the rules', the listed steps', the rollouts'
-    and the outlook's constants."""
+    """The kernel's copy of the model and of the rules', the listed steps' and the
+    outlook's constants."""
     assert _kernel is not None
     m = play_model
     return _kernel.model(
@@ -57,7 +57,6 @@ def _build(play_model: model.PlayModel) -> object:
         model.APART_SLACK,
         model.EPS,
         2 * math.pi,
-        state.ROLLOUT_EPSILON,
         outlook.WEIGHTS,
         outlook.TEMPO,
         outlook.MOST_PAIRS,
@@ -106,10 +105,10 @@ def _touched(position: State) -> list[int]:
 
 
 def playout(position: State, rng: random.Random, stop: int) -> None:
-    """The search's rollout policy (`state.rollout_turn`) from `position` (between turns, or
-    at a seat's decision, a turn under way included) until the game ends or `stop` turns
-    are played, in place: its law and the very draws `random.Random(n)` gives the readable
-    rules, n being the one draw taken from `rng`."""
+    """The search's rollout policy (the greedy player, `State.rollout_action`) from
+    `position` (between turns, or at a seat's decision, a turn under way included) until
+    the game ends or `stop` turns are played, in place: its law and the very draws
+    `random.Random(n)` gives the readable rules, n being the one draw taken from `rng`."""
     assert _kernel is not None
     if position.ended is not None or position.turns >= stop:
         return

@@ -21,10 +21,12 @@ on a copy of the state (`turn_copy`) and hands its touches out one decision at a
 (`follow_plan`): the random player draws all the blobs it will touch before any target, as
 it always has, so a seed plays the same game touch by touch as the kernel plays whole turns.
 
-`playout(rng, stop)` plays the search's rollout policy on the compiled kernel from here
-(`compiled.playout`), and `tree_search` runs the whole search there (`compiled.tree_search`),
-where the kernel is built. `standing()` scores a playout the search cuts off: the score,
-then how near the dough lies to its rally point.
+The tree search (`pnp.mcts`) plays its rollouts with the greedy player (`rollout_action`)
+and scores a playout it cuts off on `win_chances()` (`outlook.py`); `playout(rng, stop)`
+plays those rollouts on the compiled kernel from here (`compiled.playout`), and
+`tree_search` runs the whole search there (`compiled.tree_search`), where the kernel is
+built. `standing()` (the score, then how near the dough lies to its rally point) is the
+cut-off's older score, kept for a search that asks for it.
 
 Notation: a roll is ``roll 2``; a touch is ``b3>120.5,88.25`` (blob 3 towards that point) or
 ``b0+b2@300.0,140.0`` (a join), and ``end`` ends the turn; coordinates are printed exactly
@@ -69,9 +71,6 @@ Action = int | Move | End
 
 Planner = Callable[[Position, random.Random], None]
 """Plays the rest of a seat's turn on a copy of the state (see `State.follow_plan`)."""
-
-ROLLOUT_EPSILON = 0.0
-"""The share of the search's rollout turns played at random rather than greedily."""
 
 
 class State(Position):
@@ -124,8 +123,8 @@ class State(Position):
         return self.follow_plan("random", random_turn, rng)
 
     def rollout_action(self, rng: random.Random) -> Action:
-        """The tree search's rollout policy (`pnp.mcts`), touch by touch: `rollout_turn`."""
-        return self.follow_plan("rollout", rollout_turn, rng)
+        """The tree search's rollout policy (`pnp.mcts`): the greedy player's next touch."""
+        return self.follow_plan("greedy", greedy.take_turn, rng)
 
     def follow_plan(self, who: str, planner: Planner, rng: random.Random) -> Action:
         """The next touch of the turn `planner` plays, or `END` once it is played out.
@@ -286,15 +285,6 @@ def new_game(model: PlayModel, max_turns: int | None = None) -> State:
 def roll_odds(dice: tuple[tuple[int, ...], ...]) -> dict[int, Fraction]:
     """Each number of blobs the dice can show, with its chance (impossible ones left out)."""
     return {n: p for n, p in dice_model.distribution(dice).items() if p > 0}
-
-
-def rollout_turn(state: Position, rng: random.Random) -> None:
-    """The rest of the turn as the tree search's rollouts play it: the greedy player's,
-    or with chance `ROLLOUT_EPSILON` the random player's (one draw decides)."""
-    if rng.random() < ROLLOUT_EPSILON:
-        random_turn(state, rng)
-    else:
-        greedy.take_turn(state, rng)
 
 
 def random_turn(state: Position, rng: random.Random) -> None:
