@@ -28,6 +28,11 @@ until the game is over or `turns` reaches `stop`: the same law as a loop of
 rollouts. A game with a compiled kernel that can start from any position offers it; the
 search (`pnp.mcts`) uses it when it is there and the loop otherwise. It takes its draws
 from `rng` (one draw to seed the kernel is enough), so a seed still gives one result.
+
+Two more for the search alone: ``rollout_action(rng)``, the action a rollout plays where
+the game has a better policy than random play (its greedy player; ``playout`` then plays
+that policy), and ``win_chances()``, each seat's estimated chance to win from a position
+the search cuts off (a graded reward, where ``standing()`` only ranks the seats).
 """
 
 from __future__ import annotations
