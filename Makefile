@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help setup kits studio test bench lint golden conformance clean
+.PHONY: help setup kits studio test bench lint golden conformance clean docs dist
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -23,17 +23,25 @@ COMPILED := pnp/_twister.h pnp/_seed.h pnp/_genrand_init.h pnp/_seed_text.h pnp/
 	pnp/games/building_community/_search.c pnp/games/building_community/_tree.h \
 	pnp/games/exploding_dice/_kernel.c pnp/games/exploding_dice/_tree.h
 
+# The distribution is `pnp-kits` (pyproject.toml); a venv made before the rename also holds
+# it as `pnp`, which would keep a second claim on the `pnp` script: it goes first.
 $(STAMP): pyproject.toml $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
+	@$(BIN)/python -m pip uninstall --quiet --yes pnp >/dev/null 2>&1 || true
+	$(BIN)/python -m pip install --quiet -e '.[test,dask,docs]'
 	@touch $@
 
-setup: $(STAMP) ## Create .venv and install pnp with its test and Dask extras
-	@echo "pnp installed in $(VENV)"
+# After set-up `pnp` is in .venv/bin, not on the PATH of a new shell: say how to run it.
+HOW_TO_RUN = @printf '%s\n' "pnp is installed in $(VENV): run it as $(BIN)/pnp, or first" \
+	"  source $(BIN)/activate" "and then pnp (pnp --help lists the commands)."
+
+setup: $(STAMP) ## Create .venv and install pnp with its test, Dask and docs extras
+	$(HOW_TO_RUN)
 
 kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
 	$(BIN)/pnp build all
+	$(HOW_TO_RUN)
 
 studio: $(STAMP) ## Serve pnp studio on http://127.0.0.1:8765 (STUDIO_ARGS=--open ...)
 	$(BIN)/pnp studio $(STUDIO_ARGS)
@@ -66,7 +74,7 @@ bench: $(STAMP) $(BENCH_ANCHOR) ## Benchmarks for every game with an engine (GAM
 	$(if $(BENCH_ANCHOR),OPEN_SPIEL_PYTHON=$(CURDIR)/$(BENCH_VENV)/bin/python )$(BIN)/python -m pnp.bench $(GAME) $(BENCH_ARGS)
 
 lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers; mypy the types
-	$(BIN)/ruff check pnp geometry tests
+	$(BIN)/ruff check pnp geometry tests docs/hooks
 	$(BIN)/lint-imports
 	$(BIN)/mypy pnp geometry
 
@@ -76,6 +84,17 @@ golden: $(STAMP) ## Regenerate the golden SVG and data files after a deliberate 
 conformance: $(STAMP) ## Regenerate tests/conformance/ from the cases in it (GAME=slug for one; review the diff!)
 	$(BIN)/python -m pnp.conformance_data $(or $(GAME),all)
 
+# The documentation site: docs/ and mkdocs.yml, with the command-line reference generated
+# from `pnp --help` and the library reference from docstrings. --strict: a broken link, a
+# missing page or a docstring that does not render fails the build.
+docs: $(STAMP) ## Build the documentation site into site/ (open site/index.html)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# The sdist, and a wheel built from it (with the kernels compiled), into dist/.
+dist: $(STAMP) ## Build the sdist and a wheel into dist/ (python -m build)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
 clean: ## Remove generated output and caches (keeps .venv)
 	find output -mindepth 1 ! -name README.md -exec rm -rf {} +
-	rm -rf .pytest_cache .ruff_cache .hypothesis
+	rm -rf .pytest_cache .ruff_cache .hypothesis site dist

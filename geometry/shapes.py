@@ -199,27 +199,27 @@ def kerf_offset(geom: BaseGeometry, kerf: float, outward: bool = True) -> BaseGe
     """Offset a cut so the finished part keeps its size: outlines grow, holes shrink.
 
     The blade removes `kerf` of material centred on its path, so the path moves by kerf/2.
+    This is the offset of a part drawn with straight edges (a hexagon, an octagon, a die
+    net): every edge moves kerf/2 and neighbouring edges meet in a mitre, so the path has
+    the part's own corners (6 for a hexagon), each kept sharp, and tiles that meet edge
+    to edge still meet. A part with true curves is offset as a curve
+    (`kerf_offset_curve`); this is its fallback, on the flattened outline.
     """
     if kerf <= 0:
         return geom
     d = kerf / 2 if outward else -kerf / 2
-    return geom.buffer(
-        d, quad_segs=ARC_RESOLUTION, join_style="mitre" if _is_boxy(geom) else "round"
-    )
+    return geom.buffer(d, join_style="mitre")
 
 
 def kerf_offset_curve(curve: Curve, kerf: float, outward: bool = True) -> Curve | None:
     """The kerf offset of a true curve, as a curve: an outline's arcs grow by kerf/2
-    about the same centres and its sharp corners gain arcs of radius kerf/2 (what
-    `kerf_offset` makes with round joins); a hole's arcs shrink by kerf/2. None when
-    the shape needs trimming the exact offset does not do (then `kerf_offset` it)."""
+    about the same centres and a sharp corner between its lines gains an arc of radius
+    kerf/2 (the blade turns round the corner, which stays sharp); a hole's arcs shrink
+    by kerf/2. None when the shape needs trimming the exact offset does not do (then
+    `kerf_offset` it)."""
     if kerf <= 0:
         return curve
     try:
         return curve.offset_area(kerf / 2 if outward else -kerf / 2)
     except CurveError:
         return None
-
-
-def _is_boxy(geom: BaseGeometry) -> bool:
-    return geom.geom_type == "Polygon" and len(geom.exterior.coords) == 5

@@ -31,6 +31,9 @@
 #define UCT_TERMINAL (-2) /* `pnp.state.TERMINAL` */
 #define UCT_MAX_PLAYERS 8
 #define UCT_LEAD_REWARD 0.5 /* `pnp.mcts.LEAD_REWARD` */
+/* Playouts between two looks at a pending signal (Ctrl-C, SIGTERM): its Python handler
+   runs, and if it raises (`pnp.interrupt.searching`), the search ends with that error. */
+#define UCT_SIGNALS 1024
 
 /* What `result` says of a position, for its reward (`pnp.mcts.MctsBot.reward`). */
 enum {
@@ -261,7 +264,8 @@ static int uct_playout(const UctGame *g, UctTree *t, void *state, Twister *rng, 
    search leaves it). Returns a list of (key, visits) for the root's children in the order
    they were tried (a key is the action's index in `legal_actions()` where the game gives
    no `key`), or NULL with a Python error set. The root's actions are listed from `root`
-   itself, before any playout redraws what it hides, as the readable search lists them. */
+   itself, before any playout redraws what it hides, as the readable search lists them.
+   A signal handler that raises ends the search (NULL, its error set). */
 static PyObject *uct_search(const UctGame *g, const void *root, Twister *rng, int budget,
                             int horizon, double c, int cooperative) {
     if (g->players < 1 || g->players > UCT_MAX_PLAYERS) {
@@ -285,6 +289,10 @@ static PyObject *uct_search(const UctGame *g, const void *root, Twister *rng, in
                 break;
             }
             path = grown;
+        }
+        if (i % UCT_SIGNALS == UCT_SIGNALS - 1 && PyErr_CheckSignals() < 0) {
+            status = -1;
+            break;
         }
         memcpy(state, root, g->size);
         if (g->resample) g->resample(g->ctx, state, rng);

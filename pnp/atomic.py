@@ -14,8 +14,10 @@ purpose to throw the output away.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
+import struct
 import sys
 from pathlib import Path, PurePosixPath
 
@@ -50,6 +52,8 @@ def ensure_dir(path: Path) -> Path:
         raise PnpError(f"cannot create output folder {path}: {exc.strerror or exc}") from None
     if not os.access(path, os.W_OK):
         raise PnpError(f"output folder {path} is not writable")
+    if locked(path):  # an append-only folder takes files but lets none be replaced
+        raise PnpError(f"output folder {path} is immutable or append-only (see lsattr)")
     return path
 
 
@@ -83,10 +87,7 @@ def open_folder(
             except OSError:
                 path = shown.joinpath(*parts[: i + 1])
                 if os.path.islink(path):
-                    raise PnpError(
-                        f"{path} is a symbolic link: refusing to write through it "
-                        "(remove it, or choose another output folder)"
-                    ) from None
+                    raise _link_in_the_way(path) from None
                 if os.path.lexists(path) and not os.path.isdir(path):
                     raise PnpError(f"{path} is in the way: it is not a folder") from None
                 raise
@@ -96,6 +97,13 @@ def open_folder(
         os.close(fd)
         raise
     return fd
+
+
+def _link_in_the_way(path: Path) -> PnpError:
+    return PnpError(
+        f"{path} is a symbolic link: refusing to write through it "
+        "(remove it, or choose another output folder)"
+    )
 
 
 def check_target(dir_fd: int, name: str, path: Path) -> bool:
@@ -110,13 +118,79 @@ def check_target(dir_fd: int, name: str, path: Path) -> bool:
         return False
     if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
         return True
+    raise _not_a_file(path, mode)
+
+
+def _not_a_file(path: Path, mode: int) -> PnpError:
     kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO, socket or device"
-    raise PnpError(f"cannot write {path}: it is {kind}, not a regular file")
+    return PnpError(f"cannot write {path}: it is {kind}, not a regular file")
+
+
+def refuse_locked(path: Path) -> None:
+    """A `PnpError` if the file or folder at `path` may not be changed (`locked`)."""
+    if locked(path):
+        raise PnpError(f"cannot write {path}: it is immutable or append-only (see lsattr)")
 
 
 def os_error(path: Path, exc: OSError) -> PnpError:
     """One line naming the file: 'No space left on device', 'Operation not permitted', ..."""
     return PnpError(f"cannot write {path}: {exc.strerror or exc}")
+
+
+# Linux's FS_IOC_GETFLAGS, _IOR('f', 1, long): the flags `lsattr` shows.
+_GETFLAGS = (2 << 30) | (struct.calcsize("l") << 16) | (ord("f") << 8) | 1
+_LOCKED = 0x10 | 0x20  # FS_IMMUTABLE_FL (chattr +i), FS_APPEND_FL (chattr +a)
+
+
+def locked(path: Path | str) -> bool:
+    """Is the file or folder at `path` immutable or append-only (`chattr +i` or `+a`)? Then
+    not even root may replace or delete it (nor, for a folder, an entry in it). False
+    where the system has no such flags; devices and FIFOs are not opened to ask."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        mode = os.lstat(path).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            return False
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        flags = struct.unpack("i", fcntl.ioctl(fd, _GETFLAGS, bytes(8))[:4])[0]
+    except OSError:
+        return False  # a file system without flags
+    finally:
+        os.close(fd)
+    return bool(flags & _LOCKED)
+
+
+def cannot_remove(path: Path, why: str) -> PnpError:
+    return PnpError(f"cannot remove {path} (a build clears its game's folder): {why}")
+
+
+def check_removable(folder: Path) -> None:
+    """A `PnpError` unless `folder` and everything in it can be deleted: nothing in it is
+    immutable or append-only, and each folder in it may be written (and, if sticky, holds
+    only this user's entries). Links are not followed."""
+    euid = os.geteuid()
+    here = os.lstat(folder)
+    if locked(folder):
+        raise cannot_remove(folder, "it is immutable or append-only (see lsattr)")
+    if not os.access(folder, os.R_OK | os.W_OK | os.X_OK, follow_symlinks=False):
+        raise cannot_remove(folder, "no permission to delete what is in it")
+    try:
+        entries = list(os.scandir(folder))
+    except OSError as exc:
+        raise cannot_remove(folder, exc.strerror or str(exc)) from None
+    for entry in entries:
+        path = Path(entry.path)
+        owner = entry.stat(follow_symlinks=False).st_uid
+        if here.st_mode & stat.S_ISVTX and euid not in (0, owner, here.st_uid):
+            raise cannot_remove(path, "it is another user's, in a sticky folder")
+        if entry.is_dir(follow_symlinks=False):
+            check_removable(path)
+        elif locked(path):
+            raise cannot_remove(path, "it is immutable or append-only (see lsattr)")
 
 
 def _new_file(dir_fd: int, name: str, data: bytes) -> None:
@@ -226,14 +300,20 @@ def check_user_file(path: Path | str) -> None:
             "(name the file itself)"
         )
     if mode is not None and not stat.S_ISREG(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO, socket or device"
-        raise PnpError(f"cannot write {path}: it is {kind}, not a regular file")
+        raise _not_a_file(path, mode)
+    if mode is not None:
+        refuse_locked(path)
     check_folder(path.parent, f"cannot write {path}")
 
 
 def check_folder(folder: Path | str, what: str | None = None) -> None:
     """Can files be written in `folder` (made if missing)? Checked before a long run, so
-    a permission problem is said at once, not after the work is done."""
+    a permission problem is said at once, not after the work is done.
+
+    Asked by trying: a file is made and deleted in the nearest folder that exists, which
+    finds what a look at the permissions misses (an immutable folder, a read-only file
+    system, an ACL, root on a network share). An append-only folder is refused without
+    trying, as the trial file could not be deleted from it."""
     folder = Path(folder)
     what = what or f"cannot write in {folder}"
     if is_null_device(folder):
@@ -243,8 +323,56 @@ def check_folder(folder: Path | str, what: str | None = None) -> None:
         nearest = nearest.parent
     if not nearest.is_dir():
         raise PnpError(f"{what}: {nearest} is not a folder")
+    if locked(nearest):
+        raise PnpError(f"{what}: {nearest} is immutable or append-only (see lsattr)")
     if not os.access(nearest, os.W_OK | os.X_OK):
         raise PnpError(f"{what}: no permission to write in {nearest}")
+    trial = nearest / f".pnp-trial-{os.getpid()}-{os.urandom(4).hex()}"
+    try:
+        os.close(os.open(trial, _NEW_FILE_FLAGS, 0o600))
+    except OSError as exc:
+        raise PnpError(f"{what}: {nearest}: {exc.strerror or exc}") from None
+    try:
+        os.unlink(trial)
+    except OSError:
+        pass
+
+
+def check_output_files(root: Path, relpaths: list[str]) -> None:
+    """Can these files be written below the output folder `root`? Checked before a long
+    run (`simulate --report`): no link, file or locked folder on the way, no folder or
+    special file (or an immutable one) where a file goes, and each folder takes a new file
+    (`check_folder`)."""
+    if is_null_device(root):
+        return
+    for relpath in relpaths:
+        parts = rel_parts(relpath)
+        path = root.joinpath(*parts)
+        here = root
+        for name in parts[:-1]:
+            here /= name
+            mode = lmode(here)
+            if not mode:
+                break
+            if stat.S_ISLNK(mode):
+                raise _link_in_the_way(here)
+            if not stat.S_ISDIR(mode):
+                raise PnpError(f"{here} is in the way: it is not a folder")
+        else:
+            mode = lmode(path)
+            if mode and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                raise _not_a_file(path, mode)
+            if mode:
+                refuse_locked(path)
+        check_folder(path.parent, f"cannot write {path}")
+
+
+def lmode(path: Path) -> int:
+    """The mode of `path` itself (a link is not followed); 0 if it cannot be seen."""
+    try:
+        return os.lstat(path).st_mode
+    except OSError:
+        return 0
 
 
 def write_user_file(path: Path | str, text: str) -> Path:

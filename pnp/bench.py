@@ -1,4 +1,5 @@
-"""Benchmark: random-bot games per second through the runner, and the kit build time.
+"""Benchmark: random-bot games per second through the runner, the kit build time, and the
+time to an answer of `pnp tune` (the Exploding Dice example, locally and on Dask).
 
 Run as ``python -m pnp.bench [GAME ...]`` (every registered game with an engine when none
 is named; ``--games`` to change the games per setting, ``--seconds`` to bound a setting:
@@ -15,15 +16,21 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import os
 import resource
+import signal
+import subprocess
 import tempfile
 import time
 import types
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from pnp import bench_dask
+from pnp import bench_dask, bench_stop
 from pnp.games import get_game, registry
 from pnp.sim.runner import run
 from pnp.sim.seats import engine_for, seat_count
@@ -201,53 +208,93 @@ def game_figures(game: str) -> list[tuple[str, str]]:
     return list(module.bench())
 
 
-def studio_preview_seconds(game: str = "exploding-dice", changes: int = 5) -> list[float]:
-    """Seconds from a parameter change to the page's previews being ready (the build job the
-    page starts: PDF pages as pictures and every part's SVG), through a real `pnp studio`
-    on 127.0.0.1, one change after another, each a die size not built before."""
+@contextmanager
+def _studio(*args: str) -> Iterator[tuple[subprocess.Popen, int, Callable[..., dict]]]:
+    """A real `pnp studio` on 127.0.0.1 (a process group of its own, a fresh cache), its
+    port, and `call(method, path, body)`, which sends the printed key as a script does."""
     import json
-    import signal
     import socket
-    import subprocess
     import sys
+    import threading
     import urllib.request
+    from urllib.parse import parse_qs, urlsplit
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-
-    def call(method: str, path: str, body: dict | None = None) -> dict:
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(url + path, data=data, method=method)
-        with urllib.request.urlopen(req, timeout=300) as answer:
-            return json.loads(answer.read())
-
     with tempfile.TemporaryDirectory() as cache:
+        command = [sys.executable, "-m", "pnp.cli", "studio", "--port", str(port), "--cache", cache]
         server = subprocess.Popen(
-            [sys.executable, "-m", "pnp.cli", "studio", "--port", str(port), "--cache", cache],
-            stderr=subprocess.DEVNULL,
+            [*command, *args], stderr=subprocess.PIPE, text=True, start_new_session=True
         )
         try:
+            printed = server.stderr.readline().split()  # type: ignore[union-attr]
+            threading.Thread(target=server.stderr.read, daemon=True).start()  # type: ignore[union-attr]
+            token = parse_qs(urlsplit(printed[2]).query)["token"][0]
+            headers = {"authorization": f"Bearer {token}", "content-type": "application/json"}
+
+            def call(method: str, path: str, body: dict | None = None) -> dict:
+                data = json.dumps(body).encode() if body is not None else None
+                req = urllib.request.Request(url + path, data, headers, method=method)
+                with urllib.request.urlopen(req, timeout=300) as answer:
+                    return json.loads(answer.read())
+
             for _ in range(300):
                 try:
                     call("GET", "/api/games")
                     break
                 except OSError:
                     time.sleep(0.1)
-            seconds = []
-            for k in range(changes + 1):  # the first one warms the job processes up
-                body = {"params": {"die_size": 10.0 + k / 10}, "formats": ["pdf", "svg"]}
-                start = time.perf_counter()
-                job = call("POST", f"/api/games/{game}/build", body)["job"]
-                while call("GET", f"/api/jobs/{job}")["state"] in ("queued", "running"):
-                    time.sleep(0.02)
-                if k:
-                    seconds.append(time.perf_counter() - start)
-            return seconds
+            yield server, port, call
         finally:
-            server.send_signal(signal.SIGINT)
-            server.wait(10)
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGINT)
+                try:
+                    server.wait(30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(server.pid, signal.SIGKILL)
+                    server.wait()
+
+
+def studio_preview_seconds(game: str = "exploding-dice", changes: int = 5) -> list[float]:
+    """Seconds from a parameter change to the page's previews being ready (the build job the
+    page starts: PDF pages as pictures and every part's SVG), through a real `pnp studio`
+    on 127.0.0.1, one change after another, each a die size not built before."""
+    with _studio() as (_, _, call):
+        seconds = []
+        for k in range(changes + 1):  # the first one warms the job processes up
+            body = {"params": {"die_size": 10.0 + k / 10}, "formats": ["pdf", "svg"]}
+            start = time.perf_counter()
+            job = call("POST", f"/api/games/{game}/build", body)["job"]
+            while call("GET", f"/api/jobs/{job}")["state"] in ("queued", "running"):
+                time.sleep(0.02)
+            if k:
+                seconds.append(time.perf_counter() - start)
+        return seconds
+
+
+def studio_stop_seconds(runs: int = 3) -> list[float]:
+    """Seconds from Ctrl-C to the prompt: `pnp studio` with a 5,000,000-game simulation
+    running and the page's kept-alive connection open, sent SIGINT as a terminal sends it
+    (to its whole process group), until the server process has ended."""
+    import http.client
+
+    seconds = []
+    for _ in range(runs):
+        with _studio() as (server, port, call):
+            job = call("POST", "/api/games/exploding-dice/simulate", {"games": 5_000_000})["job"]
+            while call("GET", f"/api/jobs/{job}")["progress"]["done"] == 0:
+                time.sleep(0.05)
+            page = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            page.request("GET", "/")  # the page's own connection, kept alive as a browser does
+            page.getresponse().read()
+            start = time.perf_counter()
+            os.killpg(server.pid, signal.SIGINT)
+            server.wait(60)
+            seconds.append(time.perf_counter() - start)
+            page.close()
+    return seconds
 
 
 STARTUP_TARGET = 0.3  # issue 22: seconds of start-up for `pnp simulate GAME --games 1`, `pnp check`
@@ -326,6 +373,77 @@ def startup_report(games: list[str], runs: int = 7) -> list[str]:
     return lines
 
 
+STOP_TARGET = 1.0  # issue 31: seconds from Ctrl-C to the prompt, a long job running
+
+
+def studio_report() -> list[str]:
+    times = sorted(studio_preview_seconds())
+    stops = sorted(studio_stop_seconds())
+    return [
+        "pnp studio, Exploding Dice previews after a parameter change (target < 2 s): "
+        f"median {times[len(times) // 2]:.2f} s, best {times[0]:.2f} s, "
+        f"worst {times[-1]:.2f} s over {len(times)} changes",
+        f"pnp studio, Ctrl-C to the prompt with a 5,000,000-game run going (target < "
+        f"{STOP_TARGET:g} s): median {stops[len(stops) // 2]:.2f} s, worst {stops[-1]:.2f} s "
+        f"over {len(stops)} stops",
+    ]
+
+
+TUNE_EXAMPLE: dict[str, Any] = {
+    "game": "exploding-dice",
+    "targets": ["turns in 18..25", "seat_gap <= 0.05"],
+    "over": ["dice_per_colour=2..12", "n=4..8:2"],
+    "players": 3,
+    "budget": "20000games",
+}
+"""The Exploding Dice example of docs/tune.md, with a budget in games (the same answer on
+both backends) small enough for a bench."""
+
+
+def tune_seconds(scheduler: str | None, jobs: int = 2) -> tuple[float, str, str]:
+    """(seconds to the answer, the answer's JSON, its best setting) of `TUNE_EXAMPLE` on the
+    local pool or a LocalCluster (`scheduler='local'`, its start included), kits unchecked."""
+    import json
+
+    from pnp.tune import plan_tune, run_tune
+
+    e = TUNE_EXAMPLE
+    setup, dims, budget = plan_tune(
+        e["game"], e["targets"], e["over"], e["players"], budget=e["budget"], jobs=jobs,
+        scheduler=scheduler, timeout=60.0,
+    )  # fmt: skip
+    start = time.perf_counter()
+    tuned = run_tune(setup, dims, budget, check_kits=False)
+    seconds = time.perf_counter() - start
+    best = ", ".join(f"{k} = {v}" for k, v in (tuned.json["best"] or {}).items())
+    return seconds, json.dumps(tuned.json), f"{tuned.json['answer']}: {best}"
+
+
+def tune_report() -> list[str]:
+    """Time to an answer of `pnp tune` for the Exploding Dice example, locally and on a
+    LocalCluster of 2 workers."""
+    if importlib.util.find_spec("optuna") is None:
+        return ["pnp tune: skipped (pip install 'pnp[tune]')"]
+    e = TUNE_EXAMPLE
+    head = (
+        f"pnp tune {e['game']} --players {e['players']} "
+        + " ".join(f"--target '{t}'" for t in e["targets"])
+        + " "
+        + " ".join(f"--over {o}" for o in e["over"])
+        + f" --budget {e['budget']} --jobs 2:"
+    )
+    local, local_json, answer = fresh(tune_seconds, None)
+    lines = [head, f"  local pool:             {local:6.1f} s to the answer ({answer})"]
+    if importlib.util.find_spec("distributed") is None:
+        return lines + ["  Dask: skipped (pip install 'pnp[dask]')"]
+    dask, dask_json, _ = fresh(tune_seconds, "local")
+    same = "same JSON" if dask_json == local_json else "JSON DIFFERS"
+    lines.append(
+        f"  Dask LocalCluster (2):  {dask:6.1f} s to the answer, its start included ({same})"
+    )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m pnp.bench", description=__doc__)
     ap.add_argument("games_to_bench", nargs="*", metavar="GAME", help="games (default: all)")
@@ -337,7 +455,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--bots", nargs="*", default=["random"], help="bots to time")
     ap.add_argument("--no-build", action="store_true", help="skip the kit build timing")
     ap.add_argument(
-        "--no-studio", action="store_true", help="skip the studio's preview-after-a-change time"
+        "--no-studio",
+        action="store_true",
+        help="skip the studio's times (previews after a change, stopping with Ctrl-C)",
+    )
+    ap.add_argument(
+        "--studio-only", action="store_true", help="time the studio alone (previews, Ctrl-C)"
     )
     ap.add_argument("--no-mcts", action="store_true", help="skip the mcts decision timing")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
@@ -345,9 +468,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--no-dask", action="store_true", help="skip the sweep grids on the pool and on Dask"
     )
+    ap.add_argument(
+        "--no-stop", action="store_true", help="skip the time a simulation takes to stop"
+    )
+    ap.add_argument("--no-tune", action="store_true", help="skip the time to a tune's answer")
+    ap.add_argument("--tune-only", action="store_true", help="time the tune example alone")
     args = ap.parse_args(argv)
     names = args.games_to_bench or [s for s, g in registry().items() if g.engine is not None]
     print(f"(this machine has {os.cpu_count()} CPUs; load average now {os.getloadavg()[0]:.2f})")
+    if args.studio_only:
+        print("\n".join(studio_report()))
+        return
+    if args.tune_only:
+        print("\n".join(tune_report()))
+        return
     if not args.no_startup:
         print("\n".join(startup_report(args.games_to_bench or list(registry()))))
     if args.startup_only:
@@ -391,14 +525,13 @@ def main(argv: list[str] | None = None) -> None:
         if not args.no_build:
             print(f"  kit build (a4 + letter, all formats): {build_seconds(game)}")
     if not args.no_studio and (not args.games_to_bench or "exploding-dice" in names):
-        times = sorted(studio_preview_seconds())
-        print(
-            "pnp studio, Exploding Dice previews after a parameter change (target < 2 s): "
-            f"median {times[len(times) // 2]:.2f} s, best {times[0]:.2f} s, "
-            f"worst {times[-1]:.2f} s over {len(times)} changes"
-        )
+        print("\n".join(studio_report()))
     if not args.no_dask and not args.games_to_bench:
         bench_dask.main([])
+    if not args.no_stop and not args.games_to_bench:
+        bench_stop.main([])
+    if not args.no_tune and (not args.games_to_bench or "exploding-dice" in names):
+        print("\n".join(tune_report()))
 
 
 if __name__ == "__main__":

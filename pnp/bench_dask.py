@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
         run_jobs(grid, WORKERS, scheduler=scheduler)
         return
     if importlib.util.find_spec("distributed") is None:
-        print("Dask sweeps: skipped (pip install 'pnp[dask]')")
+        print("Dask sweeps: skipped (pip install 'pnp-kits[dask]')")
         return
     print(f"Dask sweeps (load average now {os.getloadavg()[0]:.2f}):")
     compare("Exploding Dice grid", exploding_dice_grid(args.games))

@@ -1,5 +1,5 @@
 """Build kits: parameters -> Kit -> checks -> PDF, SVG, PNG, DXF, LightBurn files (and, asked
-for, print-on-demand and Tabletop Simulator images) in output/<game>/.
+for, print-on-demand and Tabletop Simulator images) in `output/<game>/`.
 
 Checks run before anything renders, and every file is written to a temporary name and
 renamed, so a failed build never leaves a half-written file behind.
@@ -53,6 +53,8 @@ class BuildResult:
     files: list[Path] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    """What the build left out and why (a deck no print service makes at its size)."""
 
 
 def resolve_params(
@@ -214,7 +216,7 @@ def build_game(
                 result.files.append(write(pdf_name(slug, doc.name, kit.printing.paper), data))
     result.files += _component_files(plans[0], write, formats, say)
     result.files += _cut_sheet_files(plans[0], write, formats, say)
-    result.files += _image_exports(plans[0], write, formats, say)
+    result.files += _image_exports(plans[0], write, formats, say, result.warnings)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -236,7 +238,8 @@ def kit_pages(
         return with_trim_lines(kit.component(name), machine_layers)
 
     laid = [
-        Section(s.title, [printed(n) for n in s.names], s.note, s.scale, s.stock) for s in chosen
+        Section(s.title, [printed(n) for n in s.names], s.note, s.scale, s.stock, s.reading)
+        for s in chosen
     ]
     return build_document(
         kit.title,
@@ -250,7 +253,7 @@ def kit_pages(
 
 @dataclass(frozen=True)
 class Document:
-    """One PDF of a kit, laid out: `name` '' is the main print PDF."""
+    """One PDF of a kit, laid out: the one whose `name` is `''` is the main print PDF."""
 
     name: str
     title: str
@@ -338,13 +341,16 @@ def _material(sheet_name: str) -> str:
     return sheet_name.rsplit("-", 1)[0]
 
 
-def _image_exports(plan: Planned, write: _Writer, formats: set[str], say: Progress) -> list[Path]:
-    """`pod/<deck>/...` and `tts/...`: card faces at a service's template size and deck
-    sheets for Tabletop Simulator (see pnp.render.pod and pnp.render.tts)."""
+def _image_exports(
+    plan: Planned, write: _Writer, formats: set[str], say: Progress, warnings: list[str]
+) -> list[Path]:
+    """`pod/<deck>/...` and `tts/...`: card faces on a service's product of their size and
+    deck sheets for Tabletop Simulator (see pnp.render.pod and pnp.render.tts). A deck no
+    product fits is left out of `pod/`, with a line in `warnings`."""
     if not formats & {"pod", "tts"}:
         return []
     from pnp.render.faces import kit_decks
-    from pnp.render.pod import pod_files
+    from pnp.render.pod import pod_files, pod_plans
     from pnp.render.tts import tts_files
 
     kit = plan.kit
@@ -352,7 +358,13 @@ def _image_exports(plan: Planned, write: _Writer, formats: set[str], say: Progre
     files = []
     if "pod" in formats:
         say(f"{kit.game}: print-on-demand images")
-        files += [write(rel, data) for rel, data in pod_files(decks)]
+        plans = pod_plans(decks)
+        warnings += [
+            f"{kit.game}: pod/{p.deck.name} left out: {p.reason}"
+            for p in plans
+            if p.product is None
+        ]
+        files += [write(rel, data) for rel, data in pod_files(plans)]
     if "tts" in formats:
         say(f"{kit.game}: Tabletop Simulator images")
         board = next((c for c in kit.components if c.name == "board"), None)

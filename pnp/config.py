@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,27 @@ MAX_CONFIG_BYTES = 1_000_000
 KERNEL_FOLDERS = ("/proc", "/sys")  # files there look regular but may block or never end
 
 
+class NotToml(PnpError):
+    """Text that is not TOML at all (a sweep reads such a value as a bare word), unlike
+    TOML nested too deeply or holding a number too long to read, which is refused."""
+
+
 def read_toml(path: Path | str) -> dict[str, Any]:
     """A config file's table; anything but a small, readable TOML file is one clear error.
 
     Files under /proc and /sys are refused: they claim to be regular files, but some block
     on read (/proc/kmsg) or never end. Opening without blocking guards the rest."""
     p = Path(path)
+    data = read_small(p)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PnpError(f"config file {p} is not UTF-8 text") from None
+    return parse_toml(text, f"config file {p}")
+
+
+def read_small(p: Path) -> bytes:
+    """The bytes of a small regular file (a config, a presets file), or one clear error."""
     try:
         if not p.is_file():
             what = "does not exist" if not p.exists() else "is not a regular file"
@@ -39,22 +55,24 @@ def read_toml(path: Path | str) -> dict[str, Any]:
         raise PnpError(f"cannot read config file {p}: {exc.strerror or exc}") from None
     if data is None or len(data) > MAX_CONFIG_BYTES:
         raise PnpError(f"config file {p} is larger than {MAX_CONFIG_BYTES:,} bytes")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise PnpError(f"config file {p} is not UTF-8 text") from None
-    return parse_toml(text, f"config file {p}")
+    return data
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:
-    """TOML text as a table; a syntax error or nesting too deep to parse is one line."""
+    """TOML text as a table; a syntax error, nesting too deep to parse or a number too long
+    to read is one line."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         first = str(exc).splitlines()[0] if str(exc) else "syntax error"
-        raise PnpError(f"{source} is not valid TOML: {first}") from None
+        raise NotToml(f"{source} is not valid TOML: {first}") from None
     except RecursionError:
         raise PnpError(f"{source} nests lists or tables too deeply to read") from None
+    except ValueError:  # the one other refusal: a decimal integer past Python's digit limit
+        raise PnpError(
+            f"{source} has a whole number of more than {sys.get_int_max_str_digits():,} "
+            "digits: no setting takes one"
+        ) from None
 
 
 def _in_kernel_folder(path: Path) -> bool:

@@ -21,4 +21,14 @@ def shown(value: object) -> str:
         text = repr(value).replace("\n", "\\n")
     except RecursionError:
         return "a value nested too deeply"
+    except ValueError:  # a whole number longer than Python writes out (4,300 digits)
+        return _too_long(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _too_long(value: object) -> str:
+    """A value holding a whole number too long to write in decimal, said without writing it
+    (a hex or octal number in TOML may have any length)."""
+    if isinstance(value, int):
+        return f"a whole number of about {int(abs(value).bit_length() * 0.30103) + 1:,} digits"
+    return "a value holding a whole number too long to show"

@@ -5,17 +5,20 @@ registry (and the games must not depend on each other).
 
 `Engine` and `Solver` are the contracts a game's simulation and solver modules meet (a
 module satisfies a protocol for mypy as an object does). Members a game may leave out
-(`RATIOS`, `TOTALS`, `warm`, `MCTS_BUDGET`, `PLAYOUT_TURNS`, `MCTS_EXPLORATION`, a solver's
-`MAX_BUDGET` and `label_line`) are read here, with their defaults, and nowhere else.
+(`RATIOS`, `TOTALS`, `warm`, `degenerate`, `MCTS_BUDGET`, `PLAYOUT_TURNS`, `MCTS_EXPLORATION`,
+a solver's `MAX_BUDGET` and `label_line`) are read here, with their defaults, and nowhere else.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pnp.errors import PnpError, shown
 from pnp.outcome import GameRecord, SimOption, SolveResult, Termination
 from pnp.state import Bot, State
 
@@ -118,9 +121,29 @@ class GameDef:
     templates: tuple[str, str] | None = None
     """(package, folder) holding the game's rule-card templates, for a
     `jinja2.PackageLoader`; None: the built-in `templates/rules/<slug>/`."""
+    rule_keys: tuple[str, ...] | None = None
+    """The config keys the rules read: those the engine's play model is made from (read
+    through `rule_keys`). A sweep changes only these; the others change the printed kit
+    and nothing of the play. None: not declared, every key of the game's own parameters."""
 
 
 # --- optional members, read in one place ---------------------------------------------------
+
+
+def rule_keys(game: GameDef) -> tuple[str, ...]:
+    """The config keys the game's rules read, in the order its parameters declare them:
+    the keys worth sweeping or tuning (print settings never reach the rules). A game that
+    declares none gets every key of its own parameters; a game without an engine, none.
+    A declared key that is not one of its parameters is a `PnpError` naming it."""
+    if game.engine is None:
+        return ()
+    own = [f.name for f in dataclasses.fields(game.default_params())]  # type: ignore[arg-type]
+    if game.rule_keys is None:
+        return tuple(own)
+    unknown = [k for k in game.rule_keys if k not in own]
+    if unknown:
+        raise PnpError(f"{game.slug} declares rule key '{unknown[0]}', which is not its parameter")
+    return tuple(k for k in own if k in game.rule_keys)
 
 
 def ratios(engine: Engine) -> dict[str, tuple[str, str]]:
@@ -165,6 +188,17 @@ def max_budget(solver: Solver, default: int) -> int:
     return int(getattr(solver, "MAX_BUDGET", default))
 
 
+SOLVE_BUDGET = 1_000_000
+"""Nodes `pnp solve` searches when the solver declares no `DEFAULT_BUDGET`."""
+
+
+def default_budget(solver: Solver) -> int:
+    """The nodes `pnp solve` searches when no budget is given: the solver's own
+    `DEFAULT_BUDGET` (enough to prove its kit's default board, where it can say), else
+    `SOLVE_BUDGET`."""
+    return int(getattr(solver, "DEFAULT_BUDGET", SOLVE_BUDGET))
+
+
 def line_labels(solver: Solver, model: object, line: tuple[object, ...]) -> list[str] | None:
     """The line in the printed board's names, one turn a string; None if the solver
     offers no `label_line`."""
@@ -174,7 +208,108 @@ def line_labels(solver: Solver, model: object, line: tuple[object, ...]) -> list
     return None if hook is None else [str(s) for s in hook(model, line)]
 
 
+def degenerate_reason(engine: Engine, model: object, players: int) -> str | None:
+    """Why no game of this model can last a turn, in the game's own words (its optional
+    `degenerate(model, players)`), or None: the general rule (`pnp.sim.metrics.no_turn_played`)
+    finds such a setting from its games; this says what in the rules makes it so."""
+    hook: Callable[[object, int], str | None] | None = getattr(engine, "degenerate", None)
+    return None if hook is None else hook(model, players)
+
+
 def cutoffs(engine: Engine) -> tuple[str, ...]:
     """End names that are a limit of the simulation, not a rule: its `TERMINATION`'s
     cut-offs. `completion` leaves them out; the cap warning counts them."""
     return tuple(str(t.value) for t in engine.TERMINATION if not t.finish)
+
+
+# --- what a slug and a game declaration must be ---------------------------------------------
+
+SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+"""A game's slug: lower-case words of letters and digits joined by single hyphens; it names
+the game on the command line and its folders (output, templates, golden files)."""
+MAX_SLUG = 40
+RESERVED = frozenset({"all"})
+"""Words the commands take in place of a game (`pnp build all`)."""
+
+
+def slug_problem(slug: object) -> str | None:
+    """Why `slug` cannot name a game, in one line; None when it can."""
+    if not isinstance(slug, str):
+        return f"a slug must be a string, not {type(slug).__name__} {shown(slug)}"
+    if not SLUG.fullmatch(slug) or len(slug) > MAX_SLUG:
+        return (
+            f"{shown(slug)} is not a game slug: use lower-case letters, digits and single "
+            f"hyphens, starting with a letter, at most {MAX_SLUG} characters (e.g. lantern-race)"
+        )
+    if slug in RESERVED:
+        return f"'{slug}' is the word for every game ('pnp build {slug}'): choose another slug"
+    return None
+
+
+def _line(value: object, empty: bool = False) -> bool:
+    return (
+        isinstance(value, str)
+        and (empty or bool(value.strip()))
+        and not any(ord(c) < 32 or ord(c) == 127 for c in value)
+    )
+
+
+def _pairs_of_lines(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(p, tuple) and len(p) == 2 and all(_line(x) for x in p) for p in value
+    )
+
+
+_ENGINE_MEMBERS = tuple(n for n in vars(Engine) if not n.startswith("_"))
+
+
+def _engine_problem(engine: object) -> str | None:
+    missing = [n for n in _ENGINE_MEMBERS if not hasattr(engine, n)]
+    if missing:
+        return f"its engine lacks {', '.join(missing)}"
+    seats = (engine.MIN_PLAYERS, engine.DEFAULT_PLAYERS, engine.MAX_PLAYERS)  # type: ignore[attr-defined]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in seats):
+        return "its engine's MIN_PLAYERS, DEFAULT_PLAYERS and MAX_PLAYERS must be whole numbers"
+    if not 1 <= seats[0] <= seats[1] <= seats[2]:
+        return f"its engine's player counts are not in order: {seats}"
+    bots = engine.BOTS  # type: ignore[attr-defined]
+    if not (isinstance(bots, tuple) and bots and all(_line(b) for b in bots)):
+        return "its engine's BOTS must be a tuple of bot names"
+    return None
+
+
+def game_problem(game: object) -> str | None:
+    """Why `game` cannot be plugged in, in one line (its slug, the types of its fields);
+    None when it can. A plugin is checked so when it is loaded, so that a broken one is
+    one warning rather than a build failing late."""
+    if not isinstance(game, GameDef):
+        return f"it gives a {type(game).__name__}, not a pnp GameDef"
+    problem = slug_problem(game.slug)
+    if problem is not None:
+        return problem
+    for name in ("title", "blurb"):
+        if not _line(getattr(game, name)):
+            return f"its {name} must be a line of text, got {shown(getattr(game, name))}"
+    for name in ("default_params", "build_kit", "checks"):
+        if not callable(getattr(game, name)):
+            return f"its {name} must be callable, got {shown(getattr(game, name))}"
+    if game.draw_line is not None and not callable(game.draw_line):
+        return f"its draw_line must be callable or None, got {shown(game.draw_line)}"
+    if game.engine is not None and (problem := _engine_problem(game.engine)) is not None:
+        return problem
+    if game.solver is not None and not callable(getattr(game.solver, "solve", None)):
+        return "its solver has no solve()"
+    if not _pairs_of_lines(game.documents):
+        return f"its documents must be (name, title) pairs, got {shown(game.documents)}"
+    if game.templates is not None and not _pairs_of_lines((game.templates,)):
+        return f"its templates must be (package, folder), got {shown(game.templates)}"
+    variants = game.variants
+    if not isinstance(variants, Mapping) or not all(
+        _line(k) and isinstance(v, Mapping) and all(isinstance(key, str) for key in v)
+        for k, v in variants.items()
+    ):
+        return f"its variants must map names to config tables, got {shown(variants)}"
+    params = game.default_params()
+    if not dataclasses.is_dataclass(params) or isinstance(params, type):
+        return f"its default_params() gives a {type(params).__name__}, not a parameter dataclass"
+    return None

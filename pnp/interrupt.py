@@ -36,9 +36,12 @@ class Stopped(Exception):
 
 
 class _State:
-    """What the command line's handlers have seen: the first stopping signal, if any."""
+    """What the command line's handlers have seen: the first stopping signal, if any; and
+    how many long searches are under way in this process (`searching`)."""
 
     signum: int | None = None
+    searches: int = 0
+    halt: Any = None  # the run's stop flag (`.value`) while this process plays its games
 
 
 _state = _State()
@@ -117,6 +120,41 @@ def ignore_further() -> None:
     if _main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+@contextmanager
+def playing(halt: Any) -> Iterator[None]:
+    """Around games played under a run's stop flag `halt` (a shared `ctypes` bool that a
+    stopping signal raises; see `pnp.sim.runner`): a search that would begin once it is
+    raised does not (`searching`)."""
+    outer, _state.halt = _state.halt, halt
+    try:
+        yield
+    finally:
+        _state.halt = outer
+
+
+@contextmanager
+def searching() -> Iterator[None]:
+    """Around a computation inside one game that may run long and may be given up on a
+    stop (a tree search's decision, a million playouts). KeyboardInterrupt ends it: at
+    once if the run's stop flag is already raised (`playing`), or from a handler that
+    otherwise lets the game being played finish (`pnp.sim.runner`, a simulation worker)
+    but does not wait for a search; the game is then left unfinished. The compiled search
+    lets the handlers run every few hundred playouts (`pnp/_uct.h`)."""
+    if _state.halt is not None and _state.halt.value:
+        raise KeyboardInterrupt
+    depth = _state.searches
+    try:  # put back as it was, whatever a signal interrupts
+        _state.searches = depth + 1
+        yield
+    finally:
+        _state.searches = depth
+
+
+def in_search() -> bool:
+    """Is a `searching` block under way, so a stop may cut the current game short?"""
+    return _state.searches > 0
 
 
 def stopping() -> bool:

@@ -41,6 +41,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
+from pnp import interrupt
 from pnp.chance import below
 from pnp.state import CHANCE, TERMINAL, State
 
@@ -108,7 +109,13 @@ class MctsBot:
     def search(self, state: State[Any], rng: random.Random) -> dict[Any, int]:
         """`budget` playouts from `state` drawing from `rng`: each root action's visits, in
         the order the actions were first tried. On the state's compiled search when it has
-        one (and `compiled` is on), else on the readable loop below."""
+        one (and `compiled` is on), else on the readable loop below. A stop (Ctrl-C,
+        SIGTERM) may end it with KeyboardInterrupt: a decision of a million playouts is not
+        waited for (`pnp.interrupt.searching`)."""
+        with interrupt.searching():
+            return self._search(state, rng)
+
+    def _search(self, state: State[Any], rng: random.Random) -> dict[Any, int]:
         compiled: Callable[..., dict[Any, int] | None] | None = getattr(state, "tree_search", None)
         if compiled is not None and self.compiled:
             visits = compiled(

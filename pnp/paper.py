@@ -29,6 +29,7 @@ class Paper:
 
 CARD_STOCK = "card stock"
 STICKER_PAPER = "sticker paper"
+PLAIN_PAPER = "plain paper"
 """Stocks a kit section prints on. Each sheet is one stock, so sections on different stocks
 never share a sheet, and the page and the cover say which to load."""
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from pnp.errors import PnpError, shown
+from pnp.palette import INKS
 from pnp.paper import get_bed, paper_name
 
 _MISSING = dataclasses.MISSING
@@ -50,6 +51,8 @@ class Spec:
     item_lo: float | None = None  # range of the numbers inside a tuple or table
     item_hi: float | None = None
     parse: Callable[[str, Any], Any] | None = None  # a field's own reading of its value
+    ink: bool = False  # the value (or each item) names a palette colour (`pnp.palette.INKS`)
+    file: bool = False  # the value names a file the build reads ('' for none)
 
 
 def param(
@@ -65,12 +68,17 @@ def param(
     item_hi: float | None = None,
     factory: Any = _MISSING,
     parse: Callable[[str, Any], Any] | None = None,
+    ink: bool = False,
+    file: bool = False,
 ) -> Any:
     """A dataclass field with its limits: ``die_size: float = param(10.0, lo=0, lo_open=True)``.
 
     `parse(name, value)` replaces the type-driven reading for a field whose config form is
-    richer than its type (Exploding Dice's faces: one list for all dice, or one per die)."""
-    spec = Spec(lo, hi, lo_open, help, min_len, max_len, item_lo, item_hi, parse)
+    richer than its type (Exploding Dice's faces: one list for all dice, or one per die).
+    `ink=True`: a string (or each string of a list) names a palette colour, checked with
+    the other values; `file=True`: a string names a file the build reads, which a web
+    request may not name (the studio refuses it and takes the file's text: `file_keys`)."""
+    spec = Spec(lo, hi, lo_open, help, min_len, max_len, item_lo, item_hi, parse, ink, file)
     if factory is not _MISSING:
         return dataclasses.field(default_factory=factory, metadata={"spec": spec})
     if isinstance(default, dict | list | set):
@@ -144,6 +152,10 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
         if not isinstance(value, str):
             raise PnpError(f"'{name}' must be a string, got {shown(value)}")
         _printable(name, value)
+        if spec.ink and value not in INKS:
+            raise PnpError(
+                f"unknown colour {shown(value)} in '{name}': choose from {', '.join(INKS)}"
+            )
         return value
     if origin is Literal:
         choices = get_args(hint)
@@ -156,20 +168,33 @@ def coerce(name: str, hint: Any, value: Any, spec: Spec | None = None) -> Any:
         if not isinstance(value, list | tuple):
             raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {shown(value)}")
         _length(name, len(value), spec)
-        inner = Spec(spec.item_lo, spec.item_hi, help=spec.help)
+        inner = _items(spec)
         return tuple(coerce(f"{name}[{i}]", item, v, inner) for i, v in enumerate(value))
     if origin is dict:
         _, item = get_args(hint)
         if not isinstance(value, dict):
             raise PnpError(f"'{name}' must be a table, got {shown(value)}")
         _length(name, len(value), spec)
-        inner = Spec(spec.item_lo, spec.item_hi, help=spec.help, min_len=None)
+        inner = _items(spec)
         out = {}
         for k, v in value.items():
             _printable(name, str(k))
             out[str(k)] = coerce(f"{name}.{k}", item, v, inner)
         return out
     raise PnpError(f"'{name}' cannot be set from a config file")
+
+
+def _items(spec: Spec) -> Spec:
+    """The limits of a list's or table's entries: `item_lo`..`item_hi` bound every number
+    inside, however deeply the lists nest (a die's faces in a list of dice)."""
+    return Spec(
+        spec.item_lo,
+        spec.item_hi,
+        help=spec.help,
+        item_lo=spec.item_lo,
+        item_hi=spec.item_hi,
+        ink=spec.ink,
+    )
 
 
 def _printable(name: str, value: str) -> None:
@@ -195,23 +220,30 @@ def _number(
 ) -> Any:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise PnpError(f"'{name}' must be {_kind_name(hint)}, got {shown(value)}")
+    given = value
     if hint is int and not isinstance(value, int):
         if not (math.isfinite(value) and value == int(value)):
             raise PnpError(f"'{name}' must be a whole number, got {shown(value)}")
         value = int(value)
     if isinstance(value, float) and not math.isfinite(value):
         raise PnpError(f"'{name}' must be a finite number, got {shown(value)}")
-    bad = (
-        (lo is not None and (value < lo or (lo_open and value == lo)))
-        or (hi is not None and value > hi)
-        or abs(value) > 1e9
+    bad = (lo is not None and (value < lo or (lo_open and value == lo))) or (
+        hi is not None and value > hi
     )
     if bad:
         rng = _range_text(Spec(lo, hi, lo_open))
         unit = f" ({spec.help})" if spec.help else ""
-        got = f"{value:g}" if isinstance(value, float) else str(value)
-        raise PnpError(f"'{name}' must be {rng}{unit}, got {got}")
+        raise PnpError(f"'{name}' must be {rng}{unit}, got {_got(given)}")
     return float(value) if hint is float else value
+
+
+def _got(value: float) -> str:
+    """A refused number as it was given: short (1e+300), but never rounded onto the range
+    it missed (40.000000000000007 is not "40")."""
+    if isinstance(value, float):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(value)
+    return shown(value)
 
 
 def field_hints(cls: type) -> dict[str, Any]:
@@ -243,6 +275,11 @@ def apply_values(obj: Any, values: dict[str, Any]) -> Any:
 
 def keys_of(cls_or_obj: Any) -> set[str]:
     return {f.name for f in dataclasses.fields(cls_or_obj)}
+
+
+def file_keys(cls_or_obj: Any) -> tuple[str, ...]:
+    """The keys whose value names a file a build reads (declared with `file=True`)."""
+    return tuple(f.name for f in dataclasses.fields(cls_or_obj) if spec_of(f).file)
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -278,7 +315,7 @@ def toml_literal(value: Any) -> str:
 
 
 def describe(cls: type) -> list[tuple[str, str, str, str]]:
-    """(key, kind, default, range/help) for every parameter: the README and `--help` table."""
+    """(key, kind, default, range/help) for every parameter: the `pnp params` table."""
     hints = field_hints(cls)
     rows = []
     for f in dataclasses.fields(cls):
@@ -328,7 +365,9 @@ class PrintParams:
         False, help="print PDFs draw the laser cut layers too (off: they are in cut files)"
     )
     laser_presets: str = param(
-        "", help="LightBurn projects: a TOML file of your own laser presets ('' = built in)"
+        "",
+        help="LightBurn projects: a TOML file of your own laser presets ('' = built in)",
+        file=True,
     )
     laser_engrave: bool = param(False, help="LightBurn projects: engrave the parts' art too")
 

@@ -19,7 +19,10 @@ Links are never followed below `out` (`out` itself may be a link: the user named
   itself, never what it points at);
 - a folder, FIFO, socket or device where a file goes is a `PnpError`;
 - an OS error (no space, permission denied, read-only file system) is one `PnpError` line
-  naming the file.
+  naming the file;
+- a folder the build would sweep away holding something that cannot be deleted (an
+  immutable file, a sub-folder the user may not write) is refused before the commit: once
+  moved aside it could neither be deleted nor stay where it was.
 
 `out` being the null device (`--out /dev/null`, see `pnp.atomic.is_null_device`) means
 "build, check and render, keep nothing": writes are checked and dropped, nothing on disk
@@ -47,11 +50,15 @@ from pathlib import Path
 from types import TracebackType
 
 from pnp.atomic import (
+    cannot_remove,
+    check_removable,
     check_target,
     ensure_dir,
     is_null_device,
+    lmode,
     open_folder,
     os_error,
+    refuse_locked,
     rel_parts,
 )
 from pnp.errors import PnpError
@@ -159,10 +166,10 @@ class Staging:
         path = self.out
         for part in parts[:-1]:
             path /= part
-            if not stat.S_ISDIR(_lmode(path)):
+            if not stat.S_ISDIR(lmode(path)):
                 return None
         path /= parts[-1]
-        return path if stat.S_ISREG(_lmode(path)) else None
+        return path if stat.S_ISREG(lmode(path)) else None
 
     def _commit(self) -> None:
         """Move every staged file into place; on any failure undo the moves made so far."""
@@ -173,6 +180,7 @@ class Staging:
         except OSError as exc:
             raise PnpError(f"cannot write to {self.out}: {exc.strerror or exc}") from None
         try:
+            self._preflight()
             for n, parts in enumerate(self._files):
                 try:
                     self._move_in(root_fd, folders, parts, n, undo)
@@ -194,6 +202,17 @@ class Staging:
             for fd in folders.values():
                 os.close(fd)
             os.close(root_fd)
+
+    def _preflight(self) -> None:
+        """Refuse, before anything moves, what would stop the commit half way and then its
+        undoing too: an immutable or append-only folder it writes in, or file it replaces."""
+        places: dict[tuple[str, ...], None] = dict.fromkeys(self._owned)
+        for parts in self._files:
+            places.update(dict.fromkeys(parts[:i] for i in range(1, len(parts) + 1)))
+        for parts in places:
+            path = self.out.joinpath(*parts)
+            if lmode(path):
+                refuse_locked(path)
 
     def _folder(
         self,
@@ -249,8 +268,14 @@ class Staging:
             if stat.S_ISDIR(mode) and any(f[: len(parts)] == parts for f in self._files):
                 self._sweep(root_fd, folders, parts, undo)
                 continue
+            path = self.out.joinpath(*parts)
+            if stat.S_ISDIR(mode):
+                check_removable(path)  # its contents go with the staging folder
             backup = self._old / f"swept-{len(undo)}"
-            os.replace(name, backup, src_dir_fd=dir_fd)
+            try:
+                os.replace(name, backup, src_dir_fd=dir_fd)
+            except OSError as exc:
+                raise cannot_remove(path, exc.strerror or str(exc)) from None
             undo.append(partial(os.replace, backup, name, dst_dir_fd=dir_fd))
 
     def _clean_up(self, ok: bool) -> None:
@@ -335,10 +360,3 @@ def _undo_all(undo: list[Callable[[], object]]) -> bool:
         except OSError:
             clean = False
     return clean
-
-
-def _lmode(path: Path) -> int:
-    try:
-        return os.lstat(path).st_mode
-    except OSError:
-        return 0

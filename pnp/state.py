@@ -11,7 +11,9 @@ Two hooks keep a seed's game the same in every implementation of a rulebook (the
 rules here, a compiled kernel beside them): `sample_chance(rng)` and `random_action(rng)`
 make the very draws the kernel makes (`pnp.chance`), so they are part of the API rather
 than left to a generic sampler. Their law is the one `chance_outcomes()` and a uniform
-choice over `legal_actions()` state; `tests/test_state_api.py` checks that for every game.
+choice over `legal_actions()` state; over random games, each game's
+`tests/test_<game>_properties.py` checks that the outcomes form a law and that every draw
+is one of the outcomes or legal actions.
 
 Actions are whatever a game finds natural (ints, small tuples, named tuples): hashable,
 comparable for equality, printed by `action_str` in the game's own notation.

@@ -47,9 +47,17 @@ def string_width(text: str, size_pt: float, bold: bool = False) -> float:
 
 
 def fit_text(text: str, size: float, bold: bool, width: float) -> str:
-    """Shorten `text` with an ellipsis until it fits `width` mm."""
+    """`text` if it fits `width` mm, else its first whole words and an ellipsis (the last
+    resort of a caller whose own shorter forms do not fit: a word is cut only when the
+    first one alone is too long)."""
     if string_width(text, size, bold) <= width:
         return text
+    words = text.split(" ")
+    while len(words) > 1:
+        words.pop()
+        shown = " ".join(words).rstrip(" ,;:·—–(")
+        if shown and string_width(shown + "\u2026", size, bold) <= width:
+            return shown + "\u2026"
     while text and string_width(text + "\u2026", size, bold) > width:
         text = text[:-1]
     return text.rstrip() + "\u2026"

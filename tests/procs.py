@@ -20,6 +20,8 @@ from typing import NoReturn
 
 import pytest
 
+from pnp.bench_stop import children, cpu_seconds  # noqa: F401 - the tests read /proc as the bench does
+
 ROOT = Path(__file__).resolve().parents[1]
 GUARD = 60.0  # seconds: only there so a broken pnp fails a test instead of hanging it
 TOTAL = 90.0  # seconds: every wait of one test together
@@ -57,20 +59,31 @@ def _default_sigint() -> None:
 
 
 def start(
-    *args: str, cwd: Path | None = None, then: Callable[[], None] | None = None
+    *args: str,
+    cwd: Path | None = None,
+    then: Callable[[], None] | None = None,
+    module: str = "pnp",
+    path: Path | None = None,
 ) -> subprocess.Popen:
     """`python -m pnp ARGS` in its own session (a signal to its group reaches its workers
     as a terminal's Ctrl-C does), with SIGINT at its default whatever ignores it here;
-    `then` runs in the child before pnp does (to set a resource limit)."""
+    `then` runs in the child before pnp does (to set a resource limit). `module` runs
+    another module (a test's own wrapper of pnp, found in `path`)."""
 
     def prepare() -> None:
         _default_sigint()
         if then is not None:
             then()
 
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "PYTHONPATH": str(ROOT)}
+    where = [str(path)] if path is not None else []
+    env = {
+        **os.environ,
+        "COLUMNS": "200",
+        "NO_COLOR": "1",
+        "PYTHONPATH": os.pathsep.join([*where, str(ROOT)]),
+    }
     return subprocess.Popen(
-        [sys.executable, "-m", "pnp", *args],
+        [sys.executable, "-m", module, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -81,17 +94,6 @@ def start(
     )
 
 
-def children(pid: int) -> list[int]:
-    """The processes `pid` has started (its simulation workers)."""
-    kids: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            kids += [int(k) for k in (task / "children").read_text().split()]
-        except OSError:
-            pass
-    return kids
-
-
 def gone(pid: int) -> bool:
     """Not running any more: no such process, or a zombie waiting to be reaped."""
     try:
@@ -99,15 +101,6 @@ def gone(pid: int) -> bool:
     except OSError:
         return True
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time `pid` has used so far (0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def until(

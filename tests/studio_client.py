@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx2 as httpx
 from cli_run import pnp
@@ -26,11 +29,24 @@ JOB_WAIT = 120.0  # seconds: only there so a broken studio fails a test instead 
 START = 60.0  # seconds, the same for a server's start
 
 
+ADDRESS = "http://127.0.0.1:8765"  # what the app's Settings serve by default
+
+
 @contextmanager
 def studio(cache: Path, slots: int = 2) -> Iterator[TestClient]:
-    """The app with its lifespan (job processes are stopped when the block ends)."""
-    with TestClient(create_app(Settings(cache, slots, 500_000_000))) as client:
+    """The app with its lifespan (job processes are stopped when the block ends), and a
+    client that came in as the page does: by the token address, which sets its cookie."""
+    settings = Settings(cache, slots, 500_000_000)
+    with TestClient(create_app(settings), base_url=ADDRESS) as client:
+        login(client, settings)
         yield client
+
+
+def login(client: TestClient, settings: Settings) -> None:
+    """Visit the address `pnp studio` prints: the answer sets the cookie and drops the token."""
+    answer = client.get(f"/?token={settings.token}", follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == "/", answer.text
+    assert client.cookies.get(settings.doors.cookie) == settings.token
 
 
 def wait(client: TestClient, job: str, until: float = JOB_WAIT) -> dict[str, Any]:
@@ -85,8 +101,43 @@ def studio_command(port: int, cache: Path, *args: str) -> list[str]:
     ]
 
 
+@dataclass
+class Served:
+    """A running `pnp studio`: its process, its base URL, and the address it printed (with
+    the token a browser opens)."""
+
+    proc: subprocess.Popen
+    url: str
+    address: str
+    banner: str  # the first line it printed (read here, so no longer in its stderr)
+
+    def cookies(self) -> httpx.Cookies:
+        """What a browser keeps from the printed address: the key's cookie (none with
+        `--no-token`, whose address carries no token)."""
+        answer = httpx.get(self.address, follow_redirects=False, timeout=START)
+        assert answer.status_code == (303 if "?token=" in self.address else 200), answer.text
+        return answer.cookies
+
+    def client(self, **options: Any) -> httpx.Client:
+        """A client that came in by the printed address, as a browser does."""
+        return httpx.Client(base_url=self.url, cookies=self.cookies(), **options)
+
+    def async_client(self, **options: Any) -> httpx.AsyncClient:
+        """The same for asyncio."""
+        return httpx.AsyncClient(base_url=self.url, cookies=self.cookies(), **options)
+
+
+def first_line(stream: IO[str], until: float) -> str:
+    """The first line a process writes, waiting at most `until` seconds."""
+    box: list[str] = []
+    reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
+    reader.start()
+    reader.join(until)
+    return box[0] if box else ""
+
+
 @contextmanager
-def running(cache: Path, *args: str) -> Iterator[tuple[subprocess.Popen, str]]:
+def running(cache: Path, *args: str) -> Iterator[Served]:
     """`pnp studio` in a process group of its own, until it answers; stopped after."""
     port = free_port()
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
@@ -99,18 +150,22 @@ def running(cache: Path, *args: str) -> Iterator[tuple[subprocess.Popen, str]]:
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
-    ends = time.monotonic() + START
     try:
+        banner = first_line(proc.stderr, START)  # type: ignore[arg-type]
+        printed = re.match(r"pnp studio: (http://\S+)", banner)
+        if printed is None:
+            raise AssertionError(f"pnp studio did not start: {banner}")
+        ends = time.monotonic() + START
         while True:
             try:
-                if httpx.get(url + "/api/games", timeout=2).status_code == 200:
+                if httpx.get(url + "/", timeout=2).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
             if proc.poll() is not None or time.monotonic() > ends:
                 raise AssertionError(f"pnp studio did not start: {proc.communicate()[1]}")
             time.sleep(0.2)
-        yield proc, url
+        yield Served(proc, url, printed[1], banner)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

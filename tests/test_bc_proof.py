@@ -253,3 +253,17 @@ def test_radius_3_is_proven_and_its_line_replays(players):
     assert bound_of(model, *start, 0) <= result.length <= 10
     state = rules.replay(model, players, list(result.line))
     assert state.ended is rules.End.WIN and state.turns == result.length
+
+
+@needs_kernel
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_default_budget_proves_the_default_board(players):
+    """`pnp solve building-community` with no budget proves the shortest line on the kit's
+    default board (radius 3) at every player count, as its help promises."""
+    from pnp.sim.solve import run_solve
+
+    answer = run_solve("building-community", players, progress=lambda *_: None)
+    assert answer["radius"] == 3
+    assert answer["budget"] == solver.DEFAULT_BUDGET
+    assert answer["result"] == "win" and answer["shortest"], answer["nodes"]

@@ -228,3 +228,13 @@ def test_a_tent_fold_hand_worked():
     assert (fits.width, fits.base) == pytest.approx((10.4, 7.8))
     with pytest.raises(ValueError, match="too deep"):
         TentFold(0, 0, 10, 5, 10)
+
+
+def test_a_setting_where_no_game_can_last_a_turn_is_called_degenerate():
+    """One die per colour: the four start dice are every die, the reserve starts empty and
+    the first draw ends the game; a 2 x 2 grid is full with the start dice."""
+    one = check_dice_count(play_model(ExplodingDiceParams(dice_per_colour=1)))
+    assert [f.level for f in one] == ["warning"]
+    assert "degenerate" in one[0].message and "reserve is empty" in one[0].message
+    tiny = check_dice_count(play_model(ExplodingDiceParams(n=2)))
+    assert "degenerate" in tiny[0].message and "2 x 2 grid" in tiny[0].message

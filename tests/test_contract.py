@@ -9,19 +9,25 @@ import dataclasses
 import json
 import random
 import re
+from typing import Literal, get_args, get_origin
 
 import pdfplumber
 import pytest
+from print_sheets import print_ranges, read_pages, sheet_faults
 from pypdf import PdfReader
 from toy_game import GAME as TOY
 from toy_game import BareEngine
 
 from pnp.build import build_gallery_for, build_game, cut_sheets_of, make_kit, pdf_name
 from pnp.checks import has_errors
+from pnp.config import split_config
+from pnp.errors import PnpError
 from pnp.forward import play
-from pnp.gamedef import ratios
+from pnp.gamedef import ratios, rule_keys
 from pnp.games import get_game, registered, registry
+from pnp.palette import INKS
 from pnp.paper import PAPERS
+from pnp.params import field_hints, spec_of
 from pnp.scene import PT_PER_MM
 from pnp.sim.command import run_simulation
 from pnp.sim.solve import run_solve
@@ -77,44 +83,25 @@ def test_kit_builds_checks_and_renders(slug, tmp_path):
     assert f"{slug}/{slug}-letter.pdf" in html
 
 
-HEADER = re.compile(r"^(?P<title>.*?) page (?P<n>\d+) of \d+ ·")
 MACHINE_HAIRLINE = 0.05 * PT_PER_MM
 """Thinner than any printed line (pt): only a cutter's 0.01 mm cut line is this fine."""
-
-
-def _page_titles(pdf: pdfplumber.PDF) -> list[tuple[int, str, str]]:
-    """(page number as printed, header text, whole page text) of every page."""
-    out = []
-    for pg in pdf.pages:
-        head = pg.within_bbox((0, 0, pg.width, 30)).extract_text().splitlines()[-1]
-        m = HEADER.match(head)
-        assert m, head
-        out.append((int(m["n"]), m["title"], pg.extract_text()))
-    return out
 
 
 @pytest.mark.parametrize(
     ("slug", "paper"), _tiered(real_fast=False, papers=tuple(PAPERS)), indirect=["slug"]
 )
-def test_backs_start_on_odd_pages_for_every_config(slug, paper, tmp_path):
-    """Printed double-sided, page 2k-1 and 2k share a sheet: every backs page (its header
-    says so) is even and follows its front; pages left blank say so."""
+def test_every_sheet_of_every_config_is_a_front_and_its_own_back(slug, paper, tmp_path):
+    """Printed as the cover says, each double-sided sheet (pages 2k-1 and 2k) is a front
+    and its own backs, or a page and a blank saying so, or two pages to read; every
+    variant, every document (`print_sheets` reads the PDF; the modes: test_print_sheets)."""
     variants = {"": None, **get_game(slug).variants}
     for name, values in variants.items():
         out = tmp_path / (name or "default")
         build_game(slug, [paper], out, formats=["pdf"], values=values)
         for pdf_path in sorted((out / slug).glob("*.pdf")):
-            with pdfplumber.open(pdf_path) as pdf:
-                pages = _page_titles(pdf)
-            where = f"{pdf_path.name} ({name or 'default config'})"
-            for k, (n, title, text) in enumerate(pages):
-                assert n == k + 1
-                if re.search(r"— backs?$", title):
-                    assert n % 2 == 0, f"{where}: backs on odd page {n}"
-                    assert "intentionally blank" not in pages[k - 1][2], where
-                if "Intentionally blank" in title:
-                    assert "This page is intentionally blank" in text
-                    assert n % 2 == 0 and re.search(r"— backs?$", pages[k + 2][1]), where
+            pages = read_pages(pdf_path)
+            faults = sheet_faults(pages, print_ranges(pages[0]))
+            assert faults == [], f"{pdf_path.name} ({name or 'default config'})"
 
 
 @pytest.mark.parametrize("slug", _tiered(real_fast=False), indirect=True)
@@ -208,3 +195,70 @@ def test_the_toy_rules_and_its_fast_path_play_the_same_games():
         assert walked.record(engine.COUNTERS) == engine.play_one(model, 2, "random", f"toy:{i}")
     with pytest.raises(ValueError, match="unknown bot"):
         engine.make_bot("clever", model)
+
+
+def _other_values(game, key: str) -> list:
+    """Valid-looking values of `key` other than its default: numbers a step either way and
+    at their bounds, the other choices, the switch flipped, list items swapped or changed,
+    and what the game's variants set it to. A value the game refuses is skipped."""
+    params = game.default_params()
+    f = next(f for f in dataclasses.fields(params) if f.name == key)
+    hint, spec, default = field_hints(type(params))[key], spec_of(f), getattr(params, key)
+    out: list = [v[key] for v in game.variants.values() if key in v]
+    if hint is bool:
+        out.append(not default)
+    elif hint in (int, float):
+        for v in (default + 1, default - 1, default * 1.25, default * 0.8, spec.lo, spec.hi):
+            if v is not None:
+                out.append(hint(v))
+    elif get_origin(hint) is Literal:
+        out += [c for c in get_args(hint) if c != default]
+    elif hint is str and spec.ink:
+        out += [name for name in INKS if name != default]
+    elif get_origin(hint) is tuple and default:
+        items = list(default)
+        for i in range(len(items) - 1):  # each neighbouring pair swapped
+            out.append([*items[:i], items[i + 1], items[i], *items[i + 2 :]])
+        item = get_args(hint)[0]
+        if item in (int, float):
+            out += [[items[0] + 1, *items[1:]], items[:-1], [*items, items[-1]]]
+        if get_origin(item) is tuple:
+            out += [[[items[0][0] + 1, *items[0][1:]], *items[1:]], items[:-1]]
+    return [v for v in out if v != default]
+
+
+@pytest.mark.parametrize(
+    "slug",
+    [
+        pytest.param(s, marks=pytest.mark.slow if s == "desert-home" else ())  # 1.6 s
+        for s in [*GAMES, "lamps"]
+    ],
+    indirect=True,
+)
+def test_the_rule_keys_are_the_keys_the_play_model_is_made_from(slug):
+    """A game's declared `rule_keys` hold against its engine: changing any other key of its
+    parameters leaves the play model equal (the rules play the same games), and every
+    declared key has a value that changes it. A sweep (and `pnp tune`) rely on this."""
+    game = get_game(slug)
+    engine = game.engine
+    assert engine is not None
+    players = engine.DEFAULT_PLAYERS
+    base = engine.prepare(game.default_params(), players)
+    declared = rule_keys(game)
+    tried: dict[str, list] = {}
+    for f in dataclasses.fields(game.default_params()):
+        changes, same = [], []
+        for value in _other_values(game, f.name):
+            try:
+                params, _ = split_config({f.name: value}, game.default_params(), "test")
+                model = engine.prepare(params, players)
+            except PnpError:
+                continue  # a value this kit refuses: tells nothing
+            (same if model == base else changes).append(value)
+        tried[f.name] = changes + same
+        if f.name in declared:
+            assert changes, f"{slug}: no value of rule key '{f.name}' changes the play model"
+        else:
+            assert not changes, f"{slug}: '{f.name}' changes the play model: declare it"
+    untested = [k for k, values in tried.items() if not values and k not in declared]
+    assert not untested, f"{slug}: no value tried for {untested}"

@@ -476,3 +476,36 @@ def test_parts_of_thick_material_nest_at_least_its_thickness_apart() -> None:
     assert _placed_parts(card)[1]["x"] == pytest.approx(17, abs=0.01)
     (shared,) = cut_sheets([ply], (60, 30), gap=0, margin=5, machine=COMMON_LINE)
     assert _placed_parts(shared)[1]["x"] == pytest.approx(15, abs=0.01)
+
+
+def _plank(grain: float | None) -> Component:
+    """A 60 x 12 mm triangle-ended plank, its grain (if any) along its length (x)."""
+    c = Component("plank", "plank", 60.0, 12.0, copies=9)
+    c.add(Shape(Polygon([(0, 0), (50, 0), (60, 6), (50, 12), (0, 12)]).exterior, "cut", CUT_STYLE))
+    if grain is not None:
+        c.meta["grain"] = grain
+    return c
+
+
+@pytest.mark.parametrize(("bed", "along"), [((200.0, 90.0), 0), ((90.0, 200.0), 90)])
+def test_a_part_with_a_grain_lies_along_the_sheets_grain_turned_only_end_for_end(bed, along):
+    """The sheet's grain runs its long side; a plank whose grain runs its length is laid
+    that way on a landscape bed (turns 0 or 180) and turned a quarter on a portrait one
+    (90 or 270), never across; the sheet carries its grain arrow, on the guide layer."""
+    (sheet,) = cut_sheets([_plank(0.0)], bed, gap=2.0)
+    turns = {p["rotation"] for p in _placed_parts(sheet)}
+    allowed = {0, 180} if along == 0 else {90, 270}
+    assert turns <= allowed and len(_placed_parts(sheet)) == 9
+    assert sheet.meta["grain"] == along
+    marks = [s for s in sheet.shapes("guide")]
+    assert len(marks) == 1 and [t.text for t in sheet.texts() if t.layer == "guide"] == ["grain"]
+    x0, y0, x1, y1 = marks[0].geom.bounds
+    assert (x1 - x0 > y1 - y0) == (along == 0)  # the arrow points the grain's way
+    for p in _placed_parts(sheet):  # each plank's long side along the grain
+        assert (p["rotation"] in (0, 180)) == (along == 0)
+
+
+def test_a_part_without_a_grain_turns_a_quarter_and_gets_no_grain_arrow():
+    (sheet,) = cut_sheets([_plank(None)], (90.0, 200.0), gap=2.0)
+    assert {p["rotation"] for p in _placed_parts(sheet)} <= {0, 90}
+    assert not sheet.shapes("guide")

@@ -121,8 +121,8 @@ def test_without_dask_installed_scheduler_is_one_line_saying_how_to_install_it(m
     )
     assert code == 2
     line = one_error_line(err)
-    assert "pip install 'pnp[dask]'" in line
-    with pytest.raises(PnpError, match=r"pip install 'pnp\[dask\]'"):
+    assert "pip install 'pnp-kits[dask]'" in line
+    with pytest.raises(PnpError, match=r"pip install 'pnp-kits\[dask\]'"):
         run_jobs(grid_jobs(10), 1, scheduler="tcp://127.0.0.1:1")
 
 

@@ -13,9 +13,9 @@ from pnp.errors import PnpError
 from pnp.kit import PrintParams
 from pnp.layout import Section, alignment_pages, build_document, with_backs
 from pnp.layout.impose import impose_cards, pack_cutouts
-from pnp.paper import get_paper
+from pnp.paper import STICKER_PAPER, get_paper
 from pnp.render.pdf import render_pdf
-from pnp.scene import CUT_STYLE, Component, Shape, Style, circle
+from pnp.scene import CUT_STYLE, Component, Shape, Style, Text, circle
 
 PT = 72.0 / 25.4
 BLEED = 3.0
@@ -100,16 +100,84 @@ def test_back_marker_lies_exactly_behind_front_marker(size: tuple[float, float])
         assert pairs == 5
 
 
-def test_a_blank_page_puts_every_front_with_backs_on_an_odd_page() -> None:
-    """Cover on page 1, so the first card sheet would be page 2: a blank goes first, and
-    every back page, the alignment test's too, lands on an even page (the front's reverse)."""
-    pages, _ = build((63.0, 88.0), PrintParams(), n=8)
-    sides = [p.side for p in pages]
-    assert sides[1] == "blank" and pages[1].title == "Intentionally blank"
-    backs = [n for n, p in enumerate(pages, start=1) if p.side == "back"]
-    assert len(backs) == 3 and all(n % 2 == 0 for n in backs)
-    assert all(pages[n - 2].side == "front" for n in backs)
-    assert sides.count("blank") == 1  # only where needed
+def sheets(pages: list) -> list[tuple]:
+    """Pages two by two, as a double-sided print puts them on sheets."""
+    assert len(pages) % 2 == 0
+    return list(zip(pages[::2], pages[1::2], strict=True))
+
+
+def cutouts(n: int) -> list[Component]:
+    """`n` round 60 mm tokens without backs: more than a sheet holds."""
+    token = Component("t", "token", 60, 60, imposition="cutout", copies=n)
+    token.add(circle(30, 30, 30, "cut", CUT_STYLE))
+    return [token]
+
+
+def test_each_sheet_is_a_front_and_its_backs_or_a_page_alone() -> None:
+    """Printed double-sided, page 2k-1 and 2k share a sheet: a front with its own backs,
+    or a page with a blank reverse. Two sheets of cut-outs never back onto each other,
+    nor does the cover onto a sheet to cut; the blanks say why they are there."""
+    paper = get_paper("a4")
+    cards = [marked_card(k, 63.0, 88.0) for k in range(12)]
+    sections = [Section("Tokens", cutouts(20)), Section("Cards", cards)]
+    pages = build_document("K", sections, paper, PrintParams())
+    pairs = sheets(pages)
+    tokens = len(pack_cutouts(cutouts(20), paper))
+    assert tokens == 2
+    assert [(a.side, b.side) for a, b in pairs] == [("front", "blank")] * (1 + tokens) + [
+        ("front", "back")
+    ] * 3  # the cover, the token sheets; two card sheets, the alignment test
+    for a, b in pairs:
+        if b.side == "back":
+            assert b.title in (f"{a.title} — backs", a.title.replace("— front", "— back"))
+        else:
+            assert b.title == "Intentionally blank" and b.section == a.section
+            said = " ".join(i.text for i in b.items if isinstance(i, Text))
+            assert "This page is intentionally blank" in said
+
+
+def test_pages_to_read_share_a_sheet_and_a_tiled_boards_map_comes_first() -> None:
+    """The cover and a tiled board's assembly map are read, never cut: the map comes
+    before its tiles so the two print back to back; each tile has a sheet of its own."""
+    board = Component("b", "Board", 380, 380, imposition="board")
+    board.add(Shape(box(0, 0, 380, 380), style=Style(fill="#eeeeee")))
+    back = Component("cb", "back", 63, 88, imposition="card")
+    card = Component("c", "card", 63, 88, imposition="card", back=back)
+    sections = [Section("Board", [board]), Section("Cards", [card])]
+    pages = build_document("K", sections, get_paper("a4"), PrintParams())
+    assert pages[0].title == "Cover and contents" and pages[1].title == "Board — assembly map"
+    tiles = [(a, b) for a, b in sheets(pages) if "— tile" in a.title]
+    assert len(tiles) > 2 and all(b.side == "blank" for _, b in tiles)
+
+
+def test_another_stock_prints_single_sided_in_a_range_of_its_own() -> None:
+    """Sticker sheets follow the card stock's last sheet, never share one with it, and
+    the cover names both ranges: which pages, which stock, one side or two."""
+    sticker = Component("s", "stickers", 150, 100, imposition="cutout")
+    sticker.add(Shape(box(0, 0, 150, 100), "cut", CUT_STYLE))
+    cards = [marked_card(k, 63.0, 88.0) for k in range(3)]
+    sections = [
+        Section("Stickers", [sticker], stock=STICKER_PAPER),
+        Section("Cards", cards),
+    ]
+    pages = build_document("K", sections, get_paper("a4"), PrintParams(duplex="short"))
+    n = len(pages)
+    assert pages[-1].title == "Stickers — on sticker paper"
+    assert pages[-2].side == "back" and (n - 1) % 2 == 0  # the card stock ends a sheet
+    cover = " ".join(i.text for i in pages[0].items if isinstance(i, Text))
+    assert f"Card stock, pages 1–{n - 1}: print double-sided, flipped on the short edge" in (
+        " ".join(cover.split())
+    )
+    assert f"Sticker paper, page {n}: print single-sided, as a print job of its own." in (
+        " ".join(cover.split())
+    )
+
+
+def test_a_single_sided_print_has_no_blank_pages() -> None:
+    """With `duplex = "none"` nothing prints on a reverse: no page is added to keep one."""
+    sections = [Section("Tokens", cutouts(20)), Section("Cards", [marked_card(0, 63, 88)])]
+    pages = build_document("K", sections, get_paper("a4"), PrintParams(duplex="none"))
+    assert {p.side for p in pages} == {"front"} and len(pages) == 4  # cover, 2 + 1 sheets
 
 
 def test_back_pages_follow_their_fronts_and_carry_bleed() -> None:

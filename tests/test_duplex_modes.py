@@ -284,6 +284,7 @@ def test_alignment_rulers_read_the_correction(mode: str, error: tuple[float, flo
 
 
 def test_gutter_fold_has_no_back_pages_and_says_how_to_fold() -> None:
+    """A single-sided print has no reverse: no back pages, no blank ones, one range."""
     pages, data = document(SIZES["mixed"] + SIZES["tiles"], PrintParams(duplex="none"))
     assert {p.side for p in pages} == {"front"}
     assert not any("alignment" in p.title for p in pages)
@@ -319,7 +320,9 @@ def test_gutter_fold_has_no_back_pages_and_says_how_to_fold() -> None:
                 )
                 assert any(f == pytest.approx(want, abs=TOL) for f in far)
         cover = " ".join(pdf.pages[0].extract_text().split())
-    assert "Print single-sided" in cover and "double-sided" not in cover
+    n = len(pages)
+    assert f"Card stock, pages 1–{n}: print single-sided." in cover
+    assert "double-sided" not in cover and "intentionally blank" not in cover
 
 
 def test_gutter_fold_keeps_backless_pieces_on_whole_sheets() -> None:

@@ -110,7 +110,7 @@ def test_kit_limits_each_give_one_clear_line():
         "blobs_per_player": dict(blobs_per_player=0),
         "density": dict(density=-1.2),
         "six faces": dict(dice=((1, 1, 1, 1, 1, 0, 0), *DEFAULT_DICE[1:])),
-        r"1 \(a blob\) or 0": dict(dice=((1, 2, 1, 1, 1, 0), *DEFAULT_DICE[1:])),
+        r"'dice\[0\]\[1\]' must be from 0 to 1": dict(dice=((1, 2, 1, 1, 1, 0), *DEFAULT_DICE[1:])),
         "too small": dict(board_height=180),
         "different dough colours": dict(dough_colours=("red", "red")),
         "one die letter per die": dict(die_letters=("A", "B")),

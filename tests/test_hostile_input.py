@@ -214,6 +214,48 @@ def test_a_sweep_value_nested_too_deeply_is_one_line(capsys):
     assert code == 2 and "too deeply" in one_error_line(err)
 
 
+LONG = "9" * 5000  # past the 4,300 digits Python turns into a number
+LONG_HEX = "0x" + "F" * 5000  # TOML reads it: hex has no digit limit, but prints as 6,021
+
+
+@pytest.mark.parametrize(
+    "argv, config, needle",
+    [
+        (["check", "exploding-dice"], f"die_size = {LONG}", "more than 4,300 digits"),
+        (["build", "exploding-dice", "--out", os.devnull], f"n = -{LONG}", "4,300 digits"),
+        (["simulate", "exploding-dice", "--games", "5"], f"seed = {LONG}", "4,300 digits"),
+        (["solve", "building-community"], f"radius = {LONG}", "4,300 digits"),
+        (["check", "exploding-dice"], f"dice_per_colour = {LONG_HEX}", "about 6,021 digits"),
+        (["check", "exploding-dice"], f"laser_presets = {LONG_HEX}", "must be a string"),
+        (["check", "exploding-dice"], f"faces = {{ red = [{LONG_HEX}] }}", "whole number too"),
+        (["check", "home-in-one-piece"], f"dice = [[{LONG_HEX}]]", "'dice[0][0]' must be"),
+        (["simulate", "exploding-dice", "--sweep", f"n={LONG}"], None, "4,300 digits"),
+        (["simulate", "exploding-dice", "--sweep", f"n={LONG_HEX}"], None, "6,021 digits"),
+        (["simulate", "exploding-dice", "--sweep", f"n=1..{LONG}"], None, "at most 50"),
+        (["simulate", "exploding-dice", "--sweep", f"n={LONG}..{LONG}"], None, "from 2 to 16"),
+        (["simulate", "exploding-dice", "--sweep", f"n={LONG_HEX},{LONG_HEX}"], None, "twice"),
+        (["simulate", "exploding-dice", "--sweep", f"players={LONG_HEX}"], None, "players"),
+        (["simulate", "exploding-dice", "--games", LONG], None, "5,000 digits is far too"),
+        (["simulate", "exploding-dice", "--seed", f"-{LONG}"], None, "5,000 digits"),
+        (["simulate", "exploding-dice", "--jobs", LONG], None, "5,000 digits"),
+        (["simulate", "exploding-dice", "--players", LONG], None, "5,000 digits"),
+        (["simulate", "exploding-dice", "--bot-budget", LONG], None, "5,000 digits"),
+        (["solve", "building-community", "--budget", LONG], None, "5,000 digits"),
+    ],
+)
+def test_numbers_of_thousands_of_digits_are_one_short_line(capsys, tmp_path, argv, config, needle):
+    """A config value, a --sweep value or an option of 5,000 digits (more than Python turns
+    into a number or back) is one error line that does not echo the digits, never an
+    internal error."""
+    if config is not None:
+        path = tmp_path / "long.toml"
+        path.write_text(config + "\n")
+        argv = [*argv, "--config", str(path)]
+    code, _, err = run(capsys, *argv)
+    line = one_error_line(err)
+    assert code == 2 and needle in line and len(line) < 400, line[:400]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", ["/proc/kmsg", "/proc/self/status", "/sys/kernel/uevent_seqnum"])
 def test_kernel_files_are_refused_as_configs_without_reading_them(path):

@@ -168,7 +168,7 @@ def _workers_playing(proc) -> bool:
 @pytest.mark.skipif(not needs_proc, reason="Linux")
 @pytest.mark.parametrize(
     "moment",
-    [_loading(0.1), _loading(0.4), lambda proc: len(children(proc.pid)) == 2, _workers_playing],
+    [_loading(0.05), _loading(0.15), lambda proc: len(children(proc.pid)) == 2, _workers_playing],
     ids=["loading", "loaded", "forking", "playing"],
 )
 def test_a_double_ctrl_c_is_exit_130_at_any_moment(moment):

@@ -8,6 +8,8 @@ DXF in mm with cut / inner-cut / drill layers), never from the code's constants.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -17,8 +19,9 @@ import ezdxf
 import pdfplumber
 import pytest
 from cli_run import bad_config_error
-from cut_geometry import dxf_cut_lines, pdf_path_points, svg_path_nums
+from cut_geometry import dxf_cut_lines, pdf_path_points, svg_arcs, svg_cut_lines, svg_path_nums
 from pypdf import PdfReader
+from shapely.geometry import Point, Polygon
 
 from pnp.build import build_game, kit_pages, make_kit
 from pnp.games.desert_home import checks, rules
@@ -206,6 +209,45 @@ def test_twelve_blades_on_the_plywood_cut_sheet_in_mm_layers(kit_dir):
         "200mm",
         "0 0 300 200",
     )
+
+
+def _axis_deg(arrow: Polygon) -> float:
+    """A block arrow's direction (degrees, mod 180): that of its longest edges, the shaft."""
+    ring = list(arrow.exterior.coords)
+    dx, dy = max(
+        ((q[0] - p[0], q[1] - p[1]) for p, q in itertools.pairwise(ring)),
+        key=lambda v: math.hypot(*v),
+    )
+    return math.degrees(math.atan2(dy, dx)) % 180
+
+
+def _parallel(a: float, b: float, tol: float = 1.0) -> bool:
+    d = abs(a - b) % 180
+    return min(d, 180 - d) <= tol
+
+
+def test_every_blade_on_the_plywood_sheet_lies_along_the_grain(kit_dir):
+    """Read from the written cut sheet: each blade's axis (pivot hole to the middle of its
+    outline) runs along its own grain arrow, and every arrow along the sheet's grain arrow
+    in the margin, which runs the 300 mm way: no blade is turned across the grain (a
+    quarter-turned blade would snap at its neck), only end for end."""
+    text = (kit_dir / "cut" / "plywood-1.svg").read_text()
+    outlines = [Polygon(r.coords) for r in svg_cut_lines(text, "cut")]
+    holes = [Point(cx, cy) for cx, cy, _ in svg_arcs(text, "inner-cut")]
+    arrows = [Polygon(r.coords) for r in svg_cut_lines(text, "guide")]
+    assert len(outlines) == 12 and len(holes) == 12
+    (sheet_arrow,) = [a for a in arrows if not any(o.contains(a) for o in outlines)]
+    grain = _axis_deg(sheet_arrow)
+    assert _parallel(grain, 0.0)  # along the sheet's long side
+    ends = set()
+    for o in outlines:
+        (pivot,) = [h for h in holes if o.contains(h)]
+        (own,) = [a for a in arrows if o.contains(a)]
+        c = o.centroid
+        axis = math.degrees(math.atan2(c.y - pivot.y, c.x - pivot.x))
+        assert _parallel(axis, _axis_deg(own)) and _parallel(axis, grain), axis
+        ends.add(round(axis) % 360)
+    assert ends <= {0, 180}  # turned end for end where that nests better, never a quarter
 
 
 def test_each_blade_dxf_has_its_layers_in_mm(kit_dir):
@@ -425,7 +467,7 @@ def test_the_pivot_bolt_is_long_enough_for_six_blades(thickness, length):
         ("deck_thirst = -3", "'deck_thirst' must be from 0 to 500"),
         ("tile_size = 15", "a 15 mm tile cannot hold three readable cacti"),
         ("plywood_thickness = 0", "'plywood_thickness' must be from 1 to 30"),
-        ('sixth_colour = "sand"', "sixth colour 'sand' is not a palette colour"),
+        ('sixth_colour = "sand"', "unknown colour 'sand' in 'sixth_colour': choose from red"),
     ],
 )
 @pytest.mark.parametrize("command", ["check", "build"])

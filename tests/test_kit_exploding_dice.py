@@ -20,6 +20,7 @@ from pypdf import PdfReader
 from shapely.geometry import Point, Polygon, box
 
 from pnp.build import build_game, check_game
+from pnp.games import get_game
 
 MM = 25.4 / 72
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -240,23 +241,29 @@ def contrast(a: str, b: str) -> float:
 def test_the_printed_corner_guides_show_on_the_dark_title_bar_and_on_the_cream(kit_dir):
     """Each corner of a rule card carries a printed arc on the trim: on the title bar at the
     top, a colour that stands out from the bar; at the bottom, one that stands out from
-    the cream. (The red 0.01 mm cut hairline alone vanished on the dark bar.)"""
+    the cream. (The red 0.01 mm cut hairline alone vanished on the dark bar.) They are
+    guides, not art: a print service's image (the art layer) leaves them out."""
     svg = kit_dir / "svg" / "rule-card-1.svg"
     art = list(svg_layer(svg, "art").iter(f"{{{NS['svg']}}}path"))
+    guide = list(svg_layer(svg, "guide").iter(f"{{{NS['svg']}}}path"))
     fills = [(p.get("fill"), Polygon(path_points(p.get("d")))) for p in art if p.get("fill")]
     card = cut_outline(svg)
     x0, y0, x1, y1 = card.bounds
     corners = {(x0, y0): "top", (x1, y0): "top", (x0, y1): "bottom", (x1, y1): "bottom"}
     for (cx, cy), side in corners.items():
-        arcs = [
-            p
-            for p in art
-            if p.get("fill") == "none"
-            and len(pts := path_points(p.get("d"))) > 4
-            and all(abs(x - cx) <= 8.01 and abs(y - cy) <= 8.01 for x, y in pts)
-            and all(card.exterior.distance(Point(x, y)) < 0.05 for x, y in pts)
-        ]  # arcs on the trim line, in this corner
-        assert arcs, (cx, cy)
+
+        def on_trim(paths: list, cx: float = cx, cy: float = cy) -> list:  # in this corner
+            return [
+                p
+                for p in paths
+                if p.get("fill") == "none"
+                and len(pts := path_points(p.get("d"))) > 4
+                and all(abs(x - cx) <= 8.01 and abs(y - cy) <= 8.01 for x, y in pts)
+                and all(card.exterior.distance(Point(x, y)) < 0.05 for x, y in pts)
+            ]
+
+        arcs = on_trim(guide)
+        assert arcs and not on_trim(art), (cx, cy)
         inside = Point(cx + (1.5 if cx == x0 else -1.5), cy + (1.5 if cy == y0 else -1.5))
         background = [f for f, g in fills if g.buffer(1e-6).contains(inside)][-1]  # topmost
         if side == "top":
@@ -320,3 +327,33 @@ def test_one_die_per_colour_leaves_no_reserve_and_says_so(tmp_path):
     text = " ".join(" ".join(p.extract_text() for p in reader.pages).split())
     assert not re.findall(r"\b[01] (?:\w+ )?(?:dice|pages|sheets)\b", text)
     assert "the reserve starts empty" in text
+
+
+def test_the_cover_states_the_tins_inner_size_and_corner_radius(kit_dir):
+    """The spec's reference tin: inner 91.5 x 56.9 mm, corner radius 14 mm, 21.3 mm deep;
+    the radius is what makes square-cut cards stick out, so the cover names it."""
+    with pdfplumber.open(kit_dir / "exploding-dice-a4.pdf") as pdf:
+        cover = " ".join((pdf.pages[0].extract_text() or "").split())
+    assert "A mint tin of about 91.5 x 56.9 mm inside, 21.3 mm deep, with corners of 14 mm" in (
+        cover
+    )
+
+
+@pytest.mark.parametrize("variant", ["", pytest.param("pinwheel-16mm", marks=pytest.mark.slow)])
+def test_the_cover_folds_the_board_on_as_many_lines_as_it_has(variant, kit_dir, tmp_path):
+    """10 mm dice: the board folds in half, one dashed line; 16 mm dice: a 98.2 mm board
+    folds in quarters to fit the tin, two dashed lines, and the cover says both."""
+    if variant:
+        values = dict(get_game("exploding-dice").variants[variant])
+        build_game("exploding-dice", ["a4"], tmp_path, None, ["pdf"], values=values)
+        folder = tmp_path / "exploding-dice"
+    else:
+        folder = kit_dir
+    with pdfplumber.open(folder / "exploding-dice-a4.pdf") as pdf:
+        cover = " ".join((pdf.pages[0].extract_text() or "").split())
+        board = next(p for p in pdf.pages[1:] if "Board, score track" in (p.extract_text() or ""))
+        dashed = [ln for ln in board.lines if ln.get("dash") and ln["dash"][0]]
+    if variant:
+        assert len(dashed) == 2 and "fold the board on both of its dashed lines" in cover
+    else:
+        assert len(dashed) == 1 and "fold the board in half on its dashed line" in cover

@@ -22,6 +22,7 @@ from pnp.layout.page import (
     Placement,
     all_page_items,
     component_extent,
+    content_box,
     item_bounds,
     text_bounds,
 )
@@ -230,16 +231,19 @@ def test_document_order_cover_sections_then_alignment() -> None:
     ]
     pages = build_document("Kit", sections, paper, PrintParams())
     sec = [p.section for p in pages]
-    assert sec[0] == "Cover"
-    assert sec[1:] == [
+    assert sec == [
+        "Cover",
+        "Cover",
+        "Board",
         "Board",
         "Cards",
         "Cards",
         "Duplex alignment test",
         "Duplex alignment test",
     ]
-    assert [p.side for p in pages] == ["front"] * 3 + ["back", "front", "back"]
-    assert pages[2].shares == ("Tokens",)  # the token fits under the card sheet
+    # printed double-sided: the cover and the board each alone on a sheet
+    assert [p.side for p in pages] == ["front", "blank"] * 2 + ["front", "back"] * 2
+    assert pages[4].shares == ("Tokens",)  # the token fits under the card sheet
     cover_text = " ".join(i.text for i in pages[0].items if isinstance(i, Text))
     assert "Contents" in cover_text and "100 %" in cover_text and "long edge" in cover_text
     for k, page in enumerate(pages, start=1):
@@ -581,7 +585,7 @@ def test_mixed_sizes_keep_copies_bleed_margin_and_clear_marks(
 
 def test_contents_by_section_counts_in_the_singular_too() -> None:
     """The short contents (one row a section) says "1 page" and "1 back page"."""
-    from pnp.layout.document import contents_lines
+    from pnp.layout.cover import contents_lines
 
     paper = get_paper("a4")
     sections = [
@@ -644,7 +648,7 @@ def test_a_section_of_several_sheets_or_a_board_shares_nothing() -> None:
 
 
 def test_the_short_contents_names_a_section_that_shares_a_sheet() -> None:
-    from pnp.layout.document import contents_lines
+    from pnp.layout.cover import contents_lines
 
     sections = [
         Section("Tokens", [token(copies=2)], "Cut the circles."),
@@ -653,3 +657,30 @@ def test_the_short_contents_names_a_section_that_shares_a_sheet() -> None:
     body = build_document("Kit", sections, get_paper("a4"), PrintParams())[1:]
     rows = [what for _, what, _ in contents_lines(body, {s.title: s.note for s in sections}, 2, 1)]
     assert rows == ["Tokens · Cards (1 page) — Cut the circles. Shuffle them."]
+
+
+def test_a_title_too_long_for_its_header_takes_a_shorter_form_never_a_cut_word() -> None:
+    """First the title as written, then without its card sizes; only past that whole
+    words go, and the sheet and "backs" stay (no built-in kit comes to it)."""
+    from pnp.layout.furniture import fit_title, title_forms
+    from pnp.text import string_width
+
+    t = "Rule cards, aids (63.5 x 88.9, 40 x 40 mm) — sheet 2 of 2 — backs"
+    short = "Rule cards, aids — sheet 2 of 2 — backs"
+    assert title_forms(t) == [t, short]
+    assert fit_title(t, 7.0, string_width(t, 7.0)) == t
+    assert fit_title(t, 7.0, string_width(t, 7.0) - 0.1) == short
+    assert fit_title(t, 7.0, string_width(short, 7.0) - 0.1) == "Rule cards… — sheet 2 of 2 — backs"
+
+
+def test_a_long_kit_title_and_note_wrap_on_the_cover() -> None:
+    title = "The Very Long Title of a Print-and-Play Kit With Many Words In It, Part Two"
+    note = "A note long enough to need two lines on the cover of any paper size: " * 3
+    sections = [Section("Cards", [card("x", copies=3, back=card("b"))], note.strip())]
+    pages = build_document(title, sections, get_paper("a4"), PrintParams())
+    top = content_box(get_paper("a4"))[3]  # the cover itself, under the page header
+    texts = [i for i in pages[0].items if isinstance(i, Text) and i.y < top]
+    assert not any("…" in t.text for t in texts)
+    big = [t.text for t in texts if t.size == 24.0]
+    assert len(big) == 2 and " ".join(big) == title
+    assert note.strip() in " ".join(t.text for t in texts if t.size == 8.0)

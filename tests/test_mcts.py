@@ -293,6 +293,30 @@ def test_mixed_seats_are_the_same_for_any_jobs():
     assert one.summary["bot"] == "mcts,random,greedy"
 
 
+def test_mixed_seats_take_every_seat_order_and_measure_the_bots():
+    """Game i turns the lineup i places; the JSON pools each bot's share over the seat
+    orders and gives no first-player verdict, which would measure the bots."""
+    seats = Lineup(("mcts", "random", "greedy"), 4)
+    assert [seats.seated(i).bots for i in range(4)] == [
+        ("mcts", "random", "greedy"),
+        ("greedy", "mcts", "random"),
+        ("random", "greedy", "mcts"),
+        ("mcts", "random", "greedy"),
+    ]
+    assert Lineup(("greedy",) * 3, 4).seated(1).bots == ("greedy",) * 3
+    sim = run_simulation("exploding-dice", games=30, players=2, bots="greedy,random", seed=3)
+    s = sim.summary
+    assert "fairness" not in s and s["seat_order"] == "rotated"
+    greedy, rnd = s["bot_shares"]["greedy"], s["bot_shares"]["random"]
+    assert greedy["seat_games"] == rnd["seat_games"] == 30
+    assert sim.acc.bot_games["greedy", 0] == sim.acc.bot_games["greedy", 1] == 15
+    assert greedy["share"] + rnd["share"] == pytest.approx(sim.acc.team_wins / 30, abs=1e-3)
+    lo, hi = greedy["ci"]
+    assert lo <= greedy["share"] <= hi and greedy["fair"] == 0.5
+    same = run_simulation("exploding-dice", games=30, players=2, bot="greedy", seed=3)
+    assert "fairness" in same.summary and "bot_shares" not in same.summary
+
+
 @pytest.mark.parametrize("slug", ["exploding-dice", "building-community", "parcheesi"])
 def test_the_generic_path_plays_as_the_engine_does(slug):
     """Random seats through `pnp.forward.play` give the engine's own records, counters
@@ -359,6 +383,7 @@ def test_skill_trace_reports_a_share_with_its_interval(capsys):
     for entry in trace["skill_trace"].values():
         lo, hi = entry["ci"]
         assert entry["games"] == 4 and lo <= entry["share"] <= hi
+        assert len(entry["by_seat"]) == 4  # one game in each seat order
 
 
 class Endless(Guess):

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import site
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 
 import pytest
+
+import pnp
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,6 +26,21 @@ def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+def test_pnp_reads_its_metadata_by_the_name_it_is_installed_under():
+    """`pnp` on the package index is another project: pnp installs as `pnp-kits`, and the
+    code that asks for its version (a Dask worker's) asks by that name."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["name"] == pnp.DISTRIBUTION == "pnp-kits"
+    meta = importlib.metadata.metadata(pnp.DISTRIBUTION)
+    assert meta["Version"] == pnp.__version__
+    assert meta["License-Expression"] == "MIT"
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+    scripts = importlib.metadata.distribution(pnp.DISTRIBUTION).entry_points
+    assert [(s.name, s.value) for s in scripts if s.group == "console_scripts"] == [
+        ("pnp", "pnp.__main__:main")
+    ]
+
+
 @pytest.mark.slow
 def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
     wheels = tmp_path / "wheels"
@@ -29,7 +48,7 @@ def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
         sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT, cwd=tmp_path
     )
     assert r.returncode == 0, r.stderr
-    (wheel,) = wheels.glob("pnp-*.whl")
+    (wheel,) = wheels.glob("pnp_kits-*.whl")
     venv = tmp_path / "venv"
     assert run(sys.executable, "-m", "venv", venv, cwd=tmp_path).returncode == 0
     py = venv / "bin" / "python"
@@ -76,7 +95,9 @@ def test_a_built_wheel_builds_a_kit_in_a_clean_environment(tmp_path):
         "from starlette.testclient import TestClient\n"
         "from pnp.studio.app import Settings, create_app, STATIC\n"
         "from pathlib import Path\n"
-        "c = TestClient(create_app(Settings(Path('cache'), 1, 10**8)))\n"
+        "s = Settings(Path('cache'), 1, 10**8)\n"
+        "c = TestClient(create_app(s), base_url='http://127.0.0.1:8765')\n"
+        "assert c.get('/?token=' + s.token, follow_redirects=False).status_code == 303\n"
         "print(STATIC)\n"
         "for url in ('/', '/static/studio.js', '/static/studio.css', '/api/games'):\n"
         "    assert c.get(url).status_code == 200, url\n",

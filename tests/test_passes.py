@@ -233,7 +233,7 @@ def _spec(kit: Kit, sheet_meta: Any, layer: str) -> list[tuple[float, float]]:
                 rings = [s.geom]
             for r in rings:
                 w, h = _size(r)
-                out.append((h, w) if placed["rotation"] == 90 else (w, h))
+                out.append((h, w) if placed["rotation"] in (90, 270) else (w, h))
     return sorted(out)
 
 

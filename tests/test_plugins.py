@@ -26,15 +26,48 @@ GAME = dataclasses.replace(_TOY, slug="lamps-plugin", templates=("lamps_plugin",
 CLASH = dataclasses.replace(_TOY, slug="exploding-dice")
 NOT_A_GAME = "lamps"
 NO_TEMPLATES = dataclasses.replace(_TOY, slug="lamps-bare", templates=("lamps_plugin", "gone"))
+DOTS = dataclasses.replace(_TOY, slug="..")
+EMPTY = dataclasses.replace(_TOY, slug="")
+NUMBER = dataclasses.replace(_TOY, slug=5)
+ALL = dataclasses.replace(_TOY, slug="all")
+TITLE = dataclasses.replace(_TOY, slug="lamps-title", title=7)
+DOCUMENTS = dataclasses.replace(_TOY, slug="lamps-docs", documents=(("pattern", 3),))
+ENGINE = dataclasses.replace(_TOY, slug="lamps-engine", engine=object())
+PARAMS = dataclasses.replace(_TOY, slug="lamps-params", default_params=dict)
+
 """
+EXITS = "raise SystemExit(3)\n"
 ENTRY_POINTS = """[pnp.games]
 lamps = lamps_plugin:GAME
 missing = lamps_plugin_gone:GAME
 notagame = lamps_plugin:NOT_A_GAME
 clash = lamps_plugin:CLASH
 notemplates = lamps_plugin:NO_TEMPLATES
+dots = lamps_plugin:DOTS
+empty = lamps_plugin:EMPTY
+number = lamps_plugin:NUMBER
+all = lamps_plugin:ALL
+title = lamps_plugin:TITLE
+documents = lamps_plugin:DOCUMENTS
+engine = lamps_plugin:ENGINE
+params = lamps_plugin:PARAMS
+exits = lamps_plugin_exits:GAME
 """
-BROKEN = ("missing", "notagame", "clash", "notemplates")
+BROKEN = {
+    "missing": "ModuleNotFoundError",
+    "notagame": "it gives a str, not a pnp GameDef",
+    "clash": "its slug 'exploding-dice' is another game's",
+    "notemplates": "gone",
+    "dots": "'..' is not a game slug",
+    "empty": "'' is not a game slug",
+    "number": "a slug must be a string, not int 5",
+    "all": "'all' is the word for every game",
+    "title": "its title must be a line of text, got 7",
+    "documents": "its documents must be (name, title) pairs",
+    "engine": "its engine lacks BOTS",
+    "params": "its default_params() gives a dict, not a parameter dataclass",
+    "exits": "SystemExit: 3",
+}
 
 
 @pytest.fixture
@@ -43,6 +76,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     package = tmp_path / "lamps_plugin"
     (package / "rules").mkdir(parents=True)
     (package / "__init__.py").write_text(PLUGIN)
+    (tmp_path / "lamps_plugin_exits.py").write_text(EXITS)
     (package / "rules" / "rule-1-goal.j2").write_text("title: Goal\nLight all {{ lamps }} lamps.\n")
     (package / "rules" / "rule-2-turn.j2").write_text("title: Turn\nSwitch one lamp.\n")
     info = tmp_path / "lamps_plugin-0.1.dist-info"
@@ -65,8 +99,10 @@ def test_a_plugin_game_joins_the_registry_and_a_broken_one_is_one_line(site, cap
     assert "lamps-bare" not in games
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == len(BROKEN)
-    for name, line in zip(sorted(BROKEN), sorted(lines), strict=True):
+    for (name, reason), line in zip(sorted(BROKEN.items()), sorted(lines), strict=True):
         assert line.startswith(f"warning: plugin '{name}' could not be loaded: ")
+        assert reason in line
+    assert not set(games) & {"..", "", 5, "all", "lamps-title", "lamps-docs", "lamps-engine"}
     registry()
     assert capsys.readouterr().err == "", "said once, not on every look at the registry"
 
@@ -101,3 +137,66 @@ def test_no_plugins_no_noise(capsys):
     plugins.cache_clear()
     registry()
     assert capsys.readouterr().err == ""
+
+
+SLEEPER = "import time\ntime.sleep(3600)\n"
+
+
+@pytest.fixture
+def sleepy_site(site: Path) -> Path:
+    """One more installed plugin, whose import never ends (it sleeps for an hour)."""
+    (site / "sleepy_plugin.py").write_text(SLEEPER)
+    info = site / "sleepy_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sleepy-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[pnp.games]\nsleepy = sleepy_plugin:GAME\n")
+    return site
+
+
+def _pnp(site: Path, *args: str, timeout: str = "1") -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(site), str(Path(__file__).parent)]),
+        "PNP_PLUGIN_TIMEOUT": timeout,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "pnp.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
+@pytest.mark.slow
+def test_a_plugin_that_hangs_at_import_does_not_hang_pnp_list(sleepy_site):
+    """The wait for each plugin is bounded (here 1 s): `pnp list` ends, lists every other
+    game and says in one line which plugin it gave up on."""
+    r = _pnp(sleepy_site, "list")
+    assert r.returncode == 0, r.stderr
+    assert "lamps-plugin" in r.stdout and "exploding-dice" in r.stdout
+    said = [ln for ln in r.stderr.splitlines() if "'sleepy'" in ln]
+    assert said == [
+        "warning: plugin 'sleepy' could not be loaded: it did not finish importing within "
+        "1 s (PNP_PLUGIN_TIMEOUT)"
+    ]
+    assert len(r.stderr.splitlines()) == len(BROKEN) + 1
+
+
+@pytest.mark.slow
+def test_a_command_of_a_built_in_game_imports_no_plugin(sleepy_site):
+    """With a plugin that would hang for an hour and a wait of a minute, `check` and
+    `simulate` of a built-in game neither wait nor warn: they never import a plugin."""
+    for args in (["check", "exploding-dice"], ["simulate", "exploding-dice", "--games", "5"]):
+        r = _pnp(sleepy_site, *args, timeout="3600")
+        assert r.returncode == 0, r.stderr
+        assert "warning: plugin" not in r.stderr
+
+
+def test_every_built_in_game_would_pass_as_a_plugin():
+    """The checks a plugin meets are no stricter than the games pnp ships."""
+    from pnp.gamedef import game_problem
+
+    assert {slug: game_problem(game) for slug, game in registry().items()} == {
+        slug: None for slug in registry()
+    }

@@ -176,7 +176,10 @@ def test_sections_share_a_sheet_only_on_the_same_stock():
         Section("Tokens again", [_token("c")]),
     ]
     pages = build_document("Kit", mixed, paper, printing)
-    assert not [p for p in pages if "·" in p.title]
+    # the stickers print in a range of their own after the card stock: the two token
+    # sections, neighbours then, share a sheet; the sticker sheet shares none
+    assert [p.title for p in pages if "·" in p.title] == ["Tokens · Tokens again"]
+    assert pages[-1].title == "Stickers — on sticker paper"
     data = render_pdf(pages, "Kit")
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         texts = [pg.extract_text() for pg in pdf.pages]
@@ -210,7 +213,8 @@ def test_sticker_sheets_print_alone_and_say_so(slug, paper):
 @pytest.mark.slow
 def test_a_long_header_keeps_its_sheet_and_backs_words():
     """Desert Home on Letter: the rule-card sheets' titles are too long for the header;
-    the shortened header still ends '— sheet 1 of 2 — backs' (it once lost '— backs')."""
+    the shorter form still ends '— sheet 1 of 2 — backs' (it once lost '— backs'), and
+    is shortened by design, leaving out the card sizes, not cut with an ellipsis."""
     pages, data = printed("desert-home", "letter")
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         heads = [
@@ -222,4 +226,8 @@ def test_a_long_header_keeps_its_sheet_and_backs_words():
     for k in backs:
         head = heads[k].rsplit(" page ", 1)[0]
         assert head.endswith("— backs"), heads[k]
-    assert any("…" in heads[k] for k in backs)  # the case that needed shortening
+    assert not any("…" in head for head in heads)
+    shortened = [k for k in backs if " mm)" in pages[k].title and " mm)" not in heads[k]]
+    assert shortened  # the case that needed a shorter form
+    for k in shortened:  # and its front's header takes the same form: they name one sheet
+        assert heads[k - 1].rsplit(" page ", 1)[0] + " — backs" == heads[k].rsplit(" page ", 1)[0]

@@ -195,7 +195,8 @@ def test_a_sweep_runs_once_per_value_and_the_report_plots_it(simulate, tmp_path)
     [
         ("nokey", "--sweep takes KEY=V1,V2"),
         ("bogus=1,2", "unknown key 'bogus'"),
-        ("die_size=0,10", "'die_size' must be from 5 to 40"),
+        ("n=0,4", "'n' must be from 2 to 16"),
+        ("die_size=10,12", "rules do not read 'die_size' (it changes the printed kit only)"),
     ],
 )
 def test_a_bad_sweep_is_one_clear_line(simulate, sweep, needle):
@@ -252,6 +253,24 @@ def test_simulate_warns_when_the_random_bot_mostly_hits_the_cap(capsys):
         greedy.returncode == 0 and json.loads(greedy.stdout)["end_reasons"].get("timeout", 0) <= 2
     )
     assert "warning:" not in greedy.stderr
+
+
+def test_simulate_says_plainly_when_no_game_lasted_a_turn(capsys, tmp_path):
+    """One die per colour: every game ends at the first draw (0 turns, all "drawn"); the
+    JSON and a warning say the setting is degenerate, and why, in the game's words."""
+    cfg = tmp_path / "one.toml"
+    cfg.write_text("dice_per_colour = 1\n")
+    args = ("simulate", "exploding-dice", "--players", "3", "--games", "30", "--jobs", "1")
+    r = Ran(capsys, *args, "--config", str(cfg), "--json", "-")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["metrics"]["duration_turns"]["mean"] == 0.0
+    assert data["degenerate"].startswith("no game lasted a turn")
+    assert "reserve is empty" in data["degenerate"]
+    (warning,) = [ln for ln in r.stderr.splitlines() if ln.startswith("warning: ")]
+    assert "degenerate setting" in warning
+    plain = Ran(capsys, *args, "--json", "-")  # a game that lasts: no such key, no warning
+    assert "degenerate" not in json.loads(plain.stdout) and "warning:" not in plain.stderr
 
 
 def test_solve_checks_the_player_count_as_simulate_does():

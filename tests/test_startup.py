@@ -71,6 +71,13 @@ def test_simulate_imports_its_game_rules_and_nothing_that_draws(slug, tmp_path):
         assert not top_level(names) & {"shapely", "numpy"}
 
 
+def test_simulate_does_not_load_the_tuner_or_optuna(tmp_path):
+    """`pnp tune` registers beside simulate, but its library and Optuna load only when a
+    tune runs."""
+    names = imported(tmp_path, "simulate", "exploding-dice", "--games", "1")
+    assert not {n for n in names if n.startswith(("pnp.tune", "optuna"))}
+
+
 def test_a_plain_command_does_not_load_the_simulation_library(tmp_path):
     names = imported(tmp_path, "params", "parcheesi")
     assert not {n for n in names if n.startswith("pnp.sim")}

@@ -12,13 +12,16 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from cli_run import pnp
+from cli_run import one_error_line, pnp, run
 from studio_client import cli_json, config_file, run_job, studio, wait
 
 from pnp.build import check_game
 from pnp.config import parse_toml, split_config
+from pnp.gamedef import rule_keys
 from pnp.games import get_game, registry
+from pnp.palette import INKS
 from pnp.params import PrintParams
+from pnp.sim.grid import sweep_keys
 from pnp.sim.runner import MAX_GAMES
 from pnp.studio.app import MAX_BODY
 
@@ -121,6 +124,50 @@ def test_every_bad_field_is_named_at_once(client):
     assert set(r.json()["fields"]) == {"die_size", "n"}
 
 
+@pytest.mark.parametrize("route", ["check", "build"])
+def test_an_unknown_colour_is_refused_beside_its_field_with_the_cli_line(
+    client, tmp_path, capsys, route
+):
+    colours = ["pink", "red", "blue", "green"]
+    r = client.post(f"/api/games/{ED}/{route}", json={"params": {"colours": colours}})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["field"] == "colours" and body["fields"] == {"colours": body["error"]}
+    assert body["error"].startswith("unknown colour 'pink' in 'colours[0]': choose from red, ")
+    cfg = tmp_path / "pink.toml"
+    cfg.write_text('colours = ["pink", "red", "blue", "green"]\n')
+    out = ["--out", str(tmp_path / "out")] if route == "build" else []
+    code, _, err = run(capsys, route, ED, "--config", str(cfg), *out)
+    assert code == 2 and one_error_line(err) == f"error: config file {cfg}: {body['error']}"
+    assert not (tmp_path / "out").exists()  # the CLI writes nothing either
+
+
+def test_a_single_colour_is_a_choice_of_the_palette(client):
+    fields = {f["key"]: f for f in client.get("/api/games/desert-home/params").json()["fields"]}
+    assert fields["sixth_colour"]["type"] == "choice"
+    assert fields["sixth_colour"]["choices"] == list(INKS)
+    assert fields["colours"]["type"] == "colours"
+    r = client.post("/api/games/desert-home/check", json={"params": {"sixth_colour": "pink"}})
+    assert r.status_code == 422 and r.json()["field"] == "sixth_colour"
+
+
+@pytest.mark.parametrize("slug", list(registry()))
+def test_the_sweep_menu_offers_only_keys_the_rules_read(client, slug):
+    fields = client.get(f"/api/games/{slug}/params").json()["fields"]
+    offered = [f["key"] for f in fields if f["sweep"]]
+    game = get_game(slug)
+    assert offered == [k for k in sweep_keys(game) if k != "players"]
+    assert set(offered) <= set(rule_keys(game))
+    assert not {"margin", "bleed", "kerf", "die_size", "card_width"} & set(offered)
+
+
+def test_a_sweep_of_a_print_only_key_is_refused_beside_its_field(client):
+    body = {"games": 10, "sweep": {"key": "die_size", "values": [10, 12, 16]}}
+    r = client.post(f"/api/games/{ED}/simulate", json=body)
+    assert r.status_code == 422 and r.json()["field"] == "die_size"
+    assert "Exploding Dice's rules do not read 'die_size'" in r.json()["error"]
+
+
 def test_an_unknown_key_says_which_key_was_meant(client):
     r = client.post(f"/api/games/{ED}/check", json={"params": {"die_sise": 12}})
     assert r.status_code == 422 and "did you mean 'die_size'" in r.json()["error"]
@@ -138,11 +185,19 @@ def test_an_unknown_key_says_which_key_was_meant(client):
         ("simulate", {"seed": 2**64}, "--seed must be a whole number below"),
         ("simulate", {"options": {"colours": True}}, "unknown option '--colours'"),
         ("simulate", {"options": {"two_colours": "yes"}}, "is a switch"),
-        ("simulate", {"sweep": {"key": "die_size", "values": [12, 99]}}, "--sweep die_size"),
+        ("simulate", {"sweep": {"key": "n", "values": [4, 99]}}, "--sweep n"),
+        ("simulate", {"sweep": {"key": "die_size", "values": [12, 14]}}, "rules do not read"),
         ("simulate", {"sweep": "die_size=1,2"}, "'sweep' must be"),
         ("solve", {}, "has no solver"),
         ("build", {"formats": ["pdf", "jpeg"]}, "'formats' must be a list"),
         ("build", {"paper": "a3"}, "a3"),
+        ("tune", {}, "give at least one --target"),
+        ("tune", {"targets": ["turns in 5..3"]}, "the range 5..3 is empty"),
+        ("tune", {"targets": ["length in 1..3"]}, "reports no metric 'length'"),
+        ("tune", {"targets": ["turns <= 9"], "over": ["die_size"]}, "rules do not read"),
+        ("tune", {"targets": ["turns <= 9"], "over": ["n=4..99"]}, "'n' must be from 2 to 16"),
+        ("tune", {"targets": ["turns <= 9"], "budget": "soon"}, "is not a budget"),
+        ("tune", {"targets": "turns <= 9"}, "'targets' must be a list of strings"),
     ],
 )
 def test_a_request_the_cli_would_refuse_is_a_422(client, route, body, words):
@@ -156,15 +211,19 @@ def test_solve_refuses_a_budget_over_the_cap(client):
     assert r.status_code == 422 and "--budget must be from 1 to" in r.json()["error"]
 
 
+JSON_TYPE = {"content-type": "application/json"}
+
+
 def test_a_body_over_one_megabyte_is_a_413(client):
     big = json.dumps({"params": {"colours": ["x" * 1000] * (MAX_BODY // 1000)}})
-    r = client.post(f"/api/games/{ED}/check", content=big)
+    r = client.post(f"/api/games/{ED}/check", content=big, headers=JSON_TYPE)
     assert r.status_code == 413 and "larger than" in r.json()["error"]
 
 
 def test_a_body_that_is_not_a_json_object_is_a_400(client):
-    assert client.post(f"/api/games/{ED}/check", content=b"{not json").status_code == 400
-    assert client.post(f"/api/games/{ED}/check", content=b"[1, 2]").status_code == 400
+    for body in (b"{not json", b"[1, 2]"):
+        r = client.post(f"/api/games/{ED}/check", content=body, headers=JSON_TYPE)
+        assert r.status_code == 400, r.text
 
 
 def test_unknown_job_is_a_404_for_every_job_route(client):
@@ -420,6 +479,10 @@ def test_two_tabs_simulating_and_building_at_once_get_their_own_results(client):
         want = cli_json("simulate", ED, "--games", "400", "--seed", str(seed), "--players", "2")
         assert done["result"]["json"] == want
     assert wait(client, build)["state"] == "done"
+    listed = {j["id"]: j for j in client.get("/api/jobs").json()}  # the list, oldest first
+    assert [listed[j]["kind"] for j in (*runs.values(), build)] == ["simulate"] * 2 + ["build"]
+    assert list(listed).index(runs[11]) < list(listed).index(build)
+    assert all("result" not in j for j in listed.values())
 
 
 @pytest.mark.slow
@@ -459,3 +522,20 @@ def test_mixed_seats_with_an_mcts_bot_give_the_cli_json(client):
         "20",
     )
     assert done["result"]["json"] == want
+
+
+@pytest.mark.slow
+def test_a_tune_job_answers_as_the_cli_does_with_its_report_and_config(client):
+    body = {"targets": ["turns in 18..25"], "over": ["dice_per_colour=2..6"], "players": 3,
+            "budget": "2000games", "seed": 4}  # fmt: skip
+    job = run_job(client, f"/api/games/{ED}/tune", body)
+    assert job["state"] == "done", job.get("error")
+    expected = cli_json("tune", ED, "--players", "3", "--target", "turns in 18..25",
+                        "--over", "dice_per_colour=2..6", "--budget", "2000games", "--seed", "4",
+                        "--progress", "none")  # fmt: skip
+    assert job["result"]["json"] == expected
+    config = client.get(f"/api/jobs/{job['id']}/files/tune.toml")
+    assert config.status_code == 200
+    assert f"dice_per_colour = {expected['best']['dice_per_colour']}" in config.text
+    report = client.get(f"/api/jobs/{job['id']}/files/tune.html")
+    assert report.status_code == 200 and "which settings meet the targets" in report.text

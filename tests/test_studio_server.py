@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 import pytest
-from studio_client import START, running, studio_command
+from studio_client import START, Served, running, studio_command
 
 pytestmark = pytest.mark.slow
 
@@ -46,12 +46,13 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 def test_ctrl_c_stops_the_server_and_its_running_jobs(tmp_path):
-    with running(tmp_path / "cache") as (proc, url):
-        job = httpx.post(url + "/api/games/exploding-dice/simulate", json={"games": 5_000_000})
+    with running(tmp_path / "cache") as served, served.client() as client:
+        proc = served.proc
+        job = client.post("/api/games/exploding-dice/simulate", json={"games": 5_000_000})
         assert job.status_code == 202
         job_id = job.json()["job"]
         ends = time.monotonic() + START
-        while httpx.get(f"{url}/api/jobs/{job_id}").json()["progress"]["done"] == 0:
+        while client.get(f"/api/jobs/{job_id}").json()["progress"]["done"] == 0:
             assert time.monotonic() < ends, "the simulation never started"
             time.sleep(0.1)
         below = descendants(proc.pid)
@@ -62,16 +63,26 @@ def test_ctrl_c_stops_the_server_and_its_running_jobs(tmp_path):
         took = time.monotonic() - started
         assert proc.returncode == 130, err
         assert "Traceback" not in err
-        assert err.splitlines()[0].startswith("pnp studio: http://127.0.0.1:")
+        assert served.banner.startswith("pnp studio: http://127.0.0.1:")
         time.sleep(0.2)
         assert not [p for p in below if alive(p)], "job processes outlived the server"
         print(f"stopped in {took:.2f} s")
 
 
+def test_ctrl_c_while_the_job_processes_warm_up_is_one_line(tmp_path):
+    """At once after the start: the job processes' server is still importing pnp and
+    building its warm-up kit (seconds), and a terminal's Ctrl-C reaches it too."""
+    with running(tmp_path / "cache") as served:
+        os.killpg(served.proc.pid, signal.SIGINT)
+        _, err = served.proc.communicate(timeout=30)
+    assert served.proc.returncode == 130
+    assert err.strip().splitlines() == ["interrupted"], err
+
+
 def test_another_host_is_served_with_a_warning(tmp_path):
-    with running(tmp_path / "cache", "--host", "0.0.0.0") as (proc, _url):
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=15)
+    with running(tmp_path / "cache", "--host", "0.0.0.0") as served:
+        os.killpg(served.proc.pid, signal.SIGINT)
+        _, err = served.proc.communicate(timeout=15)
     assert "warning: serving on 0.0.0.0: anyone on that network can use" in err
 
 
@@ -95,8 +106,8 @@ def test_a_port_in_use_is_one_error_line(tmp_path):
 def test_fifty_checks_and_five_builds_at_once_all_answer_correctly(tmp_path):
     sizes = [10.0, 11.0, 12.0, 13.0, 14.0]
 
-    async def load(url: str) -> tuple[list[httpx.Response], list[dict]]:
-        async with httpx.AsyncClient(base_url=url, timeout=240) as client:
+    async def load(served: Served) -> tuple[list[httpx.Response], list[dict]]:
+        async with served.async_client(timeout=240) as client:
             checks = [
                 client.post(
                     "/api/games/exploding-dice/check", json={"params": {"die_size": sizes[i % 5]}}
@@ -124,10 +135,10 @@ def test_fifty_checks_and_five_builds_at_once_all_answer_correctly(tmp_path):
                 await asyncio.sleep(0.2)
             return answers[:50], [views[j] for j in jobs]
 
-    with running(tmp_path / "cache") as (proc, url):
-        checks, builds = asyncio.run(load(url))
-        os.killpg(proc.pid, signal.SIGINT)
-        proc.communicate(timeout=15)
+    with running(tmp_path / "cache") as served:
+        checks, builds = asyncio.run(load(served))
+        os.killpg(served.proc.pid, signal.SIGINT)
+        served.proc.communicate(timeout=15)
     assert all(r.status_code == 200 for r in checks)
     for i, r in enumerate(checks):  # the same parameters, the same findings
         assert r.json() == checks[i % 5].json()

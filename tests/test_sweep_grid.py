@@ -14,8 +14,10 @@ from cli_run import one_error_line, run
 import pnp.progress
 import pnp.sim.command
 from pnp.errors import PnpError
+from pnp.gamedef import rule_keys
+from pnp.games import get_game
 from pnp.sim.command import Request, run_all, write_run_report
-from pnp.sim.grid import MAX_SETTINGS, parse_axis, parse_grid
+from pnp.sim.grid import MAX_SETTINGS, parse_axis, parse_grid, sweep_keys
 
 ED = ("simulate", "exploding-dice")
 
@@ -109,6 +111,34 @@ def test_players_is_swept_or_given_never_both(capsys, played):
     assert played == []
 
 
+@pytest.mark.parametrize(
+    "slug, key",
+    [
+        ("exploding-dice", "die_size"),  # a kit size: the dice roll the same
+        ("exploding-dice", "margin"),  # a print setting never reaches the rules
+        ("parcheesi", "board_size"),
+        ("desert-home", "blade_length"),
+    ],
+)
+def test_a_sweep_of_a_key_the_rules_do_not_read_is_refused_before_play(capsys, played, slug, key):
+    """Such a sweep would play the same games at every value: one line naming what can be
+    swept instead, and no game played."""
+    code, out, err = run(capsys, "simulate", slug, "--games", "10", "--sweep", f"{key}=10,20")
+    assert code == 2 and out == "" and played == []
+    line = one_error_line(err)
+    assert line.startswith(f"error: --sweep {key}: ") and f"rules do not read '{key}'" in line
+    offered = line.rsplit("sweep one of ", 1)[1].split(", ")
+    assert offered[0] == "players" and key not in offered
+    game = get_game(slug)
+    assert set(offered[1:]) <= set(rule_keys(game))
+
+
+def test_the_sweep_keys_are_the_one_value_keys_the_rules_read():
+    game = get_game("exploding-dice")
+    assert rule_keys(game) == ("n", "colours", "dice_per_colour", "faces", "arrows", "stall")
+    assert sweep_keys(game) == ("players", "n", "dice_per_colour", "arrows", "stall")
+
+
 def test_a_grid_is_one_run_of_every_setting(capsys, played):
     code, out, _ = run(
         capsys,
@@ -195,7 +225,9 @@ def test_a_two_key_report_has_a_heatmap_per_metric_and_the_reading_on_top(tmp_pa
     assert top < html.index("<h2>In short</h2>")  # the grid's reading comes first
     section = html[top : html.index("</table>", top)]
     reading = re.findall(r"<li>(.*?)</li>", section)
-    assert reading[0].startswith("Closest to balanced: ")
+    # 120 games a setting: the seats' shares may or may not differ beyond their intervals
+    balance = ("Closest to balanced: ", "Seat win shares do not differ between")
+    assert reading[0].startswith(balance)
     assert reading[1].startswith("Shortest games: ")
     assert any("most common end" in line for line in reading)
     figures = re.findall(r"<figure>(.*?)</figure>", section, flags=re.S)
@@ -306,3 +338,77 @@ def test_a_cooperative_reading_names_the_highest_team_win_rate_and_the_ties():
     first = reading(["r"], runs, 3)[0]
     assert first.startswith("The team wins most at r = 2: 0.300 ± 0.050")
     assert "least at r = 3 (and 1 other settings): 0.000 (0.000-0.050)" in first
+
+
+def _with_intervals(mean: float, seats: list[float], half: float) -> dict:
+    """A competitive setting's summary whose figures carry intervals `half` wide each way."""
+    s = _summary(mean, {"home": 90, "cap": 10}, seats)
+    s["metrics"]["duration_turns"]["ci"] = [mean - half, mean + half]
+    s["metrics"]["win_rate_by_seat_ci"] = [[x - half, x + half] for x in seats]
+    return s
+
+
+def test_settings_within_each_others_intervals_are_not_ranked():
+    """Shares 0.48-0.52 and lengths 20-21 turns, every interval +-0.05 / +-1 wide: no
+    setting is named closest to balanced, widest or shortest."""
+    from pnp.sim.reading import reading
+
+    runs = [
+        ({"k": 1}, _with_intervals(20.0, [0.52, 0.48], 1.0)),
+        ({"k": 2}, _with_intervals(21.0, [0.49, 0.51], 1.0)),
+        ({"k": 3}, _with_intervals(20.5, [0.50, 0.50], 1.0)),
+    ]
+    lines = reading(["k"], runs, 3)
+    text = " ".join(lines)
+    assert "Closest to balanced" not in text and "widest gap" not in text
+    assert "Shortest games" not in text
+    assert lines[0] == (
+        "Seat win shares do not differ between the settings beyond their 95 % intervals "
+        "(every seat wins 0.480 to 0.520 of the games in every setting), so none is closer "
+        "to balanced than another."
+    )
+    assert lines[1] == (
+        "Game length does not differ between the settings beyond its 95 % intervals "
+        "(20.0 to 21.0 turns on average), so none plays shorter than another."
+    )
+
+
+def test_one_setting_apart_from_another_is_ranked_again():
+    """The same three settings, the second now 0.70/0.30 with narrow intervals: it is the
+    widest gap, and the others are ranked against it."""
+    from pnp.sim.reading import reading
+
+    runs = [
+        ({"k": 1}, _with_intervals(20.0, [0.52, 0.48], 0.02)),
+        ({"k": 2}, _with_intervals(30.0, [0.70, 0.30], 0.02)),
+        ({"k": 3}, _with_intervals(20.5, [0.50, 0.50], 0.02)),
+    ]
+    lines = reading(["k"], runs, 3)
+    assert lines[0].startswith("Closest to balanced: k = 3, where the seats win 0.500 to 0.500")
+    assert "the widest gap is at k = 2: 0.300 to 0.700" in lines[0]
+    assert lines[1].startswith("Shortest games: k = 1")
+
+
+def test_a_cooperative_team_rate_within_its_intervals_is_not_ranked():
+    from pnp.sim.reading import reading
+
+    runs = [({"r": r}, _summary(10.0 * r, {"stuck": 50}, team=t)) for r, t in [(1, 0.3), (2, 0.32)]]
+    first = reading(["r"], runs, 2)[0]
+    assert first == (
+        "The team win rate does not differ between the settings beyond its 95 % intervals "
+        "(0.300 to 0.320), so none is easier than another."
+    )
+
+
+def test_settings_that_played_the_same_games_say_so_and_nothing_else():
+    """A key the rules read may still change nothing at these values: every setting's
+    figures are the same, and the reading says so instead of ranking ties."""
+    from pnp.sim.reading import reading
+
+    same = _with_intervals(20.0, [0.6, 0.4], 0.01)
+    runs = [({"k": k}, {**same, "params": {"k": k}}) for k in (1, 2, 3)]
+    lines = reading(["k"], runs, 3)
+    assert lines == [
+        "All 3 settings played the very same games, to the last figure: the swept values do "
+        "not change the play."
+    ]

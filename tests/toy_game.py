@@ -247,6 +247,7 @@ GAME = GameDef(
     checks=checks,
     engine=Engine(),
     solver=Solver(),
+    rule_keys=("lamps",),
     documents=(("pattern", "Tile pattern"),),
     variants={"seven": {"lamps": 7}},
 )

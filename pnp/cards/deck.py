@@ -19,6 +19,7 @@ from pnp.cards.style import (
     MIN_SAFE,
     PAPER,
     SAFE,
+    SERVICE_SAFE,
     TITLE_BAR,
 )
 from pnp.checks import Finding
@@ -27,6 +28,9 @@ from pnp.params import PrintParams
 from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text
 from pnp.templating import RULES, game_templates, game_templates_place, render
 from pnp.text import ascent, descent
+
+TITLE_CLEAR = 0.1
+"""mm the title's tallest glyphs keep inside a print service's safe zone (antialiasing)."""
 
 # --- templates ---------------------------------------------------------------------------
 
@@ -190,7 +194,8 @@ def _title(
     size = 10.5
     while True:
         cap = ascent(size, True)
-        base = h - TITLE_BAR + (TITLE_BAR - cap) / 2
+        # centred in the bar, but its tallest glyphs clear a print service's safe zone
+        base = min(h - TITLE_BAR + (TITLE_BAR - cap) / 2, h - SERVICE_SAFE - TITLE_CLEAR - cap)
         x = max(SAFE, safe_x(base - descent(size, True), base + cap, h, r) + 0.05)
         page_w = text_width(page, page_size, False) + 2.0 if page else 0.0
         avail = w - 2 * x - page_w

@@ -132,6 +132,8 @@ def build(
         _print_findings(failure.findings, errors_only=True)
         err_console.print(f"{failure.game}: not built: fix the check errors above")
     for result in built:
+        for line in result.warnings:
+            _warn(f"warning: {line}")
         where = kept or f"in {folder / result.game}"
         err_console.print(
             f"{result.game}: {len(result.files)} files {where} ({result.seconds:.1f} s)",
@@ -213,6 +215,7 @@ def _register_play_commands() -> None:
     from pnp.cli.simulate import SimulateCommand, simulate
     from pnp.cli.solve import solve
     from pnp.cli.studio import studio
+    from pnp.cli.tune import tune
 
     app.command(
         cls=SimulateCommand,
@@ -221,6 +224,15 @@ def _register_play_commands() -> None:
     app.command()(solve)
     app.command()(new)
     app.command()(studio)
+    app.command()(tune)
+
+
+def command_names() -> list[str]:
+    """Every command in the order `pnp --help` lists them: the documentation's generated
+    command-line reference walks this list, so a new command cannot be left out of it."""
+    _register_play_commands()
+    group = typer.main.get_command(app)
+    return list(getattr(group, "commands", {}))
 
 
 def _play_commands_needed(argv: list[str]) -> bool:

@@ -31,14 +31,13 @@ def new(
 ) -> None:
     """Write the skeleton of a small complete game into this checkout: package, rule cards,
     tests and reference data; then add the one registry line it prints."""
-    from pnp.scaffold import REGISTRY, Names, new_game, registry_line
-    from pnp.scaffold.data import write_reference_data
+    from pnp.scaffold import REGISTRY, Names, registry_line
+    from pnp.scaffold.data import create_game
 
     root = checkout_root()
     names = Names.of(slug)
     out = Console()
-    written = new_game(slug, root)
-    written += write_reference_data(slug, root)
+    written = create_game(slug, root)
     for path in written:
         out.print(f"wrote {path.relative_to(root)}", highlight=False)
     out.print(

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from pnp import interrupt
 from pnp.atomic import (
-    check_folder,
+    check_output_files,
     check_user_file,
     is_null_device,
     output_folder,
@@ -49,8 +49,16 @@ def whole_number(text: str | int) -> int:
     if isinstance(text, int):
         return text
     if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
-        raise typer.BadParameter(f"'{text}' is not a whole number")
+        said = text if len(text) <= 40 else text[:37] + "..."
+        raise typer.BadParameter(f"'{said}' is not a whole number")
+    digits = len(text.strip().lstrip("+-"))
+    if digits > MAX_DIGITS:  # no option takes one; and not echoed, digit by digit
+        raise typer.BadParameter(f"a whole number of {digits:,} digits is far too large")
     return int(text)
+
+
+MAX_DIGITS = 30
+"""Digits an integer option may have: every option's own limit is far below 10**30."""
 
 
 class SimulateCommand(typer.core.TyperCommand):
@@ -121,7 +129,7 @@ def simulate(
         str | None,
         typer.Option(
             help="Play on a Dask cluster: its scheduler's address (tcp://host:8786), or "
-            "'local' for one on this machine with --jobs workers (pip install 'pnp[dask]')."
+            "'local' for one on this machine with --jobs workers (pip install 'pnp-kits[dask]')."
         ),
     ] = None,
     scheduler_timeout: Annotated[
@@ -147,8 +155,8 @@ def simulate(
     out_folder = output_folder(out)
     if json_out not in (None, "-"):
         check_user_file(json_out)  # said now, not after the games are played
-    if report:
-        check_folder(out_folder)
+    if report:  # said now, not after the games are played
+        check_output_files(out_folder, [f"{get_game(game).slug}/report.html", "index.html"])
     if scheduler is not None and not scheduler_timeout > 0:
         raise PnpError(f"--scheduler-timeout must be more than 0 seconds, got {scheduler_timeout}")
     request = Request(
@@ -196,16 +204,18 @@ def _simulate_and_print(
     for warning in cap_warnings(request, runs):
         err.print(f"warning: {warning}", highlight=False, soft_wrap=True, markup=False)
     if report:
-        path = write_run_report(request, runs, out, grid)
+        from pnp.gallery import gallery_for
+        from pnp.staging import Staging
+
+        with Staging(out) as stage:  # the report and the gallery land together, or neither
+            path = write_run_report(request, runs, out, grid, stage)
+            index = gallery_for(
+                out, stage, warn=lambda line: err.print(line, highlight=False, markup=False)
+            )
         if is_null_device(out):
             err.print("report: nothing kept (--out is the null device)", highlight=False)
         else:
             err.print(f"report: {path}", highlight=False)
-            from pnp.gallery import gallery_for
-
-            index = gallery_for(
-                out, warn=lambda line: err.print(line, highlight=False, markup=False)
-            )
             err.print(f"gallery: {index}", highlight=False)
     if sim.interrupted and not sim.failure:
         err.print(f"interrupted: {_finished(request, runs, grid)}", highlight=False)
@@ -327,11 +337,10 @@ def _print_skill_trace(request: Request, json_out: str | None) -> None:
         t.add_column(column, justify="right")
     for kind, e in trace["skill_trace"].items():
         lo, hi = e["ci"]
-        last = (
-            f"{e['without_mcts']['share']:.3f}"
-            if team
-            else "  ".join(f"{r:.3f}" for r in e["by_seat"])
-        )
+        if team:
+            last = f"{e['without_mcts']['share']:.3f}" if "without_mcts" in e else "-"
+        else:
+            last = "  ".join("-" if r is None else f"{r:.3f}" for r in e["by_seat"])
         t.add_row(kind, str(e["games"]), f"{e['share']:.3f}", f"{lo:.3f} - {hi:.3f}", last)
     Console().print(t)
 

@@ -24,8 +24,13 @@ def solve(
         Path | None, typer.Option(help="TOML file overriding kit parameters.")
     ] = None,
     budget: Annotated[
-        int, typer.Option(help="Most positions to search.", parser=whole_number)
-    ] = 1_000_000,
+        int | None,
+        typer.Option(
+            help="Most positions to search (default: the game's own, enough to prove its "
+            "default board where it can say; else 1,000,000).",
+            parser=whole_number,
+        ),
+    ] = None,
     json_out: Annotated[
         str | None, typer.Option("--json", help="Write the answer as JSON to a file ('-': stdout).")
     ] = None,

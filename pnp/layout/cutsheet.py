@@ -4,6 +4,10 @@ A cutter takes one file per bed, so 37 tiles should be one or two sheets, not 37
 Parts are nested on their real outlines with no-fit polygons (the set of places where one
 part would touch another), placed bottom-left first: hexagons interlock in offset rows and
 discs drop into each other's hollows, yet no two outlines come closer than the gap.
+
+A part that states a wood grain (`meta['grain']`, degrees in its own drawing) is laid
+with that grain along the sheet's, which runs the bed's long way (as a plywood board's
+face grain runs its length): it may be turned half a turn, never a quarter.
 """
 
 from __future__ import annotations
@@ -19,19 +23,22 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 
+from geometry.shapes import arrow
 from pnp.errors import PnpError
 from pnp.layout.impose import expand_copies
 from pnp.layout.page import text_bounds
 from pnp.paper import get_bed
 from pnp.prepare import AS_DRAWN, Machine, linework, prepare, with_kerf
-from pnp.scene import Component, Item, Shape, Text, enclosed
+from pnp.scene import Component, Item, Shape, Style, Text, enclosed
 
 BED_GAP = 2.0
 """Default air between two parts' outlines: room for the kerf and a stiff web of material."""
 BED_MARGIN = 5.0
 """Default border left uncut round the bed, where the material is held or clamped."""
-Rotation = int  # 0 or 90 degrees, counter-clockwise
+Rotation = int  # 0, 90, 180 or 270 degrees, counter-clockwise
 ROTATIONS: tuple[Rotation, ...] = (0, 90)
+"""How a part without a grain may lie: as drawn or a quarter turned."""
+TURNS: tuple[Rotation, ...] = (0, 90, 180, 270)
 STRATEGIES: tuple[tuple[Rotation, ...], ...] = ((0,), (90,), (0, 90))
 """Each packing run: every part as drawn, every part turned, or each part as fits lowest.
 Identical parts kept the same way round nest best, so the uniform runs come first."""
@@ -74,6 +81,7 @@ class _Part:
     component: Component
     outline: _Outline
     order: int  # place in the copies-expanded input, for stable tie-breaks
+    rotations: tuple[Rotation, ...] = ROTATIONS
 
 
 @dataclass(frozen=True)
@@ -124,12 +132,13 @@ def cut_sheets(
     cut = [c for c in components if c.has_cut_lines()]
     if not common_line:
         gap = max(gap, material_thickness(cut))
-    parts = _parts(cut, gap, kerf=machine.kerf if common_line else 0.0)
+    grain = sheet_grain(width, height)
+    parts = _parts(cut, gap, kerf=machine.kerf if common_line else 0.0, grain=grain)
     if not parts:
         return []
     nfps: NfpCache = {}
     for p in parts:
-        if not any(_fit_box(p.outline, r, area) is not None for r in ROTATIONS):
+        if not any(_fit_box(p.outline, r, area) is not None for r in p.rotations):
             x0, y0, x1, y1 = p.outline.region.bounds
             raise PnpError(
                 f"cut part '{p.component.name}' ({x1 - x0:.1f} x {y1 - y0:.1f} mm) does not fit "
@@ -141,7 +150,8 @@ def cut_sheets(
     def sheets(beds: list[_Bed]) -> list[Component]:
         return [
             prepare(
-                _sheet(f"{label}-{n}", f"Cut sheet {n} of {len(beds)}", b, width, height), machine
+                _sheet(f"{label}-{n}", f"Cut sheet {n} of {len(beds)}", b, width, height, margin),
+                machine,
             )
             for n, b in enumerate(beds, start=1)
         ]
@@ -154,6 +164,21 @@ def cut_sheets(
         (len(m), round(cut_length(m), 6), _run_cost(r)) for m, r in zip(merged, runs, strict=True)
     ]
     return merged[costs.index(min(costs))]
+
+
+def sheet_grain(width: float, height: float) -> Rotation:
+    """The sheet's grain (degrees): along the bed's long side, x on a landscape bed."""
+    return 0 if width >= height else 90
+
+
+def part_rotations(component: Component, grain: Rotation) -> tuple[Rotation, ...]:
+    """How a part may lie on a sheet whose grain runs at `grain` degrees: with a grain of
+    its own, the two ways (half a turn apart) that lay it along the sheet's; else as
+    drawn or a quarter turned."""
+    own = component.meta.get("grain")
+    if not isinstance(own, int | float):
+        return ROTATIONS
+    return tuple(r for r in TURNS if round(own + r - grain) % 180 == 0)
 
 
 def material_thickness(components: Sequence[Component]) -> float:
@@ -190,9 +215,12 @@ def _top(p: _Placed) -> float:
 # --- Parts and their nesting shapes -----------------------------------------------------
 
 
-def _parts(components: list[Component], gap: float, kerf: float = 0.0) -> list[_Part]:
+def _parts(
+    components: list[Component], gap: float, kerf: float = 0.0, grain: Rotation = 0
+) -> list[_Part]:
     """Copies expanded, biggest outline first (stable), so small parts fill the holes left.
-    With a `kerf`, parts nest on their kerf-offset outlines: edge to edge, those meet."""
+    With a `kerf`, parts nest on their kerf-offset outlines: edge to edge, those meet.
+    Each part may lie the ways `part_rotations` allows on a sheet of this grain."""
     outlines: dict[int, _Outline] = {}  # by component identity: copies share one outline
     by_key: dict[str, _Outline] = {}
     parts: list[_Part] = []
@@ -203,7 +231,7 @@ def _parts(components: list[Component], gap: float, kerf: float = 0.0) -> list[_
             if key not in by_key:
                 by_key[key] = _outline(key, region, gap)
             outlines[id(comp)] = by_key[key]
-        parts.append(_Part(comp, outlines[id(comp)], order))
+        parts.append(_Part(comp, outlines[id(comp)], order, part_rotations(comp, grain)))
     return sorted(parts, key=lambda p: (-round(p.outline.region.area, 6), p.order))
 
 
@@ -263,7 +291,7 @@ def _outline(key: str, region: BaseGeometry, gap: float) -> _Outline:
     shape = region if isinstance(region, Polygon) else region.convex_hull
     clip = shape.buffer(gap / 2, quad_segs=CIRCLE_SEGMENTS) if gap > 0 else shape
     out = _Outline(key, region, clip)
-    for rot in ROTATIONS:
+    for rot in TURNS:
         turned = _turn(shape, rot)
         out.shapes[rot] = turned
         out.pieces[rot] = _convex_pieces(turned)
@@ -304,9 +332,18 @@ def _edges(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return v[0], np.roll(v, -1, axis=0) - v
 
 
+_TURN_MATRIX: dict[Rotation, tuple[int, int, int, int]] = {
+    0: (1, 0, 0, 1),
+    90: (0, -1, 1, 0),
+    180: (-1, 0, 0, -1),
+    270: (0, 1, -1, 0),
+}
+"""Shapely's [a, b, d, e] for each turn counter-clockwise: exact, no cos 90 rounding."""
+
+
 def _turn(geom: BaseGeometry, rot: Rotation) -> BaseGeometry:
-    """A quarter turn counter-clockwise about the origin, exact (no cos 90 rounding)."""
-    return geom if rot == 0 else affinity.affine_transform(geom, [0, -1, 1, 0, 0, 0])
+    """Turned `rot` degrees counter-clockwise about the origin."""
+    return geom if rot == 0 else affinity.affine_transform(geom, [*_TURN_MATRIX[rot], 0, 0])
 
 
 # --- Packing -------------------------------------------------------------------------------
@@ -319,7 +356,7 @@ def _pack(
     then as far left; a new sheet opens only when no sheet has room."""
     beds: list[_Bed] = []
     for part in parts:
-        fits = [r for r in ROTATIONS if _fit_box(part.outline, r, area) is not None]
+        fits = [r for r in part.rotations if _fit_box(part.outline, r, area) is not None]
         rotations = [r for r in prefer if r in fits] or fits
         for target in beds:
             spot = _lowest(target, part.outline, rotations, area, gap, nfps)
@@ -411,8 +448,8 @@ def _nfp(
     drawn just outside the true radius, so parts are never closer than the gap.
     """
     key = (a.key, ra, b.key, rb)
-    if key not in nfps and ra == rb == 90:  # both turned: the unturned pair's, turned
-        nfps[key] = _turn(_nfp(a, 0, b, 0, gap, nfps), 90)
+    if key not in nfps and ra == rb != 0:  # both turned alike: the unturned pair's, turned
+        nfps[key] = _turn(_nfp(a, 0, b, 0, gap, nfps), ra)
     if key not in nfps:
         swept = shapely.union_all(
             [_convex_sum(pa, -pb) for pa in a.pieces[ra] for pb in b.pieces[rb]]
@@ -429,11 +466,17 @@ def _nfp(
 # --- Sheets --------------------------------------------------------------------------------
 
 
-def _sheet(name: str, title: str, b: _Bed, width: float, height: float) -> Component:
-    """The bed as one component: every placed part's items moved (and turned) into place."""
+def _sheet(
+    name: str, title: str, b: _Bed, width: float, height: float, margin: float = BED_MARGIN
+) -> Component:
+    """The bed as one component: every placed part's items moved (and turned) into place,
+    and, when a part lies along the grain, the sheet's grain arrow in its margin."""
     sheet = Component(name, title, width, height, imposition="cutout")
     for p in b.placed:
         sheet.add(*_placed_items(p))
+    grain = sheet_grain(width, height)
+    if any(isinstance(p.part.component.meta.get("grain"), int | float) for p in b.placed):
+        sheet.add(*grain_mark(grain, margin))
     used = sum(p.part.outline.region.area for p in b.placed)
     sheet.meta.update(
         kind="cut-sheet",
@@ -443,8 +486,24 @@ def _sheet(name: str, title: str, b: _Bed, width: float, height: float) -> Compo
             for p in b.placed
         ],
         fill=used / (width * height),
+        grain=grain,
     )
     return sheet
+
+
+GRAIN_STYLE = Style(stroke="#555555", stroke_width=0.15, dash=(1.0, 1.0))
+GRAIN_ARROW = 30.0  # mm
+
+
+def grain_mark(grain: Rotation, margin: float) -> list[Item]:
+    """The sheet's grain: a dashed arrow and the word in its margin (the guide layer, never
+    cut), along the grain every part with one is laid by: set the board's grain this way."""
+    mid, start, end = margin / 2, margin + GRAIN_ARROW / 2, margin + GRAIN_ARROW + 2.0
+    x, y = (start, mid) if grain == 0 else (mid, start)
+    shaft = arrow(x, y, GRAIN_ARROW, min(3.2, 0.8 * margin), grain)
+    tx, ty = (end, mid - 0.6) if grain == 0 else (mid + 0.6, end)
+    word = Text(tx, ty, "grain", 5, False, "start", GRAIN_STYLE.stroke or "", grain, "guide")
+    return [Shape(shaft.exterior, "guide", GRAIN_STYLE), word]
 
 
 def _placed_items(p: _Placed) -> list[Item]:
@@ -484,6 +543,8 @@ def _polygons(geom: BaseGeometry) -> BaseGeometry:
 def _moved(item: Item, rot: Rotation, x: float, y: float) -> Item:
     if rot == 0:
         return item.moved(x, y)
+    a, b, d, e = _TURN_MATRIX[rot]
     if isinstance(item, Text):
-        return replace(item, x=x - item.y, y=y + item.x, rotate=item.rotate + rot)
-    return item.transformed([0, -1, 1, 0, x, y])
+        tx, ty = a * item.x + b * item.y + x, d * item.x + e * item.y + y
+        return replace(item, x=tx, y=ty, rotate=(item.rotate + rot) % 360)
+    return item.transformed([a, b, d, e, x, y])

@@ -18,6 +18,8 @@ stay where their flipped backs still clear both by the air a front keeps (`flip_
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from shapely.geometry import LineString
 
 from pnp.errors import PnpError
@@ -162,23 +164,38 @@ def with_backs(pages: list[Page], printing: PrintParams) -> list[Page]:
 BLANK_TITLE = "Intentionally blank"
 
 
-def on_odd_pages(pages: list[Page], paper: Paper, first: int) -> list[Page]:
-    """`pages` (numbered from `first`) with a blank page before every front whose backs
-    would otherwise fall on an odd page.
+def on_own_sheets(pages: list[Page], paper: Paper) -> list[Page]:
+    """`pages` two to a sheet for a double-sided print: each front with its own back page,
+    two pages to read (cover, assembly map) back to back, and any other page alone with
+    a blank reverse.
 
-    Printed double-sided, page 2k-1 and page 2k share a sheet. A front with backs must
-    therefore be odd, its backs even, or its backs land behind another sheet; then
-    "print the whole file double-sided" is always right."""
+    Printed double-sided, page 2k-1 and page 2k share a sheet. A piece cut out of one
+    side must have nothing but its own back on the other: neighbouring board tiles,
+    two sheets of cut-outs or card stock and stickers never share a sheet. The list
+    starts on a fresh sheet (its first page is odd) and ends with a full one."""
     out: list[Page] = []
-    n = first
-    for i, page in enumerate(pages):
-        backed = page.side == "front" and i + 1 < len(pages) and pages[i + 1].side == "back"
-        if backed and n % 2 == 0:
-            out.append(blank_sheet(paper, page.section))
-            n += 1
-        out.append(page)
-        n += 1
+    i = 0
+    while i < len(pages):
+        page = pages[i]
+        nxt = pages[i + 1] if i + 1 < len(pages) else None
+        if page.side != "front":
+            raise ValueError(f"'{page.title}' is a {page.side} page without its front")
+        both_read = _readable(pages, i) and _readable(pages, i + 1)
+        if nxt is not None and (nxt.side == "back" or both_read):
+            out += [page, nxt]
+            i += 2
+        else:
+            out += [page, replace(blank_sheet(paper, page.section), stock=page.stock)]
+            i += 1
     return out
+
+
+def _readable(pages: list[Page], i: int) -> bool:
+    """Page i is read, not cut, and prints alone (no back page follows it)."""
+    if i >= len(pages):
+        return False
+    after = pages[i + 1] if i + 1 < len(pages) else None
+    return pages[i].reading and pages[i].side == "front" and (after is None or after.side != "back")
 
 
 def blank_sheet(paper: Paper, section: str = "") -> Page:
@@ -191,8 +208,7 @@ def blank_sheet(paper: Paper, section: str = "") -> Page:
         label(
             cx,
             cy - 6.0,
-            "It keeps each sheet's backs behind their fronts when the whole file prints "
-            "double-sided.",
+            "It is the back of the page before, left empty: that sheet carries nothing else.",
             size=8.0,
             anchor="middle",
             fill=GREY,

@@ -6,6 +6,7 @@ printable area (the layout reserves bands for it, see `page.content_box`).
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from shapely.geometry import LineString, box
@@ -114,47 +115,64 @@ def footer(paper: Paper) -> list[Item]:
     return items
 
 
+HEADER_SIZE = 7.0
+"""pt: the header's text."""
+
+
+def _header_parts(
+    paper: Paper, kit_title: str, number: int, total: int
+) -> tuple[str, str, float, float]:
+    """The header's kit title and page counter, and where the page title starts (mm
+    from the margin) and how much room it has."""
+    right_text = f"page {number} of {total} · {paper_label(paper)}"
+    room = paper.width - 2 * paper.margin - string_width(right_text, HEADER_SIZE) - 6.0
+    kit = fit_text(kit_title, HEADER_SIZE, True, room * 0.45)
+    sep = string_width(kit + "   ", HEADER_SIZE, True)
+    return kit, right_text, sep, room - sep
+
+
 def header(paper: Paper, kit_title: str, page_title: str, number: int, total: int) -> list[Item]:
     """Kit title, page title, page k of N and the paper, over a hairline."""
-    m = paper.margin
+    m, size = paper.margin, HEADER_SIZE
     top = paper.height - m
     base = top - 2.8
-    size = 7.0
-    right_text = f"page {number} of {total} · {paper_label(paper)}"
-    right_w = string_width(right_text, size)
-    room = paper.width - 2 * m - right_w - 6.0
-    kit = fit_text(kit_title, size, True, room * 0.45)
-    items: list[Item] = [Text(m, base, kit, size=size, bold=True, fill=INK, layer="guide")]
-    sep = string_width(kit + "   ", size, True)
-    items.append(
-        Text(
-            m + sep,
-            base,
-            fit_title(page_title, size, room - sep),
-            size=size,
-            fill=GREY,
-            layer="guide",
-        )
-    )
-    items.append(
-        Text(paper.width - m, base, right_text, size=size, anchor="end", fill=GREY, layer="guide")
-    )
+    kit, right_text, sep, room = _header_parts(paper, kit_title, number, total)
+    items: list[Item] = [
+        Text(m, base, kit, size=size, bold=True, fill=INK, layer="guide"),
+        Text(m + sep, base, fit_title(page_title, size, room), size=size, fill=GREY, layer="guide"),
+        Text(paper.width - m, base, right_text, size=size, anchor="end", fill=GREY, layer="guide"),
+    ]
     rule_y = top - HEADER_BAND + 2.0  # under the descenders, 2 mm above the band edge
     items.append(_line(m, rule_y, paper.width - m, rule_y, HAIRLINE))
     return items
 
 
+SIZES = re.compile(r" \([^()]* mm\)")
+"""The sizes a card sheet's title lists, e.g. " (63.5 x 88.9, 40 x 40 mm)"."""
+
+
+def title_forms(title: str) -> list[str]:
+    """A page title from the fullest form to the shortest designed one: as written, then
+    without the card sizes (the cover's contents lists them). Each form keeps what follows
+    the first ' — ' (which sheet, '— backs', the stock it prints on): that tells pages apart."""
+    forms = [title]
+    if (short := SIZES.sub("", title)) != title:
+        forms.append(short)
+    return forms
+
+
 def fit_title(title: str, size: float, width: float) -> str:
-    """A page title shortened to `width` mm in its first part, so what follows its first
-    ' — ' (which sheet, '— backs', the stock it prints on) still tells the page apart."""
-    if string_width(title, size) <= width or " — " not in title:
-        return fit_text(title, size, False, width)
-    head, tail = title.split(" — ", 1)
-    tail = " — " + tail
-    room = width - string_width(tail, size)
-    if room < string_width(head[:12] + "\u2026", size):
-        return fit_text(title, size, False, width)
-    return fit_text(head, size, False, room) + tail
+    """The fullest form of a page title that fits `width` mm (`title_forms`); whole words
+    and an ellipsis only if even the shortest does not (no built-in kit comes to that)."""
+    forms = title_forms(title)
+    for form in forms:
+        if string_width(form, size) <= width:
+            return form
+    head, sep, tail = forms[-1].partition(" — ")
+    room = width - string_width(sep + tail, size)
+    if sep and room >= string_width(head.split(" ")[0] + "\u2026", size):
+        return fit_text(head, size, False, room) + sep + tail
+    return fit_text(forms[-1], size, False, width)
 
 
 def paper_label(paper: Paper) -> str:
@@ -163,10 +181,19 @@ def paper_label(paper: Paper) -> str:
 
 
 def add_furniture(pages: list[Page], kit_title: str, paper: Paper) -> list[Page]:
-    """Give every page its header and footer, numbering them k of N in list order."""
+    """Give every page its header and footer, numbering them k of N in list order.
+
+    A back's title is its front's and " — backs": when the back's must take a shorter
+    form, its front's takes the same, so the two headers still name one sheet."""
     total = len(pages)
+    titles = [p.title for p in pages]
+    for k in range(1, total):
+        if pages[k].side == "back":
+            room = _header_parts(paper, kit_title, k + 1, total)[3]
+            if string_width(titles[k], HEADER_SIZE) > room:
+                titles[k - 1 : k + 1] = [title_forms(t)[-1] for t in titles[k - 1 : k + 1]]
     for k, page in enumerate(pages, start=1):
-        page.items.extend(header(paper, kit_title, page.title, k, total))
+        page.items.extend(header(paper, kit_title, titles[k - 1], k, total))
         page.items.extend(footer(paper))
     return pages
 

@@ -305,9 +305,9 @@ def _place(sheet: _Sheet, area: Box) -> list[tuple[Block, float, float]]:
 def _card_page(
     blocks: list[tuple[Block, float, float]], paper: Paper, bleed: float, title: str, section: str
 ) -> Page:
-    sizes: list[tuple[float, float]] = []
+    sizes: list[tuple[float, float]] = []  # width x height as the sheet shows them
     for block, _, _ in blocks:
-        if (size := (block.cards[0].width, block.cards[0].height)) not in sizes:
+        if (size := (block.grid.width, block.grid.height)) not in sizes:
             sizes.append(size)
     sizes.sort(key=lambda s: -s[0] * s[1])  # largest first, like the packing
     names = ", ".join(f"{w:g} x {h:g}" for w, h in sizes)

@@ -102,8 +102,8 @@ class Placement:
 
 @dataclass
 class Page:
-    """One printed sheet. `side == 'back'` means: print on the reverse of the page before;
-    'blank' is a page left empty so the next sheet's front falls on an odd page."""
+    """One printed page. `side == 'back'` means: print on the reverse of the page before;
+    'blank' is a page left empty so that the page before has nothing on its reverse."""
 
     width: float
     height: float
@@ -119,6 +119,7 @@ class Page:
     shares: tuple[str, ...] = ()  # further sections printed on this sheet
     stock: str = CARD_STOCK  # what the sheet prints on: only sheets of one stock are shared
     fold: Fold = ""  # a gutter-fold sheet's fold line: "v" down the middle, "h" across
+    reading: bool = False  # read, never cut (cover, assembly map): may back onto another
 
     @property
     def has_backs(self) -> bool:

@@ -307,10 +307,12 @@ def assembly_map(
     rot: Rotation = 0,
     scale: float = 1.0,
 ) -> Page:
-    """A schematic of the sheets, with their labels, in the order they are glued."""
+    """A schematic of the sheets, with their labels, in the order they are glued: a page
+    to read, never cut, so another such page may print on its reverse."""
     area = content_box(paper)
     ax0, ay0, ax1, ay1 = area
     page = blank_page(paper, f"{title} — assembly map", section)
+    page.reading = True
     ex = (
         min(t.region[0] for t in tiles),
         min(t.region[1] for t in tiles),

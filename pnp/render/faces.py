@@ -81,25 +81,34 @@ def plain_back(like: Component) -> Component:
 
 
 def face_image(
-    comp: Component, width: int, height: int, *, bleed_px: int = 0, turn: bool = False
+    comp: Component,
+    width: int,
+    height: int,
+    *,
+    bleed_px: float = 0,
+    turn: bool = False,
+    px_per_mm: float | None = None,
 ) -> Image.Image:
-    """The face scaled to fit a `width` x `height` pixel box whose trim lies `bleed_px`
-    inside each edge (the component's own bleed art fills that margin); `turn` draws it a
-    quarter turn anticlockwise first. Where the scaled face falls short of the box (its
-    shape is not the template's), its edge pixels are carried out, so no white sliver shows
-    at a cut that drifts."""
+    """The face in a `width` x `height` pixel box, its trim centred: drawn at `px_per_mm`
+    (a print service's image: the piece at its own size), or else scaled to fit the trim
+    `bleed_px` inside each edge. The component's own bleed art fills any box's bleed.
+    `turn` draws it a quarter turn anticlockwise first. Where the face falls short of the
+    box its edge pixels are carried out, so no white sliver shows at a cut that drifts."""
     box_w, box_h = (height, width) if turn else (width, height)
-    trim_w, trim_h = box_w - 2 * bleed_px, box_h - 2 * bleed_px
-    px_per_mm = min(trim_w / comp.width, trim_h / comp.height)
-    with_bleed = bleed_px > 0 and comp.bleed > 0
+    if px_per_mm is None:
+        trim_w, trim_h = box_w - 2 * bleed_px, box_h - 2 * bleed_px
+        px_per_mm = min(trim_w / comp.width, trim_h / comp.height)
+    with_bleed = comp.bleed > 0  # drawn past the trim, so even a trim-sized box has crisp edges
     svg = component_svg(art_only(comp), bleed=with_bleed)
     raw = Image.open(io.BytesIO(svg_to_png(svg, dpi=px_per_mm * MM_PER_INCH))).convert("RGB")
     x0, y0, w_mm, h_mm = svg_extent(comp, with_bleed)
     # where the trim's centre sits in the raster, in pixels
     cx = (-x0 + comp.width / 2) * raw.width / w_mm
     cy = (-y0 + comp.height / 2) * raw.height / h_mm
-    img = _fit(np.asarray(raw), box_w, box_h, cx, cy)
-    out = Image.fromarray(img, "RGB")
+    a = np.asarray(raw)
+    if with_bleed:  # the bleed's outermost pixels are part-covered: never carry those out
+        a, cx, cy = a[1:-1, 1:-1], cx - 1, cy - 1
+    out = Image.fromarray(_fit(a, box_w, box_h, cx, cy), "RGB")
     return out.transpose(Image.Transpose.ROTATE_90) if turn else out
 
 

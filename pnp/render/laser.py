@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pnp.config import read_toml
+from pnp.config import parse_toml, read_toml
 from pnp.errors import PnpError
 
 PRESETS_FILE = Path(__file__).with_name("laser_presets.toml")
@@ -63,20 +63,32 @@ def _builtin() -> dict[str, Any]:
 def load_presets(user_file: str = "") -> PresetTable:
     """The built-in table, extended by `user_file` (a path, '' for none); any fault in
     either is one line naming the file and the key."""
-    data = _builtin()
-    presets = _presets(data, str(PRESETS_FILE))
-    materials = _materials(data, str(PRESETS_FILE))
+    extra = None
     if user_file:
         try:
             extra = read_toml(user_file)
         except PnpError as exc:
             raise PnpError(f"laser_presets: {exc}") from None
-        presets.update(_presets(extra, user_file))
-        materials.update(_materials(extra, user_file))
+    return _table(extra, user_file)
+
+
+def presets_from_text(text: str, where: str) -> PresetTable:
+    """The built-in table extended by presets given as TOML text, named `where` in errors:
+    the studio's upload, which is content and never a path to read."""
+    return _table(parse_toml(text, where), where)
+
+
+def _table(extra: dict[str, Any] | None, where: str) -> PresetTable:
+    data = _builtin()
+    presets = _presets(data, str(PRESETS_FILE))
+    materials = _materials(data, str(PRESETS_FILE))
+    if extra is not None:
+        presets.update(_presets(extra, where))
+        materials.update(_materials(extra, where))
         unknown = set(extra) - {"presets", "materials"}
         if unknown:
             raise PnpError(
-                f"laser presets file {user_file}: unknown table '{sorted(unknown)[0]}' "
+                f"laser presets file {where}: unknown table '{sorted(unknown)[0]}' "
                 "(use [materials] and [presets.<name>])"
             )
     for group, name in materials.items():

@@ -12,7 +12,6 @@ leaves the checkout as it was.
 from __future__ import annotations
 
 import keyword
-import re
 import shutil
 import string
 import tempfile
@@ -21,8 +20,8 @@ from importlib import resources
 from pathlib import Path
 
 from pnp.errors import PnpError
+from pnp.gamedef import slug_problem
 
-SLUG = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 REGISTRY = Path("pnp/games/__init__.py")
 
 
@@ -37,11 +36,10 @@ class Names:
 
     @classmethod
     def of(cls, slug: str) -> Names:
-        if not SLUG.match(slug) or len(slug) > 40:
-            raise PnpError(
-                f"'{slug}' is not a game slug: use lower-case letters, digits and single "
-                "hyphens, starting with a letter (e.g. lantern-race)"
-            )
+        """The names, once `slug` is a slug that also makes a Python package name."""
+        problem = slug_problem(slug)
+        if problem is not None:
+            raise PnpError(problem)
         pkg = slug.replace("-", "_")
         if keyword.iskeyword(pkg):
             raise PnpError(f"'{slug}' is a Python keyword: choose another slug")
@@ -82,18 +80,40 @@ def registry_line(names: Names) -> str:
     return f'"{names.pkg}",'
 
 
-def new_game(slug: str, root: Path) -> list[Path]:
-    """Write the skeleton of game `slug` into the checkout at `root`; return the files."""
-    names = Names.of(slug)
+def made_paths(names: Names) -> list[Path]:
+    """Every file or folder `pnp new` makes in a checkout (the skeleton and its reference
+    data): none may exist before, and a failed `pnp new` removes each again."""
+    return [
+        *(dest for folder, dest in targets(names).items() if folder != "tests"),
+        Path("tests") / f"test_game_{names.pkg}.py",
+        Path("tests/conformance") / f"{names.slug}.json",
+        Path("tests/golden") / names.slug,
+    ]
+
+
+def check_free(names: Names, root: Path) -> None:
+    """A `PnpError` unless `root` is a pnp checkout where the name is free: no game has the
+    slug (a built-in, a plugin), and nothing is where the new game's files go (a module
+    of `pnp.games` of that name either: `pnp new plugins` would shadow the plugin loader)."""
+    from pnp.games import registry
+
     if not (root / REGISTRY).is_file():
         raise PnpError(f"{root} is not a pnp checkout (no {REGISTRY}): run pnp new in one")
-    for dest in targets(names).values():
-        if dest.name != "tests" and (root / dest).exists():
-            raise PnpError(f"{root / dest} already exists: choose another slug")
-    files = _rendered(names)
-    for path in files:
-        if (root / path).exists():
+    if names.slug in registry():
+        raise PnpError(f"'{names.slug}' is taken: a game of that slug is registered")
+    module = Path("pnp/games") / f"{names.pkg}.py"
+    for path in (module, *made_paths(names)):
+        if (root / path).exists() or (root / path).is_symlink():
             raise PnpError(f"{root / path} already exists: choose another slug")
+
+
+def new_game(slug: str, root: Path) -> list[Path]:
+    """Write the skeleton of game `slug` into the checkout at `root`; return the files.
+
+    Everything is checked, then written into a temporary folder, then moved in."""
+    names = Names.of(slug)
+    check_free(names, root)
+    files = _rendered(names)
     with tempfile.TemporaryDirectory(dir=root, prefix=".pnp-new-") as tmp:
         for path, text in files.items():
             (Path(tmp) / path).parent.mkdir(parents=True, exist_ok=True)
@@ -106,3 +126,13 @@ def new_game(slug: str, root: Path) -> list[Path]:
                 (root / dest).parent.mkdir(parents=True, exist_ok=True)
                 shutil.move(str(Path(tmp) / dest), root / dest)
     return [root / p for p in files]
+
+
+def remove_made(names: Names, root: Path) -> None:
+    """Take out what a `pnp new` that failed had made (see `made_paths`)."""
+    for path in made_paths(names):
+        target = root / path
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        elif target.exists() or target.is_symlink():
+            target.unlink()

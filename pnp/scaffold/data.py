@@ -13,9 +13,22 @@ from pathlib import Path
 from pnp.conformance_data import rewrite
 from pnp.errors import PnpError
 from pnp.games import registered
-from pnp.scaffold import Names
+from pnp.scaffold import Names, check_free, new_game, remove_made
 
 GOLDEN_TIMEOUT = 600  # seconds: a kit of a few components builds in seconds
+
+
+def create_game(slug: str, root: Path) -> list[Path]:
+    """`pnp new`: the skeleton of game `slug` and its reference data, written into the
+    checkout at `root` -- or, if anything fails (a write, the golden run, Ctrl-C), nothing:
+    every path it makes was free before (`check_free`), and each is removed again."""
+    names = Names.of(slug)
+    check_free(names, root)
+    try:
+        return new_game(slug, root) + write_reference_data(slug, root)
+    except BaseException:
+        remove_made(names, root)
+        raise
 
 
 def write_reference_data(slug: str, root: Path) -> list[Path]:

@@ -14,16 +14,19 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
-from pnp.gamedef import Engine, cutoffs, ratios, totals
+from pnp.gamedef import Engine, cutoffs, degenerate_reason, ratios, totals
 from pnp.games import get_game
-from pnp.sim.grid import PLAYERS, Grid, label, parse_axis
-from pnp.sim.metrics import Accumulator, summary
+from pnp.sim.grid import PLAYERS, Grid, check_sweep, label, parse_axis
+from pnp.sim.metrics import NO_TURN, Accumulator, no_turn_played, summary
 from pnp.sim.runner import GridProgress, Job, RunResult, check_limits, run_jobs
 from pnp.sim.seats import Lineup, engine_for, lineup, seat_count
+
+if TYPE_CHECKING:
+    from pnp.staging import Staging
 
 MAX_SEED = 2**63
 CAP_WARNING_SHARE = 0.05
@@ -162,6 +165,7 @@ def finish_simulation(plan: Plan, result: RunResult) -> Simulation:
     """The summary of a planned setting's games (all of them, or those played before a
     stop)."""
     engine, job = plan.job.engine, plan.job
+    flagged = degenerate(plan, result.acc)
     return Simulation(
         summary=summary(
             plan.game,
@@ -177,15 +181,27 @@ def finish_simulation(plan: Plan, result: RunResult) -> Simulation:
             abstraction=engine.ABSTRACTION,
             totals=totals(engine),
             unfinished=cutoffs(engine),
+            bots=plan.seats.bots,
         )
         | seated(plan.seats)
-        | {"params": plan.params},
+        | {"params": plan.params}
+        | ({"degenerate": flagged} if flagged else {}),
         acc=result.acc,
         interrupted=result.interrupted,
         title=plan.title,
         options=plan.shown,
         failure=result.failure,
     )
+
+
+def degenerate(plan: Plan, acc: Accumulator) -> str | None:
+    """Why this setting is degenerate, when no game of it lasted a turn: the general rule
+    (`no_turn_played`), and the game's own reason where its engine gives one."""
+    if not no_turn_played(acc):
+        return None
+    job = plan.job
+    why = degenerate_reason(job.engine, job.model, job.players)
+    return f"{NO_TURN}; {why}" if why else NO_TURN
 
 
 def run_simulation(
@@ -218,8 +234,9 @@ def seated(seats: Lineup) -> dict[str, Any]:
     """What the JSON adds about the seats: each seat's bot when they differ, and an mcts
     seat's playouts per decision (nothing for today's single random or greedy bot)."""
     out: dict[str, Any] = {}
-    if len(set(seats.bots)) > 1:
+    if seats.mixed:
         out["bots"] = list(seats.bots)
+        out["seat_order"] = "rotated" if seats.rotate else "fixed"
     if "mcts" in seats.bots:
         out["bot_budget"] = seats.budget
     return out
@@ -327,6 +344,8 @@ def run_all(
     check_limits(request.games, request.jobs)
     if grid and PLAYERS in grid.keys and request.players is not None:
         raise PnpError("--sweep players sets the player count: not with --players as well")
+    if grid:
+        check_sweep(get_game(request.game), grid.keys)
     settings = grid.settings() if grid else [{}]
     plans = []
     for setting in settings:
@@ -352,32 +371,40 @@ def results(runs: Runs, grid: Grid | None = None) -> dict[str, Any]:
 
 
 def cap_warnings(request: Request, runs: Runs) -> list[str]:
-    """One line per setting that ended too often at the simulation's limit (none when the
-    last one was cut short: what stopped it is said instead)."""
+    """One line per setting that is degenerate (no game lasted a turn) or ended too often
+    at the simulation's limit (none when the last one was cut short: what stopped it is
+    said instead)."""
     if runs[-1][1].interrupted:
         return []
     caps = cutoffs(engine_for(get_game(request.game)))
     lines = []
     for setting, one in runs:
-        warning = cap_warning(one.summary, caps)
-        if warning:
-            lines.append(f"{label(setting)}: {warning}" if setting else warning)
+        for warning in (_degenerate_warning(one.summary), cap_warning(one.summary, caps)):
+            if warning:
+                lines.append(f"{label(setting)}: {warning}" if setting else warning)
     return lines
 
 
-def write_run_report(request: Request, runs: Runs, out: Path, grid: Grid | None = None) -> Path:
-    """OUT/<game>/report.html for the first setting, with the sweep's reading, plots and
-    table above it when there is one (the gallery over OUT is `pnp.gallery.gallery_for`'s)."""
-    from pnp.sim.report import write_report
+def _degenerate_warning(s: Mapping[str, Any]) -> str | None:
+    """The setting is degenerate: said first and plainly, since every figure of it is."""
+    if not s.get("degenerate"):
+        return None
+    return f"degenerate setting: {s['degenerate']}; its figures describe no game"
+
+
+def write_run_report(
+    request: Request, runs: Runs, out: Path, grid: Grid | None = None, stage: Staging | None = None
+) -> Path:
+    """`OUT/<game>/report.html` for the first setting, with the sweep's reading, plots and
+    table above it when there is one (the gallery over OUT is `pnp.gallery.gallery_for`'s);
+    through `stage` when given, to land with the gallery in one commit."""
+    from pnp.atomic import write_text
+    from pnp.sim.report import render_report
     from pnp.sim.sweep_report import sweep_section
 
     first = runs[0][1]
-    return write_report(
-        first.summary,
-        first.acc,
-        out / request.game / "report.html",
-        first.title,
-        first.options,
-        root=out,
-        sweep=sweep_section(grid, runs) if grid else None,
-    )
+    sweep = sweep_section(grid, runs) if grid else None
+    html = render_report(first.summary, first.acc, first.title, first.options, (), sweep)
+    if stage is not None:
+        return stage.write_text(f"{request.game}/report.html", html)
+    return write_text(out / request.game / "report.html", html, root=out)

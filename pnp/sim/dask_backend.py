@@ -1,6 +1,6 @@
 """Games played on a Dask cluster: `pnp simulate --scheduler tcp://host:8786` (or `local`).
 
-Dask (`pip install 'pnp[dask]'`) is imported here only, and only when a run asks for it.
+Dask (`pip install 'pnp-kits[dask]'`) is imported here only, and only when a run asks for it.
 Every chunk of every job is submitted at once, each a pure function of (job, start, stop),
 so Dask may rerun one on another worker when a worker dies and the tallies are the same;
 they are merged in chunk order (`pnp.sim.merge`), so the JSON of a seed is byte-identical
@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pnp import DISTRIBUTION
 from pnp.errors import PnpError
 from pnp.sim.merge import JobTally, Task, grid_tasks
 from pnp.sim.metrics import Accumulator
@@ -37,7 +38,7 @@ from pnp.sim.worker import JobData, engine_of, play_chunk
 if TYPE_CHECKING:
     from distributed import Client
 
-INSTALL = "pip install 'pnp[dask]'"
+INSTALL = f"pip install '{DISTRIBUTION}[dask]'"
 LOCAL = "local"  # --scheduler local: a LocalCluster on this machine for the run
 POLL = 0.1  # seconds between looks at the futures (and at Ctrl-C)
 LONELY = 1.0  # seconds between looks at whether the cluster still has a worker
@@ -74,7 +75,7 @@ class Stopper(Protocol):
 def pnp_version() -> str:
     """This pnp's version, as a worker's is read (from the installed distribution)."""
     try:
-        return importlib.metadata.version("pnp")
+        return importlib.metadata.version(DISTRIBUTION)
     except importlib.metadata.PackageNotFoundError:
         from pnp import __version__
 
@@ -164,18 +165,7 @@ def connect(
         raise PnpError(f"--scheduler needs Dask: {INSTALL}") from None
     with _quiet(), ExitStack() as stack:
         if scheduler == LOCAL:
-            try:
-                with dask.config.set(LOCAL_CONFIG):
-                    cluster = distributed.LocalCluster(
-                        n_workers=workers,
-                        threads_per_worker=1,
-                        processes=True,
-                        host="127.0.0.1",
-                        dashboard_address=None,
-                        silence_logs=logging.ERROR,
-                    )
-            except Exception as exc:
-                raise PnpError(f"cannot start a local Dask cluster: {_reason(exc)}") from None
+            cluster = _local_cluster(dask, distributed, workers)
             stack.callback(cluster.close)
             target: Any = cluster
         else:
@@ -198,13 +188,46 @@ def connect(
         yield client, _stop_now(client, target) if scheduler == LOCAL else (lambda: None)
 
 
+def _local_cluster(dask: Any, distributed: Any, workers: int) -> Any:
+    """A LocalCluster of `workers` single-threaded processes on 127.0.0.1."""
+    try:
+        with dask.config.set(LOCAL_CONFIG):
+            return distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+    except Exception as exc:
+        raise PnpError(f"cannot start a local Dask cluster: {_reason(exc)}") from None
+
+
+@contextmanager
+def local_cluster(workers: int) -> Iterator[str]:
+    """A LocalCluster kept for many runs (the rounds of `pnp tune --scheduler local`):
+    its scheduler's address, for `run_jobs`; started once, closed at the end."""
+    try:
+        import dask
+        import distributed
+    except ImportError:
+        raise PnpError(f"--scheduler needs Dask: {INSTALL}") from None
+    with _quiet():
+        cluster = _local_cluster(dask, distributed, workers)
+        try:
+            yield str(cluster.scheduler_address)
+        finally:
+            cluster.close()
+
+
 def check_workers(client: Client) -> None:
     """Refuse a cluster where a worker lacks pnp or has another version of it."""
     mine = pnp_version()
-    theirs = client.run(importlib.metadata.version, "pnp", on_error="return")
+    theirs = client.run(importlib.metadata.version, DISTRIBUTION, on_error="return")
     for address, version in sorted(theirs.items()):
         if isinstance(version, importlib.metadata.PackageNotFoundError | ImportError):
-            raise PnpError(f"Dask worker {address} has no pnp: install pnp {mine} on it")
+            raise PnpError(f"Dask worker {address} has no pnp: install {DISTRIBUTION} {mine} on it")
         if isinstance(version, BaseException):
             raise PnpError(f"Dask worker {address} could not say its pnp version: {version}")
         if version != mine:

@@ -13,17 +13,19 @@ import itertools
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Literal, get_origin
 
-from pnp.config import parse_toml
-from pnp.errors import PnpError
+from pnp.config import NotToml, parse_toml
+from pnp.errors import PnpError, shown
+from pnp.gamedef import GameDef, rule_keys
+from pnp.params import PrintParams, field_hints, keys_of
 
 MAX_VALUES = 50  # values of one key
 MAX_SETTINGS = 200  # settings of the whole grid
 PLAYERS = "players"  # the swept key that is the seat count, `--players`, for every game
 
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
-_RANGE = re.compile(rf"\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*(?::\s*({_NUMBER})\s*)?")
+RANGE = re.compile(rf"\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*(?::\s*({_NUMBER})\s*)?")
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,45 @@ class Grid:
         return n
 
 
+def sweep_keys(game: GameDef) -> tuple[str, ...]:
+    """The keys a sweep may change: `players`, then the keys the game's rules read
+    (`pnp.gamedef.rule_keys`) that take one value (a number, a word, a switch; a list such
+    as `colours` is not swept)."""
+    params = game.default_params()
+    hints = field_hints(type(params))
+    one = (bool, int, float, str)
+    read = rule_keys(game)
+    return (PLAYERS, *(k for k in read if hints[k] in one or get_origin(hints[k]) is Literal))
+
+
+def check_sweep(game: GameDef, keys: tuple[str, ...]) -> None:
+    """Refuse a swept key the rules never read (a print size, a margin): every setting
+    would play the very same games, and the grid would only seem to say something."""
+    read = rule_keys(game)
+    known = keys_of(game.default_params()) | keys_of(PrintParams)  # type: ignore[arg-type]
+    for key in keys:
+        if key != PLAYERS and key in known and key not in read:
+            raise PnpError(
+                f"--sweep {key}: {game.title}'s rules do not read '{key}' (it changes the "
+                "printed kit only), so every setting would play the same games; sweep one of "
+                + ", ".join(sweep_keys(game))
+            )
+
+
 def label(setting: dict[str, Any]) -> str:
     """`board_height = 300, die_size = 12`: a setting as errors and warnings name it."""
-    return ", ".join(f"{k} = {v}" for k, v in setting.items())
+    return ", ".join(f"{k} = {_said(v)}" for k, v in setting.items())
+
+
+def _brief(number: str) -> str:
+    """A number as given, unless it is too long to repeat in a line."""
+    return number if len(number) <= 24 else f"{number[:12]}... ({len(number):,} characters)"
+
+
+def _said(value: Any) -> str:
+    """A swept value in a line: a word as given, a number short (a refused one may have
+    thousands of digits)."""
+    return value if isinstance(value, str) else shown(value)
 
 
 def parse_grid(texts: list[str]) -> Grid:
@@ -88,11 +126,11 @@ def parse_axis(text: str, most: int = MAX_VALUES) -> tuple[str, list[Any]]:
         raise PnpError(f"--sweep takes KEY=V1,V2,... or KEY=A..B[:STEP], got '{text}'")
     out: list[Any] = []
     for word in words:
-        span = _RANGE.fullmatch(word)
+        span = RANGE.fullmatch(word)
         new = _span(key, span[1], span[2], span[3], most) if span else [_scalar(word)]
         for value in new:
             if any(value == v and type(value) is type(v) for v in out):
-                raise PnpError(f"--sweep {key}: the value {value} is given twice")
+                raise PnpError(f"--sweep {key}: the value {_said(value)} is given twice")
             out.append(value)
         if len(out) > most:
             raise PnpError(f"--sweep takes at most {most} values of a key, {key} has more")
@@ -102,9 +140,7 @@ def parse_axis(text: str, most: int = MAX_VALUES) -> tuple[str, list[Any]]:
 def _scalar(word: str) -> Any:
     try:
         return parse_toml(f"v = {word}", "--sweep")["v"]
-    except PnpError as exc:
-        if "too deeply" in str(exc):
-            raise
+    except NotToml:
         return word  # a bare word: a string value
 
 
@@ -115,14 +151,16 @@ def _span(key: str, start: str, stop: str, step: str | None, most: int) -> list[
         a, b, d = Decimal(start), Decimal(stop), Decimal(step or "1")
     except InvalidOperation:  # pragma: no cover - the pattern only lets numbers through
         raise PnpError(f"--sweep {key}: '{start}..{stop}' is not a range") from None
-    where = f"--sweep {key}={start}..{stop}" + (f":{step}" if step else "")
+    where = f"--sweep {key}={_brief(start)}..{_brief(stop)}" + (f":{_brief(step)}" if step else "")
     if d <= 0:
         raise PnpError(f"{where}: the step must be above 0")
     if b < a:
         raise PnpError(f"{where}: the range runs from {start} up to a stop below it")
-    count = int((b - a) / d) + 1
-    if count > most:
-        raise PnpError(f"{where}: {count} values, at most {most} for one key")
+    steps = (b - a) / d
+    if steps >= most:  # said without writing out a number of thousands of digits
+        many = f"{int(steps) + 1}" if steps < 10**15 else f"{steps + 1:.3g}"
+        raise PnpError(f"{where}: {many} values, at most {most} for one key")
+    count = int(steps) + 1
     whole = all("." not in t for t in (start, step or "1"))
     values = [a + i * d for i in range(count)]
     return [int(v) for v in values] if whole else [float(v) for v in values]

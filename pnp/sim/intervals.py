@@ -3,10 +3,13 @@ the bootstrap's resampling).
 
 - `wilson`: the 95 % Wilson score interval of a share (stays inside [0, 1] and behaves at
   0 and 1 successes, unlike the normal approximation).
-- `mean_interval`: a 95 % interval of a mean from a histogram of whole numbers, by the
-  normal approximation (``"normal"``), or by a percentile bootstrap (``"bootstrap"``, its
-  resampling seeded from the histogram itself, so deterministic) when the sample is small
-  or strongly skewed, where the normal interval would be misplaced.
+- `mean_interval`: a 95 % interval of a mean from a histogram of whole numbers: Student's
+  t (``"t"``) below 30 values, where a percentile bootstrap covers only 81-90 % of the
+  time; from 30 values the normal approximation (``"normal"``), or a percentile bootstrap
+  (``"bootstrap"``, its resampling seeded from the histogram itself, so deterministic) when
+  the sample is strongly skewed, where the normal interval would be misplaced. One value
+  gives no interval (``"n/a"``). `tests/test_interval_coverage.py` measures each method's
+  coverage on samples drawn from known laws.
 - `share_test` / `chi_square_test`: is seat 1's share the fair 1/players (two-sided z
   test), are all seats equal together (chi-square goodness of fit, with its survival
   function computed in closed form)?
@@ -16,6 +19,7 @@ the bootstrap's resampling).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Mapping, Sequence
@@ -24,7 +28,7 @@ Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
 Z80 = 0.8416212335729143  # its 80th percentile (80 % power)
 ALPHA = 0.05
 SKEW_LIMIT = 1.0  # |sample skewness| above this: the bootstrap, not the normal interval
-SMALL_SAMPLE = 30  # fewer values than this: the bootstrap too
+SMALL_SAMPLE = 30  # fewer values than this: Student's t
 RESAMPLES = 2000
 
 
@@ -52,27 +56,90 @@ def _moments(hist: Mapping[int, int]) -> tuple[int, float, float, float]:
 
 
 def mean_method(hist: Mapping[int, int]) -> str:
-    """ "normal" for a large, roughly symmetric sample; "bootstrap" otherwise."""
+    """How `mean_interval` makes the interval of this sample: "n/a" for fewer than two
+    values, "t" for a small sample, "normal" for a large, roughly symmetric one, else
+    "bootstrap"."""
     n = sum(hist.values())
     if n < 2:
-        return "normal"
+        return "n/a"
+    if n < SMALL_SAMPLE:
+        return "t"
     _, _, var, skew = _moments(hist)
     if var == 0:
         return "normal"
-    return "bootstrap" if n < SMALL_SAMPLE or abs(skew) > SKEW_LIMIT else "normal"
+    return "bootstrap" if abs(skew) > SKEW_LIMIT else "normal"
 
 
-def mean_interval(hist: Mapping[int, int]) -> tuple[tuple[float, float], str]:
-    """The 95 % interval of the mean of the sample the histogram holds, and its method."""
-    n = sum(hist.values())
-    if n == 0:
-        return (0.0, 0.0), "normal"
-    n, mean, var, _ = _moments(hist)
+def mean_interval(hist: Mapping[int, int]) -> tuple[tuple[float, float] | None, str]:
+    """The 95 % interval of the mean of the sample the histogram holds, and its method;
+    None (method "n/a") when the sample cannot give one (fewer than two values)."""
     method = mean_method(hist)
-    if method == "normal":
-        half = Z95 * math.sqrt(var / n)
-        return (mean - half, mean + half), method
-    return bootstrap_mean(hist), method
+    if method == "n/a":
+        return None, method
+    n, mean, var, _ = _moments(hist)
+    if method == "bootstrap":
+        return bootstrap_mean(hist), method
+    z = t_quantile(n - 1) if method == "t" else Z95
+    half = z * math.sqrt(var / n)
+    return (mean - half, mean + half), method
+
+
+@functools.cache
+def t_quantile(df: int, tail: float = ALPHA / 2) -> float:
+    """The value Student's t with `df` degrees of freedom exceeds with probability `tail`
+    (12.706 for df 1, 2.045 for df 29 at the default 2.5 %), by bisection on `t_sf`."""
+    lo, hi = 0.0, 1e4
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if t_sf(mid, df) > tail:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def t_sf(t: float, df: int) -> float:
+    """P(T > t) for t >= 0, T Student's t with `df` degrees of freedom: half the
+    regularized incomplete beta function I(df / (df + t^2); df / 2, 1 / 2)."""
+    return 0.5 * _incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b), by its continued fraction
+    (Lentz's method), on the side of x where it converges fast."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    tiny = 1e-300
+
+    def nz(v: float) -> float:
+        return v if abs(v) > tiny else tiny
+
+    c, d = 1.0, 1 / nz(1 - (a + b) * x / (a + 1))
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        even = m * (b - m) * x / ((a - 1 + m2) * (a + m2))
+        d = 1 / nz(1 + even * d)
+        c = nz(1 + even / c)
+        h *= d * c
+        odd = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2))
+        d = 1 / nz(1 + odd * d)
+        c = nz(1 + odd / c)
+        h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return h
 
 
 def bootstrap_mean(hist: Mapping[int, int], resamples: int = RESAMPLES) -> tuple[float, float]:

@@ -81,15 +81,22 @@ class Accumulator:
     led_games: int = 0  # games whose engine reported a leader (or a tie) after each turn
     change_hist: Counter = field(default_factory=Counter)  # lead changes -> games
     counter_hist: dict[str, Counter] = field(default_factory=dict)  # name -> value -> games
+    bot_games: Counter = field(default_factory=Counter)  # (bot, seat) -> games, mixed seats
+    bot_wins: Counter = field(default_factory=Counter)  # (bot, seat) -> units
 
     def __post_init__(self) -> None:
         self.unit = math.lcm(*range(1, self.players + 1))
         if not self.seat_wins:
             self.seat_wins = [0] * self.players
 
-    def add(self, r: GameRecord) -> None:
-        """Tally one game (the record is read, never kept)."""
+    def add(self, r: GameRecord, bots: tuple[str, ...] = ()) -> None:
+        """Tally one game (the record is read, never kept); `bots` names each seat's bot
+        when the seats mix bots, so each bot's share can be pooled over seat orders."""
         share = self.unit // len(r.winners) if r.winners else 0
+        for seat, name in enumerate(bots):
+            self.bot_games[name, seat] += 1
+            if seat in r.winners:
+                self.bot_wins[name, seat] += share
         self.games += 1
         if r.winners:
             self.team_wins += 1
@@ -139,12 +146,23 @@ class Accumulator:
         self.change_hist.update(other.change_hist)
         for name, hist in other.counter_hist.items():
             self.counter_hist.setdefault(name, Counter()).update(hist)
+        self.bot_games.update(other.bot_games)
+        self.bot_wins.update(other.bot_wins)
         return self
 
     def counter_total(self, name: str) -> int:
         if name == "turns":
             return sum(v * k for v, k in self.turns.items())
         return sum(v * k for v, k in self.counter_hist.get(name, Counter()).items())
+
+
+NO_TURN = "no game lasted a turn: every game ended before its first turn was played"
+
+
+def no_turn_played(acc: Accumulator) -> bool:
+    """Did every game end before a turn was played? Then the lengths, draws and seat
+    shares describe a setup, not a game: such a setting is degenerate."""
+    return acc.games > 0 and set(acc.turns) == {0}
 
 
 def _at_rank(hist: Counter, rank: int) -> int:
@@ -181,10 +199,20 @@ def share_ci(part: float, whole: float) -> list[float]:
     return [round(lo, 4), round(hi, 4)]
 
 
+def mean_ci(hist: Counter) -> tuple[list[float] | None, str]:
+    """The 95 % interval of a histogram's mean as JSON holds it (None where one value
+    cannot give one), and how it was made."""
+    found, method = mean_interval(hist)
+    if found is None:
+        return None, method
+    lo, hi = found
+    return [round(lo, 3), round(hi, 3)], method
+
+
 def with_mean_ci(d: dict, hist: Counter) -> dict:
     """A distribution's figures plus the 95 % interval of its mean and how it was made."""
-    (lo, hi), method = mean_interval(hist)
-    return d | {"ci": [round(lo, 3), round(hi, 3)], "ci_method": method}
+    ci, method = mean_ci(hist)
+    return d | {"ci": ci, "ci_method": method}
 
 
 def counter_metrics(
@@ -234,7 +262,7 @@ def metrics(
     drawn = acc.shared + sum(k for e, k in acc.no_winner.items() if e not in unfinished)
     led = acc.led_games > 0  # the engine reports leaders: lead metrics apply
     changes = acc.change_hist + Counter({0: n - acc.led_games})
-    (c_lo, c_hi), c_method = mean_interval(changes)
+    c_ci, c_method = mean_ci(changes)
     return {
         "duration_turns": length,
         "advantage_p1": seat_rates[0] if seat_rates else 0.0,
@@ -255,7 +283,7 @@ def metrics(
             c: share_ci(acc.colour_wins[c] / acc.unit, acc.colour_games[c]) for c in played
         },
         "lead_changes": _share(acc.changes, n) if led else None,
-        "lead_changes_ci": [round(c_lo, 3), round(c_hi, 3)] if led else None,
+        "lead_changes_ci": c_ci if led else None,
         "lead_changes_ci_method": c_method if led else None,
         "leader_at_midgame_wins": (
             _share(acc.mid_wins, acc.unit * acc.mid_games) if acc.mid_games else None
@@ -265,6 +293,31 @@ def metrics(
         ),
         **counter_metrics(acc, counters, ratios),
     }
+
+
+def bot_shares(acc: Accumulator, order: tuple[str, ...] = ()) -> dict[str, dict]:
+    """Each bot's win share per seat it held, pooled over the seat orders a mixed run
+    plays (a shared win split), with its Wilson interval, and its share in each seat; the
+    fair share is 1/players. This, not a seat verdict, is what a run of mixed bots
+    measures."""
+    names = dict.fromkeys((*order, *sorted({name for name, _ in acc.bot_games})))
+    out = {}
+    for name in names:
+        seats = [acc.bot_games[name, s] for s in range(acc.players)]
+        if not any(seats):
+            continue
+        units = [acc.bot_wins[name, s] for s in range(acc.players)]
+        played = sum(seats)
+        out[name] = {
+            "seat_games": played,
+            "share": _share(sum(units), acc.unit * played),
+            "ci": share_ci(sum(units) / acc.unit, played),
+            "by_seat": [
+                _share(u, acc.unit * g) if g else None for u, g in zip(units, seats, strict=True)
+            ],
+            "fair": round(1 / acc.players, 4),
+        }
+    return out
 
 
 def summary(
@@ -282,6 +335,7 @@ def summary(
     abstraction: str = "",
     totals: dict[str, dict[str, str]] | None = None,
     unfinished: tuple[str, ...] = (),
+    bots: tuple[str, ...] = (),
 ) -> dict:
     """The run's JSON object: game, players, bot, games, seed, metrics, end_reasons; then
     the game's declared `totals` (labelled sums of its counters), `options` (game options
@@ -301,6 +355,8 @@ def summary(
         out[key] = {label: acc.counter_total(counter) for label, counter in parts.items()}
     if cooperative:
         out["cooperative"] = True
+    elif acc.bot_games:
+        out["bot_shares"] = bot_shares(acc, bots)
     else:
         out["fairness"] = fairness(acc)
     if options:

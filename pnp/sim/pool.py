@@ -26,7 +26,7 @@ from pnp.sim.merge import JobTally, Task
 from pnp.sim.worker import serve
 
 IN_FLIGHT = 2  # chunks handed to a worker at a time: one playing, one waiting
-POLL = 0.2  # seconds between looks at Ctrl-C while the workers play
+POLL = 0.1  # seconds between looks at Ctrl-C while the workers play
 
 
 class Stopper(Protocol):
@@ -93,14 +93,18 @@ class Pool:
         ctrl_c: Stopper,
     ) -> None:
         """Hand out chunks and merge the tallies until every game is played or Ctrl-C."""
-        for worker in self.workers:
-            for task in itertools.islice(tasks, IN_FLIGHT):
-                self._send(worker, task)
+        for _ in range(IN_FLIGHT):  # a chunk to each worker before a second to any
+            for worker in self.workers:
+                for task in itertools.islice(tasks, 1):
+                    self._send(worker, task)
         by_conn: dict[object, _Worker] = {w.conn: w for w in self.workers}
+        told = False
         while ctrl_c.count < 2:
             busy = [w.conn for w in self.workers if w.queued]
             if not busy:
                 return
+            if not told and self._stopping(ctrl_c):
+                told = self._tell_stop()
             ready = wait(busy, timeout=POLL)
             for conn in ready:
                 self._receive(by_conn[conn], tallies, ctrl_c)
@@ -116,6 +120,19 @@ class Pool:
         busy = [w.conn for w in self.workers if w.queued]
         for conn in wait(busy, timeout=0):
             self._receive(by_conn[conn], tallies, ctrl_c)
+
+    def _tell_stop(self) -> bool:
+        """Send each worker SIGINT, now that `halt` is raised: a worker ends a tree search
+        under way (a decision of a million playouts) instead of finishing its game. The
+        workers may have had the terminal's Ctrl-C too; not its SIGTERM, nor a `kill` of
+        this process alone."""
+        for worker in self.workers:
+            if worker.process.pid is not None and worker.process.exitcode is None:
+                try:
+                    os.kill(worker.process.pid, signal.SIGINT)
+                except ProcessLookupError:
+                    pass
+        return True
 
     def _stopping(self, ctrl_c: Stopper) -> bool:
         """No more chunks go out: Ctrl-C, or a worker died."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import matplotlib
@@ -21,9 +20,8 @@ matplotlib.use("Agg")  # never a GUI backend, whatever the environment says
 from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from pnp.atomic import write_text  # noqa: E402
 from pnp.sim.metrics import Accumulator  # noqa: E402
-from pnp.sim.verdicts import is_interval_key, plain_summary, plus_minus  # noqa: E402
+from pnp.sim.verdicts import is_interval_key, mean_pm, plain_summary, plus_minus  # noqa: E402
 from pnp.templating import render  # noqa: E402
 
 if TYPE_CHECKING:
@@ -204,6 +202,7 @@ def render_report(
         ratios=ratios,
         sweep=sweep,
         pm=plus_minus,
+        mean_pm=mean_pm,
         params={k: said(v) for k, v in summary.get("params", {}).items()},
         answers=plain_summary(summary),
         plots={
@@ -219,18 +218,3 @@ def render_report(
         },
     )
     return re.sub(r"[ \t]+\n", "\n", html)
-
-
-def write_report(
-    summary: dict,
-    acc: Accumulator,
-    path: Path,
-    title: str,
-    options: dict | None = None,
-    extra: tuple[str, ...] = (),
-    root: Path | None = None,
-    sweep: SweepSection | None = None,
-) -> Path:
-    """Write the report atomically to `path` (never through a link below `root`)."""
-    html = render_report(summary, acc, title, options or {}, extra, sweep)
-    return write_text(path, html, root=root)

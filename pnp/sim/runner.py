@@ -288,7 +288,9 @@ class _CtrlC:
 
     The pool's parent only counts (its loop polls `count`). While games are played in
     this process (`cut_short`), a later one raises KeyboardInterrupt to cut the game
-    short, unless a tally is being made: the run then ends right after it. Installed
+    short, unless a tally is being made: the run then ends right after it. So does the
+    first one during a tree search's decision (`pnp.interrupt.searching`), which may take
+    minutes: that game is left unfinished. Installed
     only from the main thread and never over an ignored SIGINT; the previous handler
     comes back afterwards (told, if it is `report_after_ctrl_c`'s, that a run stopped).
     """
@@ -307,8 +309,10 @@ class _CtrlC:
     def _handle(self, signum: int, frame: types.FrameType | None) -> None:
         interrupt.note(signum)
         self.note()
-        if self.count > 1 and self.cut_short and not self._raised and not _tallying(frame):
-            self._raised = True
+        if self._raised or _tallying(frame):
+            return
+        if (self.count > 1 and self.cut_short) or interrupt.in_search():
+            self._raised = True  # a long search is not waited for, even on the first stop
             raise KeyboardInterrupt
 
     def __enter__(self) -> _CtrlC:

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.errors import PnpError
+from pnp.errors import PnpError, shown
 from pnp.forward import play
 from pnp.gamedef import Engine, GameDef, mcts_budget, mcts_exploration, playout_turns
 from pnp.mcts import DEFAULT_BUDGET, EXPLORATION, MAX_BUDGET, PLAYOUT_TURNS, MctsBot
@@ -41,7 +41,7 @@ def seat_count(game: GameDef, players: int | None = None, bot: str | None = None
         players = engine.DEFAULT_PLAYERS
     lo, hi = engine.MIN_PLAYERS, engine.MAX_PLAYERS
     if not lo <= players <= hi:
-        raise PnpError(f"{game.title} takes {lo} to {hi} players, got {players}")
+        raise PnpError(f"{game.title} takes {lo} to {hi} players, got {shown(players)}")
     if bot is not None:
         known_bot(engine, bot)
     return players
@@ -58,21 +58,39 @@ def known_bot(engine: Engine, bot: str) -> str:
 @dataclass(frozen=True)
 class Lineup:
     """The bot of each seat, in turn order, and the playouts an `mcts` seat spends on
-    each decision. Picklable: the runner sends it to its workers."""
+    each decision. Picklable: the runner sends it to its workers.
+
+    Seats that mix bots take every seat order in turn (`rotate`): game i seats the bots
+    turned i places, so bot 1 sits in seat 1 in game 0, seat 2 in game 1 and so on. A
+    run of mixed bots then measures the bots, pooled over the seat orders, rather than
+    the first seat's advantage (which would add to whichever bot sat there)."""
 
     bots: tuple[str, ...]
     budget: int
+    rotate: bool = True
+
+    @property
+    def mixed(self) -> bool:
+        """Do the seats play different bots?"""
+        return len(set(self.bots)) > 1
+
+    def seated(self, index: int) -> Lineup:
+        """The lineup of game `index`: the bots turned `index` places when they mix."""
+        if not (self.rotate and self.mixed):
+            return self
+        k = index % len(self.bots)
+        return Lineup(self.bots[-k:] + self.bots[:-k] if k else self.bots, self.budget, False)
 
     @property
     def label(self) -> str:
         """The one bot every seat plays, else the seats' bots joined by commas."""
-        return self.bots[0] if len(set(self.bots)) == 1 else ",".join(self.bots)
+        return ",".join(self.bots) if self.mixed else self.bots[0]
 
     def engine_bot(self, engine: Engine) -> str | None:
         """The bot name to hand the engine's own `play_one` (its fast path), when every
         seat plays one bot the engine knows; None when the generic path must play."""
         one = self.bots[0]
-        return one if len(set(self.bots)) == 1 and one in engine.BOTS else None
+        return one if not self.mixed and one in engine.BOTS else None
 
 
 def lineup(

@@ -1,8 +1,8 @@
 """Ludii's skill trace: how much a thinking player gains over naive ones.
 
 One `mcts` seat plays against seats that are all `random`, then all `greedy`; the mcts
-seat takes each position in turn (the games split evenly over the positions), so the
-first-player advantage does not flatter it. A competitive game reports the mcts seat's
+seat takes each position in turn (a mixed lineup's rotation, `pnp.sim.seats.Lineup`), so
+the first-player advantage does not flatter it. A competitive game reports the mcts seat's
 win share (a shared win split) beside the fair share 1/players; a cooperative game, the
 team's win rate with one mcts seat beside the team of naive bots alone. Every share
 carries its 95 % Wilson interval. A share near the fair one says skill barely matters:
@@ -17,6 +17,7 @@ from typing import Any
 from pnp.games import get_game
 from pnp.sim.command import Request, Simulation
 from pnp.sim.intervals import wilson
+from pnp.sim.runner import RunFailed
 from pnp.sim.seats import engine_for, seat_count
 
 OPPONENTS = ("random", "greedy")
@@ -36,27 +37,21 @@ def skill_trace(request: Request) -> dict[str, Any]:
     """The trace's JSON: `request.games` games per opponent kind the game has."""
     engine = engine_for(get_game(request.game))
     players = seat_count(get_game(request.game), request.players)
-    per_seat = [request.games // players + (s < request.games % players) for s in range(players)]
     against: dict[str, Any] = {}
     budget = None
     for kind in (k for k in OPPONENTS if k in engine.BOTS):
-        wins, played, by_seat = 0.0, 0, []
-        for seat, games in enumerate(per_seat):
-            if not games:
-                continue
-            bots = ",".join("mcts" if s == seat else kind for s in range(players))
-            sim = dataclasses.replace(request, games=games, bots=bots).run()
-            budget = sim.summary["bot_budget"]
-            won = _wins(sim, seat, engine.COOPERATIVE)
-            wins += won
-            played += sim.acc.games
-            by_seat.append(round(won / max(1, sim.acc.games), 4))
-            if sim.interrupted:
-                break
-        entry = _share(wins, played) | {"by_seat": by_seat}
+        bots = ",".join(["mcts", *[kind] * (players - 1)])
+        sim = _whole(dataclasses.replace(request, bots=bots))
+        budget = sim.summary["bot_budget"]
         if engine.COOPERATIVE:
-            alone = dataclasses.replace(request, bots=None, bot=kind).run()
-            entry["without_mcts"] = _share(_wins(alone, 0, True), alone.acc.games)
+            entry = _share(float(sim.acc.team_wins), sim.acc.games)
+            alone = _whole(dataclasses.replace(request, bots=None, bot=kind))
+            entry["without_mcts"] = _share(float(alone.acc.team_wins), alone.acc.games)
+        else:
+            acc = sim.acc
+            won = sum(acc.bot_wins["mcts", s] for s in range(players)) / acc.unit
+            entry = _share(won, sum(acc.bot_games["mcts", s] for s in range(players)))
+            entry["by_seat"] = sim.summary["bot_shares"]["mcts"]["by_seat"]
         against[kind] = entry
     return {
         "game": request.game,
@@ -69,8 +64,13 @@ def skill_trace(request: Request) -> dict[str, Any]:
     }
 
 
-def _wins(sim: Simulation, seat: int, team: bool) -> float:
-    """The games seat `seat` won (its share of shared wins), or the team's wins."""
-    if team:
-        return float(sim.acc.team_wins)
-    return sim.acc.seat_wins[seat] / sim.acc.unit
+def _whole(request: Request) -> Simulation:
+    """One of the trace's runs, played in full: a run stopped by Ctrl-C or SIGTERM stops
+    the whole trace (KeyboardInterrupt: the command ends as any other stopped one, and no
+    share is reported from part of the games), and so does one whose worker died."""
+    sim = request.run()
+    if sim.failure:
+        raise RunFailed(f"{sim.failure}; the skill trace stopped and reports nothing")
+    if sim.interrupted:
+        raise KeyboardInterrupt
+    return sim

@@ -15,7 +15,7 @@ from typing import Any
 
 from pnp.config import read_toml, split_config
 from pnp.errors import OutOfMemory, PnpError
-from pnp.gamedef import GameDef, Solver, line_labels, max_budget
+from pnp.gamedef import GameDef, Solver, default_budget, line_labels, max_budget
 from pnp.games import get_game
 from pnp.kit import PrintParams
 from pnp.progress import Ticker
@@ -60,15 +60,18 @@ def run_solve(
     game: str,
     players: int | None = None,
     config: Path | None = None,
-    budget: int = 1_000_000,
+    budget: int | None = None,
     values: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Solve the kit's start position; the JSON object `pnp solve --json` prints. `values`
-    are config keys given directly, after the config file's; `progress(nodes, budget)`
-    replaces the stderr line every few seconds."""
+    """Solve the kit's start position; the JSON object `pnp solve --json` prints. `budget`
+    None is the solver's default (`default_budget`); `values` are config keys given
+    directly, after the config file's; `progress(nodes, budget)` replaces the stderr line
+    every few seconds."""
     gdef = get_game(game)
     solver = solver_for(gdef)
+    if budget is None:
+        budget = default_budget(solver)
     most = max_budget(solver, MAX_BUDGET)
     if not 1 <= budget <= most:
         raise PnpError(f"--budget must be from 1 to {most:,} nodes, got {budget:,}")
@@ -96,6 +99,7 @@ def run_solve(
         length=answer.length,
         shortest=answer.shortest,
         nodes=answer.nodes,
+        budget=budget,
         seconds=round(seconds, 3),
         start=answer.start,
         line=list(answer.line),
@@ -109,12 +113,14 @@ def run_solve(
 def plain(answer: dict[str, Any]) -> str:
     """The answer in one sentence."""
     nodes = f"{answer['nodes']:,} positions searched in {answer['seconds']:.1f} s"
+    more = f"; a --budget above {answer['budget']:,} may prove more" if "budget" in answer else ""
     if answer["result"] == "win":
-        proof = "the shortest possible" if answer["shortest"] else "not proven the shortest"
-        return f"won in {answer['length']} turns ({proof}); {nodes}"
+        if answer["shortest"]:
+            return f"won in {answer['length']} turns (the shortest possible); {nodes}"
+        return f"won in {answer['length']} turns (not proven the shortest); {nodes}{more}"
     if answer["result"] == "no-win":
         return f"proved unwinnable: every reachable position explored; {nodes}"
-    return f"unknown within the budget: no win found; {nodes}"
+    return f"unknown within the budget: no win found; {nodes}{more}"
 
 
 def turn_lines(answer: dict[str, Any]) -> list[str]:

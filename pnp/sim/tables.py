@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.sim.verdicts import is_interval_key, plus_minus
+from pnp.sim.verdicts import is_interval_key, mean_pm, plus_minus
 
 INTERVAL_NOTE = "\u00b1: 95 % interval"
 
@@ -48,7 +48,7 @@ def summary_rows(s: Mapping[str, Any]) -> Table:
     add(
         "duration_turns",
         "turns (mean / median)",
-        f"{plus_minus(d['mean'], d.get('ci'), 1)} / {d['median']:.1f}",
+        f"{mean_pm(d)} / {d['median']:.1f}",
     )
     add("duration_range", "turns (p5 - p95)", f"{d['p5']:.0f} - {d['p95']:.0f}")
     cis = s.get("end_reasons_ci", {})
@@ -80,11 +80,20 @@ def summary_rows(s: Mapping[str, Any]) -> Table:
             add(
                 key,
                 f"{name} / game (mean, p5 - p95)",
-                f"{plus_minus(value['mean'], value.get('ci'), 2)}  "
-                f"({value['p5']:.0f} - {value['p95']:.0f})",
+                f"{mean_pm(value, 2)}  ({value['p5']:.0f} - {value['p95']:.0f})",
             )
+    for name, b in (s.get("bot_shares") or {}).items():
+        by_seat = "  ".join("-" if x is None else f"{x:.3f}" for x in b["by_seat"])
+        add(
+            f"bot:{name}",
+            f"win share: {name} (all seat orders; by seat)",
+            f"{plus_minus(b['share'], b['ci'])} (fair {b['fair']:.3f}; {by_seat})",
+        )
     fair = s.get("fairness")
     if fair:
+        if fair.get("undecided"):
+            decided = f"{fair['decided_games']:,} ({100 * fair['undecided']:.1f} % no winner)"
+            add("decided_games", "decided games (the seat tests)", decided)
         add("first_player_advantage", "first-player advantage?", fair["first_player_advantage"])
         add("seats_differ", "seats differ?", fair["seats_differ"])
     return Table(
@@ -114,7 +123,7 @@ def grid_rows(keys: list[str], runs: list[tuple[list[Any], Mapping[str, Any]]]) 
         m = summary["metrics"]
         d = m["duration_turns"]
         row = [str(v) for v in values] + [
-            plus_minus(d["mean"], d.get("ci"), 1),
+            mean_pm(d),
             f"{d['p5']:.0f} - {d['p95']:.0f}",
             plus_minus(m["completion"], m.get("completion_ci")),
         ]

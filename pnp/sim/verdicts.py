@@ -1,14 +1,18 @@
 """Answers to a designer's yes/no questions, with the tests behind them.
 
-"Is there a first-player advantage?" is two tests at 95 %: seat 1's win share against the
-fair share (the mean seat share, so games no one won do not count against seat 1), and
-all seats together (chi-square goodness of fit of the seats' wins against equal wins).
-When seat 1's test finds nothing, the answer says how many games would detect a
-difference of one point (two-sided, 5 %, 80 % power).
+"Is there a first-player advantage?" is two tests at 95 %, both over the decided games
+(someone won; a shared win split), because a game no one won says nothing about the
+seats and counting it would make the test too cautious (at a third of games undecided,
+its true size was 2.2 %, not 5 %): seat 1's win share against the fair share 1/players,
+and all seats together (chi-square goodness of fit of the seats' wins against equal
+wins). The share of undecided games is reported beside them. When seat 1's test finds
+nothing, the answer says how many games (decided and undecided, at the share seen) would
+detect a difference of one point (two-sided, 5 %, 80 % power).
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from pnp.sim.intervals import ALPHA, chi_square_test, games_to_detect, share_test
@@ -24,18 +28,21 @@ def fairness(acc: Accumulator) -> dict[str, Any] | None:
     n = acc.games
     if n == 0 or acc.players < 2:
         return None
+    decided = acc.team_wins
     wins = [w / acc.unit for w in acc.seat_wins]
-    share = wins[0] / n
-    fair = sum(wins) / (acc.players * n)
-    p_seat = share_test(share, n, fair)
+    fair = 1 / acc.players
+    share = wins[0] / decided if decided else 0.0
+    p_seat = share_test(share, decided, fair)
     chi2, p_all = chi_square_test(wins)
-    needed = games_to_detect(DETECT, fair) if 0 < fair < 1 - DETECT else None
+    needed = None
+    if decided and 0 < fair < 1 - DETECT:
+        needed = math.ceil(games_to_detect(DETECT, fair) * n / decided)
     seat1 = {
         "share": round(share, 4),
         "fair": round(fair, 4),
         "difference": round(share - fair, 4),
         "p_value": round(p_seat, 4),
-        "significant": p_seat < ALPHA,
+        "significant": decided > 0 and p_seat < ALPHA,
     }
     seats = {
         "chi_square": round(chi2, 3),
@@ -45,6 +52,8 @@ def fairness(acc: Accumulator) -> dict[str, Any] | None:
     }
     return {
         "level": 1 - ALPHA,
+        "decided_games": decided,
+        "undecided": round(1 - decided / n, 4),
         "seat_1": seat1,
         "all_seats": seats,
         "games_to_detect_1_point": needed,
@@ -87,6 +96,14 @@ def plus_minus(value: float | None, ci: list[float] | None, digits: int = 3, uni
     return f"{value:.{digits}f}{unit} ({lo:.{digits}f}-{hi:.{digits}f}{unit})"
 
 
+def mean_pm(d: dict[str, Any], digits: int = 1) -> str:
+    """A distribution's mean with its interval; "(interval n/a)" where the sample could
+    not give one (a single game), never a zero-width "± 0.0"."""
+    if "ci" in d and d["ci"] is None:
+        return f"{d['mean']:.{digits}f} (interval n/a)"
+    return plus_minus(d["mean"], d.get("ci"), digits)
+
+
 def is_interval_key(key: str) -> bool:
     """A metrics key that holds another's interval or its method, not a figure."""
     return key.endswith(("_ci", "_ci_method"))
@@ -99,7 +116,7 @@ def plain_summary(s: dict[str, Any]) -> list[str]:
     d = m["duration_turns"]
     n = max(1, s["games"])
     out = [
-        f"Length: a game lasts {plus_minus(d['mean'], d.get('ci'), 1)} turns on average "
+        f"Length: a game lasts {mean_pm(d)} turns on average "
         f"(90 % of games between {d['p5']:.0f} and {d['p95']:.0f})."
     ]
     if s.get("cooperative"):
@@ -108,8 +125,15 @@ def plain_summary(s: dict[str, Any]) -> list[str]:
     else:
         fair = s.get("fairness") or {}
         if fair:
+            undecided = fair.get("undecided") or 0
+            over = (
+                f" (over the {fair['decided_games']:,} decided games; "
+                f"{100 * undecided:.1f} % had no winner)"
+                if undecided
+                else ""
+            )
             out.append(
-                f"Fairness: a first-player advantage? {fair['first_player_advantage']}. "
+                f"Fairness{over}: a first-player advantage? {fair['first_player_advantage']}. "
                 f"Do the seats differ? {fair['seats_differ']}."
             )
         done = plus_minus(100 * m["completion"], _pct(m.get("completion_ci")), 1, " %")

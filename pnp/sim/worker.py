@@ -24,6 +24,7 @@ import types
 from multiprocessing.connection import Connection
 from typing import Any
 
+from pnp import interrupt
 from pnp.gamedef import Engine
 from pnp.sim.metrics import Accumulator
 from pnp.sim.seats import Lineup, play_lineup
@@ -76,7 +77,9 @@ def play_chunk(
     the games `play_one` would play from `random.Random(seed)` for each seed text, or None
     for a model it plays only game by game; it then gets `BATCH` seeds at a time. When
     `halt` is raised the chunk ends before its next game (or batch): the tallies then hold
-    the games finished so far.
+    the games finished so far. A tree search under way (or about to begin) is not waited
+    for: KeyboardInterrupt leaves its game unfinished (`pnp.interrupt.searching`), and
+    `acc` holds the games finished before it.
     """
     engine = engine_of(engine_ref)
     acc = acc if acc is not None else Accumulator(players)
@@ -92,12 +95,16 @@ def play_chunk(
             add(record)
         start = batch.stop
     rng = random.Random()
-    play = engine.play_one if isinstance(bot, str) else functools.partial(play_lineup, engine)
-    for i in range(start, stop):
-        if halt.value:
-            break
-        rng.seed(game_seed(seed, i))
-        add(play(model, players, bot, rng, **options))
+    with interrupt.playing(halt):  # a tree search cut short raises KeyboardInterrupt
+        for i in range(start, stop):
+            if halt.value:
+                break
+            rng.seed(game_seed(seed, i))
+            if isinstance(bot, str):
+                add(engine.play_one(model, players, bot, rng, **options))
+            else:
+                seats = bot.seated(i)
+                add(play_lineup(engine, model, players, seats, rng, **options), seats.bots)
     return acc
 
 
@@ -137,8 +144,9 @@ def serve(conn: Connection, halt: ctypes.c_bool, parent: int) -> None:
     """A worker: learn each job once (``("job", i, pickled JobData)``), then play each
     chunk it is sent (``("chunk", i, k, start, stop)``) and send back its tallies, until
     told to stop (None), until the parent is gone, or after an error (sent back)."""
-    # the parent handles Ctrl-C and SIGTERM (sent to the whole group), via `halt`
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the parent handles Ctrl-C and SIGTERM (sent to the whole group), via `halt`; once
+    # it has raised `halt` it sends SIGINT here too, which ends a tree search under way
+    signal.signal(signal.SIGINT, functools.partial(_stop_search, halt))
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _die_with_parent(parent)
     jobs: dict[int, JobData] = {}
@@ -159,7 +167,11 @@ def serve(conn: Connection, halt: ctypes.c_bool, parent: int) -> None:
                 continue
             _, i, k, start, stop = task
             engine, model, players, bot, seed, options = jobs[i]
-            acc = play_chunk(engine, model, players, bot, seed, start, stop, options, halt=halt)
+            acc = Accumulator(players)
+            try:
+                play_chunk(engine, model, players, bot, seed, start, stop, options, acc, halt)
+            except KeyboardInterrupt:  # a search given up on a stop: the games before count
+                pass
             reply: tuple[Any, ...] = ("done", i, k, acc)
         except Exception as exc:
             reply = ("error", *_portable(exc))
@@ -169,6 +181,13 @@ def serve(conn: Connection, halt: ctypes.c_bool, parent: int) -> None:
             return
         if reply[0] == "error":
             return
+
+
+def _stop_search(halt: ctypes.c_bool, signum: int, frame: types.FrameType | None) -> None:
+    """A worker's SIGINT: once the run is stopping, a tree search under way ends (the
+    parent's signal alone, before it has raised `halt`, changes nothing)."""
+    if halt.value and interrupt.in_search():
+        raise KeyboardInterrupt
 
 
 def _portable(exc: Exception) -> tuple[Exception, str]:

@@ -4,7 +4,12 @@ Every route calls the functions the command line calls (`pnp.build`, `pnp.sim`),
 the job processes of `pnp.studio.jobs`, so what the page shows is what the CLI makes. Bad
 input is one line of JSON, ``{"error": ...}``, with the CLI's message: 404 for an unknown
 game or job, 413 for a body over 1 MB, 422 for a value the CLI would refuse (with the
-field's key when one field is at fault), 429 when too many jobs wait.
+field's key when one field is at fault), 429 when too many jobs and checks wait, 500 with
+the folder when the cache cannot be written. Before any route, the doors of
+`pnp.studio.guard` refuse what does not come from the studio's own page (400, 401, 403, 415).
+
+A check answers in its request; when its client goes away before the answer (a page that
+moved on to newer values), the check is cancelled unless another client waits for it.
 """
 
 from __future__ import annotations
@@ -12,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -27,19 +33,25 @@ from pnp.errors import PnpError
 from pnp.gamedef import GameDef, max_budget
 from pnp.games import get_game, registry
 from pnp.paper import paper_name
+from pnp.render.laser import presets_from_text
 from pnp.sim.command import MAX_SEED, parse_options, parse_sweep
+from pnp.sim.grid import check_sweep
 from pnp.sim.runner import check_limits
 from pnp.sim.seats import bot_names, engine_for, lineup, seat_count
 from pnp.sim.solve import MAX_BUDGET, solver_for
 from pnp.studio import schema
-from pnp.studio.cache import Cache
-from pnp.studio.jobs import Job, Jobs, TaskError
+from pnp.studio.cache import Cache, CacheError
+from pnp.studio.guard import Doors, Guard, new_token
+from pnp.studio.jobs import Asked, Busy, Job, JobCancelled, Jobs, TaskError
 from pnp.studio.work import write_zip
 from pnp.templating import TEMPLATES, render
+from pnp.tune.targets import metric_names
 
 MAX_BODY = 1_000_000  # bytes
-MAX_WAITING = 64  # jobs queued or running at once
+MAX_WAITING = 64  # jobs queued or running, and checks under way, at once
 STATIC = TEMPLATES / "studio" / "static"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
 
 
 class ApiError(Exception):
@@ -56,6 +68,13 @@ class Settings:
     cache: Path
     slots: int
     cache_limit: int
+    host: str = DEFAULT_HOST  # the address served: the only Host the studio answers
+    port: int = DEFAULT_PORT
+    token: str | None = field(default_factory=new_token)  # None: --no-token
+
+    @property
+    def doors(self) -> Doors:
+        return Doors(self.host, self.port, self.token)
 
 
 def _game(slug: str) -> GameDef:
@@ -63,6 +82,21 @@ def _game(slug: str) -> GameDef:
         return get_game(slug)
     except PnpError as exc:
         raise ApiError(404, str(exc)) from None
+
+
+async def _gone(request: Request) -> None:
+    """Returns once the client has gone away (its body is read: what comes next is the
+    disconnect)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _busy(waiting: int) -> ApiError:
+    return ApiError(429, f"{waiting} jobs and checks are waiting: cancel one or try again later")
+
+
+def _cache_error(exc: CacheError) -> ApiError:
+    return ApiError(500, str(exc), folder=str(exc.folder))
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -87,11 +121,37 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _values(game: GameDef, body: dict[str, Any]) -> dict[str, Any]:
-    """The body's `params`, read as a config file is: the effective parameters."""
+    """The body's `params`, read as a config file is: the effective parameters. A path is
+    never one of them: the studio reads no file a request names (laser presets come as
+    content, `laser_presets_toml`)."""
     try:
-        return schema.read_values(game, body.get("params", {}))
+        values = schema.read_values(game, body.get("params", {}))
     except schema.FieldError as exc:
         raise ApiError(422, str(exc), field=exc.key, fields=exc.fields) from None
+    named = [key for key in schema.path_keys(game) if values.get(key)]
+    if named:
+        line = (
+            f"'{named[0]}' names a file, and the studio reads no file a request names: "
+            "load the file in the page instead (its text is sent, never its path)"
+        )
+        raise ApiError(422, line, field=named[0], fields={named[0]: line})
+    return values
+
+
+def _presets(body: dict[str, Any]) -> str:
+    """The laser presets the page uploaded (TOML text, '' for the built-in ones), checked
+    now so that a fault is refused beside the field, in the words of the text itself."""
+    text = body.get("laser_presets_toml", "")
+    if not isinstance(text, str):
+        raise ApiError(422, "'laser_presets_toml' must be the text of a presets file")
+    if text:
+        try:
+            presets_from_text(text, "the uploaded presets")
+        except PnpError as exc:
+            raise ApiError(
+                422, str(exc), field="laser_presets", fields={"laser_presets": str(exc)}
+            ) from None
+    return text
 
 
 def _paper(body: dict[str, Any], values: dict[str, Any]) -> str:
@@ -154,8 +214,8 @@ class Studio:
 
     async def preview(self, request: Request) -> Response:
         game = _game(request.path_params["game"])
-        future = self.jobs.ask("preview", {"slug": game.slug}, {"game": game.slug})
-        result, folder = await asyncio.wrap_future(future)
+        asked = self.jobs.ask("preview", {"slug": game.slug}, {"game": game.slug})
+        result, folder = await self._answer(request, asked)
         return FileResponse(folder / result["png"], media_type="image/png")
 
     async def check(self, request: Request) -> Response:
@@ -164,12 +224,36 @@ class Studio:
         values = _values(game, body)
         paper = _paper(body, values)
         args = {"slug": game.slug, "values": values, "paper": paper}
-        future = self.jobs.ask("check", args, {"game": game.slug, "values": values, "paper": paper})
+        key = {"game": game.slug, "values": values, "paper": paper}
         try:
-            result, _ = await asyncio.wrap_future(future)
+            asked = self.jobs.ask("check", args, key, most=MAX_WAITING)
+        except Busy as exc:
+            raise _busy(exc.waiting) from None
+        result, _ = await self._answer(request, asked)
+        return JSONResponse(result)
+
+    async def _answer(self, request: Request, asked: Asked) -> tuple[Any, Path]:
+        """The asked task's result and folder once it ends, as one line of JSON if it
+        fails; if the client goes away first, it no longer waits (the task is cancelled
+        when no one else does)."""
+        answer = asyncio.wrap_future(asked.future)
+        gone = asyncio.ensure_future(_gone(request))
+        try:
+            await asyncio.wait({answer, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+        if not answer.done():
+            self.jobs.leave(asked)
+            answer.add_done_callback(lambda f: f.cancelled() or f.exception())  # unread
+            raise ApiError(499, "the client went away: nothing waits for this answer")
+        try:
+            return answer.result()
         except TaskError as exc:
             raise ApiError(422, str(exc)) from None
-        return JSONResponse(result)
+        except CacheError as exc:
+            raise _cache_error(exc) from None
+        except JobCancelled:
+            raise ApiError(503, "the studio is stopping: the task was cancelled") from None
 
     async def toml_out(self, request: Request) -> Response:
         game = _game(request.path_params["game"])
@@ -196,9 +280,9 @@ class Studio:
     # --- jobs ---------------------------------------------------------------------------
 
     def _submit(self, kind: str, game: GameDef, args: dict, request: dict) -> Response:
-        waiting = sum(j.state in ("queued", "running") for j in self.jobs.jobs.values())
+        waiting = self.jobs.waiting()
         if waiting >= MAX_WAITING:
-            raise ApiError(429, f"{waiting} jobs are waiting: cancel one or try again later")
+            raise _busy(waiting)
         job = self.jobs.submit(kind, game.slug, args, {"game": game.slug, **request})
         return JSONResponse({"job": job.id}, status_code=202)
 
@@ -212,8 +296,11 @@ class Studio:
         if not isinstance(formats, list) or not formats or not set(formats) <= set(known):
             raise ApiError(422, f"'formats' must be a list of {', '.join(known)}")
         chosen = tuple(f for f in known if f in formats)
+        presets = _presets(body)
         args = {"slug": game.slug, "values": values, "paper": paper, "formats": chosen}
         request_key = {"values": values, "paper": paper, "formats": chosen}
+        if presets:  # the text is the key, so an edited file is built again
+            args["presets"] = request_key["presets"] = presets
         return self._submit("build", game, args, request_key)
 
     async def simulate(self, request: Request) -> Response:
@@ -266,12 +353,53 @@ class Studio:
         key = str(sweep.get("key", ""))
         text = f"{key}=" + ",".join(str(v) for v in sweep["values"])
         key, swept = parse_sweep(text)
+        try:
+            check_sweep(game, (key,))
+        except PnpError as exc:
+            raise ApiError(422, str(exc), field=key) from None
         for value in swept:
             try:
                 schema.read_values(game, {**schema.changed(game, values), key: value})
             except schema.FieldError as exc:
                 raise ApiError(422, f"--sweep {key}: {exc}", field=key) from None
         return text
+
+    async def tune(self, request: Request) -> Response:
+        """`pnp tune` for the page's targets and keys, from the form's values: checked now
+        (the CLI's one-line errors, 422), run as a job like a simulation."""
+        game = _game(request.path_params["game"])
+        body = await _body(request)
+        values = _values(game, body)
+        targets, over = body.get("targets", []), body.get("over", [])
+        for name, words in (("targets", targets), ("over", over)):
+            if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+                raise ApiError(422, f"'{name}' must be a list of strings")
+        budget = body.get("budget", "5000games")
+        bot = body.get("bot", "random")
+        if not isinstance(budget, str) or not isinstance(bot, str):
+            raise ApiError(422, "'budget' and 'bot' must be strings")
+        changed = schema.changed(game, values)
+        try:
+            from pnp.tune import plan_tune
+
+            players = _whole(body, "players", None)
+            seed = _whole(body, "seed", 1)
+            assert seed is not None
+            plan_tune(game.slug, targets, over, players, bot, budget, seed, 1, None,
+                      None, None, 10.0, changed)  # fmt: skip
+        except PnpError as exc:
+            raise ApiError(422, str(exc)) from None
+        args = {
+            "slug": game.slug,
+            "values": changed,
+            "targets": targets,
+            "over": over,
+            "players": players,
+            "bot": bot,
+            "budget": budget,
+            "seed": seed,
+        }
+        return self._submit("tune", game, args, {k: v for k, v in args.items() if k != "slug"})
 
     async def solve(self, request: Request) -> Response:
         game = _game(request.path_params["game"])
@@ -296,6 +424,11 @@ class Studio:
         if job is None:
             raise ApiError(404, f"no job '{request.path_params['job'][:40]}'")
         return job
+
+    async def job_list(self, request: Request) -> Response:
+        """The jobs the studio remembers, oldest first, without their results."""
+        views = [job.view() for job in list(self.jobs.jobs.values())]
+        return JSONResponse([{k: v for k, v in view.items() if k != "result"} for view in views])
 
     async def job(self, request: Request) -> Response:
         return JSONResponse(self._job(request).view())
@@ -327,7 +460,10 @@ class Studio:
             raise ApiError(409, f"job {job.id} has not finished (it is {job.state})")
         target = job.folder / "kit.zip"
         if not target.is_file():
-            await asyncio.to_thread(write_zip, job.folder, job.result["files"], target)
+            try:
+                await asyncio.to_thread(write_zip, job.folder, job.result["files"], target)
+            except OSError as exc:
+                raise _cache_error(CacheError(job.folder, exc.strerror or str(exc))) from None
         name = f"{job.game}-{job.result['paper']}.zip"
         headers = {"content-disposition": f'attachment; filename="{name}"'}
         return FileResponse(target, media_type="application/zip", headers=headers)
@@ -341,7 +477,7 @@ def _listed(result: Any) -> list[str]:
     for pages in result.get("pages", {}).values():
         names += pages
     names += result.get("diagrams", [])
-    for key in ("zip", "report", "png", "pdf"):
+    for key in ("zip", "report", "png", "pdf", "config"):
         if isinstance(result.get(key), str):
             names.append(result[key])
     return names
@@ -355,6 +491,7 @@ MEDIA = {
     ".json": "application/json",
     ".html": "text/html; charset=utf-8",
     ".zip": "application/zip",
+    ".toml": "application/toml",
 }
 
 
@@ -379,6 +516,7 @@ def _game_view(game: GameDef) -> dict[str, Any]:
             "default": engine.DEFAULT_PLAYERS,
         }
         out["bots"] = list(bot_names(engine))
+        out["metrics"] = metric_names(engine)  # what a tune's target may name
         out["cooperative"] = engine.COOPERATIVE
         out["options"] = [
             {
@@ -427,8 +565,10 @@ def create_app(settings: Settings) -> Starlette:
         Route(game + "/build", studio.build, methods=["POST"]),
         Route(game + "/simulate", studio.simulate, methods=["POST"]),
         Route(game + "/solve", studio.solve, methods=["POST"]),
+        Route(game + "/tune", studio.tune, methods=["POST"]),
         Route(game + "/config.toml", studio.toml_out, methods=["POST"]),
         Route(game + "/config", studio.toml_in, methods=["POST"]),
+        Route("/api/jobs", studio.job_list, methods=["GET"]),
         Route("/api/jobs/{job}", studio.job, methods=["GET"]),
         Route("/api/jobs/{job}", studio.cancel, methods=["DELETE"]),
         Route("/api/jobs/{job}/kit.zip", studio.kit_zip),
@@ -438,6 +578,7 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(Guard, doors=settings.doors)],
         exception_handlers={ApiError: _error, 404: _not_found, 405: _bad_method},
     )
     app.state.studio = studio

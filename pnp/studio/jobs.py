@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import secrets
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.errors import PnpError
-from pnp.studio.cache import Cache, key_of
+from pnp.studio.cache import Cache, CacheError, key_of
 
 STATES = ("queued", "running", "done", "failed", "cancelled")
 GRACE = 1.0  # seconds a cancelled process has to end before it is killed
@@ -91,6 +92,16 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
+@dataclass
+class Asked:
+    """A short task some callers wait for: its result (or error) comes in `future`."""
+
+    key: str
+    future: Future = field(default_factory=Future)
+    cancel: threading.Event = field(default_factory=threading.Event)
+    waiters: int = 1
+
+
 class Jobs:
     """The studio's jobs and its pool of `slots` runners (threads that each watch one
     task process)."""
@@ -104,19 +115,28 @@ class Jobs:
         self._checks = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="pnp-check")
         self._lock = threading.Lock()
         self._key_locks: dict[str, threading.Lock] = {}
-        self._inflight: dict[str, Future] = {}
+        self._inflight: dict[str, Asked] = {}
         self._processes: set[BaseProcess] = set()
         self._closed = False
 
     # --- jobs -------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the forkserver now, in the background, so that it has warmed up by the time
-        the page asks for its first preview."""
+        """Start the forkserver now, so that it has warmed up by the time the page asks for
+        its first preview. It is born with Ctrl-C ignored (the server stops it; a Ctrl-C
+        during its warm-up would print the traceback of an import), and each job process
+        takes Ctrl-C back (`pnp.studio.work.child_main`)."""
         if self.ctx.get_start_method() == "forkserver":
             from multiprocessing import forkserver
 
-            threading.Thread(target=forkserver.ensure_running, daemon=True).start()
+            if threading.current_thread() is not threading.main_thread():
+                threading.Thread(target=forkserver.ensure_running, daemon=True).start()
+                return
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                forkserver.ensure_running()  # a spawn: the warm-up runs in the new process
+            finally:
+                signal.signal(signal.SIGINT, previous)
 
     def submit(self, kind: str, game: str, args: dict[str, Any], request: dict[str, Any]) -> Job:
         """A new job for `kind` (build, simulate, solve) with the task's `args`; `request`
@@ -159,10 +179,12 @@ class Jobs:
             job.state = "done"
             if isinstance(job.result, dict) and job.kind == "simulate":
                 job.done = job.total = job.result["json"].get("games", job.done)
-        except _Cancelled:
+        except JobCancelled:
             job.state = "cancelled"
         except TaskError as exc:
             job.state, job.error, job.result = "failed", str(exc), exc.result
+        except CacheError as exc:  # the cache folder cannot be written: one line naming it
+            job.state, job.error = "failed", str(exc)
         except Exception as exc:  # a bug in a task: said on the page, never a dead runner
             job.state, job.error = "failed", f"internal error ({type(exc).__name__}: {exc})"
         finally:
@@ -170,29 +192,58 @@ class Jobs:
 
     # --- checks and other short tasks ---------------------------------------------------
 
-    def ask(self, kind: str, args: dict[str, Any], request: dict[str, Any]) -> Future:
-        """A short task (check, preview) whose caller waits for its result: one run per
-        distinct request however many ask at once, then answered from the cache."""
+    def ask(
+        self, kind: str, args: dict[str, Any], request: dict[str, Any], most: int | None = None
+    ) -> Asked:
+        """A short task (check, preview) whose callers wait for its result: one run per
+        distinct request however many ask at once, then answered from the cache. Each
+        caller that gives up calls `leave`; when none is left the task is cancelled. A new
+        task when `most` jobs and tasks already wait is `Busy` (joining one is not)."""
         key = key_of({"kind": kind, **request})
         with self._lock:
-            running = self._inflight.get(key)
-            if running is not None:
-                return running
-            future: Future = Future()
-            self._inflight[key] = future
+            asked = self._inflight.get(key)
+            if asked is not None:
+                asked.waiters += 1
+                return asked
+            if most is not None and self._waiting() >= most:
+                raise Busy(self._waiting())
+            asked = self._inflight[key] = Asked(key)
 
         def work() -> None:
             try:
-                result, folder = self.run_task(kind, key, args, None, threading.Event())
-                future.set_result((result, folder))
+                if asked.cancel.is_set() or self._closed:
+                    raise JobCancelled
+                result, folder = self.run_task(kind, key, args, None, asked.cancel)
+                asked.future.set_result((result, folder))
             except BaseException as exc:
-                future.set_exception(exc)
+                asked.future.set_exception(exc)
             finally:
                 with self._lock:
-                    self._inflight.pop(key, None)
+                    if self._inflight.get(key) is asked:
+                        del self._inflight[key]
 
         self._checks.submit(work)
-        return future
+        return asked
+
+    def leave(self, asked: Asked) -> None:
+        """One caller of `ask` no longer waits (its client went away): the last one to go
+        cancels the task, queued or running, and a new identical ask starts afresh."""
+        with self._lock:
+            asked.waiters -= 1
+            if asked.waiters > 0 or asked.future.done():
+                return
+            asked.cancel.set()
+            if self._inflight.get(asked.key) is asked:
+                del self._inflight[asked.key]
+
+    def waiting(self) -> int:
+        """Jobs queued or running, and checks under way: what the cap counts."""
+        with self._lock:
+            return self._waiting()
+
+    def _waiting(self) -> int:
+        jobs = sum(j.state in ("queued", "running") for j in self.jobs.values())
+        return jobs + len(self._inflight)
 
     # --- one task in one process ------------------------------------------------------
 
@@ -205,7 +256,7 @@ class Jobs:
         cancel: threading.Event,
     ) -> tuple[Any, Path]:
         """The task's result and its cache folder: from the cache, else from a new process.
-        Raises `TaskError` for bad input, `_Cancelled` when cancelled."""
+        Raises `TaskError` for bad input, `JobCancelled` when cancelled."""
         with self._lock:
             key_lock = self._key_locks.setdefault(key, threading.Lock())
         with key_lock:  # the same request twice: the second one waits and reads the cache
@@ -213,13 +264,15 @@ class Jobs:
             folder = self.cache.folder(key)
             if cached is not None and folder is not None:
                 return cached, folder
+            if cancel.is_set():
+                raise JobCancelled
             work = self.cache.new_work_folder(key)
             try:
                 result = self._in_process(kind, args, work, progress, cancel)
+                return result, self.cache.keep(key, work, result)
             except BaseException:
-                self.cache.drop(work)
+                self.cache.drop(work)  # gone once the task has ended, however it ended
                 raise
-            return result, self.cache.keep(key, work, result)
 
     def _in_process(
         self, kind: str, args: dict[str, Any], work: Path, progress: Any, cancel: threading.Event
@@ -227,7 +280,7 @@ class Jobs:
         from pnp.studio.work import child_main
 
         if self._closed:
-            raise _Cancelled
+            raise JobCancelled
         parent, child = self.ctx.Pipe(duplex=False)
         proc = self.ctx.Process(
             target=child_main, args=(child, kind, args, str(work)), name=f"pnp-{kind}"
@@ -245,7 +298,7 @@ class Jobs:
                     proc.terminate()
                 if stopped_at is not None and time.monotonic() - stopped_at > GRACE:
                     proc.kill()
-                    raise _Cancelled
+                    raise JobCancelled
                 if parent.poll(0.05):
                     try:
                         message = parent.recv()
@@ -267,14 +320,14 @@ class Jobs:
                 self._processes.discard(proc)
         if end is None:
             if stopped_at is not None:
-                raise _Cancelled
+                raise JobCancelled
             raise RuntimeError(f"the {kind} process ended unexpectedly (exit code {proc.exitcode})")
         if end[0] == "done":
             if stopped_at is not None:
-                raise _Cancelled  # finished as the cancel came: a cancel still wins
+                raise JobCancelled  # finished as the cancel came: a cancel still wins
             return end[1]
         if end[0] == "cancelled":
-            raise _Cancelled
+            raise JobCancelled
         if end[0] == "error":
             raise TaskError(end[1], end[2] if len(end) > 2 else None)
         raise RuntimeError(end[1])
@@ -300,5 +353,13 @@ class Jobs:
         self._checks.shutdown(wait=False, cancel_futures=True)
 
 
-class _Cancelled(Exception):
+class Busy(Exception):
+    """Too many jobs and checks wait to start another: how many."""
+
+    def __init__(self, waiting: int) -> None:
+        super().__init__(waiting)
+        self.waiting = waiting
+
+
+class JobCancelled(Exception):
     """The task was cancelled (by the user or because the server stops)."""

@@ -18,8 +18,9 @@ from pnp.config import parse_toml, split_config
 from pnp.errors import PnpError
 from pnp.gamedef import GameDef
 from pnp.palette import INKS
-from pnp.params import PrintParams, field_hints, spec_of, toml_literal
+from pnp.params import PrintParams, Spec, field_hints, file_keys, spec_of, toml_literal
 from pnp.sim.command import as_json
+from pnp.sim.grid import PLAYERS, sweep_keys
 
 SYMBOLS = {
     "circle": "\u25cf",
@@ -52,9 +53,12 @@ class FieldError(PnpError):
         self.fields = fields or ({key: message} if key else {})
 
 
-def _kind(hint: Any, name: str) -> dict[str, Any]:
-    """The input a type needs: number, integer, boolean, choice, text, list or table."""
+def _kind(hint: Any, spec: Spec) -> dict[str, Any]:
+    """The input a type needs: number, integer, boolean, choice, text, list or table (a
+    colour is a choice of inks; a list of colours has swatches)."""
     origin = get_origin(hint)
+    if hint is str and spec.ink:
+        return {"type": "choice", "choices": list(INKS)}
     if hint is bool:
         return {"type": "boolean"}
     if hint is int:
@@ -67,9 +71,9 @@ def _kind(hint: Any, name: str) -> dict[str, Any]:
         return {"type": "choice", "choices": list(get_args(hint))}
     if origin is tuple:
         item = get_args(hint)[0]
-        if item is str and "colour" in name:
+        if item is str and spec.ink:
             return {"type": "colours", "item": "colour"}
-        inner = _kind(item, name)
+        inner = _kind(item, Spec())
         return {"type": "list", "item": inner["type"] if inner["type"] != "list" else "list"}
     if origin is dict:
         return {"type": "table"}
@@ -89,14 +93,15 @@ def _step(kind: str, lo: float | None, hi: float | None) -> float | None:
     return 0.01 if span <= 20 else 0.1
 
 
-def fields(cls: type, group: str) -> list[dict[str, Any]]:
-    """One JSON field per parameter of `cls` (a params dataclass)."""
+def fields(cls: type, group: str, sweep: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """One JSON field per parameter of `cls` (a params dataclass); `sweep` are the keys a
+    simulation may sweep (those the rules read)."""
     hints = field_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
         spec = spec_of(f)
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc,operator]
-        kind = _kind(hints[f.name], f.name)
+        kind = _kind(hints[f.name], spec)
         unit = _unit(spec.help, kind["type"])
         help_text = re.sub(r"(^|,\s*)mm$", "", spec.help).strip() if unit else spec.help
         field: dict[str, Any] = {
@@ -107,6 +112,7 @@ def fields(cls: type, group: str) -> list[dict[str, Any]]:
             "default_text": toml_literal(default),
             "help": help_text,
             "unit": unit,
+            "sweep": f.name in sweep,
         }
         if f.name == "paper":
             field.update(type="choice", choices=["a4", "letter"])
@@ -130,13 +136,20 @@ def schema(game: GameDef) -> dict[str, Any]:
     return {
         "game": game.slug,
         "title": game.title,
-        "fields": fields(type(game.default_params()), "game") + fields(PrintParams, "print"),
+        "fields": fields(type(game.default_params()), "game", _swept(game))
+        + fields(PrintParams, "print"),
         "colours": {
             name: {"hex": ink.hex, "symbol": ink.symbol, "char": SYMBOLS.get(ink.symbol, "")}
             for name, ink in INKS.items()
         },
         "variants": {name: dict(values) for name, values in game.variants.items()},
     }
+
+
+def _swept(game: GameDef) -> tuple[str, ...]:
+    """The parameters a sweep may change (`players`, the seat count, is not one: the
+    form sets it beside the bot)."""
+    return tuple(k for k in sweep_keys(game) if k != PLAYERS)
 
 
 def read_values(game: GameDef, values: Any) -> dict[str, Any]:
@@ -160,6 +173,11 @@ def read_values(game: GameDef, values: Any) -> dict[str, Any]:
     except PnpError as exc:
         raise FieldError(str(exc).removeprefix("the form: ")) from None
     return {**as_json(dataclasses.asdict(params)), **as_json(dataclasses.asdict(printing))}
+
+
+def path_keys(game: GameDef) -> tuple[str, ...]:
+    """The game's and the print settings' keys whose value names a file a build reads."""
+    return (*file_keys(game.default_params()), *file_keys(PrintParams))
 
 
 def changed(game: GameDef, effective: dict[str, Any]) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 import threading
 import webbrowser
@@ -11,9 +12,9 @@ from pathlib import Path
 
 from pnp.errors import PnpError
 from pnp.studio.app import Settings, create_app
+from pnp.studio.guard import new_token
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
+LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)", re.IGNORECASE)
 
 
 def is_loopback(host: str) -> bool:
@@ -23,6 +24,24 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def check_host(host: str) -> None:
+    """An IP address or a host name (RFC 1123): never '' (which would serve on every
+    interface) nor anything a browser could not put in an address."""
+    try:
+        ipaddress.ip_address(host)
+        return
+    except ValueError:
+        pass
+    labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+    if (
+        not host
+        or len(host) > 253
+        or not all(LABEL.fullmatch(label) for label in labels)
+        or labels[-1].isdigit()  # '127.1', '0': shorthands some resolvers read as addresses
+    ):
+        raise PnpError(f"--host must be an IP address or a host name, got {host[:80]!r}")
 
 
 def check_port(host: str, port: int) -> None:
@@ -39,18 +58,17 @@ def check_port(host: str, port: int) -> None:
 
 
 def serve(
-    host: str,
-    port: int,
     settings: Settings,
     open_browser: bool = False,
     say: Callable[[str], None] = print,
 ) -> None:
-    """Run the studio on host:port; returns once it is stopped."""
+    """Run the studio on the settings' host and port; returns once it is stopped."""
     import uvicorn
 
+    host, port = settings.host, settings.port
+    check_host(host)
     check_port(host, port)
-    shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{port}/"
+    url = settings.doors.url()
     app = create_app(settings)
     config = uvicorn.Config(
         app,
@@ -62,6 +80,11 @@ def serve(
     )
     server = uvicorn.Server(config)
     say(f"pnp studio: {url}  (Ctrl-C stops it)")
+    if settings.token is None:
+        say(
+            "warning: --no-token: the studio asks for no key, so any program on this machine "
+            "can run jobs on it"
+        )
     if not is_loopback(host):
         say(
             f"warning: serving on {host}: anyone on that network can use this studio "
@@ -72,8 +95,22 @@ def serve(
     server.run()
 
 
-def default_settings(cache: Path | None, slots: int | None, cache_limit: int) -> Settings:
+def default_settings(
+    cache: Path | None,
+    slots: int | None,
+    cache_limit: int,
+    host: str,
+    port: int,
+    token: bool = True,
+) -> Settings:
     from pnp.sim.runner import default_jobs
     from pnp.studio.cache import default_root
 
-    return Settings(cache or default_root(), slots or default_jobs(), cache_limit)
+    return Settings(
+        cache or default_root(),
+        slots or default_jobs(),
+        cache_limit,
+        host,
+        port,
+        new_token() if token else None,
+    )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import zipfile
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -70,11 +71,17 @@ def build(
     folder: Path,
     say: Say,
     formats: tuple[str, ...] = FORMATS,
+    presets: str = "",
 ) -> dict:
     """`pnp build SLUG --paper PAPER --format FORMATS` into `folder`, then a picture of every
     PDF page and the kit as one zip. The result lists the files, relative to `folder`, and
-    the check findings (a kit with check errors is refused with them)."""
+    the check findings (a kit with check errors is refused with them). `presets` is the
+    text of uploaded laser presets: the build reads them from a file of its own folder."""
     steps = [0]
+    own = folder / ".laser-presets.toml"
+    if presets:
+        own.write_text(presets, encoding="utf-8")
+        values = {**values, "laser_presets": str(own)}
 
     def progress(message: str) -> None:
         steps[0] += 1
@@ -87,6 +94,8 @@ def build(
         raise Refused(
             f"not built: {errors} check error(s)", {"checks": by_level(exc.findings)}
         ) from None
+    finally:
+        own.unlink(missing_ok=True)
     kit_files = sorted(p.relative_to(folder).as_posix() for p in result.files)
     pages = {}
     for name in kit_files:
@@ -130,13 +139,17 @@ def write_zip(folder: Path, names: list[str], target: Path) -> None:
     kit (fixed dates and order). Made when first asked for (a preview never is), under a
     temporary name and renamed into place."""
     part = target.with_name(f".{target.name}.{os.getpid()}.part")
-    with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as z:
-        for name in sorted(names):
-            info = zipfile.ZipInfo(name, ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            z.writestr(info, (folder / name).read_bytes())
-    os.replace(part, target)
+    try:
+        with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as z:
+            for name in sorted(names):
+                info = zipfile.ZipInfo(name, ZIP_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                z.writestr(info, (folder / name).read_bytes())
+        os.replace(part, target)
+    except OSError:
+        part.unlink(missing_ok=True)  # never half a zip left in an entry
+        raise
 
 
 def simulate(
@@ -195,6 +208,43 @@ def solve(
     return out
 
 
+def tune(
+    slug: str,
+    values: dict[str, Any],
+    targets: list[str],
+    over: list[str],
+    players: int | None,
+    bot: str,
+    budget: str,
+    seed: int,
+    folder: Path,
+    say: Say,
+) -> dict:
+    """`pnp tune --json --report` for the same request, from the form's values: the
+    answer, its report and the best setting as a config file."""
+    from pnp.tune import plan_tune, run_tune, status_line
+    from pnp.tune.report import write_tune_report
+
+    setup, dims, spent = plan_tune(
+        slug, targets, over, players, bot, budget, seed, default_jobs(), values=values
+    )
+
+    def told(status: dict[str, Any]) -> None:
+        say(int(1000 * status["spent"]), 1000, status_line(status))
+
+    tuned = run_tune(setup, dims, spent, told)
+    if tuned.stopped == "interrupted":
+        raise Cancelled
+    if tuned.stopped == "failure":
+        raise PnpError(f"the tune stopped: {tuned.failure}")
+    report = write_tune_report(tuned, folder / "tune.html", root=folder)
+    out: dict[str, Any] = {"json": tuned.json, "report": report.relative_to(folder).as_posix()}
+    if tuned.config:
+        (folder / "tune.toml").write_text(tuned.config, encoding="utf-8")
+        out["config"] = "tune.toml"
+    return out
+
+
 def preview(slug: str, folder: Path, say: Say) -> dict:
     """One picture of the game for the studio's list: its board (else its first part)."""
     from pnp.render.png import component_png
@@ -211,6 +261,7 @@ TASKS: dict[str, Callable[..., dict]] = {
     "build": build,
     "simulate": simulate,
     "solve": solve,
+    "tune": tune,
     "preview": preview,
 }
 
@@ -228,6 +279,7 @@ def child_main(conn: Connection, kind: str, args: dict[str, Any], folder: str) -
             conn.send(("progress", done, total, message))
 
     os.environ.setdefault("PNP_STUDIO_CHILD", "1")
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # the forkserver ignores it
     try:
         with interrupt.command_signals():
             result = TASKS[kind](**args, folder=Path(folder), say=say)

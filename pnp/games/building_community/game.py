@@ -20,6 +20,8 @@ GAME = GameDef(
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
     checks=Deferred(f"{PACKAGE}.checks", "run"),
     engine=engine,
+    # the keys its play model is made from: what a sweep may change
+    rule_keys=("radius", "colours", "pawn_colours", "scope"),
     solver=solver,
     draw_line=Deferred(f"{PACKAGE}.diagrams", "draw_line"),
     variants={"radius-2": {"radius": 2}, "anywhere": {"scope": "anywhere"}},

@@ -32,7 +32,8 @@ def build_kit(params: BuildingCommunityParams, printing: PrintParams) -> Kit:
     if params.solution:
         pages = solution_pages(params, printing, model)
         kit.components += pages
-        kit.sections.append(KitSection("Solution", tuple(c.name for c in pages), SOLUTION_NOTE))
+        names = tuple(c.name for c in pages)
+        kit.sections.append(KitSection("Solution", names, SOLUTION_NOTE, reading=True))
     kit.materials = _materials(printing, sum(t.copies for t in tile_parts))
     return kit
 

@@ -31,8 +31,12 @@ class BuildingCommunityParams(CardGroup, TileGroup):
 
     radius: int = param(3, lo=2, hi=8, help="rings around the centre space")
     players: int = param(2, lo=2, hi=6, help="player count the layout check solves")
-    colours: tuple[str, ...] = param(TILE_COLOURS, min_len=3, max_len=3, help="tile colours")
-    pawn_colours: tuple[str, ...] = param(PAWN_COLOURS, min_len=6, max_len=6, help="pawns")
+    colours: tuple[str, ...] = param(
+        TILE_COLOURS, min_len=3, max_len=3, help="tile colours", ink=True
+    )
+    pawn_colours: tuple[str, ...] = param(
+        PAWN_COLOURS, min_len=6, max_len=6, help="pawns", ink=True
+    )
     scope: Literal["near", "anywhere"] = param(
         "near", help="near: both swapped tiles touch the moving pawn; anywhere: any two"
     )

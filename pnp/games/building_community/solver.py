@@ -52,6 +52,10 @@ PASS_NODES = 1_000_000
 """With the compiled proof, the best-first passes stop here (or at half the budget): a
 short line for a small budget, the rest of a large one for the proof."""
 MAX_BUDGET = MAX_SOLVER_BUDGET  # the most nodes a search may be given: bounds its time
+DEFAULT_BUDGET = 250_000_000
+"""`pnp solve`'s budget when none is given: it proves the default board (radius 3) shortest
+at every player count. The proof took 9-210 million nodes (3 players the most: 210 M,
+about 30 CPU seconds), measured on 2026-11-28; `tests/test_bc_proof.py` holds it."""
 BYTES_PER_NODE = 150
 """Peak memory per stored position, measured (ru_maxrss) at radius 3 and 8, 2 to 6 players:
 each new position keeps its key in the parent table and a heap or layer entry. A position

@@ -20,6 +20,22 @@ GAME = GameDef(
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
     checks=Deferred(f"{PACKAGE}.checks", "run"),
     engine=engine,
+    # the keys its play model is made from: what a sweep may change
+    rule_keys=(
+        "rows",
+        "path_columns",
+        "refuge_rows",
+        "deck_safe",
+        "deck_thirst",
+        "protection_cards",
+        "figures_per_colour",
+        "tents_per_colour",
+        "colours",
+        "sixth_colour",
+        "goal_per_colour",
+        "tent_value",
+        "road_bonus",
+    ),
     documents=(("pattern", "Scroll-saw patterns (1:1)"),),
     variants={
         "brown-sixth-colour": {"sixth_colour": "brown"},

@@ -19,7 +19,7 @@ from pnp.games.desert_home.pieces import figure_standees, figure_tokens
 from pnp.games.desert_home.refuges import blade_overlays, blade_parts
 from pnp.games.desert_home.tiles import path_tiles, protection_cards
 from pnp.kit import FOLD_NOTE, Kit, KitDocument, KitSection, PrintParams, backs_note
-from pnp.paper import STICKER_PAPER
+from pnp.paper import PLAIN_PAPER, STICKER_PAPER
 from pnp.scene import CUT_LAYERS
 
 # Hardware for the pivot: ISO metric screw sizes, the lengths sold, and what a bolt needs
@@ -64,6 +64,7 @@ def build_kit(params: DesertHomeParams, printing: PrintParams) -> Kit:
                     (*blade_names, guide.name),
                     "Glue onto plywood, grain arrow along the grain; drill the pivot holes, "
                     "then saw just outside the black line.",
+                    stock=PLAIN_PAPER,
                 ),
             ),
             machine_layers=CUT_LAYERS,  # glued onto the wood: holes and drill marks show

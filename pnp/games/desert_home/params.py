@@ -45,8 +45,12 @@ class DesertHomeParams(CardGroup, DiceGroup):
     protection_cards: int = param(6, lo=0, hi=100, help="golden octagons")
     figures_per_colour: int = param(12, lo=0, hi=100)
     tents_per_colour: int = param(2, lo=0, hi=50)
-    colours: tuple[str, ...] = param(COLOURS, min_len=6, max_len=6, help="one per die and blade")
-    sixth_colour: str = param("black", help="replaces colours[0] everywhere (black or brown)")
+    colours: tuple[str, ...] = param(
+        COLOURS, min_len=6, max_len=6, help="one per die and blade", ink=True
+    )
+    sixth_colour: str = param(
+        "black", help="replaces colours[0] everywhere (black or brown)", ink=True
+    )
     goal_per_colour: int = param(5, lo=1, hi=50, help="figures of every colour a refuge needs")
     tent_value: int = param(3, lo=1, hi=10, help="figures one tent counts as")
     road_bonus: Literal["optional", "compulsory"] = param(

@@ -115,6 +115,7 @@ def blade_parts(p: DesertHomeParams, printing: PrintParams) -> list[Component]:
             level=level,
             pivot=(dx, dy),
             axis_deg=90.0,
+            grain=90.0,  # along the axis, as its arrow shows: cut sheets keep it so
             thickness=p.plywood_thickness,
         )
         out.append(comp)

@@ -4,15 +4,17 @@ The rule text comes from `templates/rules/exploding-dice/` and follows the param
 size, dice, die size, arrows, stall rule, custom faces), so the printed rules always
 describe the printed and simulated set. Everything must fit the mint tin, so the cards'
 corner radius is raised when the tin's round corners would catch them, and every card
-that goes in the tin carries a corner guide: the trim's corner arcs drawn dark on a light
-halo, so they show on the dark title bar as on the cream.
+that goes in the tin carries a corner guide: the trim's corner arcs drawn dark (haloed on
+the dark title bar) on the guide layer, so a print service's image leaves them out.
 """
 
 from __future__ import annotations
 
 import math
+from itertools import groupby, pairwise
 from typing import cast
 
+import numpy as np
 from shapely import affinity
 from shapely.geometry import LineString, box
 
@@ -36,8 +38,9 @@ from pnp.games.exploding_dice.params import STANDARD_FACES, ExplodingDiceParams,
 from pnp.games.exploding_dice.rules import TARGET  # the rules' goal, printed on the cards
 from pnp.games.exploding_dice.tin import cut_radius
 from pnp.kit import PrintParams
+from pnp.paint import colours_at, paints
 from pnp.palette import ink
-from pnp.scene import Component, Shape, Style, Text, circle, symbol_shape
+from pnp.scene import Component, Shape, Style, Text, circle, shown_on, symbol_shape
 
 GAME = "exploding-dice"
 TITLE = "Exploding Dice"
@@ -47,8 +50,7 @@ LABEL_MARGIN = (1.75, 1.95)  # lid label inset from the tin outline: 88 x 53 on 
 LABEL_RADIUS_INSET = 2.0
 BODY_MAX = 8.5  # largest body size for rule cards, in points
 DECK_FLOOR = 7.0  # the deck shares one size down to this; a card needing less shrinks alone
-GUIDE_HALO = Style(stroke="#FFFFFF", stroke_width=0.8)  # shows the line on dark title bars
-GUIDE_LINE = Style(stroke="#1B2433", stroke_width=0.3)  # and the line itself on the cream
+GUIDE_LINE = Style(stroke="#1B2433", stroke_width=0.3)  # haloed where the ground is dark
 GUIDE_STEPS = 12  # segments per corner arc
 
 
@@ -184,22 +186,29 @@ def player_aid(
 
 def corner_guides(comp: Component) -> None:
     """The trim's four corner arcs as printed lines: where a corner-rounder (or scissors)
-    cuts. Dark on a wider light halo, so one drawing shows on any background."""
+    cuts. Guides, not art: the home print shows them, a print service's image (the art
+    only) does not, as the service cuts its own corners. Dark, with a light halo where
+    they cross a dark ground (the title bar), so they show on any background."""
     w, h, r = comp.width, comp.height, float(comp.meta["radius"])  # type: ignore[arg-type]
     if r <= 0:
         return
+    below = paints(comp, ("art",))
     for cx, cy, start in ((w - r, h - r, 0), (r, h - r, 90), (r, r, 180), (w - r, r, 270)):
-        arc = LineString(
-            [
-                (
-                    cx + r * math.cos(math.radians(start + 90 * k / GUIDE_STEPS)),
-                    cy + r * math.sin(math.radians(start + 90 * k / GUIDE_STEPS)),
-                )
-                for k in range(GUIDE_STEPS + 1)
-            ]
-        )
-        comp.add(Shape(arc, "art", GUIDE_HALO))
-        comp.add(Shape(arc, "art", GUIDE_LINE))
+        pts = [
+            (
+                cx + r * math.cos(math.radians(start + 90 * k / GUIDE_STEPS)),
+                cy + r * math.sin(math.radians(start + 90 * k / GUIDE_STEPS)),
+            )
+            for k in range(GUIDE_STEPS + 1)
+        ]
+        mids = np.array([((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0), (x1, y1) in pairwise(pts)])
+        grounds = colours_at(below, mids[:, 0], mids[:, 1])
+        k = 0
+        for ground, run in groupby(grounds):  # one line per stretch over one ground
+            n = len(list(run))
+            line = Shape(LineString(pts[k : k + n + 1]), "guide", GUIDE_LINE)
+            comp.add(*shown_on(line, ground))
+            k += n
 
 
 # --- tin lid label -----------------------------------------------------------------------

@@ -6,6 +6,7 @@ from geometry.folding import FoldPlan, container
 from geometry.intersections import quarter_turn
 from geometry.shapes import centred_rounded_rect
 from pnp.checks import Finding, Level, check_cut_outlines, check_fits, check_palette
+from pnp.games.exploding_dice.engine import MIN_PLAYERS, degenerate
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel
 from pnp.games.exploding_dice.tin import CUT_TOLERANCE, TinFit, tin_fit
 from pnp.kit import Kit
@@ -131,6 +132,9 @@ def check_stickers(kit: Kit, p: ExplodingDiceParams) -> list[Finding]:
 
 
 def check_dice_count(model: PlayModel) -> list[Finding]:
+    why = degenerate(model, MIN_PLAYERS)
+    if why:  # the general simulation rule finds it too: "no game lasted a turn"
+        return [Finding("warning", "dice", f"degenerate: {why}")]
     cells = model.n * model.n
     if len(model.dice) < cells:
         return [

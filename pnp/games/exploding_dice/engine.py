@@ -55,6 +55,27 @@ def prepare(params: ExplodingDiceParams, players: int, two_colours: bool = False
     return play_model(params)  # validates: e.g. every start die must be able to show 1
 
 
+def degenerate(model: PlayModel, players: int) -> str | None:
+    """Setup puts each colour's first die on its start point and keeps the rest in the
+    reserve; a turn begins by ending the game if the grid is full or the reserve empty.
+    With a 2 x 2 grid the start dice fill it, with one die per colour the reserve starts
+    empty: either way every game ends before its first turn."""
+    starts = len(model.colours)
+    if model.n * model.n <= starts:
+        return (
+            f"the {model.n} x {model.n} grid has {model.n * model.n} intersections and the "
+            f"{starts} start dice fill them, so every game ends as 'full' before a turn is "
+            "played (n must be at least 4)"
+        )
+    if len(model.dice) <= starts:
+        return (
+            f"with 1 die per colour all {len(model.dice)} dice start on the board and the "
+            "reserve is empty, so every game ends at the first draw, before a turn is played "
+            "(dice_per_colour must be at least 2)"
+        )
+    return None
+
+
 def warm(model: PlayModel) -> None:
     """Build the kernel's board or the fast tables now (the runner calls this before it
     forks its workers, so a missing kernel is reported once, not once per worker)."""

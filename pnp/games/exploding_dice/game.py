@@ -20,6 +20,8 @@ GAME = GameDef(
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
     checks=Deferred(f"{PACKAGE}.checks", "run"),
     engine=engine,
+    # the keys its play model is made from: what a sweep may change
+    rule_keys=("n", "colours", "dice_per_colour", "faces", "arrows", "stall"),
     variants={
         "pinwheel-16mm": {"arrows": "pinwheel", "die_size": 16},
         "custom-faces": {"faces": {"red": [1, 1, 2, 2, 3, 3]}, "stall": "skip"},

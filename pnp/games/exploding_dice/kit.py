@@ -61,11 +61,12 @@ def _sections(kit: Kit, fit: TinFit) -> list[KitSection]:
             f"Square corners catch the tin: round them ({fit.radius:g} mm punch or the "
             "printed guide). "
         )
+    folds = len(kit.component("board").fold_lines)
     return [
         KitSection(
             "Board, score track, score sheet, lid label",
             ("board", "score-track", "score-sheet", "tin-label"),
-            "Cut on the crop marks; fold the board on its dashed line"
+            f"Cut on the crop marks{board_folds(folds)}"
             + ("; round the score cards' corners as the rule cards'." if rounding else "."),
         ),
         KitSection(
@@ -88,6 +89,17 @@ def _sections(kit: Kit, fit: TinFit) -> list[KitSection]:
             "Markers for the track; paper dice only if you have no blank dice.",
         ),
     ]
+
+
+def board_folds(n: int) -> str:
+    """How to fold the board to fit the tin, as many dashed lines as its fold plan has."""
+    if n == 0:
+        return ""
+    if n == 1:
+        return "; fold the board in half on its dashed line"
+    if n == 2:
+        return "; fold the board on both of its dashed lines"
+    return f"; fold the board on each of its {n} dashed lines"
 
 
 def _check_board_fits_paper(p: ExplodingDiceParams, printing: PrintParams) -> None:

@@ -58,7 +58,7 @@ class ExplodingDiceParams(CardGroup, TinGroup, DiceGroup):
     )
     n: int = param(4, lo=2, hi=16, help="grid size, even")
     clearance: float = param(3.0, lo=0, hi=20, help="mm between neighbouring dice")
-    colours: tuple[str, ...] = param(COLOURS, min_len=4, max_len=4)
+    colours: tuple[str, ...] = param(COLOURS, min_len=4, max_len=4, ink=True)
     dice_per_colour: int = param(4, lo=1, hi=64)
     faces: dict[str, tuple[tuple[int, ...], ...]] = param(factory=dict, parse=parse_faces)
     arrows: Literal["all", "pinwheel"] = param("all")
@@ -114,8 +114,9 @@ def validate(p: ExplodingDiceParams) -> None:
             )
         for fs in sets:
             if len(fs) != 6 or not all(isinstance(v, int) and 1 <= v <= 6 for v in fs):
+                got = shown(list(fs))
                 raise PnpError(
-                    f"faces for {colour}: each die needs six values from 1 to 6, got {list(fs)}"
+                    f"faces for {colour}: each die needs six values from 1 to 6, got {got}"
                 )
         if 1 not in sets[0]:
             raise PnpError(

@@ -124,15 +124,17 @@ def must_round(fit: TinFit) -> bool:
 
 def cover_line(p: ExplodingDiceParams, fit: TinFit) -> str:
     """The cover's promise about the tin, from the same measurement the check reports."""
-    tin = f"A mint tin of about {p.tin_width:g} x {p.tin_height:g} mm inside and "
-    tin += f"{p.tin_depth:g} mm deep"
+    tin = f"A mint tin of about {p.tin_width:g} x {p.tin_height:g} mm inside, "
+    tin += f"{p.tin_depth:g} mm deep, with " + (
+        f"corners of {p.tin_radius:g} mm radius" if p.tin_radius > 0 else "square corners"
+    )
     if fit.holds_all:
-        return f"{tin} holds it all: the {fit.dice} dice, the folded board and the cards."
+        return f"{tin}, holds it all: the {fit.dice} dice, the folded board and the cards."
     if fit.radius is None or fit.spare < 0:
         return f"{tin}: the cards do not fit it at this size (see pnp check)."
     rest = fit.dice - fit.dice_in_tin
     return (
-        f"{tin} holds the folded board, the cards and only {fit.dice_in_tin} of the "
+        f"{tin}, holds the folded board, the cards and only {fit.dice_in_tin} of the "
         f"{fit.dice} dice of {p.die_size:g} mm ({count_of(fit.per_layer, 'die', 'dice')} a "
         f"layer, room for {count_of(fit.layers, 'layer', 'layers')}): keep the "
         f"{'other die' if rest == 1 else f'other {rest} dice'} in a bag."

@@ -20,6 +20,21 @@ GAME = GameDef(
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
     checks=Deferred(f"{PACKAGE}.checks", "run"),
     engine=engine,
+    # the keys its play model is made from: what a sweep may change
+    rule_keys=(
+        "dough_grams",
+        "blobs_per_player",
+        "density",
+        "start_thickness",
+        "home_thickness",
+        "circle_margin",
+        "circle_gap",
+        "board_margin",
+        "home_depth",
+        "board_height",
+        "dough_colours",
+        "dice",
+    ),
     variants={
         "reduced": {"board_scale": 0.5},
         "die-c-3-3": {"dice": [[1, 1, 1, 1, 1, 0], [1, 1, 1, 1, 0, 0], [1, 1, 1, 0, 0, 0]]},

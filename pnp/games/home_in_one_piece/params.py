@@ -67,10 +67,15 @@ class HomeInOnePieceParams(CardGroup, DiceGroup, ScaleGroup):
     home_depth: float = param(130.0, lo=20, hi=2000, help="home zone, mm")
     board_height: float = param(400.0, lo=50, hi=3000, help="mm")
     dough_colours: tuple[str, ...] = param(
-        ("red", "blue"), min_len=2, max_len=2, help="one palette colour per player"
+        ("red", "blue"), min_len=2, max_len=2, help="one palette colour per player", ink=True
     )
     dice: tuple[tuple[int, ...], ...] = param(
-        DEFAULT_DICE, min_len=1, max_len=3, help="per die: six faces, 1 = blob, 0 = blank"
+        DEFAULT_DICE,
+        min_len=1,
+        max_len=3,
+        item_lo=0,
+        item_hi=1,
+        help="per die: six faces, 1 = blob, 0 = blank",
     )
     die_letters: tuple[str, ...] = param(
         ("A", "B", "C"), min_len=1, max_len=3, help="one letter per die"
@@ -153,10 +158,8 @@ def validate(p: HomeInOnePieceParams) -> HomeInOnePieceParams:
     if p.dough_colours[0] == p.dough_colours[1]:
         raise PnpError(f"the two players need different dough colours, got {p.dough_colours[0]}")
     for k, faces in enumerate(p.dice):
-        if len(faces) != 6:
+        if len(faces) != 6:  # each face is 0 or 1 by its declaration (`dice`'s item range)
             raise PnpError(f"die {k + 1} needs six faces, got {len(faces)}")
-        if any(f not in (0, 1) for f in faces):
-            raise PnpError(f"die {k + 1}: each face is 1 (a blob) or 0 (blank), got {list(faces)}")
     if len(p.die_letters) != len(p.dice):
         from pnp.text import count_of  # the wording only: reportlab's metrics load with it
 

@@ -20,6 +20,8 @@ GAME = GameDef(
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
     checks=Deferred(f"{PACKAGE}.checks", "run"),
     engine=engine,
+    # the keys its play model is made from: what a sweep may change
+    rule_keys=("colours", "rules"),
     variants={
         "reduced": {"board_scale": 0.38},
         "standard-rules": {"rules": "standard"},

@@ -20,7 +20,7 @@ class ParcheesiParams(CardGroup, DiceGroup, ScaleGroup):
 
     board_size: float = param(500.0, lo=200, hi=1000, help="board side at real size, mm")
     colours: tuple[str, ...] = param(
-        ("red", "blue", "green", "yellow"), min_len=4, max_len=4, help="palette names"
+        ("red", "blue", "green", "yellow"), min_len=4, max_len=4, help="palette names", ink=True
     )
     rules: Literal["seed", "standard"] = param("seed", help="seed or standard")
     pawn_size: float = param(16.0, lo=5, hi=40, help="pawn base diameter, mm")

@@ -9,6 +9,7 @@ const el = (tag, attrs = {}, ...kids) => {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") node.className = v;
+    else if (k === "style") node.style.cssText = v; // CSSOM: the page's CSP allows no style attribute
     else if (k === "text") node.textContent = v;
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : v);
@@ -29,7 +30,11 @@ const S = {
   buildJob: null, // the job whose pictures the page shows or waits for
   runJob: null,
   solveJob: null,
+  tuneJob: null,
   generation: 0,  // each edit starts a new generation; late answers of old ones are dropped
+  edited: false,  // the next address is a step of its own (Back undoes it)
+  presets: null,  // laser presets loaded from a file: {name, text}; sent as text, never a path
+  routing: Promise.resolve(), // one address change at a time
 };
 
 async function api(method, url, body) {
@@ -41,6 +46,7 @@ async function api(method, url, body) {
   const res = await fetch(url, opts);
   const type = res.headers.get("content-type") || "";
   const data = type.includes("json") ? await res.json() : await res.text();
+  if (res.status === 401) showPageError(data.error); // no key: nothing on the page can work
   if (!res.ok) {
     const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
     err.status = res.status;
@@ -62,10 +68,62 @@ async function poll(jobId, onProgress, isCurrent = () => true) {
 
 const fileUrl = (job, name) => `/api/jobs/${job.id}/files/${name.split("/").map(encodeURIComponent).join("/")}`;
 
-// --- routing -------------------------------------------------------------------------
+// --- routing: the page's address holds the game and every changed parameter ------------
 
-async function route() {
-  const slug = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
+function readAddress() {
+  // "#/exploding-dice?die_size=16&paper=letter": a reload, a shared link or Back shows this
+  const hash = location.hash.replace(/^#\/?/, "");
+  const cut = hash.indexOf("?");
+  return {
+    slug: decodeURIComponent(cut < 0 ? hash : hash.slice(0, cut)),
+    query: new URLSearchParams(cut < 0 ? "" : hash.slice(cut + 1)),
+  };
+}
+
+function address() {
+  // each changed field as the text its box shows, in the form's order
+  const changed = formValues();
+  const query = new URLSearchParams();
+  for (const f of S.schema.fields) if (f.key in changed) query.set(f.key, fieldText(f));
+  const q = query.toString();
+  return `#/${encodeURIComponent(S.game)}${q ? `?${q}` : ""}`;
+}
+
+function keepAddress() {
+  // an edit is a step of the history; a restored or opened state only tidies the address
+  const want = address();
+  if (want !== location.hash) {
+    if (S.edited) history.pushState(null, "", want);
+    else history.replaceState(null, "", want);
+  }
+  S.edited = false;
+}
+
+function applyAddress(query) {
+  // every field as the address says (a field it does not name: its default); true if any changed
+  let changed = false;
+  for (const f of S.schema.fields) {
+    if (query.has(f.key)) {
+      if (fieldText(f) === query.get(f.key)) continue;
+      setFieldText(f, query.get(f.key));
+    } else {
+      if (JSON.stringify(readField(f)) === JSON.stringify(f.default)) continue;
+      setField(f, f.default);
+    }
+    changed = true;
+  }
+  const paper = S.schema.fields.find((f) => f.key === "paper");
+  setPaper(paper ? String(readField(paper)) : "a4");
+  return changed;
+}
+
+function route() {
+  S.routing = S.routing.then(showAddress, showAddress);
+  return S.routing;
+}
+
+async function showAddress() {
+  const { slug, query } = readAddress();
   $$("#game-tabs a").forEach((a) => a.classList.toggle("active", a.dataset.game === slug));
   if (!slug || !S.games[slug]) {
     $("#home").hidden = false;
@@ -75,22 +133,28 @@ async function route() {
   }
   $("#home").hidden = true;
   $("#studio").hidden = false;
-  if (S.game !== slug) await openGame(slug);
+  if (S.game !== slug) await openGame(slug, query);
+  else if (applyAddress(query)) scheduleUpdate(0);
 }
 
-async function openGame(slug) {
+async function openGame(slug, query) {
   S.game = slug;
   S.generation++;
+  S.presets = null;
   const info = S.games[slug];
   document.title = `${info.title} · pnp studio`;
   $("#game-title").textContent = info.title;
   S.schema = await api("GET", `/api/games/${slug}/params`);
   renderForm(S.schema);
+  applyAddress(query);
   renderPlayForm(info);
   clearKit();
   $("#run-result").replaceChildren();
   $("#solve-result").replaceChildren();
+  $("#tune-result").replaceChildren();
+  renderTuneForm(info);
   $("#play-tab").hidden = !info.simulate;
+  $("#tune-tab").hidden = !info.simulate;
   $("#solve-tab").hidden = !info.solver;
   showTab("kit");
   scheduleUpdate(0);
@@ -112,6 +176,7 @@ function renderForm(schema) {
     for (const f of schema.fields.filter((x) => x.group === group)) set.append(fieldRow(f));
     form.append(set);
   }
+  for (const f of schema.fields) setField(f, f.default);
   const variants = $("#variant");
   variants.replaceChildren(el("option", { value: "", text: "Variants…" }));
   for (const name of Object.keys(schema.variants)) variants.append(el("option", { value: name, text: name }));
@@ -137,6 +202,10 @@ function fieldRow(f) {
   }
   input.name = f.key;
   line.append(input);
+  if (f.key === "laser_presets") {
+    line.classList.add("file");
+    line.append(...presetsButtons(f, input));
+  }
   const grid = f.type === "list" && f.item === "list" ? gridEditor(input) : null;
   if (f.unit) line.append(el("span", { class: "unit", text: f.unit }));
   line.append(el("span", { class: "spacer" }), el("span", { class: "default", text: `default ${f.default_text}` }));
@@ -147,20 +216,45 @@ function fieldRow(f) {
   if (hint) row.append(el("div", { class: "help", text: hint }));
   row.append(el("div", { class: "error", role: "alert", hidden: true }));
   row.append(el("div", { class: "finding", hidden: true }));
-  setField(f, f.default);
   const onEdit = () => {
     if (f.type === "colours") drawSwatches(row, readField(f));
     row.classList.toggle("changed", JSON.stringify(readField(f)) !== JSON.stringify(f.default));
+    if (f.key === "paper") setPaper(String(readField(f)));
+    if (f.key === "laser_presets") S.presets = null; // a typed path is the field's, not a file's
+    S.edited = true;
     scheduleUpdate();
   };
   input.addEventListener(input.tagName === "SELECT" || input.type === "checkbox" ? "change" : "input", onEdit);
-  // fill in after the row exists (setField finds it by id)
-  queueMicrotask(() => {
-    setField(f, f.default);
-    if (f.type === "colours") drawSwatches(row, f.default);
-  });
   input.redraw = grid ? grid.render : null;
   return row;
+}
+
+function presetsButtons(f, input) {
+  // laser presets come from a file the designer picks: its text goes to the studio, which
+  // reads no path a page sends; the box shows the file's name
+  input.readOnly = true;
+  input.placeholder = "built in";
+  const file = el("input", { type: "file", accept: ".toml,text/plain", hidden: true });
+  file.addEventListener("change", async () => {
+    const chosen = file.files[0];
+    file.value = "";
+    if (!chosen) return;
+    S.presets = { name: chosen.name, text: await chosen.text() };
+    input.value = chosen.name;
+    refreshRow(f);
+    S.edited = true;
+    scheduleUpdate(0);
+  });
+  const clear = () => {
+    S.presets = null;
+    setField(f, f.default);
+    S.edited = true;
+    scheduleUpdate(0);
+  };
+  return [
+    el("label", { class: "ghost button small", title: "Load a TOML file of your laser presets" }, "Load…", file),
+    el("button", { type: "button", class: "ghost small", title: "Back to the built-in presets", text: "×", onclick: clear }),
+  ];
 }
 
 function gridEditor(textarea) {
@@ -236,7 +330,28 @@ function setField(f, value) {
   else if (f.type === "table" || (f.type === "list" && f.item === "list")) input.value = JSON.stringify(value);
   else if (f.type === "list" || f.type === "colours") input.value = (value || []).join(", ");
   else input.value = value === null || value === undefined ? "" : String(value);
+  if (f.key === "laser_presets") S.presets = null;
+  refreshRow(f);
+}
+
+function fieldText(f) {
+  // the field as its box shows it: what the page's address keeps
+  const input = inputOf(f.key);
+  return f.type === "boolean" ? String(input.checked) : input.value;
+}
+
+function setFieldText(f, text) {
+  const input = inputOf(f.key);
+  if (f.type === "boolean") input.checked = text === "true";
+  else input.value = text;
+  if (f.key === "laser_presets") S.presets = null;
+  refreshRow(f);
+}
+
+function refreshRow(f) {
+  const input = inputOf(f.key);
   const row = input.closest(".field");
+  const value = readField(f);
   row.classList.toggle("changed", JSON.stringify(value) !== JSON.stringify(f.default));
   if (input.redraw) input.redraw();
   if (f.type === "colours") drawSwatches(row, value);
@@ -268,6 +383,7 @@ function readField(f) {
 function formValues() {
   const out = {};
   for (const f of S.schema.fields) {
+    if (f.key === "laser_presets" && S.presets) continue; // sent as text: presetsBody()
     const v = readField(f);
     if (v === null) continue; // an empty number box: its default
     if (JSON.stringify(v) !== JSON.stringify(f.default)) out[f.key] = v;
@@ -277,7 +393,19 @@ function formValues() {
 
 function loadValues(values) {
   for (const f of S.schema.fields) setField(f, f.key in values ? values[f.key] : f.default);
+  setPaper(String(values.paper || "a4"));
+  S.edited = true;
   scheduleUpdate(0);
+}
+
+const presetsBody = () => (S.presets ? { laser_presets_toml: S.presets.text } : {});
+
+function setPaper(paper) {
+  // the paper buttons and the form's `paper` field are one setting
+  S.paper = paper === "letter" ? "letter" : "a4";
+  $$("#paper-seg button").forEach((x) => x.classList.toggle("on", x.dataset.paper === S.paper));
+  const f = S.schema && S.schema.fields.find((x) => x.key === "paper");
+  if (f && readField(f) !== S.paper) setField(f, S.paper);
 }
 
 function showFieldErrors(fields) {
@@ -302,22 +430,26 @@ async function update() {
   // asks for PDF and SVG only; the zip button asks for the whole kit
   const gen = ++S.generation;
   const current = () => gen === S.generation;
+  keepAddress();
   const params = formValues();
+  const paper = S.paper;
   const status = $("#build-status");
   $("#form-error").hidden = true;
   status.className = "status busy";
   status.textContent = "checking and building…";
+  checksBusy(params, paper);
   $("#zip-link").classList.add("disabled");
   if (S.buildJob && !["done", "failed", "cancelled"].includes(S.buildJob.state)) {
     api("DELETE", `/api/jobs/${S.buildJob.id}`).catch(() => {});
   }
   let job;
   try {
-    ({ job } = await api("POST", `/api/games/${S.game}/build`, { params, paper: S.paper, formats: PREVIEW }));
+    ({ job } = await api("POST", `/api/games/${S.game}/build`, { params, paper, formats: PREVIEW, ...presetsBody() }));
   } catch (err) {
     if (!current()) return;
     if (err.status === 422) {
       showFieldErrors(err.data.fields || {});
+      checksNotMade(params, paper, err.message);
       if (!err.data.field) showFormError(err.message);
       status.className = "status bad";
       status.textContent = "not built: fix the value marked in the form";
@@ -334,10 +466,12 @@ async function update() {
     if (j.state === "running") status.textContent = `building… ${j.progress.message || ""}`;
   }, current);
   if (!done || !current()) return;
-  if (done.result && done.result.checks) renderChecks(done.result.checks);
+  const checked = done.result && done.result.checks;
+  if (checked) renderChecks(checked, params, paper);
+  else checksNotMade(params, paper, done.state === "failed" ? done.error : "the build was cancelled");
   if (done.state !== "done") {
     status.className = "status bad";
-    status.textContent = done.state === "failed" ? `${done.error}: see Checks` : "build cancelled";
+    status.textContent = done.state === "failed" ? (checked ? `${done.error}: see Checks` : done.error) : "build cancelled";
     $("#pages").classList.add("stale");
     $("#parts").classList.add("stale");
     return;
@@ -356,7 +490,7 @@ async function downloadZip(ev) {
   zip.classList.add("disabled");
   zip.textContent = "Preparing the zip…";
   try {
-    const { job } = await api("POST", `/api/games/${S.game}/build`, { params: formValues(), paper: S.paper });
+    const { job } = await api("POST", `/api/games/${S.game}/build`, { params: formValues(), paper: S.paper, ...presetsBody() });
     const done = await poll(job);
     if (done.state !== "done") throw new Error(done.error || done.state);
     el("a", { href: `/api/jobs/${job}/kit.zip`, download: `${S.game}-${S.paper}.zip` }).click();
@@ -422,9 +556,51 @@ function renderKit(job) {
   zip.removeAttribute("aria-disabled");
 }
 
-function renderChecks(checks) {
+// --- the Checks tab: findings belong to the values they were made for -------------------
+
+function valuesText(params, paper) {
+  // "die_size = 30, arrows = "pinwheel" on A4": the values a set of findings belongs to
+  const changed = Object.entries(params).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
+  return `${changed.length ? changed.join(", ") : "the default parameters"} on ${paper === "letter" ? "Letter" : "A4"}`;
+}
+
+function checksHeader(text, busy) {
+  return el("p", { class: busy ? "checks-for busy" : "checks-for", id: "checks-for", text });
+}
+
+function checksBusy(params, paper) {
+  // while new values are checked, the old findings stay visible but faded and say so
   const box = $("#checks");
-  box.replaceChildren();
+  box.classList.add("stale");
+  $$(".not-checked, #checks-for", box).forEach((node) => node.remove());
+  const before = box.children.length ? " The findings below are for the values before." : "";
+  box.prepend(checksHeader(`Checking ${valuesText(params, paper)}…${before}`, true));
+  const badge = $("#check-badge");
+  badge.className = "badge busy";
+  badge.textContent = "…";
+  $$(".field .finding").forEach((f) => f.classList.add("stale"));
+}
+
+function checksNotMade(params, paper, why) {
+  // no findings for values the build refused: none of the old ones stays anywhere
+  const box = $("#checks");
+  box.classList.remove("stale");
+  const reason = el("p", { class: "not-checked", text: why });
+  box.replaceChildren(checksHeader(`Not checked: ${valuesText(params, paper)}.`, false), reason);
+  const badge = $("#check-badge");
+  badge.className = "badge errors";
+  badge.textContent = "!";
+  $$(".field .finding").forEach((f) => {
+    f.hidden = true;
+    f.textContent = "";
+    f.className = "finding";
+  });
+}
+
+function renderChecks(checks, params, paper) {
+  const box = $("#checks");
+  box.classList.remove("stale");
+  box.replaceChildren(checksHeader(`Found for ${valuesText(params, paper)}.`, false));
   const all = [
     ...checks.errors.map((f) => ({ ...f, level: "error" })),
     ...checks.warnings.map((f) => ({ ...f, level: "warning" })),
@@ -490,7 +666,8 @@ function renderPlayForm(info) {
   const sweep = $("#sweep-key");
   sweep.replaceChildren(el("option", { value: "", text: "(none)" }));
   for (const f of S.schema.fields) {
-    if (["number", "integer", "choice", "boolean"].includes(f.type)) sweep.append(el("option", { value: f.key, text: f.key }));
+    // only keys the rules read: a print size or margin would play the same games each time
+    if (f.sweep) sweep.append(el("option", { value: f.key, text: f.key }));
   }
 }
 
@@ -635,14 +812,168 @@ function renderSolve(job) {
   }
 }
 
+// --- tune ------------------------------------------------------------------------------
+
+function targetRow(metrics, text = "") {
+  // one target: a metric, "in" a range or a bound ("<=", ">="), and its numbers
+  const [, metric = metrics[0], op = "in", a = "", b = ""] =
+    text.match(/^(\w+)\s*(in|<=|>=)\s*([^.\s]*(?:\.\d+)?)(?:\.\.(.*))?$/) || [];
+  const row = el("div", { class: "tune-target" },
+    el("select", { class: "t-metric" }, metrics.map((m) => el("option", { value: m, text: m, selected: m === metric }))),
+    el("select", { class: "t-op" }, ["in", "<=", ">="].map((o) => el("option", { value: o, text: o, selected: o === op }))),
+    el("input", { type: "text", class: "t-a", size: 6, value: a, placeholder: "from" }),
+    el("span", { class: "t-dots", text: ".." }),
+    el("input", { type: "text", class: "t-b", size: 6, value: b, placeholder: "to" }),
+    el("button", { type: "button", class: "t-remove", title: "remove this target", text: "×" }));
+  const showRange = () => {
+    const range = $(".t-op", row).value === "in";
+    $(".t-dots", row).hidden = !range;
+    $(".t-b", row).hidden = !range;
+    $(".t-a", row).placeholder = range ? "from" : "value";
+  };
+  $(".t-op", row).addEventListener("change", showRange);
+  $(".t-remove", row).addEventListener("click", () => row.remove());
+  showRange();
+  return row;
+}
+
+function renderTuneForm(info) {
+  if (!info.simulate) return;
+  $("#tune-targets").replaceChildren(targetRow(info.metrics, "turns in .."));
+  const keys = $("#tune-keys");
+  keys.replaceChildren();
+  const tunable = [{ key: "players", text: `players (${info.players.min}-${info.players.max})` }];
+  for (const f of S.schema.fields) {
+    // only keys the rules read: another would play the very same games
+    if (f.sweep) tunable.push({ key: f.key, text: f.key });
+  }
+  for (const t of tunable) {
+    keys.append(el("label", { class: "tune-key" },
+      el("input", { type: "checkbox", name: "over", value: t.key, "data-key": t.key }), t.text,
+      el("input", { type: "text", class: "tune-range", "data-range": t.key, size: 10, placeholder: "range" })));
+  }
+  const players = $("#tune-players");
+  players.replaceChildren();
+  for (let n = info.players.min; n <= info.players.max; n++) {
+    players.append(el("option", { value: n, text: n, selected: n === info.players.default }));
+  }
+  $("#tune-bot").replaceChildren(...info.bots.filter((b) => b !== "mcts").map((b) => el("option", { value: b, text: b })));
+}
+
+function tuneTargets() {
+  return $$(".tune-target").map((row) => {
+    const metric = $(".t-metric", row).value;
+    const op = $(".t-op", row).value;
+    const a = $(".t-a", row).value.trim();
+    return op === "in" ? `${metric} in ${a}..${$(".t-b", row).value.trim()}` : `${metric} ${op} ${a}`;
+  });
+}
+
+function tuneOver() {
+  return $$("#tune-keys input[name=over]").filter((c) => c.checked).map((c) => {
+    const range = $(`[data-range="${c.value}"]`).value.trim();
+    return range ? `${c.value}=${range}` : c.value;
+  });
+}
+
+async function runTune(ev) {
+  ev.preventDefault();
+  const form = new FormData($("#tune-form"));
+  const over = tuneOver();
+  const body = {
+    params: formValues(),
+    targets: tuneTargets(),
+    over,
+    bot: form.get("bot"),
+    budget: String(form.get("budget") || ""),
+    seed: Number(form.get("seed")),
+  };
+  if (!over.some((o) => o.split("=")[0] === "players")) body.players = Number(form.get("players"));
+  const err = $("#tune-error");
+  err.hidden = true;
+  let job;
+  try {
+    ({ job } = await api("POST", `/api/games/${S.game}/tune`, body));
+  } catch (e) {
+    err.textContent = e.message;
+    err.hidden = false;
+    return;
+  }
+  S.tuneJob = job;
+  $("#tune-result").replaceChildren();
+  $("#tune-progress").hidden = false;
+  $("#cancel-tune").hidden = false;
+  $("#tune-run").disabled = true;
+  const done = await poll(job, (j) => {
+    const p = j.progress;
+    $("#tune-fill").style.width = p.total ? `${((100 * p.done) / p.total).toFixed(1)}%` : "0";
+    $("#tune-text").textContent = j.state === "queued" ? "waiting for a free slot…" : p.message || "starting…";
+  });
+  $("#cancel-tune").hidden = true;
+  $("#tune-run").disabled = false;
+  if (done.state === "cancelled") {
+    $("#tune-text").textContent = "cancelled";
+    return;
+  }
+  $("#tune-progress").hidden = true;
+  if (done.state === "failed") {
+    err.textContent = done.error;
+    err.hidden = false;
+    return;
+  }
+  renderTune(done);
+}
+
+function loadSetting(setting, players) {
+  // the recommended setting into the form (and the seat count it was tuned for into Play's)
+  const values = formValues();
+  for (const [k, v] of Object.entries({ ...(players ? { players } : {}), ...setting })) {
+    if (k === "players") {
+      $("#players").value = String(v);
+      $("#tune-players").value = String(v);
+    } else values[k] = v;
+  }
+  loadValues({ ...values, paper: S.paper });
+  showTab("kit");
+}
+
+function renderTune(job) {
+  const a = job.result.json;
+  const box = $("#tune-result");
+  box.replaceChildren(el("p", { class: "verdict", id: "tune-answer", text: `${a.answer}` }));
+  const t = el("table", { class: "result-table", id: "tune-table" });
+  t.append(el("tr", {}, ["setting", "target", "value", "95 % interval", "verdict", "games", ""].map((c) => el("th", { text: c }))));
+  a.recommended.forEach((r, i) => {
+    const setting = Object.entries(r.setting).map(([k, v]) => `${k} = ${v}`).join(", ");
+    r.targets.forEach((g, j) => {
+      const verdict = g.verdict === "missed" ? `missed by ${g.missed_by}` : g.verdict;
+      const load = j === 0 ? el("button", { type: "button", class: "tune-load", "data-index": i, text: "Load into the form" }) : "";
+      if (load) load.addEventListener("click", () => loadSetting(r.setting, a.players));
+      t.append(el("tr", {},
+        el("td", { text: j === 0 ? setting : "" }), el("td", { text: g.target }),
+        el("td", { text: g.value === null ? "n/a" : String(g.value) }),
+        el("td", { text: g.ci ? `${g.ci[0]} - ${g.ci[1]}` : "n/a" }),
+        el("td", { class: `t-${g.verdict}`, text: verdict }),
+        el("td", { text: g.games.toLocaleString() }), el("td", {}, load)));
+    });
+    for (const e of r.kit_errors || []) t.append(el("tr", {}, el("td"), el("td", { colspan: 6, class: "t-missed", text: `pnp check: ${e}` })));
+  });
+  const g = a.games;
+  t.append(el("tfoot", {}, el("tr", {}, el("td", { colspan: 7, class: "note",
+    text: `${a.trials.length} trials; ${g.search.toLocaleString()} games searching, ${g.evidence.toLocaleString()} games of evidence on fresh seeds` }))));
+  box.append(t);
+  if (job.result.config) box.append(el("p", {}, el("a", { class: "button", href: fileUrl(job, job.result.config), download: `${S.game}-tune.toml`, text: "⤓ the best as a config file" })));
+  box.append(el("iframe", { class: "report-frame", src: fileUrl(job, job.result.report), title: "Tune report with plots" }));
+}
+
 // --- wiring ----------------------------------------------------------------------------
 
 async function main() {
   for (const g of await api("GET", "/api/games")) S.games[g.slug] = g;
   $$(".tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
   $$("#paper-seg button").forEach((b) => b.addEventListener("click", () => {
-    S.paper = b.dataset.paper;
-    $$("#paper-seg button").forEach((x) => x.classList.toggle("on", x === b));
+    setPaper(b.dataset.paper);
+    S.edited = true;
     scheduleUpdate(0);
   }));
   $("#reset").addEventListener("click", () => loadValues({}));
@@ -682,8 +1013,28 @@ async function main() {
   $("#cancel-run").addEventListener("click", () => S.runJob && api("DELETE", `/api/jobs/${S.runJob}`));
   $("#solve-form").addEventListener("submit", runSolve);
   $("#cancel-solve").addEventListener("click", () => S.solveJob && api("DELETE", `/api/jobs/${S.solveJob}`));
-  window.addEventListener("hashchange", route);
+  $("#tune-form").addEventListener("submit", runTune);
+  $("#tune-add-target").addEventListener("click", () => $("#tune-targets").append(targetRow(S.games[S.game].metrics)));
+  $("#cancel-tune").addEventListener("click", () => S.tuneJob && api("DELETE", `/api/jobs/${S.tuneJob}`));
+  window.addEventListener("popstate", route); // Back, Forward, a link to another game
+  window.addEventListener("hashchange", route); // (the same address twice changes nothing)
   await route();
 }
 
-main().catch((e) => showFormError(`The studio could not start: ${e.message}`));
+function dropToken() {
+  // the token address normally answers with a redirect that sets the cookie; a token left in
+  // the address (a wrong or old one) is taken out, so it is never shared with a link
+  const url = new URL(location.href);
+  if (!url.searchParams.has("token")) return;
+  url.searchParams.delete("token");
+  history.replaceState(null, "", url.pathname + url.search + url.hash);
+}
+
+function showPageError(message) {
+  const box = $("#page-error");
+  box.textContent = message;
+  box.hidden = false;
+}
+
+dropToken();
+main().catch((e) => showPageError(`The studio could not start: ${e.message}`));

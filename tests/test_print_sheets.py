@@ -1,0 +1,79 @@
+"""Every kit's PDFs read back as printed (`print_sheets`): in each duplex mode, on each
+paper, the cover names every print range with its stock and whether it is double-sided;
+a double-sided range's sheets (pages 2k-1, 2k) are each a front and its own backs, or a
+page and a blank marked so, or two pages to read; a single-sided range has neither backs
+nor blanks; and no text anywhere is cut short with an ellipsis.
+
+One kit, on A4 and long-edge duplex, stays in the fast tier; the rest is slow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from print_sheets import cut_short, print_ranges, read_pages, sheet_faults
+
+from pnp.build import build_game
+from pnp.games import built_in_slugs
+from pnp.paper import PAPERS
+
+MODES = ("long", "short", "none")
+FAST = ("building-community", "a4", "long")
+
+
+def _cases() -> list:
+    cases = []
+    for slug in built_in_slugs():
+        for paper in PAPERS:
+            for mode in MODES:
+                marks = () if (slug, paper) == FAST else pytest.mark.slow
+                cases.append(
+                    pytest.param(slug, paper, mode, marks=marks, id=f"{slug}-{paper}-{mode}")
+                )
+    return cases
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory):
+    """The PDFs of (slug, paper, mode), built once for this module's tests."""
+    done: dict[tuple[str, str, str], list[Path]] = {}
+
+    def pdfs(slug: str, paper: str, mode: str) -> list[Path]:
+        key = (slug, paper, mode)
+        if key not in done:
+            out = tmp_path_factory.mktemp(f"{slug}-{paper}-{mode}")
+            build_game(slug, [paper], out, formats=["pdf"], values={"duplex": mode})
+            done[key] = sorted((out / slug).glob("*.pdf"))
+        return done[key]
+
+    return pdfs
+
+
+@pytest.mark.parametrize(("slug", "paper", "mode"), _cases())
+def test_every_sheet_carries_one_piece_and_its_own_back(slug, paper, mode, built) -> None:
+    for pdf in built(slug, paper, mode):
+        pages = read_pages(pdf)
+        ranges = print_ranges(pages[0])
+        assert sheet_faults(pages, ranges) == [], pdf.name
+        duplex = [r for r in ranges if r.duplex]
+        if mode == "none" or "pattern" in pdf.name:  # nothing of them has a back
+            assert not duplex
+            assert not [p for p in pages if p.title == "Intentionally blank"]
+        else:  # every kit's cards have backs: the card stock prints double-sided
+            assert [r.stock for r in duplex] == ["card stock"]
+            edge = "short" if mode == "short" else "long"
+            assert f"print double-sided, flipped on the {edge} edge" in " ".join(
+                pages[0].text.split()
+            )
+        # stickers are loaded for their own pages: a range of their own, after the card stock
+        stocks = [r.stock for r in ranges]
+        assert len(stocks) == len(set(stocks))
+        if "sticker paper" in stocks:
+            assert stocks[-1] == "sticker paper" and not ranges[-1].duplex
+
+
+@pytest.mark.parametrize(("slug", "paper", "mode"), _cases())
+def test_no_text_is_cut_short(slug, paper, mode, built) -> None:
+    """Headers, cover lines and pieces wrap or take a shorter form; none ends in '…'."""
+    for pdf in built(slug, paper, mode):
+        assert cut_short(read_pages(pdf)) == [], pdf.name
