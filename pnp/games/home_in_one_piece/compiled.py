@@ -104,6 +104,21 @@ def _touched(position: State) -> list[int]:
     return [position.own.index(b) for b in position.touched] if position.rolled else []
 
 
+def _position(position: State) -> tuple[Any, ...]:
+    """A position as the kernel's `playout` and `tree_search` take it: the model, the
+    blobs, the seat, the turn, the roll under way and what it has touched, the turn limit."""
+    return (
+        kernel_model(position.model),
+        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in position.blobs],
+        position.seat,
+        position.turns,
+        position.rolled,
+        position.budget,
+        _touched(position),
+        position.max_turns,
+    )
+
+
 def playout(position: State, rng: random.Random, stop: int) -> None:
     """The search's rollout policy (the greedy player, `State.rollout_action`) from
     `position` (between turns, or at a seat's decision, a turn under way included) until
@@ -113,14 +128,7 @@ def playout(position: State, rng: random.Random, stop: int) -> None:
     if position.ended is not None or position.turns >= stop:
         return
     turns, end, winner, leaders, counts, blobs = _kernel.playout(
-        kernel_model(position.model),
-        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in position.blobs],
-        position.seat,
-        position.turns,
-        position.rolled,
-        position.budget,
-        _touched(position),
-        position.max_turns,
+        *_position(position),
         [position.counters[c] for c in rules.COUNTERS],
         stop,
         rng.getrandbits(64),
@@ -155,14 +163,7 @@ def tree_search(
         else 0
     )  # as `pnp.mcts.MctsBot.reward` asks
     args = (
-        kernel_model(position.model),
-        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in position.blobs],
-        position.seat,
-        position.turns,
-        position.rolled,
-        position.budget,
-        _touched(position),
-        position.max_turns,
+        *_position(position),
         ended,
         -1 if position.winner is None else position.winner,
         scoring,
