@@ -23,13 +23,16 @@ COMPILED := pnp/_twister.h pnp/_seed.h pnp/_genrand_init.h pnp/_seed_text.h pnp/
 	pnp/games/building_community/_search.c pnp/games/building_community/_tree.h \
 	pnp/games/exploding_dice/_kernel.c pnp/games/exploding_dice/_tree.h
 
+# pip says errors only (-qq): a machine's index settings can add a warning for every package.
+PIP_INSTALL = -m pip install --quiet --quiet
+
 # The distribution is `pnp-kits` (pyproject.toml); a venv made before the rename also holds
 # it as `pnp`, which would keep a second claim on the `pnp` script: it goes first.
 $(STAMP): pyproject.toml $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python $(PIP_INSTALL) --upgrade pip
 	@$(BIN)/python -m pip uninstall --quiet --yes pnp >/dev/null 2>&1 || true
-	$(BIN)/python -m pip install --quiet -e '.[test,dask,docs]'
+	$(BIN)/python $(PIP_INSTALL) -e '.[test,dask,docs]'
 	@touch $@
 
 # After set-up `pnp` is in .venv/bin, not on the PATH of a new shell: say how to run it.
@@ -51,20 +54,23 @@ studio: $(STAMP) ## Serve pnp studio on http://127.0.0.1:8765 (STUDIO_ARGS=--ope
 .PHONY: test-slow test-all
 # pytest-xdist spreads the tests over the cores (at most 4 workers; PARALLEL= runs in one).
 PARALLEL ?= -n auto --maxprocesses=4
-test: $(STAMP) ## The fast tier: every area covered, the slow tests left out
-	$(BIN)/pytest -m "not slow" $(PARALLEL)
+# GAME=slug: only the tests about that game: its own files and its cases of the shared tests
+# (tests/game_tests.py says how a test is known to be about a game).
+ONE_GAME = $(if $(strip $(GAME)),--game $(GAME))
+test: $(STAMP) ## The fast tier: every area covered, the slow tests left out (GAME=slug for one)
+	$(BIN)/pytest -m "not slow" $(PARALLEL) $(ONE_GAME)
 
-test-slow: $(STAMP) ## The slow tier only (CI runs it after `make test`)
-	$(BIN)/pytest -m slow $(PARALLEL)
+test-slow: $(STAMP) ## The slow tier only (CI runs it after `make test`; GAME=slug for one)
+	$(BIN)/pytest -m slow $(PARALLEL) $(ONE_GAME)
 
-test-all: $(STAMP) ## Every test, both tiers in one run
-	$(BIN)/pytest $(PARALLEL)
+test-all: $(STAMP) ## Every test, both tiers in one run (GAME=slug for one game's)
+	$(BIN)/pytest $(PARALLEL) $(ONE_GAME)
 
 # OpenSpiel, the speed anchor of Parcheesi's bench, lives in its own venv: never a dependency.
 BENCH_VENV := .venv-bench
 $(BENCH_VENV)/.installed:
 	$(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install --quiet open_spiel && touch $@ \
+	$(BENCH_VENV)/bin/python $(PIP_INSTALL) open_spiel && touch $@ \
 	  || echo "open_spiel could not be installed: the bench runs without its anchor"
 
 # Only Parcheesi's bench uses OpenSpiel (312 MB): another GAME=slug neither installs nor finds it.
@@ -78,8 +84,8 @@ lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers; 
 	$(BIN)/lint-imports
 	$(BIN)/mypy pnp geometry
 
-golden: $(STAMP) ## Regenerate the golden SVG and data files after a deliberate change (review the diff!)
-	$(BIN)/pytest tests/test_golden.py --update-golden
+golden: $(STAMP) ## Regenerate the golden SVG and data files after a deliberate change (GAME=slug for one; review the diff!)
+	$(BIN)/pytest tests/test_golden.py --update-golden $(ONE_GAME)
 
 conformance: $(STAMP) ## Regenerate tests/conformance/ from the cases in it (GAME=slug for one; review the diff!)
 	$(BIN)/python -m pnp.conformance_data $(or $(GAME),all)

@@ -35,7 +35,7 @@ def blob_volume(grams: float, blobs: int, density: float) -> float:
 
 def ball_radius(volume: float) -> float:
     """Radius of a ball of `volume` mm^3: a blob rolled round."""
-    return (3 * volume / (4 * math.pi)) ** (1 / 3)
+    return math.pow(3 * volume / (4 * math.pi), 1 / 3)
 
 
 def disc_radius(volume: float, thickness: float) -> float:

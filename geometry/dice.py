@@ -189,10 +189,10 @@ def fold_net(cells: Sequence[Cell]) -> Fold:
                 continue
             key = frozenset((frames[i].at(*p), frames[i].at(*q)))
             edges.setdefault(key, []).append((i, side))
-    seams = tuple(tuple(v) for v in edges.values())
-    if len(seams) != 7 or any(len(s) != 2 for s in seams):
+    pairs = list(edges.values())
+    if len(pairs) != 7 or any(len(s) != 2 for s in pairs):
         raise ValueError("the net's free edges do not pair up into seven cube edges")
-    return Fold(normals, tuple(folds), seams)  # type: ignore[arg-type]
+    return Fold(normals, tuple(folds), tuple((a, b) for a, b in pairs))
 
 
 def opposite_slots(cells: Sequence[Cell] = CROSS) -> list[tuple[int, int]]:

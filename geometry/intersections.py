@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from shapely.geometry import LineString, Polygon
 
 Side = Literal["N", "E", "S", "W"]
+SIDES: tuple[Side, ...] = ("N", "E", "S", "W")
+_CLOCKWISE: dict[Side, Side] = {"W": "N", "N": "E", "E": "S", "S": "W"}
 ArrowMode = Literal["all", "pinwheel"]
 
 
@@ -47,9 +49,8 @@ class Entry:
 
 def quarter_turn(entry: Entry, n: int) -> Entry:
     """Rotate an entry a quarter turn clockwise: cell (r, c) goes to (c, n-1-r)."""
-    side = {"W": "N", "N": "E", "E": "S", "S": "W"}[entry.side]
     index = n - 1 - entry.index if entry.side in ("W", "E") else entry.index
-    return Entry(side, index)  # type: ignore[arg-type]
+    return Entry(_CLOCKWISE[entry.side], index)
 
 
 def entries(n: int, mode: ArrowMode = "all") -> tuple[Entry, ...]:
@@ -61,7 +62,7 @@ def entries(n: int, mode: ArrowMode = "all") -> tuple[Entry, ...]:
     half from the south.
     """
     if mode == "all":
-        return tuple(Entry(s, i) for s in ("N", "E", "S", "W") for i in range(n))  # type: ignore[arg-type]
+        return tuple(Entry(s, i) for s in SIDES for i in range(n))
     if mode == "pinwheel":
         h = n // 2
         out = [Entry("N", i) for i in range(n - h, n)]

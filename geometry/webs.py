@@ -36,7 +36,7 @@ def narrowest_web(geom: BaseGeometry, tolerance: float = 0.01) -> float:
     if geom.is_empty or geom.area <= 0:
         raise ValueError("a part needs an area to have webs")
     minx, miny, maxx, maxy = geom.bounds
-    lo, hi = 0.0, max(maxx - minx, maxy - miny) + tolerance
+    lo, hi = 0.0, float(max(maxx - minx, maxy - miny)) + tolerance
     while hi - lo > tolerance:
         mid = (lo + hi) / 2
         if holds_together(geom, mid):

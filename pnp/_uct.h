@@ -176,9 +176,10 @@ static int uct_child(const UctTree *t, int node, int64_t key) {
     return -1;
 }
 
-/* `MctsBot.reward`: a finished game's win shared, else the lead on the record (the game's
-   cut-off) or on the standing (the search's), worth `UCT_LEAD_REWARD`, or at the search's
-   cut-off the game's own win chances. */
+/* `MctsBot.reward`: a finished game's win shared, else each seat's place between the last
+   and the first on the record (the game's cut-off) or on the standing (the search's),
+   the first's worth `UCT_LEAD_REWARD`, or at the search's cut-off the game's own win
+   chances. */
 static void uct_reward(const UctGame *g, const void *pos, int cooperative, double *out) {
     double scores[UCT_MAX_PLAYERS];
     int players = g->players, kind = g->result(g->ctx, pos, scores), count = 0;
@@ -203,10 +204,7 @@ static void uct_reward(const UctGame *g, const void *pos, int cooperative, doubl
         if (scores[s] < low) low = scores[s];
     }
     if (top == low) return;
-    for (int s = 0; s < players; s++) count += scores[s] == top;
-    double each = UCT_LEAD_REWARD / count;
-    for (int s = 0; s < players; s++)
-        if (scores[s] == top) out[s] = each;
+    for (int s = 0; s < players; s++) out[s] = UCT_LEAD_REWARD * (scores[s] - low) / (top - low);
 }
 
 /* One playout (`MctsBot._playout`): select, expand one node, play out, back up.

@@ -1,5 +1,7 @@
-"""Benchmark: random-bot games per second through the runner, the kit build time, and the
-time to an answer of `pnp tune` (the Exploding Dice example, locally and on Dask).
+"""Benchmark: random-bot games per second through the runner, the kit build time, the
+time to an answer of `pnp tune` (the Exploding Dice example, locally and on Dask), and the
+skill table (`pnp.bench_skill`: mcts against greedy, greedy against random, an mcts
+decision's time, in every game).
 
 Run as ``python -m pnp.bench [GAME ...]`` (every registered game with an engine when none
 is named; ``--games`` to change the games per setting, ``--seconds`` to bound a setting:
@@ -30,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pnp import bench_dask, bench_stop
+from pnp import bench_dask, bench_skill, bench_stop
 from pnp.games import get_game, registry
 from pnp.sim.runner import run
 from pnp.sim.seats import engine_for, seat_count
@@ -423,7 +425,7 @@ def tune_report() -> list[str]:
     """Time to an answer of `pnp tune` for the Exploding Dice example, locally and on a
     LocalCluster of 2 workers."""
     if importlib.util.find_spec("optuna") is None:
-        return ["pnp tune: skipped (pip install 'pnp[tune]')"]
+        return ["pnp tune: skipped (pip install 'pnp-kits[tune]')"]
     e = TUNE_EXAMPLE
     head = (
         f"pnp tune {e['game']} --players {e['players']} "
@@ -435,7 +437,7 @@ def tune_report() -> list[str]:
     local, local_json, answer = fresh(tune_seconds, None)
     lines = [head, f"  local pool:             {local:6.1f} s to the answer ({answer})"]
     if importlib.util.find_spec("distributed") is None:
-        return lines + ["  Dask: skipped (pip install 'pnp[dask]')"]
+        return lines + ["  Dask: skipped (pip install 'pnp-kits[dask]')"]
     dask, dask_json, _ = fresh(tune_seconds, "local")
     same = "same JSON" if dask_json == local_json else "JSON DIFFERS"
     lines.append(
@@ -464,6 +466,14 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--no-mcts", action="store_true", help="skip the mcts decision timing")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
+    ap.add_argument("--no-skill", action="store_true", help="skip the skill table")
+    ap.add_argument(
+        "--skill-games",
+        type=int,
+        default=bench_skill.GAMES,
+        help="the skill table's games per seat order (per team in a cooperative game)",
+    )
+    ap.add_argument("--skill-only", action="store_true", help="the skill table alone")
     ap.add_argument("--startup-only", action="store_true", help="time the start-ups alone")
     ap.add_argument(
         "--no-dask", action="store_true", help="skip the sweep grids on the pool and on Dask"
@@ -482,9 +492,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.tune_only:
         print("\n".join(tune_report()))
         return
-    if not args.no_startup:
+    if not (args.no_startup or args.skill_only):
         print("\n".join(startup_report(args.games_to_bench or list(registry()))))
     if args.startup_only:
+        return
+    if not args.no_skill or args.skill_only:
+        bench_skill.main(args.skill_games, 1, max(args.jobs), names)
+    if args.skill_only:
         return
     for game in names:
         engine = engine_for(get_game(game))

@@ -262,12 +262,11 @@ def make_data(game: GameDef, cases: Mapping[str, Sequence[Mapping[str, Any]]]) -
     }
 
 
-def default_cases(game: GameDef) -> dict[str, list[Case]]:
-    """A new game's cases: each player count (to 4), each bot, two seeds; perft at the
-    start as deep as 3 while the count stays under `PERFT_NODES`."""
+def default_games(game: GameDef) -> list[Case]:
+    """A new game's recorded games: each player count (to 4), each bot, two seeds."""
     engine = engine_of(game)
     counts = range(engine.MIN_PLAYERS, min(engine.MAX_PLAYERS, 4) + 1)
-    games: list[Case] = [
+    return [
         {
             "config": {},
             "players": n,
@@ -279,18 +278,30 @@ def default_cases(game: GameDef) -> dict[str, list[Case]]:
         for bot in engine.BOTS
         for k in range(2)
     ]
-    at: Case = {"config": {}, "players": engine.DEFAULT_PLAYERS, "options": {}}
+
+
+def default_perft(game: GameDef) -> Case:
+    """A new game's perft case: at the start, as deep as 3 while the count stays under
+    `PERFT_NODES`."""
+    at: Case = {"config": {}, "players": engine_of(game).DEFAULT_PLAYERS, "options": {}}
     at |= {"seed": f"{game.slug}:perft", "prefix": []}
     depth = 1
     for d in (2, 3):
         if perft(perft_position(game, at), d) > PERFT_NODES:
             break
         depth = d
-    return {"games": games, "perft": [{**at, "depth": depth}]}
+    return {**at, "depth": depth}
+
+
+def default_cases(game: GameDef) -> dict[str, list[Case]]:
+    """A new game's cases: `default_games` and `default_perft`."""
+    return {"games": default_games(game), "perft": [default_perft(game)]}
 
 
 def regenerate(game: GameDef, old: Mapping[str, Any] | None) -> Case:
-    """The data file rewritten from the cases already in `old` (or the default cases)."""
+    """The data file rewritten from the cases already in `old` (or the default cases).
+    Cases the engine no longer plays (a player count or bot it dropped) are left out, and
+    a player count or bot no case has any more (one it gained) gets the default cases."""
     if old is None:
         data = make_data(game, default_cases(game))
         if len(dumps(data)) > MAX_BYTES:  # long games: keep the shortest of each pair
@@ -301,8 +312,25 @@ def regenerate(game: GameDef, old: Mapping[str, Any] | None) -> Case:
                     short[g["players"], g["bot"]] = g
             data["games"] = list(short.values())
         return data
-    cases = {key: [case_of(e) for e in old.get(key, [])] for key in ("games", "perft")}
+    engine = engine_of(game)
+    cases = {
+        key: [case_of(e) for e in old.get(key, []) if plays(engine, e)]
+        for key in ("games", "perft")
+    }
+    players = {c["players"] for c in cases["games"]}
+    bots = {c["bot"] for c in cases["games"]}
+    default = default_games(game)
+    cases["games"] += [c for c in default if c["players"] not in players or c["bot"] not in bots]
+    if not cases["perft"]:
+        cases["perft"] = [default_perft(game)]
     return make_data(game, cases)
+
+
+def plays(engine: Engine, case: Mapping[str, Any]) -> bool:
+    """The engine still plays this case: its player count is in range, its bot one of the
+    engine's (after a change of either, the cases it no longer plays are dropped)."""
+    in_range = engine.MIN_PLAYERS <= case["players"] <= engine.MAX_PLAYERS
+    return in_range and case.get("bot", engine.BOTS[0]) in engine.BOTS
 
 
 def dumps(data: Any, indent: str = "") -> str:

@@ -23,8 +23,11 @@ from pnp.outcome import GameRecord, SimOption, SolveResult, Termination
 from pnp.state import Bot, State
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from pnp.checks import Finding
     from pnp.kit import Kit
+    from pnp.scene import Component
 
 ConfigValue = str | int | float | bool | list[object] | dict[str, object]
 """A config key's value, as TOML gives it."""
@@ -66,13 +69,15 @@ class Engine(Protocol):
         ...
 
     @property
-    def new_state(self) -> Callable[..., State]:
-        """(model, players, rng, **options) -> the readable rules' start position."""
+    def new_state(self) -> Callable[..., State[Any]]:
+        """(model, players, rng, **options) -> the readable rules' start position (a state
+        of the game's own action type)."""
         ...
 
     @property
-    def make_bot(self) -> Callable[..., Bot]:
-        """(name, model) -> a generic bot; a ValueError for an unknown name."""
+    def make_bot(self) -> Callable[..., Bot[Any]]:
+        """(name, model) -> a generic bot, reading the game's own `State` class; a
+        ValueError for an unknown name."""
         ...
 
 
@@ -106,7 +111,7 @@ class GameDef:
     slug: str
     title: str
     blurb: str
-    default_params: Callable[[], object]
+    default_params: Callable[[], DataclassInstance]
     build_kit: Callable[..., Kit]  # (params, printing: PrintParams) -> Kit
     checks: Callable[[Kit], list[Finding]]  # the build adds kit.findings
     engine: Engine | None = None  # the game's simulation module, if any
@@ -115,7 +120,7 @@ class GameDef:
     variants: Mapping[str, Mapping[str, ConfigValue]] = field(default_factory=dict)
     """Named configs (config keys -> values) the golden files also cover, as Boxes.py's
     examples do: what a designer is likely to change, kept from drifting unseen."""
-    draw_line: Callable[..., list] | None = None
+    draw_line: Callable[..., list[Component]] | None = None
     """(params, players, line, printing) -> components drawing a solver's line (its JSON
     turns) as board diagrams, one per turn: `pnp solve --pdf`. None: the game has none."""
     templates: tuple[str, str] | None = None
@@ -137,7 +142,7 @@ def rule_keys(game: GameDef) -> tuple[str, ...]:
     A declared key that is not one of its parameters is a `PnpError` naming it."""
     if game.engine is None:
         return ()
-    own = [f.name for f in dataclasses.fields(game.default_params())]  # type: ignore[arg-type]
+    own = [f.name for f in dataclasses.fields(game.default_params())]
     if game.rule_keys is None:
         return tuple(own)
     unknown = [k for k in game.rule_keys if k not in own]
@@ -267,12 +272,13 @@ def _engine_problem(engine: object) -> str | None:
     missing = [n for n in _ENGINE_MEMBERS if not hasattr(engine, n)]
     if missing:
         return f"its engine lacks {', '.join(missing)}"
+    # each member is there (above); what it holds is checked here, so read it as it comes
     seats = (engine.MIN_PLAYERS, engine.DEFAULT_PLAYERS, engine.MAX_PLAYERS)  # type: ignore[attr-defined]
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in seats):
         return "its engine's MIN_PLAYERS, DEFAULT_PLAYERS and MAX_PLAYERS must be whole numbers"
     if not 1 <= seats[0] <= seats[1] <= seats[2]:
         return f"its engine's player counts are not in order: {seats}"
-    bots = engine.BOTS  # type: ignore[attr-defined]
+    bots = engine.BOTS  # type: ignore[attr-defined]  # there (above); checked here
     if not (isinstance(bots, tuple) and bots and all(_line(b) for b in bots)):
         return "its engine's BOTS must be a tuple of bot names"
     return None

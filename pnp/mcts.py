@@ -12,15 +12,20 @@ The reward of a playout is each seat's share of the win (`outcome().winners`, a 
 split); in a cooperative game every seat gets the team's result. A playout stops after
 `playout_turns` turns beyond the root (a long game never makes one decision slow; a game
 may declare its own horizon, its engine's `PLAYOUT_TURNS`). A game's own cut-off (a turn
-limit) scores each seat by the game's record: the seats ahead on `record().scores` share
-`LEAD_REWARD` (less than a win), or nobody gets anything when the scores are level or the
-game keeps none. The search's own cut-off scores the same way on the state's `standing()`
-(each seat's progress, higher is better) where the game offers one, and no win for anyone
-where it does not (early playout termination: a short playout scored on progress learns
-from the first turn of a long game, where a long one cut off unscored learns nothing). A
-state that can estimate each seat's chance to win (``win_chances()``) is scored on that
-instead, a graded reward. Playouts play at random, or by the state's own policy where it
-offers one (``rollout_action(rng)``, such as its greedy player with a little chance).
+limit) scores each seat by the game's record: a seat's place on `record().scores` between
+the last (nothing) and the first (`LEAD_REWARD`, less than a win), linearly; nobody gets
+anything when the scores are level or the game keeps none. The search's own cut-off
+scores the same way on the state's `standing()` (each seat's progress, higher is better)
+where the game offers one, and no win for anyone where it does not (early playout
+termination: a short playout scored on progress learns from the first turn of a long
+game, where a long one cut off unscored learns nothing). With two seats that is half a
+win to the one ahead; with more, a seat second by a little learns more than one last by
+far, where a reward to the leader alone said nothing to every seat behind it (in
+Parcheesi's four-player games the search, mostly behind someone, learnt little).
+A state that can estimate each seat's chance to win (``win_chances()``) is scored
+on that instead at the search's cut-off, a graded reward. Playouts play at random,
+or by the state's own policy where it offers one (``rollout_action(rng)``, such as
+its greedy player).
 
 A state may offer ``tree_search(rng, budget, playout_turns, exploration, cooperative)``:
 this very search, compiled beside its kernel (`pnp/_uct.h`), returning the same visits
@@ -55,7 +60,8 @@ MAX_PLAYOUT_STEPS = 100_000
 EXPLORATION = math.sqrt(2)
 """UCB1's constant: rewards lie in 0..1."""
 LEAD_REWARD = 0.5
-"""What leading a cut-off playout is worth, shared among the leaders (a win is 1)."""
+"""What leading a cut-off playout is worth (a win is 1); the last gets nothing, the seats
+between a share by their place between the two."""
 
 
 class Node:
@@ -210,10 +216,10 @@ class MctsBot:
         return self.reward(state)
 
     def reward(self, state: State[Any]) -> list[float]:
-        """Each seat's reward: its share of a finished game's win, else of the lead (on
-        the record at the game's own cut-off, on `standing()` at the search's), or at the
-        search's cut-off the state's own ``win_chances()`` where it offers them (each
-        seat's estimated chance to win: a graded reward)."""
+        """Each seat's reward: its share of a finished game's win, else its place between
+        the last and the first (on the record at the game's own cut-off, on `standing()`
+        at the search's), or at the search's cut-off the state's own ``win_chances()``
+        where it offers them (each seat's estimated chance to win: a graded reward)."""
         players = state.players
         outcome = state.outcome() if state.is_terminal() else None
         if outcome is not None and outcome.finished:
@@ -232,10 +238,8 @@ class MctsBot:
             scores = state.record().scores
         if len(scores) != players or min(scores) == max(scores):
             return [0.0] * players
-        top = max(scores)
-        return shares(
-            tuple(s for s in range(players) if scores[s] == top), players, False, LEAD_REWARD
-        )
+        low, top = min(scores), max(scores)
+        return [LEAD_REWARD * (s - low) / (top - low) for s in scores]
 
 
 def compiled_visits(

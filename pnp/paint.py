@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from itertools import groupby
 
 import numpy as np
 import shapely
@@ -17,7 +18,17 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import substring, unary_union
 
 from pnp.colour import blend, contrast_ratio, delta_e
-from pnp.scene import CUT_LAYERS, GUIDE_STYLE, LAYERS, Component, Shape, Style, enclosed
+from pnp.scene import (
+    CUT_LAYERS,
+    GUIDE_STYLE,
+    LAYERS,
+    MIN_GUIDE_CONTRAST,
+    Component,
+    Shape,
+    Style,
+    enclosed,
+    halo_under,
+)
 
 PAPER = "#FFFFFF"
 SAMPLE = 0.5  # mm between the points measured along a line
@@ -110,6 +121,28 @@ def samples(line: BaseGeometry) -> list[tuple[float, float]]:
     n = max(2, min(MAX_SAMPLES, int(line.length / SAMPLE) + 1))
     pts = [line.interpolate(line.length * (k + 0.5) / n) for k in range(n)]
     return [(p.x, p.y) for p in pts]
+
+
+def shown_along(shape: Shape, below: list[Paint]) -> list[Shape]:
+    """A straight guide line over printed art (`below`), with a halo under each stretch
+    whose ground would swallow it (`pnp.scene.shown_on` for a line over many grounds).
+    The line stays one shape, so a laser still scores it in one pass. Crossing a thin line
+    (one sample) needs no halo: the line shows either side of it."""
+    stroke, line = shape.style.stroke, shape.geom
+    if stroke is None or line.is_empty or line.length == 0:
+        return [shape]
+    n = max(2, min(MAX_SAMPLES, int(line.length / SAMPLE) + 1))
+    mids = samples(line)
+    grounds = colours_at(below, np.array([x for x, _ in mids]), np.array([y for _, y in mids]))
+    weak = [contrast_ratio(stroke, g) < MIN_GUIDE_CONTRAST for g in grounds]
+    halos, k = [], 0
+    for needed, run in groupby(weak):
+        m = len(list(run))
+        if needed and m > 1:  # from the first sample it vanishes at to the last
+            a, b = line.length * (k + 0.5) / n, line.length * (k + m - 0.5) / n
+            halos.append(halo_under(shape, substring(line, a, b)))
+        k += m
+    return [*halos, shape]
 
 
 def colours_at(below: list[Paint], xs: np.ndarray, ys: np.ndarray) -> list[str]:

@@ -72,10 +72,19 @@ def shown_on(shape: Shape, ground: str) -> list[Shape]:
     stroke = shape.style.stroke
     if stroke is None or contrast_ratio(stroke, ground) >= MIN_GUIDE_CONTRAST:
         return [shape]
+    return [halo_under(shape), shape]
+
+
+def halo_under(shape: Shape, geom: BaseGeometry | None = None) -> Shape:
+    """The halo drawn under a guide line (or under its stretch `geom`): white or black,
+    whichever contrasts more with the line, HALO mm wider each side."""
+    stroke = shape.style.stroke or "#000000"
     halo = max(("#FFFFFF", "#000000"), key=lambda c: contrast_ratio(c, stroke))
     style = Style(stroke=halo, stroke_width=shape.style.stroke_width + 2 * HALO)
     under: Layer = "art" if shape.layer == "art" else "guide"
-    return [Shape(shape.geom, under, style, shape.radius, shape.curve), shape]
+    if geom is not None:
+        return Shape(geom, under, style)
+    return Shape(shape.geom, under, style, shape.radius, shape.curve)
 
 
 def check_layer_colours(colours: dict[str, str] | None) -> dict[str, str]:

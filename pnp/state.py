@@ -29,7 +29,9 @@ until the game is over or `turns` reaches `stop`: the same law as a loop of
 `sample_chance`/`random_action` (not necessarily the same draws), for a tree search's
 rollouts. A game with a compiled kernel that can start from any position offers it; the
 search (`pnp.mcts`) uses it when it is there and the loop otherwise. It takes its draws
-from `rng` (one draw to seed the kernel is enough), so a seed still gives one result.
+from `rng` (one draw to seed the kernel is enough), so a seed still gives one result. A
+game may guide its playouts instead (Parcheesi's play greedy's moves but for a share of
+random ones): then its readable rules and its kernel play the same guided player.
 
 Two more for the search alone: ``rollout_action(rng)``, the action a rollout plays where
 the game has a better policy than random play (its greedy player; ``playout`` then plays

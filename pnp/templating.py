@@ -48,6 +48,11 @@ def use_game_templates(slug: str, source: tuple[str, str] | None) -> None:
         cached.clear()  # templates read through the loader this one replaces
 
 
+def packaged_games() -> set[str]:
+    """The games whose rule templates are read from a package (`use_game_templates`)."""
+    return set(_SOURCES)
+
+
 def game_loader(slug: str) -> jinja2.BaseLoader:
     return _GAMES[slug]
 

@@ -1,54 +1,27 @@
-"""Shared test options: `--update-golden` rewrites the golden files instead of comparing;
-`--with-game MODULE` tests a game not yet in the registry (`pnp new` writes a new game's
-golden files this way); each test's waits on the processes it starts share one deadline
-(`procs.TOTAL`)."""
+"""Shared test options: pnp's pytest plugin (`pnp.testing.plugin`: `--update-golden`);
+`--game SLUG` keeps the tests about one game (`make test GAME=slug`, see `game_tests`); each
+test's waits on the processes it starts share one deadline (`procs.TOTAL`)."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import os
 import signal
 from collections.abc import Iterator
 
 import procs
 import pytest
+from game_tests import about
 from hypothesis import settings
+
+pytest_plugins = ["pnp.testing.plugin"]  # also an entry point; named here for a stale venv
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--update-golden",
-        action="store_true",
-        help="rewrite tests/golden/ from the current output (review the diff)",
+        "--game",
+        metavar="SLUG",
+        help="only the tests about this game (its files, its cases; see tests/game_tests.py)",
     )
-    parser.addoption(
-        "--with-game",
-        action="append",
-        default=[],
-        metavar="MODULE",
-        help="also test the game whose `GAME` is in MODULE, as if it were registered",
-    )
-
-
-_WITH_GAMES = contextlib.ExitStack()
-
-
-def _register_with_games(config: pytest.Config) -> None:
-    """Register the `--with-game` games before collection, which parametrizes by game."""
-    from pnp.games import registered
-
-    for module in config.getoption("--with-game"):
-        _WITH_GAMES.enter_context(registered(importlib.import_module(module).GAME))
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    _WITH_GAMES.close()
-
-
-@pytest.fixture
-def update_golden(request: pytest.FixtureRequest) -> bool:
-    return bool(request.config.getoption("--update-golden"))
 
 
 @pytest.fixture
@@ -87,7 +60,6 @@ def _profile(config: pytest.Config) -> str:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    _register_with_games(config)
     config.stash[PROFILE] = _profile(config)
     settings.load_profile(config.stash[PROFILE])
 
@@ -98,7 +70,16 @@ def fewer_examples(n: int) -> int:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under the `fast` profile a test's own `@settings(max_examples=N)` is cut too."""
+    """`--game` keeps one game's tests; under the `fast` profile a test's own
+    `@settings(max_examples=N)` is cut too."""
+    slug = config.getoption("--game")
+    if slug:
+        from pnp.games import registry
+
+        if slug not in registry():
+            raise pytest.UsageError(f"--game {slug}: no such game ({', '.join(registry())})")
+        config.hook.pytest_deselected(items=[i for i in items if not about(i, slug)])
+        items[:] = [i for i in items if about(i, slug)]
     if config.stash[PROFILE] != "fast":
         return
     for item in items:

@@ -137,10 +137,11 @@ def first_line(stream: IO[str], until: float) -> str:
 
 
 @contextmanager
-def running(cache: Path, *args: str) -> Iterator[Served]:
-    """`pnp studio` in a process group of its own, until it answers; stopped after."""
+def running(cache: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Served]:
+    """`pnp studio` in a process group of its own, until it answers; stopped after.
+    `env` adds to its environment."""
     port = free_port()
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})}
     proc = subprocess.Popen(
         studio_command(port, cache, "--jobs", "2", *args),
         stdout=subprocess.PIPE,

@@ -174,6 +174,20 @@ def test_a_halo_under_the_fold_makes_it_show_and_keeps_its_machine_colour():
     assert halo.style.stroke == "#FFFFFF" and halo.style.stroke_width > score.style.stroke_width
 
 
+def test_a_fold_over_a_dark_arrow_gets_a_halo_there_only():
+    """An 8 x 8 board folds through its edge arrows: the fold shows over them on a halo
+    as long as the arrow, crosses thin grid lines bare, and stays one score line."""
+    from pnp.checks import check_guide_contrast
+
+    c = board(ExplodingDiceParams(n=8), PrintParams())
+    assert check_guide_contrast(c) == []
+    folds, halos = c.shapes("score"), c.shapes("guide")
+    assert len(folds) == len(c.fold_lines) == 3
+    assert halos and all(h.style.stroke == "#FFFFFF" for h in halos)
+    assert all(1.0 < h.geom.length < 6.0 for h in halos)  # an arrow's length, no more
+    assert all(any(f.geom.contains(h.geom) for f in folds) for h in halos)
+
+
 def test_a_cut_along_a_pieces_edge_shows_by_the_edge_but_a_hole_inside_must_show_itself():
     from pnp.checks import check_guide_contrast
     from pnp.scene import INNER_CUT_STYLE, Style, circle

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
-import subprocess
 import tomllib
-from pathlib import Path
 
 import pytest
 from cli_run import one_error_line, pnp, run
@@ -16,8 +13,6 @@ from pnp import cli
 from pnp.games import registry
 from pnp.params import PrintParams, describe
 from pnp.sim import command
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def assert_one_clear_line(code: int, out: str, err: str, needle: str) -> None:
@@ -186,25 +181,6 @@ def test_params_output_is_toml_not_python():
     assert rows["paper_dice"] == "true"
     assert rows["colours"].startswith('["red", "blue"')
     assert "'" not in "".join(rows.values()) and "True" not in r.stdout
-
-
-@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
-@pytest.mark.parametrize(
-    "game, anchor", [("", True), ("parcheesi", True), ("exploding-dice", False)]
-)
-def test_make_bench_installs_openspiel_only_for_parcheesi(game, anchor):
-    # a stamp no rule makes: with STAMP=Makefile, make remakes the makefile itself, for
-    # real even under -n, whenever pyproject.toml or a C file is newer (a pip install)
-    r = subprocess.run(
-        ["make", "-n", "bench", f"GAME={game}", "STAMP=.pnp-test-no-such-stamp"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert r.returncode == 0, r.stderr
-    assert ("open_spiel" in r.stdout) is anchor
-    assert ("OPEN_SPIEL_PYTHON" in r.stdout) is anchor
 
 
 @pytest.mark.parametrize(

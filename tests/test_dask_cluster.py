@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from dask_grid import grid_jobs, grid_json
 
+from pnp import DISTRIBUTION
 from pnp.errors import PnpError
 from pnp.sim.runner import run_jobs
 
@@ -121,10 +122,10 @@ def test_a_worker_killed_mid_grid_leaves_the_json_unchanged(cluster):
 
 
 def test_a_worker_with_another_pnp_version_is_refused_at_connect(cluster, tmp_path):
-    """The worker finds a `pnp 9.9.9` distribution first on its path: the probe runs there."""
-    info = tmp_path / "pnp-9.9.9.dist-info"
+    """The worker finds pnp's distribution at 9.9.9 first on its path: the probe runs there."""
+    info = tmp_path / f"{DISTRIBUTION.replace('-', '_')}-9.9.9.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: pnp\nVersion: 9.9.9\n")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {DISTRIBUTION}\nVersion: 9.9.9\n")
     cluster.worker(env={"PYTHONPATH": str(tmp_path)})
     cluster.wait_for(1)
     began = time.monotonic()

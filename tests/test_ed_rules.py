@@ -168,20 +168,33 @@ def test_tied_zones_draw_the_lowest_scoring_colour_and_the_player_picks_among_ti
     assert rules.draw_options(position(empty_top, scores=(5, 3, 3, 9))) == [1, 2]
 
 
-def test_draw_falls_back_when_the_highest_zones_colour_has_no_reserve_die():
-    # Red's zone is highest (15) but all four red dice are on the grid. Red and purple have
-    # the lowest scores but no reserve dice; of green and blue, green scores lower.
-    s = position(
-        """
-        R6 R5 G1 .
-        R4 .  .  .
-        R3 P1 P2 P3
-        P4 .  .  B1
-        """,
-        scores=(0, 2, 7, 1),
-    )
+NO_RED_LEFT = """
+    R6 R5 G1 .
+    R4 .  .  .
+    R3 P1 P2 P3
+    P4 .  .  B1
+    """
+"""Red's zone is highest (15) but all four red dice and all four purple ones are on the
+grid: the reserve holds green and blue dice only."""
+
+
+def test_without_the_highest_zones_colour_the_lowest_on_the_track_with_a_die_is_drawn():
+    # Red and green share the lowest score; red has no reserve die, green has: green.
+    s = position(NO_RED_LEFT, scores=(0, 0, 7, 1))
     assert rules.highest_zone(s) == 0
     assert {s.colour_of(d) for d in s.reserve} == {1, 2}
+    assert rules.draw_options(s) == [1]
+
+
+def test_when_no_lowest_scoring_colour_has_a_die_any_reserve_die_may_be_drawn():
+    # The seed: red (0) is lowest on the track and has no die left, so the player takes
+    # any die of the reserve: green or blue, although green (2) scores below blue (7) and
+    # purple (1), second lowest, has none either.
+    s = position(NO_RED_LEFT, scores=(0, 2, 7, 1))
+    assert rules.draw_options(s) == [1, 2]
+    s.scores[:] = [3, 2, 7, 1]  # purple lowest, none left: again any die
+    assert rules.draw_options(s) == [1, 2]
+    s.scores[:] = [3, 2, 7, 4]  # green lowest, with dice left: green only
     assert rules.draw_options(s) == [1]
 
 

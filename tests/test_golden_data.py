@@ -3,12 +3,13 @@ a moved hole is, and the picture is written."""
 
 from __future__ import annotations
 
-from golden_data import TOLERANCE, component_data, cut_xor, data_changes, data_text, side_by_side
 from PIL import Image
 from shapely.geometry import box
 
+from pnp.golden import component_data, data_text
 from pnp.render.svg import component_svg
 from pnp.scene import CUT_STYLE, INNER_CUT_STYLE, Component, Shape, Text, circle
+from pnp.testing.golden import TOLERANCE, cut_xor, data_changes, side_by_side
 
 
 def _tag(hole_x: float = 20.0, width: float = 40.0) -> Component:

@@ -172,13 +172,16 @@ class Standing(Guess):
         return self.progress
 
 
-def test_the_searchs_cut_off_scores_the_lead_on_the_standing():
-    """Early playout termination: the seats ahead on `standing()` share LEAD_REWARD (a
-    win is worth 1); level standings, or a team game, score nothing."""
+def test_the_searchs_cut_off_scores_each_seats_place_on_the_standing():
+    """Early playout termination: on `standing()` the first seats get LEAD_REWARD (a win
+    is worth 1), the last nothing, the others their place between, linearly; level
+    standings, or a team game, score nothing."""
     from pnp.mcts import LEAD_REWARD
 
-    assert MctsBot().reward(Standing([3, 5])) == [0.0, LEAD_REWARD]
-    assert MctsBot().reward(Standing([7, 2, 7])) == [LEAD_REWARD / 2, 0.0, LEAD_REWARD / 2]
+    assert LEAD_REWARD == 0.5
+    assert MctsBot().reward(Standing([3, 5])) == [0.0, 0.5]
+    assert MctsBot().reward(Standing([7, 2, 7])) == [0.5, 0.0, 0.5]
+    assert MctsBot().reward(Standing([10, 2, 4, 8])) == [0.5, 0.0, 0.125, 0.375]
     assert MctsBot().reward(Standing([4, 4])) == [0.0, 0.0]
     assert MctsBot(cooperative=True).reward(Standing([3, 5])) == [0.0, 0.0]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import re
 import site
 import subprocess
 import sys
@@ -39,6 +40,19 @@ def test_pnp_reads_its_metadata_by_the_name_it_is_installed_under():
     assert [(s.name, s.value) for s in scripts if s.group == "console_scripts"] == [
         ("pnp", "pnp.__main__:main")
     ]
+
+
+def test_every_install_hint_names_the_distribution():
+    """An install hint (`pip install 'X[extra]'`) in the code or the docs names pnp-kits:
+    `pip install 'pnp[tune]'` would install the other project."""
+    pages = [*(ROOT / "pnp").rglob("*.py"), *(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]
+    wrong = [
+        f"{page.relative_to(ROOT)}: {hint}"
+        for page in pages
+        for hint in re.findall(r"pip install ['\"]?([\w.-]+)\[", page.read_text())
+        if hint != pnp.DISTRIBUTION
+    ]
+    assert not wrong
 
 
 @pytest.mark.slow

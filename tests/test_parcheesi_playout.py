@@ -1,10 +1,12 @@
 """Parcheesi's playouts from any position (`State.playout`), for the tree search.
 
-The kernel plays random games on from a given position (mid-turn included) and writes
-the end back into the state. It draws from `random.Random(n)` for one draw n of the
-caller's generator, so it must play exactly the game the readable rules' random loop
-plays from the same generator; the law of its results is also compared, independent
-draws against independent draws, with the loop the tree search runs without it.
+The kernel plays games on from a given position (mid-turn included), by the guided
+player the search's playouts use (`state.PLAYOUT_EXPLORE`: a share of random choices,
+greedy's otherwise) or by the random player, and writes the end back into the state. It
+draws from `random.Random(n)` for one draw n of the caller's generator, so it must play
+exactly the game the readable rules' loop (`state.play_guided`) plays from the same
+generator; the law of its results is also compared, independent draws against
+independent draws, with the loop the tree search runs without it.
 """
 
 from __future__ import annotations
@@ -50,18 +52,25 @@ def snapshot(state: game.State) -> tuple:
     )
 
 
+EXPLORE = [-1, 0, game.PLAYOUT_EXPLORE, 100]
+"""The random player, greedy's alone, the playouts' guided one, and every choice random."""
+
+
 @needs_kernel
 @pytest.mark.parametrize("rules_name", ["seed", "standard"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("steps", [0, 41, 120, 250])  # odd: the dice are rolled, mid-turn
-def test_the_kernel_playout_plays_the_readable_rules_random_game(rules_name, players, steps):
+def test_the_kernel_playout_plays_the_readable_rules_game(rules_name, players, steps, monkeypatch):
     start = mid_game(rules_name, players, 100 * players + steps, steps)
     for seed in range(3):
+        explore = EXPLORE[(seed + steps) % len(EXPLORE)]
+        monkeypatch.setattr(game, "PLAYOUT_EXPLORE", explore)
         stop = start.turns + (1, 7, 40)[seed] if seed < 2 else rules.MAX_TURNS
         compiled, readable = start.clone(), start.clone()
         draws = random.Random(seed)
         compiled.playout(draws, stop)
-        game.play_randomly(readable, random.Random(random.Random(seed).getrandbits(64)), stop)
+        again = random.Random(random.Random(seed).getrandbits(64))
+        game.play_guided(readable, again, stop, explore)
         assert snapshot(compiled) == snapshot(readable)
         assert compiled.turns >= min(stop, start.turns + 1) or compiled.is_terminal()
         assert draws.getstate() != random.Random(seed).getstate()  # one draw taken
@@ -102,9 +111,9 @@ def test_a_playout_stops_at_the_turn_given_and_leaves_a_finished_game_alone():
 def test_the_kernel_refuses_a_position_that_is_not_a_game_under_way():
     state = mid_game("seed", 2, 5, 30)
     board = engine._boards(state.model)
-    args = [board, state.seats, state.pawns, 0, 10, 0, 0, 0, False, 20, rules.MAX_TURNS, 1]
+    args = [board, state.seats, state.pawns, 0, 10, 0, 0, 0, False, 20, rules.MAX_TURNS, 1, 10]
     assert engine._kernel.playout(*args)[2] >= 11
-    for where, bad in ((3, 2), (5, 3), (6, 7), (11, -1)):
+    for where, bad in ((3, 2), (5, 3), (6, 7), (11, -1), (12, -2), (12, 101)):
         wrong = list(args)
         wrong[where] = bad
         with pytest.raises((ValueError, OverflowError)):
@@ -156,9 +165,7 @@ def result(state: game.State, start: int) -> tuple[int | None, int]:
     ("rules_name", "players", "seed", "steps"),
     [("seed", 2, 1, 130), ("standard", 2, 2, 121), ("seed", 3, 4, 181)],
 )
-def test_kernel_playouts_follow_the_law_of_the_readable_random_play(
-    rules_name, players, seed, steps
-):
+def test_kernel_playouts_follow_the_law_of_the_readable_play(rules_name, players, seed, steps):
     """From mid-game positions, the winners and lengths of 250 kernel playouts and of 250
     readable-rules playouts (independent draws) agree (chi-square, 0.1 % level)."""
     start = mid_game(rules_name, players, seed, steps)
@@ -170,7 +177,30 @@ def test_kernel_playouts_follow_the_law_of_the_readable_random_play(
         state.playout(draws, rules.MAX_TURNS)
         kernel[result(state, start.turns)] += 1
         state = start.clone()
-        game.play_randomly(state, draws, rules.MAX_TURNS)
+        game.play_guided(state, draws, rules.MAX_TURNS, game.PLAYOUT_EXPLORE)
         readable[result(state, start.turns)] += 1
     assert homogeneity_p(kernel, readable) > 0.001
     assert len(kernel) > 2  # the test can tell laws apart: the results vary
+
+
+def test_the_guided_player_takes_greedys_capture_unless_its_draw_says_random():
+    """Red holds a 3 with one pawn on progress 10, three behind a lone yellow pawn on a
+    plain space (red's 13, track space 18): moving there captures, and earns 20 spaces
+    for that pawn. Greedy always takes it; the guided player takes it too, except in the
+    share of its choices it makes at random among all the results."""
+    state = game.new_game(MODELS["seed"], 4)
+    state.pawns[rules.seat_colours(4)[0]] = [10, 30, rules.NEST, rules.NEST]
+    yellow = MODELS["seed"].paths[3].index(MODELS["seed"].paths[0][13])
+    state.pawns[3] = [yellow, rules.NEST, rules.NEST, rules.NEST]
+    state.apply((3, 3))  # 3, 3, 4, 4: a double, to give several results
+    capture = [a for a in state.legal_actions() if a.captured]
+    assert capture and len(state.legal_actions()) > len(capture)
+    greedy = {game.guided_action(state, random.Random(s), 0) for s in range(50)}
+    assert greedy <= set(capture)
+    drawn = Counter(game.guided_action(state, random.Random(s), 50) in capture for s in range(400))
+    share = len(capture) / len(state.legal_actions())
+    assert abs(drawn[True] / 400 - (0.5 + 0.5 * share)) < 0.1
+    anyhow = Counter(
+        game.guided_action(state, random.Random(s), 100) in capture for s in range(400)
+    )
+    assert abs(anyhow[True] / 400 - share) < 0.1

@@ -170,6 +170,18 @@ def test_entering_onto_a_lone_own_pawn_makes_a_blockade():
     assert results(position({RED: [0, N, N, N]}), (5,)) == {(N, N, 0, 0)}
 
 
+def test_entering_onto_an_own_pawn_sharing_the_space_with_an_opposing_one_captures_it():
+    # Red's entry space holds a red pawn and a blue one (a mixed pair: the space is safe).
+    # A 5 still enters (one own pawn there is fine): the blue pawn goes back to its nest,
+    # 20 is earned, and 1 and 20 move on: both on one pawn (0, 21) or one each (1, 20).
+    entry = track.entry_space(RED)
+    state = position({RED: [0, N, N, N], BLUE: [on(BLUE, entry), N, N, N]})
+    assert captured(state, (5, 1)) == {(N, N, 0, 21): {entry}, (N, N, 1, 20): {entry}}
+    rules.apply_position(state, rules.allowed_positions(state, (5, 1))[0])
+    assert state.pawns[BLUE] == [N] * 4
+    assert state.counters["captures"] == 1 and state.counters["entries"] == 1
+
+
 # --- decision 5: values move separately -------------------------------------------------
 
 
@@ -393,3 +405,36 @@ def test_one_die_gives_only_its_value():
     assert rules.roll_values(state.pawns[RED], (5,), False).pair is False
     assert results(state, (4,)) == {(N, N, N, 14)}
     assert results(state, (5,)) == {(N, N, 0, 10)}  # a 5 still enters
+
+
+CHOOSE = rules.with_rules(SEED, dice="choose")
+
+
+def test_where_the_players_choose_each_roll_begins_with_both_dice_or_one():
+    # A lone red pawn 3 from home (progress 68). Rolling one die: a 3 takes it home, a 4
+    # cannot move it and the turn passes; no bottom faces, no 5-pair.
+    state = position({RED: [68, HOME, HOME, HOME]}, model=CHOOSE)
+    assert state.current_player() == state.seat and state.legal_actions() == ("both", "one")
+    state.apply("one")
+    assert state.current_player() == CHANCE
+    assert state.chance_outcomes() == tuple(((d,), 1 / 6) for d in range(1, 7))
+    assert state.action_str((4,)) == "4"
+    home = state.clone()
+    home.apply((3,))
+    home.apply(home.legal_actions()[0])
+    assert home.outcome().end == "home" and home.winner == 0
+    state.apply((4,))
+    assert state.legal_actions() == (rules.Position((68, HOME, HOME, HOME)),)
+    state.apply(state.legal_actions()[0])
+    assert state.seat == 1 and state.legal_actions() == ("both", "one")  # the next choice
+    state.apply("both")
+    assert len(state.chance_outcomes()) == 21  # both dice, as by default
+
+
+def test_by_default_every_roll_is_of_both_dice_and_greedy_always_rolls_both():
+    assert position({}).current_player() == CHANCE
+    state = position({}, model=CHOOSE)
+    greedy = make_bot("greedy")
+    assert {greedy.choose(state, random.Random(s)) for s in range(20)} == {"both"}
+    drawn = Counter(make_bot("random").choose(state, random.Random(s)) for s in range(200))
+    assert set(drawn) == {"both", "one"} and min(drawn.values()) > 70

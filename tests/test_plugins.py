@@ -6,17 +6,20 @@ dist-info folder, as pip would install them."""
 from __future__ import annotations
 
 import os
+import runpy
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pnp import templating
 from pnp.cards import CardFormat, rule_deck
-from pnp.games import get_game, registry
-from pnp.games.plugins import plugins
+from pnp.games import built_in_slugs, get_game, registry
+from pnp.games.plugins import GROUP, plugins
 from pnp.params import PrintParams
+from pnp.testing.install import fake_install, installed
 
 PLUGIN = """
 import dataclasses
@@ -37,22 +40,22 @@ PARAMS = dataclasses.replace(_TOY, slug="lamps-params", default_params=dict)
 
 """
 EXITS = "raise SystemExit(3)\n"
-ENTRY_POINTS = """[pnp.games]
-lamps = lamps_plugin:GAME
-missing = lamps_plugin_gone:GAME
-notagame = lamps_plugin:NOT_A_GAME
-clash = lamps_plugin:CLASH
-notemplates = lamps_plugin:NO_TEMPLATES
-dots = lamps_plugin:DOTS
-empty = lamps_plugin:EMPTY
-number = lamps_plugin:NUMBER
-all = lamps_plugin:ALL
-title = lamps_plugin:TITLE
-documents = lamps_plugin:DOCUMENTS
-engine = lamps_plugin:ENGINE
-params = lamps_plugin:PARAMS
-exits = lamps_plugin_exits:GAME
-"""
+ENTRY_POINTS = {
+    "lamps": "lamps_plugin:GAME",
+    "missing": "lamps_plugin_gone:GAME",
+    "notagame": "lamps_plugin:NOT_A_GAME",
+    "clash": "lamps_plugin:CLASH",
+    "notemplates": "lamps_plugin:NO_TEMPLATES",
+    "dots": "lamps_plugin:DOTS",
+    "empty": "lamps_plugin:EMPTY",
+    "number": "lamps_plugin:NUMBER",
+    "all": "lamps_plugin:ALL",
+    "title": "lamps_plugin:TITLE",
+    "documents": "lamps_plugin:DOCUMENTS",
+    "engine": "lamps_plugin:ENGINE",
+    "params": "lamps_plugin:PARAMS",
+    "exits": "lamps_plugin_exits:GAME",
+}
 BROKEN = {
     "missing": "ModuleNotFoundError",
     "notagame": "it gives a str, not a pnp GameDef",
@@ -68,28 +71,35 @@ BROKEN = {
     "params": "its default_params() gives a dict, not a parameter dataclass",
     "exits": "SystemExit: 3",
 }
+TESTS = Path(__file__).parent  # toy_game
+
+
+def plugin_package(folder: Path) -> Path:
+    """The package `lamps_plugin`: one good game (the toy, renamed, with rule templates of
+    its own) and broken ones (`BROKEN`), and a module that exits when imported."""
+    package = folder / "lamps_plugin"
+    (package / "rules").mkdir(parents=True)
+    (package / "__init__.py").write_text(PLUGIN)
+    (folder / "lamps_plugin_exits.py").write_text(EXITS)
+    (package / "rules" / "rule-1-goal.j2").write_text("title: Goal\nLight all {{ lamps }} lamps.\n")
+    (package / "rules" / "rule-2-turn.j2").write_text("title: Turn\nSwitch one lamp.\n")
+    return folder
 
 
 @pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An installed package `lamps_plugin` declaring one good game and four broken ones."""
-    package = tmp_path / "lamps_plugin"
-    (package / "rules").mkdir(parents=True)
-    (package / "__init__.py").write_text(PLUGIN)
-    (tmp_path / "lamps_plugin_exits.py").write_text(EXITS)
-    (package / "rules" / "rule-1-goal.j2").write_text("title: Goal\nLight all {{ lamps }} lamps.\n")
-    (package / "rules" / "rule-2-turn.j2").write_text("title: Turn\nSwitch one lamp.\n")
-    info = tmp_path / "lamps_plugin-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lamps-plugin\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(ENTRY_POINTS)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # toy_game
-    plugins.cache_clear()
-    yield tmp_path
-    plugins.cache_clear()
-    for slug in ("lamps-plugin", "lamps-bare"):
-        templating.use_game_templates(slug, None)
+def site(tmp_path: Path) -> Iterator[Path]:
+    """`lamps_plugin` installed, declaring one good game and four broken ones."""
+    plugin_package(tmp_path)
+    with installed(tmp_path, "lamps-plugin", {GROUP: ENTRY_POINTS}, [TESTS]):
+        yield tmp_path
+
+
+@pytest.fixture
+def good_plugin(tmp_path: Path) -> Iterator[Path]:
+    """`lamps_plugin` installed, declaring its good game only: pnp lists `lamps-plugin`."""
+    plugin_package(tmp_path)
+    with installed(tmp_path, "lamps-plugin", {GROUP: {"lamps": ENTRY_POINTS["lamps"]}}, [TESTS]):
+        yield tmp_path
 
 
 def test_a_plugin_game_joins_the_registry_and_a_broken_one_is_one_line(site, capsys):
@@ -146,10 +156,7 @@ SLEEPER = "import time\ntime.sleep(3600)\n"
 def sleepy_site(site: Path) -> Path:
     """One more installed plugin, whose import never ends (it sleeps for an hour)."""
     (site / "sleepy_plugin.py").write_text(SLEEPER)
-    info = site / "sleepy_plugin-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sleepy-plugin\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[pnp.games]\nsleepy = sleepy_plugin:GAME\n")
+    fake_install(site, "sleepy-plugin", {GROUP: {"sleepy": "sleepy_plugin:GAME"}})
     return site
 
 
@@ -200,3 +207,55 @@ def test_every_built_in_game_would_pass_as_a_plugin():
     assert {slug: game_problem(game) for slug, game in registry().items()} == {
         slug: None for slug in registry()
     }
+
+
+REFERENCE_TESTS = ("test_golden.py", "test_conformance.py", "test_contract.py", "test_bad_input.py")
+"""pnp's own tests of every game: they take the built-in games (and the toy) only."""
+
+
+def test_pnps_own_game_tests_leave_an_installed_plugin_game_to_its_own_suite(good_plugin):
+    """Installed beside pnp, a plugin game is in the registry, and the games pnp's own
+    game tests are made for (read from the modules as pytest imports them) are still the
+    built-in ones: its golden files and conformance data live in its own repository."""
+    assert "lamps-plugin" in registry()
+    for name in REFERENCE_TESTS:
+        made = runpy.run_path(str(TESTS / name))
+        if "GAMES" in made:
+            assert list(made["GAMES"]) == list(built_in_slugs()), name
+    golden = runpy.run_path(str(TESTS / "test_golden.py"))
+    assert {k.split("/")[0] for k in golden["KITS"] + golden["PARTS"]} == set(built_in_slugs())
+
+
+@pytest.mark.slow  # pytest in a new process: the reference-data tests
+def test_pnps_reference_data_tests_pass_with_a_plugin_installed(good_plugin):
+    """The tests that failed with a plugin installed (its golden files and conformance
+    data are not pnp's) pass, and collect the same tests as without it."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(good_plugin), str(TESTS)])}
+    listed = subprocess.run(
+        [sys.executable, "-m", "pnp.cli", "list"], capture_output=True, text=True, env=env
+    )
+    assert "lamps-plugin" in listed.stdout, listed.stderr
+    files = [str(TESTS / name) for name in REFERENCE_TESTS]
+
+    def pytest_run(*args: str, env: dict[str, str] | None = None) -> str:
+        r = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+            cwd=TESTS.parent,
+            capture_output=True,
+            text=True,
+            env={k: v for k, v in (env or os.environ).items() if not k.startswith("PYTEST_")},
+            timeout=600,
+        )
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+        return r.stdout
+
+    def collected(**kw: dict[str, str]) -> list[str]:
+        out = pytest_run("--collect-only", *files, **kw)
+        return [line for line in out.splitlines() if "::" in line]
+
+    without = collected()
+    assert len(without) > 100 and collected(env=env) == without
+    # the two that failed: every game's data file, and one game's golden files (the
+    # cheapest kit to build; the collection above shows the plugin adds no case)
+    ran = pytest_run("-k", "ships_its_data or every_part_has and building", *files[:2], env=env)
+    assert " passed" in ran and "failed" not in ran

@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from print_sheets import cut_short, print_ranges, read_pages, sheet_faults
 
 from pnp.build import build_game
 from pnp.games import built_in_slugs
 from pnp.paper import PAPERS
+from pnp.testing.sheets import cut_short, print_ranges, read_pages, sheet_faults
 
 MODES = ("long", "short", "none")
 FAST = ("building-community", "a4", "long")

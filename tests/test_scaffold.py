@@ -1,29 +1,37 @@
-"""`pnp new`: the skeleton of a game, written into a copy of this checkout and tried there
-as a new user would: its files are lint-clean and typed, and its own tests pass."""
+"""`pnp new`: the skeleton of a game, written into a copy of this checkout, or with
+`--package DIR` as a plugin repository of its own, and tried as a new user would: its files
+are lint-clean and typed, held by the import contracts, and its tests pass. Nothing is
+installed: the plugin is declared to Python as pip would (`pnp.testing.install`)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from cli_run import one_error_line, run
 
 import pnp.scaffold.data
 from pnp.errors import PnpError
-from pnp.scaffold import Names, new_game
+from pnp.scaffold import Names, new_game, new_package
 from pnp.scaffold.data import create_game
+from pnp.testing.install import fake_install
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def checkout_copy(dest: Path) -> Path:
-    """The parts of this checkout a game lives in, copied (caches and outputs left out)."""
+    """The parts of this checkout a game lives in and its tests read, copied (caches and
+    outputs left out)."""
     skip = shutil.ignore_patterns("__pycache__", "*.so", ".pytest_cache", ".hypothesis")
-    for part in ("pnp", "geometry", "templates", "tests"):
+    for part in ("pnp", "geometry", "templates", "tests", "docs"):
         shutil.copytree(ROOT / part, dest / part, ignore=skip)
-    shutil.copy(ROOT / "pyproject.toml", dest)
+    for name in ("pyproject.toml", "README.md", "mkdocs.yml", "Makefile", "LICENSE"):
+        shutil.copy(ROOT / name, dest)
     return dest
 
 
@@ -98,6 +106,22 @@ def test_a_new_game_passes_the_suite_with_one_registry_line(tmp_path):
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and "lantern" in (root / "pnp/games/__init__.py").read_text()
+    # the import contracts name games by wildcard: the new game is held with no edit
+    with (pkg / "rules.py").open("a") as rules:
+        rules.write("\nimport pnp.scene  # noqa: E402, F401\n")
+    with (pkg / "game.py").open("a") as game:
+        game.write("\nimport pnp.games.lantern_race.kit  # noqa: E402, F401\n")
+    run = subprocess.run(
+        [str(bin_ / "lint-imports"), "--no-cache"],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode != 0 and "2 broken" in run.stdout, run.stdout[-3000:]
+    assert "pnp.games.lantern_race.rules -> pnp.scene" in run.stdout
+    assert "pnp.games.lantern_race.game -> pnp.games.lantern_race.kit" in run.stdout
 
 
 def test_pnp_new_with_a_bad_slug_is_one_line_and_writes_nothing(tmp_path):
@@ -178,7 +202,8 @@ def test_a_failure_after_the_skeleton_is_written_takes_it_all_out_again(
     root, before = checkout
     seen = {}
 
-    def failing(slug: str, where: Path) -> list[Path]:
+    def failing(module: str, tests: Path) -> list[Path]:
+        where = tests.parent
         seen["package"] = sorted(p.name for p in (where / "pnp/games/lantern_race").iterdir())
         (where / "tests/conformance/lantern-race.json").write_text('{"cases": [')
         raise failure
@@ -188,3 +213,125 @@ def test_a_failure_after_the_skeleton_is_written_takes_it_all_out_again(
         create_game("lantern-race", root)
     assert "game.py" in seen["package"]  # the skeleton was in place when it failed
     assert files_of(root) == before
+
+
+# --- a game in a repository of its own (--package) ----------------------------------------
+
+
+def listing(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+def test_a_package_goes_only_to_a_new_or_empty_folder_and_a_free_module_name(tmp_path):
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("mine")
+    (tmp_path / "a-file").write_text("mine")
+    before = listing(tmp_path)
+    with pytest.raises(PnpError, match="not an empty folder"):
+        new_package("lantern-race", tmp_path / "full")
+    with pytest.raises(PnpError, match="not an empty folder"):
+        new_package("lantern-race", tmp_path / "a-file")
+    with pytest.raises(PnpError, match="'parcheesi' is taken"):
+        new_package("parcheesi", tmp_path / "parcheesi")  # pnp would refuse it as a plugin
+    with pytest.raises(PnpError, match="'json' is already installed"):
+        new_package("json", tmp_path / "json-game")  # it would shadow the standard library
+    with pytest.raises(PnpError, match="not a game slug"):
+        new_package("Lantern Race", tmp_path / "lantern")
+    assert listing(tmp_path) == before
+
+
+def test_a_failure_while_making_the_reference_data_leaves_nothing(tmp_path):
+    def fails(module: str, tests: Path) -> list[Path]:
+        assert (tests.parent / "pyproject.toml").is_file() and module == "lantern_race"
+        raise RuntimeError("the reference data could not be made")
+
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(RuntimeError):
+        new_package("lantern-race", tmp_path / "games" / "lantern", fails)
+    with pytest.raises(RuntimeError):
+        new_package("lantern-race", tmp_path / "empty", fails)
+    assert listing(tmp_path) == ["empty"]
+
+
+def test_the_package_declares_its_game_dependency_and_rule_cards(tmp_path):
+    written = new_package("lantern-race", tmp_path / "lantern")
+    repo = tmp_path / "lantern"
+    assert {p.relative_to(repo).as_posix() for p in written} == set(listing(repo)) - {
+        "lantern_race",
+        "lantern_race/rules",
+        "tests",
+    }
+    project = tomllib.loads((repo / "pyproject.toml").read_text())
+    assert project["project"]["dependencies"] == ["pnp-kits"]
+    assert project["project"]["optional-dependencies"]["test"] == ["pnp-kits[testing]"]
+    assert project["project"]["entry-points"]["pnp.games"] == {
+        "lantern-race": "lantern_race.game:GAME"
+    }
+    data = project["tool"]["setuptools"]["package-data"]["lantern_race"]
+    cards = sorted(p.name for p in (repo / "lantern_race" / "rules").glob("*.j2"))
+    assert cards == ["rule-1-goal.j2", "rule-2-turn.j2"] and data == ["rules/*.j2"]
+    game = (repo / "lantern_race" / "game.py").read_text()
+    assert 'PACKAGE = "lantern_race"' in game and 'templates=(PACKAGE, "rules")' in game
+    assert "class TestLanternRace(GameSuite):" in (repo / "tests" / "test_pnp.py").read_text()
+    assert "pip install -e" in (repo / "README.md").read_text()
+
+
+def test_pnp_new_into_a_folder_that_is_not_empty_is_one_line(capsys, tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    code, out, err = run(capsys, "new", "lantern-race", "--package", str(tmp_path))
+    assert code == 2 and out == "" and "is not an empty folder" in one_error_line(err)
+    assert listing(tmp_path) == ["notes.txt"]
+
+
+def installed_as_pip_would(repo: Path, site: Path) -> dict[str, str]:
+    """The environment of a process that sees the repository as installed: its package on
+    the path and its distribution declared with the entry points its pyproject names."""
+    project = tomllib.loads((repo / "pyproject.toml").read_text())["project"]
+    fake_install(site, project["name"], project["entry-points"])
+    path = os.pathsep.join([str(repo), str(site)])
+    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")} | {
+        "PYTHONPATH": path
+    }
+
+
+@pytest.mark.slow
+def test_a_package_made_by_pnp_new_passes_its_tests_lint_and_types(tmp_path):
+    """As a new user out of the tree: `pnp new SLUG --package DIR`, install, `pytest DIR`:
+    every test passes at once (pnp's bar included, both tiers), pnp lists the game, and
+    its files are lint-clean and typed under the repository's own settings."""
+    repo = tmp_path / "lantern-race"
+    made = subprocess.run(
+        [sys.executable, "-m", "pnp", "new", "lantern-race", "--package", str(repo)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert made.returncode == 0, made.stderr
+    assert "pip install -e" in made.stdout and (repo / "tests/golden/lantern-race").is_dir()
+    env = installed_as_pip_would(repo, tmp_path / "site")
+    listed = subprocess.run(
+        [sys.executable, "-m", "pnp", "list"], capture_output=True, text=True, env=env
+    )
+    assert "lantern-race" in listed.stdout and listed.stderr == "", listed.stderr
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", str(repo)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
+    assert " passed" in tests.stdout and "skipped" in tests.stdout  # the game has no solver
+    bin_ = Path(sys.executable).parent
+    for tool in (["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy", "."]):
+        checked = subprocess.run(
+            [str(bin_ / tool[0]), *tool[1:]],
+            cwd=repo,
+            env=env | {"MYPYPATH": str(ROOT)},  # pnp's source, as a wheel would give it
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert checked.returncode == 0, checked.stdout[-3000:] + checked.stderr[-2000:]

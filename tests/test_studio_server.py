@@ -79,6 +79,29 @@ def test_ctrl_c_while_the_job_processes_warm_up_is_one_line(tmp_path):
     assert err.strip().splitlines() == ["interrupted"], err
 
 
+SLOW_WARM_UP = """\
+import pnp.studio.jobs
+pnp.studio.jobs.PRELOAD.append("slow_warm_up")  # the job processes' server imports it
+"""
+
+
+def test_ctrl_c_while_a_job_waits_for_the_warm_up_does_not_wait_for_it(tmp_path):
+    """A job asked for while the job processes' server still warms up waits for it in a
+    thread; Ctrl-C then ends the studio at once, not when the warm-up ends (here never:
+    it sleeps for ten minutes, through a module the test adds to what that server loads)."""
+    (tmp_path / "sitecustomize.py").write_text(SLOW_WARM_UP)
+    (tmp_path / "slow_warm_up.py").write_text("import time\n\ntime.sleep(600)\n")
+    path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    with running(tmp_path / "cache", env={"PYTHONPATH": path}) as served, served.client() as c:
+        job = c.post("/api/games/exploding-dice/simulate", json={"games": 10})
+        assert job.status_code == 202
+        assert c.get(f"/api/jobs/{job.json()['job']}").json()["state"] == "running"
+        os.killpg(served.proc.pid, signal.SIGINT)
+        _, err = served.proc.communicate(timeout=120)  # the warm-up would take 600 s
+    assert served.proc.returncode == 130, err
+    assert "Traceback" not in err
+
+
 def test_another_host_is_served_with_a_warning(tmp_path):
     with running(tmp_path / "cache", "--host", "0.0.0.0") as served:
         os.killpg(served.proc.pid, signal.SIGINT)

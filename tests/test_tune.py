@@ -141,6 +141,19 @@ def test_conflicting_targets_give_the_closest_with_misses_and_a_front(ones):
     assert answer["pareto"]
 
 
+def test_a_ctrl_c_as_a_rounds_last_games_end_stops_the_tune(ones, monkeypatch):
+    """Ctrl-C that lands as a round's games all finish cuts no game, so no result says
+    "interrupted": the tune must still stop after that round, not play on to the end."""
+    from pnp import interrupt
+
+    setup, dims, budget = plan_tune("ones", ["turns in 9.5..10.5"], ["sides,hits"],
+                                    budget="100000games")  # fmt: skip
+    monkeypatch.setattr(interrupt._state, "signum", signal.SIGINT)  # the signal was noted
+    tuned = run_tune(setup, dims, budget, check_kits=False)
+    assert tuned.stopped == "interrupted"
+    assert len({t.batch for t in tuned.found.trials}) == 1  # one round, then the stop
+
+
 def test_the_pareto_front_keeps_the_trade_offs():
     """Misses (turns, gap) of four trials: (0, 2) and (1, 0) trade off, (1, 2) is beaten by
     both, (0, 3) by (0, 2)."""

@@ -1,24 +1,33 @@
-"""`pnp new SLUG`: the skeleton of a small complete game, ready to build, check and play.
+"""`pnp new SLUG`: the skeleton of a small complete game, ready to build, check and play,
+written into this checkout (`new_game`) or as a plugin repository of its own
+(`new_package`, `pnp new SLUG --package DIR`).
 
 The files under `files/` are templates of a working game (a race with captures: board,
 tokens, rule cards, State-API rules, bots, checks, tests); `$${name}` placeholders take the
-new game's slug, package, class prefix and title. The game passes the suite as written;
-the guide (docs/writing-a-game.md) walks a designer from it to their own game.
+new game's slug, package, class prefix and title, and where it lives. The game's modules
+import each other relatively, so the same files work under `pnp.games` and as a package of
+their own. The game passes the suite as written; the guide (docs/writing-a-game.md) walks
+a designer from it to their own game.
 
-Everything is written to a temporary folder first and moved in at the end, so a failure
-leaves the checkout as it was.
+The slug is checked before anything is written; everything is written to a temporary
+folder first and moved in at the end, and a failure afterwards (the reference data) takes
+back what was moved in, so a failure leaves the disk as it was.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import keyword
+import os
 import shutil
 import string
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from pnp import DISTRIBUTION
 from pnp.errors import PnpError
 from pnp.gamedef import slug_problem
 
@@ -50,28 +59,97 @@ class Names:
         return {"slug": self.slug, "pkg": self.pkg, "Class": self.cls, "title": self.title}
 
 
-def targets(names: Names) -> dict[str, Path]:
-    """Where each template folder goes in a checkout."""
-    return {
-        "game": Path("pnp/games") / names.pkg,
-        "rules": Path("templates/rules") / names.slug,
-        "tests": Path("tests"),
-    }
+@dataclass(frozen=True)
+class Layout:
+    """Where a new game's files go and how they name its package."""
+
+    module: str  # the game's package: "pnp.games.lantern_race" or "lantern_race"
+    game: Path  # its folder
+    rules: Path  # its rule-card templates' folder
+    tests: Path  # the tests' folder
+    test_file: str  # its own tests' file name
+    templates: str  # the GameDef's `templates=` line, if it names them
+    imports: str  # the snippet of its tests' import block (files/imports/)
+
+    def mapping(self, names: Names) -> dict[str, str]:
+        return names.mapping() | {
+            "module": self.module,
+            "rules_dir": f"{self.rules.as_posix()}/",
+            "templates": self.templates,
+            "distribution": DISTRIBUTION,
+        }
 
 
-def _rendered(names: Names) -> dict[Path, str]:
-    """Every file of the skeleton: its path in the checkout and its text."""
-    files: dict[Path, str] = {}
+def checkout_layout(names: Names) -> Layout:
+    """A game among pnp's own: its package under `pnp.games`, its rule cards under
+    `templates/rules/`, its tests with pnp's."""
+    return Layout(
+        module=f"pnp.games.{names.pkg}",
+        game=Path("pnp/games") / names.pkg,
+        rules=Path("templates/rules") / names.slug,
+        tests=Path("tests"),
+        test_file=f"test_game_{names.pkg}.py",
+        templates="",
+        imports="checkout",
+    )
+
+
+def package_layout(names: Names) -> Layout:
+    """A game in a repository of its own: its package at the top, its rule cards inside
+    it (package data), its tests beside it."""
+    return Layout(
+        module=names.pkg,
+        game=Path(names.pkg),
+        rules=Path(names.pkg) / "rules",
+        tests=Path("tests"),
+        test_file=f"test_{names.pkg}.py",
+        templates='\n    templates=(PACKAGE, "rules"),  # its rule cards, package data',
+        imports="package",
+    )
+
+
+def _template(folder: str, name: str) -> str:
     root = resources.files(__package__ or "pnp.scaffold") / "files"
-    for folder, dest in targets(names).items():
-        for entry in sorted(root.joinpath(folder).iterdir(), key=lambda e: e.name):
-            if not entry.name.endswith(".tmpl"):
-                continue
-            name = entry.name.removesuffix(".tmpl")
-            if folder == "tests":
-                name = f"test_game_{names.pkg}.py"
-            text = string.Template(entry.read_text(encoding="utf-8")).substitute(names.mapping())
-            files[dest / name] = text
+    return root.joinpath(folder, name).read_text(encoding="utf-8")
+
+
+def _folder(folder: str) -> list[str]:
+    root = resources.files(__package__ or "pnp.scaffold") / "files"
+    return sorted(e.name for e in root.joinpath(folder).iterdir() if e.name.endswith(".tmpl"))
+
+
+def _fill(text: str, mapping: dict[str, str]) -> str:
+    return string.Template(text).substitute(mapping)
+
+
+def rendered(names: Names, layout: Layout) -> dict[Path, str]:
+    """Every file of the game: its path (relative to the checkout or the repository) and
+    its text."""
+    mapping = layout.mapping(names)
+    files: dict[Path, str] = {}
+    for name in _folder("game"):
+        files[layout.game / name.removesuffix(".tmpl")] = _fill(_template("game", name), mapping)
+    for name in _folder("rules"):
+        files[layout.rules / name.removesuffix(".tmpl")] = _fill(_template("rules", name), mapping)
+    imports = _fill(_template("imports", f"{layout.imports}.tmpl"), mapping).rstrip("\n")
+    test = _fill(_template("tests", "test_game.py.tmpl"), mapping | {"imports": imports})
+    files[layout.tests / layout.test_file] = test
+    return files
+
+
+def package_files(names: Names) -> dict[Path, str]:
+    """A plugin repository's files: the game, and its pyproject, README, .gitignore and
+    the test that holds it to pnp's bar (`pnp.testing`)."""
+    layout = package_layout(names)
+    mapping = layout.mapping(names)
+    files = rendered(names, layout)
+    for name, dest in {
+        "pyproject.toml.tmpl": Path("pyproject.toml"),
+        "README.md.tmpl": Path("README.md"),
+        "gitignore.tmpl": Path(".gitignore"),
+        "test_pnp.py.tmpl": layout.tests / "test_pnp.py",
+    }.items():
+        files[dest] = _fill(_template("package", name), mapping)
     return files
 
 
@@ -80,27 +158,44 @@ def registry_line(names: Names) -> str:
     return f'"{names.pkg}",'
 
 
+def _write(files: dict[Path, str], root: Path) -> None:
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+
+
+ReferenceData = Callable[[str, Path], list[Path]]
+"""(the game's module, its tests' folder) -> the reference data files written there."""
+
+
 def made_paths(names: Names) -> list[Path]:
     """Every file or folder `pnp new` makes in a checkout (the skeleton and its reference
     data): none may exist before, and a failed `pnp new` removes each again."""
+    layout = checkout_layout(names)
     return [
-        *(dest for folder, dest in targets(names).items() if folder != "tests"),
-        Path("tests") / f"test_game_{names.pkg}.py",
-        Path("tests/conformance") / f"{names.slug}.json",
-        Path("tests/golden") / names.slug,
+        layout.game,
+        layout.rules,
+        layout.tests / layout.test_file,
+        layout.tests / "conformance" / f"{names.slug}.json",
+        layout.tests / "golden" / names.slug,
     ]
+
+
+def check_unregistered(names: Names) -> None:
+    """A `PnpError` if a game of that slug is registered (a built-in, a plugin)."""
+    from pnp.games import registry
+
+    if names.slug in registry():
+        raise PnpError(f"'{names.slug}' is taken: a game of that slug is registered")
 
 
 def check_free(names: Names, root: Path) -> None:
     """A `PnpError` unless `root` is a pnp checkout where the name is free: no game has the
     slug (a built-in, a plugin), and nothing is where the new game's files go (a module
     of `pnp.games` of that name either: `pnp new plugins` would shadow the plugin loader)."""
-    from pnp.games import registry
-
     if not (root / REGISTRY).is_file():
         raise PnpError(f"{root} is not a pnp checkout (no {REGISTRY}): run pnp new in one")
-    if names.slug in registry():
-        raise PnpError(f"'{names.slug}' is taken: a game of that slug is registered")
+    check_unregistered(names)
     module = Path("pnp/games") / f"{names.pkg}.py"
     for path in (module, *made_paths(names)):
         if (root / path).exists() or (root / path).is_symlink():
@@ -110,21 +205,18 @@ def check_free(names: Names, root: Path) -> None:
 def new_game(slug: str, root: Path) -> list[Path]:
     """Write the skeleton of game `slug` into the checkout at `root`; return the files.
 
-    Everything is checked, then written into a temporary folder, then moved in."""
+    Everything is checked, then written into a temporary folder, then moved in
+    (`pnp.scaffold.data.create_game` adds the reference data, or takes it all out)."""
     names = Names.of(slug)
     check_free(names, root)
-    files = _rendered(names)
+    layout = checkout_layout(names)
+    files = rendered(names, layout)
     with tempfile.TemporaryDirectory(dir=root, prefix=".pnp-new-") as tmp:
-        for path, text in files.items():
-            (Path(tmp) / path).parent.mkdir(parents=True, exist_ok=True)
-            (Path(tmp) / path).write_text(text, encoding="utf-8")
-        for dest in targets(names).values():
-            if dest.name == "tests":
-                for f in (Path(tmp) / dest).iterdir():
-                    shutil.move(str(f), root / dest / f.name)
-            else:
-                (root / dest).parent.mkdir(parents=True, exist_ok=True)
-                shutil.move(str(Path(tmp) / dest), root / dest)
+        _write(files, Path(tmp))
+        for dest in (layout.game, layout.rules):
+            (root / dest).parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(Path(tmp) / dest), root / dest)
+        shutil.move(str(Path(tmp) / layout.tests / layout.test_file), root / layout.tests)
     return [root / p for p in files]
 
 
@@ -136,3 +228,34 @@ def remove_made(names: Names, root: Path) -> None:
             shutil.rmtree(target)
         elif target.exists() or target.is_symlink():
             target.unlink()
+
+
+def _existing_ancestor(path: Path) -> Path:
+    for folder in path.parents:
+        if folder.is_dir():
+            return folder
+    raise PnpError(f"{path}: no folder to write it in")  # pragma: no cover (/ exists)
+
+
+def new_package(slug: str, dest: Path, reference: ReferenceData | None = None) -> list[Path]:
+    """Write game `slug` as a plugin repository in the new (or empty) folder `dest`, with
+    its reference data (`reference`, given the game's module and the tests' folder, run
+    while the repository is still in a temporary folder); return the files written. The
+    slug must be free (no registered game has it, no installed module has its package's
+    name), and a failure leaves nothing."""
+    names = Names.of(slug)
+    dest = dest.absolute()
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise PnpError(f"{dest} is not an empty folder: give the game's repository a new one")
+    check_unregistered(names)
+    if importlib.util.find_spec(names.pkg) is not None:
+        raise PnpError(f"a module named '{names.pkg}' is already installed: choose another slug")
+    files = package_files(names)
+    with tempfile.TemporaryDirectory(dir=_existing_ancestor(dest), prefix=".pnp-new-") as tmp:
+        repo = Path(tmp) / "repo"
+        _write(files, repo)
+        layout = package_layout(names)
+        data = reference(layout.module, repo / layout.tests) if reference else []
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(repo, dest)  # onto an empty folder too
+    return [dest / p for p in files] + [dest / p.relative_to(repo) for p in data]

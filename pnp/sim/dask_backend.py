@@ -33,7 +33,7 @@ from pnp import DISTRIBUTION
 from pnp.errors import PnpError
 from pnp.sim.merge import JobTally, Task, grid_tasks
 from pnp.sim.metrics import Accumulator
-from pnp.sim.worker import JobData, engine_of, play_chunk
+from pnp.sim.worker import JobData, load_job_data, play_chunk
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -85,8 +85,7 @@ def pnp_version() -> str:
 @functools.lru_cache(maxsize=64)
 def load_job(data: bytes) -> JobData:
     """A job's data on a worker, unpickled once for all of its tasks there."""
-    ref, *rest = pickle.loads(data)
-    return (engine_of(ref), *rest)  # type: ignore[return-value]
+    return load_job_data(data)
 
 
 def play_task(data: bytes, start: int, stop: int) -> Accumulator:

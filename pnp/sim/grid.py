@@ -69,7 +69,7 @@ def check_sweep(game: GameDef, keys: tuple[str, ...]) -> None:
     """Refuse a swept key the rules never read (a print size, a margin): every setting
     would play the very same games, and the grid would only seem to say something."""
     read = rule_keys(game)
-    known = keys_of(game.default_params()) | keys_of(PrintParams)  # type: ignore[arg-type]
+    known = keys_of(game.default_params()) | keys_of(PrintParams)
     for key in keys:
         if key != PLAYERS and key in known and key not in read:
             raise PnpError(

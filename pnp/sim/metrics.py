@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from pnp.outcome import GameRecord
 from pnp.sim.intervals import mean_interval, wilson
@@ -67,22 +68,23 @@ class Accumulator:
 
     players: int
     games: int = 0
-    turns: Counter = field(default_factory=Counter)  # length -> games
-    ends: Counter = field(default_factory=Counter)  # reason -> games
+    turns: Counter[int] = field(default_factory=Counter)  # length -> games
+    ends: Counter[str] = field(default_factory=Counter)  # reason -> games
     seat_wins: list[int] = field(default_factory=list)  # in units of 1/unit
-    colour_wins: Counter = field(default_factory=Counter)  # colour -> units
-    colour_games: Counter = field(default_factory=Counter)  # colour -> games it was played
+    colour_wins: Counter[str] = field(default_factory=Counter)  # colour -> units
+    colour_games: Counter[str] = field(default_factory=Counter)  # colour -> games it was played
     shared: int = 0
     changes: int = 0
     mid_games: int = 0
     mid_wins: int = 0  # units
     team_wins: int = 0  # games someone won (a cooperative game's team wins)
-    no_winner: Counter = field(default_factory=Counter)  # end reason -> games no one won
+    no_winner: Counter[str] = field(default_factory=Counter)  # end reason -> games no one won
     led_games: int = 0  # games whose engine reported a leader (or a tie) after each turn
-    change_hist: Counter = field(default_factory=Counter)  # lead changes -> games
-    counter_hist: dict[str, Counter] = field(default_factory=dict)  # name -> value -> games
-    bot_games: Counter = field(default_factory=Counter)  # (bot, seat) -> games, mixed seats
-    bot_wins: Counter = field(default_factory=Counter)  # (bot, seat) -> units
+    change_hist: Counter[int] = field(default_factory=Counter)  # lead changes -> games
+    counter_hist: dict[str, Counter[int]] = field(default_factory=dict)  # name -> value -> games
+    # (bot, seat) -> games, when the seats mix bots
+    bot_games: Counter[tuple[str, int]] = field(default_factory=Counter)
+    bot_wins: Counter[tuple[str, int]] = field(default_factory=Counter)  # (bot, seat) -> units
 
     def __post_init__(self) -> None:
         self.unit = math.lcm(*range(1, self.players + 1))
@@ -165,7 +167,7 @@ def no_turn_played(acc: Accumulator) -> bool:
     return acc.games > 0 and set(acc.turns) == {0}
 
 
-def _at_rank(hist: Counter, rank: int) -> int:
+def _at_rank(hist: Counter[int], rank: int) -> int:
     """The value at 1-based position `rank` of the sorted sample the histogram holds."""
     seen = 0
     for value in sorted(hist):
@@ -175,7 +177,7 @@ def _at_rank(hist: Counter, rank: int) -> int:
     raise ValueError("rank beyond the sample")
 
 
-def duration(hist: Counter) -> dict[str, float]:
+def duration(hist: Counter[int]) -> dict[str, float]:
     n = sum(hist.values())
     if not n:
         return {"mean": 0.0, "median": 0.0, "p5": 0.0, "p95": 0.0}
@@ -199,7 +201,7 @@ def share_ci(part: float, whole: float) -> list[float]:
     return [round(lo, 4), round(hi, 4)]
 
 
-def mean_ci(hist: Counter) -> tuple[list[float] | None, str]:
+def mean_ci(hist: Counter[int]) -> tuple[list[float] | None, str]:
     """The 95 % interval of a histogram's mean as JSON holds it (None where one value
     cannot give one), and how it was made."""
     found, method = mean_interval(hist)
@@ -209,7 +211,7 @@ def mean_ci(hist: Counter) -> tuple[list[float] | None, str]:
     return [round(lo, 3), round(hi, 3)], method
 
 
-def with_mean_ci(d: dict, hist: Counter) -> dict:
+def with_mean_ci(d: dict[str, Any], hist: Counter[int]) -> dict[str, Any]:
     """A distribution's figures plus the 95 % interval of its mean and how it was made."""
     ci, method = mean_ci(hist)
     return d | {"ci": ci, "ci_method": method}
@@ -219,10 +221,10 @@ def counter_metrics(
     acc: Accumulator,
     counters: tuple[str, ...] = (),
     ratios: dict[str, tuple[str, str]] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Per-game distribution of each declared counter, then each declared ratio (null when
     its denominator never counted anything: the ratio does not apply)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for name in counters:
         hist = acc.counter_hist.get(name, Counter())
         out[name] = with_mean_ci({"total": acc.counter_total(name), **duration(hist)}, hist)
@@ -239,7 +241,7 @@ def metrics(
     counters: tuple[str, ...] = (),
     ratios: dict[str, tuple[str, str]] | None = None,
     unfinished: tuple[str, ...] = (),
-) -> dict:
+) -> dict[str, Any]:
     """The metrics object of the JSON output. `colours` fixes the colour order;
     `unfinished` names the ends `completion` leaves out (the engine's cut-offs). Each share
     has a sibling ``<name>_ci`` (Wilson, 95 %); each distribution a ``ci`` of its mean."""
@@ -295,13 +297,13 @@ def metrics(
     }
 
 
-def bot_shares(acc: Accumulator, order: tuple[str, ...] = ()) -> dict[str, dict]:
+def bot_shares(acc: Accumulator, order: tuple[str, ...] = ()) -> dict[str, dict[str, Any]]:
     """Each bot's win share per seat it held, pooled over the seat orders a mixed run
     plays (a shared win split), with its Wilson interval, and its share in each seat; the
     fair share is 1/players. This, not a seat verdict, is what a run of mixed bots
     measures."""
     names = dict.fromkeys((*order, *sorted({name for name, _ in acc.bot_games})))
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for name in names:
         seats = [acc.bot_games[name, s] for s in range(acc.players)]
         if not any(seats):
@@ -331,12 +333,12 @@ def summary(
     cooperative: bool = False,
     counters: tuple[str, ...] = (),
     ratios: dict[str, tuple[str, str]] | None = None,
-    options: dict | None = None,
+    options: dict[str, Any] | None = None,
     abstraction: str = "",
     totals: dict[str, dict[str, str]] | None = None,
     unfinished: tuple[str, ...] = (),
     bots: tuple[str, ...] = (),
-) -> dict:
+) -> dict[str, Any]:
     """The run's JSON object: game, players, bot, games, seed, metrics, end_reasons; then
     the game's declared `totals` (labelled sums of its counters), `options` (game options
     that differ from their defaults) and `abstraction` when the game has them, so a plain

@@ -17,6 +17,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # never a GUI backend, whatever the environment says
 
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
@@ -70,7 +71,7 @@ def bins(hist: dict[int, int], most: int = MAX_BARS) -> tuple[list[int], list[in
     return starts, [counts[x] for x in starts], width
 
 
-def _histogram(ax, hist: dict[int, int]) -> None:
+def _histogram(ax: Axes, hist: dict[int, int]) -> None:
     starts, heights, width = bins(hist)
     if width == 1:  # a bar centred on each value
         ax.bar(starts, heights, width=0.9, color=INK)
@@ -80,7 +81,9 @@ def _histogram(ax, hist: dict[int, int]) -> None:
         )
 
 
-def length_histogram(acc: Accumulator, mean: float | None = None, ci: list | None = None) -> str:
+def length_histogram(
+    acc: Accumulator, mean: float | None = None, ci: list[float] | None = None
+) -> str:
     """Games by length; the mean as a line, its 95 % interval as a band around it."""
     with matplotlib.rc_context(RC):
         fig = Figure(figsize=(6, 2.8))
@@ -97,7 +100,9 @@ def length_histogram(acc: Accumulator, mean: float | None = None, ci: list | Non
         return _svg(fig)
 
 
-def _errors(values: Sequence[float], cis: list | None) -> list[list[float]] | None:
+def _errors(
+    values: Sequence[float], cis: Sequence[Sequence[float]] | None
+) -> list[list[float]] | None:
     """matplotlib's asymmetric error bars (below, above) from [lo, hi] intervals."""
     if not cis:
         return None
@@ -110,7 +115,7 @@ def _errors(values: Sequence[float], cis: list | None) -> list[list[float]] | No
 ERROR_BARS: dict[str, Any] = {"ecolor": "#222222", "capsize": 4, "error_kw": {"elinewidth": 1.2}}
 
 
-def seat_wins(rates: list[float], cis: list | None = None) -> str:
+def seat_wins(rates: list[float], cis: list[list[float]] | None = None) -> str:
     with matplotlib.rc_context(RC):
         fig = Figure(figsize=(4, 2.8))
         ax = fig.add_subplot()
@@ -124,7 +129,7 @@ def seat_wins(rates: list[float], cis: list | None = None) -> str:
         return _svg(fig)
 
 
-def end_reasons(ends: dict[str, int], cis: dict | None = None) -> str:
+def end_reasons(ends: dict[str, int], cis: dict[str, list[float]] | None = None) -> str:
     with matplotlib.rc_context(RC):
         fig = Figure(figsize=(4, 2.8))
         ax = fig.add_subplot()
@@ -172,10 +177,10 @@ def said(value: object) -> str:
 
 
 def render_report(
-    summary: dict,
+    summary: dict[str, Any],
     acc: Accumulator,
     title: str,
-    options: dict,
+    options: dict[str, Any],
     extra: tuple[str, ...] = (),
     sweep: SweepSection | None = None,
 ) -> str:

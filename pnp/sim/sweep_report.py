@@ -19,7 +19,7 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from pnp.sim.grid import Grid, label
-from pnp.sim.reading import reading
+from pnp.sim.reading import Setting, reading
 from pnp.sim.report import INK, RC, _svg
 from pnp.sim.tables import Table, grid_rows
 from pnp.sim.verdicts import plus_minus
@@ -127,7 +127,7 @@ def _numeric(values: Sequence[Any]) -> bool:
 
 
 def line_plot(
-    key: str, values: Sequence[Any], settings: Sequence[tuple[dict, Summary]], metric: Metric
+    key: str, values: Sequence[Any], settings: Sequence[Setting], metric: Metric
 ) -> str:
     """The metric over one key's values, its 95 % interval as a band (numbers on a true
     scale, words evenly spaced)."""
@@ -160,7 +160,7 @@ def line_plot(
         return _svg(fig)
 
 
-def heatmaps(grid: Grid, settings: Sequence[tuple[dict, Summary]], metric: Metric) -> str:
+def heatmaps(grid: Grid, settings: Sequence[Setting], metric: Metric) -> str:
     """The metric over the first two keys, one annotated heatmap per combination of the
     other keys' values (one panel for a two-key grid), all on one colour scale."""
     rows_key, cols_key, *rest = grid.keys

@@ -22,7 +22,7 @@ import time
 import traceback
 import types
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, cast
 
 from pnp import interrupt
 from pnp.gamedef import Engine
@@ -54,8 +54,7 @@ def engine_ref(engine: Engine) -> EngineRef:
 
 def engine_of(ref: EngineRef) -> Engine:
     if isinstance(ref, str):
-        module: Engine = importlib.import_module(ref)  # type: ignore[assignment]
-        return module
+        return cast(Engine, importlib.import_module(ref))  # a game's engine module, by name
     return ref
 
 
@@ -140,6 +139,12 @@ JobData = tuple[EngineRef, object, int, Seating, int, dict[str, Any]]
 """What a worker needs of a job: (engine, model, players, bot, seed, options)."""
 
 
+def load_job_data(data: bytes) -> JobData:
+    """A pickled `JobData`, its engine (sent by module name) imported."""
+    ref, model, players, bot, seed, options = pickle.loads(data)
+    return engine_of(ref), model, players, bot, seed, options
+
+
 def serve(conn: Connection, halt: ctypes.c_bool, parent: int) -> None:
     """A worker: learn each job once (``("job", i, pickled JobData)``), then play each
     chunk it is sent (``("chunk", i, k, start, stop)``) and send back its tallies, until
@@ -162,8 +167,7 @@ def serve(conn: Connection, halt: ctypes.c_bool, parent: int) -> None:
             return
         try:
             if task[0] == "job":
-                ref, *rest = pickle.loads(task[2])
-                jobs[task[1]] = (engine_of(ref), *rest)  # type: ignore[assignment]
+                jobs[task[1]] = load_job_data(task[2])
                 continue
             _, i, k, start, stop = task
             engine, model, players, bot, seed, options = jobs[i]

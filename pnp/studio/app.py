@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,8 +29,8 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pnp.build import EXTRA_FORMATS, FORMATS
 from pnp.errors import PnpError
+from pnp.formats import EXTRA_FORMATS, FORMATS
 from pnp.gamedef import GameDef, max_budget
 from pnp.games import get_game, registry
 from pnp.paper import paper_name
@@ -239,7 +240,8 @@ class Studio:
         answer = asyncio.wrap_future(asked.future)
         gone = asyncio.ensure_future(_gone(request))
         try:
-            await asyncio.wait({answer, gone}, return_when=asyncio.FIRST_COMPLETED)
+            first: set[asyncio.Future[Any]] = {answer, gone}  # whichever ends first
+            await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
         finally:
             gone.cancel()
         if not answer.done():
@@ -279,7 +281,9 @@ class Studio:
 
     # --- jobs ---------------------------------------------------------------------------
 
-    def _submit(self, kind: str, game: GameDef, args: dict, request: dict) -> Response:
+    def _submit(
+        self, kind: str, game: GameDef, args: dict[str, Any], request: dict[str, Any]
+    ) -> Response:
         waiting = self.jobs.waiting()
         if waiting >= MAX_WAITING:
             raise _busy(waiting)
@@ -550,7 +554,7 @@ def create_app(settings: Settings) -> Starlette:
     studio = Studio(settings)
 
     @asynccontextmanager
-    async def lifespan(app: Starlette):  # type: ignore[no-untyped-def]
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         studio.jobs.start()
         yield
         studio.jobs.close()

@@ -11,7 +11,9 @@ identical requests in flight wait for the first instead of running twice.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import secrets
 import signal
 import threading
@@ -80,6 +82,10 @@ class Job:
         return out
 
 
+PRELOAD = ["pnp.studio.work", "pnp.studio.warm"]
+"""What the forkserver imports (and so runs) before it forks the first task process."""
+
+
 def _context() -> Any:
     """Processes forked from a single-threaded server process that has pnp imported and
     warmed up (`pnp.studio.warm`; the web server has threads, so forking it directly could
@@ -87,7 +93,7 @@ def _context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["pnp.studio.work", "pnp.studio.warm"])
+        ctx.set_forkserver_preload(PRELOAD)
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -97,7 +103,7 @@ class Asked:
     """A short task some callers wait for: its result (or error) comes in `future`."""
 
     key: str
-    future: Future = field(default_factory=Future)
+    future: Future[tuple[Any, Path]] = field(default_factory=Future)  # run_task's answer
     cancel: threading.Event = field(default_factory=threading.Event)
     waiters: int = 1
 
@@ -290,7 +296,7 @@ class Jobs:
         with self._lock:
             self._processes.add(proc)
         stopped_at: float | None = None
-        end: tuple | None = None
+        end: tuple[Any, ...] | None = None  # the last message from the pipe: ("done", result)...
         try:
             while end is None:
                 if (cancel.is_set() or self._closed) and stopped_at is None:
@@ -351,6 +357,20 @@ class Jobs:
                 proc.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._checks.shutdown(wait=False, cancel_futures=True)
+        _stop_forkserver()
+
+
+def _stop_forkserver() -> None:
+    """End the forkserver with the server. While it still warms up, a runner thread that
+    asked it for a task process waits for its answer, and Python waits for that thread
+    before it exits: Ctrl-C just after the first request took as long as the warm-up (20 s
+    on a loaded machine). Its end answers the thread with an error, and the exit goes on."""
+    from multiprocessing import forkserver
+
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)  # CPython's own record
+    if pid:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
 
 
 class Busy(Exception):

@@ -93,6 +93,15 @@ def _step(kind: str, lo: float | None, hi: float | None) -> float | None:
     return 0.01 if span <= 20 else 0.1
 
 
+def _default(f: dataclasses.Field[Any]) -> Any:
+    """A field's default value (made afresh by its factory if it has one)."""
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    raise TypeError(f"parameter {f.name} has no default")
+
+
 def fields(cls: type, group: str, sweep: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """One JSON field per parameter of `cls` (a params dataclass); `sweep` are the keys a
     simulation may sweep (those the rules read)."""
@@ -100,7 +109,7 @@ def fields(cls: type, group: str, sweep: tuple[str, ...] = ()) -> list[dict[str,
     out = []
     for f in dataclasses.fields(cls):
         spec = spec_of(f)
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc,operator]
+        default = _default(f)
         kind = _kind(hints[f.name], spec)
         unit = _unit(spec.help, kind["type"])
         help_text = re.sub(r"(^|,\s*)mm$", "", spec.help).strip() if unit else spec.help
@@ -198,4 +207,6 @@ def from_toml(game: GameDef, text: str) -> dict[str, Any]:
     """A config file's values for the form (checked as a build would check them)."""
     data = parse_toml(text, "the config file")
     read_values(game, data)
-    return json.loads(json.dumps(data))  # TOML dates and the like are refused above
+    # TOML dates and the like are refused above
+    plain: dict[str, Any] = json.loads(json.dumps(data))
+    return plain

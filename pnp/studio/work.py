@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from pnp import interrupt
-from pnp.build import FORMATS, ChecksFailed, build_game, check_game, make_kit
+from pnp.build import ChecksFailed, build_game, check_game, make_kit
 from pnp.checks import Finding
 from pnp.errors import PnpError
+from pnp.formats import FORMATS
 from pnp.games import get_game
 from pnp.sim.command import Request, cap_warnings, parse_sweep, results, run_all, write_run_report
 from pnp.sim.grid import Grid
@@ -44,19 +45,21 @@ class Cancelled(Exception):
 class Refused(PnpError):
     """Bad input, with what the task found out about it (a build's check findings)."""
 
-    def __init__(self, message: str, result: dict) -> None:
+    def __init__(self, message: str, result: dict[str, Any]) -> None:
         super().__init__(message)
         self.result = result
 
 
-def check(slug: str, values: dict[str, Any], paper: str, folder: Path, say: Say) -> dict:
+def check(
+    slug: str, values: dict[str, Any], paper: str, folder: Path, say: Say
+) -> dict[str, list[dict[str, str]]]:
     """`pnp check`'s findings for these values and paper, by level."""
     return by_level(check_game(slug, None, paper, values))
 
 
 def by_level(findings: list[Finding]) -> dict[str, list[dict[str, str]]]:
     """Findings as the API gives them: errors, warnings and infos, each with its component."""
-    out: dict[str, list] = {"errors": [], "warnings": [], "infos": []}
+    out: dict[str, list[dict[str, str]]] = {"errors": [], "warnings": [], "infos": []}
     for f in findings:
         out[{"error": "errors", "warning": "warnings"}.get(f.level, "infos")].append(
             {"component": f.component, "message": f.message}
@@ -72,7 +75,7 @@ def build(
     say: Say,
     formats: tuple[str, ...] = FORMATS,
     presets: str = "",
-) -> dict:
+) -> dict[str, Any]:
     """`pnp build SLUG --paper PAPER --format FORMATS` into `folder`, then a picture of every
     PDF page and the kit as one zip. The result lists the files, relative to `folder`, and
     the check findings (a kit with check errors is refused with them). `presets` is the
@@ -165,7 +168,7 @@ def simulate(
     say: Say,
     bots: str | None = None,
     budget: int | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """`pnp simulate --json` for the same request (and its `--report`, in `folder`)."""
     grid = Grid.of(*parse_sweep(sweep)) if sweep else None
     request = Request(
@@ -191,7 +194,7 @@ def simulate(
 
 def solve(
     slug: str, values: dict[str, Any], players: int | None, budget: int, folder: Path, say: Say
-) -> dict:
+) -> dict[str, Any]:
     """`pnp solve --json`'s answer, and its sentence."""
 
     def tick(nodes: int, most: int) -> None:
@@ -219,7 +222,7 @@ def tune(
     seed: int,
     folder: Path,
     say: Say,
-) -> dict:
+) -> dict[str, Any]:
     """`pnp tune --json --report` for the same request, from the form's values: the
     answer, its report and the best setting as a config file."""
     from pnp.tune import plan_tune, run_tune, status_line
@@ -245,7 +248,7 @@ def tune(
     return out
 
 
-def preview(slug: str, folder: Path, say: Say) -> dict:
+def preview(slug: str, folder: Path, say: Say) -> dict[str, Any]:
     """One picture of the game for the studio's list: its board (else its first part)."""
     from pnp.render.png import component_png
 
@@ -256,7 +259,7 @@ def preview(slug: str, folder: Path, say: Say) -> dict:
     return {"png": "preview.png"}
 
 
-TASKS: dict[str, Callable[..., dict]] = {
+TASKS: dict[str, Callable[..., dict[str, Any]]] = {
     "check": check,
     "build": build,
     "simulate": simulate,

@@ -4,7 +4,7 @@
 game is played; `run_tune` searches (`search`: Optuna's TPE proposes, `race` runs
 successive halving over simulation jobs), then plays the best settings again on fresh
 seeds (`verify`), and answers with the JSON (`answer`), a config file and the report
-(`report`). Optuna, an optional extra (`pip install 'pnp[tune]'`), is imported only here.
+(`report`). Optuna, an optional extra (`pip install 'pnp-kits[tune]'`), is imported only here.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pnp import DISTRIBUTION
 from pnp.errors import PnpError
 from pnp.games import get_game
 from pnp.sim.command import MAX_SEED
@@ -28,7 +29,7 @@ from pnp.tune.targets import SKILL, parse_targets
 from pnp.tune.trial import Setup
 from pnp.tune.verify import Evidence, verify
 
-INSTALL = "pip install 'pnp[tune]'"
+INSTALL = f"pip install '{DISTRIBUTION}[tune]'"
 
 
 @dataclass

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp import interrupt
 from pnp.sim.command import Plan, degenerate, finish_simulation, plan_simulation
 from pnp.sim.grid import PLAYERS
 from pnp.sim.metrics import Accumulator
@@ -196,4 +197,6 @@ def play_round(
         last = results[-1] if results else None
         if last is not None and last.interrupted:
             return last.failure or "interrupted"
+        if interrupt.stopping():  # Ctrl-C as the round's last games ended: none was cut
+            return "interrupted"
     return None

@@ -29,10 +29,11 @@ from pnp.outcome import GameRecord, SimOption
 BOTS = BOT_NAMES
 DEFAULT_PLAYERS = 2
 COOPERATIVE = True
-MCTS_BUDGET = 1000
+MCTS_BUDGET = 3000
 """An mcts seat's playouts a decision: the team's winning lines are narrow, so the search
-needs numbers to find them (README: the all-mcts team at R = 3 by budget), and the
-compiled search (`_tree.h`) makes a thousand cheap."""
+needs numbers to find them (docs/skilled-play.md: the all-mcts team at R = 3 wins about a
+fifth of its games at 1,000 playouts, half at 3,000), and the compiled search (`_tree.h`)
+makes 3,000 cost about 11 ms of CPU (`make bench`)."""
 COUNTERS = {
     "passes": "turns a pawn with no legal move passed",
     "legal_moves": "legal moves summed over the decisions",

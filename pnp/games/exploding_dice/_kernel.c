@@ -4,8 +4,7 @@
  * bound by what each game costs around it (seeding, the record), and the Python fast path
  * (`engine._play_fast`) spends most of its time there. This kernel plays the same rules in
  * the same order as `rules.py` (and its table-driven twin `engine._play_fast`): the colour
- * deal (`deal_colours`), step 1's highest zone, step 2's draw among the lowest-scoring
- * colours, the roll, step 3's entries and the same-colour restriction, the `redraw` and
+ * deal (`deal_colours`), step 1's highest zone, step 2's draw (`draw_options`), the roll, step 3's entries and the same-colour restriction, the `redraw` and
  * `skip` stall rules, steps 4 and 5 (score, then every exploding die at once), and step
  * 6's end checks; the greedy bot rates each entry as `bots.entry_value` does. Each random
  * choice is drawn as `pnp.chance` draws it, so a seed gives the same game here and in the
@@ -386,6 +385,42 @@ static int in_reserve(const int reserve[NCOL]) {
     return m;
 }
 
+static int bit_count(uint64_t m) {
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+/* The i-th set bit of m (the i-th option in the rules' order). */
+static int nth_bit(uint64_t m, int i) {
+    for (; i; i--) m &= m - 1;
+    return lowest(m);
+}
+
+/* Steps 1 and 2 (`rules.draw_options`): the colours the player may draw, a bit each. The
+ * highest zone's, alone at the top with a reserve die; else the colours lowest on the
+ * score track (all of them) that have a reserve die; else any colour in the reserve; 0
+ * when the reserve is empty. */
+static int draw_options(const int zv[NCOL], const int reserve[NCOL], const int scores[NCOL]) {
+    int top = -1, zone = 0, tied = 0, low = scores[0], lowest_colours = 0;
+    for (int z = 0; z < NCOL; z++) {
+        if (zv[z] > top) {
+            top = zv[z];
+            zone = z;
+            tied = 0;
+        } else if (zv[z] == top) {
+            tied = 1;
+        }
+    }
+    if (!tied && reserve[zone]) return 1 << zone;
+    for (int c = 1; c < NCOL; c++)
+        if (scores[c] < low) low = scores[c];
+    for (int c = 0; c < NCOL; c++)
+        if (scores[c] == low) lowest_colours |= 1 << c;
+    int avail = in_reserve(reserve);
+    return avail & lowest_colours ? avail & lowest_colours : avail;
+}
+
 static int roll(Game *g, const Board *b, int colour) {
     return b->faces[colour][below(&g->tw, FACES)];
 }
@@ -423,24 +458,12 @@ static void new_game(Game *g, const Board *b) {
     g->end = g->grid.occ == b->full ? END_FULL : PLAYING;
 }
 
-/* Steps 1 and 2: the colour to draw, or -1 when the reserve is empty. */
+/* Steps 1 and 2: the colour to draw (`draw_options`, a uniform choice among them), or -1
+ * when the reserve is empty. */
 static int draw_colour(Game *g) {
-    const int *zv = g->grid.zv;
-    int top = -1, colour = 0, tied = 0, options[NCOL];
-    for (int z = 0; z < NCOL; z++) {
-        if (zv[z] > top) {
-            top = zv[z];
-            colour = z;
-            tied = 0;
-        } else if (zv[z] == top) {
-            tied = 1;
-        }
-    }
-    if (!tied && g->reserve[colour]) return colour;
-    int avail = in_reserve(g->reserve);
-    if (!avail) return -1;
-    int n = lowest_scoring(g->scores, avail, options);
-    return options[below(&g->tw, n)];
+    int options = draw_options(g->grid.zv, g->reserve, g->scores);
+    if (!options) return -1;
+    return nth_bit((uint64_t)options, below(&g->tw, bit_count((uint64_t)options)));
 }
 
 /* One turn (steps 1 to 6; `rules.begin_turn` .. `end_turn`), or the rest of one under way

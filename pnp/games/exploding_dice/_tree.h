@@ -34,18 +34,6 @@ typedef struct {
     Game *game; /* the rollout's scratch game: its own generator, its leaders */
 } Tree;
 
-static int bit_count(uint64_t m) {
-    int n = 0;
-    for (; m; m &= m - 1) n++;
-    return n;
-}
-
-/* The i-th set bit of m (the i-th option in the rules' order). */
-static int nth_bit(uint64_t m, int i) {
-    for (; i; i--) m &= m - 1;
-    return lowest(m);
-}
-
 static int colour_mask(const int *colours, int n) {
     int m = 0;
     for (int k = 0; k < n; k++) m |= 1 << colours[k];
@@ -60,35 +48,16 @@ static void seat_totals(const Tree *t, const Position *p, int *out) {
 }
 
 /* `rules.begin_turn`: a full grid or an empty reserve ends the game, else the seat picks
- * the colour to draw (`draw_options`: the highest zone's, else the lowest-scoring). */
+ * the colour to draw among `draw_options`. */
 static void tree_begin_turn(const Tree *t, Position *p) {
-    const int *zv = p->grid.zv;
-    int top = -1, zone = 0, tied = 0, options[NCOL];
     p->tried = p->ntried = 0;
     if (p->grid.occ == t->b->full) {
         p->end = END_FULL;
         return;
     }
-    for (int z = 0; z < NCOL; z++) {
-        if (zv[z] > top) {
-            top = zv[z];
-            zone = z;
-            tied = 0;
-        } else if (zv[z] == top) {
-            tied = 1;
-        }
-    }
     p->step = STEP_COLOUR;
-    if (!tied && p->reserve[zone]) {
-        p->options = (uint64_t)1 << zone;
-        return;
-    }
-    int avail = in_reserve(p->reserve);
-    if (!avail) {
-        p->end = END_RESERVE;
-        return;
-    }
-    p->options = (uint64_t)colour_mask(options, lowest_scoring(p->scores, avail, options));
+    p->options = (uint64_t)draw_options(p->grid.zv, p->reserve, p->scores);
+    if (!p->options) p->end = END_RESERVE;
 }
 
 /* `rules.end_turn`: steps 4-6 (score, explode, the end checks), then the next turn. */

@@ -22,6 +22,7 @@ from geometry.shapes import (
 )
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.kit import PrintParams
+from pnp.paint import paints, shown_along
 from pnp.palette import ink
 from pnp.scene import (
     CUT_STYLE,
@@ -89,8 +90,9 @@ def board(p: ExplodingDiceParams, printing: PrintParams) -> Component:
     plan = fold_plan(s, s, container(p.tin_width, p.tin_height, p.tin_radius))
     if plan is not None:
         c.fold_lines = plan.lines
+        below = paints(c, ("art",))  # a fold over a dark line or arrow gets a halo there
         for a, b2 in plan.lines:
-            c.add(Shape(LineString([a, b2]), layer="score", style=SCORE_STYLE))
+            c.add(*shown_along(Shape(LineString([a, b2]), layer="score", style=SCORE_STYLE), below))
     c.meta.update(pitch=g.pitch, die=g.die, n=g.n, arrows=p.arrows, fold=plan)
     return c
 

@@ -378,8 +378,8 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
                 if not avail:
                     end = Termination.RESERVE
                     break
-                low = min([scores[k] for k in avail])
-                options = [k for k in avail if scores[k] == low]
+                low = min(scores)  # over every colour; none of those left: any die
+                options = [k for k in avail if scores[k] == low] or avail
                 c = options[0] if len(options) == 1 else options[below(rng, len(options))]
                 res[c] -= 1
         else:

@@ -15,7 +15,9 @@ Decisions the spec leaves open (documented for the README):
 - Drawing a die of a colour whose reserve dice do not all share the same faces is chance
   (a blind draw among them); when they share faces the pick does not matter and uses no
   randomness (the draw has one outcome, the lowest die id).
-- The draw fallback takes the lowest score among colours that still have reserve dice.
+- The draw fallback reads the seed: the colours lowest on the score track (all four,
+  owned or not); when none of them has a reserve die, any die of the reserve (the seat
+  picks its colour: every colour still in the reserve is an option).
 - With the `skip` stall rule, steps 4 and 5 still run when the die goes back (the turn
   goes on); a full round with no die placed and no score change ends the game `stalled`.
 - An empty reserve at the draw ends the game as `reserve` (only possible when there are
@@ -305,12 +307,16 @@ def lowest_score_colours(state: State, among: set[int]) -> list[int]:
 
 
 def draw_options(state: State) -> list[int]:
-    """Colours the player may draw: the highest zone's, else the lowest-scoring ones."""
+    """Colours the player may draw (step 2): the highest zone's; else (a tie at the top,
+    or none of it left) the colours lowest on the score track that have a reserve die;
+    else, none of those having one, every colour in the reserve ("any die"). Empty when
+    the reserve is."""
     available = reserve_colours(state)
     zone = highest_zone(state)
     if zone is not None and zone in available:
         return [zone]
-    return lowest_score_colours(state, available)
+    lowest = lowest_score_colours(state, set(range(state.colours)))
+    return [c for c in lowest if c in available] or sorted(available)
 
 
 def draw_candidates(state: State, colour: int) -> list[int]:

@@ -349,7 +349,8 @@ static inline Sit take_step(const Roll *r, const Sit *s, int i, int v, int slot)
     else n.unused[slot]--, n.left--;
     n.pair = 0;
     if (q != r->home) {
-        /* decision 9: legal, so a lone opposing pawn there is alone with this one */
+        /* decision 9: legal, so a lone opposing pawn there is alone with this one (or,
+           entering, beside one own pawn: decision 4) */
         if (r->opp[q] == 1 && !(s->capi >> r->oi[q] & 1) && (p == NEST || !r->safe[q])) {
             n.capi |= (uint16_t)(1u << r->oi[q]);
             n.unused[CAPTURE_SLOT]++;
@@ -444,7 +445,8 @@ static void search(Roll *r, const Sit *s) {
         }
     }
     if (s->pos[0] == NEST) { /* sorted: a nest pawn comes first; decision 4 */
-        if (own_on(s, 0) + theirs_on(r, s, 0) < 2) {
+        int mine = own_on(s, 0), theirs = theirs_on(r, s, 0);
+        if (mine + theirs < 2 || (mine == 1 && theirs == 1)) { /* a mixed pair: capture */
             if (r->five >= 0 && s->unused[r->five]) {
                 any = 1;
                 Sit n = take_step(r, s, 0, 5, r->five);
@@ -523,6 +525,8 @@ typedef struct {
     long captures, decisions, legal, entries, passes;
     Twister tw;
     Roll roll;
+    int explore; /* a guided player (the playouts'): percent of choices made at random, the
+                    rest greedy's; -1: `greedy` says who plays */
 } Game;
 
 /* A game's memory: what its rolls grew, then the game. */
@@ -538,7 +542,7 @@ static int popcount2(const uint64_t cap[2]) {
     return bit_count(cap[0]) + bit_count(cap[1]);
 }
 
-/* `bots.greedy_rank` compared: captures, then progress, then safe pawns. */
+/* `rank.greedy_rank` compared: captures, then progress, then safe pawns. */
 static void greedy_rank(const Game *g, int c, const End *e, int rank[3]) {
     const Board *b = g->b;
     int progress = 0, safe = 0;
@@ -658,7 +662,8 @@ static int roll_results(Game *g, int c, int a, int b) {
 }
 
 /* A roll played as `state.State` plays it: the bot picks among the allowed results
- * (decision 13; `pnp.forward` counts the decision when there are several). 0, or -1. */
+ * (decision 13; `pnp.forward` counts the decision when there are several): the random or
+ * the greedy bot, or the playouts' guided player (`Game.explore`). 0, or -1. */
 /* `rules.apply_position`: colour c's pawns become the chosen result's, each pawn of
  * another colour on a space the result captures goes back to its nest, and the counters
  * (passes, entries from the `nest` pawns that stood there, captures) move on. */
@@ -706,17 +711,18 @@ static int play_roll(Game *g, int c, int a, int b) {
     if (n > 1) {
         g->decisions++;
         g->legal += n;
-        if (g->greedy) {
-            int top[3], rank[3];
-            greedy_rank(g, c, &r->ends[0], top);
-            for (int k = 1; k < n; k++) {
-                greedy_rank(g, c, &r->ends[k], rank);
-                if (rank_cmp(rank, top) > 0) memcpy(top, rank, sizeof top);
-            }
+        /* `state.guided_action`: a draw says whether this choice is random or greedy's */
+        if (g->explore >= 0 ? (int)below(&g->tw, 100) >= g->explore : g->greedy) {
+            int top[3], rank[3]; /* the best so far kept in order, in one pass */
             m = 0;
             for (int k = 0; k < n; k++) {
                 greedy_rank(g, c, &r->ends[k], rank);
-                if (!rank_cmp(rank, top)) r->ends[m++] = r->ends[k];
+                int cmp = m ? rank_cmp(rank, top) : 1;
+                if (cmp > 0) {
+                    memcpy(top, rank, sizeof top);
+                    m = 0;
+                }
+                if (cmp >= 0) r->ends[m++] = r->ends[k];
             }
             n = m;
         }
@@ -856,6 +862,7 @@ static PyObject *results(PyObject *self, PyObject *args) {
     Game *g = PyMem_Calloc(1, sizeof(Game));
     if (!g) return PyErr_NoMemory();
     PyObject *out = NULL;
+    g->explore = -1;
     g->b = bd;
     g->standard = standard;
     if (read_seats(seats, g) < 0) goto done;
@@ -941,6 +948,7 @@ static Game *new_game(PyObject *capsule, PyObject *seats, int greedy, int standa
     if (!g) return (Game *)PyErr_NoMemory();
     g->b = b;
     g->greedy = greedy;
+    g->explore = -1;
     g->standard = standard;
     if (read_seats(seats, g) < 0) {
         free_game(g);
@@ -1017,18 +1025,20 @@ static PyObject *play_seeded(PyObject *self, PyObject *args) {
 
 /* playout(board, seats, pawns, seat, turns, doubles, a, b, standard, stop, max_turns, seed)
  *   -> (pawns, seat, turns, ended, winner, leaders, (captures, entries, passes))
- * Random play from a given position, as `State.playout` asks: whole turns while the game
- * goes on and fewer than `stop` turns are played (a turn under way, its roll (a, b)
- * drawn, is finished first; a = 0 at a chance node). It draws from `random.Random(seed)`'s
- * generator: the same law as the readable rules' random play, and the same draws.
+ * Play from a given position, as `State.playout` asks: whole turns while the game goes
+ * on and fewer than `stop` turns are played (a turn under way, its roll (a, b) drawn, is
+ * finished first; a = 0 at a chance node), by the random player (`explore` -1) or the
+ * guided one (`explore` percent of its choices random, the rest greedy's). It draws from
+ * `random.Random(seed)`'s generator: the same law as the readable rules' play by the same
+ * player (`state.play_randomly`, `state.play_guided`), and the same draws.
  * `ended` is None, "home" or "timeout"; `winner` the seat that won, or -1; `leaders` the
  * leader after each turn played; the counts are this playout's. */
 static PyObject *playout(PyObject *self, PyObject *args) {
     PyObject *capsule, *seats, *pawns, *number;
-    int seat, turns, doubles, a, d, standard, stop, max_turns;
+    int seat, turns, doubles, a, d, standard, stop, max_turns, explore = -1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOiiiiipiiO", &capsule, &seats, &pawns, &seat, &turns, &doubles,
-                          &a, &d, &standard, &stop, &max_turns, &number))
+    if (!PyArg_ParseTuple(args, "OOOiiiiipiiO|i", &capsule, &seats, &pawns, &seat, &turns,
+                          &doubles, &a, &d, &standard, &stop, &max_turns, &number, &explore))
         return NULL;
     unsigned long long seed = PyLong_AsUnsignedLongLong(number); /* 0 .. 2**64 - 1 */
     if (PyErr_Occurred()) return NULL;
@@ -1041,9 +1051,11 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     const char *ended = NULL;
     g->b = b;
     g->standard = standard;
+    g->explore = explore;
     if (read_seats(seats, g) < 0 || read_pawns(pawns, g) < 0) goto done;
     if (seat < 0 || seat >= g->players || turns < 0 || doubles < 0 || doubles > 2 ||
-        (a != 0 && (a < 1 || a > 6 || d < 1 || d > 6)) || max_turns < 1) {
+        (a != 0 && (a < 1 || a > 6 || d < 1 || d > 6)) || max_turns < 1 || explore < -1 ||
+        explore > 100) {
         PyErr_SetString(PyExc_ValueError, "not a position of a game under way");
         goto done;
     }

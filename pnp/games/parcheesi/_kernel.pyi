@@ -67,10 +67,12 @@ def playout(
     stop: int,
     max_turns: int,
     seed: int,
+    explore: int = -1,
 ) -> tuple[tuple[list[int], ...], int, int, str | None, int, tuple[int, ...], tuple[int, int, int]]:
-    """Random play from a position (a = 0: at a chance node) with `random.Random(seed)`'s
-    draws: (pawns by colour, seat, turns, end or None, winner or -1, leaders, (captures,
-    entries, passes) of the playout)."""
+    """Play from a position (a = 0: at a chance node) with `random.Random(seed)`'s draws,
+    by the random player (`explore` -1) or the guided one (`explore` percent of its
+    choices random, the rest greedy's): (pawns by colour, seat, turns, end or None,
+    winner or -1, leaders, (captures, entries, passes) of the playout)."""
 
 def tree_search(
     board: Board,
@@ -88,6 +90,8 @@ def tree_search(
     horizon: int,
     exploration: float,
     cooperative: bool,
+    explore: int = -1,
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-    """`pnp.mcts.MctsBot.search` from a decision (the roll a <= b drawn): the root's
-    (index in the roll's results, visits) in the order tried, and the twister after."""
+    """`pnp.mcts.MctsBot.search` from a decision (the roll a <= b drawn), its playouts
+    `playout`'s with the same `explore`: the root's (index in the roll's results, visits)
+    in the order tried, and the twister after."""

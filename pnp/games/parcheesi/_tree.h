@@ -8,8 +8,11 @@
  * the seats and the kernel's `Game` (its roll's scratch, the `Seen` table, and the
  * generator a playout plays on) live in the context. The playout is `State.playout`'s:
  * one 64-bit draw of the search's generator seeds a generator of its own, and whole turns
- * are played by `play_turn` as the kernel's `playout` plays them. Included at the end of
- * `_kernel.c`, after the kernel's own functions.
+ * are played by `play_turn` as the kernel's `playout` plays them, by the guided player
+ * (`Game.explore`). A decision's results are listed once and kept (the root's for the
+ * whole search, the others' in a small table by position): every playout passes through
+ * the root and the tree's first levels, and listing a mid-game double's results is most of
+ * what a step costs. Included at the end of `_kernel.c`, after the kernel's own functions.
  */
 #ifndef PARCHEESI_TREE_H
 #define PARCHEESI_TREE_H
@@ -26,11 +29,21 @@ typedef struct {
     int8_t ended, winner;          /* TREE_*; the winning seat, or -1 */
 } TreePos;
 
+#define TREE_KEY (COLOURS * PAWNS + 3) /* a decision's pawns, seat and roll */
+
+#define TREE_KEPT 256 /* slots of the table of listed decisions (a power of two) */
+
+typedef struct {
+    int8_t key[TREE_KEY];
+    int n, cap; /* results (n < 0: an empty slot), room for them */
+    End *ends;
+} Listing;
+
 typedef struct {
     Game *g;       /* the kernel's scratch: its pawns are a position's while a call lasts */
     int max_turns; /* the game's own cut-off (`rules.MAX_TURNS`) */
-    int listed;    /* g->roll.ends holds the results of `key` */
-    int8_t key[COLOURS * PAWNS + 3];
+    Listing root;  /* the root's results */
+    Listing kept[TREE_KEPT]; /* other decisions', each in the slot its position hashes to */
 } TreeCtx;
 
 static int tree_to_move(void *ctx, const void *pos) {
@@ -55,28 +68,56 @@ static void tree_end_turn(TreeCtx *t, TreePos *p) {
     p->doubles = 0;
 }
 
-/* The roll's results into `g->roll.ends` (kept while the position asked about is the
-   same): their number, or -1 with a Python error set. */
-static int tree_list(TreeCtx *t, const TreePos *p) {
-    int8_t key[sizeof t->key];
+static void tree_key(const TreePos *p, int8_t key[TREE_KEY]) {
     memcpy(key, p->pawns, sizeof p->pawns);
     key[COLOURS * PAWNS] = p->seat;
     key[COLOURS * PAWNS + 1] = p->a;
     key[COLOURS * PAWNS + 2] = p->b;
-    if (t->listed >= 0 && !memcmp(key, t->key, sizeof key)) return t->listed;
+}
+
+/* List the results of the roll being played at p (`roll_results`) into `into`, under
+   `key`. 0, or -1 with a Python error set. */
+static int tree_list(TreeCtx *t, const TreePos *p, const int8_t key[TREE_KEY], Listing *into) {
     Game *g = t->g;
     memcpy(g->pawns, p->pawns, sizeof p->pawns);
-    t->listed = roll_results(g, g->seats[p->seat], p->a, p->b);
-    if (t->listed < 0) {
+    int n = roll_results(g, g->seats[p->seat], p->a, p->b);
+    if (n >= 0 && n > into->cap) {
+        End *ends = PyMem_Realloc(into->ends, (size_t)n * sizeof(End));
+        if (ends) into->ends = ends, into->cap = n;
+        else n = -1;
+    }
+    if (n < 0) {
+        into->n = -1;
         PyErr_NoMemory();
         return -1;
     }
-    memcpy(t->key, key, sizeof key);
-    return t->listed;
+    memcpy(into->ends, g->roll.ends, (size_t)n * sizeof(End));
+    memcpy(into->key, key, TREE_KEY);
+    into->n = n;
+    return 0;
+}
+
+/* The results of the roll being played at p and their number (`*n`): the root's, or
+   those kept in the slot p's position hashes to (listed anew into it when it holds
+   another's); NULL with a Python error set. */
+static const End *tree_results(TreeCtx *t, const TreePos *p, int *n) {
+    int8_t key[TREE_KEY];
+    tree_key(p, key);
+    Listing *at = &t->root;
+    if (at->n < 0 || memcmp(key, at->key, sizeof key)) {
+        uint32_t h = 2166136261u; /* FNV-1a */
+        for (int i = 0; i < TREE_KEY; i++) h = (h ^ (uint8_t)key[i]) * 16777619u;
+        at = &t->kept[h & (TREE_KEPT - 1)];
+        if ((at->n < 0 || memcmp(key, at->key, sizeof key)) && tree_list(t, p, key, at) < 0)
+            return NULL;
+    }
+    *n = at->n;
+    return at->ends;
 }
 
 static int tree_count(void *ctx, const void *pos) {
-    return tree_list(ctx, pos);
+    int n;
+    return tree_results(ctx, pos, &n) ? n : -1;
 }
 
 /* `State._play` of `legal_actions()[i]`: `rules.apply_position`, then the turn ends
@@ -85,15 +126,16 @@ static int tree_apply(void *ctx, void *pos, int i) {
     TreeCtx *t = ctx;
     TreePos *p = pos;
     Game *g = t->g;
-    int n = tree_list(t, p);
-    if (n < 0) return -1;
+    int n;
+    const End *ends = tree_results(t, p, &n);
+    if (!ends) return -1;
     if (i < 0 || i >= n) {
         PyErr_SetString(PyExc_IndexError, "no such result of the roll");
         return -1;
     }
     int c = g->seats[p->seat];
     memcpy(g->pawns, p->pawns, sizeof p->pawns);
-    apply_end(g, c, &g->roll.ends[i], 0); /* the scratch game's counters are not read */
+    apply_end(g, c, &ends[i], 0); /* the scratch game's counters are not read */
     memcpy(p->pawns, g->pawns, sizeof p->pawns);
     int doubled = p->a == p->b;
     p->a = p->b = 0;
@@ -133,7 +175,6 @@ static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
     twister_seed64(&g->tw, seed);
     memcpy(g->pawns, p->pawns, sizeof p->pawns);
     int a = p->a, d = p->b, doubles = p->doubles;
-    t->listed = -1; /* the turns below list other rolls */
     while (!p->ended && p->turns < stop) {
         int c = g->seats[p->seat];
         if (play_turn(g, c, a, d, doubles) < 0) {
@@ -170,17 +211,19 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
 }
 
 /* tree_search(board, seats, pawns, seat, turns, doubles, a, b, standard, max_turns,
- *             twister, budget, horizon, exploration, cooperative)
+ *             twister, budget, horizon, exploration, cooperative[, explore])
  *   -> ([(index in legal_actions(), visits), ...], twister)
- * `MctsBot.search` from a decision (the roll a, b drawn), on the compiled positions. */
+ * `MctsBot.search` from a decision (the roll a, b drawn), on the compiled positions, its
+ * playouts by the player `explore` names (`playout`'s). */
 static PyObject *tree_search(PyObject *self, PyObject *args) {
     PyObject *capsule, *seats, *pawns, *words;
     int seat, turns, doubles, a, d, standard, max_turns, budget, horizon, cooperative;
+    int explore = -1;
     double exploration;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOiiiiipiOiidp", &capsule, &seats, &pawns, &seat, &turns,
+    if (!PyArg_ParseTuple(args, "OOOiiiiipiOiidp|i", &capsule, &seats, &pawns, &seat, &turns,
                           &doubles, &a, &d, &standard, &max_turns, &words, &budget, &horizon,
-                          &exploration, &cooperative))
+                          &exploration, &cooperative, &explore))
         return NULL;
     Board *bd = PyCapsule_GetPointer(capsule, BOARD_NAME);
     if (!bd) return NULL;
@@ -188,15 +231,25 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     if (!g) return PyErr_NoMemory();
     PyObject *result = NULL;
     Twister rng;
-    TreeCtx t = {g, max_turns, -1, {0}};
+    TreeCtx *t = PyMem_Calloc(1, sizeof(TreeCtx));
+    if (!t) {
+        free_game(g);
+        return PyErr_NoMemory();
+    }
+    t->g = g;
+    t->max_turns = max_turns;
+    t->root.n = -1;
+    for (int k = 0; k < TREE_KEPT; k++) t->kept[k].n = -1;
     TreePos root;
     memset(&root, 0, sizeof root);
     g->b = bd;
     g->standard = standard;
+    g->explore = explore;
     if (read_seats(seats, g) < 0 || read_pawns(pawns, g) < 0 || read_twister(words, &rng) < 0)
         goto done;
     if (seat < 0 || seat >= g->players || turns < 0 || turns >= max_turns || doubles < 0 ||
-        doubles > 2 || a < 1 || a > 6 || d < a || d > 6 || budget < 1) {
+        doubles > 2 || a < 1 || a > 6 || d < a || d > 6 || budget < 1 || explore < -1 ||
+        explore > 100) {
         PyErr_SetString(PyExc_ValueError, "not a decision of a game under way");
         goto done;
     }
@@ -207,8 +260,11 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     root.a = (int8_t)a;
     root.b = (int8_t)d;
     root.winner = -1;
+    int8_t key[TREE_KEY];
+    tree_key(&root, key);
+    if (tree_list(t, &root, key, &t->root) < 0) goto done;
     /* nothing hidden: no resample, and an action's key is its index */
-    UctGame game = {sizeof(TreePos), g->players, &t,          tree_to_move, tree_turns,
+    UctGame game = {sizeof(TreePos), g->players, t,           tree_to_move, tree_turns,
                     tree_count,      tree_apply, tree_chance, NULL,         tree_playout,
                     tree_result,     NULL,       NULL};
     PyObject *children = uct_search(&game, &root, &rng, budget, horizon, exploration, cooperative);
@@ -218,6 +274,9 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
         if (!tw) Py_DECREF(children);
     }
 done:
+    PyMem_Free(t->root.ends);
+    for (int k = 0; k < TREE_KEPT; k++) PyMem_Free(t->kept[k].ends);
+    PyMem_Free(t);
     free_game(g);
     return result;
 }

@@ -22,7 +22,7 @@ from pnp.games.parcheesi.bots import make_bot as make_bot
 from pnp.games.parcheesi.compiled import board as _boards
 from pnp.games.parcheesi.compiled import kernel as _kernel
 from pnp.games.parcheesi.model import PlayModel, play_model
-from pnp.games.parcheesi.params import RULES, ParcheesiParams
+from pnp.games.parcheesi.params import DICE, RULES, ParcheesiParams
 from pnp.outcome import GameRecord, SimOption
 
 BOTS = BOT_NAMES
@@ -33,15 +33,13 @@ COOPERATIVE = False
 MCTS_BUDGET = 1000
 """An mcts decision's playouts. With tree and playouts in the kernel (`_tree.h`) and
 playouts of `PLAYOUT_TURNS`, 1,000 cost what 200 did on the Python tree, and the search
-at 1,000 wins about twice as often against greedy seats as at 200 (README: the skill
-table)."""
+at 1,000 beats greedy seats where 200 did not (docs/skilled-play.md: the skill trace)."""
 PLAYOUT_TURNS = 8
 """Turns an mcts playout runs past the position searched before `State.standing()` (each
 seat's progress) scores it. A four-player game lasts about 140 turns, so playouts cut at
 the default 40 turns and scored on nothing never saw an end from the first half of a game,
-and the search played at random there. Measured at 200 playouts (README: the skill table),
-2 turns scored on progress beat random seats less often than 4, and 4 less than 8, while
-16 was no stronger than 8 at twice the cost."""
+and the search played at random there. The playouts are played by the guided player
+(`state.PLAYOUT_EXPLORE`); 4 turns were weaker than 8 (docs/skilled-play.md)."""
 ABSTRACTION = ""
 TERMINATION = game.Termination
 COUNTERS = {
@@ -61,6 +59,15 @@ OPTIONS = (
         choices=RULES,
         default="seed",
     ),
+    SimOption(
+        "dice",
+        "both: every player rolls both dice, as the bots do; choose: each roll begins with "
+        "the mover's choice of both dice or one (the seed's option; a decision of its own, "
+        "played on the readable rules: random picks either, greedy both)",
+        kind=str,
+        choices=DICE,
+        default="both",
+    ),
 )
 NO_KERNEL = (
     "warning: Parcheesi's compiled kernel is not built (no C compiler at install): "
@@ -68,21 +75,30 @@ NO_KERNEL = (
 )
 
 
-def prepare(params: ParcheesiParams, players: int, rules: str | None = None) -> PlayModel:
-    """Validate the kit for play and build its play model (`rules` overrides the kit's)."""
+def prepare(
+    params: ParcheesiParams, players: int, rules: str | None = None, dice: str | None = None
+) -> PlayModel:
+    """Validate the kit for play and build its play model (`rules` overrides the kit's;
+    `dice` says how the players roll)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise PnpError(f"Parcheesi takes {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
     if rules is not None and rules not in RULES:
         raise PnpError(f"unknown rules '{rules}': choose one of {', '.join(RULES)}")
-    return play_model(params, rules)
+    if dice is not None and dice not in DICE:
+        raise PnpError(f"unknown dice '{dice}': choose one of {', '.join(DICE)}")
+    return ref.with_rules(play_model(params, rules), dice=dice)
 
 
 def new_state(
-    model: PlayModel, players: int, rng: random.Random | None = None, rules: str | None = None
+    model: PlayModel,
+    players: int,
+    rng: random.Random | None = None,
+    rules: str | None = None,
+    dice: str | None = None,
 ) -> game.State:
     """The start (no set-up draws: `rng` is not used). Its rolls' results come from the
     kernel when it is built (the same results, in the same order, as the readable rules)."""
-    model = model if rules is None else ref.with_rules(model, rules)
+    model = ref.with_rules(model, rules, dice)
     return game.new_game(model, players, compiled=_kernel is not None)
 
 
@@ -107,13 +123,16 @@ def play_one(
     rng: Any,
     rules: str | None = None,
     reference: bool = False,
+    dice: str | None = None,
 ) -> GameRecord:
     """Play one game (`rng` a seeded `random.Random`, or a seed for one). `reference=True`
-    plays on the readable rules even when the kernel is built (for cross-checks)."""
+    plays on the readable rules even when the kernel is built (for cross-checks), as a
+    game whose players choose their dice always does (the kernel rolls both)."""
     rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-    if rules is not None:
-        model = ref.with_rules(model, rules)
+    model = ref.with_rules(model, rules, dice)
     seat = make_bot(bot, model)
+    if model.dice == "choose":
+        return play(game.new_game(model, players), [seat] * players, rng).record(tuple(COUNTERS))
     if _kernel is not None and not reference:
         return _play_compiled(model, players, seat.name == "greedy", rng)
     if not reference:
@@ -123,16 +142,20 @@ def play_one(
 
 
 def play_many(
-    model: PlayModel, players: int, bot: str, seeds: list[str], rules: str | None = None
+    model: PlayModel,
+    players: int,
+    bot: str,
+    seeds: list[str],
+    rules: str | None = None,
+    dice: str | None = None,
 ) -> list[GameRecord] | None:
     """The games `play_one` plays from `random.Random(s)` for each seed text `s`, all in one
     call to the kernel, which seeds its generator from each text itself (no generator is
-    built, read and written back per game); None without a kernel (the runner then plays
-    game by game)."""
-    if _kernel is None:
+    built, read and written back per game); None without a kernel, or where the players
+    choose their dice (the runner then plays game by game)."""
+    model = ref.with_rules(model, rules, dice)
+    if _kernel is None or model.dice == "choose":
         return None
-    if rules is not None:
-        model = ref.with_rules(model, rules)
     greedy = make_bot(bot, model).name == "greedy"
     seats = ref.seat_colours(players)
     games = _kernel.play_seeded(

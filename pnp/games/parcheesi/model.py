@@ -27,6 +27,7 @@ class PlayModel:
     home_entry: tuple[int, ...]  # per colour: last track space before the strip
     track: int  # track spaces, numbered 0 .. track - 1 in the direction of travel
     nodes: int
+    dice: str = "both"  # "both": every roll is of both dice; "choose": the mover picks
 
     @property
     def home(self) -> int:

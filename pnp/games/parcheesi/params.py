@@ -11,6 +11,10 @@ from pnp.palette import INKS
 from pnp.params import CardGroup, DiceGroup, ScaleGroup, param
 
 RULES = ("seed", "standard")
+DICE = ("both", "choose")
+"""How the simulated players roll: `both` dice always (decision 13's random player, and
+the greedy one), or `choose` before each roll between both dice and one (the seed's
+option, a decision of its own)."""
 
 
 @dataclass(frozen=True)

@@ -177,8 +177,12 @@ def is_blockade(pawns: list[tuple[int, int]]) -> bool:
 
 
 def can_enter(roll: Roll, sit: Situation, board: dict[int, list[tuple[int, int]]]) -> bool:
-    """Decision 4: a pawn in the nest, and at most one pawn on the entry space."""
-    return NEST in sit.own and len(board.get(roll.model.entry[roll.colour], [])) < 2
+    """Decision 4: a pawn in the nest, and no two pawns on the entry space but a mixed pair
+    holding one of the mover's (a blockade, or two pawns of other colours, bar it; with
+    one own pawn beside one opposing pawn, the entering pawn captures that one)."""
+    there = board.get(roll.model.entry[roll.colour], [])
+    own = sum(colour == roll.colour for colour, _ in there)
+    return NEST in sit.own and (len(there) < 2 or (len(there) == 2 and own == 1))
 
 
 def can_move(
@@ -246,9 +250,9 @@ def take_step(roll: Roll, sit: Situation, step: Step) -> Situation:
     captured = sit.captured
     if q != home:
         node = path[q]
-        there = pawns_on(roll, sit, node)
+        theirs = [c for c, _ in pawns_on(roll, sit, node) if c != roll.colour]
         may_capture = p == NEST or not roll.model.safe[node]
-        if len(there) == 1 and there[0][0] != roll.colour and may_capture:
+        if len(theirs) == 1 and may_capture:  # legal, so a lone opposing pawn (decision 4)
             captured |= 1 << node
             bonuses = tuple(sorted((*bonuses, CAPTURE_BONUS)))
     elif roll.standard:
@@ -339,6 +343,9 @@ def progress(state: State) -> list[int]:
     return [sum(p + 1 for p in state.pawns[c]) for c in state.seats]
 
 
-def with_rules(model: PlayModel, rules: str) -> PlayModel:
-    """The same board played under other rules (the simulation's `rules` option)."""
-    return model if model.rules == rules else replace(model, rules=rules)
+def with_rules(model: PlayModel, rules: str | None = None, dice: str | None = None) -> PlayModel:
+    """The same board played under other rules, or with another way of rolling (the
+    simulation's `rules` and `dice` options; None keeps the model's)."""
+    rules, dice = rules or model.rules, dice or model.dice
+    same = model.rules == rules and model.dice == dice
+    return model if same else replace(model, rules=rules, dice=dice)

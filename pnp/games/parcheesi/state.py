@@ -3,10 +3,14 @@
 The rules of a roll (which results a roll allows, and what a result does to the board)
 are `rules.py`'s; this module walks a game through them as `pnp.state.State` asks: a turn
 is a chance node, the roll of both dice, then the mover's choice among the results the
-roll allows, even when there is only one (the players the simulation knows always roll
-both dice). With option `standard` a double is followed by another roll in the same turn,
-and a third is penalised instead of played. The forward model (`pnp.forward.play`) counts
-the choices with more than one result: the engine's decisions and legal moves.
+roll allows, even when there is only one. A model whose `dice` is `choose` (the
+simulation's option) plays the seed's choice to roll one die: each roll then begins with
+the mover's decision, both dice or one (`DICE_CHOICES`), and a roll of one die is a chance
+node of six outcomes. By default every roll is of both dice, as decision 13's random
+player and the greedy one always roll. With option `standard` a double is followed by
+another roll in the same turn, and a third is penalised instead of played. The forward
+model (`pnp.forward.play`) counts the choices with more than one result: the engine's
+decisions and legal moves.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from pnp import outcome
-from pnp.chance import pick
+from pnp.chance import below, pick
 from pnp.games.parcheesi import compiled
 from pnp.games.parcheesi.model import PlayModel
+from pnp.games.parcheesi.rank import rank_value
 from pnp.games.parcheesi.rules import (
     COUNTERS,
     MAX_TURNS,
@@ -46,15 +52,28 @@ class Termination(outcome.Termination):
     TIMEOUT = "timeout", CUTOFF
 
 
-Dice = tuple[int, int]
-"""A chance outcome: the two dice, the lower first (their order never matters)."""
-Action = Position | Dice
-"""A step of a game: the roll at a chance node, or the position the mover chooses."""
+Dice = tuple[int, ...]
+"""A chance outcome: the two dice, the lower first (their order never matters), or the
+one die rolled alone (a 1-tuple)."""
+Choice = Literal["both", "one"]
+"""The mover's choice before a roll, where the model lets it choose (`dice = choose`)."""
+Action = Position | Dice | Choice
+"""A step of a game: the dice to roll, the roll at a chance node, or the position the
+mover chooses."""
 
+DICE_CHOICES: tuple[Choice, ...] = ("both", "one")
 ROLLS: tuple[tuple[Dice, float], ...] = tuple(
     ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
 )
+ONE_DIE: tuple[tuple[Dice, float], ...] = tuple(((a,), 1 / 6) for a in range(1, 7))
 ROLL_SET = frozenset(dice for dice, _ in ROLLS)
+ONE_DIE_SET = frozenset(dice for dice, _ in ONE_DIE)
+PLAYOUT_EXPLORE = 10
+"""The tree search's playouts (`State.playout`) are played by a guided player: this
+percent of its choices uniform, the others greedy's (`guided_action`). Random playouts
+let the opponents leave captures and the mover leave its pawns exposed at no cost, so
+the search rated safety and captures below what the greedy players it meets make of
+them (docs/skilled-play.md: the measurements)."""
 
 
 @dataclass
@@ -72,6 +91,7 @@ class State:
     leaders: list[int] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTERS, 0))
     dice: Dice | None = None
+    rolling: int = 0  # the dice the mover chose to roll next (`dice = choose`), 0 before
     doubles: int = 0  # doubles rolled so far this turn (`standard`)
     compiled: bool = False  # the kernel lists a roll's results (the same, in the same order)
     _offered: tuple[Position, ...] | None = field(default=None, repr=False, compare=False)
@@ -88,13 +108,21 @@ class State:
     def players(self) -> int:
         return len(self.seats)
 
+    @property
+    def choosing(self) -> bool:
+        """The mover is to choose how many dice to roll (the model's `dice` is `choose`)."""
+        return self.dice is None and self.rolling == 0 and self.model.dice == "choose"
+
     def current_player(self) -> int:
         if self.ended is not None:
             return TERMINAL
-        return CHANCE if self.dice is None else self.seat
+        return CHANCE if self.dice is None and not self.choosing else self.seat
 
-    def legal_actions(self) -> tuple[Position, ...]:
-        """The allowed results of the roll being played, in `Position` order."""
+    def legal_actions(self) -> tuple[Position, ...] | tuple[Choice, ...]:
+        """The allowed results of the roll being played, in `Position` order; before a
+        roll the mover may choose, both dice or one (`DICE_CHOICES`)."""
+        if self.choosing:
+            return DICE_CHOICES
         if self.dice is None:
             raise ValueError("the dice are not rolled: a chance node")
         if self._offered is None:
@@ -106,8 +134,8 @@ class State:
     def _kernel_results(self) -> tuple[Position, ...] | None:
         """`allowed_positions` by the kernel (checked against it roll by roll), or None
         when the kernel is not built."""
-        if compiled.kernel is None or self.dice is None:
-            return None
+        if compiled.kernel is None or self.dice is None or len(self.dice) != 2:
+            return None  # the kernel lists rolls of both dice
         results = compiled.kernel.results(
             compiled.board(self.model),
             self.seats,
@@ -119,22 +147,30 @@ class State:
         return tuple([Position(own, captured) for own, captured in results])
 
     def chance_outcomes(self) -> tuple[tuple[Dice, float], ...]:
-        return ROLLS
+        return ONE_DIE if self.rolling == 1 else ROLLS
 
     def sample_chance(self, rng: random.Random) -> Dice:
+        if self.rolling == 1:
+            return (roll_die(rng),)
         a, b = roll_die(rng), roll_die(rng)
         return (a, b) if a <= b else (b, a)
 
-    def random_action(self, rng: random.Random) -> Position:
+    def random_action(self, rng: random.Random) -> Action:
         return pick(rng, self.legal_actions())
 
     def apply(self, action: Action) -> None:
         if self.ended is not None:
             raise ValueError("the game is over")
-        if self.dice is None:
-            if not isinstance(action, tuple) or action not in ROLL_SET:
+        if self.choosing:
+            if action not in DICE_CHOICES:
+                raise ValueError(f"{action!r} is not a choice of dice: both or one")
+            self.rolling = 1 if action == "one" else 2
+        elif self.dice is None:
+            if self.rolling == 1 and action not in ONE_DIE_SET:
+                raise ValueError(f"{action!r} is not a roll of one die")
+            if self.rolling != 1 and action not in ROLL_SET:
                 raise ValueError(f"{action!r} is not a roll of two dice, lower first")
-            self._roll(action)
+            self._roll(action)  # type: ignore[arg-type]
         elif isinstance(action, Position) and action in self.legal_actions():
             self._play(action)
         else:
@@ -142,7 +178,7 @@ class State:
 
     def _roll(self, dice: Dice) -> None:
         """Option `standard`: a third double in a turn is not played but penalised."""
-        if self.standard and dice[0] == dice[1]:
+        if self.standard and len(dice) == 2 and dice[0] == dice[1]:
             self.doubles += 1
             if self.doubles == 3:
                 three_doubles_penalty(self)
@@ -157,8 +193,8 @@ class State:
         if position.own == tuple(sorted(self.pawns[self.colour])):
             self.counters["passes"] += 1
         apply_position(self, position)
-        self.dice, self._offered = None, None
-        if has_won(self) or not (self.standard and dice[0] == dice[1]):
+        self.dice, self.rolling, self._offered = None, 0, None
+        if has_won(self) or not (self.standard and len(dice) == 2 and dice[0] == dice[1]):
             self._end_turn()
 
     def _end_turn(self) -> None:
@@ -172,18 +208,20 @@ class State:
         elif self.turns >= MAX_TURNS:
             self.ended = Termination.TIMEOUT
         self.seat = (self.seat + 1) % len(self.seats)
-        self.doubles = 0
+        self.doubles = self.rolling = 0
 
     def playout(self, rng: random.Random, stop: int) -> None:
-        """Random play from here, in place, until the game is over or `turns` reaches
-        `stop` (`pnp.state`'s optional method, for the tree search's rollouts): in the
-        kernel when it is built, else the readable rules' loop, both drawing from
-        `random.Random(n)` for one draw n of `rng`, so both play the same game."""
+        """The tree search's rollout (`pnp.state`'s optional method): play by the guided
+        player (`PLAYOUT_EXPLORE`) from here, in place, until the game is over or `turns`
+        reaches `stop`: in the kernel when it is built, else the readable rules' loop
+        (`play_guided`), both drawing from `random.Random(n)` for one draw n of `rng`, so
+        both play the same game. The kernel rolls both dice: a model that lets the mover
+        choose plays on the rules."""
         seed = rng.getrandbits(64)
         if self.ended is not None or self.turns >= stop:
             return
-        if compiled.kernel is None:
-            play_randomly(self, random.Random(seed), stop)
+        if compiled.kernel is None or self.model.dice == "choose":
+            play_guided(self, random.Random(seed), stop, PLAYOUT_EXPLORE)
             return
         a, b = self.dice or (0, 0)
         pawns, seat, turns, ended, winner, leaders, counts = compiled.kernel.playout(
@@ -199,6 +237,7 @@ class State:
             stop,
             MAX_TURNS,
             seed,
+            PLAYOUT_EXPLORE,
         )
         self.pawns = list(pawns)
         self.seat, self.turns, self.dice, self.doubles, self._offered = seat, turns, None, 0, None
@@ -218,10 +257,12 @@ class State:
     ) -> dict[Position, int] | None:
         """`pnp.mcts.MctsBot.search` from this decision in the kernel (`_tree.h`): the same
         visits, `rng` left where the readable search leaves it; None, `rng` untouched,
-        when the kernel is not built."""
+        when the kernel is not built or the mover may roll one die (the kernel rolls both)."""
         if compiled.kernel is None or self.dice is None or self.ended is not None:
             return None
-        kernel, dice = compiled.kernel, self.dice
+        if self.model.dice == "choose":
+            return None
+        kernel, (a, b) = compiled.kernel, self.dice
         return compiled_visits(
             rng,
             self.legal_actions(),
@@ -232,7 +273,8 @@ class State:
                 self.seat,
                 self.turns,
                 self.doubles,
-                *dice,
+                a,
+                b,
                 self.standard,
                 MAX_TURNS,
                 words,
@@ -240,6 +282,7 @@ class State:
                 playout_turns,
                 exploration,
                 cooperative,
+                PLAYOUT_EXPLORE,
             ),
         )
 
@@ -265,10 +308,13 @@ class State:
         )
 
     def action_str(self, action: Action) -> str:
-        """A roll as "2-5"; a result as the mover's pawns ("N" nest, "H" home) and the
-        track spaces whose pawn it sends back ("N N 0 36 x18")."""
+        """A choice of dice ("both", "one"); a roll as "2-5" (one die: "5"); a result as
+        the mover's pawns ("N" nest, "H" home) and the track spaces whose pawn it sends
+        back ("N N 0 36 x18")."""
+        if isinstance(action, str):
+            return action
         if not isinstance(action, Position):
-            return f"{action[0]}-{action[1]}"
+            return "-".join(str(d) for d in action)
         home = self.model.home
         pawns = ["N" if p == NEST else "H" if p == home else str(p) for p in action.own]
         spaces = [str(n) for n in range(action.captured.bit_length()) if action.captured >> n & 1]
@@ -284,8 +330,40 @@ class State:
 def play_randomly(state: State, rng: random.Random, stop: int) -> None:
     """The readable rules' random play: roll, then a uniform choice among the allowed
     results, until the game is over or `turns` reaches `stop` (a turn under way ends first)."""
+    play_guided(state, rng, stop, -1)
+
+
+def play_guided(state: State, rng: random.Random, stop: int, explore: int) -> None:
+    """`play_randomly` with the guided player's choices (`guided_action`; `explore` -1:
+    the random player's), as the kernel's `playout` plays them."""
     while state.ended is None and state.turns < stop:
-        state.apply(state.sample_chance(rng) if state.dice is None else state.random_action(rng))
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        elif explore < 0:
+            state.apply(state.random_action(rng))
+        else:
+            state.apply(guided_action(state, rng, explore))
+
+
+def guided_action(state: State, rng: random.Random, explore: int) -> Action:
+    """The playouts' player: with several choices, one draw below 100 says whether this
+    one is uniform (below `explore`) or greedy's (`greedy_value`, ties uniform)."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if below(rng, 100) < explore:
+        return pick(rng, legal)
+    values = [greedy_value(state, a) for a in legal]
+    best = max(values)
+    return pick(rng, [a for a, v in zip(legal, values, strict=True) if v == best])
+
+
+def greedy_value(state: State, action: Action) -> float:
+    """How the greedy player rates a choice: a result by `rank.rank_value`; before a roll
+    (`dice = choose`), both dice above one."""
+    if isinstance(action, Position):
+        return rank_value(state.model, state.colour, action)
+    return 1.0 if action == "both" else 0.0
 
 
 def new_game(model: PlayModel, players: int, compiled: bool = False) -> State:

@@ -1,6 +1,7 @@
 """A print PDF read back as a maker meets it: each page's header, the cover's print ranges,
 and the sheets those ranges make when printed (pages 2k-1 and 2k of a double-sided range
-share a sheet). Nothing here asks the layout code: only the PDF's text is read."""
+share a sheet). Nothing here asks the layout code: only the PDF's text is read. The
+registry contract (`pnp.testing.contract`) holds every game's PDFs to it."""
 
 from __future__ import annotations
 

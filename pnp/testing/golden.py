@@ -1,101 +1,46 @@
-"""What a reviewer reads when a golden file changes: a component's data, the changed fields,
-a tolerant XOR of its cut layers and a side-by-side picture.
+"""The golden checks (`pnp.golden` keeps the files): every part of a game's kit renders to
+the SVG on record and reads as the data on record, and its cut lines are where they were.
 
-The data file (`<part>.json` beside `<part>.svg`) says in a few lines what matters to a
-maker: size, layers, cut length and area, holes, texts. A change to it reads as "cut
-length 812.4 -> 815.1 mm", not as a thousand-line SVG diff (gdsfactory's data regression).
-The XOR compares cut lines as drawn in the two SVGs, so a change of art alone, or a 1 µm
-rounding, is not mistaken for a change of what the laser cuts.
+A change shows as the data fields that changed, whether the cut lines moved beyond a
+tolerance (a tolerant XOR of the machine layers, so a change of art alone or a 1 µm
+rounding is not taken for a change of what the laser cuts), and a side-by-side picture.
+With `--update-golden` the checks write the files instead: review the diff in git.
 """
 
 from __future__ import annotations
 
+import difflib
 import io
 import json
-import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from cut_geometry import svg_subpath_points
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageOps
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from pnp.checks import part_region
-from pnp.scene import CUT_LAYERS, LAYERS, Component, enclosed
+from pnp.golden import (
+    SUFFIXES,
+    KitParts,
+    Part,
+    component_data,
+    on_record,
+    write_part,
+    write_place,
+)
+from pnp.scene import CUT_LAYERS
+from pnp.testing.svg import svg_subpath_points
 
-DIGITS = 2
-"""Lengths and areas are recorded to 0.01 mm (mm²): finer changes are not a maker's concern."""
 STROKE = 0.1
 """mm each side of a cut line: the band two cut lines are compared in."""
 TOLERANCE = 0.02
 """mm: a cut line that moved less than this (rounding, float noise) is the same cut."""
-
-
-def _round(value: float) -> float:
-    return round(value, DIGITS) + 0.0  # never -0.0
-
-
-def _length(shape_geom: BaseGeometry, radius: float) -> float:
-    if shape_geom.geom_type == "Point":
-        return 2 * math.pi * radius
-    if shape_geom.geom_type in ("Polygon", "MultiPolygon"):
-        return float(shape_geom.boundary.length)
-    return float(shape_geom.length)
-
-
-def _layer_data(component: Component, layer: str) -> dict[str, Any]:
-    shapes = component.shapes(layer)
-    texts = [t for t in component.texts() if t.layer == layer]
-    data: dict[str, Any] = {"shapes": len(shapes)}
-    if texts:
-        data["texts"] = len(texts)
-    if layer in CUT_LAYERS and shapes:
-        data["length_mm"] = _round(sum(_length(s.geom, s.radius) for s in shapes))
-        data["area_mm2"] = _round(unary_union([enclosed(s) for s in shapes]).area)
-    return data
-
-
-def _holes(region: BaseGeometry) -> int:
-    polys = getattr(region, "geoms", [region])
-    return sum(len(p.interiors) for p in polys if isinstance(p, Polygon))
-
-
-def component_data(component: Component) -> dict[str, Any]:
-    """The fields a reviewer checks on a printed part, rounded so they change only when
-    the part does."""
-    region = part_region(component)
-    data: dict[str, Any] = {
-        "name": component.name,
-        "title": component.title,
-        "size_mm": [_round(component.width), _round(component.height)],
-        "bleed_mm": _round(component.bleed),
-        "imposition": component.imposition,
-        "copies": component.copies,
-        "back": component.back.name if component.back is not None else None,
-        "layers": {
-            layer: _layer_data(component, layer)
-            for layer in LAYERS
-            if any(i.layer == layer for i in component.items)
-        },
-        "cut_area_mm2": _round(region.area),
-        "holes": _holes(region),
-        "drill_marks": len(component.shapes("drill")),
-        "texts": [t.text for t in component.texts()],
-    }
-    return data
-
-
-_NUMBERS = re.compile(r"\[\s*((?:-?[\d.]+,?\s*)+)\]")
-
-
-def data_text(data: dict[str, Any]) -> str:
-    """The data file's text: one field a line (a size on one), so `git diff` reads well."""
-    text = json.dumps(data, indent=1, ensure_ascii=False)
-    return _NUMBERS.sub(lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
+UPDATE = "`pytest --update-golden` rewrites them (`make golden GAME=slug` in pnp's checkout)"
 
 
 def _flat(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
@@ -172,7 +117,7 @@ def cut_xor(before_svg: str, after_svg: str) -> dict[str, float]:
             continue
         empty = Polygon()
         xor = before.get(layer, empty).symmetric_difference(after.get(layer, empty))
-        out[layer] = _round(xor.buffer(-TOLERANCE / 2).area)
+        out[layer] = round(xor.buffer(-TOLERANCE / 2).area, 2) + 0.0
     return out
 
 
@@ -182,9 +127,8 @@ PANEL = 600
 """px: the longer side of each panel of the side-by-side picture."""
 
 
-def _raster(svg: str):  # -> PIL.Image.Image
+def _raster(svg: str) -> Image.Image:
     import cairosvg
-    from PIL import Image
 
     match = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', svg)
     w, h = (float(match.group(1)), float(match.group(2))) if match else (1.0, 1.0)
@@ -195,8 +139,6 @@ def _raster(svg: str):  # -> PIL.Image.Image
 
 def side_by_side(before_svg: str | None, after_svg: str | None, path: Path) -> Path:
     """Golden | now | where they differ (red over a faded now), as one PNG at `path`."""
-    from PIL import Image, ImageChops, ImageDraw, ImageOps
-
     blank = Image.new("RGB", (PANEL, PANEL), "white")
     before = _raster(before_svg) if before_svg else blank
     after = _raster(after_svg) if after_svg else blank
@@ -215,3 +157,97 @@ def side_by_side(before_svg: str | None, after_svg: str | None, path: Path) -> P
     path.parent.mkdir(parents=True, exist_ok=True)
     sheet.save(path)
     return path
+
+
+# --- the checks, one a test ------------------------------------------------------------------
+
+
+def golden_keys(folder: Path, slugs: Iterable[str]) -> list[str]:
+    """The parts on record of these games, "<game>[/<variant>]/<part>", sorted."""
+    return sorted(
+        p.relative_to(folder).with_suffix("").as_posix()
+        for slug in slugs
+        for p in (folder / slug).rglob("*.svg")
+    )
+
+
+def check_place(folder: Path, where: str, kits: KitParts, update: bool) -> None:
+    """A part with no file on record is unguarded; a file whose part is gone, a silent
+    loss. Updating writes the first and removes the second."""
+    parts = kits.parts(where)
+    if "/" in where:
+        assert parts, f"variant {where} prints the same kit as the default: it guards nothing"
+    on_file = on_record(folder, where)
+    wanted = {f"{n}{suffix}" for n in parts for suffix in SUFFIXES}
+    if update:
+        write_place(folder, where, parts)
+        return
+    assert sorted(wanted - on_file) == [], f"parts with no golden file: {UPDATE}"
+    assert sorted(on_file - wanted) == [], f"golden files of no part: {UPDATE}"
+
+
+def _part(folder: Path, key: str, kits: KitParts, update: bool) -> Part:
+    where, _, name = key.rpartition("/")
+    parts = kits.parts(where)
+    if name not in parts:
+        if update:
+            pytest.skip(f"{key} is no part any more: its golden files are removed")
+        pytest.fail(f"{key} is no part of the kit any more: {UPDATE}")
+    if update:
+        write_part(folder, where, name, parts[name])
+    return parts[name]
+
+
+def _picture(folder: Path, key: str, svg: str, pictures: Path) -> str:
+    """The side-by-side PNG of the golden SVG and the current one: its path, to name."""
+    path = pictures / f"{key}.png"
+    side_by_side((folder / f"{key}.svg").read_text(encoding="utf-8"), svg, path)
+    return f"side by side (golden | now | changed): {path}"
+
+
+def check_svg(folder: Path, key: str, kits: KitParts, update: bool, pictures: Path) -> None:
+    """The part renders byte for byte to its golden SVG."""
+    part = _part(folder, key, kits, update)
+    expected = (folder / f"{key}.svg").read_text(encoding="utf-8")
+    if part.svg == expected:
+        return
+    diff = difflib.unified_diff(
+        expected.splitlines(keepends=True),
+        part.svg.splitlines(keepends=True),
+        fromfile=f"golden/{key}.svg",
+        tofile="now",
+        n=1,
+    )
+    pytest.fail(
+        f"{key} differs from its golden SVG ({UPDATE} after review)\n"
+        f"{_picture(folder, key, part.svg, pictures)}\n{''.join(list(diff)[:60])}"
+    )
+
+
+def check_data(folder: Path, key: str, kits: KitParts, update: bool, pictures: Path) -> None:
+    """Data regression: the fields a maker cares about, each change on a line."""
+    part = _part(folder, key, kits, update)
+    path = folder / f"{key}.json"
+    assert path.exists(), f"no golden data {path}: {UPDATE}"
+    changes = data_changes(json.loads(path.read_text("utf-8")), component_data(part.component))
+    if changes:
+        pytest.fail(
+            f"{key}: {len(changes)} change(s) in its data ({UPDATE} after review)\n"
+            f"{_picture(folder, key, part.svg, pictures)}\n" + "\n".join(changes)
+        )
+
+
+def check_cuts(folder: Path, key: str, kits: KitParts, update: bool, pictures: Path) -> None:
+    """What the laser cuts: the machine layers' lines, compared as geometry so that art or
+    rounding changes alone do not count."""
+    part = _part(folder, key, kits, update)
+    expected = (folder / f"{key}.svg").read_text(encoding="utf-8")
+    if part.svg == expected:
+        return
+    moved = {layer: area for layer, area in cut_xor(expected, part.svg).items() if area > 0}
+    if moved:
+        areas = ", ".join(f"{layer} {area:g} mm²" for layer, area in moved.items())
+        pytest.fail(
+            f"{key}: cut lines differ from the golden SVG beyond tolerance ({areas})\n"
+            f"{_picture(folder, key, part.svg, pictures)}"
+        )
