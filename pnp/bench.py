@@ -151,7 +151,11 @@ def search_runs_on(game: str) -> str:
     engine, state = mcts_position(game)
     bot = mcts_bot(engine, 1)
     horizon = f"playouts of {bot.playout_turns} turns"
-    if hasattr(state, "standing"):
+    if hasattr(state, "rollout_action"):
+        horizon += " of the game's own policy"
+    if hasattr(state, "win_chances"):
+        horizon += " scored on the win chances"
+    elif hasattr(state, "standing"):
         horizon += " scored on the standing"
     tree = getattr(state, "tree_search", None)
     if tree is not None and tree(random.Random(0), 1, 1, 1.0, False) is not None:

@@ -5,7 +5,7 @@
 #include "_uct.h"
 
 typedef struct {
-    int players, goal, limit, standing, hidden, keyed;
+    int players, goal, limit, standing, hidden, keyed, chances;
 } Rules;
 
 typedef struct {
@@ -107,6 +107,12 @@ static int r_result(void *ctx, const void *p, double *scores) {
         for (int s = 0; s < k->players; s++) scores[s] = s == r->winner;
         return UCT_WON;
     }
+    if (!r->over && k->chances) { /* each seat's share of the positions, each one up */
+        int total = 0;
+        for (int s = 0; s < k->players; s++) total += r->pos[s] + 1;
+        for (int s = 0; s < k->players; s++) scores[s] = (double)(r->pos[s] + 1) / (double)total;
+        return UCT_CHANCES;
+    }
     for (int s = 0; s < k->players; s++) scores[s] = r->pos[s];
     if (r->over == 2) return UCT_CUT;
     return k->standing ? UCT_STANDING : UCT_GOING;
@@ -120,8 +126,8 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     double c;
     Twister rng;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iiiiiiOiiiiiiOiidp", &k.players, &k.goal, &k.limit,
-                          &k.standing, &k.hidden, &k.keyed, &pos, &r.seat, &r.turns, &r.die, &r.over, &r.winner, &r.wind,
+    if (!PyArg_ParseTuple(args, "iiiiiiiOiiiiiiOiidp", &k.players, &k.goal, &k.limit,
+                          &k.standing, &k.hidden, &k.keyed, &k.chances, &pos, &r.seat, &r.turns, &r.die, &r.over, &r.winner, &r.wind,
                           &words, &budget, &horizon, &c, &cooperative))
         return NULL;
     for (int s = 0; s < k.players; s++) r.pos[s] = (int)PyLong_AsLong(PyTuple_GetItem(pos, s));
