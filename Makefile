@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help setup kits studio test bench lint golden conformance clean docs dist
+.PHONY: help setup kits studio test bench lint golden conformance clean docs dist dist-check
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -100,6 +100,10 @@ docs: $(STAMP) ## Build the documentation site into site/ (open site/index.html)
 dist: $(STAMP) ## Build the sdist and a wheel into dist/ (python -m build)
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
+
+
+dist-check: $(STAMP) ## The sdist and wheel, each installed into a clean venv and used (as CI does)
+	bash .ci/dist-check
 
 clean: ## Remove generated output and caches (keeps .venv)
 	find output -mindepth 1 ! -name README.md -exec rm -rf {} +

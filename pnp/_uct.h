@@ -42,7 +42,7 @@ enum {
     UCT_CUT = 2,      /* the game's own cut-off: `scores` holds `record().scores` */
     UCT_UNSCORED = 3, /* over, not finished, with no score per seat: nobody scores */
     UCT_WON = 4,      /* finished: `scores[s]` is 1 for each winner, 0 for the others */
-    UCT_REWARD = 5,   /* not over: `scores` holds each seat's reward (`cutoff_reward()`) */
+    UCT_CHANCES = 5,  /* not over: `scores` holds each seat's `win_chances()`, its reward */
 };
 
 typedef struct {
@@ -178,8 +178,8 @@ static int uct_child(const UctTree *t, int node, int64_t key) {
 
 /* `MctsBot.reward`: a finished game's win shared, else each seat's place between the last
    and the first on the record (the game's cut-off) or on the standing (the search's),
-   the first's worth `UCT_LEAD_REWARD`; or the rewards the game gives a
-   search's cut-off itself (UCT_REWARD). */
+   the first's worth `UCT_LEAD_REWARD`, or at the search's cut-off the game's own win
+   chances. */
 static void uct_reward(const UctGame *g, const void *pos, int cooperative, double *out) {
     double scores[UCT_MAX_PLAYERS];
     int players = g->players, kind = g->result(g->ctx, pos, scores), count = 0;
@@ -192,11 +192,12 @@ static void uct_reward(const UctGame *g, const void *pos, int cooperative, doubl
             if (scores[s] != 0.0) out[s] = each;
         return;
     }
-    if (kind == UCT_REWARD) {
+    if (cooperative) return;
+    if (kind == UCT_CHANCES) {
         for (int s = 0; s < players; s++) out[s] = scores[s];
         return;
     }
-    if (cooperative || (kind != UCT_STANDING && kind != UCT_CUT)) return;
+    if (kind != UCT_STANDING && kind != UCT_CUT) return;
     double top = scores[0], low = scores[0];
     for (int s = 1; s < players; s++) {
         if (scores[s] > top) top = scores[s];

@@ -151,8 +151,10 @@ def search_runs_on(game: str) -> str:
     engine, state = mcts_position(game)
     bot = mcts_bot(engine, 1)
     horizon = f"playouts of {bot.playout_turns} turns"
-    if hasattr(state, "cutoff_reward"):
-        horizon += " graded by the game"
+    if hasattr(state, "rollout_action"):
+        horizon += " of the game's own policy"
+    if hasattr(state, "win_chances"):
+        horizon += " scored on the win chances"
     elif hasattr(state, "standing"):
         horizon += " scored on the standing"
     tree = getattr(state, "tree_search", None)

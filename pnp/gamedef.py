@@ -5,8 +5,8 @@ registry (and the games must not depend on each other).
 
 `Engine` and `Solver` are the contracts a game's simulation and solver modules meet (a
 module satisfies a protocol for mypy as an object does). Members a game may leave out
-(`RATIOS`, `TOTALS`, `warm`, `degenerate`, `MCTS_BUDGET`, `PLAYOUT_TURNS`, a solver's
-`MAX_BUDGET` and `label_line`) are read here, with their defaults, and nowhere else.
+(`RATIOS`, `TOTALS`, `warm`, `degenerate`, `MCTS_BUDGET`, `PLAYOUT_TURNS`, `MCTS_EXPLORATION`,
+a solver's `MAX_BUDGET` and `label_line`) are read here, with their defaults, and nowhere else.
 """
 
 from __future__ import annotations
@@ -179,6 +179,13 @@ def playout_turns(engine: Engine, default: int) -> int:
     `PLAYOUT_TURNS` (a game that scores a cut-off playout on its `standing()` can stop
     sooner), else `default`."""
     return int(getattr(engine, "PLAYOUT_TURNS", default))
+
+
+def mcts_exploration(engine: Engine, default: float) -> float:
+    """UCB1's exploration constant for an mcts seat: the engine's `MCTS_EXPLORATION` (a
+    game whose playouts are scored on small graded differences explores less), else
+    `default`."""
+    return float(getattr(engine, "MCTS_EXPLORATION", default))
 
 
 def max_budget(solver: Solver, default: int) -> int:

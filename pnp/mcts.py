@@ -21,9 +21,11 @@ termination: a short playout scored on progress learns from the first turn of a 
 game, where a long one cut off unscored learns nothing). With two seats that is half a
 win to the one ahead; with more, a seat second by a little learns more than one last by
 far, where a reward to the leader alone said nothing to every seat behind it (in
-Parcheesi's four-player games the search, mostly behind someone, learnt little). A
-state may instead grade the cut-off itself: ``cutoff_reward()`` gives each seat's reward
-(0 to 1, as a win is 1) and is taken as it stands, before the place on `standing()`.
+Parcheesi's four-player games the search, mostly behind someone, learnt little).
+A state that can estimate each seat's chance to win (``win_chances()``) is scored
+on that instead at the search's cut-off, a graded reward. Playouts play at random,
+or by the state's own policy where it offers one (``rollout_action(rng)``, such as
+its greedy player).
 
 A state may offer ``tree_search(rng, budget, playout_turns, exploration, cooperative)``:
 this very search, compiled beside its kernel (`pnp/_uct.h`), returning the same visits
@@ -194,36 +196,40 @@ class MctsBot:
         return best
 
     def _rollout(self, state: State[Any], rng: random.Random, stop: int, steps: int) -> list[float]:
-        """Random play (the game's own draws) to the end or the cut-off; each seat's reward.
-        A state with a compiled ``playout`` (see `pnp.state`) plays it there instead."""
+        """Play to the end or the cut-off, each seat's reward: random play (the game's own
+        draws), or the state's ``rollout_action`` where it offers one (a policy of its
+        own, such as its greedy player's). A state with a compiled ``playout`` (see
+        `pnp.state`) plays it there instead."""
         fast: Callable[[random.Random, int], None] | None = getattr(state, "playout", None)
         if fast is not None:
             fast(rng, stop)
             return self.reward(state)
+        policy: Callable[[random.Random], Any] = getattr(state, "rollout_action", None) or (
+            state.random_action
+        )
         while steps < MAX_PLAYOUT_STEPS and state.turns < stop:
             player = state.current_player()
             if player == TERMINAL:
                 break
-            state.apply(state.sample_chance(rng) if player == CHANCE else state.random_action(rng))
+            state.apply(state.sample_chance(rng) if player == CHANCE else policy(rng))
             steps += 1
         return self.reward(state)
 
     def reward(self, state: State[Any]) -> list[float]:
         """Each seat's reward: its share of a finished game's win, else its place between
         the last and the first (on the record at the game's own cut-off, on `standing()`
-        at the search's), or at the search's cut-off the state's own `cutoff_reward()`
-        where it has one."""
+        at the search's), or at the search's cut-off the state's own ``win_chances()``
+        where it offers them (each seat's estimated chance to win: a graded reward)."""
         players = state.players
         outcome = state.outcome() if state.is_terminal() else None
         if outcome is not None and outcome.finished:
             return shares(outcome.winners, players, self.cooperative, 1.0)
-        if outcome is None:
-            graded: Callable[[], Sequence[float]] | None = getattr(state, "cutoff_reward", None)
-            if graded is not None:
-                return list(graded())  # the game's own grading of the search's cut-off
         if self.cooperative:
             return [0.0] * players  # the team won nothing (yet)
         if outcome is None:
+            chances: Callable[[], Sequence[float]] | None = getattr(state, "win_chances", None)
+            if chances is not None:
+                return list(chances())  # the game's own estimate of each seat's win
             standing: Callable[[], Sequence[float]] | None = getattr(state, "standing", None)
             if standing is None:
                 return [0.0] * players  # cut off by the search, with no progress to score

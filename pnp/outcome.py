@@ -30,6 +30,8 @@ An engine (a module, or any object) offers the simulation contract, typed as
   (a game whose readable rules are slow to play declares fewer).
 - optionally ``PLAYOUT_TURNS``: how many turns an ``mcts`` playout runs beyond the
   position searched (`pnp.mcts.PLAYOUT_TURNS` otherwise).
+- optionally ``MCTS_EXPLORATION``: UCB1's exploration constant for an ``mcts`` seat
+  (`pnp.mcts.EXPLORATION` otherwise).
 
 A solver is a module with ``solve(model, players, budget) -> SolveResult``
 (`pnp.gamedef.Solver`).

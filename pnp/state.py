@@ -32,6 +32,11 @@ search (`pnp.mcts`) uses it when it is there and the loop otherwise. It takes it
 from `rng` (one draw to seed the kernel is enough), so a seed still gives one result. A
 game may guide its playouts instead (Parcheesi's play greedy's moves but for a share of
 random ones): then its readable rules and its kernel play the same guided player.
+
+Two more for the search alone: ``rollout_action(rng)``, the action a rollout plays where
+the game has a better policy than random play (its greedy player; ``playout`` then plays
+that policy), and ``win_chances()``, each seat's estimated chance to win from a position
+the search cuts off (a graded reward, where ``standing()`` only ranks the seats).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ leave the generator in the same state, at every kind of decision of a turn (re-r
 influx colour and field, number, road, road tile, spending, a drawn tile's slot, the
 shortage's swaps), early, mid-game and near each end (a refuge met, the deck out, the
 round limit), on kits of other sizes, for budgets from 1 playout to 400 and horizons from
-1 turn to 40 (the game's own included), its cut-offs scored on `cutoff_reward()` (and on the
+1 turn to 40 (the game's own included), its cut-offs scored on `win_chances()` (and on the
 lead on `standing()`, or on nothing, for a state without them). Whole games through the
 library must give the same records.
 """
@@ -255,9 +255,9 @@ def test_any_seed_budget_horizon_and_exploration(seed, pick, budget, horizon, ex
     assert_same_search(states[pick % len(states)], budget, horizon, seed, exploration)
 
 
-@pytest.mark.parametrize("without", [("cutoff_reward",), ("cutoff_reward", "standing")])
+@pytest.mark.parametrize("without", [("win_chances",), ("win_chances", "standing")])
 def test_a_cut_off_scored_on_the_standing_or_on_nothing(without, monkeypatch):
-    """A state without `cutoff_reward()` (as before it had one): the search's cut-off scores
+    """A state without `win_chances()` (as before it had one): the search's cut-off scores
     the lead on `standing()`; without that too, nobody; in the compiled search as in the
     readable one."""
     for name in without:

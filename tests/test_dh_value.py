@@ -1,5 +1,5 @@
 """Desert Home's value of a position (`value.py`), which grades a search's cut-off
-playouts (`State.cutoff_reward`), on a hand-worked position: the distances, the goal's cap
+playouts (`State.win_chances`), on a hand-worked position: the distances, the goal's cap
 and the squashed difference worked out on paper, not read back from the code."""
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ game-state API's laws, and the disc maths checked against shapely."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -15,7 +16,15 @@ from shapely.ops import unary_union
 from geometry.blobs import disc
 from pnp.games.home_in_one_piece import engine, rules
 from pnp.games.home_in_one_piece.bots import make_bot
-from pnp.games.home_in_one_piece.model import APART, free_fraction, nearest_in_discs, play_model
+from pnp.games.home_in_one_piece.model import (
+    APART,
+    clear,
+    free_fraction,
+    inside_all,
+    nearest_clear,
+    nearest_in_discs,
+    play_model,
+)
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.rules import Termination
 from pnp.games.home_in_one_piece.state import State, new_game
@@ -145,8 +154,8 @@ def signature(state: State) -> tuple:
 @settings(max_examples=12, deadline=None)
 @given(kits(), st.sampled_from(["random", "greedy"]), st.integers(0, 2**32))
 def test_the_state_api_keeps_its_laws_over_random_games(params, bot, seed):
-    """Chance odds sum to 1 and draws are listed; the random and greedy turns and every
-    listed turn are legal; a clone played on leaves its original alone; games end."""
+    """Chance odds sum to 1 and draws are listed; the random and greedy touches and every
+    listed touch are legal; a clone played on leaves its original alone; games end."""
     model = play_model(params)
     rng = random.Random(seed)
     state = new_game(model, max_turns=60)
@@ -159,10 +168,10 @@ def test_the_state_api_keeps_its_laws_over_random_games(params, bot, seed):
             assert action in odds
         else:
             listed = state.legal_actions()
-            assert listed[0] == rules.PASS and len(set(listed)) == len(listed)
+            assert listed[0] == rules.END and len(set(listed)) == len(listed)
             assert all(state.is_legal(a) for a in listed[:: max(1, len(listed) // 4)])
             drawn = state.random_action(random.Random(rng.random()))
-            assert state.is_legal(drawn) and len(drawn.moves) <= state.budget
+            assert state.is_legal(drawn)
             action = player.choose(state, rng)
             assert state.is_legal(action)
         before = signature(state)
@@ -217,3 +226,99 @@ def test_joined_blob_covers_the_same_area_as_its_parts_in_shapely():
     parts = unary_union([disc(30 * k, 0, model.radii[1]) for k in range(3)])
     assert math.isclose(math.pi * model.radii[3] ** 2, 3 * model.unit_area)
     assert parts.area < 3 * model.unit_area  # the parts overlap here, the model's never do
+
+
+MODEL = play_model(HomeInOnePieceParams())
+spots = st.tuples(st.floats(250, 400), st.floats(60, 220))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(*spots.wrapped_strategy.element_strategies, st.floats(20, 45)),
+        min_size=1,
+        max_size=3,
+    ),
+    st.lists(st.tuples(*spots.wrapped_strategy.element_strategies, st.floats(10, 45)), max_size=8),
+    spots,
+    st.floats(15, 45),
+)
+def test_the_nearest_clear_spot_is_found_whenever_a_grid_finds_one(anchors, avoid, target, r):
+    """`nearest_clear` against a brute force: every point of a 0.5 mm grid over the board
+    near the anchors that lies inside every anchor disc, clear of every avoided disc and on
+    the board. When the grid finds one, `nearest_clear` finds a spot at least as near the
+    target (the grid's points are candidates too, so within its spacing), and the spot
+    it gives always obeys the three rules."""
+    x, y = target
+    found = nearest_clear(MODEL, x, y, r, avoid, anchors)
+    if found is not None:
+        fx, fy = found
+        assert inside_all(fx, fy, anchors) and clear(fx, fy, r, avoid)
+        assert (
+            r - 1e-6 <= fx <= MODEL.width - r + 1e-6 and r - 1e-6 <= fy <= MODEL.height - r + 1e-6
+        )
+    ax, ay, rho = min(anchors, key=lambda a: a[2])
+    best = None
+    for i in range(int(4 * rho) + 1):
+        for j in range(int(4 * rho) + 1):
+            px, py = ax - rho + 0.5 * i, ay - rho + 0.5 * j
+            on_board = r <= px <= MODEL.width - r and r <= py <= MODEL.height - r
+            if on_board and inside_all(px, py, anchors) and clear(px, py, r, avoid):
+                d = math.hypot(px - x, py - y)
+                best = d if best is None else min(best, d)
+    if best is not None:
+        assert found is not None
+        assert math.hypot(found[0] - x, found[1] - y) <= best + 1e-6
+
+
+def joinable(state: State, group) -> bool:
+    """Some join of `group` is allowed: brute force over a 2 mm grid of targets spanning the
+    first blob's reach (a target inside the blobs' common reach is the spot itself)."""
+    big = rules.joined_radius(state, group)
+    b = group[0]
+    rho = rules.reach(state.model, b.r, big)
+    steps = int(rho)
+    return any(
+        rules.landing(state, group, b.ax - rho + 2 * i, b.ay - rho + 2 * j) is not None
+        for i in range(steps + 1)
+        for j in range(steps + 1)
+    )
+
+
+def test_every_group_that_may_join_and_every_blob_has_listed_touches():
+    """At decisions of whole games (every 5th of a random and a greedy game), against a
+    brute force: each group of untouched blobs the roll lets join that can join somewhere
+    has a listed join; each untouched blob has a listed step; each listed touch is legal."""
+    model = play_model(HomeInOnePieceParams())
+    joins = 0
+    for bot in ("random", "greedy"):
+        player = make_bot(bot, model)
+        rng = random.Random(f"kinds:{bot}")
+        state = new_game(model, max_turns=90)
+        seen = 0
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            seen += 1
+            if seen % 5 == 0:
+                joins += check_listed(state)
+            state.apply(player.choose(state, rng))
+    assert joins > 5
+
+
+def check_listed(state: State) -> int:
+    """The checks of the test above at one decision; how many groups could join."""
+    listed = state.legal_actions()
+    stepped = {a.blob for a in listed if isinstance(a, rules.Shift)}
+    joined = {a.blobs for a in listed if isinstance(a, rules.Join)}
+    fresh = rules.fresh(state)
+    assert stepped == {state.own.index(b) for b in fresh}
+    left, joins = rules.touches_left(state), 0
+    for size in range(2, min(left, len(fresh)) + 1):
+        for group in itertools.combinations(fresh, size):
+            if joinable(state, group):
+                assert tuple(state.own.index(b) for b in group) in joined, state.turns
+                joins += 1
+    assert all(state.is_legal(a) for a in listed)
+    return joins

@@ -18,17 +18,16 @@ from shapely.geometry import box
 from geometry.blobs import disc
 from pnp.errors import PnpError
 from pnp.forward import play
-from pnp.games.home_in_one_piece import bots, dice_model, engine, params, rules
+from pnp.games.home_in_one_piece import dice_model, engine, greedy, params, rules
 from pnp.games.home_in_one_piece.model import APART, clamp, free_fraction, play_model
 from pnp.games.home_in_one_piece.params import DEFAULT_DICE, HomeInOnePieceParams, validate
 from pnp.games.home_in_one_piece.rules import (
-    PASS,
+    END,
     Blob,
     IllegalMove,
     Join,
     Shift,
     Termination,
-    Turn,
 )
 from pnp.games.home_in_one_piece.state import State, new_game, parse_action
 from pnp.state import CHANCE
@@ -208,7 +207,7 @@ class IdleBot:
     name = "idle"
 
     def choose(self, state, rng):
-        return PASS
+        return END
 
 
 # --- touching: reach and the spot that stays put ----------------------------------------------
@@ -404,6 +403,34 @@ def test_a_join_moved_apart_from_two_blobs_stops_where_both_are_just_clear():
         assert gap(merged, o) == pytest.approx(APART, abs=1e-6)
 
 
+def test_a_join_with_no_clear_spot_within_its_blobs_reach_is_refused():
+    """The seed keeps part of each blob where it was. By hand: own blobs at (300, 150) and
+    (360, 150) join into a disc of radius sqrt(2) x 15.770 = 22.302 mm whose centre must lie
+    within 0.9 x (15.770 + 22.302) = 34.264 mm of both: |x - 330| <= 4.264 and |y - 150| <=
+    sqrt(34.264^2 - 30^2) = 16.552. The other player's two-blob disc (radius 22.302) at
+    (330, 176), 39.70 mm from each own blob (apart: more than 39.071), keeps the joined
+    disc's centre 22.302 + 22.302 + 1 = 45.604 mm away; the farthest point of that reach,
+    (325.736, 133.448), is 42.76 mm from it. So no spot keeps both blobs' dough in place
+    and clear: the join is refused and not listed, though a clear spot lies just outside
+    the reach (where the rules once moved it: (330, 130.3), 35.9 mm from (300, 150)). With
+    the other's dough 9 mm further off, the joined disc is moved apart within the reach."""
+    state = position([(300, 150, 1), (360, 150, 1)], [(330, 176, 2)], roll=2)
+    a, b = state.own
+    assert rules.landing(state, [a, b], 330, 150) is None
+    with pytest.raises(IllegalMove, match="no clear spot lies within its blobs' reach"):
+        rules.join(state, [a, b], 330, 150)
+    assert not any(isinstance(m, Join) for m in state.legal_actions())
+    big = MODEL.radii[2]
+    assert gap(Blob(330, 130.3, 2, big, 0, 0), state.other[0]) > APART
+    assert math.hypot(330 - 300, 130.3 - 150) > 0.9 * (R1 + big)
+    # 9 mm further off, the joined disc fits: set down at (330, 150) it would touch, so it
+    # moves straight down to (330, 185 - 45.604) = (330, 139.396), still in both reaches
+    further = position([(300, 150, 1), (360, 150, 1)], [(330, 185, 2)], roll=2)
+    (sx, sy), apart = rules.landing(further, further.own, 330, 150)
+    assert apart and (sx, sy) == pytest.approx((330, 185 - 2 * big - APART))
+    assert rules.join(further, further.own, 330, 150) == "apart"
+
+
 def test_a_join_needs_two_different_blobs():
     state = position([(300, 150, 1)], [], roll=2)
     with pytest.raises(IllegalMove, match="two or more"):
@@ -441,7 +468,7 @@ def test_all_dough_home_in_two_pieces_has_not_won():
 
 def test_the_game_ends_home_after_the_winning_turn():
     state = position(home_blob(), [(100, 40, 1)])
-    state.apply(PASS)
+    state.apply(END)
     assert (state.ended, state.winner, state.seat) == (Termination.HOME, 0, 1)
     assert state.outcome().end == "home" and state.outcome().winners == (0,)
     assert state.leaders == [0]
@@ -484,7 +511,7 @@ def test_unknown_bot_is_refused():
 def test_greedy_moves_its_furthest_blob_straight_at_its_rally():
     state = position([(300, 100, 1), (200, 250, 1)], [], roll=1)
     far = state.own[0]
-    bots.GreedyBot().take_turn(state, random.Random(1))
+    greedy.take_turn(state, random.Random(1))
     rx, ry = MODEL.rally[0]
     d0 = math.hypot(rx - 300, ry - 100)
     assert math.hypot(rx - far.x, ry - far.y) == pytest.approx(d0 - REACH1)
@@ -493,79 +520,154 @@ def test_greedy_moves_its_furthest_blob_straight_at_its_rally():
 
 def test_greedy_joins_when_the_roll_allows_nearest_its_rally():
     state = position([(300, 150, 1), (340, 150, 1), (600, 60, 1)], [], roll=2)
-    bots.GreedyBot().take_turn(state, random.Random(1))
+    greedy.take_turn(state, random.Random(1))
     assert state.turn_over and state.counters["joins"] == 1
     assert sorted(b.units for b in state.own) == [1, 2]
 
 
 def test_greedy_sidesteps_a_head_on_block():
+    """Nothing of its fan gets the blob nearer (the other's whole dough lies right in the
+    way), so it moves to a clear point of its ring of steps: every eighth of a turn at its
+    full and half reach from where it began."""
     rx, ry = MODEL.rally[0]
     x, y = 300.0, 100.0
     ux, uy = (rx - x) / math.hypot(rx - x, ry - y), (ry - y) / math.hypot(rx - x, ry - y)
     gap = R1 + MODEL.radii[8] + APART + 0.5  # the other's whole dough, right in the way
     state = position([(x, y, 1)], [(x + gap * ux, y + gap * uy, 8)], roll=1)
     blob = state.own[0]
-    bots.GreedyBot.step(state, blob, (rx, ry))
+    greedy.step(state, blob, (rx, ry))
     assert not state.touched  # no clear step gets it any nearer
-    bots.GreedyBot().take_turn(state, random.Random(4))
+    greedy.take_turn(state, random.Random(4))
     assert state.touched == [blob] and (blob.x, blob.y) != (x, y)
+    ring = {
+        (x + d * c, y + d * s)
+        for c, s in [(math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8)]
+        for d in (REACH1, REACH1 / 2)
+    }
+    assert min(math.dist((blob.x, blob.y), p) for p in ring) < 1e-9
     assert math.hypot(blob.x - x, blob.y - y) <= REACH1 + 1e-9
 
 
 # --- the game-state API ------------------------------------------------------------------------
 
 
-def test_a_turn_is_a_roll_then_one_decision_and_a_blank_roll_skips_it():
+def test_a_turn_is_a_roll_then_a_decision_a_touch_and_a_blank_roll_skips_it():
     state = new_game(MODEL)
     assert state.current_player() == CHANCE and state.players == 2
     assert [n for n, _ in state.chance_outcomes()] == [0, 1, 2, 3]
     assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1)
     state.apply(2)
     assert state.current_player() == 0 and state.budget == 2
-    state.apply(PASS)
+    state.apply(END)  # touching nothing
     assert state.current_player() == CHANCE and state.seat == 1 and state.turns == 1
     state.apply(0)  # nothing to touch: seat 0 rolls next
     assert state.current_player() == CHANCE and state.seat == 0 and state.turns == 2
     with pytest.raises(IllegalMove, match="not a roll"):
         state.apply(4)
+    state.apply(2)
+    x, y = state.own[0].x, state.own[0].y
+    state.apply(Shift(0, x, y + 10))  # one touch: the roll allows another, the turn goes on
+    assert state.current_player() == 0 and state.turns == 2 and len(state.touched) == 1
+    state.apply(Shift(3, state.own[3].x, state.own[3].y + 10))  # the roll is spent
+    assert state.current_player() == CHANCE and state.turns == 3 and state.seat == 1
+    assert state.counters["touches"] == 2
 
 
-def test_the_listed_turns_are_pass_a_step_per_blob_and_every_join_at_the_rally():
+def test_the_turn_ends_once_no_untouched_blob_is_left():
+    state = position([(300, 150, 1)], [], roll=3)
+    state.apply(Shift(0, 300, 170))
+    assert state.current_player() == CHANCE and state.turns == 1
+
+
+def test_the_listed_touches_on_a_hand_worked_position():
+    """Two blobs 40 mm apart and a far one, a roll of 2. Listed: END first; then each blob's
+    steps, the first the greedy player's straight stride at the rally (a full reach, 28.385
+    mm, along the line from the blob to the rally); then the one pair that can meet, first
+    at the spot of their common reach nearest the rally: the two reach circles of 0.9 x
+    (15.770 + 22.302) = 34.264 mm cross at (320, 150 + sqrt(34.264^2 - 20^2)) = (320,
+    177.820), and the rally lies up to the left of both. A roll of one lists no join."""
     state = position([(300, 150, 1), (340, 150, 1), (600, 60, 1)], [], roll=2)
     rx, ry = MODEL.rally[0]
-    assert state.legal_actions() == [
-        PASS,
-        Turn((Shift(0, rx, ry),)),
-        Turn((Shift(1, rx, ry),)),
-        Turn((Shift(2, rx, ry),)),
-        Turn((Join((0, 1), rx, ry),)),  # the far blob meets neither
-    ]
+    listed = state.legal_actions()
+    assert listed[0] == END and len(set(listed)) == len(listed)
+    steps = [a for a in listed if isinstance(a, Shift)]
+    joins = [a for a in listed if isinstance(a, Join)]
+    assert [a.blob for a in steps] == sorted(a.blob for a in steps)  # blob by blob
+    assert {a.blob for a in steps} == {0, 1, 2}
+    first = steps[0]
+    d = math.hypot(rx - 300, ry - 150)
+    assert (first.x, first.y) == pytest.approx(
+        (300 + REACH1 * (rx - 300) / d, 150 + REACH1 * (ry - 150) / d)
+    )
+    assert {a.blobs for a in joins} == {(0, 1)}  # the far blob meets neither
+    reach2 = 0.9 * (R1 + MODEL.radii[2])
+    assert (joins[0].x, joins[0].y) == pytest.approx((320, 150 + math.sqrt(reach2**2 - 400)))
+    for action in listed:
+        assert state.is_legal(action)
     one = position([(300, 150, 1), (340, 150, 1)], [], roll=1)
-    assert len(one.legal_actions()) == 3  # a roll of one joins nothing
+    assert not any(isinstance(a, Join) for a in one.legal_actions())  # a roll of one joins none
 
 
-def test_a_turn_plays_its_touches_in_order_and_checks_each():
+def test_the_issues_join_between_two_blobs_under_a_third_is_listed():
+    """Issue 33: own blobs at (300, 100) and (340, 100), a third at (320, 147.8), a roll of
+    two. Aimed at the rally the pair would run into the third (the join spot nearest the
+    rally lies up towards it), but the pair can join lower down: at their centre (320,
+    100), 47.8 mm below the third, more than the 22.302 + 15.770 + 1 = 39.071 mm that keeps
+    them apart, and at (320, 90) as the issue says. The list holds the join at the centre
+    (the greedy player's second aim) and every listed join of the pair lies clear."""
+    state = position([(300, 100, 1), (340, 100, 1), (320, 147.8, 1)], [], roll=2)
+    joins = [a for a in state.legal_actions() if isinstance(a, Join) and a.blobs == (0, 1)]
+    assert Join((0, 1), 320, 100) in joins
+    third = state.own[2]
+    for j in joins:
+        assert math.hypot(j.x - third.x, j.y - third.y) >= MODEL.radii[2] + R1 + APART
+    assert state.is_legal(Join((0, 1), 320, 90))
+    assert not state.is_legal(Join((0, 1), *MODEL.rally[0]))  # aimed at the rally: refused
+    state.apply(Join((0, 1), 320, 100))
+    assert [(b.x, b.y, b.units) for b in state.blobs[0]] == [(320, 147.8, 1), (320, 100, 2)]
+
+
+def test_every_greedy_touch_is_listed():
+    """Over whole games the greedy player's every touch is one `legal_actions()` lists."""
+    player = engine.make_bot("greedy", MODEL)
+    for seed in range(4):
+        state, rng = new_game(MODEL), random.Random(f"listed:{seed}")
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            action = player.choose(state, rng)
+            assert action in state.legal_actions(), (seed, state.turns, action)
+            state.apply(action)
+
+
+def test_touches_after_a_join_or_onto_the_other_dough_end_the_turn():
     state = position([(300, 150, 1), (340, 150, 1), (600, 150, 1)], [], roll=3)
-    turn = Turn((Shift(2, 600, 170), Join((0, 1), 320, 150)))
-    assert state.is_legal(turn)
-    state.apply(turn)
+    state.apply(Shift(2, 600, 170))
+    state.apply(Join((0, 1), 320, 150))
     assert [(b.x, b.y, b.units) for b in state.blobs[0]] == [(600, 170, 1), (320, 150, 2)]
     assert state.current_player() == CHANCE and state.counters["touches"] == 3
     late = position([(300, 150, 1), (340, 150, 1), (600, 150, 1)], [], roll=3)
-    assert not late.is_legal(Turn((Join((0, 1), 320, 150), Shift(2, 600, 170))))
-    with pytest.raises(IllegalMove, match="turn is over"):  # a join ends the turn
-        late.apply(Turn((Join((0, 1), 320, 150), Shift(2, 600, 170))))
+    late.apply(Join((0, 1), 320, 150))  # a join ends the turn
+    assert late.current_player() == CHANCE
+    assert not late.is_legal(Shift(1, 600, 170))
+    with pytest.raises(IllegalMove, match="not a roll"):
+        late.apply(Shift(1, 600, 170))
     with pytest.raises(IllegalMove, match="no blob"):
-        position([(300, 150, 1)], [], roll=1).apply(Turn((Shift(1, 0, 0),)))
+        position([(300, 150, 1)], [], roll=1).apply(Shift(1, 0, 0))
 
 
 def test_the_notation_reads_back_the_very_same_action():
     state = position([(300, 150, 1), (340, 150, 1)], [], roll=2)
-    turn = Turn((Shift(1, 0.1 + 0.2, 1 / 3), Join((0, 1), 320.0, 150.25)))
-    text = state.action_str(turn)
-    assert text == "b1>0.30000000000000004,0.3333333333333333 b0+b1@320.0,150.25"
-    assert parse_action(text) == turn
-    assert state.action_str(PASS) == "pass" and parse_action("pass") == PASS
+    step = Shift(1, 0.1 + 0.2, 1 / 3)
+    assert state.action_str(step) == "b1>0.30000000000000004,0.3333333333333333"
+    assert parse_action(state.action_str(step)) == step
+    join = Join((0, 1), 320.0, 150.25)
+    assert (
+        state.action_str(join) == "b0+b1@320.0,150.25"
+        and parse_action("b0+b1@320.0,150.25") == join
+    )
+    assert state.action_str(END) == "end" and parse_action("end") == END
     assert state.action_str(3) == "roll 3" and parse_action("roll 3") == 3
 
 

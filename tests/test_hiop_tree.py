@@ -4,10 +4,11 @@
 search (`MctsBot(compiled=False)`) is the reference. Both must give the same visits, in
 the same order, and leave the search's generator in the same state: from positions of
 random and greedy games of several seeds (a roll to come, decisions after rolls of 1, 2
-and 3, positions a turn or two from a win or from the turn limit), on kits of other
-sizes, reaches and dice, at budgets 1 to 400, horizons 1 to 40 (the engine's own
-included), with the cut-off scored on `standing()` or not at all, cooperative or not. A
-whole simulation with mcts seats gives the same JSON either way.
+and 3, turns under way after one or two touches, positions a turn or two from a win or
+from the turn limit), on kits of other sizes, reaches and dice, at budgets 1 to 400,
+horizons 1 to 40 (the engine's own included), with the cut-off scored on `win_chances()`,
+on `standing()` or not at all, cooperative or not. A whole simulation with mcts seats
+gives the same JSON either way.
 """
 
 from __future__ import annotations
@@ -62,14 +63,18 @@ def positions(model, bot: str, seed: int, max_turns: int | None = None) -> Itera
 
 
 def same_search(
-    state: State, budget: int, horizon: int, cooperative: bool = False
+    state: State,
+    budget: int,
+    horizon: int,
+    cooperative: bool = False,
+    exploration: float = EXPLORATION,
 ) -> dict[object, int]:
     """The compiled search and the readable one: the same visits in the same order, and
     the generator left in the same state. Returns the visits."""
     seed = f"{state.turns}:{budget}:{horizon}"
     ours, theirs = random.Random(seed), random.Random(seed)
-    fast = state.tree_search(ours, budget, horizon, EXPLORATION, cooperative)
-    bot = MctsBot(budget, cooperative, horizon, compiled=False)
+    fast = state.tree_search(ours, budget, horizon, exploration, cooperative)
+    bot = MctsBot(budget, cooperative, horizon, exploration, compiled=False)
     slow = bot.search(state, theirs)
     assert fast is not None
     assert list(fast.items()) == list(slow.items()), (state.turns, budget, horizon)
@@ -84,10 +89,12 @@ def sample(model, bot: str, seed: int, every: int, max_turns: int | None = None)
 
 
 def test_the_sample_holds_every_kind_of_position():
-    """Rolls to come, decisions after each roll, and games that end both ways."""
+    """Rolls to come, decisions after each roll, turns under way, and games that end both
+    ways."""
     states = sample(DEFAULT, "random", 1, 9) + sample(DEFAULT, "greedy", 2, 9)
     kinds = {s.budget if s.rolled else "roll" for s in states if not s.is_terminal()}
     assert kinds == {"roll", 1, 2, 3}
+    assert {len(s.touched) for s in states if s.rolled} == {0, 1, 2}
     ends = {s.ended for s in positions(DEFAULT, "random", 3, max_turns=40)}
     ends |= {s.ended for s in sample(DEFAULT, "greedy", 2, 9)}
     assert {rules.Termination.HOME, rules.Termination.TIMEOUT} <= ends
@@ -100,6 +107,14 @@ def test_the_compiled_search_is_the_readable_one(budget, horizon):
         same_search(state, budget, horizon)
 
 
+@pytest.mark.parametrize("budget", [60, pytest.param(engine.MCTS_BUDGET, marks=pytest.mark.slow)])
+def test_the_compiled_search_with_the_engines_own_settings(budget):
+    """The mcts seat as `pnp simulate` makes it: the engine's budget, horizon and
+    exploration."""
+    for state in sample(DEFAULT, "greedy", 12, 37) + sample(DEFAULT, "random", 13, 97):
+        same_search(state, budget, OWN, exploration=engine.MCTS_EXPLORATION)
+
+
 def test_the_compiled_search_near_the_turn_limit_and_cooperative():
     """Playouts cut by the game's own limit score the record (`UCT_CUT`); a cooperative
     search scores only wins."""
@@ -109,14 +124,17 @@ def test_the_compiled_search_near_the_turn_limit_and_cooperative():
             same_search(state, 60, horizon, cooperative=True)
 
 
-def test_the_compiled_search_without_a_standing(monkeypatch):
-    """A state without `standing()` scores a playout cut off by the search as nobody's,
-    and the standing does change what a short search learns (so the tests above see it)."""
+def test_the_compiled_search_scores_a_cut_off_as_the_state_offers(monkeypatch):
+    """A playout cut off by the search is scored on `win_chances()`, else on `standing()`
+    (the lead), else as nobody's; each way the compiled search is the readable one, and the
+    scoring changes what a short search learns (so the tests above see it)."""
     states = [s for s in sample(DEFAULT, "greedy", 5, 31) if not s.is_terminal()]
-    scored = [same_search(state, 60, 10) for state in states]
+    chances = [same_search(state, 60, 1) for state in states]
+    monkeypatch.delattr(State, "win_chances")
+    standing = [same_search(state, 60, 1) for state in states]
     monkeypatch.delattr(State, "standing")
-    unscored = [same_search(state, 60, 10) for state in states]
-    assert scored != unscored
+    unscored = [same_search(state, 60, 1) for state in states]
+    assert chances != standing != unscored
 
 
 @pytest.mark.slow
@@ -147,18 +165,14 @@ def test_the_compiled_search_from_any_position(seed, step, budget, horizon, gree
     same_search(game[min(step, len(game) - 1)], budget, horizon)
 
 
-def test_a_turn_under_way_is_left_to_the_readable_search():
-    """Touch by touch (`rules.shift` on the state itself) the kernel does not take the
-    position: `tree_search` says so and leaves the generator alone."""
-    state = next(s for s in positions(DEFAULT, "random", 10) if s.rolled)
+def test_a_turn_under_way_is_searched_in_the_kernel_too():
+    """Touch by touch (`rules.shift` on the state itself, a touch no list holds) the kernel
+    takes the position with what it touched, and searches it as the readable search does."""
+    state = next(s for s in positions(DEFAULT, "random", 10) if s.rolled and s.budget >= 2)
     rules.shift(state, state.own[0], *DEFAULT.rally[state.seat])
-    rng = random.Random(1)
-    before = rng.getstate()
-    assert state.tree_search(rng, 30, 10, EXPLORATION, False) is None
-    assert rng.getstate() == before
-    assert MctsBot(30).search(state, rng) == MctsBot(30, compiled=False).search(
-        state, random.Random(1)
-    )
+    assert state.touched and state.current_player() == state.seat
+    visits = same_search(state, 60, 1)
+    assert sum(visits.values()) == 60 and all(a in state.legal_actions() for a in visits)
 
 
 def test_the_standing_orders_the_seats_by_progress():

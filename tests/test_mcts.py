@@ -186,34 +186,86 @@ def test_the_searchs_cut_off_scores_each_seats_place_on_the_standing():
     assert MctsBot(cooperative=True).reward(Standing([3, 5])) == [0.0, 0.0]
 
 
-class Graded(Standing):
-    """A cut-off the state grades itself (`cutoff_reward`), beside a standing."""
+class Chances(Standing):
+    """A Standing that also estimates each seat's chance to win."""
 
-    def cutoff_reward(self) -> list[float]:
-        return [0.25, 0.75]
-
-
-def test_a_state_may_grade_the_searchs_cut_off_itself():
-    """`cutoff_reward()` is taken as it stands at the search's cut-off, before the lead on
-    `standing()`; a finished game is still scored on its winners."""
-    assert MctsBot().reward(Graded([3, 5])) == [0.25, 0.75]
-    assert MctsBot().reward(Graded([5, 3])) == [0.25, 0.75]  # not the standing's lead
-    over = Graded([5, 3])
-    over.apply(1)
-    over.apply(3)  # the die's parity matches: seat 0 won
-    assert MctsBot().reward(over) == [1.0, 0.0]
+    def win_chances(self) -> list[float]:
+        return [p / sum(self.progress) for p in self.progress]
 
 
-def test_an_engine_declares_its_playouts_horizon():
-    """`PLAYOUT_TURNS` on the engine reaches the mcts seats; without it the default."""
+def test_the_searchs_cut_off_scores_the_win_chances_where_the_state_gives_them():
+    """A graded reward: each seat's estimated chance itself, before any lead; nothing in a
+    team game (as with the standing)."""
+    assert MctsBot().reward(Chances([3, 5])) == [3 / 8, 5 / 8]
+    assert MctsBot().reward(Chances([4, 4])) == [0.5, 0.5]
+    assert MctsBot(cooperative=True).reward(Chances([3, 5])) == [0.0, 0.0]
+
+
+class Echo:
+    """A toy of two decisions: seat 0 calls a number of 0-3, then seat 1 calls one; seat 1
+    wins by echoing seat 0's. Seat 1's rollouts play the state's own policy (echo),
+    counted; random play would raise."""
+
+    players = 2
+    echoed = 0
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    @property
+    def turns(self) -> int:
+        return len(self.calls)
+
+    def current_player(self) -> int:
+        return TERMINAL if len(self.calls) == 2 else len(self.calls)
+
+    def legal_actions(self) -> list[int]:
+        return [0, 1, 2, 3]
+
+    def random_action(self, rng: random.Random) -> int:
+        raise AssertionError("the rollouts play the state's own policy")
+
+    def rollout_action(self, rng: random.Random) -> int:
+        Echo.echoed += 1
+        return self.calls[0]
+
+    def apply(self, action: int) -> None:
+        self.calls.append(action)
+
+    def is_terminal(self) -> bool:
+        return len(self.calls) == 2
+
+    def outcome(self) -> Outcome | None:
+        if not self.is_terminal():
+            return None
+        return Outcome(End.WIN, (int(self.calls[1] == self.calls[0]),))
+
+    def clone(self) -> Echo:
+        copy = Echo()
+        copy.calls = list(self.calls)
+        return copy
+
+
+def test_playouts_play_the_states_own_rollout_policy_where_it_offers_one():
+    """Below the root's children the playouts decide by `rollout_action`, never at random:
+    seat 1 always echoes, so every call of seat 0 loses and each is tried once."""
+    visits = MctsBot(4).search(Echo(), random.Random(1))
+    assert Echo.echoed == 4 and sorted(visits) == [0, 1, 2, 3]
+
+
+def test_an_engine_declares_its_playouts_horizon_and_exploration():
+    """`PLAYOUT_TURNS` and `MCTS_EXPLORATION` on the engine reach the mcts seats; without
+    them the defaults."""
     from types import SimpleNamespace
 
-    from pnp.mcts import PLAYOUT_TURNS
+    from pnp.mcts import EXPLORATION, PLAYOUT_TURNS
     from pnp.sim.seats import mcts_bot
 
-    assert mcts_bot(SimpleNamespace(COOPERATIVE=False, PLAYOUT_TURNS=6), 9).playout_turns == 6
+    engine = SimpleNamespace(COOPERATIVE=False, PLAYOUT_TURNS=6, MCTS_EXPLORATION=0.2)
+    assert (mcts_bot(engine, 9).playout_turns, mcts_bot(engine, 9).exploration) == (6, 0.2)
     plain = mcts_bot(SimpleNamespace(COOPERATIVE=True), 9)
     assert (plain.playout_turns, plain.cooperative, plain.budget) == (PLAYOUT_TURNS, True, 9)
+    assert plain.exploration == EXPLORATION
 
 
 def _over(state: Guess, action: int) -> Guess:

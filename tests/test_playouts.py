@@ -1,10 +1,11 @@
 """The compiled playouts (`State.playout`, `pnp.state`'s optional hook) of Exploding Dice,
-Home in One Piece and Building Community: random play from a given position on the game's
-kernel, the tree search's rollout.
+Home in One Piece and Building Community: the tree search's rollout from a given position
+on the game's kernel (random play, or the state's own `rollout_action` policy where it
+offers one: Home in One Piece's greedy player).
 
 Three checks per game: the kernel plays the readable rules' very game from
 `random.Random(n)` (n the one draw it takes), from many mid-game positions; its outcomes
-from several positions follow the same law as the readable rules' random play with other
+from several positions follow the same law as the readable rules' rollouts with other
 draws (a chi-square test of homogeneity); and a position one turn from the end ends as
 worked out by hand. Without the kernel there is no playout and the search still plays.
 """
@@ -49,9 +50,12 @@ def step(state: Any, rng: random.Random) -> None:
 
 
 def loop(state: Any, rng: random.Random, stop: int) -> None:
-    """The search's rollout without a kernel (`MctsBot._rollout`): the readable rules."""
+    """The search's rollout without a kernel (`MctsBot._rollout`): the readable rules, the
+    state's rollout policy where it has one."""
+    policy = getattr(state, "rollout_action", None) or state.random_action
     while state.turns < stop and state.current_player() != TERMINAL:
-        step(state, rng)
+        chance = state.current_player() == CHANCE
+        state.apply(state.sample_chance(rng) if chance else policy(rng))
 
 
 def midgame(game: str, players: int, seed: int, steps: int, **params: Any) -> Any:

@@ -2,12 +2,11 @@
 
 Checked on a toy race whose rules exist twice, in Python below and in C beside this file
 (`uct_toy/_toy.c`), so the core is tested apart from any game: every kind of node (chance,
-decision, terminal), the search's own cut-off scored with and without a standing or graded
-by the game itself (`cutoff_reward`), the
-game's own cut-off scored on its record, a hidden value redrawn per playout, cooperative
-scoring, one seat to three. The same visits (order included) and the same generator
-afterwards, or the core and `pnp.mcts` have drifted apart. Each game's own tests check
-its callbacks the same way."""
+decision, terminal), the search's own cut-off scored on the game's win chances, on its
+standing or on nothing, the game's own cut-off scored on its record, a hidden value
+redrawn per playout, cooperative scoring, one seat to three. The same visits (order
+included) and the same generator afterwards, or the core and `pnp.mcts` have drifted
+apart. Each game's own tests check its callbacks the same way."""
 
 from __future__ import annotations
 
@@ -44,8 +43,8 @@ class Race:
     """The toy: seats race to `goal`; a turn is a die (1-3), then advance by it (plus the
     hidden wind), push the next seat back by it (when it is off the start), or rest (+1).
     `limit` turns cut the game off (scored on the positions); `standing` offers them as
-    the search's cut-off score, `graded` a reward of its own for that cut-off (each seat's
-    share of the positions); `hidden` makes the wind a hidden value (`resample`)."""
+    the search's cut-off score, `chances` each seat's share of them (each one up) as its
+    win chances; `hidden` makes the wind a hidden value (`resample`)."""
 
     def __init__(
         self,
@@ -55,10 +54,10 @@ class Race:
         limit: int = 30,
         standing: bool = True,
         hidden: bool = False,
-        graded: bool = False,
+        chances: bool = False,
     ) -> None:
         self.toy, self.players, self.goal, self.limit = toy, players, goal, limit
-        self.hidden, self.with_standing, self.graded = hidden, standing, graded
+        self.hidden, self.with_standing, self.with_chances = hidden, standing, chances
         self.keyed = True  # the C side names its actions by keys (off: by their index)
         self.pos = [0] * players
         self.seat = self.turns = self.die = self.wind = 0
@@ -114,9 +113,9 @@ class Race:
     def standing(self) -> list[int]:
         return list(self.pos)
 
-    def cutoff_reward(self) -> list[float]:
-        total = sum(self.pos)
-        return [(p + 1.0) / (total + self.players) for p in self.pos]
+    def win_chances(self) -> list[float]:
+        total = sum(p + 1 for p in self.pos)
+        return [(p + 1) / total for p in self.pos]
 
     def clone(self) -> Race:
         twin = Race.__new__(Race)
@@ -137,8 +136,8 @@ class Race:
     def tree_search(self, rng, budget, turns, exploration, cooperative):
         if self.toy is None:
             return None
-        scoring = 2 if self.graded else int(self.with_standing)
-        args = (self.players, self.goal, self.limit, scoring, self.hidden, self.keyed)
+        args = (self.players, self.goal, self.limit, self.with_standing, self.hidden, self.keyed)
+        args += (self.with_chances,)
         position = (tuple(self.pos), self.seat, self.turns, self.die)
         over = {None: 0, End.HOME: 1, End.CUT: 2}[self.over]
         return compiled_visits(
@@ -161,12 +160,12 @@ class Race:
 
 
 def without_standing(race: Race) -> Race:
-    """The readable side of a toy that keeps no standing (or grades no cut-off): the
-    method is not offered."""
+    """The readable side of a toy that keeps no standing or no win chances: they are not
+    offered."""
     if not race.with_standing:
         race.standing = None  # type: ignore[assignment,method-assign]
-    if not race.graded:
-        race.cutoff_reward = None  # type: ignore[assignment,method-assign]
+    if not race.with_chances:
+        race.win_chances = None  # type: ignore[assignment,method-assign]
     return race
 
 
@@ -220,17 +219,17 @@ def both(race: Race, seed: int, **bot) -> tuple[tuple, tuple]:
     budget=st.sampled_from([1, 2, 7, 60, 400]),
     turns=st.sampled_from([1, 2, 5, 40]),
     standing=st.booleans(),
-    graded=st.booleans(),
+    chances=st.booleans(),
     hidden=st.booleans(),
     cooperative=st.booleans(),
     limit=st.sampled_from([6, 30]),
 )
 def test_compiled_search_is_the_readable_search(
-    toy, seed, moves, players, budget, turns, standing, graded, hidden, cooperative, limit
+    toy, seed, moves, players, budget, turns, standing, chances, hidden, cooperative, limit
 ):
     race = position(
         toy, random.Random(seed), moves, players=players, standing=standing,
-        graded=graded, hidden=hidden, limit=limit,
+        hidden=hidden, limit=limit, chances=chances,
     )  # fmt: skip
     if race.is_terminal():
         return

@@ -12,8 +12,8 @@ from typing import Any
 
 from pnp.errors import PnpError, shown
 from pnp.forward import play
-from pnp.gamedef import Engine, GameDef, mcts_budget, playout_turns
-from pnp.mcts import DEFAULT_BUDGET, MAX_BUDGET, PLAYOUT_TURNS, MctsBot
+from pnp.gamedef import Engine, GameDef, mcts_budget, mcts_exploration, playout_turns
+from pnp.mcts import DEFAULT_BUDGET, EXPLORATION, MAX_BUDGET, PLAYOUT_TURNS, MctsBot
 from pnp.outcome import GameRecord
 from pnp.state import Bot
 
@@ -115,11 +115,13 @@ def lineup(
 
 
 def mcts_bot(engine: Engine, budget: int) -> MctsBot:
-    """The mcts bot as the engine declares it: its team scoring and its playouts' horizon."""
+    """The mcts bot as the engine declares it: its team scoring, its playouts' horizon and
+    its exploration."""
     return MctsBot(
         budget,
         cooperative=engine.COOPERATIVE,
         playout_turns=playout_turns(engine, PLAYOUT_TURNS),
+        exploration=mcts_exploration(engine, EXPLORATION),
     )
 
 

@@ -5,8 +5,7 @@
 #include "_uct.h"
 
 typedef struct {
-    int players, goal, limit, hidden, keyed;
-    int standing; /* the search's cut-off: 0 unscored, 1 on the standing, 2 graded (cutoff_reward) */
+    int players, goal, limit, standing, hidden, keyed, chances;
 } Rules;
 
 typedef struct {
@@ -108,11 +107,11 @@ static int r_result(void *ctx, const void *p, double *scores) {
         for (int s = 0; s < k->players; s++) scores[s] = s == r->winner;
         return UCT_WON;
     }
-    if (!r->over && k->standing == 2) { /* cutoff_reward: each seat's share of the positions */
+    if (!r->over && k->chances) { /* each seat's share of the positions, each one up */
         int total = 0;
-        for (int s = 0; s < k->players; s++) total += r->pos[s];
-        for (int s = 0; s < k->players; s++) scores[s] = (r->pos[s] + 1.0) / (total + k->players);
-        return UCT_REWARD;
+        for (int s = 0; s < k->players; s++) total += r->pos[s] + 1;
+        for (int s = 0; s < k->players; s++) scores[s] = (double)(r->pos[s] + 1) / (double)total;
+        return UCT_CHANCES;
     }
     for (int s = 0; s < k->players; s++) scores[s] = r->pos[s];
     if (r->over == 2) return UCT_CUT;
@@ -127,8 +126,8 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     double c;
     Twister rng;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iiiiiiOiiiiiiOiidp", &k.players, &k.goal, &k.limit,
-                          &k.standing, &k.hidden, &k.keyed, &pos, &r.seat, &r.turns, &r.die, &r.over, &r.winner, &r.wind,
+    if (!PyArg_ParseTuple(args, "iiiiiiiOiiiiiiOiidp", &k.players, &k.goal, &k.limit,
+                          &k.standing, &k.hidden, &k.keyed, &k.chances, &pos, &r.seat, &r.turns, &r.die, &r.over, &r.winner, &r.wind,
                           &words, &budget, &horizon, &c, &cooperative))
         return NULL;
     for (int s = 0; s < k.players; s++) r.pos[s] = (int)PyLong_AsLong(PyTuple_GetItem(pos, s));

@@ -590,7 +590,7 @@ static int dh_result(void *ctx, const void *pos, double *scores) {
         double x = (value_of(t->g, 0) - value_of(t->g, 1)) / t->g->b->scale;
         scores[0] = 0.5 + 0.5 * x / (1.0 + fabs(x));
         scores[1] = 1.0 - scores[0];
-        return UCT_REWARD;
+        return UCT_CHANCES;
     }
     for (int s = 0; s < SEATS; s++) scores[s] = p->progress[s];
     if (p->ended) return UCT_CUT;
@@ -623,7 +623,7 @@ static int tree_indices(DhTree *t, const DhPos *root, PyObject *visits) {
  *   -> ([(index in legal_actions(), visits), ...], words): `pnp.mcts.MctsBot.search` from
  * a State's decision (state.py), on the twister `words` (getstate()'s 625 numbers),
  * handed back moved on. `scoring`: how the State scores the search's cut-off (2: its
- * `cutoff_reward()`, 1: the lead on its `standing()`, 0: nothing). */
+ * `win_chances()`, 1: the lead on its `standing()`, 0: nothing). */
 static PyObject *tree_search(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *state, *words, *visits = NULL, *result = NULL;

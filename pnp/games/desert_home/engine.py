@@ -57,7 +57,7 @@ RATIOS = {"branching_factor": ("legal_moves", "decisions")}
 PLAYOUT_TURNS = 1
 """Turns an mcts playout runs beyond the position searched (`pnp.mcts`'s default is 40):
 the rest of the turn under way, played as `bots.PlayoutBot` plays, then scored by
-`State.cutoff_reward` (the seats' values, pieces on the way counted). The search then
+`State.win_chances` (the seats' values, pieces on the way counted). The search then
 weighs whole turns of its own against each other; looking a turn further (the rival's)
 won no more games and cost twice the time (docs/games/desert-home.md)."""
 MCTS_BUDGET = 1000

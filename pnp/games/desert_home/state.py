@@ -201,7 +201,7 @@ class State:
         """Each seat's progress towards the goal (`goal.scores`, the record's scores)."""
         return [float(score) for score in scores(self)]
 
-    def cutoff_reward(self) -> list[float]:
+    def win_chances(self) -> list[float]:
         """Each seat's reward for a search's playout cut off here (`pnp.mcts`): the seats'
         values, pieces on their way counted (`value.cutoff_reward`)."""
         return cutoff_reward(self)
@@ -221,7 +221,7 @@ class State:
             return None
         board = kernel_board(self.model)
         kind = type(self)  # the cut-off's score, as `pnp.mcts` asks the state for it
-        scoring = 2 if hasattr(kind, "cutoff_reward") else 1 if hasattr(kind, "standing") else 0
+        scoring = 2 if hasattr(kind, "win_chances") else 1 if hasattr(kind, "standing") else 0
 
         def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
             assert _kernel is not None

@@ -29,7 +29,8 @@
 #define MAXF 6           /* faces a die */
 #define NDISC (2 * MAXB) /* every blob on the board */
 #define MAXG 1024        /* groups of one size: C(16, 3) = 560 */
-#define MAXCAND (1 + NDISC * 9 + NDISC * NDISC + 4)
+#define MAXCAND (1 + (NDISC + MAXD) * 9 + (NDISC + MAXD) * (NDISC + MAXD) + 4)
+#define NWEIGHTS 7       /* outlook.FEATURES */
 
 /* The C library's functions as Python calls them; read through volatile pointers so the
  * compiler cannot fold pow(x, 2.0) into x * x or fuse sin and cos into sincos. */
@@ -37,6 +38,7 @@ static double (*const volatile lib_pow)(double, double) = pow;
 static double (*const volatile lib_sin)(double) = sin;
 static double (*const volatile lib_cos)(double) = cos;
 static double (*const volatile lib_sqrt)(double) = sqrt;
+static double (*const volatile lib_exp)(double) = exp;
 
 /* x ** 2 as Python computes it for a float: pow(|x|, 2.0) from the C library. */
 static double sq(double x) { return x == 0.0 ? 0.0 : lib_pow(fabs(x), 2.0); }
@@ -59,6 +61,16 @@ static void two_prod(double a, double b, double *p, double *e) {
     double bh = cb - (cb - b), bl = b - bh;
     *p = a * b;
     *e = ((ah * bh - *p) + ah * bl + al * bh) + al * bl;
+}
+
+/* nextafter(h, +inf) (`way` 1) or nextafter(h, 0) (`way` -1) for a positive finite h: the
+ * neighbouring double, by its bits (a library call here was a tenth of a search's time). */
+static double beside(double h, int way) {
+    uint64_t bits;
+    memcpy(&bits, &h, sizeof bits);
+    bits = way > 0 ? bits + 1 : bits - 1;
+    memcpy(&h, &bits, sizeof h);
+    return h;
 }
 
 /* Python's math.hypot(x, y); NaN with the Python error set if the call failed (the game
@@ -100,7 +112,7 @@ static double hypot2(PyObject *math_hypot, double x, double y) {
     two_prod(h, h, &q, &qe);
     double resid = ((s - q) - qe) + lo; /* x^2 + y^2 - h^2, to a relative 2^-100 or so */
     /* the ulp on the exact root's side (below a power of two it is half the one above) */
-    double ulp = resid >= 0 ? nextafter(h, INFINITY) - h : h - nextafter(h, 0.0);
+    double ulp = resid >= 0 ? beside(h, 1) - h : h - beside(h, -1);
     double off = resid / (2.0 * h) / ulp; /* exact root - h, in those ulps */
     if (fabs(off) < 0.4999) return h;
     return python_hypot(math_hypot, x, y);
@@ -152,9 +164,11 @@ typedef struct {
     int blobs;
     double rally[2][2], starts[2][MAXB][2];
     int ndice, nfaces[MAXD], faces[MAXD][MAXF];
-    int nfan, nstrides, nring, sidestep_tries;
+    int nfan, nstrides, nring;
     double fan[16][2], strides[4], ring[16][2];
     double apart, apart_slack, eps, two_pi;
+    int nweights, most_pairs;             /* outlook.WEIGHTS, outlook.MOST_PAIRS */
+    double weights[NWEIGHTS], tempo;      /* outlook.WEIGHTS, outlook.TEMPO */
     PyObject *hypot; /* Python's math.hypot (a reference the model holds) */
 } Model;
 
@@ -176,7 +190,7 @@ typedef struct {
     int *leaders;
     long counters[NC];
     const char *err;
-    double cand[MAXCAND][2]; /* scratch: apart_spot's candidates */
+    double cand[MAXCAND][2]; /* scratch: nearest_clear's candidates */
     Group opts[MAXG * MAXD], buf[MAXG]; /* scratch: groups */
 } Game;
 
@@ -280,69 +294,92 @@ static int nearest_in_discs(const Model *m, double tx, double ty, const Disc *d,
     return found;
 }
 
-static int apart_spot(const Model *m, double x, double y, double r, const Disc *avoid, int na,
-                      const Disc *anchors, int nanch, double (*cand)[2], double *px,
-                      double *py) {
-    double lo_x = r, hi_x = m->width - r, lo_y = r, hi_y = m->height - r;
-    Disc rings[NDISC];
-    int nc = 0;
-    for (int i = 0; i < na; i++)
-        rings[i] = (Disc){avoid[i].x, avoid[i].y, r + avoid[i].r + m->apart + m->apart_slack};
-    cand[nc][0] = x; cand[nc++][1] = y;
-    for (int i = 0; i < na; i++) {
-        double ox = rings[i].x, oy = rings[i].y, s = rings[i].r;
-        double d = hypot2(m->hypot, x - ox, y - oy), ux, uy;
-        if (d > 0) { ux = (x - ox) / d; uy = (y - oy) / d; }
-        else { ux = 0.0; uy = 1.0; }
-        cand[nc][0] = ox + ux * s; cand[nc++][1] = oy + uy * s;
-        double ex[2] = {lo_x, hi_x}, ey[2] = {lo_y, hi_y};
-        for (int e = 0; e < 2; e++) {
-            if (surely_above((ex[e] - ox) * (ex[e] - ox), s * s)) continue; /* h < 0 */
-            double h = s * s - sq(ex[e] - ox);
-            if (h >= 0) {
-                cand[nc][0] = ex[e]; cand[nc++][1] = oy + lib_sqrt(h);
-                cand[nc][0] = ex[e]; cand[nc++][1] = oy - lib_sqrt(h);
-            }
-        }
-        for (int e = 0; e < 2; e++) {
-            if (surely_above((ey[e] - oy) * (ey[e] - oy), s * s)) continue; /* h < 0 */
-            double h = s * s - sq(ey[e] - oy);
-            if (h >= 0) {
-                cand[nc][0] = ox + lib_sqrt(h); cand[nc++][1] = ey[e];
-                cand[nc][0] = ox - lib_sqrt(h); cand[nc++][1] = ey[e];
-            }
+/* dx^2 + dy^2 < lim^2 as Python's `dx ** 2 + dy ** 2 < lim ** 2` decides it (libm's pow,
+ * called only where plain products cannot decide). */
+static int sq_below(double dx, double dy, double lim) {
+    double a = dx * dx + dy * dy, b = lim * lim;
+    if (surely_below(a, b)) return 1;
+    if (surely_above(a, b)) return 0;
+    return sq(dx) + sq(dy) < sq(lim);
+}
+
+/* model._towards: the point of the circle nearest (x, y). */
+static void towards(const Model *m, Disc c, double x, double y, double *px, double *py) {
+    double d = hypot2(m->hypot, x - c.x, y - c.y), ux, uy;
+    if (d > 0) { ux = (x - c.x) / d; uy = (y - c.y) / d; }
+    else { ux = 0.0; uy = 1.0; }
+    *px = c.x + ux * c.r;
+    *py = c.y + uy * c.r;
+}
+
+/* model._edge_crossings: where the circle meets the board's four lines. */
+static int edge_crossings(Disc c, const double box[4], double (*out)[2]) {
+    int n = 0;
+    for (int e = 0; e < 2; e++) {
+        double edge = box[e];
+        if (surely_above((edge - c.x) * (edge - c.x), c.r * c.r)) continue; /* h < 0 */
+        double h = c.r * c.r - sq(edge - c.x);
+        if (h >= 0) {
+            out[n][0] = edge; out[n++][1] = c.y + lib_sqrt(h);
+            out[n][0] = edge; out[n++][1] = c.y - lib_sqrt(h);
         }
     }
-    for (int i = 0; i < na; i++)
-        for (int j = i + 1; j < na; j++) nc += crossings(m, rings[i], rings[j], cand + nc);
-    double corners[4][2] = {{lo_x, lo_y}, {lo_x, hi_y}, {hi_x, lo_y}, {hi_x, hi_y}};
+    for (int e = 2; e < 4; e++) {
+        double edge = box[e];
+        if (surely_above((edge - c.y) * (edge - c.y), c.r * c.r)) continue; /* h < 0 */
+        double h = c.r * c.r - sq(edge - c.y);
+        if (h >= 0) {
+            out[n][0] = c.x + lib_sqrt(h); out[n++][1] = edge;
+            out[n][0] = c.x - lib_sqrt(h); out[n++][1] = edge;
+        }
+    }
+    return n;
+}
+
+/* model.nearest_clear: the nearest centre to (x, y) on the board, clear of `avoid` and
+ * inside every anchor; 0 when there is none. `cand` is scratch of MAXCAND points. */
+static int nearest_clear(const Model *m, double x, double y, double r, const Disc *avoid, int na,
+                         const Disc *anchors, int nanch, double (*cand)[2], double *px,
+                         double *py) {
+    double box[4] = {r, m->width - r, r, m->height - r};
+    Disc circles[NDISC + MAXD];
+    int nc = 0, ncirc = 0;
+    for (int k = 0; k < nanch; k++) circles[ncirc++] = anchors[k];
+    for (int i = 0; i < na; i++) {
+        double s = r + avoid[i].r + m->apart + m->apart_slack;
+        int near = 1;
+        for (int k = 0; k < nanch && near; k++)
+            near = sq_below(avoid[i].x - anchors[k].x, avoid[i].y - anchors[k].y, s + anchors[k].r);
+        if (near) circles[ncirc++] = (Disc){avoid[i].x, avoid[i].y, s};
+    }
+    clamp(m, x, y, r, &cand[nc][0], &cand[nc][1]);
+    nc++;
+    for (int i = 0; i < ncirc; i++) {
+        towards(m, circles[i], x, y, &cand[nc][0], &cand[nc][1]);
+        nc++;
+        nc += edge_crossings(circles[i], box, cand + nc);
+    }
+    for (int i = 0; i < ncirc; i++)
+        for (int j = i + 1; j < ncirc; j++) nc += crossings(m, circles[i], circles[j], cand + nc);
+    double corners[4][2] = {{box[0], box[2]}, {box[0], box[3]}, {box[1], box[2]}, {box[1], box[3]}};
     for (int k = 0; k < 4; k++) { cand[nc][0] = corners[k][0]; cand[nc++][1] = corners[k][1]; }
-    /* min over held (inside every anchor) if any, else over free; key (distance^2, x, y) */
-    int have[2] = {0, 0};
-    double bk[2] = {0, 0}, bx[2] = {0, 0}, by[2] = {0, 0};
+    /* min over the good ones by (distance^2, x, y) */
+    int found = 0;
+    double bk = 0, bx = 0, by = 0;
     for (int i = 0; i < nc; i++) {
         double cx = cand[i][0], cy = cand[i][1];
-        if (!(lo_x - 1e-9 <= cx && cx <= hi_x + 1e-9 && lo_y - 1e-9 <= cy && cy <= hi_y + 1e-9))
+        if (!(box[0] - 1e-9 <= cx && cx <= box[1] + 1e-9 && box[2] - 1e-9 <= cy && cy <= box[3] + 1e-9))
             continue;
-        /* a candidate surely farther than the best of a kind cannot become it */
-        double near = (cx - x) * (cx - x) + (cy - y) * (cy - y);
-        int may_free = !have[0] || !surely_above(near, bk[0]);
-        int may_held = !have[1] || !surely_above(near, bk[1]);
-        if (!may_free && !may_held) continue;
-        if (!may_free && !inside_all(m, cx, cy, anchors, nanch)) continue;
-        if (!clear(m, cx, cy, r, avoid, na)) continue;
+        /* a candidate surely farther than the best cannot become it */
+        if (found && surely_above((cx - x) * (cx - x) + (cy - y) * (cy - y), bk)) continue;
+        if (!inside_all(m, cx, cy, anchors, nanch) || !clear(m, cx, cy, r, avoid, na)) continue;
         double k = sq(cx - x) + sq(cy - y);
-        int held = may_held && inside_all(m, cx, cy, anchors, nanch);
-        for (int p = 0; p <= held; p++) {
-            int w = p == 0 ? 0 : 1; /* 0: free, 1: held */
-            if (!have[w] || k < bk[w] || (k == bk[w] && (cx < bx[w] || (cx == bx[w] && cy < by[w])))) {
-                have[w] = 1; bk[w] = k; bx[w] = cx; by[w] = cy;
-            }
+        if (!found || k < bk || (k == bk && (cx < bx || (cx == bx && cy < by)))) {
+            found = 1; bk = k; bx = cx; by = cy;
         }
     }
-    int w = have[1] ? 1 : 0;
-    if (!have[w]) return 0;
-    *px = bx[w]; *py = by[w];
+    if (!found) return 0;
+    *px = bx; *py = by;
     return 1;
 }
 
@@ -381,7 +418,9 @@ static int may_meet(const Model *m, const Blob *const *bs, int n) {
     return 1;
 }
 
-/* blobs.groups: groups of `size` own blobs that may meet, in itertools order. */
+/* blobs.groups over the blobs not touched yet this turn (`rules.fresh`): groups of `size`
+ * that may meet, in itertools order (the fresh blobs keep their order, so their groups are
+ * all groups with no touched blob, in order). */
 static int groups(Game *g, int size, Group *out) {
     const Model *m = g->m;
     Blob *o = own(g);
@@ -390,6 +429,7 @@ static int groups(Game *g, int size, Group *out) {
     if (size == 2) {
         for (int i = 0; i < n; i++)
             for (int j = i + 1; j < n; j++) {
+                if (g->touched[i] || g->touched[j]) continue;
                 double limit = share * (o[i].r + o[j].r + 2 * m->radii[o[i].units + o[j].units]);
                 double dx = o[i].ax - o[j].ax, dy = o[i].ay - o[j].ay;
                 if (dx * dx + dy * dy <= limit * limit) {
@@ -415,6 +455,7 @@ static int groups(Game *g, int size, Group *out) {
     for (int i = 0; i < size; i++) idx[i] = i;
     for (;;) {
         int ok = 1;
+        for (int i = 0; i < size && ok; i++) ok = !g->touched[idx[i]];
         for (int i = 0; i < size && ok; i++)
             for (int j = i + 1; j < size && ok; j++) ok = near[idx[i]][idx[j]];
         if (ok) {
@@ -530,43 +571,60 @@ static int clear_spot(Game *g, const Group *gr, double tx, double ty, int of_all
     return clear(g->m, *sx, *sy, g->m->radii[group_units(g, gr)], around, n);
 }
 
-static void join(Game *g, const Group *gr, double tx, double ty) {
+/* rules.landing: where a join aimed at (tx, ty) would set the group down, and whether it
+ * was moved apart from the other player's dough (`*apart`); 0 when the join may not. */
+static int landing(Game *g, const Group *gr, double tx, double ty, double *sx, double *sy,
+                   int *apart) {
     const Model *m = g->m;
-    int idx[MAXD];
+    if (!clear_spot(g, gr, tx, ty, 0, sx, sy)) return 0;
+    double big = m->radii[group_units(g, gr)];
+    Disc o[NDISC];
+    int n = other_discs(g, o);
+    *apart = 0;
+    if (clear(m, *sx, *sy, big, o, n)) return 1;
+    Disc anchors[MAXD];
+    int na = group_anchor_discs(g, gr, big, anchors);
+    n = discs_except(g, -1, gr, o);
+    *apart = 1;
+    return nearest_clear(m, *sx, *sy, big, o, n, anchors, na, g->cand, sx, sy);
+}
+
+static void join(Game *g, const Group *gr, double tx, double ty) {
+    int idx[MAXD], apart;
     for (int k = 0; k < gr->size; k++) idx[k] = gr->idx[k];
     if (!check_own(g, idx, gr->size)) return;
     double sx, sy;
-    if (!join_spot(g, gr, tx, ty, &sx, &sy)) { g->err = "these blobs cannot reach one spot"; return; }
+    if (!landing(g, gr, tx, ty, &sx, &sy, &apart)) { g->err = "a join the rules refuse"; return; }
     int units = group_units(g, gr);
-    double big = m->radii[units];
-    Disc o[NDISC];
-    int n = own_discs_except(g, gr, o);
-    if (!clear(m, sx, sy, big, o, n)) { g->err = "the joined blob would run into another"; return; }
     for (int k = 0; k < gr->size; k++) touch(g, gr->idx[k]);
     g->turn_over = 1;
-    n = other_discs(g, o);
-    if (!clear(m, sx, sy, big, o, n)) {
-        g->counters[C_BLOCKED]++;
-        Disc anchors[MAXD];
-        int na = group_anchor_discs(g, gr, big, anchors);
-        n = discs_except(g, -1, gr, o);
-        if (!apart_spot(m, sx, sy, big, o, n, anchors, na, g->cand, &sx, &sy)) return;
-    }
+    g->counters[C_BLOCKED] += apart;
     Blob *b = own(g);
     int keep = 0;
     for (int i = 0; i < g->n[g->seat]; i++)
         if (!in_group(gr, i)) { b[keep] = b[i]; g->touched[keep] = g->touched[i]; keep++; }
-    b[keep] = (Blob){sx, sy, units, big, sx, sy};
+    b[keep] = (Blob){sx, sy, units, g->m->radii[units], sx, sy};
     g->touched[keep] = 0;
     g->n[g->seat] = keep + 1;
     g->counters[C_JOINS]++;
+}
+
+/* rules.touches_left: blobs the roll still lets the player touch. */
+static int touches_left(Game *g) { return g->turn_over ? 0 : g->budget - g->ntouched; }
+
+/* rules.fresh: the untouched own blobs' places, in order; how many. */
+static int fresh(Game *g, int *out) {
+    int n = 0;
+    for (int i = 0; i < g->n[g->seat]; i++)
+        if (!g->touched[i]) out[n++] = i;
+    return n;
 }
 
 /* --- the random player (state.random_turn) ---------------------------------------------- */
 
 static void random_turn(Game *g, Twister *tw) {
     const Model *m = g->m;
-    int n = g->n[g->seat], k = g->budget;
+    int own_idx[MAXB], n = fresh(g, own_idx), k = touches_left(g), apart;
     Group *opts = g->opts, *buf = g->buf;
     if (k >= 2 && n >= 2 && rand01(tw) < 0.5) {
         int no = 0, top = k < n ? k : n;
@@ -575,20 +633,20 @@ static void random_turn(Game *g, Twister *tw) {
             for (int i = 0; i < ng; i++) {
                 double cx, cy, sx, sy;
                 centroid(g, &buf[i], &cx, &cy);
-                if (clear_spot(g, &buf[i], cx, cy, 0, &sx, &sy)) opts[no++] = buf[i];
+                if (landing(g, &buf[i], cx, cy, &sx, &sy, &apart)) opts[no++] = buf[i];
             }
         }
         if (no) {
             Group gr = opts[randbelow(tw, no)];
             double tx = uniform(tw, 0, m->width), ty = uniform(tw, 0, m->height), sx, sy;
-            if (!clear_spot(g, &gr, tx, ty, 0, &sx, &sy)) centroid(g, &gr, &tx, &ty);
+            if (!landing(g, &gr, tx, ty, &sx, &sy, &apart)) centroid(g, &gr, &tx, &ty);
             join(g, &gr, tx, ty);
             return;
         }
     }
-    /* rng.sample(own, min(k, n)): the pool method (n <= 16 <= 21) */
+    /* rng.sample(fresh, min(k, n)): the pool method (n <= 16 <= 21) */
     int take = k < n ? k : n, pool[MAXB], chosen[MAXD];
-    for (int i = 0; i < n; i++) pool[i] = i;
+    for (int i = 0; i < n; i++) pool[i] = own_idx[i];
     for (int i = 0; i < take; i++) {
         int j = randbelow(tw, n - i);
         chosen[i] = pool[j];
@@ -653,16 +711,20 @@ static void begin_touches(Game *g) {
     g->turn_over = g->budget == 0;
 }
 
-/* Turns until the game ends or `stop` turns are played; `rolled`: the seat to move has
- * rolled already (its budget and anchors set, nothing touched), so the first turn starts
- * at its decision, as a `State` at a seat's decision does. */
-static void play_game(Game *g, int greedy, Twister *tw, int stop, int rolled) {
+enum { RANDOM = 0, GREEDY = 1 }; /* who plays the turns of `play_game` */
+
+/* Turns until the game ends or `stop` turns are played, each played by `policy`; `rolled`:
+ * the seat to move has rolled already and the turn is under way in `g` (its budget, the
+ * anchors and what it touched set), as a `State` at a seat's decision. */
+static void play_game(Game *g, int policy, Twister *tw, int stop, int rolled) {
     while (!g->ended && g->turns < stop) {
-        if (!rolled && roll_dice(g, tw) < 0) return;
+        if (!rolled) {
+            if (roll_dice(g, tw) < 0) return;
+            begin_touches(g);
+        }
         rolled = 0;
-        begin_touches(g);
-        if (g->budget > 0) {
-            if (greedy) greedy_turn(g, tw);
+        if (touches_left(g) > 0) {
+            if (policy == GREEDY) greedy_turn(g, tw);
             else random_turn(g, tw);
             if (g->err || PyErr_Occurred()) return;
         }
@@ -706,17 +768,22 @@ static void free_model(PyObject *cap) {
 }
 
 /* model(width, height, home, reach, radii, rally, starts, dice, fan, strides, ring,
- *       sidestep_tries, apart, apart_slack, eps, two_pi) -> capsule */
+ *       apart, apart_slack, eps, two_pi, weights, tempo, most_pairs) -> capsule */
 static PyObject *k_model(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *home, *radii, *rally, *starts, *dice, *fan, *strides, *ring;
+    PyObject *home, *radii, *rally, *starts, *dice, *fan, *strides, *ring, *weights;
     Model *m = calloc(1, sizeof(Model));
     if (!m) return PyErr_NoMemory();
     int bad = 0, cnt;
-    if (!PyArg_ParseTuple(args, "ddOdOOOOOOOidddd", &m->width, &m->height, &home, &m->reach,
-                          &radii, &rally, &starts, &dice, &fan, &strides, &ring,
-                          &m->sidestep_tries, &m->apart, &m->apart_slack, &m->eps, &m->two_pi))
+    if (!PyArg_ParseTuple(args, "ddOdOOOOOOOddddOdi", &m->width, &m->height, &home, &m->reach,
+                          &radii, &rally, &starts, &dice, &fan, &strides, &ring, &m->apart,
+                          &m->apart_slack, &m->eps, &m->two_pi, &weights, &m->tempo,
+                          &m->most_pairs))
         goto fail;
+    Py_ssize_t nw = PySequence_Size(weights);
+    if (nw != NWEIGHTS) goto fail_value;
+    m->nweights = (int)nw;
+    for (int i = 0; i < nw; i++) m->weights[i] = num(weights, i, &bad);
     for (int i = 0; i < 4; i++) m->home[i] = num(home, i, &bad);
     Py_ssize_t nr = PySequence_Size(radii);
     if (nr < 2 || nr > MAXB + 1) { PyErr_SetString(PyExc_ValueError, "bad radii"); goto fail; }
@@ -816,7 +883,8 @@ drop:
 }
 
 /* play(model, greedy, max_turns, twister) -> (turns, end, winner, leaders, counters,
- * blobs by seat, twister after); end 'home' or 'timeout', winner -1 for none. */
+ * blobs by seat, twister after): random or greedy players in both seats; end 'home' or
+ * 'timeout', winner -1 for none. */
 static PyObject *k_play(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *cap, *words;
@@ -835,7 +903,7 @@ static PyObject *k_play(PyObject *self, PyObject *args) {
             g->b[s][i] = (Blob){x, y, 1, m->radii[1], x, y};
         }
     }
-    play_game(g, greedy, &tw, max_turns, 0);
+    play_game(g, greedy ? GREEDY : RANDOM, &tw, max_turns, 0);
     PyObject *game = game_out(g, 0), *out = NULL;
     game_free(g);
     if (!game) return NULL;
@@ -875,18 +943,35 @@ static int read_blobs(Game *g, PyObject *blobs) {
     return bad;
 }
 
-/* playout(model, blobs by seat, seat, turns, rolled, budget, max_turns, counters, stop,
- * seed) -> what `game_out` gives (leaders of the turns played here only): random play
- * from a position between turns (`rolled` 0) or at a seat's decision (`rolled` 1, with
- * the roll's `budget`, the anchors in the blobs, nothing touched), until the game ends or
- * `stop` turns are played, on a generator seeded as `random.Random(seed)`. */
+/* The turn under way: nothing touched but the own blobs at the places in `touched` (a
+ * sequence of ints); nonzero, with a Python error set, if it names a blob twice, one the
+ * seat does not have, or more than the roll allows. */
+static int read_touched(Game *g, PyObject *touched) {
+    begin_touches(g);
+    Py_ssize_t n = PySequence_Size(touched);
+    int bad = n < 0 || n > g->budget;
+    for (Py_ssize_t k = 0; k < n && !bad; k++) {
+        int i = (int)num(touched, k, &bad);
+        bad = bad || i < 0 || i >= g->n[g->seat] || g->touched[i];
+        if (!bad) { g->touched[i] = 1; g->ntouched++; }
+    }
+    if (bad && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "touched blobs the kernel cannot hold");
+    return bad;
+}
+
+/* playout(model, blobs by seat, seat, turns, rolled, budget, touched, max_turns, counters,
+ * stop, seed) -> what `game_out` gives (leaders of the turns played here only): the
+ * search's rollout policy (the greedy player) from a position between turns (`rolled`
+ * 0) or at a seat's decision (`rolled` 1, with the roll's `budget`, the anchors in the
+ * blobs and the places of the blobs touched so far), until the game ends or `stop` turns
+ * are played, on a generator seeded as `random.Random(seed)`. */
 static PyObject *k_playout(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *cap, *blobs, *counters;
+    PyObject *cap, *blobs, *counters, *touched;
     int seat, turns, rolled, budget, max_turns, stop;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OOiipiiOiK", &cap, &blobs, &seat, &turns, &rolled, &budget,
-                          &max_turns, &counters, &stop, &seed))
+    if (!PyArg_ParseTuple(args, "OOiipiOiOiK", &cap, &blobs, &seat, &turns, &rolled, &budget,
+                          &touched, &max_turns, &counters, &stop, &seed))
         return NULL;
     const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
     if (!m) return NULL;
@@ -901,14 +986,15 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
     g->budget = budget;
     int bad = PySequence_Size(counters) != NC;
     for (int i = 0; i < NC && !bad; i++) g->counters[i] = (long)num(counters, i, &bad);
-    bad = bad || read_blobs(g, blobs);
+    bad = bad || read_blobs(g, blobs) || read_touched(g, touched);
+    bad = bad || (!rolled && g->ntouched);
     PyObject *out = NULL;
     if (bad) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blobs or counters the kernel cannot hold");
     } else {
         Twister tw;
         twister_seed64(&tw, seed);
-        play_game(g, 0, &tw, stop, rolled);
+        play_game(g, GREEDY, &tw, stop, rolled);
         out = game_out(g, turns);
     }
     game_free(g);

@@ -1,29 +1,65 @@
 /* Home in One Piece's positions for the compiled tree search (`pnp/_uct.h`): the very
  * search `pnp.mcts.MctsBot.search` runs on `state.State`, on the kernel's own turns.
  *
- * A position is a `TreePos`: both seats' blobs and the turn's few numbers, so a clone is
- * a memcpy. Each step loads it into the scratch `Game` (the model, the turn records, the
- * groups' and candidates' scratch; `ctx`), plays the kernel's own functions there and
- * stores it back. The steps mirror the state's: a chance node draws as
- * `dice_model.roll` and plays `rules.roll` (a blank roll ends the turn); a decision's
- * actions are `State.legal_actions()` in their order (pass, each blob towards the rally,
- * then each group `join` accepts there, smallest groups first) and an action is played
- * as `rules.play` plays that `Turn`; a playout is `compiled.playout` (one 64-bit draw of
- * the search's generator seeds the random player's, nothing drawn when the position is
- * over or at the cut-off). Included by _kernel.c, after its own functions.
+ * A position is a `TreePos`: both seats' blobs and the turn's few numbers (what the turn
+ * under way has touched included), so a clone is a memcpy. Each step loads it into the
+ * scratch `Game` (the model, the turn records, the groups' and candidates' scratch;
+ * `ctx`), plays the kernel's own functions there and stores it back. The steps mirror the
+ * state's: a chance node draws as `dice_model.roll` and plays `rules.roll` (a blank roll
+ * ends the turn); a decision's actions are `State.legal_actions()` in their order (`END`,
+ * then `touches.options`: each untouched blob's steps, then each group's join spots), and
+ * one is played as `State.apply` plays it (a touch that leaves nothing to touch ends the
+ * turn); a playout is `compiled.playout` (one 64-bit draw of the search's generator seeds
+ * the greedy player's, nothing drawn when the position is over or at the cut-off); a
+ * cut-off is scored on `State.win_chances()` (`outlook.py`) or `State.standing()`.
+ *
+ * The actions of every decision the tree lists are kept in `ctx` (`table`), and a child
+ * is keyed by its action's place there (`UctGame.key`): a step of the tree plays the
+ * action it names without listing the decision again. The root is listed first, so its
+ * keys are its actions' places in `legal_actions()`. Included by _kernel.c, after its own
+ * functions.
  */
 
 typedef struct {
     Blob b[2][MAXB];
     int n[2];
-    int seat, turns, budget, rolled, ended, winner;
+    int seat, turns, budget, rolled, ended, winner, ntouched;
+    unsigned char touched[MAXB]; /* of the seat's own blobs, by place */
 } TreePos;
+
+enum { END_TURN = 0, STEP = 1, JOIN = 2 };
+
+typedef struct {
+    int kind;
+    int blob;    /* a step's blob */
+    Group group; /* a join's blobs */
+    double x, y; /* the target */
+} Act;
+
+typedef struct {
+    Act *items;
+    int n, cap;
+} Acts;
 
 typedef struct {
     Game *g;         /* scratch: a position is loaded here to be played */
     const char *err; /* a chance step's failure, reported by the next step that can */
-    int standing;    /* score the search's cut-off on `State.standing()` */
+    int scoring;     /* a cut-off's score: 2 `win_chances()`, 1 `standing()`, 0 none */
+    Acts listed;     /* the last decision listed */
+    Acts table;      /* every action a child of the tree is keyed by, by key */
 } TreeCtx;
+
+static int acts_push(Acts *a, Act act) {
+    if (a->n == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 256;
+        Act *items = realloc(a->items, (size_t)cap * sizeof *items);
+        if (!items) return -1;
+        a->items = items;
+        a->cap = cap;
+    }
+    a->items[a->n++] = act;
+    return 0;
+}
 
 static void tree_load(Game *g, const TreePos *p) {
     for (int s = 0; s < 2; s++) {
@@ -36,7 +72,9 @@ static void tree_load(Game *g, const TreePos *p) {
     g->ended = p->ended;
     g->winner = p->winner;
     g->err = NULL;
-    begin_touches(g); /* a tree's decision has nothing touched yet */
+    memcpy(g->touched, p->touched, sizeof g->touched);
+    g->ntouched = p->ntouched;
+    g->turn_over = !p->rolled || p->budget == 0; /* a decision's turn goes on */
 }
 
 static void tree_store(TreePos *p, const Game *g) {
@@ -49,9 +87,11 @@ static void tree_store(TreePos *p, const Game *g) {
     p->budget = g->budget;
     p->ended = g->ended;
     p->winner = g->winner;
+    memcpy(p->touched, g->touched, sizeof p->touched);
+    p->ntouched = g->ntouched;
 }
 
-/* -1 with a Python error set if the step failed (or an earlier chance step did). */
+/* -1 with a Python error set if the step failed (or an earlier step did). */
 static int tree_failed(TreeCtx *c) {
     const char *err = c->err ? c->err : c->g->err;
     if (!err && !PyErr_Occurred()) return 0;
@@ -70,48 +110,150 @@ static int tree_turns(void *ctx, const void *pos) {
     return ((const TreePos *)pos)->turns;
 }
 
-/* The groups `State.legal_actions()` lists (those `join` accepts at the rally), in its
- * order, into g->opts; how many. */
-static int tree_joins(Game *g) {
+/* Whether (x, y) is among the first n points of `pts` (dict.fromkeys keeps the first). */
+static int seen_point(double (*pts)[2], int n, double x, double y) {
+    for (int k = 0; k < n; k++)
+        if (pts[k][0] == x && pts[k][1] == y) return 1;
+    return 0;
+}
+
+/* touches.step_spots: own blob `i`'s listed steps (fan, ring, the clear ones, each once;
+ * else the clear spot of its reach nearest the rally); how many. */
+static int step_spots(Game *g, int i, double (*out)[2]) {
     const Model *m = g->m;
-    double rx = m->rally[g->seat][0], ry = m->rally[g->seat][1], sx, sy;
-    int n = g->n[g->seat], top = g->budget < n ? g->budget : n, count = 0;
+    const Blob *b = &own(g)[i];
+    double rx = m->rally[g->seat][0], ry = m->rally[g->seat][1], spots[128][2];
+    Disc o[NDISC];
+    int no = discs_except(g, i, NULL, o), ns = fan_spots(g, i, rx, ry, spots), n = 0;
+    ns += ring_spots(g, i, spots + ns);
+    for (int k = 0; k < ns; k++)
+        if (clear(m, spots[k][0], spots[k][1], b->r, o, no) &&
+            !seen_point(out, n, spots[k][0], spots[k][1])) {
+            out[n][0] = spots[k][0];
+            out[n++][1] = spots[k][1];
+        }
+    if (n) return n;
+    Disc anchor = {b->ax, b->ay, reach_of(m, b->r, b->r)};
+    return nearest_clear(m, rx, ry, b->r, o, no, &anchor, 1, g->cand, &out[0][0], &out[0][1]);
+}
+
+/* touches.join_spots: the group's listed join spots (the greedy player's targets' spots
+ * clear of all dough, each once; the rally's replaced by the nearest clear spot of the
+ * common reach when it is not clear); how many. */
+static int join_spots(Game *g, const Group *gr, double (*out)[2]) {
+    const Model *m = g->m;
+    double rx = m->rally[g->seat][0], ry = m->rally[g->seat][1], cx, cy, spots[2 + 16][2];
+    int ok[2 + 16] = {0}, nt = 2 + m->nring, n = 0;
+    centroid(g, gr, &cx, &cy);
+    double big = m->radii[group_units(g, gr)], away = 2 * big;
+    for (int t = 0; t < nt; t++) {
+        double tx = t == 0 ? rx : t == 1 ? cx : cx + away * m->ring[t - 2][0];
+        double ty = t == 0 ? ry : t == 1 ? cy : cy + away * m->ring[t - 2][1];
+        ok[t] = clear_spot(g, gr, tx, ty, 1, &spots[t][0], &spots[t][1]);
+    }
+    if (!ok[0]) {
+        Disc anchors[MAXD], o[NDISC];
+        int na = group_anchor_discs(g, gr, big, anchors), no = discs_except(g, -1, gr, o);
+        ok[0] = nearest_clear(m, rx, ry, big, o, no, anchors, na, g->cand, &spots[0][0],
+                              &spots[0][1]);
+    }
+    for (int t = 0; t < nt; t++)
+        if (ok[t] && !seen_point(out, n, spots[t][0], spots[t][1])) {
+            out[n][0] = spots[t][0];
+            out[n++][1] = spots[t][1];
+        }
+    return n;
+}
+
+/* `State.legal_actions()` into c->listed: END, each untouched blob's steps, then each
+ * group of untouched blobs' joins (pairs before triples); how many, -1 out of memory. */
+static int tree_list(TreeCtx *c) {
+    Game *g = c->g;
+    double spots[2 + 16][2], steps[128][2];
+    c->listed.n = 0;
+    if (acts_push(&c->listed, (Act){END_TURN, -1, {0, {0}}, 0, 0}) < 0) return -1;
+    int left = touches_left(g), idx[MAXB], n = fresh(g, idx);
+    if (left == 0) return c->listed.n;
+    for (int f = 0; f < n; f++) {
+        int ns = step_spots(g, idx[f], steps);
+        for (int k = 0; k < ns; k++)
+            if (acts_push(&c->listed, (Act){STEP, idx[f], {0, {0}}, steps[k][0], steps[k][1]}) < 0)
+                return -1;
+    }
+    int top = left < n ? left : n;
     for (int size = 2; size <= top; size++) {
         int ng = groups(g, size, g->buf);
-        for (int i = 0; i < ng; i++)
-            if (clear_spot(g, &g->buf[i], rx, ry, 0, &sx, &sy)) g->opts[count++] = g->buf[i];
+        for (int i = 0; i < ng; i++) {
+            int ns = join_spots(g, &g->buf[i], spots);
+            for (int k = 0; k < ns; k++)
+                if (acts_push(&c->listed, (Act){JOIN, -1, g->buf[i], spots[k][0], spots[k][1]}) < 0)
+                    return -1;
+        }
     }
-    return count;
+    return c->listed.n;
 }
 
 static int tree_count(void *ctx, const void *pos) {
     TreeCtx *c = ctx;
     if (tree_failed(c) < 0) return -1;
     tree_load(c->g, pos);
-    int count = 1 + c->g->n[c->g->seat] + tree_joins(c->g);
+    int count = tree_list(c);
+    if (count < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     return tree_failed(c) < 0 ? -1 : count;
 }
 
-/* `apply(legal_actions()[i])`: pass, a blob towards the rally, or a join there. */
-static int tree_apply(void *ctx, void *pos, int i) {
+/* The key of the last listing's action `i`: its place in the table. */
+static int64_t tree_key(void *ctx, const void *pos, int i) {
+    (void)pos;
     TreeCtx *c = ctx;
+    if (acts_push(&c->table, c->listed.items[i]) < 0) {
+        c->err = "out of memory";
+        return 0;
+    }
+    return c->table.n - 1;
+}
+
+/* `State.apply` of a touch or END on the loaded position: a touch that leaves nothing to
+ * touch ends the turn. */
+static void tree_play(Game *g, const Act *a) {
+    if (a->kind == STEP) shift(g, a->blob, a->x, a->y);
+    else if (a->kind == JOIN) join(g, &a->group, a->x, a->y);
+    if (g->err) return;
+    int idx[MAXB];
+    if (a->kind == END_TURN || touches_left(g) == 0 || fresh(g, idx) == 0) end_turn(g);
+}
+
+static int tree_step(TreeCtx *c, void *pos, const Act *a) {
     Game *g = c->g;
     if (tree_failed(c) < 0) return -1;
     tree_load(g, pos);
-    const Model *m = g->m;
-    double rx = m->rally[g->seat][0], ry = m->rally[g->seat][1];
-    int n = g->n[g->seat];
-    if (i >= 1 && i <= n) {
-        shift(g, i - 1, rx, ry);
-    } else if (i > n) {
-        if (i - n - 1 >= tree_joins(g)) g->err = "no such action";
-        else join(g, &g->opts[i - n - 1], rx, ry);
-    }
+    tree_play(g, a);
     if (tree_failed(c) < 0) return -1;
-    end_turn(g);
-    tree_store(pos, g);
-    ((TreePos *)pos)->rolled = 0;
+    TreePos *p = pos;
+    int over = g->seat != p->seat || g->ended;
+    tree_store(p, g);
+    if (over) p->rolled = 0;
     return 0;
+}
+
+/* `apply(legal_actions()[i])` (the last listing's). */
+static int tree_apply(void *ctx, void *pos, int i) {
+    TreeCtx *c = ctx;
+    return tree_step(c, pos, &c->listed.items[i]);
+}
+
+/* `apply` of the action a key names. */
+static int tree_apply_key(void *ctx, void *pos, int64_t key) {
+    TreeCtx *c = ctx;
+    if (key < 0 || key >= c->table.n) {
+        PyErr_SetString(PyExc_RuntimeError, "home-in-one-piece kernel: no such action");
+        return -1;
+    }
+    Act a = c->table.items[key];
+    return tree_step(c, pos, &a);
 }
 
 /* `apply(sample_chance(rng))`: the roll, keyed by the blobs showing. */
@@ -145,7 +287,7 @@ static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
     Twister tw;
     twister_seed64(&tw, lo | hi << 32);
     tree_load(c->g, p);
-    play_game(c->g, 0, &tw, stop, p->rolled);
+    play_game(c->g, GREEDY, &tw, stop, p->rolled);
     if (tree_failed(c) < 0) return -1;
     tree_store(p, c->g);
     p->rolled = 0;
@@ -167,8 +309,57 @@ static void tree_standing(Game *g, double *scores) {
     }
 }
 
-/* `MctsBot.reward`'s reading: the winner, the scores at the turn limit, or the standing
- * at the search's cut-off. */
+/* outlook.features of seat `s`'s blobs. */
+static void features(Game *g, int s, double *f) {
+    const Model *m = g->m;
+    const Blob *bl = g->b[s];
+    double rx = m->rally[s][0], ry = m->rally[s][1], total = m->blobs;
+    double mean = 0.0, most = 0.0, cx = 0.0, cy = 0.0, spread = 0.0;
+    int far = 0, home = 0, pairs = 0, n = g->n[s];
+    for (int i = 0; i < n; i++) {
+        double d = hypot2(m->hypot, bl[i].x - rx, bl[i].y - ry);
+        mean += bl[i].units * d;
+        if (d > most) most = d;
+        far += d > reach_of(m, bl[i].r, bl[i].r);
+        cx += bl[i].units * bl[i].x;
+        cy += bl[i].units * bl[i].y;
+        home += at_home(m, &bl[i]) ? bl[i].units : 0;
+    }
+    cx = cx / total;
+    cy = cy / total;
+    for (int i = 0; i < n; i++) {
+        spread += bl[i].units * hypot2(m->hypot, bl[i].x - cx, bl[i].y - cy);
+        for (int j = i + 1; j < n; j++) {
+            double limit = m->reach * (bl[i].r + bl[j].r + 2 * m->radii[bl[i].units + bl[j].units]);
+            double dx = bl[i].x - bl[j].x, dy = bl[i].y - bl[j].y;
+            pairs += dx * dx + dy * dy <= limit * limit;
+        }
+    }
+    f[0] = (double)(n - 1);
+    f[1] = mean / total / 100;
+    f[2] = most / 100;
+    f[3] = (double)(pairs < m->most_pairs ? pairs : m->most_pairs);
+    f[4] = spread / total / 100;
+    f[5] = (double)far;
+    f[6] = home / total;
+}
+
+/* outlook.win_chances: each seat's chance to win, by the model. */
+static void tree_chances(Game *g, double *out) {
+    const Model *m = g->m;
+    int me = g->seat, other = 1 - g->seat;
+    double mine[NWEIGHTS], theirs[NWEIGHTS], z = 0.0;
+    features(g, me, mine);
+    features(g, other, theirs);
+    for (int k = 0; k < m->nweights; k++) z += m->weights[k] * (mine[k] - theirs[k]);
+    z += m->tempo;
+    double p = 1.0 / (1.0 + lib_exp(-z));
+    out[me] = p;
+    out[other] = 1.0 - p;
+}
+
+/* `MctsBot.reward`'s reading: the winner, the scores at the turn limit, or the win
+ * chances or the standing at the search's cut-off. */
 static int tree_result(void *ctx, const void *pos, double *scores) {
     TreeCtx *c = ctx;
     const TreePos *p = pos;
@@ -176,8 +367,12 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
         for (int s = 0; s < 2; s++) scores[s] = s == p->winner;
         return UCT_WON;
     }
-    if (p->ended != 2 && !c->standing) return UCT_GOING;
+    if (p->ended != 2 && !c->scoring) return UCT_GOING;
     tree_load(c->g, p);
+    if (p->ended != 2 && c->scoring == 2) {
+        tree_chances(c->g, scores);
+        return PyErr_Occurred() ? UCT_GOING : UCT_CHANCES;
+    }
     if (p->ended != 2) {
         tree_standing(c->g, scores);
         return PyErr_Occurred() ? UCT_GOING : UCT_STANDING;
@@ -186,25 +381,27 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
     return UCT_CUT;
 }
 
-/* tree_search(model, blobs by seat, seat, turns, rolled, budget, max_turns, ended, winner,
- * standing, twister, playouts, horizon, exploration, cooperative) -> ([(index, visits)],
- * twister after): `uct_search` from a position between turns or at a seat's decision with
- * nothing touched (`ended` 0 playing, 1 home, 2 timeout; `winner` -1 for none;
- * `standing`: the state offers `standing()`, as `MctsBot.reward` asks). */
+/* tree_search(model, blobs by seat, seat, turns, rolled, budget, touched, max_turns,
+ * ended, winner, scoring, twister, playouts, horizon, exploration, cooperative) ->
+ * ([(index, visits)], twister after): `uct_search` from a position between turns or at a
+ * seat's decision (`touched`: the places of the blobs the turn has touched; `ended` 0
+ * playing, 1 home, 2 timeout; `winner` -1 for none; `scoring` 2 the state offers
+ * `win_chances()`, 1 `standing()` only, 0 neither, as `MctsBot.reward` asks). */
 static PyObject *k_tree_search(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *cap, *blobs, *words;
-    int seat, turns, rolled, budget, max_turns, ended, winner, standing, playouts, horizon;
+    PyObject *cap, *blobs, *touched, *words;
+    int seat, turns, rolled, budget, max_turns, ended, winner, scoring, playouts, horizon;
     int cooperative;
     double exploration;
-    if (!PyArg_ParseTuple(args, "OOiipiiiipOiidp", &cap, &blobs, &seat, &turns, &rolled,
-                          &budget, &max_turns, &ended, &winner, &standing, &words, &playouts,
-                          &horizon, &exploration, &cooperative))
+    if (!PyArg_ParseTuple(args, "OOiipiOiiiiOiidp", &cap, &blobs, &seat, &turns, &rolled,
+                          &budget, &touched, &max_turns, &ended, &winner, &scoring, &words,
+                          &playouts, &horizon, &exploration, &cooperative))
         return NULL;
     const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
     if (!m) return NULL;
     if (seat < 0 || seat > 1 || turns < 0 || turns > max_turns || budget < 0 || budget > 3 ||
-        ended < 0 || ended > 2 || winner < -1 || winner > 1 || (!ended && turns == max_turns)) {
+        ended < 0 || ended > 2 || winner < -1 || winner > 1 || (!ended && turns == max_turns) ||
+        scoring < 0 || scoring > 2) {
         PyErr_SetString(PyExc_ValueError, "not a position the kernel searches from");
         return NULL;
     }
@@ -214,24 +411,27 @@ static PyObject *k_tree_search(PyObject *self, PyObject *args) {
     if (!g) return NULL;
     TreePos root = {0};
     PyObject *out = NULL;
-    if (read_blobs(g, blobs)) {
+    g->seat = seat;
+    g->budget = budget;
+    if (read_blobs(g, blobs) || read_touched(g, touched) || (!rolled && g->ntouched)) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blobs the kernel cannot hold");
     } else {
-        g->seat = seat;
         g->turns = turns;
-        g->budget = budget;
         g->ended = ended;
         g->winner = winner;
         tree_store(&root, g);
         root.rolled = rolled;
-        TreeCtx ctx = {g, NULL, standing};
+        TreeCtx ctx = {g, NULL, scoring, {NULL, 0, 0}, {NULL, 0, 0}};
         UctGame game = {sizeof(TreePos), 2, &ctx, tree_to_move, tree_turns, tree_count,
-                        tree_apply, tree_chance, NULL, tree_playout, tree_result, NULL, NULL};
+                        tree_apply, tree_chance, NULL, tree_playout, tree_result, tree_key,
+                        tree_apply_key};
         PyObject *children = uct_search(&game, &root, &tw, playouts, horizon, exploration,
                                         cooperative);
         PyObject *after = children ? twister_words(&tw) : NULL;
         if (after) out = Py_BuildValue("(NN)", children, after);
         else Py_XDECREF(children);
+        free(ctx.listed.items);
+        free(ctx.table.items);
     }
     game_free(g);
     return out;

@@ -7,9 +7,10 @@ the game and the generator end as the readable rules leave them. What the kernel
 (turns, the end, the leaders, the counters, every blob) becomes a `State`, whose own
 `record()` makes the game's record: one place for scores and records.
 
-`playout` is the tree search's rollout (`pnp.state`'s optional hook): the random player
-from a given position, on a generator the kernel seeds from one draw of the search's.
-`tree_search` is the whole search (`pnp/_uct.h` over the kernel's positions, `_tree.h`).
+`playout` is the tree search's rollout (`pnp.state`'s optional hook): the greedy player
+(`State.rollout_action`) from a given position, a turn under way included, on a generator
+the kernel seeds from one draw of the search's. `tree_search` is the whole search (`pnp/_uct.h`
+over the kernel's positions, `_tree.h`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import random
 from typing import Any
 
 from pnp import mcts
-from pnp.games.home_in_one_piece import bots, model, rules
+from pnp.games.home_in_one_piece import model, outlook, rules, touches
 from pnp.games.home_in_one_piece.blobs import Blob
 from pnp.games.home_in_one_piece.state import State
 from pnp.memo import PerModel
@@ -36,7 +37,8 @@ def available() -> bool:
 
 
 def _build(play_model: model.PlayModel) -> object:
-    """The kernel's copy of the model and of the rules' and greedy player's constants."""
+    """The kernel's copy of the model and of the rules', the listed steps' and the
+    outlook's constants."""
     assert _kernel is not None
     m = play_model
     return _kernel.model(
@@ -48,14 +50,16 @@ def _build(play_model: model.PlayModel) -> object:
         m.rally,
         m.starts,
         m.dice,
-        bots.FAN,
-        bots.STRIDES,
-        bots.RING,
-        bots.SIDESTEP_TRIES,
+        touches.FAN,
+        touches.STRIDES,
+        touches.RING,
         model.APART,
         model.APART_SLACK,
         model.EPS,
         2 * math.pi,
+        outlook.WEIGHTS,
+        outlook.TEMPO,
+        outlook.MOST_PAIRS,
     )
 
 
@@ -95,68 +99,85 @@ def hypot(play_model: model.PlayModel, x: float, y: float) -> float:
     return float(_kernel.hypot(kernel_model(play_model), x, y))
 
 
-def playout(state: State, rng: random.Random, stop: int) -> None:
-    """Random play from `state` (between turns, or at a seat's decision with nothing
-    touched) until the game ends or `stop` turns are played, in place: the random player's
-    law and the very draws `random.Random(n)` gives the readable rules, n being the one
-    draw taken from `rng`."""
-    assert _kernel is not None and not (state.rolled and state.touched), "a turn's start"
-    if state.ended is not None or state.turns >= stop:
+def _touched(position: State) -> list[int]:
+    """The places of the own blobs the turn under way has touched."""
+    return [position.own.index(b) for b in position.touched] if position.rolled else []
+
+
+def _position(position: State) -> tuple[Any, ...]:
+    """A position as the kernel's `playout` and `tree_search` take it: the model, the
+    blobs, the seat, the turn, the roll under way and what it has touched, the turn limit."""
+    return (
+        kernel_model(position.model),
+        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in position.blobs],
+        position.seat,
+        position.turns,
+        position.rolled,
+        position.budget,
+        _touched(position),
+        position.max_turns,
+    )
+
+
+def playout(position: State, rng: random.Random, stop: int) -> None:
+    """The search's rollout policy (the greedy player, `State.rollout_action`) from
+    `position` (between turns, or at a seat's decision, a turn under way included) until
+    the game ends or `stop` turns are played, in place: its law and the very draws
+    `random.Random(n)` gives the readable rules, n being the one draw taken from `rng`."""
+    assert _kernel is not None
+    if position.ended is not None or position.turns >= stop:
         return
     turns, end, winner, leaders, counts, blobs = _kernel.playout(
-        kernel_model(state.model),
-        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in state.blobs],
-        state.seat,
-        state.turns,
-        state.rolled,
-        state.budget,
-        state.max_turns,
-        [state.counters[c] for c in rules.COUNTERS],
+        *_position(position),
+        [position.counters[c] for c in rules.COUNTERS],
         stop,
         rng.getrandbits(64),
     )
-    state.blobs = [[Blob(*b) for b in seat] for seat in blobs]
-    state.seat ^= (turns - state.turns) & 1
-    state.turns, state.rolled, state.touched, state.moves = turns, False, [], []
-    state.ended = rules.Termination(end) if end else None
-    state.winner = None if winner < 0 else winner
-    state.leaders += leaders
-    state.counters = dict(zip(rules.COUNTERS, counts, strict=True))
+    position.blobs = [[Blob(*b) for b in seat] for seat in blobs]
+    position.seat ^= (turns - position.turns) & 1
+    position.turns, position.rolled, position.touched, position.moves = turns, False, [], []
+    position.ended = rules.Termination(end) if end else None
+    position.winner = None if winner < 0 else winner
+    position.leaders += leaders
+    position.counters = dict(zip(rules.COUNTERS, counts, strict=True))
 
 
 def tree_search(
-    state: State,
+    position: State,
     rng: random.Random,
     budget: int,
     playout_turns: int,
     exploration: float,
     cooperative: bool,
 ) -> dict[Any, int]:
-    """`pnp.mcts.MctsBot.search` from `state` (between turns, or at a seat's decision with
-    nothing touched) on the kernel: the same visits, and `rng` left where it leaves it."""
-    assert _kernel is not None and not (state.rolled and state.touched), "a turn's start"
-    ended = 0 if state.ended is None else 1 if state.ended is rules.Termination.HOME else 2
-    position = (
-        kernel_model(state.model),
-        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in state.blobs],
-        state.seat,
-        state.turns,
-        state.rolled,
-        state.budget,
-        state.max_turns,
+    """`pnp.mcts.MctsBot.search` from `position` (between turns, or at a seat's decision, a
+    turn under way included) on the kernel: the same visits, and `rng` left where it
+    leaves it."""
+    assert _kernel is not None
+    ended = 0 if position.ended is None else 1 if position.ended is rules.Termination.HOME else 2
+    scoring = (
+        2
+        if callable(getattr(position, "win_chances", None))
+        else 1
+        if callable(getattr(position, "standing", None))
+        else 0
+    )  # as `pnp.mcts.MctsBot.reward` asks
+    args = (
+        *_position(position),
         ended,
-        -1 if state.winner is None else state.winner,
-        callable(getattr(state, "standing", None)),  # as `pnp.mcts.MctsBot.reward` asks
+        -1 if position.winner is None else position.winner,
+        scoring,
     )
     # the root's children: a decision's actions by index, else the rolls (blobs showing)
-    legal: list[Any] = state.legal_actions() if state.rolled and state.ended is None else []
-    if not state.rolled:
-        legal = list(range(len(state.model.dice) + 1))
+    live = position.rolled and position.ended is None
+    legal: list[Any] = position.legal_actions() if live else []
+    if not position.rolled:
+        legal = list(range(len(position.model.dice) + 1))
 
     def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
         assert _kernel is not None
         children, after = _kernel.tree_search(
-            *position, words, budget, playout_turns, exploration, cooperative
+            *args, words, budget, playout_turns, exploration, cooperative
         )
         return children, after
 

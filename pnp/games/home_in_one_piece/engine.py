@@ -50,6 +50,16 @@ RATIOS = {
     "stall_share": ("stalled_turns", "rolls"),
     "touches_per_turn": ("touches", "rolls"),
 }
+MCTS_BUDGET = 1000
+"""Playouts an mcts seat spends per decision: more than the touches a decision lists (up to
+about 220), so every first touch is tried (docs/skilled-play.md has the skill trace)."""
+PLAYOUT_TURNS = 8
+"""Turns a playout runs, played by the greedy player (`State.rollout_action`), before it is
+scored on `State.win_chances()`: of 1, 2, 4, 8, 16 and 40 turns, 8 won most against greedy
+within the time a decision may take (docs/skilled-play.md)."""
+MCTS_EXPLORATION = 0.1
+"""UCB1's constant: the win chances of a decision's touches differ by hundredths, which
+`pnp.mcts.EXPLORATION` (1.41) would drown (the search then spreads its playouts evenly)."""
 OPTIONS = (
     SimOption(
         "reach",

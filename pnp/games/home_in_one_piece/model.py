@@ -196,10 +196,36 @@ def nearest_in_discs(tx: float, ty: float, discs: Sequence[Disc]) -> tuple[float
 
 
 APART_SLACK = 1e-7
-"""mm: a spot moved apart lies this far past the touching distance, so `clear` holds."""
+"""mm: a spot found on a pushed-out circle lies this far past the touching distance, so
+`clear` holds there."""
 
 
-def apart_spot(
+def _towards(cx: float, cy: float, rho: float, x: float, y: float) -> tuple[float, float]:
+    """The point of the circle (cx, cy, rho) nearest (x, y) (straight up from the centre
+    when (x, y) is the centre: every point is as near)."""
+    d = math.hypot(x - cx, y - cy)
+    ux, uy = ((x - cx) / d, (y - cy) / d) if d > 0 else (0.0, 1.0)
+    return cx + ux * rho, cy + uy * rho
+
+
+def _edge_crossings(
+    cx: float, cy: float, rho: float, box: tuple[float, float, float, float]
+) -> list[tuple[float, float]]:
+    """Where the circle (cx, cy, rho) meets the lines x = lo_x, x = hi_x, y = lo_y, y = hi_y."""
+    lo_x, hi_x, lo_y, hi_y = box
+    out = []
+    for edge in (lo_x, hi_x):
+        h = rho * rho - (edge - cx) ** 2
+        if h >= 0:
+            out += [(edge, cy + math.sqrt(h)), (edge, cy - math.sqrt(h))]
+    for edge in (lo_y, hi_y):
+        h = rho * rho - (edge - cy) ** 2
+        if h >= 0:
+            out += [(cx + math.sqrt(h), edge), (cx - math.sqrt(h), edge)]
+    return out
+
+
+def nearest_clear(
     model: PlayModel,
     x: float,
     y: float,
@@ -208,40 +234,39 @@ def apart_spot(
     anchors: Sequence[Disc],
 ) -> tuple[float, float] | None:
     """The nearest centre to (x, y) where a disc of radius `r` lies on the board, clear of
-    every disc in `avoid`; among those inside all `anchors` (the turn-start reach) if any.
+    every disc in `avoid` and inside every one of `anchors` (the turn-start reach: part of
+    each blob's dough stays where it was); None when there is no such centre.
 
-    The nearest such point lies on the edge of the free region, so the candidates are
-    (x, y) pushed straight out of each disc, where two pushed-out circles cross, where one
-    meets a board edge, and the board's corners; None only when dough covers the board.
+    The region is the anchors' common part, cut to the board and with every avoided disc
+    (pushed out by `APART`) taken away. Its nearest point to (x, y) is (x, y) held to the
+    board, or lies on one of its edges: nearest (x, y) on one circle, where two circles
+    cross, where a circle meets a board edge, or at a corner; so those candidates find it,
+    and find one whenever the region is not empty. Avoided discs that miss an anchor's
+    disc cannot bound the region and add no candidates.
     """
     lo_x, hi_x, lo_y, hi_y = r, model.width - r, r, model.height - r
-    rings = [(ox, oy, r + orad + APART + APART_SLACK) for ox, oy, orad in avoid]
-    candidates = [(x, y)]
-    for ox, oy, s in rings:
-        d = math.hypot(x - ox, y - oy)
-        ux, uy = ((x - ox) / d, (y - oy) / d) if d > 0 else (0.0, 1.0)
-        candidates.append((ox + ux * s, oy + uy * s))
-        for edge in (lo_x, hi_x):
-            h = s * s - (edge - ox) ** 2
-            if h >= 0:
-                candidates += [(edge, oy + math.sqrt(h)), (edge, oy - math.sqrt(h))]
-        for edge in (lo_y, hi_y):
-            h = s * s - (edge - oy) ** 2
-            if h >= 0:
-                candidates += [(ox + math.sqrt(h), edge), (ox - math.sqrt(h), edge)]
-    for i, a in enumerate(rings):
-        for b in rings[i + 1 :]:
+    rings = []
+    for ox, oy, orad in avoid:
+        s = r + orad + APART + APART_SLACK
+        if all((ox - ax) ** 2 + (oy - ay) ** 2 < (s + rho) ** 2 for ax, ay, rho in anchors):
+            rings.append((ox, oy, s))
+    circles = list(anchors) + rings
+    candidates = [clamp(model, x, y, r)]
+    for cx, cy, rho in circles:
+        candidates.append(_towards(cx, cy, rho, x, y))
+        candidates += _edge_crossings(cx, cy, rho, (lo_x, hi_x, lo_y, hi_y))
+    for i, a in enumerate(circles):
+        for b in circles[i + 1 :]:
             candidates += circle_crossings(a, b)
     candidates += [(lo_x, lo_y), (lo_x, hi_y), (hi_x, lo_y), (hi_x, hi_y)]
-    free = [
+    good = [
         (cx, cy)
         for cx, cy in candidates
         if lo_x - 1e-9 <= cx <= hi_x + 1e-9
         and lo_y - 1e-9 <= cy <= hi_y + 1e-9
+        and inside_all(cx, cy, anchors)
         and clear(cx, cy, r, avoid)
     ]
-    held = [c for c in free if inside_all(c[0], c[1], anchors)]
-    pool = held or free
-    if not pool:
+    if not good:
         return None
-    return min(pool, key=lambda c: ((c[0] - x) ** 2 + (c[1] - y) ** 2, c))
+    return min(good, key=lambda c: ((c[0] - x) ** 2 + (c[1] - y) ** 2, c))

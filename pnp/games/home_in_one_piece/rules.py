@@ -16,16 +16,16 @@ or the turn is over. Both check every rule and say what happened.
   at least two; all of them join in one go (a roll of 3 may join three). A join ends the
   turn. A join that would land on the other player's dough still happens (the seed: your
   dough touched theirs, so move it apart and end the turn): the joined blob is moved to
-  the nearest spot clear of all other dough (`apart_spot`), keeping part of its dough on
-  a turn-start spot when it can. One that would run into another of your own blobs is
-  not allowed.
+  the nearest spot clear of all other dough that still overlaps every one of its blobs'
+  turn-start discs (`model.nearest_clear`: the seed keeps part of each blob where it
+  was). Where no such spot exists the join is not allowed, nor is one that would run into
+  another of your own blobs (`landing` says where a join would end, or that it may not).
 - The win: all your dough as one blob wholly inside the home zone, checked after each turn.
 
-As a game-state API (`pnp.state.State`, in `state.py`), a turn is two steps: a chance node
-(the roll, an outcome per number of blobs showing) and one decision, a `Turn`: the whole
-list of the player's touches (`Shift` a blob towards a point, `Join` a group near a point),
-played in order by `shift` and `join`. Targets are continuous, so an action carries its
-target as data, and `legal_actions()` is a canonical finite sample (see `state.py`).
+As a game-state API (`pnp.state.State`, in `state.py`), a turn is a chance node (the roll)
+and then one decision a touch: a `Shift` (a blob towards a point), a `Join` (a group near a
+point) or `END` (the player is done). Targets are continuous, so an action carries its
+target as data, and `legal_actions()` lists a finite set of them (see `touches.py`).
 
 Decisions the spec leaves open (each a named constant or option):
 - Blobs never break in two: the model has no reason to split dough, so that rule is moot.
@@ -47,11 +47,11 @@ from pnp.games.home_in_one_piece.blobs import Blob, reach
 from pnp.games.home_in_one_piece.model import (
     Disc,
     PlayModel,
-    apart_spot,
     clamp,
     clear,
     free_fraction,
     inside_all,
+    nearest_clear,
     nearest_in_discs,
 )
 from pnp.outcome import CUTOFF
@@ -99,23 +99,20 @@ class Join(NamedTuple):
     y: float
 
 
+class End(NamedTuple):
+    """The player is done touching: the turn ends."""
+
+
+END = End()
+
 Move = Shift | Join
-
-
-class Turn(NamedTuple):
-    """A seat's whole turn: its touches in order (none: the player touches nothing)."""
-
-    moves: tuple[Move, ...] = ()
-
-
-PASS = Turn()
 
 
 @dataclass
 class Position:
     """One game in progress; `blobs[seat]` lists that seat's blobs in a fixed order (a
     `Shift` or `Join` names blobs by their place in it). `moves` logs this turn's touches
-    as action data, so a player's turn played on a copy becomes one `Turn`."""
+    as action data, so a turn planned on a copy can be handed out touch by touch."""
 
     model: PlayModel
     blobs: list[list[Blob]]
@@ -159,6 +156,16 @@ def may_touch(state: Position, blobs: Sequence[Blob]) -> bool:
     """Would touching `blobs` (some maybe touched already) stay within the roll?"""
     new = [b for b in blobs if b not in state.touched]
     return not state.turn_over and len(state.touched) + len(new) <= state.budget
+
+
+def fresh(state: Position) -> list[Blob]:
+    """Own blobs not touched yet this turn."""
+    return [b for b in state.own if b not in state.touched]
+
+
+def touches_left(state: Position) -> int:
+    """How many more blobs the roll lets the player touch (0 once the turn is over)."""
+    return 0 if state.turn_over else state.budget - len(state.touched)
 
 
 def _touch(state: Position, blobs: Sequence[Blob]) -> None:
@@ -242,8 +249,7 @@ def clear_spot(
     state: Position, group: Sequence[Blob], target: tuple[float, float], of_all: bool
 ) -> tuple[float, float] | None:
     """The group's join spot near `target` if it keeps clear of the player's other blobs
-    (and of the other player's too when `of_all`), else None. Without `of_all`, a spot
-    is found exactly when `join` accepts the group and target."""
+    (and of the other player's too when `of_all`), else None."""
     spot = join_spot(state, group, *target)
     if spot is None:
         return None
@@ -253,35 +259,51 @@ def clear_spot(
     return spot if clear(spot[0], spot[1], joined_radius(state, group), around) else None
 
 
+def landing(
+    state: Position, group: Sequence[Blob], tx: float, ty: float
+) -> tuple[tuple[float, float], bool] | None:
+    """Where `join` would set the group down aimed at (tx, ty), and whether it was moved
+    apart from the other player's dough; None when the join is not allowed there: the
+    blobs cannot meet, the joined blob would run into another of the player's blobs, or it
+    would land on the other player's dough with no clear spot in the blobs' reach."""
+    spot = clear_spot(state, group, (tx, ty), of_all=False)
+    if spot is None:
+        return None
+    big = joined_radius(state, group)
+    if clear(spot[0], spot[1], big, [b.disc() for b in state.other]):
+        return spot, False
+    anchors = [(b.ax, b.ay, reach(state.model, b.r, big)) for b in group]
+    moved = nearest_clear(state.model, *spot, big, discs_except(state, group), anchors)
+    return None if moved is None else (moved, True)
+
+
 def join(state: Position, group: Sequence[Blob], tx: float, ty: float) -> str:
     """Join `group` into one blob near (tx, ty) and end the turn: "joined", or "apart" when
     it landed on the other player's dough and was moved clear of it."""
     if len(group) < 2 or len({id(b) for b in group}) < len(group):
         raise IllegalMove("a join needs two or more different blobs")
     _check_own(state, group)
-    spot = join_spot(state, group, tx, ty)
-    if spot is None:
-        raise IllegalMove("these blobs cannot reach one spot from where they began the turn")
-    big = joined_radius(state, group)
-    rest = [b.disc() for b in state.own if b not in group]
-    if not clear(spot[0], spot[1], big, rest):
-        raise IllegalMove("the joined blob would run into another of your blobs")
+    landed = landing(state, group, tx, ty)
+    if landed is None:
+        if join_spot(state, group, tx, ty) is None:
+            raise IllegalMove("these blobs cannot reach one spot from where they began the turn")
+        if clear_spot(state, group, (tx, ty), of_all=False) is None:
+            raise IllegalMove("the joined blob would run into another of your blobs")
+        raise IllegalMove(
+            "the joined blob would land on the other player's dough, and no clear spot "
+            "lies within its blobs' reach"
+        )
+    spot, apart = landed
     state.moves.append(Join(tuple(state.own.index(b) for b in group), tx, ty))
     _touch(state, group)
     state.turn_over = True
-    outcome = "joined"
-    if not clear(spot[0], spot[1], big, [b.disc() for b in state.other]):
-        state.counters["blocked"] += 1
-        anchors = [(b.ax, b.ay, reach(state.model, b.r, big)) for b in group]
-        moved = apart_spot(state.model, *spot, big, discs_except(state, group), anchors)
-        if moved is None:  # dough covers the board: nowhere to put it down
-            return "touched"
-        spot, outcome = moved, "apart"
+    state.counters["blocked"] += apart
     units = sum(b.units for b in group)
+    big = joined_radius(state, group)
     state.blobs[state.seat] = [b for b in state.own if b not in group]
     state.own.append(Blob(spot[0], spot[1], units, big, spot[0], spot[1]))
     state.counters["joins"] += 1
-    return outcome
+    return "apart" if apart else "joined"
 
 
 # --- the win and the scores ---------------------------------------------------------------
@@ -325,23 +347,6 @@ def roll(state: Position, allowed: int) -> None:
     begin_turn(state, allowed)
     if allowed == 0:
         end_turn(state)
-
-
-def play(state: Position, turn: Turn) -> None:
-    """Play a seat's touches in order through `shift` and `join`, then end the turn."""
-    own = state.own
-    for move in turn.moves:
-        if any(not 0 <= i < len(own) for i in _named(move)):
-            raise IllegalMove(f"no blob {move} among the player's {len(own)}")
-        if isinstance(move, Shift):
-            shift(state, own[move.blob], move.x, move.y)
-        else:
-            join(state, [own[i] for i in move.blobs], move.x, move.y)
-    end_turn(state)
-
-
-def _named(move: Move) -> tuple[int, ...]:
-    return (move.blob,) if isinstance(move, Shift) else move.blobs
 
 
 def end_turn(state: Position) -> None:

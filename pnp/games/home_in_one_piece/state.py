@@ -1,37 +1,36 @@
 """Home in One Piece as a game-state API (`pnp.state.State`) over the rules of `rules.py`.
 
-A turn is two steps. At a chance node the blob dice are rolled: the outcome is the number
-of blobs showing (0 to the number of dice), drawn face by face as `dice_model.roll` does.
-A blank roll ends the turn at once; otherwise the seat makes one decision, a `Turn`: its
-touches in order, each a `Shift` (a blob towards a point) or a `Join` (a group near a
-point), which `rules.play` plays through `shift` and `join`.
+A turn is a chance node and then a decision a touch. At the chance node the blob dice are
+rolled: the outcome is the number of blobs showing (0 to the number of dice), drawn face by
+face as `dice_model.roll` does. A blank roll ends the turn at once; otherwise the seat
+decides, one touch at a time: a `Shift` (a blob towards a point), a `Join` (a group near a
+point) or `END`. The turn ends on `END`, on a touch that ends it by the rules (a join, dough
+set down on the other player's), and once the roll lets no untouched blob be touched.
 
 Continuous choices. Where a blob goes is a point of the plane, so an action carries its
-target as data. Which blobs act is discrete, the target is not: `legal_actions()` is a
-canonical finite sample, not every legal turn. It lists touching nothing, touching one
-blob towards the seat's rally point (one action per blob), and joining every group the
-roll allows that can meet, aimed at the rally (exactly the groups `join` accepts there).
-Any other `Turn` that `rules.play` accepts is legal too (`is_legal`): the random player's
-drawn targets, the greedy player's planned steps. Perft counts over this sample, so it
-counts the discrete branching: which blob or group acts, and the roll.
+target as data. `legal_actions()` lists `END` and a finite set of touches (`touches.py`):
+each untouched blob's steps (the greedy player's fan and a ring every way, where clear)
+and each group's clear join spots; every touch the greedy player makes is among them, and
+every kind of turn the rules allow (one, two or three blobs moved, a step then a join, any
+group that may join) has members. Any other touch `rules.shift` or `rules.join` accepts is
+legal too (`is_legal`): the random player's drawn targets, a second touch of a blob.
+Perft counts over this set.
 
-`playout(rng, stop)` plays the random player on the compiled kernel from here, for the tree
-search's rollouts (`compiled.playout`), and `tree_search` runs the whole search there
-(`compiled.tree_search`), where the kernel is built. `standing()` scores a playout the
-search cuts off: the score, then how near the dough lies to its rally point (a search
-scored so beat one that scored nothing there, at the same budget and horizon).
+A player who plans a whole turn (the random player's draws, the greedy planner) plays it
+on a copy of the state (`turn_copy`) and hands its touches out one decision at a time
+(`follow_plan`): the random player draws all the blobs it will touch before any target, as
+it always has, so a seed plays the same game touch by touch as the kernel plays whole turns.
 
-`random_action(rng)` is the random player's turn with the draws it has always made (half
-the time a roll of two or more joins a random group near a random point, else random
-blobs each to a random point within reach), so a seed plays the same game as before; it is
-not a uniform pick from the sample, which is not the whole choice. It is played on a copy,
-to know when a touch ends the turn, and handed back as one `Turn`. That player draws all
-the blobs it will touch before any target, which is why a whole turn is one decision
-rather than one decision a touch.
+The tree search (`pnp.mcts`) plays its rollouts with the greedy player (`rollout_action`)
+and scores a playout it cuts off on `win_chances()` (`outlook.py`); `playout(rng, stop)`
+plays those rollouts on the compiled kernel from here (`compiled.playout`), and
+`tree_search` runs the whole search there (`compiled.tree_search`), where the kernel is
+built. `standing()` (the score, then how near the dough lies to its rally point) is the
+cut-off's older score, kept for a search that asks for it.
 
-Notation: a roll is ``roll 2``; a turn lists its touches, ``b3>120.5,88.25`` (blob 3
-towards that point) and ``b0+b2@300.0,140.0`` (a join), or ``pass``; coordinates are
-printed exactly (Python's shortest repr), so `parse_action` reads back the same floats.
+Notation: a roll is ``roll 2``; a touch is ``b3>120.5,88.25`` (blob 3 towards that point) or
+``b0+b2@300.0,140.0`` (a join), and ``end`` ends the turn; coordinates are printed exactly
+(Python's shortest repr), so `parse_action` reads back the same floats.
 """
 
 from __future__ import annotations
@@ -44,36 +43,40 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Self
 
-from pnp.games.home_in_one_piece import dice_model
+from pnp.games.home_in_one_piece import dice_model, greedy, outlook, touches
 from pnp.games.home_in_one_piece.blobs import Blob, centroid, groups, reach
 from pnp.games.home_in_one_piece.model import PlayModel
 from pnp.games.home_in_one_piece.rules import (
-    PASS,
+    END,
+    End,
     IllegalMove,
     Join,
     Move,
     Position,
     Shift,
-    Turn,
-    clear_spot,
     end_turn,
+    fresh,
     join,
-    play,
+    landing,
     roll,
     score,
     shift,
+    touches_left,
 )
 from pnp.outcome import GameRecord, Outcome
 from pnp.state import CHANCE, TERMINAL
 
-Action = int | Turn
-"""A roll (blobs showing) at a chance node, a `Turn` at a seat's decision."""
+Action = int | Move | End
+"""A roll (blobs showing) at a chance node; a touch or `END` at a seat's decision."""
+
+Planner = Callable[[Position, random.Random], None]
+"""Plays the rest of a seat's turn on a copy of the state (see `State.follow_plan`)."""
 
 
 class State(Position):
     """A position with the game-state API: who moves, what they may do, and the end."""
 
-    _planned: tuple[Turn, Position] | None = None  # see `played_on_copy`
+    _plan: tuple[str, int, int, tuple[Move, ...]] | None = None  # see `follow_plan`
 
     @property
     def players(self) -> int:
@@ -85,23 +88,14 @@ class State(Position):
         return self.seat if self.rolled else CHANCE
 
     def legal_actions(self) -> list[Action]:
-        """The canonical finite sample of turns (see the module docstring)."""
-        own, k = self.own, self.budget
-        rally = self.model.rally[self.seat]
-        actions: list[Action] = [PASS]
-        actions += [Turn((Shift(i, *rally),)) for i in range(len(own))]
-        place = {id(b): i for i, b in enumerate(own)}
-        for size in range(2, min(k, len(own)) + 1):
-            for group in groups(self.model, own, size):
-                if clear_spot(self, group, rally, of_all=False) is not None:
-                    actions.append(Turn((Join(tuple(place[id(b)] for b in group), *rally),)))
-        return actions
+        """`END`, then the listed touches (see `touches.py`)."""
+        return [END, *touches.options(self)]
 
     def is_legal(self, action: Action) -> bool:
-        """Would `apply` accept `action` here (a listed roll, or a turn the rules allow)?"""
+        """Would `apply` accept `action` here (a listed roll, or a touch the rules allow)?"""
         if self.current_player() == CHANCE:
-            return action in roll_odds(self.model.dice)
-        if self.current_player() == TERMINAL or not isinstance(action, Turn):
+            return isinstance(action, int) and action in roll_odds(self.model.dice)
+        if self.current_player() == TERMINAL or not isinstance(action, (Shift, Join, End)):
             return False
         try:
             self.clone().apply(action)
@@ -111,7 +105,7 @@ class State(Position):
 
     def parse_action(self, text: str) -> Action:
         """The legal action `action_str` printed as `text` (`pnp.state.State`'s optional
-        hook: `legal_actions` is only a sample of the continuous targets)."""
+        hook: `legal_actions` lists only some of the continuous targets)."""
         action = parse_action(text)
         if not self.is_legal(action):
             raise ValueError(f"{text} is not legal here")
@@ -124,36 +118,47 @@ class State(Position):
         return dice_model.roll(self.model.dice, rng)
 
     def random_action(self, rng: random.Random) -> Action:
-        scratch = self.turn_copy()
-        random_turn(scratch, rng)
-        return self.played_on_copy(scratch)
+        """The random player's next touch (`random_turn`, planned for the rest of the turn
+        when no plan of it is under way); not a uniform pick from the listed touches."""
+        return self.follow_plan("random", random_turn, rng)
+
+    def rollout_action(self, rng: random.Random) -> Action:
+        """The tree search's rollout policy (`pnp.mcts`): the greedy player's next touch."""
+        return self.follow_plan("greedy", greedy.take_turn, rng)
+
+    def follow_plan(self, who: str, planner: Planner, rng: random.Random) -> Action:
+        """The next touch of the turn `planner` plays, or `END` once it is played out.
+
+        The plan is made on a copy (`turn_copy`) the first time `who` is asked this turn,
+        or when the touches made since are not its own, and kept on this state until it
+        is played out; `clone` leaves it behind. Playing the same touches on the state
+        gives the same position, so the turn is the one planned."""
+        planned = self._plan
+        done = tuple(self.moves)
+        key = (who, self.seat, self.turns)
+        if planned is None or planned[:3] != key or planned[3][: len(done)] != done:
+            scratch = self.turn_copy()
+            planner(scratch, rng)
+            planned = self._plan = (*key, tuple(scratch.moves))
+        moves = planned[3]
+        return moves[len(done)] if len(moves) > len(done) else END
 
     def turn_copy(self) -> Self:
-        """A copy to plan the seat's turn on, before it touches anything. Touches move only
-        the seat's own blobs and change only the turn's records, so only those are copied;
-        the copy is for `played_on_copy`, not for play beyond this turn."""
-        assert self.rolled and not self.touched, "a turn is planned from its start"
+        """A copy to plan the rest of the seat's turn on. Touches move only the seat's own
+        blobs and change only the turn's records, so only those are copied; the copy is for
+        planning, not for play beyond this turn."""
+        assert self.rolled and not self.turn_over, "a turn is planned while it goes on"
         new = copy.copy(self)
+        copies = {id(b): Blob(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in self.own}
         new.blobs = list(self.blobs)
-        new.blobs[self.seat] = [Blob(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in self.own]
-        new.moves = []
-        new.touched = []
+        new.blobs[self.seat] = [copies[id(b)] for b in self.own]
+        new.touched = [copies[id(b)] for b in self.touched]
+        new.moves = list(self.moves)
         new.counters = dict(self.counters)
-        new._planned = None
+        new._plan = None
         return new
 
-    def played_on_copy(self, scratch: Position) -> Turn:
-        """The touches a player made on `scratch` (this state's `turn_copy`) as one action.
-
-        The copy is kept until the next `apply`: applying that very action adopts it instead
-        of playing the same touches again (the same calls on the same position give the same
-        position), so a bot that plans on a copy costs one play of its turn, not two."""
-        turn = Turn(tuple(scratch.moves))
-        self._planned = (turn, scratch)
-        return turn
-
     def apply(self, action: Action) -> None:
-        planned, self._planned = self._planned, None
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalMove("the game is over")
@@ -161,13 +166,21 @@ class State(Position):
             if not isinstance(action, int) or action not in roll_odds(self.model.dice):
                 raise IllegalMove(f"{action!r} is not a roll of these dice")
             roll(self, action)
-        elif not isinstance(action, Turn):
-            raise IllegalMove(f"{action!r} is not a turn")
-        elif planned is not None and planned[0] is action:
-            vars(self).update(vars(planned[1]))
+        elif isinstance(action, End):
             end_turn(self)
+        elif isinstance(action, (Shift, Join)):
+            own = self.own
+            named = (action.blob,) if isinstance(action, Shift) else action.blobs
+            if any(not 0 <= i < len(own) for i in named):
+                raise IllegalMove(f"no blob {action} among the player's {len(own)}")
+            if isinstance(action, Shift):
+                shift(self, own[action.blob], action.x, action.y)
+            else:
+                join(self, [own[i] for i in action.blobs], action.x, action.y)
+            if touches_left(self) == 0 or not fresh(self):
+                end_turn(self)
         else:
-            play(self, action)
+            raise IllegalMove(f"{action!r} is not a touch")
 
     def is_terminal(self) -> bool:
         return self.ended is not None
@@ -190,7 +203,7 @@ class State(Position):
         new.moves = list(self.moves)
         new.leaders = list(self.leaders)
         new.counters = dict(self.counters)
-        new._planned = None
+        new._plan = None
         return new
 
     def standing(self) -> list[float]:
@@ -206,14 +219,18 @@ class State(Position):
             out.append(score(self, s) + 1 - spread / far)
         return out
 
+    def win_chances(self) -> list[float]:
+        """Each seat's chance to win from here (`outlook.py`): a cut-off playout's reward."""
+        return outlook.win_chances(self)
+
     @property
     def playout(self) -> Callable[[random.Random, int], None] | None:
-        """Random play from here on the kernel (`pnp.state`'s optional hook, see
-        `compiled.playout`); None without the kernel or in the middle of a turn played
-        touch by touch, where the search plays the readable rules."""
+        """The search's rollout policy from here on the kernel (`pnp.state`'s optional hook,
+        see `compiled.playout`); None without the kernel, where the search plays
+        `rollout_action` on the readable rules."""
         from pnp.games.home_in_one_piece import compiled  # it imports this module
 
-        if not compiled.available() or (self.rolled and self.touched):
+        if not compiled.available():
             return None
         return partial(compiled.playout, self)
 
@@ -226,18 +243,19 @@ class State(Position):
         cooperative: bool,
     ) -> dict[Action, int] | None:
         """`pnp.mcts.MctsBot.search` on the kernel (`compiled.tree_search`): the same visits
-        and draws; None without the kernel or in the middle of a turn played touch by
-        touch, where the readable search runs."""
+        and draws; None without the kernel, where the readable search runs."""
         from pnp.games.home_in_one_piece import compiled  # it imports this module
 
-        if not compiled.available() or (self.rolled and self.touched):
+        if not compiled.available():
             return None
         return compiled.tree_search(self, rng, budget, playout_turns, exploration, cooperative)
 
     def action_str(self, action: Action) -> str:
         if isinstance(action, int):
             return f"roll {action}"
-        return " ".join(_move_str(m) for m in action.moves) or "pass"
+        if isinstance(action, End):
+            return "end"
+        return _move_str(action)
 
     def record(self) -> GameRecord:
         return GameRecord(
@@ -270,22 +288,23 @@ def roll_odds(dice: tuple[tuple[int, ...], ...]) -> dict[int, Fraction]:
 
 
 def random_turn(state: Position, rng: random.Random) -> None:
-    """The random player's touches, played on `state`: half the time a roll of two or more
-    lets it join, it joins a uniformly chosen group of blobs that can meet, near a uniformly
-    random point of the board; otherwise it touches as many random blobs as it may and
-    sends each to a uniform point within its reach."""
-    own, k = state.own, state.budget
+    """The random player's touches for the rest of the turn, played on `state`: half the
+    time the roll lets it touch two or more untouched blobs, it joins a uniformly chosen
+    group of them that can meet, near a uniformly random point of the board (near the
+    group's centre if the rules refuse that point); otherwise it touches as many random
+    untouched blobs as it may and sends each to a uniform point within its reach."""
+    own, k = fresh(state), touches_left(state)
     if k >= 2 and len(own) >= 2 and rng.random() < 0.5:
         options = [
             g
             for size in range(2, min(k, len(own)) + 1)
             for g in groups(state.model, own, size)
-            if clear_spot(state, g, centroid(g), of_all=False)
+            if landing(state, g, *centroid(g))
         ]
         if options:
             group = options[rng.randrange(len(options))]
             target = (rng.uniform(0, state.model.width), rng.uniform(0, state.model.height))
-            if clear_spot(state, group, target, of_all=False) is None:
+            if landing(state, group, *target) is None:
                 target = centroid(group)
             join(state, group, *target)
             return
@@ -310,17 +329,13 @@ def parse_action(text: str) -> Action:
     """The action `action_str` printed as `text` (a `ValueError` if it is not one)."""
     if text.startswith("roll "):
         return int(text[5:])
-    if text == "pass":
-        return PASS
-    return Turn(tuple(_parse_move(word) for word in text.split(" ")))
-
-
-def _parse_move(word: str) -> Move:
-    if ">" in word:
-        blob, point = word.split(">")
+    if text == "end":
+        return END
+    if ">" in text:
+        blob, point = text.split(">")
         x, y = point.split(",")
         return Shift(_blob_number(blob), float(x), float(y))
-    names, point = word.split("@")
+    names, point = text.split("@")
     x, y = point.split(",")
     return Join(tuple(_blob_number(n) for n in names.split("+")), float(x), float(y))
 
