@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_dh_properties import kits
 
-from pnp.games.desert_home import compiled, engine, rules, turn
+from pnp.games.desert_home import compiled, engine, moves, rules, turn
 from pnp.games.desert_home.model import play_model
 from pnp.games.desert_home.params import DesertHomeParams
 
@@ -66,6 +66,36 @@ def test_the_kernel_plays_the_readable_games_on_the_default_kit():
     assert ends["refuge"] and ends["timeout"]  # both ends met (a quarter time out)
 
 
+@pytest.mark.parametrize("groups", ["split", "whole"])
+def test_the_kernel_reads_the_groups_and_the_influx_as_the_readable_rules(groups, monkeypatch):
+    """Both readings of the groups rule (parts of a group moved, or only whole groups), and
+    the influx that places every figure due: the games compared reach each, for both bots
+    (counted in the readable games)."""
+    narrowed, parts = Counter(), Counter()
+    fields, apply = moves.influx_fields, turn.apply
+
+    def counted_fields(state, pending):
+        out = fields(state, pending)
+        narrowed[out != moves.influx_cells(state, pending[0])] += 1
+        return out
+
+    def counted_apply(state, action):
+        if action[0] == rules.MOVE and action[3] != rules.BEARER:
+            whole = (state.figs[action[1]], state.tents[action[1]])
+            parts[action[5:] != whole] += 1
+        apply(state, action)
+
+    monkeypatch.setattr(moves, "influx_fields", counted_fields)
+    monkeypatch.setattr(turn, "apply", counted_apply)
+    model = engine.prepare(DesertHomeParams(groups=groups), 2)
+    for bot in ("greedy", "random"):
+        for i in range(4):
+            kernel, reference = both_ways(model, f"6:{i}", max_rounds=100, bot=bot)
+            assert kernel == reference
+    assert narrowed[True] > 0
+    assert parts[True] > 0 if groups == "split" else parts[True] == 0
+
+
 @settings(max_examples=30, deadline=None)
 @given(kits(), st.integers(0, 2**32))
 def test_the_kernel_plays_the_reference_games_on_every_kind_of_kit(params, seed):
@@ -100,9 +130,9 @@ def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(
     monkeypatch.setattr(turn, "swap", lambda state, c: (swaps.update([c]), swap(state, c)))
     model = engine.prepare(DesertHomeParams(**changes), 2)
     games = []
-    # the shortage comes in about 1 random game in 20 on its kit: games 12 and 16 reach it;
-    # greedy games 2 and 7 reach it, and greedy games 6 and 8 the deck's end
-    seeds = {"shortage": (0, 1, 2, 3, 12, 16)} if bot == "random" else {"shortage": (2, 7)}
+    # the shortage comes in about 1 random game in 30 on its kit: games 63 and 68 reach it;
+    # greedy games 2 and 19 reach it, and greedy games 6 and 8 the deck's end
+    seeds = {"shortage": (0, 1, 63, 68)} if bot == "random" else {"shortage": (2, 19)}
     seeds |= {"deck": (6, 8)} if bot == "greedy" else {}
     for i in seeds.get(rule, range(6) if bot == "random" else range(2)):
         kernel, reference = both_ways(model, f"4:{i}", max_rounds=120, bot=bot)
@@ -115,7 +145,7 @@ def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(
     if rule == "thirst":
         assert sum(g.counters["deaths"] for g in games) > 0
     if rule == "largest":
-        assert min(g.counters["tiles_placed"] for g in games) > 100
+        assert min(g.counters["tiles_placed"] for g in games) > 90
 
 
 def test_the_kernel_refuses_bad_arguments():
@@ -132,16 +162,19 @@ def test_the_kernel_refuses_bad_arguments():
 
 def test_the_kernel_refuses_a_board_it_cannot_hold():
     model = engine.prepare(DesertHomeParams(), 2)
-    numbers, constants, greedy, points, kind, *rest = compiled.kernel_board_args(model)
-    engine._kernel.board(numbers, constants, greedy, points, kind, *rest)  # as given: fine
+    numbers, constants, greedy, value, points, kind, *rest = compiled.kernel_board_args(model)
+    engine._kernel.board(numbers, constants, greedy, value, points, kind, *rest)  # fine
     seven = (*numbers[:-2], (*numbers[-2], 3), numbers[-1])
     with pytest.raises(ValueError, match="six colours"):
-        engine._kernel.board(seven, constants, greedy, points, kind, *rest)
+        engine._kernel.board(seven, constants, greedy, value, points, kind, *rest)
     with pytest.raises(ValueError, match="one number per cell"):
-        engine._kernel.board(numbers, constants, greedy, points, kind[:-1], *rest)
+        engine._kernel.board(numbers, constants, greedy, value, points, kind[:-1], *rest)
     huge = (300 * 6, 6, 300, *numbers[3:])
     with pytest.raises(ValueError, match="kernel's range"):
-        engine._kernel.board(huge, constants, greedy, points, kind, *rest)
+        engine._kernel.board(huge, constants, greedy, value, points, kind, *rest)
+    short = (value[0], value[1][:-1])  # a weight missing for the farthest field
+    with pytest.raises(ValueError, match="every distance"):
+        engine._kernel.board(numbers, constants, greedy, short, points, kind, *rest)
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])

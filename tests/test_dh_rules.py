@@ -393,6 +393,68 @@ def test_a_pushed_figure_leaves_its_water_bearer_to_the_newcomer():
     assert picture(state).splitlines()[1].split() == [".", "_", "_", "_", ".G1", ".G1+"]
 
 
+def test_two_figures_due_are_both_placed_when_some_order_allows_it():
+    """White and green show the lowest number. Row 0 is the only free camp entry field;
+    white may also push the lone white of row 1 west, green has no push (row 3's green has
+    no tile west of it). Were white to take row 0, green would stay in the camp: white
+    must push, and green takes row 0."""
+    board = """
+        #  _  _  _  _  .
+        .  _  _  _  .  .W1
+        #  _  _  _  _  .R1
+        .  _  _  _  _  .G1
+        #  _  _  _  _  .R1
+        """
+    state = influx_after([3, 1, 1, 4, 5, 6], position(board))  # white and green
+    assert state.pending == [W, G]
+    assert legal_actions(state) == [(INFLUX, cell(1, 5))]  # not row 0
+    do(state, (INFLUX, cell(1, 5)))
+    assert legal_actions(state) == [(INFLUX, cell(0, 5))]
+    do(state, (INFLUX, cell(0, 5)))
+    assert state.phase == P_NUMBER and (state.camp_figs[W], state.camp_figs[G]) == (10, 10)
+    assert same(
+        state,
+        """
+        #  _  _  _  _   .G1
+        .  _  _  _  .W1 .W1
+        #  _  _  _  _   .R1
+        .  _  _  _  _   .G1
+        #  _  _  _  _   .R1
+        """,
+    )
+
+
+def test_a_figure_due_may_take_a_free_field_while_enough_stay_free_for_the_others():
+    """As above with row 2 free as well: white may take either free field or push."""
+    board = """
+        #  _  _  _  _  .
+        .  _  _  _  .  .W1
+        #  _  _  _  _  .
+        .  _  _  _  _  .G1
+        #  _  _  _  _  .R1
+        """
+    state = influx_after([3, 1, 1, 4, 5, 6], position(board))
+    assert legal_actions(state) == [(INFLUX, cell(r, 5)) for r in (0, 1, 2)]
+    do(state, (INFLUX, cell(0, 5)))
+    assert legal_actions(state) == [(INFLUX, cell(2, 5))]  # green: row 2 only
+
+
+def test_when_not_every_figure_due_can_be_placed_the_free_field_is_still_taken():
+    """Green and yellow are due with one free field and no push for either: the first in
+    die order takes it, the second stays in the camp."""
+    board = """
+        #  _  _  _  _  .
+        .  _  _  _  _  .R1
+        #  _  _  _  _  .R1
+        .  _  _  _  _  .R1
+        #  _  _  _  _  .R1
+        """
+    state = influx_after([3, 2, 1, 1, 5, 6], position(board))  # green and yellow
+    assert legal_actions(state) == [(INFLUX, cell(0, 5))]
+    do(state, (INFLUX, cell(0, 5)))
+    assert state.phase == P_NUMBER and (state.camp_figs[G], state.camp_figs[Y]) == (11, 12)
+
+
 def test_without_a_free_entry_field_the_figure_stays_in_the_camp():
     state = position(
         """
@@ -578,7 +640,7 @@ def test_every_point_must_be_spent_while_a_use_exists_and_stop_comes_after_a_ref
         3,
     )
     assert (rules.STOP,) not in legal_actions(state)
-    do(state, (MOVE, cell(1, 0), REFUGE_0, GROUP, 1))
+    do(state, (MOVE, cell(1, 0), REFUGE_0, GROUP, 1, 1, 0))
     assert state.points == 2 and (STOP,) in legal_actions(state)
     do(state, (STOP,))
     assert state.seat == 1 and state.turns == 1  # the turn ended with points unspent
@@ -675,19 +737,101 @@ GREEN_MOVES = """
 
 
 def test_a_group_moves_whole_one_field_orthogonally_onto_free_or_own_colour_fields():
-    state = spending(position(GREEN_MOVES), "G", 2)
+    """With the kit's `groups = "whole"` a move takes all of a colour's group."""
+    state = spending(position(GREEN_MOVES, groups="whole"), "G", 2)
     assert moves(state) == {
-        (MOVE, cell(1, 3), cell(1, 2), GROUP, 1),
-        (MOVE, cell(1, 3), cell(0, 3), GROUP, 1),
-        (MOVE, cell(1, 3), cell(2, 3), GROUP, 1),
+        (MOVE, cell(1, 3), cell(1, 2), GROUP, 1, 3, 0),
+        (MOVE, cell(1, 3), cell(0, 3), GROUP, 1, 3, 0),
+        (MOVE, cell(1, 3), cell(2, 3), GROUP, 1, 3, 0),
         # east is red; no diagonals
-        (MOVE, cell(2, 4), cell(2, 3), GROUP, 1),
-        (MOVE, cell(2, 4), cell(3, 4), GROUP, 1),
+        (MOVE, cell(2, 4), cell(2, 3), GROUP, 1, 2, 0),
+        (MOVE, cell(2, 4), cell(3, 4), GROUP, 1, 2, 0),
         # north is red, east is a camp entry field: groups never step onto one
     }
-    do(state, (MOVE, cell(1, 3), cell(2, 3), GROUP, 1))
-    do(state, (MOVE, cell(2, 4), cell(2, 3), GROUP, 1))
+    do(state, (MOVE, cell(1, 3), cell(2, 3), GROUP, 1, 3, 0))
+    do(state, (MOVE, cell(2, 4), cell(2, 3), GROUP, 1, 2, 0))
     assert (state.colour[cell(2, 3)], state.figs[cell(2, 3)]) == (G, 5)  # one group
+
+
+def test_a_move_takes_any_part_of_a_group_by_default():
+    """The seed moves "a piece or a group of pieces": any number of a field's figures and
+    tents of its colour go for one point a field; the rest stay."""
+    state = spending(
+        position(
+            """
+            #  _  _      _  _  .
+            .  _  .G2^1  .  _  .
+            #  _  _      _  _  .
+            .  _  _      _  _  .
+            #  _  _      _  _  .
+            """
+        ),
+        "G",
+        2,
+    )
+    parts = [(2, 1), (1, 1), (0, 1), (2, 0), (1, 0)]  # the whole group first
+    assert sorted(a for a in legal_actions(state) if a[0] == MOVE) == sorted(
+        (MOVE, cell(1, 2), to, GROUP, 1, f, t) for f, t in parts for to in (cell(1, 3),)
+    )
+    do(state, (MOVE, cell(1, 2), cell(1, 3), GROUP, 1, 1, 1))
+    assert same(
+        state,
+        """
+        #  _  _    _      _  .
+        .  _  .G1  .G1^1  _  .
+        #  _  _    _      _  .
+        .  _  _    _      _  .
+        #  _  _    _      _  .
+        """,
+    )
+    do(state, (MOVE, cell(1, 3), cell(1, 2), GROUP, 1, 0, 1))  # a tent alone, back
+    assert (state.figs[cell(1, 2)], state.tents[cell(1, 2)], state.figs[cell(1, 3)]) == (1, 1, 1)
+
+
+def test_a_water_bearer_goes_with_part_of_its_group_or_leaves_part_of_it_behind():
+    state = spending(
+        position(
+            """
+            #  _  _      _  _  .
+            .  _  .R3+   .  _  .
+            #  _  _      _  _  .
+            .  _  _      _  _  .
+            #  _  _      _  _  .
+            """
+        ),
+        "R",
+        2,
+    )
+    do(state, (MOVE, cell(1, 2), cell(1, 3), BOTH, 1, 1, 0))  # one red goes with the escort
+    assert picture(state).splitlines()[1].split() == [".", "_", ".R2", ".R1+", "_", "."]
+    do(state, (MOVE, cell(1, 3), cell(1, 2), GROUP, 1, 1, 0))  # and back, leaving the bearer
+    assert picture(state).splitlines()[1].split() == [".", "_", ".R3", ".B1", "_", "."]
+
+
+def test_a_water_bearer_split_off_a_blue_group_is_a_lone_water_bearer():
+    """One blue figure of a group may step onto a camp entry field or join another colour's
+    group as its escort; the rest of the group may not."""
+    state = spending(
+        position(
+            """
+            #  _  _    .    .B3  .
+            .  _  _    _    .G1  .
+            #  _  _    _    _    .
+            .  _  _    _    _    .
+            #  _  _    _    _    .
+            """
+        ),
+        "B",
+        1,
+    )
+    targets = {(a[2], a[5]) for a in moves(state) if a[1] == cell(0, 4)}
+    assert targets == {
+        (cell(0, 3), 3), (cell(0, 3), 2), (cell(0, 3), 1),
+        (cell(0, 5), 1),  # the camp entry field: a lone water bearer only
+        (cell(1, 4), 1),  # onto the green figure as its escort
+    }  # fmt: skip
+    do(state, (MOVE, cell(0, 4), cell(1, 4), GROUP, 1, 1, 0))
+    assert (state.colour[cell(1, 4)], state.bearer[cell(1, 4)], state.figs[cell(0, 4)]) == (G, 1, 2)
 
 
 def test_only_the_usable_colours_move():
@@ -709,11 +853,8 @@ def test_a_group_enters_a_refuge_only_from_its_entry_field():
         "GY",
         2,
     )
-    assert moves(state) == {
-        (MOVE, cell(1, 1), cell(1, 0), GROUP, 1),
-        (MOVE, cell(3, 0), REFUGE_1, GROUP, 1),
-    }
-    do(state, (MOVE, cell(3, 0), REFUGE_1, GROUP, 1))
+    assert {a[1:3] for a in moves(state)} == {(cell(1, 1), cell(1, 0)), (cell(3, 0), REFUGE_1)}
+    do(state, (MOVE, cell(3, 0), REFUGE_1, GROUP, 1, 3, 0))
     assert state.refuge_figs[1][Y] == 3
 
 
@@ -731,8 +872,8 @@ def test_a_water_bearer_joins_a_group_and_a_group_joins_a_lone_water_bearer():
         "GRB",
         3,
     )
-    do(state, (MOVE, cell(0, 3), cell(0, 4), GROUP, 1))  # blue points: a lone water bearer
-    do(state, (MOVE, cell(1, 2), cell(1, 3), GROUP, 1))  # red joins the other
+    do(state, (MOVE, cell(0, 3), cell(0, 4), GROUP, 1, 1, 0))  # blue points: a lone bearer
+    do(state, (MOVE, cell(1, 2), cell(1, 3), GROUP, 1, 2, 0))  # red joins the other
     assert same(
         state,
         """
@@ -759,12 +900,13 @@ def test_an_escorted_group_passes_other_colours_and_pays_each_field():
         "G",
         3,
     )
-    assert (MOVE, cell(1, 3), cell(1, 1), BOTH, 2) in moves(state)  # over red
+    assert (MOVE, cell(1, 3), cell(1, 1), BOTH, 2, 2, 0) in moves(state)  # over red
+    assert (MOVE, cell(1, 3), cell(1, 1), BOTH, 2, 1, 0) in moves(state)  # a part of it too
     assert not any(a[3] == GROUP and a[2] == cell(1, 2) for a in moves(state))
     state.points = 1
-    assert (MOVE, cell(1, 3), cell(1, 1), BOTH, 2) not in moves(state)  # too far now
+    assert (MOVE, cell(1, 3), cell(1, 1), BOTH, 2, 2, 0) not in moves(state)  # too far now
     state.points = 3
-    do(state, (MOVE, cell(1, 3), cell(1, 1), BOTH, 2))
+    do(state, (MOVE, cell(1, 3), cell(1, 1), BOTH, 2, 2, 0))
     assert picture(state).splitlines()[1].split() == [".", ".G2+", ".R1", ".", ".", "."]
 
 
@@ -841,8 +983,8 @@ def test_a_water_bearer_is_sent_once_a_round():
     state = spending(position(SEND_BOARD), "B", 4)
     in_refuge(state, 0, B, 1)
     do(state, (SEND, cell(1, 1)))
-    do(state, (MOVE, cell(1, 1), cell(1, 0), GROUP, 1))
-    do(state, (MOVE, cell(1, 0), REFUGE_0, GROUP, 1))
+    do(state, (MOVE, cell(1, 1), cell(1, 0), GROUP, 1, 1, 0))
+    do(state, (MOVE, cell(1, 0), REFUGE_0, GROUP, 1, 1, 0))
     assert state.refuge_figs[0][B] == 1 and sendable(state, 0) == 0
     assert not any(a[0] == SEND for a in legal_actions(state))
     turn.start_round(state)
@@ -909,7 +1051,7 @@ def test_leaving_a_black_field_in_time_saves_the_group():
     turn.end_round(state)
     turn.start_round(state)
     spending(state, "G", 1)
-    do(state, (MOVE, cell(1, 2), cell(1, 3), GROUP, 1))
+    do(state, (MOVE, cell(1, 2), cell(1, 3), GROUP, 1, 2, 0))
     turn.end_round(state)
     assert state.figs[cell(1, 3)] == 2 and state.deaths == 0
     assert state.tile[cell(1, 2)] == THIRST
@@ -990,7 +1132,7 @@ def test_the_game_ends_when_a_refuge_meets_the_goal_even_the_opponents():
         state = spending(position("\n".join(board)), "R", 3)
         for seat in (0, 1):
             state.refuge_figs[seat] = [5, 5, 5, 5, 4, 5]
-        do(state, (MOVE, cell(row, 0), target, GROUP, 1))
+        do(state, (MOVE, cell(row, 0), target, GROUP, 1, 1, 0))
         assert state.ended is End.REFUGE and state.winners == winner
         assert state.turns == 1 and len(state.leaders) == 1
 
@@ -1094,17 +1236,19 @@ def test_greedy_brings_a_useful_group_home_and_escapes_a_black_field():
         1,
     )
     state.deck.clear()
-    assert choose(state) == (
-        MOVE,
-        cell(1, 0),
-        REFUGE_0,
-        GROUP,
-        1,
-    )
+    assert choose(state) == (MOVE, cell(1, 0), REFUGE_0, GROUP, 1, 2, 0)
     state = spending(position(EMPTY.replace(".  _  _  _  _  .", ".  _  kG2 .  _  .", 1)), "G", 1)
     state.deck.clear()
     choice = choose(state)
-    assert choice[0] == MOVE and choice[1] == cell(1, 2)
+    assert choice[0] == MOVE and choice[1] == cell(1, 2) and choice[5] == 2  # all of it
+
+
+def test_greedy_takes_all_of_a_group_home_when_a_part_of_it_fills_the_refuge_alike():
+    """Six greens where five fill the refuge's green: the sixth goes along (what the own
+    refuge takes the rival cannot use)."""
+    state = spending(position(EMPTY.replace(".  _", ".G6 .", 1)), "G", 1)
+    state.deck.clear()
+    assert choose(state) == (MOVE, cell(1, 0), REFUGE_0, GROUP, 1, 6, 0)
 
 
 def test_greedy_sends_water_bearers_to_useful_groups_and_protects_its_own():

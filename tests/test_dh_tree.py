@@ -6,9 +6,9 @@ leave the generator in the same state, at every kind of decision of a turn (re-r
 influx colour and field, number, road, road tile, spending, a drawn tile's slot, the
 shortage's swaps), early, mid-game and near each end (a refuge met, the deck out, the
 round limit), on kits of other sizes, for budgets from 1 playout to 400 and horizons from
-1 turn to 40 (the game's own, 10, included), its cut-offs scored on `standing()` (and on
-nothing, for a state without one). Whole games through the library must give the same
-records.
+1 turn to 40 (the game's own included), its cut-offs scored on `win_chances()` (and on the
+lead on `standing()`, or on nothing, for a state without them). Whole games through the
+library must give the same records.
 """
 
 from __future__ import annotations
@@ -255,10 +255,13 @@ def test_any_seed_budget_horizon_and_exploration(seed, pick, budget, horizon, ex
     assert_same_search(states[pick % len(states)], budget, horizon, seed, exploration)
 
 
-def test_without_a_standing_the_cut_off_scores_nothing(monkeypatch):
-    """A state without `standing()` (as before it had one): the search's cut-off scores
-    nobody, in the compiled search as in the readable one."""
-    monkeypatch.delattr(State, "standing")
+@pytest.mark.parametrize("without", [("win_chances",), ("win_chances", "standing")])
+def test_a_cut_off_scored_on_the_standing_or_on_nothing(without, monkeypatch):
+    """A state without `win_chances()` (as before it had one): the search's cut-off scores
+    the lead on `standing()`; without that too, nobody; in the compiled search as in the
+    readable one."""
+    for name in without:
+        monkeypatch.delattr(State, name)
     for i, state in enumerate(decisions(MODEL, 11, every=41)):
         assert_same_search(state, budget=(7, 60)[i % 2], horizon=HORIZONS[i % 3], seed=i)
     near = limit_near(first(MODEL, PHASES["spend"], range(40)))

@@ -376,12 +376,12 @@ def test_player_aid_has_the_points_table_and_road_bonuses(kit_dir):
 # Every rule decision the engine makes, by the name the rule cards give it.
 DECISION_WORDS = {
     "reroll": "Reroll:",
-    "influx": "Influx",
+    "influx": "All come in:",
     "influx_push": "Push:",
     "colour_choice": "Choose a colour",
     "road_tiles": "Road tiles:",
     "boost": "Boost:",
-    "whole_groups": "Whole groups:",
+    "groups": "Groups:",
     "passing": "Passing:",
     "camp_entry": "Camp entry fields",
     "water_bearers": "Water bearers:",
@@ -409,16 +409,32 @@ def test_every_rule_decision_is_on_a_rule_card():
 
 
 @pytest.mark.parametrize(
-    ("setting", "says", "never"),
+    ("key", "setting", "card", "says", "never"),
     [
-        ("optional", "road bonus is optional: take it as one of these, or let it go", "compulsory"),
-        ("compulsory", "road bonus is compulsory: when you can, take it", "let it go"),
+        (
+            "road_bonus",
+            "optional",
+            4,
+            "road bonus is optional: take it as one of these, or let it go",
+            "compulsory",
+        ),
+        (
+            "road_bonus",
+            "compulsory",
+            4,
+            "road bonus is compulsory: when you can, take it",
+            "let it go",
+        ),
+        ("groups", "split", 5, "Groups: a move takes one, some or all of the figures", "only"),
+        ("groups", "whole", 5, "Groups: whole groups only: a move takes all", "the rest stay"),
     ],
 )
-def test_the_rule_card_states_the_road_bonus_rule_in_force(setting, says, never):
-    _, kit = make_kit("desert-home", paper="a4", values={"road_bonus": setting})
-    (card,) = [c for c in kit.components if c.name == "rule-card-4"]
-    text = re.sub(r"\s+", " ", " ".join(t.text for t in card.texts()))
+def test_the_rule_card_states_the_rule_in_force(key, setting, card, says, never):
+    """The road bonus (optional or compulsory) and the groups (split or whole), each as
+    the kit plays it."""
+    _, kit = make_kit("desert-home", paper="a4", values={key: setting})
+    (found,) = [c for c in kit.components if c.name == f"rule-card-{card}"]
+    text = re.sub(r"\s+", " ", " ".join(t.text for t in found.texts()))
     text = re.sub(r" ([,.:;])", r"\1", text)  # bold runs are texts of their own
     assert says in text and never not in text
 

@@ -48,10 +48,6 @@
 #define MAXC 256   /* cells: the largest board is 15 rows of 14 */
 #define NCOL 6     /* colours: one per die */
 #define SEATS 2
-/* More actions than any position can offer: on the largest board a draw, 180 camp
- * entries, 12 moves from each of 210 fields (4 plain or escorted, 4 for a water bearer
- * alone, 4 with its group), 180 sends, 180 cards and a stop make 3,062. */
-#define MAXACT 4096
 
 /* Tile states, field kinds, directions and parts, as in rules.py and model.py. */
 enum { NONE, SAFE, THIRST, BLACK, GUARDED };
@@ -72,7 +68,14 @@ typedef struct {
     /* rules.py's constants */
     int grace, small_road, big_road, protect_cost, influx_push, tiles_chain, refuge_ends_duty;
     int road_optional; /* the model's: a road may be let go */
+    int whole_groups;  /* the model's: a move takes a colour's whole group on a field */
     int unplaced_step, keep_points; /* the greedy bot's (bots.py) */
+    double refuge_size;             /* the greedy bot's REFUGE_SIZE */
+    int playout_random;             /* bots.PLAYOUT_RANDOM: percent of playout choices at random */
+    double scale;                   /* value.SCALE */
+    double *near;                   /* value.NEAR ** d for d < nnear (a table: the same doubles) */
+    int nnear;
+    int maxact;        /* more actions than any position of this kit can offer (`most_actions`) */
     int points[6][NCOL]; /* action_points(n, k) at [n - 1][k - 1] */
     int8_t kind[MAXC];
     int16_t step[MAXC][4];  /* -1 off the board, cells + seat into a refuge */
@@ -90,7 +93,9 @@ typedef struct {
 static const char BOARD_NAME[] = "pnp.desert_home.board";
 
 static void board_free(PyObject *capsule) {
-    PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
+    Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (b) PyMem_Free(b->near);
+    PyMem_Free(b);
 }
 
 /* Read a sequence of ints into out[0..len), each in [lo, hi]; returns its length or -1. */
@@ -137,28 +142,74 @@ static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens,
     return 0;
 }
 
-/* board(numbers, rules, greedy, points, kind, step, reach, path_next, path_cells,
+/* The weights of value.NEAR's powers into b->near: one for every distance a field can
+   have (a step over a missing tile counts `unplaced_step`). 0, or -1 with an error set. */
+static int read_doubles(PyObject *seq, Board *b) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n < (Py_ssize_t)b->unplaced_step * b->cells + 2 || n > 10000000) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "the value's weights do not cover every distance");
+        return -1;
+    }
+    b->near = PyMem_Malloc((size_t)n * sizeof(double));
+    if (!b->near) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->nnear = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b->near[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (b->near[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* More actions than any position of the kit can offer: a draw, the camp entries, the
+ * moves, the sends, the cards and a stop. A field holding f figures and t tents of a
+ * colour offers at most (f + 1)(t + 1) parts to move (`amounts`), so the fields of one
+ * colour with F figures and T tents in all offer at most F T + F + T + cells; each part
+ * moves in at most four directions, alone or with a water bearer, and a water bearer
+ * alone in four more. */
+static int most_actions(const Board *b) {
+    long n = 2 + (long)b->ncamp * NCOL * 2 + 2L * b->npath + 4L * b->cells;
+    for (int c = 0; c < NCOL; c++) {
+        long f = b->figures[c], t = b->tents[c];
+        n += 8 * (f * t + f + t + b->cells);
+    }
+    return (int)n;
+}
+
+/* board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells,
  *       camp_cells, refuge_entries) -> capsule.
  * numbers: (cells, width, rows, path_columns, blue, goal, tent_value, deck_safe,
  *           deck_thirst, protection_cards, figures per colour, tents per colour);
  * rules: (THIRST_GRACE, SMALL_ROAD, BIG_ROAD, PROTECT_COST, INFLUX_PUSH,
- *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional);
- * greedy: the greedy bot's (UNPLACED_STEP, KEEP_POINTS);
+ *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional, whole_groups);
+ * greedy: the greedy bot's (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM);
+ * value: value.py's (SCALE, [NEAR ** d for every distance d a field can have]);
  * points: action_points(n, k) per n, per k. */
 static PyObject *make_board(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries;
+    PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries, *near;
     int16_t row[MAXC];
     int cells;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
-    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiipppp)(ii)OOOOOOOO", &b->cells, &b->width,
-                          &b->rows, &b->path_columns, &b->blue, &b->goal, &b->tent_value,
-                          &b->deck_safe, &b->deck_thirst, &b->cards, &figures, &tents,
-                          &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
+    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippppp)(iidi)(dO)OOOOOOOO", &b->cells,
+                          &b->width, &b->rows, &b->path_columns, &b->blue, &b->goal,
+                          &b->tent_value, &b->deck_safe, &b->deck_thirst, &b->cards, &figures,
+                          &tents, &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
                           &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty,
-                          &b->road_optional, &b->unplaced_step, &b->keep_points, &points,
-                          &kind, &step, &reach, &next, &path, &camp, &entries))
+                          &b->road_optional, &b->whole_groups, &b->unplaced_step,
+                          &b->keep_points, &b->refuge_size, &b->playout_random, &b->scale,
+                          &near, &points, &kind, &step, &reach, &next, &path, &camp, &entries))
         goto fail;
     cells = b->cells;
     if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
@@ -188,7 +239,11 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
     if ((b->npath = read_ints(path, b->path, MAXC, 0, cells - 1)) < 0) goto fail;
     if ((b->ncamp = read_ints(camp, b->camp, MAXC, 0, cells - 1)) < 0) goto fail;
     if (read_ints(entries, b->entry, SEATS, 0, cells - 1) != SEATS) goto bad_board;
-    return PyCapsule_New(b, BOARD_NAME, board_free);
+    b->maxact = most_actions(b);
+    if (read_doubles(near, b)) goto fail;
+    PyObject *capsule = PyCapsule_New(b, BOARD_NAME, board_free);
+    if (!capsule) goto fail;
+    return capsule;
 bad_colours:
     if (!PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "the kernel takes six colours (one per die)");
@@ -196,6 +251,7 @@ bad_colours:
 bad_board:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one number per cell, two refuges");
 fail:
+    PyMem_Free(b->near);
     PyMem_Free(b);
     return NULL;
 }
@@ -206,6 +262,7 @@ typedef struct {
     uint8_t kind;
     int16_t a, b;  /* SEND/PROTECT: cell; ENTER: colour, cell; MOVE: from, to */
     int16_t c, d;  /* ENTER: tent; MOVE: part, cost */
+    int16_t e, f;  /* MOVE: figures, tents */
 } Act;
 
 typedef struct {
@@ -225,13 +282,43 @@ typedef struct {
     int nleaders, most_leaders;
     int areas_known, camp_linked;  /* the deck end's linked fields (fixed once the deck is out) */
     uint8_t area[SEATS][MAXC];
-    Act acts[MAXACT];
+    Act *acts;                   /* b->maxact of them (`game_new`) */
     int nacts;
     int greedy;                  /* 1: bots.py's greedy bot chooses, 0: uniform random */
+    int epsilon;                 /* greedy: percent of choices at random (bots.PlayoutBot) */
     int dist_at;                 /* tiles_placed when `dist` was worked out (-1: never) */
     int dist[SEATS][MAXC];       /* greedy: steps from each cell into each refuge */
-    double score[MAXACT];        /* greedy: each option's rating at a decision */
+    double *score;               /* greedy: each option's rating at a decision */
 } Game;
+
+/* A game's block for board b, its fields from `tile` on zeroed, with room for every
+   action list of the kit and its ratings (and `decks` tiles); NULL out of memory. */
+static Game *game_new(const Board *b, int decks) {
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return NULL;
+    g->b = b;
+    g->dist_at = -1;
+    g->acts = PyMem_Malloc((size_t)b->maxact * sizeof(Act));
+    g->score = PyMem_Malloc((size_t)b->maxact * sizeof(double));
+    g->deck = PyMem_Malloc((size_t)decks + 1);
+    if (!g->acts || !g->score || !g->deck) {
+        PyMem_Free(g->acts);
+        PyMem_Free(g->score);
+        PyMem_Free(g->deck);
+        PyMem_Free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static void game_free(Game *g) {
+    if (!g) return;
+    PyMem_Free(g->acts);
+    PyMem_Free(g->score);
+    PyMem_Free(g->deck);
+    PyMem_Free(g->leaders);
+    PyMem_Free(g);
+}
 
 /* A decision among n >= 1 options: counted as `rules.play_game` counts it, drawn as
  * `pnp.chance.pick` draws it. */
@@ -260,16 +347,26 @@ static int best(Game *g, int n) {
     return first; /* not reached */
 }
 
-/* A decision among n options: the greedy bot's (g->score filled) or a random one. */
-static int choose(Game *g, int n) { return g->greedy ? best(g, n) : decide(g, n); }
+/* bots.PlayoutBot's draw: a choice among n > 1 taken at random instead of greedy's. */
+static int at_random(Game *g, int n) {
+    return g->epsilon && n > 1 && (int)below(&g->tw, 100) < g->epsilon;
+}
 
-static void add(Game *g, int kind, int a, int b, int c, int d) {
+/* A decision among n options: the greedy bot's (g->score filled), a random one, or in a
+ * playout (`epsilon`) greedy's but now and then a random one. */
+static int choose(Game *g, int n) {
+    return g->greedy && !at_random(g, n) ? best(g, n) : decide(g, n);
+}
+
+static void add(Game *g, int kind, int a, int b, int c, int d, int e, int f) {
     Act *x = &g->acts[g->nacts++];
     x->kind = (uint8_t)kind;
     x->a = (int16_t)a;
     x->b = (int16_t)b;
     x->c = (int16_t)c;
     x->d = (int16_t)d;
+    x->e = (int16_t)e;
+    x->f = (int16_t)f;
 }
 
 /* --- goal (refuge_values, goal_met, progress, check_win, record_leader) */
@@ -285,21 +382,27 @@ static void refuge_values(const Game *g, int seat, int *values) {
     for (int c = 0; c < NCOL; c++) values[c] = g->rfigs[seat][c] + g->b->tent_value * g->rtents[seat][c];
 }
 
-static int progress(const Game *g, int seat) {
-    const Board *b = g->b;
-    int values[NCOL], short_ = 0, counted = 0;
-    refuge_values(g, seat, values);
+/* goal.counted: the figures of `values` (per colour) that count toward the goal. */
+static int counted(const Board *b, const int *values) {
+    int short_ = 0, total = 0;
     for (int c = 0; c < NCOL; c++) {
         if (c == b->blue) continue;
         if (values[c] < b->goal) {
             short_ += b->goal - values[c];
-            counted += values[c];
+            total += values[c];
         } else {
-            counted += b->goal;
+            total += b->goal;
         }
     }
     int vb = values[b->blue], extra = vb - b->goal > 0 ? vb - b->goal : 0;
-    return counted + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
+    return total + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
+}
+
+/* goal.progress: the figures in seat's refuge that count toward the goal. */
+static int progress(const Game *g, int seat) {
+    int values[NCOL];
+    refuge_values(g, seat, values);
+    return counted(g->b, values);
 }
 
 /* The seat leading alone after a turn, or -1 (none kept where `leaders` is NULL: a tree
@@ -339,19 +442,29 @@ static int can_stand(const Game *g, int mc, int mf, int mt, int mb, int cell) {
     return tc == blue && g->figs[cell] == 1 && g->tents[cell] == 0 && mb == 0;
 }
 
-static void take(Game *g, int cell, int part) {
+/* fields.take_some: `figs` figures and `tents` tents of the group (with its water bearer
+   for BOTH), or the water bearer alone; a water bearer left without its group stands alone. */
+static void take_some(Game *g, int cell, int part, int figs, int tents) {
     if (part == BEARER) {
         g->bearer[cell] = 0;
-    } else if (part == GROUP && g->bearer[cell]) {
-        g->colour[cell] = g->b->blue;
-        g->figs[cell] = 1;
-        g->tents[cell] = 0;
-        g->bearer[cell] = 0;
-    } else {
-        g->colour[cell] = -1;
-        g->figs[cell] = g->tents[cell] = g->bearer[cell] = 0;
+        return;
+    }
+    g->figs[cell] -= figs;
+    g->tents[cell] -= tents;
+    if (part == BOTH) g->bearer[cell] = 0;
+    if (g->figs[cell] + g->tents[cell] == 0) {
+        if (g->bearer[cell]) {
+            g->colour[cell] = g->b->blue;
+            g->figs[cell] = 1;
+            g->bearer[cell] = 0;
+        } else {
+            g->colour[cell] = -1;
+        }
     }
 }
+
+/* fields.take: the whole part. */
+static void take(Game *g, int cell, int part) { take_some(g, cell, part, g->figs[cell], g->tents[cell]); }
 
 static void put(Game *g, int mc, int mf, int mt, int mb, int cell) {
     const Board *b = g->b;
@@ -506,15 +619,15 @@ static double rate_move(Game *g, int me, const Act *x) {
     const Board *b = g->b;
     int src = x->a, dst = x->b, part = x->c, cost = x->d, other = 1 - me;
     int mc = part == BEARER ? b->blue : g->colour[src];
-    int mf = part == BEARER ? 1 : g->figs[src];
-    int mt = part == BEARER ? 0 : g->tents[src];
+    int mf = part == BEARER ? 1 : x->e;
+    int mt = part == BEARER ? 0 : x->f;
     int mb = part == BOTH;
     int mine = gain(g, me, mc, mf + b->tent_value * mt, mb);
     int theirs = gain(g, other, mc, mf + b->tent_value * mt, mb);
     int size = mf + b->tent_value * mt + mb;
     if (dst >= b->cells) {
         int seat = dst - b->cells;
-        return seat == me ? (100.0 * mine + 1) / cost : -100.0 * theirs - 5;
+        return seat == me ? (100.0 * mine + 1 + b->refuge_size * size) / cost : -100.0 * theirs - 5;
     }
     distances(g);
     int closer = g->dist[me][src] - g->dist[me][dst];
@@ -654,7 +767,7 @@ static int has_triple(const int *dice, int thrown) {
 /* The re-rolls a triple offers, until a throw shows none or the roll is kept. */
 static void rerolls(Game *g) {
     for (;;) { /* rules.REROLLS: every mask of the dice, 0 keeps the roll */
-        int mask = g->greedy ? reroll_mask(g) : decide(g, 1 << NCOL);
+        int mask = g->greedy && !at_random(g, 1 << NCOL) ? reroll_mask(g) : decide(g, 1 << NCOL);
         if (!mask) return;
         for (int i = 0; i < NCOL; i++)
             if (mask >> i & 1) g->dice[i] = 1 + below(&g->tw, 6);
@@ -686,6 +799,26 @@ static int influx_cells(const Game *g, int colour, int16_t *out) {
         }
     }
     return n;
+}
+
+/* moves.influx_fields: where the first of the `pending` figures may go, a free field only
+   while enough stay free for the later ones that cannot push. */
+static int influx_fields(const Game *g, const int *pending, int npending, int16_t *out) {
+    int n = influx_cells(g, pending[0], out), pushes = 0, need = 0;
+    for (int k = 0; k < n; k++) pushes += g->colour[out[k]] >= 0;
+    if (!pushes) return n;
+    int16_t room[MAXC];
+    for (int k = 1; k < npending; k++) {
+        if (!g->camp_figs[pending[k]]) continue;
+        int m = influx_cells(g, pending[k], room), push = 0;
+        for (int j = 0; j < m; j++) push |= g->colour[room[j]] >= 0;
+        need += !push;
+    }
+    if (n - pushes > need) return n;
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (g->colour[out[k]] >= 0) out[m++] = out[k];
+    return m;
 }
 
 static void influx(Game *g, int colour, int cell) {
@@ -737,7 +870,7 @@ static void place_influxes(Game *g, const int *pending, int npending) {
     for (int k = 0; k < npending; k++) {
         int c = pending[k];
         if (!g->camp_figs[c]) continue;
-        int n = influx_cells(g, c, cells);
+        int n = influx_fields(g, pending + k, npending - k, cells);
         if (g->greedy) /* Judge.influx: near the own refuge's row */
             for (int k = 0; k < n; k++)
                 g->score[k] = -abs(cells[k] / b->width - home_row(g, g->seat));
@@ -848,12 +981,12 @@ static void road_tiles(Game *g, int left, int last, int face) {
 
 /* --- step 5: spending the points (spend_actions, escorted_moves) */
 
-static void escorted_moves(Game *g, int cell, int part, int budget) {
+static void escorted_moves(Game *g, int cell, int part, int budget, int figs, int tents) {
     const Board *b = g->b;
     int blue = b->blue;
     int mc = part == BEARER ? blue : g->colour[cell];
-    int mf = part == BEARER ? 1 : g->figs[cell];
-    int mt = part == BEARER ? 0 : g->tents[cell];
+    int mf = part == BEARER ? 1 : figs;
+    int mt = part == BEARER ? 0 : tents;
     int mb = part == BOTH;
     int can_pass = mb == 1 || (mc == blue && mf > 0);
     int lone = mc == blue && mf == 1 && mt == 0;
@@ -862,7 +995,7 @@ static void escorted_moves(Game *g, int cell, int part, int budget) {
         while (cost <= budget) {
             if (target < 0 || (target < b->cells && g->tile[target] == NONE)) break;
             if (target >= b->cells || can_stand(g, mc, mf, mt, mb, target)) {
-                add(g, A_MOVE, cell, target, part, cost);
+                add(g, A_MOVE, cell, target, part, cost, figs, tents);
                 break;
             }
             if (!can_pass || (b->kind[target] == K_CAMP && !lone)) break;
@@ -877,7 +1010,7 @@ static void spend_actions(Game *g) {
     int pts = g->points, blue = b->blue, cells = b->cells;
     g->nacts = 0;
     if (pts <= 0) return;
-    if (g->ndeck && has_frontier(g)) add(g, A_DRAW, 0, 0, 0, 0);
+    if (g->ndeck && has_frontier(g)) add(g, A_DRAW, 0, 0, 0, 0, 0, 0);
     int16_t free_[MAXC];
     int nfree = 0;
     for (int k = 0; k < b->ncamp; k++)
@@ -886,34 +1019,50 @@ static void spend_actions(Game *g) {
         for (int c = 0; c < NCOL; c++) {
             if (!g->usable[c]) continue;
             if (g->camp_figs[c])
-                for (int k = 0; k < nfree; k++) add(g, A_ENTER, c, free_[k], 0, 0);
+                for (int k = 0; k < nfree; k++) add(g, A_ENTER, c, free_[k], 0, 0, 0, 0);
             if (g->camp_tents[c] && pts >= 3)
-                for (int k = 0; k < nfree; k++) add(g, A_ENTER, c, free_[k], 1, 0);
+                for (int k = 0; k < nfree; k++) add(g, A_ENTER, c, free_[k], 1, 0, 0, 0);
         }
     int blue_ok = g->usable[blue];
     for (int cell = 0; cell < cells; cell++) {
         int c = g->colour[cell];
         if (c < 0) continue;
+        /* fields.amounts: the parts of the group a move may take, the whole group first */
+        int figs = g->figs[cell], tents = g->tents[cell], whole = b->whole_groups;
         if (g->usable[c]) {
-            if (c == blue && g->figs[cell]) { /* blue figures: water bearers, who may pass */
-                escorted_moves(g, cell, GROUP, pts);
+            if (c == blue && figs) { /* blue figures: water bearers, who may pass */
+                for (int t = tents; t >= 0; t--)
+                    for (int f = figs; f >= 0; f--)
+                        if ((f || t) && (!whole || (f == figs && t == tents)))
+                            escorted_moves(g, cell, GROUP, pts, f, t);
             } else {
+                int16_t targets[4];
+                int n = 0;
                 for (int j = 0; j < b->nreach[cell]; j++) {
                     int t = b->reach[cell][j];
                     if (t >= cells) {
-                        add(g, A_MOVE, cell, t, GROUP, 1);
+                        targets[n++] = (int16_t)t;
                     } else if (g->tile[t] != NONE) {
                         int tc = g->colour[t];
                         if (tc < 0 || tc == c ||
                             (tc == blue && g->figs[t] == 1 && !g->tents[t]))
-                            add(g, A_MOVE, cell, t, GROUP, 1);
+                            targets[n++] = (int16_t)t;
                     }
                 }
+                for (int t = tents; t >= 0; t--)
+                    for (int f = figs; f >= 0; f--)
+                        if ((f || t) && (!whole || (f == figs && t == tents)))
+                            for (int k = 0; k < n; k++)
+                                add(g, A_MOVE, cell, targets[k], GROUP, 1, f, t);
             }
         }
         if (g->bearer[cell]) {
-            if (blue_ok) escorted_moves(g, cell, BEARER, pts);
-            if (g->usable[c] || blue_ok) escorted_moves(g, cell, BOTH, pts);
+            if (blue_ok) escorted_moves(g, cell, BEARER, pts, 0, 0);
+            if (g->usable[c] || blue_ok)
+                for (int t = tents; t >= 0; t--)
+                    for (int f = figs; f >= 0; f--)
+                        if ((f || t) && (!whole || (f == figs && t == tents)))
+                            escorted_moves(g, cell, BOTH, pts, f, t);
         }
     }
     if (blue_ok) {
@@ -921,16 +1070,16 @@ static void spend_actions(Game *g) {
         if (g->rfigs[own][blue] - g->arrived[own] > 0)
             for (int k = 0; k < b->npath; k++) {
                 int cell = b->path[k];
-                if (g->tile[cell] != NONE && !g->bearer[cell]) add(g, A_SEND, cell, 0, 0, 0);
+                if (g->tile[cell] != NONE && !g->bearer[cell]) add(g, A_SEND, cell, 0, 0, 0, 0, 0);
             }
         if (pts >= b->protect_cost && g->cards > 0 && g->rfigs[own][blue] > 0)
             for (int k = 0; k < b->npath; k++) {
                 int cell = b->path[k];
                 if (g->tile[cell] == THIRST || g->tile[cell] == BLACK)
-                    add(g, A_PROTECT, cell, 0, 0, 0);
+                    add(g, A_PROTECT, cell, 0, 0, 0, 0, 0);
             }
     }
-    if (g->may_stop) add(g, A_STOP, 0, 0, 0, 0);
+    if (g->may_stop) add(g, A_STOP, 0, 0, 0, 0, 0, 0);
 }
 
 static void swaps(Game *g, int *left);
@@ -981,9 +1130,9 @@ static int spend_move(Game *g, const Act *x) {
     const Board *b = g->b;
     int src = x->a, dst = x->b, part = x->c;
     int mc = part == BEARER ? b->blue : g->colour[src];
-    int mf = part == BEARER ? 1 : g->figs[src];
-    int mt = part == BEARER ? 0 : g->tents[src];
-    take(g, src, part);
+    int mf = part == BEARER ? 1 : x->e;
+    int mt = part == BEARER ? 0 : x->f;
+    take_some(g, src, part, x->e, x->f);
     put(g, mc, mf, mt, part == BOTH, dst);
     g->points -= x->d;
     return dst >= b->cells && check_win(g);
@@ -1286,13 +1435,12 @@ static PyObject *play(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the round limit must be from 1 to 10,000,000");
         return NULL;
     }
-    Game *g = PyMem_Calloc(1, sizeof(Game));
+    Game *g = game_new(b, b->deck_safe + b->deck_thirst);
     if (!g) return PyErr_NoMemory();
     PyObject *result = NULL;
     g->most_leaders = 2 * max_rounds + 1;
     g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
-    g->deck = PyMem_Malloc((size_t)(b->deck_safe + b->deck_thirst + 1));
-    if (!g->leaders || !g->deck) {
+    if (!g->leaders) {
         PyErr_NoMemory();
     } else if (read_twister(words, &g->tw) == 0) {
         g->greedy = greedy;
@@ -1302,9 +1450,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
         Py_END_ALLOW_THREADS
         result = game_result(g);
     }
-    PyMem_Free(g->leaders);
-    PyMem_Free(g->deck);
-    PyMem_Free(g);
+    game_free(g);
     return result;
 }
 
@@ -1591,19 +1737,14 @@ static PyObject *playout(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOKl", &capsule, &state, &seed, &stop)) return NULL;
     const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
     if (!b) return NULL;
-    Game *g = PyMem_Malloc(sizeof(Game));
+    Game *g = game_new(b, b->deck_safe + b->deck_thirst);
     if (!g) return PyErr_NoMemory();
-    memset(g, 0, offsetof(Game, acts));
-    g->b = b;
-    g->dist_at = -1;
-    g->greedy = 0;
+    g->greedy = 1; /* bots.PlayoutBot */
+    g->epsilon = b->playout_random;
     Resume r;
     int max_rounds = 0;
     PyObject *result = NULL;
-    g->deck = PyMem_Malloc((size_t)(b->deck_safe + b->deck_thirst + 1));
-    if (!g->deck) {
-        PyErr_NoMemory();
-    } else if (read_state(g, &r, state, &max_rounds) == 0) {
+    if (read_state(g, &r, state, &max_rounds) == 0) {
         long decisions = g->decisions;
         g->most_leaders = 2 * max_rounds + 3;
         g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
@@ -1628,9 +1769,7 @@ static PyObject *playout(PyObject *self, PyObject *args) {
             }
         }
     }
-    PyMem_Free(g->leaders);
-    PyMem_Free(g->deck);
-    PyMem_Free(g);
+    game_free(g);
     return result;
 }
 
@@ -1638,14 +1777,15 @@ static PyObject *playout(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
-     "board(numbers, rules, points, kind, step, reach, path_next, path_cells, camp_cells, "
-     "refuge_entries): the board for play()."},
+     "board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells, "
+     "camp_cells, refuge_entries): the board for play()."},
     {"play", play, METH_VARARGS, "play(board, max_rounds, twister, greedy=False): one whole game, random or greedy."},
     {"shuffle", shuffle, METH_VARARGS, "shuffle(list, seed): the list's items in a random order, in place."},
     {"playout", playout, METH_VARARGS,
-     "playout(board, state, seed, stop): random play from a State's position, written back."},
+     "playout(board, state, seed, stop): bots.PlayoutBot's play from a State's position, "
+     "written back."},
     {"tree_search", tree_search, METH_VARARGS,
-     "tree_search(board, state, words, budget, horizon, exploration, cooperative, standing): "
+     "tree_search(board, state, words, budget, horizon, exploration, cooperative, scoring): "
      "pnp.mcts's search from a State's decision (_tree.h)."},
     {NULL, NULL, 0, NULL},
 };

@@ -31,7 +31,8 @@ typedef struct {
 typedef struct {
     Game *g;       /* the work game: one position at a time, its scratch and deck buffer */
     int max_rounds;
-    int standing;  /* score the search's cut-off on `goal.scores` (State.standing) */
+    int scoring;   /* the search's cut-off: 2 on `value.cutoff_reward`, 1 on the lead on
+                      `goal.scores` (State.standing), 0 on nothing (a State without them) */
     int nopt;
     int16_t opt[MAXC]; /* a decision's options other than spending: masks, cells, colours */
 } DhTree;
@@ -93,7 +94,7 @@ static int tree_list(DhTree *t, const DhPos *p) {
         break;
     }
     case P_INFLUX:
-        n = influx_cells(g, p->pending[0], t->opt);
+        n = influx_fields(g, p->pending, p->npending, t->opt);
         break;
     case P_NUMBER:
         for (int v = 1; v <= 6; v++)
@@ -299,14 +300,15 @@ static void tree_spend(DhTree *t, DhPos *p, const Act *x) {
     tree_after_action(t, p);
 }
 
-/* An action named by a key, as `rules.py` names it: its kind, then up to four numbers of
-   ten bits each (the first offset by 2: a road's -1 and -2). */
+/* An action named by a key, as `rules.py` names it: its kind, then up to six numbers of
+   ten bits each (the first offset by 2: a road's -1 and -2; the last below 512, a move's
+   tents, so that the key stays positive). */
 enum { K_REROLL, K_INFLUX_COLOUR, K_INFLUX, K_NUMBER, K_ROAD, K_TILE, K_ENTER, K_MOVE,
        K_SEND, K_PROTECT, K_STOP, K_SWAP, K_DRAW };
 
-static int64_t tree_encode(int kind, int f0, int f1, int f2, int f3) {
+static int64_t tree_encode(int kind, int f0, int f1, int f2, int f3, int f4, int f5) {
     return kind | (int64_t)(f0 + 2) << 4 | (int64_t)f1 << 14 | (int64_t)f2 << 24 |
-           (int64_t)f3 << 34;
+           (int64_t)f3 << 34 | (int64_t)f4 << 44 | (int64_t)f5 << 54;
 }
 
 /* The key of the i-th legal action of the loaded position (listed by tree_list). */
@@ -316,15 +318,15 @@ static int64_t tree_key(const DhTree *t, const DhPos *p, int i) {
     switch (p->phase) {
     case P_SPEND: {
         const Act *x = &t->g->acts[i];
-        return tree_encode(spent[x->kind], x->a, x->b, x->c, x->d);
+        return tree_encode(spent[x->kind], x->a, x->b, x->c, x->d, x->e, x->f);
     }
-    case P_REROLL: return tree_encode(K_REROLL, i, 0, 0, 0);
-    case P_INFLUX_COLOUR: return tree_encode(K_INFLUX_COLOUR, o, 0, 0, 0);
-    case P_INFLUX: return tree_encode(K_INFLUX, o, 0, 0, 0);
-    case P_NUMBER: return tree_encode(K_NUMBER, o, 0, 0, 0);
-    case P_ROAD: return tree_encode(K_ROAD, o, 0, 0, 0);
-    case P_SWAP: return tree_encode(K_SWAP, o, 0, 0, 0);
-    default: return tree_encode(K_TILE, o, 0, 0, 0); /* P_ROAD_TILE, P_PLACE */
+    case P_REROLL: return tree_encode(K_REROLL, i, 0, 0, 0, 0, 0);
+    case P_INFLUX_COLOUR: return tree_encode(K_INFLUX_COLOUR, o, 0, 0, 0, 0, 0);
+    case P_INFLUX: return tree_encode(K_INFLUX, o, 0, 0, 0, 0, 0);
+    case P_NUMBER: return tree_encode(K_NUMBER, o, 0, 0, 0, 0, 0);
+    case P_ROAD: return tree_encode(K_ROAD, o, 0, 0, 0, 0, 0);
+    case P_SWAP: return tree_encode(K_SWAP, o, 0, 0, 0, 0, 0);
+    default: return tree_encode(K_TILE, o, 0, 0, 0, 0, 0); /* P_ROAD_TILE, P_PLACE */
     }
 }
 
@@ -337,11 +339,13 @@ static int tree_act(DhTree *t, DhPos *p, int64_t key) {
     const Board *b = g->b;
     int kind = (int)(key & 15), o = (int)(key >> 4 & 1023) - 2;
     int f1 = (int)(key >> 14 & 1023), f2 = (int)(key >> 24 & 1023), f3 = (int)(key >> 34 & 1023);
+    int f4 = (int)(key >> 44 & 1023), f5 = (int)(key >> 54 & 1023);
     switch (kind) {
     case K_ENTER: case K_MOVE: case K_SEND: case K_PROTECT: case K_STOP: case K_DRAW: {
         static const int spent[] = {0, 0, 0, 0, 0, 0, A_ENTER, A_MOVE, A_SEND, A_PROTECT,
                                     A_STOP, 0, A_DRAW};
-        Act x = {(uint8_t)spent[kind], (int16_t)o, (int16_t)f1, (int16_t)f2, (int16_t)f3};
+        Act x = {(uint8_t)spent[kind], (int16_t)o, (int16_t)f1, (int16_t)f2, (int16_t)f3,
+                 (int16_t)f4, (int16_t)f5};
         tree_spend(t, p, &x);
         return 0;
     }
@@ -529,6 +533,7 @@ static int dh_playout(void *ctx, void *pos, Twister *rng, int stop) {
     if (p->ended || p->turns >= stop || p->turns >= 2 * t->max_rounds + 1) return 0;
     Game *g = t->g;
     tree_load(t, p);
+    g->dist_at = -1; /* the distances kept were another position's */
     Resume r = {.phase = p->phase, .nrolling = p->nrolling, .thrown = p->thrown,
                 .npending = p->npending, .road_left = p->road_left, .road_last = p->road_last,
                 .drawn = p->drawn};
@@ -542,16 +547,54 @@ static int dh_playout(void *ctx, void *pos, Twister *rng, int stop) {
     return 0;
 }
 
+/* value.value: seat's refuge progress plus what the pieces on the fields would add to it,
+   nearest first (a tie by field), each weighed by NEAR to the power of its distance. */
+static double value_of(Game *g, int seat) {
+    const Board *b = g->b;
+    int order[MAXC], n = 0, values[NCOL];
+    const int *dist = g->dist[seat];
+    for (int cell = 0; cell < b->cells; cell++) {
+        if (g->colour[cell] < 0 || dist[cell] >= 1000000) continue;
+        int j = n++; /* insertion by distance, after the fields as near as it */
+        while (j > 0 && dist[order[j - 1]] > dist[cell]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = cell;
+    }
+    refuge_values(g, seat, values);
+    int before = counted(b, values);
+    double total = (double)before;
+    for (int i = 0; i < n; i++) {
+        int cell = order[i];
+        values[g->colour[cell]] += g->figs[cell] + b->tent_value * g->tents[cell];
+        values[b->blue] += g->bearer[cell];
+        int now = counted(b, values);
+        total += (now - before) * b->near[dist[cell]];
+        before = now;
+    }
+    return total;
+}
+
 static int dh_result(void *ctx, const void *pos, double *scores) {
-    const DhTree *t = ctx;
+    DhTree *t = ctx;
     const DhPos *p = pos;
     if (p->ended == END_REFUGE || p->ended == END_DECK) { /* finished: the winners, if any */
         for (int s = 0; s < SEATS; s++) scores[s] = p->ended == END_REFUGE && p->winners >> s & 1;
         return UCT_WON;
     }
+    if (!p->ended && t->scoring == 2) { /* value.cutoff_reward */
+        tree_load(t, p);
+        t->g->dist_at = -1;
+        distances(t->g);
+        double x = (value_of(t->g, 0) - value_of(t->g, 1)) / t->g->b->scale;
+        scores[0] = 0.5 + 0.5 * x / (1.0 + fabs(x));
+        scores[1] = 1.0 - scores[0];
+        return UCT_CHANCES;
+    }
     for (int s = 0; s < SEATS; s++) scores[s] = p->progress[s];
     if (p->ended) return UCT_CUT;
-    return t->standing ? UCT_STANDING : UCT_GOING;
+    return t->scoring ? UCT_STANDING : UCT_GOING;
 }
 
 /* The root's children as (index in `legal_actions()`, visits): each key looked up in the
@@ -576,37 +619,33 @@ static int tree_indices(DhTree *t, const DhPos *root, PyObject *visits) {
     return 0;
 }
 
-/* tree_search(board, state, words, budget, horizon, exploration, cooperative, standing)
+/* tree_search(board, state, words, budget, horizon, exploration, cooperative, scoring)
  *   -> ([(index in legal_actions(), visits), ...], words): `pnp.mcts.MctsBot.search` from
  * a State's decision (state.py), on the twister `words` (getstate()'s 625 numbers),
- * handed back moved on. `standing`: the State scores the search's cut-off. */
+ * handed back moved on. `scoring`: how the State scores the search's cut-off (2: its
+ * `win_chances()`, 1: the lead on its `standing()`, 0: nothing). */
 static PyObject *tree_search(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *state, *words, *visits = NULL, *result = NULL;
-    int budget, horizon, cooperative, standing;
+    int budget, horizon, cooperative, scoring;
     double exploration;
-    if (!PyArg_ParseTuple(args, "OOOiidpp", &capsule, &state, &words, &budget, &horizon,
-                          &exploration, &cooperative, &standing))
+    if (!PyArg_ParseTuple(args, "OOOiidpi", &capsule, &state, &words, &budget, &horizon,
+                          &exploration, &cooperative, &scoring))
         return NULL;
     const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
     if (!b) return NULL;
     int total = b->deck_safe + b->deck_thirst;
-    DhTree t = {.standing = standing};
+    DhTree t = {.scoring = scoring};
     Twister *rng = PyMem_Malloc(sizeof(Twister));
     DhPos *root = PyMem_Calloc(1, sizeof(DhPos) + (size_t)total + 1);
-    t.g = PyMem_Malloc(sizeof(Game));
-    if (t.g) {
-        memset(t.g, 0, offsetof(Game, acts));
-        t.g->deck = PyMem_Malloc((size_t)total + 1);
-    }
-    if (!rng || !root || !t.g || !t.g->deck) {
+    t.g = game_new(b, total);
+    if (!rng || !root || !t.g) {
         PyErr_NoMemory();
         goto done;
     }
     Game *g = t.g;
-    g->b = b;
-    g->greedy = 0; /* the random bot plays the playouts (`greedy` lies beyond the head) */
-    g->dist_at = -1;
+    g->greedy = 1; /* bots.PlayoutBot plays the playouts (`greedy` lies beyond the head) */
+    g->epsilon = b->playout_random;
     Resume r;
     if (read_twister(words, rng) < 0 || read_state(g, &r, state, &t.max_rounds) < 0) goto done;
     int back_phase;
@@ -639,8 +678,7 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     if (visits) result = Py_BuildValue("ON", visits, twister_words(rng));
 done:
     Py_XDECREF(visits);
-    if (t.g) PyMem_Free(t.g->deck);
-    PyMem_Free(t.g);
+    game_free(t.g);
     PyMem_Free(root);
     PyMem_Free(rng);
     return result;

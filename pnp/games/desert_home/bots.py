@@ -13,9 +13,12 @@ like the others: `evaluate` rates the one mask `reroll_mask` picks above the res
 
 from __future__ import annotations
 
+import random
+
+from pnp.chance import below, pick
 from pnp.forward import GreedyBot, RandomBot
 from pnp.games.desert_home import rules
-from pnp.games.desert_home.fields import Piece, frontier, mover
+from pnp.games.desert_home.fields import Piece, frontier, moved, mover
 from pnp.games.desert_home.goal import refuge_values
 from pnp.games.desert_home.model import PlayModel
 from pnp.games.desert_home.rules import (
@@ -26,8 +29,8 @@ from pnp.games.desert_home.rules import (
     INFLUX,
     INFLUX_COLOUR,
     MOVE,
-    NONE,
     NUMBER,
+    P_ROLL,
     PROTECT,
     REROLL,
     ROAD,
@@ -40,45 +43,20 @@ from pnp.games.desert_home.rules import (
     Action,
 )
 from pnp.games.desert_home.state import State
+from pnp.games.desert_home.value import distances
 from pnp.state import Bot
 from pnp.state import State as GameState
 
 BOT_NAMES = ("random", "greedy")
 
-UNPLACED_STEP = 3
-"""How far the greedy bot reckons a step over a slot with no tile yet."""
 KEEP_POINTS = 8
 """The greedy bot keeps a roll worth this many points and re-rolls below it."""
-
-
-def distances(state: State, seat: int) -> list[int]:
-    """Steps from each cell into seat's refuge over the fields (a missing tile costs more).
-    Tiles are only ever added, so the count placed keys the cached answer."""
-    key = ("distances", seat, state.tiles_placed)
-    if key not in state.memo:
-        state.memo[key] = new_distances(state, seat)
-    return state.memo[key]
-
-
-def new_distances(state: State, seat: int) -> list[int]:
-    m = state.model
-    far = 10**6
-    dist = [far] * m.cells
-    entry = m.refuge_entries[seat]
-    dist[entry] = 1
-    todo = [entry]
-    while todo:  # a small Dijkstra by relaxation: at most rows * width cells
-        nxt = []
-        for cell in todo:
-            for nb in m.step[cell]:
-                if not 0 <= nb < m.cells:
-                    continue
-                cost = 1 if state.tile[nb] != NONE else UNPLACED_STEP
-                if dist[cell] + cost < dist[nb]:
-                    dist[nb] = dist[cell] + cost
-                    nxt.append(nb)
-        todo = nxt
-    return dist
+PLAYOUT_RANDOM = 10
+"""Percent of a search's playout decisions (`State.playout`) taken at random: the rest
+are the greedy bot's (`PlayoutBot`)."""
+REFUGE_SIZE = 0.01
+"""What each figure a move brings into the greedy bot's own refuge adds to its rating: of
+two parts of a group that fill the refuge alike, it takes the larger."""
 
 
 Refuges = tuple[list[list[int]], list[tuple[int, int, int]], dict[tuple[int, Piece], int]]
@@ -114,7 +92,7 @@ class Judge:
         # per seat: refuge values; (figures counted short of the goal, the shortfall, blue)
         self.values, self.parts, self.known = refuge_parts(state)  # `known`: `piece_gain`'s
         self.dist = [distances(state, s) for s in range(rules.PLAYERS)]
-        self.moving: dict[int, tuple[int, int, int]] = {}  # `move`'s, per field and part
+        self.moving: dict[tuple[int, ...], tuple[int, int, int]] = {}  # `move`'s, per part
 
     def gain(self, seat: int, colour: int, amount: int, bearers: int = 0) -> int:
         """Goal progress seat's refuge would get from these pieces (`goal.progress`'s
@@ -154,13 +132,17 @@ class Judge:
 
     # --- scores of one action ------------------------------------------------------
 
-    def move(self, src: int, dst: int, part: int, cost: int) -> float:
+    def move(self, action: Action) -> float:
+        """Towards the own refuge what it needs, away from the rival's what the rival
+        needs, off a black field; into the own refuge, the more it fills the better (and of
+        two parts that fill it alike, the larger: what it takes the rival cannot use)."""
         st = self.state
         m = st.model
-        known = self.moving.get(src << 2 | part)
+        _, src, dst, part, cost, figs, tents = action
+        known = self.moving.get((src, part, figs, tents))
         if known is None:  # the moves of one part share what it is worth
-            piece = mover(st, src, part)
-            known = self.moving[src << 2 | part] = (
+            piece = moved(st, action)
+            known = self.moving[src, part, figs, tents] = (
                 self.piece_gain(self.me, piece),
                 self.piece_gain(self.other, piece),
                 piece[1] + m.tent_value * piece[2] + piece[3],
@@ -168,7 +150,9 @@ class Judge:
         mine, theirs, size = known
         if dst >= m.cells:
             seat = dst - m.cells
-            return (100.0 * mine + 1) / cost if seat == self.me else -100.0 * theirs - 5
+            if seat == self.me:
+                return (100.0 * mine + 1 + REFUGE_SIZE * size) / cost
+            return -100.0 * theirs - 5
         closer = self.dist[self.me][src] - self.dist[self.me][dst]
         closer_them = self.dist[self.other][src] - self.dist[self.other][dst]
         score = closer * (2.0 * mine + 0.2) - closer_them * 1.0 * theirs
@@ -249,7 +233,7 @@ class Judge:
     def score(self, a: Action) -> float:
         kind = a[0]
         if kind == MOVE:
-            return self.move(a[1], a[2], a[3], a[4])
+            return self.move(a)
         if kind == TILE:
             return self.tile(a[1], self.state.drawn)
         if kind == DRAW:
@@ -301,8 +285,36 @@ def evaluate(state: GameState[Action], action: Action) -> float:
             known = state.memo["reroll"] = (state.steps, reroll_mask(state.dice))
         return 1.0 if action[1] == known[1] else 0.0
     if action[0] == MOVE:
-        return judge(state).move(action[1], action[2], action[3], action[4])
+        return judge(state).move(action)
     return judge(state).score(action)
+
+
+class PlayoutBot:
+    """How a tree search plays on from a position it reached (`State.playout`): as the
+    greedy bot, but at a decision with a choice, `PLAYOUT_RANDOM` times in a hundred (one
+    draw first) a uniform random action. Random playouts tell a search nothing here:
+    random players need some 250 rounds to fill a refuge, greedy ones 40; the few random
+    choices keep a search from taking greedy's plan for the only one."""
+
+    name = "playout"
+
+    def __init__(self) -> None:
+        self.greedy = GreedyBot(evaluate)
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        legal = state.legal_actions()
+        if PLAYOUT_RANDOM and len(legal) > 1 and below(rng, 100) < PLAYOUT_RANDOM:
+            return pick(rng, legal)
+        return self.greedy.choose(state, rng)
+
+
+def play_out(state: State, rng: random.Random, stop: int) -> None:
+    """`PlayoutBot` play from `state`, in place, until the game is over or `turns` reaches
+    `stop`: the readable rules' playout, which the kernel's plays draw for draw."""
+    bot = PlayoutBot()
+    while state.ended is None and state.turns < stop:
+        chance = state.phase == P_ROLL
+        state.apply(state.sample_chance(rng) if chance else bot.choose(state, rng))
 
 
 def make_bot(name: str, model: PlayModel | None = None) -> Bot[State]:

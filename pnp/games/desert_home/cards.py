@@ -69,6 +69,7 @@ def rules_context(p: DesertHomeParams) -> dict[str, object]:
         "big": BIG_ROAD,
         "protect": PROTECT_COST,
         "road_optional": p.road_bonus == "optional",
+        "whole_groups": p.groups == "whole",
     }
 
 

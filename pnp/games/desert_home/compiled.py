@@ -15,8 +15,15 @@ except ImportError:  # built without a C compiler: the readable rules play every
 
 
 def kernel_board_args(model: PlayModel) -> tuple:
-    """What `_kernel.board` takes: the board, the supply and the rules' constants."""
-    from pnp.games.desert_home.bots import KEEP_POINTS, UNPLACED_STEP  # bots import the state
+    """What `_kernel.board` takes: the board, the supply, the rules' constants, the greedy
+    bot's and the value's (its powers of `value.NEAR` as a table, so that both sides weigh
+    with the very same numbers)."""
+    from pnp.games.desert_home.bots import (  # bots import the state
+        KEEP_POINTS,
+        PLAYOUT_RANDOM,
+        REFUGE_SIZE,
+    )
+    from pnp.games.desert_home.value import NEAR, SCALE, UNPLACED_STEP
 
     m = model
     return (
@@ -28,8 +35,10 @@ def kernel_board_args(model: PlayModel) -> tuple:
             *(rules.THIRST_GRACE, rules.SMALL_ROAD, rules.BIG_ROAD, rules.PROTECT_COST),
             *(rules.INFLUX_PUSH, rules.ROAD_TILES_CHAIN, rules.REFUGE_ENDS_DUTY),
             m.road_optional,
+            m.whole_groups,
         ),
-        (UNPLACED_STEP, KEEP_POINTS),
+        (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM),
+        (SCALE, [NEAR**d for d in range(UNPLACED_STEP * m.cells + 2)]),
         [[rules.action_points(n, k) for k in range(1, 7)] for n in range(1, 7)],
         *(m.kind, m.step, m.reach, m.path_next, m.path_cells, m.camp_cells, m.refuge_entries),
     )

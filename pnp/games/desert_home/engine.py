@@ -54,11 +54,15 @@ COUNTERS = dict(
     )
 )
 RATIOS = {"branching_factor": ("legal_moves", "decisions")}
-PLAYOUT_TURNS = 10
+PLAYOUT_TURNS = 1
 """Turns an mcts playout runs beyond the position searched (`pnp.mcts`'s default is 40):
-a playout cut off here is scored on `State.standing()`, the seats' progress towards the
-goal, which a game of some 300 turns shows long before it ends; ten turns (five rounds)
-played at least as well as forty unscored ones, at well under half the cost (README)."""
+the rest of the turn under way, played as `bots.PlayoutBot` plays, then scored by
+`State.win_chances` (the seats' values, pieces on the way counted). The search then
+weighs whole turns of its own against each other; looking a turn further (the rival's)
+won no more games and cost twice the time (docs/games/desert-home.md)."""
+MCTS_BUDGET = 1000
+"""Playouts an mcts seat spends per decision by default: 1,000 beat greedy where 200 did
+not (docs/games/desert-home.md), at about 7 ms of CPU a decision (`make bench`)."""
 OPTIONS: tuple[SimOption, ...] = ()
 ABSTRACTION = ""
 END_REASONS = rules.END_REASONS

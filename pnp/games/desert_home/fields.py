@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pnp.games.desert_home.model import CAMP_ENTRY
-from pnp.games.desert_home.rules import BEARER, BOTH, GROUP, NONE, REFUGE_ENDS_DUTY, TILE, Action
+from pnp.games.desert_home.rules import BEARER, BOTH, NONE, REFUGE_ENDS_DUTY, TILE, Action
 
 if TYPE_CHECKING:
     from pnp.games.desert_home.state import State
@@ -71,10 +71,30 @@ def lay_drawn(state: State, cell: int) -> None:
 
 
 def mover(state: State, cell: int, part: int) -> Piece:
-    """(colour, figures, tents, bearers) of what a MOVE of `part` takes from `cell`."""
+    """(colour, figures, tents, bearers) of the whole `part` of `cell`: its group (all its
+    figures and tents), its water bearer, or both."""
     if part == BEARER:
         return state.blue, 1, 0, 0
     return state.colour[cell], state.figs[cell], state.tents[cell], 1 if part == BOTH else 0
+
+
+def moved(state: State, action: Action) -> Piece:
+    """What a MOVE action lifts off its field: its figures and tents of the field's colour,
+    with the field's water bearer for BOTH, or the water bearer alone (BEARER)."""
+    _, src, _, part, _, figs, tents = action
+    if part == BEARER:
+        return state.blue, 1, 0, 0
+    return state.colour[src], figs, tents, 1 if part == BOTH else 0
+
+
+def amounts(state: State, cell: int) -> list[tuple[int, int]]:
+    """The (figures, tents) of `cell`'s group a move may take, the whole group first: any
+    part of it (the seed's "a piece or a group of pieces"), or only all of it when the kit
+    plays whole groups (`PlayModel.whole_groups`)."""
+    figs, tents = state.figs[cell], state.tents[cell]
+    if state.model.whole_groups:
+        return [(figs, tents)]
+    return [(f, t) for t in range(tents, -1, -1) for f in range(figs, -1, -1) if f or t]
 
 
 def is_lone_bearer(piece: Piece, blue: int) -> bool:
@@ -106,14 +126,25 @@ def escorted(piece: Piece, blue: int) -> bool:
 
 
 def take(state: State, cell: int, part: int) -> None:
-    """Lift `part` off `cell`."""
+    """Lift the whole `part` off `cell` (`mover`'s piece)."""
+    take_some(state, cell, part, state.figs[cell], state.tents[cell])
+
+
+def take_some(state: State, cell: int, part: int, figs: int, tents: int) -> None:
+    """Lift `figs` figures and `tents` tents of `cell`'s group (with its water bearer for
+    BOTH), or its water bearer alone; a water bearer left without its group stands alone."""
     if part == BEARER:
         state.bearer[cell] = 0
-    elif part == GROUP and state.bearer[cell]:
-        state.colour[cell], state.figs[cell], state.tents[cell] = state.blue, 1, 0
+        return
+    state.figs[cell] -= figs
+    state.tents[cell] -= tents
+    if part == BOTH:
         state.bearer[cell] = 0
-    else:
-        state.colour[cell], state.figs[cell], state.tents[cell], state.bearer[cell] = -1, 0, 0, 0
+    if state.figs[cell] + state.tents[cell] == 0:
+        if state.bearer[cell]:
+            state.colour[cell], state.figs[cell], state.bearer[cell] = state.blue, 1, 0
+        else:
+            state.colour[cell] = -1
 
 
 def put(state: State, piece: Piece, cell: int) -> None:

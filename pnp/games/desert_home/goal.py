@@ -21,22 +21,26 @@ def refuge_values(state: State, seat: int) -> list[int]:
 
 
 def progress(state: State, seat: int) -> int:
-    """Figures in seat's refuge that count toward its goal (the goal itself is the max).
-    Written out as a loop: it runs after every turn for the leader."""
+    """Figures in seat's refuge that count toward its goal (the goal itself is the max)."""
     m = state.model
-    goal, blue, tv = m.goal, m.blue, m.tent_value
-    figs, tents = state.refuge_figs[seat], state.refuge_tents[seat]
-    short = counted = 0
-    for c in range(len(figs)):
+    return counted(refuge_values(state, seat), m.blue, m.goal)
+
+
+def counted(values: Sequence[int], blue: int, goal: int) -> int:
+    """Figures of `values` (per colour) that count toward `goal` of every colour: each
+    colour up to the goal, blue up to its own and beyond it into the other colours' gaps.
+    Written out as a loop: it runs after every turn for the leader, and for every piece a
+    search's cut-off weighs (`value`)."""
+    short = total = 0
+    for c, v in enumerate(values):
         if c != blue:
-            v = figs[c] + tv * tents[c]
             if v < goal:
                 short += goal - v
-                counted += v
+                total += v
             else:
-                counted += goal
-    vb = figs[blue] + tv * tents[blue]
-    return counted + min(vb, goal) + min(max(0, vb - goal), short)
+                total += goal
+    vb = values[blue]
+    return total + min(vb, goal) + min(max(0, vb - goal), short)
 
 
 def scores(state: State) -> list[int]:

@@ -46,6 +46,7 @@ class PlayModel:
     goal: int  # figures of every colour a refuge needs
     tent_value: int  # figures a tent counts for
     road_optional: bool  # a road bonus may be let go (`params.road_bonus`)
+    whole_groups: bool  # a move takes a colour's whole group on a field (`params.groups`)
     kind: tuple[int, ...]  # per cell: NO_FIELD, REFUGE_ENTRY, PATH or CAMP_ENTRY
     step: tuple[tuple[int, ...], ...]  # per cell: the field in each direction (see above)
     path_cells: tuple[int, ...]  # every path slot, row by row
@@ -119,6 +120,7 @@ def play_model(params: DesertHomeParams) -> PlayModel:
         goal=params.goal_per_colour,
         tent_value=params.tent_value,
         road_optional=params.road_bonus == "optional",
+        whole_groups=params.groups == "whole",
         kind=tuple(kind),
         step=tuple(steps),
         path_cells=tuple(i for i in range(cells) if kind[i] == PATH),

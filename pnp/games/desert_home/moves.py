@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pnp.games.desert_home.fields import (
+    amounts,
     can_stand,
     escorted,
     frontier,
     is_lone_bearer,
+    moved,
     mover,
     placed,
     road_next,
@@ -71,7 +73,7 @@ def legal_actions(state: State) -> list[Action]:
     if phase == P_INFLUX_COLOUR:
         return [(INFLUX_COLOUR, c) for c in influx_choices(state)]
     if phase == P_INFLUX:
-        return [(INFLUX, cell) for cell in influx_cells(state, state.pending[0])]
+        return [(INFLUX, cell) for cell in influx_fields(state, state.pending)]
     if phase == P_NUMBER:
         return [(NUMBER, n) for n in sorted(set(state.dice))]
     if phase == P_ROAD:
@@ -114,6 +116,25 @@ def influx_cells(state: State, colour: int) -> list[int]:
     return out
 
 
+def influx_fields(state: State, pending: list[int]) -> list[int]:
+    """Where the first of the `pending` influx figures may go: `influx_cells`, but a free
+    field only while enough stay free for the later ones that cannot push (so every figure
+    due is placed when some way of placing them allows it). A push never takes a field or a
+    tile another colour could use, so pushing first is always safe, and the colours' order
+    does not matter."""
+    cells = influx_cells(state, pending[0])
+    pushes = [cell for cell in cells if state.colour[cell] >= 0]
+    if not pushes:
+        return cells
+    free = len(cells) - len(pushes)
+    need = sum(
+        1
+        for c in pending[1:]
+        if state.camp_figs[c] and all(state.colour[cell] < 0 for cell in influx_cells(state, c))
+    )
+    return cells if free > need else pushes
+
+
 def road_actions(state: State) -> list[Action]:
     """Road tiles (when a tile can be laid), a boost of each full row with pieces, and,
     when the road is optional and one of those is there, letting it go."""
@@ -134,9 +155,10 @@ def road_actions(state: State) -> list[Action]:
 
 def spend_actions(state: State) -> list[Action]:
     """Every use of the remaining points, in a fixed order: tiles, camp figures, moves (by
-    cell, then part, then direction), water bearers sent, protection cards, stop.
-    The hot path of the readable rules' games (a simulation's run in the kernel): plain
-    one-field moves are worked out inline, over the model's `reach` table."""
+    cell, then part, then the part's amount (`fields.amounts`), then direction), water
+    bearers sent, protection cards, stop. The hot path of the readable rules' games (a
+    simulation's run in the kernel): plain one-field moves are worked out inline, over the
+    model's `reach` table."""
     pts = state.points
     if pts <= 0:
         return []
@@ -155,26 +177,30 @@ def spend_actions(state: State) -> list[Action]:
     blue_ok = usable[blue]
     bearer, figs, tents, tile = state.bearer, state.figs, state.tents, state.tile
     cells, reach = m.cells, m.reach
-    append = out.append
     for cell, c in enumerate(colour):
         if c < 0:
             continue
         if usable[c]:
             if c == blue and figs[cell]:  # blue figures: water bearers, who may pass
-                out += escorted_moves(state, cell, GROUP, pts)
+                for f, t in amounts(state, cell):
+                    out += escorted_moves(state, cell, GROUP, pts, f, t)
             else:  # `can_stand` for a group without a water bearer, inlined
+                targets = []
                 for t in reach[cell]:
                     if t >= cells:
-                        append((MOVE, cell, t, GROUP, 1))
+                        targets.append(t)
                     elif tile[t]:
                         tc = colour[t]
                         if tc < 0 or tc == c or (tc == blue and figs[t] == 1 and not tents[t]):
-                            append((MOVE, cell, t, GROUP, 1))
+                            targets.append(t)
+                parts = amounts(state, cell)
+                out += [(MOVE, cell, t, GROUP, 1, f, n) for f, n in parts for t in targets]
         if bearer[cell]:
             if blue_ok:
-                out += escorted_moves(state, cell, BEARER, pts)
+                out += escorted_moves(state, cell, BEARER, pts, 0, 0)
             if usable[c] or blue_ok:
-                out += escorted_moves(state, cell, BOTH, pts)
+                for f, t in amounts(state, cell):
+                    out += escorted_moves(state, cell, BOTH, pts, f, t)
     if blue_ok:
         own = state.chooser
         if sendable(state, own) > 0:  # a lone water bearer stands anywhere but by another
@@ -182,17 +208,20 @@ def spend_actions(state: State) -> list[Action]:
         if pts >= PROTECT_COST and state.cards > 0 and state.refuge_figs[own][blue] > 0:
             out += [(PROTECT, cell) for cell in m.path_cells if tile[cell] in (THIRST, BLACK)]
     if state.may_stop:
-        append(STOP_ACTION)
+        out.append(STOP_ACTION)
     return out
 
 
-def escorted_moves(state: State, cell: int, part: int, budget: int) -> list[Action]:
-    """Moves of `part` of `cell`, one per direction at most: the first field on the straight
-    line it can stand on, passing fields it cannot stand on only with a water bearer, never
-    a gap, and a camp entry field only as a lone water bearer; each field costs a point."""
+def escorted_moves(
+    state: State, cell: int, part: int, budget: int, figs: int, tents: int
+) -> list[Action]:
+    """Moves of `figs` figures and `tents` tents of `cell`'s `part`, one per direction at
+    most: the first field on the straight line it can stand on, passing fields it cannot
+    stand on only with a water bearer, never a gap, and a camp entry field only as a lone
+    water bearer; each field costs a point."""
     m = state.model
     cells, step, tile, kind = m.cells, m.step, state.tile, m.kind
-    piece = mover(state, cell, part)
+    piece = moved(state, (MOVE, cell, -1, part, 0, figs, tents))
     can_pass = escorted(piece, state.blue)
     lone = is_lone_bearer(piece, state.blue)
     out: list[Action] = []
@@ -202,7 +231,7 @@ def escorted_moves(state: State, cell: int, part: int, budget: int) -> list[Acti
             if target < 0 or (target < cells and tile[target] == NONE):
                 break
             if target >= cells or can_stand(state, piece, target):
-                out.append((MOVE, cell, target, part, cost))
+                out.append((MOVE, cell, target, part, cost, figs, tents))
                 break
             if not can_pass or (kind[target] == CAMP_ENTRY and not lone):
                 break

@@ -2,10 +2,13 @@
 letter and row number (``a2`` is row 2's refuge entry field, column ``a``), colours by name.
 
     roll 4 | keep | reroll 1 3 | influx green | influx f1 | number 3 | road tiles | boost 2
-    | no road | draw | tile e2 | enter red f3 | enter red tent f3 | move b2-a2 | move b2-a2
-    bearer | move c2-a2 both 2 | move a2-refuge1 | send c4 | protect d2 | stop | swap white
+    | no road | draw | tile e2 | enter red f3 | enter red tent f3 | move b2-a2 3 | move b2-a2
+    bearer | move c2-a2 2+1t both 2 | move a2-refuge1 1t | send c4 | protect d2 | stop
+    | swap white
 
-A move names its part when it is not the whole group, and its cost when over one field.
+A move names the figures (and ``t`` tents) it takes, then its part when that is not the
+group alone (``both``: with the field's water bearer; ``bearer``: the water bearer alone),
+then its cost when over one field.
 """
 
 from __future__ import annotations
@@ -44,6 +47,13 @@ def field_text(model: PlayModel, cell: int) -> str:
     return f"{chr(ord('a') + col)}{row + 1}"
 
 
+def amount_text(figs: int, tents: int) -> str:
+    """``3``, ``1t`` or ``2+1t``: the figures and tents a move takes."""
+    if not tents:
+        return str(figs)
+    return f"{figs}+{tents}t" if figs else f"{tents}t"
+
+
 def action_text(model: PlayModel, action: Action) -> str:
     kind, *args = action
     at = lambda i: field_text(model, args[i])  # noqa: E731
@@ -69,7 +79,8 @@ def action_text(model: PlayModel, action: Action) -> str:
         return f"enter {model.colours[args[0]]}{' tent' if args[2] else ''} {at(1)}"
     if kind == MOVE:
         cost = f" {args[3]}" if args[3] > 1 else ""
-        return f"move {at(0)}-{at(1)}{PARTS.get(args[2], '')}{cost}"
+        some = "" if args[2] == BEARER else f" {amount_text(args[4], args[5])}"
+        return f"move {at(0)}-{at(1)}{some}{PARTS.get(args[2], '')}{cost}"
     if kind == SEND:
         return f"send {at(0)}"
     if kind == PROTECT:

@@ -56,6 +56,9 @@ class DesertHomeParams(CardGroup, DiceGroup):
     road_bonus: Literal["optional", "compulsory"] = param(
         "optional", help="a road bonus may be let go (optional) or must be taken (compulsory)"
     )
+    groups: Literal["split", "whole"] = param(
+        "split", help="a move takes any part of a colour's group on a field (split) or all of it"
+    )
 
     # --- path tiles and board ---------------------------------------------------------
     tile_size: float = param(40.0, lo=10, hi=120, help="octagon across flats, mm")

@@ -37,6 +37,7 @@ from pnp.games.desert_home.rules import (
     Action,
     End,
 )
+from pnp.games.desert_home.value import cutoff_reward
 from pnp.mcts import compiled_visits
 from pnp.outcome import GameRecord, Outcome
 from pnp.state import CHANCE, TERMINAL
@@ -176,17 +177,18 @@ class State:
             _kernel.shuffle(self.deck, rng.getrandbits(64))
 
     def playout(self, rng: random.Random, stop: int) -> None:
-        """Random play from here, in place, until the game is over or `turns` reaches
-        `stop` (see `pnp.state`): in the compiled kernel, seeded by one draw of `rng`, or
-        on the readable rules when there is none. The kernel plays by the same law as the
-        readable rules' random bot (tests/test_dh_playout.py), not with the same draws."""
-        if _kernel is None:
-            while self.ended is None and self.turns < stop:
-                chance = self.phase == P_ROLL
-                self.apply(self.sample_chance(rng) if chance else self.random_action(rng))
-            return
+        """Play on from here, in place, until the game is over or `turns` reaches `stop`
+        (see `pnp.state`), as `bots.PlayoutBot` plays (the greedy bot with a few random
+        choices), on a generator seeded by one draw of `rng`: in the compiled kernel, or on
+        the readable rules when there is none, the same game either way
+        (tests/test_dh_playout.py)."""
         seed = rng.getrandbits(64)
         if self.ended is not None or self.turns >= stop:
+            return
+        if _kernel is None:
+            from pnp.games.desert_home.bots import play_out  # the bots import the state
+
+            play_out(self, random.Random(seed), stop)
             return
         end, winners, steps = _kernel.playout(kernel_board(self.model), self, seed, stop)
         if end:
@@ -196,9 +198,13 @@ class State:
         self.memo.clear()
 
     def standing(self) -> list[float]:
-        """Each seat's progress towards the goal (`goal.scores`, the record's scores): what a
-        search's cut-off playout is scored on (`pnp.mcts`)."""
+        """Each seat's progress towards the goal (`goal.scores`, the record's scores)."""
         return [float(score) for score in scores(self)]
+
+    def win_chances(self) -> list[float]:
+        """Each seat's reward for a search's playout cut off here (`pnp.mcts`): the seats'
+        values, pieces on their way counted (`value.cutoff_reward`)."""
+        return cutoff_reward(self)
 
     def tree_search(
         self,
@@ -214,12 +220,13 @@ class State:
         if _kernel is None or self.ended is not None or self.phase == P_ROLL:
             return None
         board = kernel_board(self.model)
-        standing = hasattr(type(self), "standing")  # as `pnp.mcts` asks the state
+        kind = type(self)  # the cut-off's score, as `pnp.mcts` asks the state for it
+        scoring = 2 if hasattr(kind, "win_chances") else 1 if hasattr(kind, "standing") else 0
 
         def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
             assert _kernel is not None
             found: tuple[list[tuple[int, int]], tuple[int, ...]] = _kernel.tree_search(
-                board, self, words, budget, playout_turns, exploration, cooperative, standing
+                board, self, words, budget, playout_turns, exploration, cooperative, scoring
             )
             return found
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pnp.games.desert_home.fields import can_stand, draw, lay_drawn, mover, put, road_next, take
+from pnp.games.desert_home.fields import (
+    can_stand,
+    draw,
+    lay_drawn,
+    moved,
+    mover,
+    put,
+    road_next,
+    take,
+    take_some,
+)
 from pnp.games.desert_home.goal import check_win, nobody_can_win, record_leader
 from pnp.games.desert_home.model import WEST
 from pnp.games.desert_home.moves import influx_cells, influx_choices, legal_actions
@@ -135,9 +145,9 @@ def spend(state: State, action: Action) -> None:
     """Step 5 (and step 7, the shortage swaps): one use of the points."""
     kind = action[0]
     if kind == MOVE:
-        _, src, dst, part, cost = action
-        piece = mover(state, src, part)
-        take(state, src, part)
+        _, src, dst, part, cost, figs, tents = action
+        piece = moved(state, action)
+        take_some(state, src, part, figs, tents)
         put(state, piece, dst)
         state.points -= cost
         if dst >= state.model.cells and check_win(state):
