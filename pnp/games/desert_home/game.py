@@ -35,6 +35,7 @@ GAME = GameDef(
         "goal_per_colour",
         "tent_value",
         "road_bonus",
+        "groups",
     ),
     documents=(("pattern", "Scroll-saw patterns (1:1)"),),
     variants={
