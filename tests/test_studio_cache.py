@@ -360,3 +360,21 @@ def test_a_check_no_client_waits_for_is_cancelled_and_checks_are_capped(tmp_path
         asyncio.run(scenario())
     finally:
         jobs.close()
+
+
+@pytest.mark.slow
+def test_a_closed_studio_leaves_the_next_one_in_the_process_a_working_forkserver(tmp_path):
+    """Closing a studio ends its forkserver; a studio made next in the same process (the
+    test suite does this all the time) must get a new one, not the dying one's address:
+    that was a check that never started (EOFError in the task's launch)."""
+    if "forkserver" not in __import__("multiprocessing").get_all_start_methods():
+        pytest.skip("no forkserver on this platform")
+    for round_ in range(3):
+        app = create_app(Settings(tmp_path / f"cache-{round_}", 1, 500 * MB))
+        jobs = app.state.studio.jobs
+        jobs.start()
+        proc = jobs.ctx.Process(target=os.getpid)
+        proc.start()  # raised EOFError when the last round's forkserver was still dying
+        proc.join(BOUND)
+        assert proc.exitcode == 0
+        jobs.close()

@@ -364,13 +364,49 @@ def _stop_forkserver() -> None:
     """End the forkserver with the server. While it still warms up, a runner thread that
     asked it for a task process waits for its answer, and Python waits for that thread
     before it exits: Ctrl-C just after the first request took as long as the warm-up (20 s
-    on a loaded machine). Its end answers the thread with an error, and the exit goes on."""
-    from multiprocessing import forkserver
+    on a loaded machine). Its end answers the thread with an error, and the exit goes on.
 
-    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)  # CPython's own record
-    if pid:
+    The ended server is reaped and forgotten here: a record left pointing at a dying
+    process made the next server in this process (a test's) find it "alive" and send its
+    first task to it (EOFError)."""
+    from multiprocessing import forkserver, util
+
+    server = forkserver._forkserver  # CPython's own record (its `_stop` waits out a warm-up)
+    with server._lock:
+        pid = server._forkserver_pid
+        if pid is None:
+            return
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
+        _reap(pid)
+        with contextlib.suppress(OSError):
+            os.close(server._forkserver_alive_fd)
+        address = server._forkserver_address
+        if address and not util.is_abstract_socket_namespace(address):
+            with contextlib.suppress(OSError):
+                os.unlink(address)
+        server._forkserver_address = None
+        server._forkserver_alive_fd = None
+        server._forkserver_pid = None
+
+
+def _reap(pid: int, grace: float = 2.0) -> None:
+    """Wait for `pid` to end (SIGKILL after `grace` seconds) and collect its status."""
+    deadline = time.monotonic() + grace
+    while True:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return  # not ours, or collected already
+        if done:
+            return
+        if time.monotonic() > deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+            return
+        time.sleep(0.01)
 
 
 class Busy(Exception):
