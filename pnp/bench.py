@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pnp import bench_dask, bench_skill, bench_stop
+from pnp import bench_dask, bench_skill, bench_stop, fastpath
 from pnp.games import get_game, registry
 from pnp.sim.runner import run
 from pnp.sim.seats import engine_for, seat_count
@@ -141,9 +141,9 @@ def mcts_along_ms(game: str, every: int = 10) -> list[float]:
 
 
 def search_runs_on(game: str) -> str:
-    """Where the game's mcts decision runs: the tree and the playouts compiled
-    (`State.tree_search`), the playouts alone (`State.playout`), or the readable rules;
-    and the playouts' horizon."""
+    """Where the game's mcts decision runs: the tree and the playouts compiled (its
+    kernel's `tree_search`, attached through `pnp.fastpath`), the playouts alone, or the
+    readable rules; and the playouts' horizon."""
     import random
 
     from pnp.sim.seats import mcts_bot
@@ -157,10 +157,11 @@ def search_runs_on(game: str) -> str:
         horizon += " scored on the win chances"
     elif hasattr(state, "standing"):
         horizon += " scored on the standing"
-    tree = getattr(state, "tree_search", None)
-    if tree is not None and tree(random.Random(0), 1, 1, 1.0, False) is not None:
+    fast = fastpath.active(state)
+    tree = None if fast is None else fast.tree_search
+    if tree is not None and tree(state.clone(), random.Random(0), 1, 1, 1.0, False) is not None:
         return f"tree and {horizon} in the kernel"
-    if getattr(state, "playout", None) is not None:
+    if fast is not None and fast.playout is not None:
         return f"{horizon} in the kernel, the tree in Python"
     return f"{horizon} on the readable rules"
 

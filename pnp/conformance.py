@@ -15,9 +15,19 @@ One schema for every game (``tests/conformance/<slug>.json``)::
                 "options": {keyword arguments of prepare/new_state/play_one}, "seed": s,
                 "note": why this game is here (optional),
                 "actions": [...], "legal": [...], "end": e, "winners": [...],
-                "turns": t, "scores": [...]}],
+                "turns": t, "scores": [...], "counters": {the record's counters},
+                "turn_ends": [step after which each turn ended, ...],
+                "standings": [each seat's `standing()` then, ...] (where the state has one),
+                "searches": [[step, [[action, visits], ...]], ...]}],
      "perft": [{"config": {...}, "players": n, "options": {...}, "seed": s,
                 "prefix": [actions from the start], "depth": d, "nodes": N}]}
+
+The trace (``turn_ends``, ``standings``) pins the game between its steps, and
+``searches`` pins the tree search: at a few decisions, `pnp.mcts.MctsBot`'s root visits at
+`SEARCH_BUDGET` playouts from a generator seeded by the step (the engine's own horizon,
+exploration and scoring). Every implementation a game declares (`GameDef.implementations`,
+picked by `pnp.fastpath.using`) is held to all of it: the readable rules step by step, a
+kernel's move lists, playouts, shuffles and compiled search, a fast path's whole games.
 
 A case's ``options`` go to `new_state` and `play_one`; those the engine declares in
 ``OPTIONS`` (the ``pnp simulate`` options) go to `prepare` too. One ``random.Random(seed)``
@@ -30,23 +40,42 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, TypeVar
 
+from pnp import fastpath
 from pnp.errors import PnpError
 from pnp.forward import play
-from pnp.gamedef import Engine, GameDef
+from pnp.gamedef import Engine, GameDef, mcts_exploration, playout_turns
+from pnp.mcts import EXPLORATION, PLAYOUT_TURNS, MctsBot
 from pnp.params import apply_values, validate_params
 from pnp.state import CHANCE, TERMINAL, State
 
 A = TypeVar("A", bound=Hashable)
 Case = dict[str, Any]
 
-RESULTS = ("actions", "legal", "end", "winners", "turns", "scores")
+RESULTS = (
+    "actions",
+    "legal",
+    "end",
+    "winners",
+    "turns",
+    "scores",
+    "counters",
+    "turn_ends",
+    "standings",
+    "searches",
+)
 """A recorded game's fields that `record_game` writes (the rest of an entry is its case)."""
 READABLE = "readable rules"
 FAST = "play_one (fast path or kernel)"
+SEARCH_BUDGET = 40
+"""Playouts of each recorded search: enough for the visits to differ, few enough for the
+readable search to replay them quickly."""
+SEARCHES = 3
+"""Searches recorded per game: at its first, middle and last decision among several."""
 PERFT_NODES = 50_000
 """The default perft of a new game goes as deep as 3 while the count stays under this."""
 MAX_BYTES = 100_000
@@ -68,13 +97,17 @@ class Recorded:
     winners: list[int] = field(default_factory=list)
     turns: int = 0
     scores: list[int] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+    turn_ends: list[int] = field(default_factory=list)  # the step after which a turn ended
+    standings: list[list[float]] = field(default_factory=list)  # `standing()` then
+    searches: list[list[Any]] = field(default_factory=list)  # [step, [[action, visits]...]]
 
     def as_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in RESULTS}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Recorded:
-        return cls(str(data["seed"]), **{k: data[k] for k in RESULTS})
+        return cls(str(data["seed"]), **{k: data[k] for k in RESULTS if k in data})
 
 
 def perft(state: State[A], depth: int) -> int:
@@ -157,6 +190,18 @@ def walk(state: State[Any], actions: Sequence[str], where: str = READABLE) -> St
 def record_game(game: GameDef, case: Mapping[str, Any]) -> Case:
     """Play `case` on the readable rules with the game's bot and keep every step: the case
     with its results (`RESULTS`) filled in."""
+    with fastpath.using(fastpath.READABLE):
+        rec = played_game(game, case)
+        rec.turn_ends, rec.standings = trace(game, case, rec.actions)
+        rec.searches = [
+            [step, searched(game, case, rec.actions, step)] for step in search_steps(rec.legal)
+        ]
+    return {**case_of(case), **rec.as_json()}
+
+
+def played_game(game: GameDef, case: Mapping[str, Any]) -> Recorded:
+    """`case` played by the game's bot on the rules that run: its actions, legal counts
+    and ending."""
     rng = random.Random(case["seed"])
     model, state = start(game, case, rng)
     rec = Recorded(str(case["seed"]))
@@ -172,25 +217,92 @@ def record_game(game: GameDef, case: Mapping[str, Any]) -> Case:
     final = played.state.record()
     rec.end, rec.winners = outcome.end, list(outcome.winners)
     rec.turns, rec.scores = final.turns, list(final.scores)
-    return {**case_of(case), **rec.as_json()}
+    rec.counters = dict(final.counters)
+    return rec
+
+
+def trace(
+    game: GameDef, case: Mapping[str, Any], actions: Sequence[str], who: str = READABLE
+) -> tuple[list[int], list[list[float]]]:
+    """The steps after which a turn ended, and each seat's `standing()` then (where the
+    state offers one), replaying `actions` from the case's start."""
+    _, state = start(game, case, random.Random(case["seed"]))
+    standing: Callable[[], Sequence[float]] | None = getattr(state, "standing", None)
+    ends: list[int] = []
+    standings: list[list[float]] = []
+    for step, text in enumerate(actions):
+        turns = state.turns
+        state.apply(find_action(state, text, f"{who}, {label(case)}, step {step}"))
+        if state.turns != turns:
+            ends.append(step)
+            if standing is not None:
+                standings.append([exact(v) for v in standing()])
+    return ends, standings
+
+
+def exact(value: float) -> float:
+    """A standing as the data keeps it: whole numbers as they are, others to 9 places."""
+    return value if isinstance(value, int) else round(float(value), 9)
+
+
+def search_steps(legal: Sequence[int]) -> list[int]:
+    """The steps whose search is recorded: the first, middle and last of the decisions
+    among several actions (fewer where the game has fewer)."""
+    choices = [step for step, n in enumerate(legal) if n > 1]
+    if len(choices) <= SEARCHES:
+        return choices
+    picks = [choices[round(i * (len(choices) - 1) / (SEARCHES - 1))] for i in range(SEARCHES)]
+    return sorted(set(picks))
+
+
+def searched(
+    game: GameDef, case: Mapping[str, Any], actions: Sequence[str], step: int, who: str = READABLE
+) -> list[list[Any]]:
+    """`pnp.mcts.MctsBot`'s root visits at `step` of the recorded game (before its action):
+    `SEARCH_BUDGET` playouts, the engine's horizon, exploration and scoring, from a
+    generator seeded by the case's seed and the step; each root action by name, in the
+    order the search first tried them."""
+    _, state = start(game, case, random.Random(case["seed"]))
+    walk(state, actions[:step], f"{who}, {label(case)}")
+    engine = engine_of(game)
+    bot = MctsBot(
+        SEARCH_BUDGET,
+        cooperative=engine.COOPERATIVE,
+        playout_turns=playout_turns(engine, PLAYOUT_TURNS),
+        exploration=mcts_exploration(engine, EXPLORATION),
+    )
+    visits = bot.search(state, random.Random(f"{case['seed']}:search:{step}"))
+    return [[state.action_str(a), n] for a, n in visits.items()]
 
 
 def same_end(who: str, case: Mapping[str, Any], got: tuple, want: Mapping[str, Any]) -> None:
-    """`got` (end, winners, turns, scores) is the recorded ending, or a `Mismatch`."""
-    end, winners, turns, scores = got
+    """`got` (end, winners, turns, scores, counters) is the recorded ending, or a
+    `Mismatch`. The counters the data records are compared (a whole game's record may
+    add the forward model's own, such as its decisions)."""
+    end, winners, turns, scores, counters = got
     mine = (end, list(winners), turns, list(scores))
     theirs = (want["end"], list(want["winners"]), want["turns"], list(want["scores"]))
     if mine != theirs:
         raise Mismatch(
             f"{who}, {label(case)}: ended (end, winners, turns, scores) {mine}, recorded {theirs}"
         )
+    recorded: Mapping[str, int] = want.get("counters") or {}
+    differ = sorted(k for k in recorded if counters.get(k) != recorded[k])
+    if differ:
+        raise Mismatch(
+            f"{who}, {label(case)}: ended with counters "
+            + ", ".join(f"{k} {counters.get(k)} (recorded {recorded.get(k)})" for k in differ)
+        )
 
 
 def replay(game: GameDef, entry: Mapping[str, Any], who: str = READABLE) -> None:
     """Replay a recorded game through the State API, raising `Mismatch` at the first step
-    whose legal count or action differs, or at a different ending."""
+    whose legal count, action, turn or standing differs, or at a different ending."""
     where = f"{who}, {label(entry)}"
     _, state = start(game, entry, random.Random(entry["seed"]))
+    standings = entry.get("standings") or repeat(None)
+    ends = iter(zip(entry.get("turn_ends", []), standings, strict=False))
+    next_end = next(ends, None)
     for step, (text, legal) in enumerate(zip(entry["actions"], entry["legal"], strict=True)):
         player = state.current_player()
         if player == TERMINAL:
@@ -200,11 +312,39 @@ def replay(game: GameDef, entry: Mapping[str, Any], who: str = READABLE) -> None
                 f"{where}, step {step}: {len(state.legal_actions())} legal actions, "
                 f"recorded {legal}"
             )
+        turns = state.turns
         state.apply(find_action(state, text, f"{where}, step {step}"))
+        if "turn_ends" not in entry:
+            continue
+        ended = state.turns != turns
+        recorded = next_end is not None and next_end[0] == step
+        if ended != recorded:
+            said = "ended a turn" if ended else "did not end a turn"
+            raise Mismatch(f"{where}, step {step}: {said}, recorded the other")
+        if recorded:
+            assert next_end is not None
+            want = next_end[1]
+            if want is not None:
+                got = [exact(v) for v in state.standing()]  # type: ignore[attr-defined]
+                if got != want:
+                    raise Mismatch(f"{where}, step {step}: standing {got}, recorded {want}")
+            next_end = next(ends, None)
     outcome, final = state.outcome(), state.record()
     if outcome is None:
         raise Mismatch(f"{where}: not over after the recorded actions")
-    same_end(who, entry, (outcome.end, outcome.winners, final.turns, final.scores), entry)
+    ending = (outcome.end, outcome.winners, final.turns, final.scores, final.counters)
+    same_end(who, entry, ending, entry)
+
+
+def check_searches(game: GameDef, entry: Mapping[str, Any], who: str = READABLE) -> None:
+    """The tree search makes the recorded root visits at each recorded decision."""
+    for step, want in entry.get("searches", []):
+        got = searched(game, entry, entry["actions"], step, who)
+        if got != want:
+            raise Mismatch(
+                f"{who}, {label(entry)}, step {step}: the search's root visits {got}, "
+                f"recorded {want}"
+            )
 
 
 def check_play_one(game: GameDef, entry: Mapping[str, Any], who: str = FAST) -> None:
@@ -212,14 +352,14 @@ def check_play_one(game: GameDef, entry: Mapping[str, Any], who: str = FAST) -> 
     model, options = model_of(game, entry), dict(entry.get("options", {}))
     rng = random.Random(entry["seed"])
     got = engine_of(game).play_one(model, entry["players"], entry["bot"], rng, **options)
-    same_end(who, entry, (got.end, got.winners, got.turns, got.scores), entry)
+    same_end(who, entry, (got.end, got.winners, got.turns, got.scores, got.counters), entry)
 
 
 def check_bots(game: GameDef, entry: Mapping[str, Any]) -> None:
     """The readable rules played by the game's bots (`pnp.forward.play`) make the recorded
     choices: the first step that differs is named."""
     who = f"{READABLE} with the {entry['bot']} bot"
-    got = record_game(game, case_of(entry))
+    got = played_game(game, case_of(entry)).as_json()
     for step, (mine, theirs) in enumerate(zip(got["actions"], entry["actions"], strict=False)):
         if mine != theirs:
             raise Mismatch(f"{who}, {label(entry)}, step {step}: played {mine}, recorded {theirs}")
@@ -227,7 +367,8 @@ def check_bots(game: GameDef, entry: Mapping[str, Any]) -> None:
         raise Mismatch(
             f"{who}, {label(entry)}: {len(got['actions'])} steps, recorded {len(entry['actions'])}"
         )
-    same_end(who, entry, tuple(got[k] for k in ("end", "winners", "turns", "scores")), entry)
+    ending = ("end", "winners", "turns", "scores", "counters")
+    same_end(who, entry, tuple(got[k] for k in ending), entry)
 
 
 def check_perft(game: GameDef, case: Mapping[str, Any]) -> None:
@@ -333,12 +474,21 @@ def plays(engine: Engine, case: Mapping[str, Any]) -> bool:
     return in_range and case.get("bot", engine.BOTS[0]) in engine.BOTS
 
 
+LINE = 96
+"""A list of lists that fits in this many characters is written on one line."""
+
+
 def dumps(data: Any, indent: str = "") -> str:
-    """JSON with every list of plain values on one line: a game is a few lines to scan."""
+    """JSON with every list of plain values on one line, and a short list of lists too (a
+    recorded search): a game is a few lines to scan."""
     inner = indent + " "
     if isinstance(data, dict) and data:
         items = [f"{inner}{json.dumps(k)}: {dumps(v, inner)}" for k, v in data.items()]
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    flat = json.dumps(data, ensure_ascii=False)
+    nested = isinstance(data, list) and any(isinstance(v, dict) for v in data)
+    if isinstance(data, list) and not nested and len(indent) + len(flat) <= LINE:
+        return flat
     if isinstance(data, list) and any(isinstance(v, dict | list) for v in data):
         return "[\n" + ",\n".join(inner + dumps(v, inner) for v in data) + "\n" + indent + "]"
     return json.dumps(data, ensure_ascii=False)

@@ -24,6 +24,8 @@ S = TypeVar("S", bound=State[Any])
 
 MAX_STEPS = 1_000_000
 """Steps (decisions and chance) after which a game is a bug, not a long game."""
+MAX_PLAYOUT_STEPS = 100_000
+"""Steps (chance included) after which a playout stops whatever the turn count says."""
 
 
 class RandomBot:
@@ -128,3 +130,23 @@ def play(
         played.steps += 1
         if played.steps > max_steps:
             raise RuntimeError(f"no end after {max_steps} steps: a rules bug")
+
+
+def play_on(
+    state: State[Any],
+    rng: random.Random,
+    stop: int,
+    policy: Callable[[random.Random], Any] | None = None,
+    steps: int = 0,
+) -> None:
+    """Play `state` on, in place, until it ends or `turns` reaches `stop`: chance drawn by
+    the game, each seat by `policy` (random play when None), all from `rng`. A tree
+    search's playout (`pnp.mcts.playout`); `steps` already taken count towards the bound
+    (a playout, unlike a game, is cut off there rather than reported as a bug)."""
+    choose = policy or state.random_action
+    while steps < MAX_PLAYOUT_STEPS and state.turns < stop:
+        player = state.current_player()
+        if player == TERMINAL:
+            return
+        state.apply(state.sample_chance(rng) if player == CHANCE else choose(rng))
+        steps += 1

@@ -130,6 +130,10 @@ class GameDef:
     """The config keys the rules read: those the engine's play model is made from (read
     through `rule_keys`). A sweep changes only these; the others change the printed kit
     and nothing of the play. None: not declared, every key of the game's own parameters."""
+    implementations: tuple[str, ...] = ("readable",)
+    """The implementations of its rules by name, the readable reference first: those
+    attached through `pnp.fastpath` (``"kernel"``) and any its engine plays whole games on
+    (`pnp.fastpath.using` picks one; the conformance data is replayed through each)."""
 
 
 # --- optional members, read in one place ---------------------------------------------------

@@ -27,11 +27,11 @@ on that instead at the search's cut-off, a graded reward. Playouts play at rando
 or by the state's own policy where it offers one (``rollout_action(rng)``, such as
 its greedy player).
 
-A state may offer ``tree_search(rng, budget, playout_turns, exploration, cooperative)``:
-this very search, compiled beside its kernel (`pnp/_uct.h`), returning the same visits
-and leaving `rng` where this one would (or None, untouched, where its kernel does not
-take the position). `MctsBot(compiled=False)` keeps the readable
-search below, the reference the compiled one is checked against.
+A game's compiled kernel may run this very search (`pnp/_uct.h`), its playouts and its
+resampling in its stead: it attaches them through `pnp.fastpath`, returning the same visits
+and leaving `rng` where this search would, so a seed gives the same decisions with and
+without a C compiler. `MctsBot(compiled=False)` keeps the readable search below, the
+reference the compiled one is checked against.
 
 All randomness comes from the `rng` given to `choose`: one draw of it seeds the search,
 so a seed gives the same decisions in every process and the game's own generator moves
@@ -43,11 +43,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from pnp import interrupt
+from pnp import fastpath, interrupt
 from pnp.chance import below
+from pnp.forward import play_on
 from pnp.state import CHANCE, TERMINAL, State
 
 DEFAULT_BUDGET = 200
@@ -55,8 +56,6 @@ DEFAULT_BUDGET = 200
 MAX_BUDGET = 1_000_000
 PLAYOUT_TURNS = 40
 """Turns a playout may run beyond the position searched before it is cut off."""
-MAX_PLAYOUT_STEPS = 100_000
-"""Steps (chance included) after which a playout stops whatever the turn count says."""
 EXPLORATION = math.sqrt(2)
 """UCB1's constant: rewards lie in 0..1."""
 LEAD_REWARD = 0.5
@@ -122,22 +121,18 @@ class MctsBot:
             return self._search(state, rng)
 
     def _search(self, state: State[Any], rng: random.Random) -> dict[Any, int]:
-        compiled: Callable[..., dict[Any, int] | None] | None = getattr(state, "tree_search", None)
-        if compiled is not None and self.compiled:
-            visits = compiled(
-                rng, self.budget, self.playout_turns, self.exploration, self.cooperative
+        fast = fastpath.active(state)
+        if fast is not None and fast.tree_search is not None and self.compiled:
+            visits = fast.tree_search(
+                state, rng, self.budget, self.playout_turns, self.exploration, self.cooperative
             )
             if visits is not None:  # None: the kernel does not take this position or kit
                 return visits
         root = Node(state.players)
         root.untried = list(state.legal_actions())
-        resample: Callable[[Any, random.Random], None] | None = getattr(
-            type(state), "resample", None
-        )
         for _ in range(self.budget):
             playout = state.clone()
-            if resample is not None:
-                resample(playout, rng)
+            resample(playout, rng)
             self._playout(root, playout, rng)
         return {a: child.visits for a, child in root.children.items()}
 
@@ -196,23 +191,8 @@ class MctsBot:
         return best
 
     def _rollout(self, state: State[Any], rng: random.Random, stop: int, steps: int) -> list[float]:
-        """Play to the end or the cut-off, each seat's reward: random play (the game's own
-        draws), or the state's ``rollout_action`` where it offers one (a policy of its
-        own, such as its greedy player's). A state with a compiled ``playout`` (see
-        `pnp.state`) plays it there instead."""
-        fast: Callable[[random.Random, int], None] | None = getattr(state, "playout", None)
-        if fast is not None:
-            fast(rng, stop)
-            return self.reward(state)
-        policy: Callable[[random.Random], Any] = getattr(state, "rollout_action", None) or (
-            state.random_action
-        )
-        while steps < MAX_PLAYOUT_STEPS and state.turns < stop:
-            player = state.current_player()
-            if player == TERMINAL:
-                break
-            state.apply(state.sample_chance(rng) if player == CHANCE else policy(rng))
-            steps += 1
+        """Play to the end or the cut-off (`playout`), each seat's reward."""
+        playout(state, rng, stop, steps)
         return self.reward(state)
 
     def reward(self, state: State[Any]) -> list[float]:
@@ -242,24 +222,34 @@ class MctsBot:
         return [LEAD_REWARD * (s - low) / (top - low) for s in scores]
 
 
-def compiled_visits(
-    rng: random.Random,
-    legal: Sequence[Any],
-    run: Callable[[tuple[int, ...]], tuple[list[tuple[int, int]], tuple[int, ...]]],
-    keys: Sequence[int] | None = None,
-) -> dict[Any, int]:
-    """A state's `tree_search` glue: `run` takes `rng`'s twister (its 625 numbers), runs a
-    kernel's `uct_search` (`pnp/_uct.h`) on it and hands back the root's (key, visits)
-    pairs and the twister moved on, which `rng` then takes, as if the readable search had
-    drawn from it. A key is the action's index in `legal`, or, for a game that names its
-    actions by keys (one that hides something), the entry of `keys` beside it."""
-    version, words, gauss = rng.getstate()
-    children, words = run(words)
-    rng.setstate((version, words, gauss))
-    action: Mapping[int, Any] | Sequence[Any] = (
-        legal if keys is None else dict(zip(keys, legal, strict=True))
-    )
-    return {action[k]: n for k, n in children}
+def resample(state: State[Any], rng: random.Random) -> None:
+    """Draw anew what the players cannot see, where the state hides something: its
+    ``resample(rng)``, on its compiled fast path when one takes it."""
+    readable: Callable[[random.Random], None] | None = getattr(state, "resample", None)
+    if readable is None:
+        return
+    fast = fastpath.active(state)
+    if fast is None or fast.resample is None or not fast.resample(state, rng):
+        readable(rng)
+
+
+def playout(state: State[Any], rng: random.Random, stop: int, steps: int = 0) -> None:
+    """A playout from `state`, in place, to the end or until `turns` reaches `stop`: the
+    state's own ``playout(rng, stop)`` where it has one, else its policy (its
+    ``rollout_action``, or random play with the game's own draws) on a generator seeded by
+    one draw of `rng` (none when there is nothing to play), as a kernel plays it. A
+    compiled fast path (`pnp.fastpath`) plays it instead where it takes the position."""
+    fast = fastpath.active(state)
+    if fast is not None and fast.playout is not None and fast.playout(state, rng, stop):
+        return
+    own: Callable[[random.Random, int], None] | None = getattr(state, "playout", None)
+    if own is not None:
+        own(rng, stop)
+        return
+    if state.is_terminal() or state.turns >= stop:
+        return
+    policy: Callable[[random.Random], Any] | None = getattr(state, "rollout_action", None)
+    play_on(state, random.Random(rng.getrandbits(64)), stop, policy, steps)
 
 
 def shares(winners: tuple[int, ...], players: int, team: bool, worth: float) -> list[float]:

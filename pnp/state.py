@@ -24,14 +24,14 @@ One optional method, not in the protocol: ``parse_action(text)``, the legal acti
 offers it, and replaying a recorded game or a line (`pnp.conformance`) reads actions with
 it instead of looking them up among the legal actions.
 
-A second optional method: ``playout(rng, stop)``, random play from this position, in place,
-until the game is over or `turns` reaches `stop`: the same law as a loop of
-`sample_chance`/`random_action` (not necessarily the same draws), for a tree search's
-rollouts. A game with a compiled kernel that can start from any position offers it; the
-search (`pnp.mcts`) uses it when it is there and the loop otherwise. It takes its draws
-from `rng` (one draw to seed the kernel is enough), so a seed still gives one result. A
-game may guide its playouts instead (Parcheesi's play greedy's moves but for a share of
-random ones): then its readable rules and its kernel play the same guided player.
+A second optional method: ``playout(rng, stop)``, a tree search's rollout from this
+position, in place, until the game is over or `turns` reaches `stop`. Without it the search
+(`pnp.mcts.playout`) plays the game's policy (below, or random play) on a generator seeded
+by one draw of `rng`; a game whose rollouts differ (Parcheesi's guided player, Desert
+Home's, a redraw finished first) writes its own, in readable Python. A compiled kernel
+plays the same rollout with the same draws and attaches it, with its tree search and
+resampling, through `pnp.fastpath`, never as a method here: the readable rules import
+nothing compiled, and a seed plays one game with and without a C compiler.
 
 Two more for the search alone: ``rollout_action(rng)``, the action a rollout plays where
 the game has a better policy than random play (its greedy player; ``playout`` then plays

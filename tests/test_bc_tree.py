@@ -1,5 +1,5 @@
 """Building Community's compiled tree search (`_tree.h` over `pnp/_uct.h`,
-`State.tree_search`) is the readable one (`MctsBot(compiled=False).search`), draw for draw.
+`playout.tree_search`) is the readable one (`MctsBot(compiled=False).search`), draw for draw.
 
 From positions of every kind (the start, the middle, a few turns before a win, a stuck
 game or a repeat, a special turn, a forced pass, passes under way, a game near the turn
@@ -20,7 +20,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import with_hook
 
+from pnp import fastpath
 from pnp.games import get_game
 from pnp.games.building_community import engine as bc_engine
 from pnp.games.building_community import playout as bc_playout
@@ -157,7 +159,7 @@ def test_the_compiled_search_runs_on_the_kernel():
     for state, _ in POSITIONS[:: max(1, len(POSITIONS) // 12)]:
         rng = random.Random(3)
         before = rng.getstate()
-        visits = state.tree_search(rng, 20, PLAYOUT_TURNS, EXPLORATION, True)
+        visits = bc_playout.tree_search(state, rng, 20, PLAYOUT_TURNS, EXPLORATION, True)
         assert visits is not None and sum(visits.values()) == 20
         assert set(visits) <= set(state.legal_actions())
         assert rng.getstate() != before or len(state.legal_actions()) == 1
@@ -257,7 +259,7 @@ def test_no_kernel_no_compiled_search():
     for state in (big, over):
         rng = random.Random(5)
         before = rng.getstate()
-        assert state.tree_search(rng, 10, PLAYOUT_TURNS, EXPLORATION, True) is None
+        assert bc_playout.tree_search(state, rng, 10, PLAYOUT_TURNS, EXPLORATION, True) is None
         assert rng.getstate() == before
     compiled, readable = both(big, 5, 3, True, 1)
     assert compiled == readable
@@ -277,16 +279,21 @@ def records(players: int, seeds: range, budget: int, **kit: Any) -> list[Any]:
 @pytest.mark.parametrize("players, kit", [(2, {}), (3, {"radius": 2}), (2, {"radius": 2})])
 def test_whole_games_are_the_same_compiled_or_not(monkeypatch, players, kit):
     """mcts seats' games, record by record, and a simulation's summary: the compiled search
-    on (and used), then off (`tree_search` gone: the readable search)."""
+    on (and used), then off (the readable search on the kernel's playouts), then the
+    readable rules alone (no kernel at all)."""
     calls = []
     real = bc_playout.tree_search
-    monkeypatch.setattr(bc_playout, "tree_search", lambda *a: calls.append(1) or real(*a))
     config = {"budget": 30, "games": 3, "bot": "mcts", "players": players, "seed": 4}
-    on = records(players, range(2), 30, **kit), run_simulation(SLUG, values=kit, **config)
+    with monkeypatch.context() as patch:
+        with_hook(patch, rules.State, tree_search=lambda *a: calls.append(1) or real(*a))
+        on = records(players, range(2), 30, **kit), run_simulation(SLUG, values=kit, **config)
     assert calls
-    monkeypatch.delattr(rules.State, "tree_search")
     calls.clear()
-    off = records(players, range(2), 30, **kit), run_simulation(SLUG, values=kit, **config)
+    with monkeypatch.context() as patch:
+        with_hook(patch, rules.State, tree_search=None)
+        off = records(players, range(2), 30, **kit), run_simulation(SLUG, values=kit, **config)
+    with fastpath.using(fastpath.READABLE):
+        alone = records(players, range(2), 30, **kit), run_simulation(SLUG, values=kit, **config)
     assert not calls
-    assert on[0] == off[0]
-    assert on[1].summary == off[1].summary
+    assert on[0] == off[0] == alone[0]
+    assert on[1].summary == off[1].summary == alone[1].summary

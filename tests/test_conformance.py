@@ -2,12 +2,14 @@
 schema; see `pnp.conformance`; regenerate with ``make conformance GAME=slug``), through the
 checks `pnp.testing.conformance` gives a plugin game's suite too.
 
-For each built-in game with an engine: the readable rules replay every recorded game step
-by step (legal-action counts, actions, the ending); the game's bots on the readable rules
-make the recorded choices; `engine.play_one` (its fast path or kernel, where it has one)
-ends each seed's game as recorded; and the perft counts hold. A failure names the
-implementation, the case and the step. A plugin game installed beside pnp is left to its
-own suite.
+For each built-in game with an engine, on every implementation it declares
+(`GameDef.implementations`: the readable rules, its kernel, any Python fast path): each
+recorded game replays step by step (legal-action counts, actions, the turns and standings
+between them, the ending and its counters), the tree search makes the recorded root
+visits at the recorded decisions, and `engine.play_one` ends each seed's game as
+recorded. The game's bots on the readable rules make the recorded choices, and the perft
+counts hold. A failure names the implementation, the case and the step. A plugin game
+installed beside pnp is left to its own suite.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import pytest
 from toy_game import GAME as TOY
 from toy_game import Engine as ToyEngine
 
+from pnp import fastpath
 from pnp.conformance import FAST, Mismatch, regenerate
 from pnp.errors import PnpError
 from pnp.gamedef import GameDef
@@ -30,13 +33,17 @@ from pnp.games import built_in_slugs, get_game
 from pnp.testing.conformance import (
     check_bots,
     check_data,
+    check_implementations,
     check_perft,
     check_play_one,
+    check_searches,
     entries,
+    implementation,
     label,
     load,
     readable_rules,
     replay,
+    state_class,
 )
 
 FOLDER = Path(__file__).parent / "conformance"
@@ -65,19 +72,46 @@ def readable(game):
         yield
 
 
-@pytest.mark.parametrize(("game", "entry"), cases("games"))
-def test_the_readable_rules_replay_each_recorded_game(game, entry, readable):
-    replay(game, entry)
+def implemented(key: str, whole_games: bool = True) -> list[Any]:
+    """(game, entry, implementation) triples: each case on each declared implementation;
+    without `whole_games`, only the readable rules and what attaches to their `State` (an
+    engine's Python fast path plays whole games only: stepping on it is the readable rules
+    again)."""
+    return [
+        pytest.param(GAMES[slug], entry, name, id=f"{slug} [{name}]: {label(entry)}")
+        for slug, data in DATA.items()
+        for entry in entries(data, key)
+        for name in GAMES[slug].implementations
+        if whole_games or name in fastpath.names(state_class(GAMES[slug]))
+    ]
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_game_declares_its_implementations(slug):
+    check_implementations(GAMES[slug])
+
+
+@pytest.mark.parametrize(("game", "entry", "name"), implemented("games", whole_games=False))
+def test_every_implementation_replays_each_recorded_game_step_by_step(game, entry, name):
+    with implementation(game, name):
+        replay(game, entry, name)
+
+
+@pytest.mark.parametrize(("game", "entry", "name"), implemented("games", whole_games=False))
+def test_every_implementation_makes_the_recorded_searches(game, entry, name):
+    with implementation(game, name):
+        check_searches(game, entry, name)
+
+
+@pytest.mark.parametrize(("game", "entry", "name"), implemented("games"))
+def test_every_implementation_ends_each_recorded_game_as_recorded(game, entry, name):
+    with implementation(game, name):
+        check_play_one(game, entry, name)
 
 
 @pytest.mark.parametrize(("game", "entry"), cases("games"))
 def test_the_games_bots_make_the_recorded_choices(game, entry, readable):
     check_bots(game, entry)
-
-
-@pytest.mark.parametrize(("game", "entry"), cases("games"))
-def test_play_one_ends_each_recorded_game_as_recorded(game, entry):
-    check_play_one(game, entry)
 
 
 @pytest.mark.parametrize(("game", "case"), cases("perft"))
@@ -115,6 +149,31 @@ def test_a_changed_step_count_or_ending_is_reported_with_who_and_where(slug):
         replay(game, wrong)
     with pytest.raises(Mismatch, match="^" + re.escape(FAST) + ", .*: ended"):
         check_play_one(game, wrong)
+
+    turn = entry["turn_ends"][0]
+    wrong = copy.deepcopy(entry)
+    wrong["turn_ends"][0] += 1
+    with pytest.raises(Mismatch, match=rf"^readable rules, .*, step {turn}: ended a turn"):
+        replay(game, wrong)
+    if entry["standings"]:
+        wrong = copy.deepcopy(entry)
+        wrong["standings"][0][0] += 1
+        with pytest.raises(Mismatch, match=rf"^readable rules, .*, step {turn}: standing"):
+            replay(game, wrong)
+    if entry["counters"]:
+        wrong = copy.deepcopy(entry)
+        name = next(iter(entry["counters"]))
+        wrong["counters"][name] += 1
+        with pytest.raises(Mismatch, match=rf"^readable rules, .*: ended with counters {name}"):
+            replay(game, wrong)
+    at, visits = entry["searches"][0]
+    wrong = copy.deepcopy(entry)
+    wrong["searches"][0][1][0][1] += 1
+    with (
+        readable_rules(game),
+        pytest.raises(Mismatch, match=rf"^readable, .*, step {at}: the search"),
+    ):
+        check_searches(game, wrong, "readable")
 
     case = dict(DATA[slug]["perft"][0], nodes=DATA[slug]["perft"][0]["nodes"] + 1)  # type: ignore[index]
     with pytest.raises(Mismatch, match="^readable rules, perft .* recorded"):

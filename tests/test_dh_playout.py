@@ -17,11 +17,12 @@ import random
 from collections.abc import Callable
 
 import pytest
+from kernels import with_hook, without_compiler
 from test_dh_properties import check_invariants
 
+from pnp import mcts
 from pnp.chance import below
 from pnp.games.desert_home import compiled, engine
-from pnp.games.desert_home import state as state_module
 from pnp.games.desert_home.bots import PLAYOUT_RANDOM, play_out
 from pnp.games.desert_home.goal import refuge_values
 from pnp.games.desert_home.model import PlayModel
@@ -66,7 +67,8 @@ def loop_playout(state: State, rng: random.Random, stop: int) -> None:
 
 
 def kernel_playout(state: State, rng: random.Random, stop: int) -> None:
-    state.playout(rng, stop)
+    """The kernel's playout, attached through `pnp.fastpath` (`compiled.playout`)."""
+    assert compiled.playout(state, rng, stop)
 
 
 SCRATCH = ("memo", "legal", "road_left", "road_last", "thrown")
@@ -295,28 +297,35 @@ def test_the_kernel_plays_the_readable_playout_along_whole_games(params):
 
 
 def test_the_search_plays_its_rollouts_in_the_kernel(monkeypatch):
-    """`pnp.mcts`'s readable search finds `playout` and uses it: no rollout runs on the
-    readable rules (the compiled search plays them in the kernel: tests/test_dh_tree.py)."""
+    """`pnp.mcts`'s readable search finds the kernel's `playout` and uses it: no rollout
+    runs on the readable rules (the compiled search plays them in the kernel:
+    tests/test_dh_tree.py)."""
     state = first_in(MODEL, lambda s: s.phase == P_SPEND and len(s.legal_actions()) > 3, range(5))
     calls = []
-    real = State.playout
 
-    def counted(self: State, rng: random.Random, stop: int) -> None:
+    def counted(position: State, rng: random.Random, stop: int) -> bool:
         calls.append(stop)
-        real(self, rng, stop)
+        return compiled.playout(position, rng, stop)
 
-    monkeypatch.setattr(State, "playout", counted)
+    with_hook(monkeypatch, State, playout=counted)
     visits = MctsBot(50, compiled=False).search(state, random.Random(1))
     assert len(calls) == 50 and sum(visits.values()) == 50
     assert visits == MctsBot(50, compiled=False).search(state, random.Random(1))
 
 
-def test_without_the_kernel_the_state_plays_the_readable_playout(monkeypatch):
-    """`State.playout` on an install without the kernel: the readable loop, the same game."""
+def test_without_the_kernel_the_search_plays_the_readable_playout(monkeypatch):
+    """The search's playout on an install without the kernel: the readable loop, the same
+    game; and the readable shuffle of the hidden deck is the kernel's, draw for draw."""
     state = first_in(MODEL, PHASES["spend"], range(40))
     fast = state.clone()
-    fast.playout(random.Random(5), state.turns + 4)
-    monkeypatch.setattr(state_module, "_kernel", None)
+    mcts.playout(fast, random.Random(5), state.turns + 4)
+    for seed in range(20):
+        a, b = state.clone(), state.clone()
+        ra, rb = random.Random(seed), random.Random(seed)
+        assert compiled.resample(a, ra)
+        b.resample(rb)
+        assert a.deck == b.deck and ra.getstate() == rb.getstate()
+    without_compiler(monkeypatch, State)
     slow = state.clone()
-    slow.playout(random.Random(5), state.turns + 4)
+    mcts.playout(slow, random.Random(5), state.turns + 4)
     assert position_of(fast) == position_of(slow)

@@ -7,9 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from kernels import without_compiler
 
+from pnp import notice
 from pnp.games.desert_home import engine
 from pnp.games.desert_home.params import DesertHomeParams
+from pnp.games.desert_home.state import State
 
 needs_kernel = pytest.mark.skipif(engine._kernel is None, reason="the kernel was not built")
 
@@ -36,8 +39,8 @@ def test_without_the_kernel_the_readable_rules_play_the_same_games_and_say_so_on
     seeds = [f"6:{i}" for i in range(3)]
     built = [engine.play_one(model, 2, bot, random.Random(s), 40) for s in seeds]
     capsys.readouterr()
-    monkeypatch.setattr(engine, "_kernel", None)  # as installed without a C compiler
-    engine._say_no_kernel.cache_clear()  # a fresh process has not warned yet
+    without_compiler(monkeypatch, State)  # as installed without a C compiler
+    monkeypatch.setattr(notice, "_said", set())  # a fresh process has not warned yet
     missing = [engine.play_one(model, 2, bot, random.Random(s), 40) for s in seeds]
     engine.warm(model)  # the runner's call before its workers start: nothing to build
     assert missing == built

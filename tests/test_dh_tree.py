@@ -1,4 +1,4 @@
-"""Desert Home's compiled tree search (`_tree.h`, `State.tree_search`) is the readable one.
+"""Desert Home's compiled tree search (`_tree.h`, `compiled.tree_search`) is the readable one.
 
 `pnp.mcts.MctsBot(compiled=False).search` is the reference: from the same position and
 the same generator the compiled search must give the same visits, in the same order, and
@@ -20,7 +20,9 @@ from collections.abc import Callable, Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import with_hook
 
+from pnp import fastpath
 from pnp.games.desert_home import compiled, engine
 from pnp.games.desert_home.model import PlayModel
 from pnp.games.desert_home.params import DesertHomeParams
@@ -90,7 +92,10 @@ def assert_same_search(
     kw = dict(playout_turns=horizon, exploration=exploration)
     fast_rng, slow_rng = random.Random(seed), random.Random(seed)
     before = state.clone()
-    assert state.tree_search(random.Random(seed), budget, horizon, exploration, False) is not None
+    assert (
+        compiled.tree_search(state, random.Random(seed), budget, horizon, exploration, False)
+        is not None
+    )
     fast = MctsBot(budget, compiled=True, **kw).search(state, fast_rng)
     slow = MctsBot(budget, compiled=False, **kw).search(state.clone(), slow_rng)
     where = (state.phase, state.turns, budget, horizon, seed)
@@ -274,17 +279,24 @@ def test_only_a_decision_goes_to_the_kernel():
     state = new_state(MODEL, 2, rng)
     assert state.phase == P_ROLL
     search = random.Random(2)
-    assert state.tree_search(search, 10, 40, 1.4, False) is None
+    assert compiled.tree_search(state, search, 10, 40, 1.4, False) is None
     assert search.getstate() == random.Random(2).getstate()
     state.playout(rng, 10**9)
-    assert state.ended is not None and state.tree_search(search, 10, 40, 1.4, False) is None
+    assert (
+        state.ended is not None and compiled.tree_search(state, search, 10, 40, 1.4, False) is None
+    )
 
 
 @pytest.mark.slow
 def test_whole_games_are_the_same_with_the_tree_compiled_or_not(monkeypatch):
+    """The compiled tree, the readable tree on the kernel's playouts and shuffles, and the
+    readable rules alone (no kernel at all) play the same mcts games."""
     args = dict(games=3, bot="mcts", budget=30, seed=3, jobs=1)
     fast = run_simulation("desert-home", **args)
-    monkeypatch.setattr(State, "tree_search", lambda self, *a: None)
-    slow = run_simulation("desert-home", **args)
-    assert fast.summary == slow.summary
+    with monkeypatch.context() as patch:
+        with_hook(patch, State, tree_search=None)
+        slow = run_simulation("desert-home", **args)
+    with fastpath.using(fastpath.READABLE):
+        readable = run_simulation("desert-home", **args)
+    assert fast.summary == slow.summary == readable.summary
     assert fast.summary["games"] == 3

@@ -116,7 +116,8 @@ def test_the_kernel_ends_each_recorded_game_as_recorded(entry):
     (batch,) = kernel.play_seeded(model, players, each, bot == "greedy", [entry["seed"]])
     for who, got in (("kernel", one), ("kernel, batch", batch)):
         assert got is not None
-        conformance.same_end(who, entry, (got.end, got.winners, got.turns, got.scores), entry)
+        ending = (got.end, got.winners, got.turns, got.scores, got.counters)
+        conformance.same_end(who, entry, ending, entry)
 
 
 def test_the_recorded_games_reach_the_kernel_on_more_than_one_kit():

@@ -20,8 +20,10 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import with_hook
 from test_ed_properties import kits
 
+from pnp import fastpath
 from pnp.games.exploding_dice import engine, kernel, rules
 from pnp.games.exploding_dice.entries import legal_entries
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
@@ -235,11 +237,12 @@ def test_a_kit_the_kernel_does_not_play_is_searched_on_the_readable_rules():
 
 
 def test_mcts_bot_calls_the_compiled_search(monkeypatch):
-    """`MctsBot` takes the State's `tree_search` when it answers."""
+    """`MctsBot` takes the kernel's `tree_search` (attached through `pnp.fastpath`) when it
+    answers."""
     state = game(MODELS["default"], 4, 2)[0]
     calls = []
     real = kernel.tree_search
-    monkeypatch.setattr(kernel, "tree_search", lambda *a: calls.append(1) or real(*a))
+    with_hook(monkeypatch, rules.State, tree_search=lambda *a: calls.append(1) or real(*a))
     a, b = random.Random(1), random.Random(1)
     assert MctsBot(50).search(state, a) == MctsBot(50, compiled=False).search(state, b)
     assert calls == [1] and a.getstate() == b.getstate()
@@ -255,7 +258,8 @@ def test_mcts_bot_calls_the_compiled_search(monkeypatch):
 )
 def test_whole_games_are_the_same_compiled_or_not(monkeypatch, players, bots, options):
     """Games with mcts seats (as `pnp simulate --bot mcts` plays them) give the same records
-    and leave the generator alike, with the compiled search and without it."""
+    and leave the generator alike, with the compiled search, without it (the kernel's
+    playouts), and on the readable rules alone (no kernel at all)."""
     model = engine.prepare(ExplodingDiceParams(), players, **options)
     lineup = Lineup(bots, 30)
 
@@ -269,5 +273,8 @@ def test_whole_games_are_the_same_compiled_or_not(monkeypatch, players, bots, op
         return out
 
     compiled = games()
-    monkeypatch.delattr(rules.State, "tree_search")
-    assert games() == compiled
+    with monkeypatch.context() as patch:
+        with_hook(patch, rules.State, tree_search=None)
+        assert games() == compiled
+    with fastpath.using(fastpath.READABLE):
+        assert games() == compiled

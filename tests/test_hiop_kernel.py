@@ -23,6 +23,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+from kernels import without_compiler
 
 from pnp import notice
 from pnp.forward import play
@@ -123,7 +124,7 @@ def simulate(monkeypatch, games: int, jobs: int, bot: str) -> tuple[str, str]:
     """(JSON summary with the kernel, JSON summary without it)."""
     request = dict(games=games, bot=bot, seed=3, jobs=jobs)
     built = json.dumps(run_simulation("home-in-one-piece", **request).summary)
-    monkeypatch.setattr(compiled, "_kernel", None)  # as if the import had failed
+    without_compiler(monkeypatch, State)  # as if the import had failed
     monkeypatch.setattr(notice, "_said", set())
     return built, json.dumps(run_simulation("home-in-one-piece", **request).summary)
 
@@ -134,7 +135,7 @@ def test_without_the_kernel_the_readable_rules_give_the_same_json_and_say_so_onc
 ):
     built, readable = simulate(monkeypatch, games=6, jobs=1, bot="greedy")
     assert readable == built
-    assert capfd.readouterr().err.splitlines() == [engine.NO_KERNEL]
+    assert capfd.readouterr().err.splitlines() == [compiled.NO_KERNEL]
 
 
 def test_the_kernel_holds_no_mutable_static_data_and_no_compiler_extensions():

@@ -1,6 +1,6 @@
 """Home in One Piece's compiled tree search (`_tree.h` over `pnp/_uct.h`) is the readable one.
 
-`MctsBot.search` runs on the kernel when the state offers `tree_search`; the readable
+`MctsBot.search` runs on the kernel where it is attached (`compiled.tree_search`); the readable
 search (`MctsBot(compiled=False)`) is the reference. Both must give the same visits, in
 the same order, and leave the search's generator in the same state: from positions of
 random and greedy games of several seeds (a roll to come, decisions after rolls of 1, 2
@@ -21,7 +21,9 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kernels import with_hook
 
+from pnp import fastpath
 from pnp.gamedef import playout_turns
 from pnp.games.home_in_one_piece import compiled, engine, rules
 from pnp.games.home_in_one_piece.bots import make_bot
@@ -73,7 +75,7 @@ def same_search(
     the generator left in the same state. Returns the visits."""
     seed = f"{state.turns}:{budget}:{horizon}"
     ours, theirs = random.Random(seed), random.Random(seed)
-    fast = state.tree_search(ours, budget, horizon, exploration, cooperative)
+    fast = compiled.tree_search(state, ours, budget, horizon, exploration, cooperative)
     bot = MctsBot(budget, cooperative, horizon, exploration, compiled=False)
     slow = bot.search(state, theirs)
     assert fast is not None
@@ -197,14 +199,17 @@ def test_whole_games_with_mcts_seats_are_the_same_either_way(monkeypatch, bots):
     """`pnp simulate --bot mcts --games 3 --bot-budget 30` and mixed seats."""
     request = dict(games=3, bot="mcts", bots=bots, budget=30, seed=5, jobs=1)
     searched = []
-    kernel_search = State.tree_search
 
-    def counted(self, *args):
-        searched.append(kernel_search(self, *args))
+    def counted(*args):
+        searched.append(compiled.tree_search(*args))
         return searched[-1]
 
-    monkeypatch.setattr(State, "tree_search", counted)
-    fast = simulate(monkeypatch, **request)
+    with monkeypatch.context() as patch:
+        with_hook(patch, State, tree_search=counted)
+        fast = simulate(monkeypatch, **request)
     assert searched and None not in searched  # every decision searched in the kernel
-    monkeypatch.setattr(State, "tree_search", lambda self, *args: None)
-    assert simulate(monkeypatch, **request) == fast
+    with monkeypatch.context() as patch:
+        with_hook(patch, State, tree_search=None)
+        assert simulate(monkeypatch, **request) == fast
+    with fastpath.using(fastpath.READABLE):  # no kernel at all
+        assert simulate(monkeypatch, **request) == fast

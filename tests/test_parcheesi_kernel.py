@@ -22,11 +22,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import without_compiler
 from test_parcheesi_properties import MODELS, TRICKY
 
 from pnp import conformance, notice
 from pnp.games import get_game
-from pnp.games.parcheesi import engine, rules
+from pnp.games.parcheesi import compiled, engine, rules
 from pnp.games.parcheesi import state as game
 from pnp.games.parcheesi.bots import make_bot
 from pnp.sim.command import run_simulation
@@ -123,7 +124,7 @@ def test_the_kernel_offers_the_rules_results_at_every_roll_of_the_recorded_games
         if state.current_player() != CHANCE and not state.choosing:
             assert state.dice is not None
             if len(state.dice) == 1:
-                assert state._kernel_results() is None
+                assert compiled.results(state) is None
                 state.apply(conformance.find_action(state, text, f"step {step}"))
                 continue
             kernel = kernel_results(state, state.dice)
@@ -183,7 +184,7 @@ def simulate_without_kernel(monkeypatch, games: int, jobs: int) -> tuple[str, st
     """(JSON summary with the kernel, JSON summary and stderr without it)."""
     request = {"games": games, "players": 2, "bot": "greedy", "seed": 4, "jobs": jobs}
     built = json.dumps(run_simulation("parcheesi", **request).summary)
-    monkeypatch.setattr(engine, "_kernel", None)  # as if the import had failed
+    without_compiler(monkeypatch, game.State)  # as if the import had failed
     monkeypatch.setattr(notice, "_said", set())
     return built, json.dumps(run_simulation("parcheesi", **request).summary)
 

@@ -1,4 +1,5 @@
-"""Parcheesi's playouts from any position (`State.playout`), for the tree search.
+"""Parcheesi's playouts from any position (`State.playout`, and the kernel's
+`compiled.playout` attached through `pnp.fastpath`), for the tree search.
 
 The kernel plays games on from a given position (mid-turn included), by the guided
 player the search's playouts use (`state.PLAYOUT_EXPLORE`: a share of random choices,
@@ -18,7 +19,8 @@ import pytest
 from test_parcheesi_kernel import needs_kernel
 from test_parcheesi_properties import MODELS
 
-from pnp.games.parcheesi import engine, rules
+from pnp import fastpath, mcts
+from pnp.games.parcheesi import compiled, engine, rules
 from pnp.games.parcheesi import state as game
 from pnp.sim.intervals import chi_square_sf
 from pnp.state import CHANCE
@@ -66,44 +68,52 @@ def test_the_kernel_playout_plays_the_readable_rules_game(rules_name, players, s
         explore = EXPLORE[(seed + steps) % len(EXPLORE)]
         monkeypatch.setattr(game, "PLAYOUT_EXPLORE", explore)
         stop = start.turns + (1, 7, 40)[seed] if seed < 2 else rules.MAX_TURNS
-        compiled, readable = start.clone(), start.clone()
+        fast, readable, own = start.clone(), start.clone(), start.clone()
         draws = random.Random(seed)
-        compiled.playout(draws, stop)
+        assert compiled.playout(fast, draws, stop)
         again = random.Random(random.Random(seed).getrandbits(64))
         game.play_guided(readable, again, stop, explore)
-        assert snapshot(compiled) == snapshot(readable)
-        assert compiled.turns >= min(stop, start.turns + 1) or compiled.is_terminal()
+        assert snapshot(fast) == snapshot(readable)
+        assert fast.turns >= min(stop, start.turns + 1) or fast.is_terminal()
         assert draws.getstate() != random.Random(seed).getstate()  # one draw taken
+        own_draws = random.Random(seed)
+        own.playout(own_draws, stop)  # the readable rules' own playout
+        assert snapshot(own) == snapshot(fast) and own_draws.getstate() == draws.getstate()
 
 
 @needs_kernel
-def test_a_playout_one_step_from_the_end_is_won_by_the_mover():
+@pytest.mark.parametrize("implementation", ["kernel", fastpath.READABLE])
+def test_a_playout_one_step_from_the_end_is_won_by_the_mover(implementation):
     """Three pawns home, the fourth three spaces short, the mover holding a 1 and a 2:
     every complete play brings it home (a step with one die leaves the other playable)."""
     for rules_name in ("seed", "standard"):
-        state = game.new_game(MODELS[rules_name], 2, compiled=True)
+        state = game.new_game(MODELS[rules_name], 2)
         state.seat = 1
         state.turns = 57
         state.pawns[state.colour] = [HOME, HOME, HOME, HOME - 3]
         state.pawns[state.seats[0]] = [rules.NEST, 5, 30, 60]
         state.apply((1, 2))
         assert [p.own for p in state.legal_actions()] == [(HOME,) * 4]
-        state.playout(random.Random(1), state.turns + 40)
+        with fastpath.using(implementation):
+            mcts.playout(state, random.Random(1), state.turns + 40)
         assert state.outcome() is not None
         assert state.ended == game.Termination.HOME and state.winner == 1
         assert state.turns == 58 and state.seat == 0 and state.dice is None
 
 
 @needs_kernel
-def test_a_playout_stops_at_the_turn_given_and_leaves_a_finished_game_alone():
+@pytest.mark.parametrize("implementation", ["kernel", fastpath.READABLE])
+def test_a_playout_stops_at_the_turn_given_and_leaves_a_finished_game_alone(implementation):
     state = mid_game("seed", 4, 3, 80)
-    state.playout(random.Random(2), state.turns + 5)
+    with fastpath.using(implementation):
+        mcts.playout(state, random.Random(2), state.turns + 5)
     assert state.ended is None and state.dice is None
     assert len(state.leaders) == state.turns
     ended = mid_game("seed", 2, 4, 10_000)
     assert ended.is_terminal()
     before = snapshot(ended)
-    ended.playout(random.Random(2), ended.turns + 5)
+    with fastpath.using(implementation):
+        mcts.playout(ended, random.Random(2), ended.turns + 5)
     assert snapshot(ended) == before
 
 
@@ -125,20 +135,24 @@ def test_the_kernel_refuses_a_position_that_is_not_a_game_under_way():
 
 
 @needs_kernel
-def test_compiled_states_offer_the_readable_rules_results():
-    """`engine.new_state`'s rolls are listed by the kernel: the same positions, in order."""
+def test_the_kernel_lists_the_readable_rules_results():
+    """A roll's results listed by the kernel (`compiled.results`, which the state takes
+    through `pnp.fastpath`) are the readable rules' own: the same positions, in order."""
     for players in (2, 4):
         rng = random.Random(players)
-        fast = engine.new_state(MODELS["standard"], players)
-        assert fast.compiled
-        while not fast.is_terminal() and fast.turns < 60:
-            if fast.current_player() == CHANCE:
-                fast.apply(fast.sample_chance(rng))
+        state = engine.new_state(MODELS["standard"], players)
+        while not state.is_terminal() and state.turns < 60:
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
                 continue
-            slow = fast.clone()
-            slow.compiled, slow._offered = False, None
-            assert fast.legal_actions() == slow.legal_actions()
-            fast.apply(fast.random_action(rng))
+            listed = compiled.results(state)
+            assert listed == tuple(rules.allowed_positions(state, state.dice))
+            assert state.legal_actions() == listed
+            with fastpath.using(fastpath.READABLE):
+                slow = state.clone()
+                slow._offered = None
+                assert slow.legal_actions() == listed
+            state.apply(state.random_action(rng))
 
 
 def homogeneity_p(a: Counter, b: Counter) -> float:
@@ -174,7 +188,7 @@ def test_kernel_playouts_follow_the_law_of_the_readable_play(rules_name, players
     draws = random.Random(seed)
     for _ in range(250):
         state = start.clone()
-        state.playout(draws, rules.MAX_TURNS)
+        compiled.playout(state, draws, rules.MAX_TURNS)
         kernel[result(state, start.turns)] += 1
         state = start.clone()
         game.play_guided(state, draws, rules.MAX_TURNS, game.PLAYOUT_EXPLORE)

@@ -1,6 +1,6 @@
 """Parcheesi's compiled tree search (`_tree.h` over `pnp/_uct.h`) against the readable one.
 
-`State.tree_search` must be `MctsBot.search` on the readable loop, draw for draw: the same
+`compiled.tree_search` must be `MctsBot.search` on the readable loop, draw for draw: the same
 root children in the same order with the same visits, and the search's generator left in
 the same state. Checked from positions of random games at 2, 3 and 4 players, under both
 rules (a `standard` double rolls again, a third is penalised), early, mid-game and near
@@ -15,10 +15,12 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import with_hook
 from test_parcheesi_kernel import needs_kernel
 from test_parcheesi_properties import MODELS
 
-from pnp.games.parcheesi import engine, rules
+from pnp import fastpath
+from pnp.games.parcheesi import compiled, engine, rules
 from pnp.games.parcheesi import state as game
 from pnp.games.parcheesi.params import ParcheesiParams
 from pnp.mcts import MctsBot
@@ -31,9 +33,9 @@ HORIZONS = (1, 2, 40, engine.PLAYOUT_TURNS)
 
 
 def decisions(rules_name: str, players: int, seed: int, every: int) -> list[game.State]:
-    """Every `every`-th decision of a random game (compiled listing, as the engine's)."""
+    """Every `every`-th decision of a random game."""
     rng = random.Random(seed)
-    state = game.new_game(MODELS[rules_name], players, compiled=True)
+    state = game.new_game(MODELS[rules_name], players)
     found, n = [], 0
     while not state.is_terminal():
         if state.current_player() == CHANCE:
@@ -51,19 +53,19 @@ def same_search(state: game.State, budget: int, horizon: int, seed: int, team: b
     generator after each."""
     fast, slow = random.Random(seed), random.Random(seed)
     bot = dict(budget=budget, playout_turns=horizon, cooperative=team)
-    compiled = MctsBot(**bot).search(state.clone(), fast)
+    searched = MctsBot(**bot).search(state.clone(), fast)
     readable = MctsBot(**bot, compiled=False).search(state.clone(), slow)
-    assert list(compiled.items()) == list(readable.items())
+    assert list(searched.items()) == list(readable.items())
     assert fast.getstate() == slow.getstate()
-    assert sum(compiled.values()) == budget
-    return compiled
+    assert sum(searched.values()) == budget
+    return searched
 
 
 @needs_kernel
 def test_the_kernel_searches_a_decision():
     """The seam is in use: the state's compiled search answers (not the fallback)."""
     state = decisions("seed", 4, 1, 5)[3]
-    visits = state.tree_search(random.Random(1), 50, 8, 1.4, False)
+    visits = compiled.tree_search(state, random.Random(1), 50, 8, 1.4, False)
     assert visits is not None and set(visits) <= set(state.legal_actions())
     assert sum(visits.values()) == 50
 
@@ -96,7 +98,7 @@ def test_the_compiled_search_is_the_readable_one_at_400_playouts(rules_name, pla
 def test_a_standard_double_rolls_again_in_the_tree():
     """Mid-turn after a double, and two doubles rolled: the next roll's third double is
     penalised, in the tree as in the rules."""
-    state = game.new_game(MODELS["standard"], 2, compiled=True)
+    state = game.new_game(MODELS["standard"], 2)
     state.pawns[0] = [rules.NEST, 30, 40, 50]
     state.pawns[2] = [rules.NEST, 3, 20, 60]
     state.turns = 20
@@ -111,7 +113,7 @@ def test_a_standard_double_rolls_again_in_the_tree():
 def test_the_search_scores_a_cut_off_on_progress():
     """With a horizon of one turn nothing ends, so every visit's reward comes from
     `standing()`: a search that scored nothing would not prefer the capture below."""
-    state = game.new_game(MODELS["seed"], 2, compiled=True)
+    state = game.new_game(MODELS["seed"], 2)
     state.turns = 30
     state.pawns[0] = [30, 40, 50, 60]
     state.pawns[2] = [10, 20, 30, 40]
@@ -142,10 +144,13 @@ def test_any_decision_searches_alike(seed, players, rules_name, depth, budget, h
     same_search(found[int(depth * (len(found) - 1))], budget, horizon, seed)
 
 
-def records(monkeypatch, readable: bool, players: int, rules_name: str) -> list:
-    """Three whole games of mcts seats at 30 playouts, on one search or the other."""
-    if readable:
-        monkeypatch.delattr(game.State, "tree_search")
+def records(monkeypatch, how: str, players: int, rules_name: str) -> list:
+    """Three whole games of mcts seats at 30 playouts: on the compiled search, on the
+    readable search (the kernel's playouts), or on the readable rules alone."""
+    if how == "readable search":
+        with_hook(monkeypatch, game.State, tree_search=None)
+    if how == "readable rules":
+        monkeypatch.setenv(fastpath.ENVIRONMENT, fastpath.READABLE)
     model = engine.prepare(ParcheesiParams(), players, rules_name)
     lineup = Lineup(("mcts",) * players, 30)
     found = [play_lineup(engine, model, players, lineup, random.Random(f"3:{i}")) for i in range(3)]
@@ -157,8 +162,9 @@ def records(monkeypatch, readable: bool, players: int, rules_name: str) -> list:
 @pytest.mark.slow
 @pytest.mark.parametrize("players, rules_name", [(4, "seed"), (2, "standard")])
 def test_whole_games_do_not_depend_on_the_search(monkeypatch, players, rules_name):
-    compiled = records(monkeypatch, False, players, rules_name)
-    assert compiled == records(monkeypatch, True, players, rules_name)
+    searched = records(monkeypatch, "compiled", players, rules_name)
+    assert searched == records(monkeypatch, "readable search", players, rules_name)
+    assert searched == records(monkeypatch, "readable rules", players, rules_name)
 
 
 @needs_kernel
@@ -166,6 +172,6 @@ def test_whole_games_do_not_depend_on_the_search(monkeypatch, players, rules_nam
 def test_a_simulation_does_not_depend_on_the_search(monkeypatch):
     """`pnp simulate parcheesi --bot mcts --games 3 --bot-budget 30` as a library call."""
     args = dict(games=3, bot="mcts", budget=30, seed=4, players=3)
-    compiled = run_simulation("parcheesi", **args).summary
-    monkeypatch.delattr(game.State, "tree_search")
-    assert run_simulation("parcheesi", **args).summary == compiled
+    searched = run_simulation("parcheesi", **args).summary
+    with_hook(monkeypatch, game.State, tree_search=None)
+    assert run_simulation("parcheesi", **args).summary == searched

@@ -1,13 +1,14 @@
-"""The compiled playouts (`State.playout`, `pnp.state`'s optional hook) of Exploding Dice,
-Home in One Piece and Building Community: the tree search's rollout from a given position
-on the game's kernel (random play, or the state's own `rollout_action` policy where it
-offers one: Home in One Piece's greedy player).
+"""The playouts (`pnp.mcts.playout`) of Exploding Dice, Home in One Piece and Building
+Community: the tree search's rollout from a given position (random play, or the state's
+own `rollout_action` policy where it offers one: Home in One Piece's greedy player), on
+the readable rules and on the kernel attached through `pnp.fastpath`.
 
-Three checks per game: the kernel plays the readable rules' very game from
-`random.Random(n)` (n the one draw it takes), from many mid-game positions; its outcomes
-from several positions follow the same law as the readable rules' rollouts with other
-draws (a chi-square test of homogeneity); and a position one turn from the end ends as
-worked out by hand. Without the kernel there is no playout and the search still plays.
+Three checks per game: the kernel and the readable rules both play the very game written
+out below (`reference`) from `random.Random(n)` (n the one draw taken), from many
+mid-game positions; the kernel's outcomes from several positions follow the same law as
+the readable rules' rollouts with other draws (a chi-square test of homogeneity); and a
+position one turn from the end ends as worked out by hand, on both. With the readable
+rules chosen, or the kernel not built, no compiled hook runs and the search still plays.
 """
 
 from __future__ import annotations
@@ -15,19 +16,18 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 import pytest
 
+from pnp import fastpath, mcts
 from pnp.games import get_game
 from pnp.games.building_community import playout as bc_playout
 from pnp.games.building_community import rules as bc_rules
 from pnp.games.exploding_dice import entries as ed_entries
-from pnp.games.exploding_dice import kernel as ed_kernel
 from pnp.games.exploding_dice import rules as ed_rules
 from pnp.games.exploding_dice.grid import push
-from pnp.games.home_in_one_piece import compiled as hiop_compiled
 from pnp.games.home_in_one_piece import rules as hiop_rules
 from pnp.mcts import MctsBot
 from pnp.sim.intervals import chi_square_sf
@@ -49,9 +49,24 @@ def step(state: Any, rng: random.Random) -> None:
     state.apply(state.sample_chance(rng) if chance else state.random_action(rng))
 
 
+IMPLEMENTATIONS = ("kernel", fastpath.READABLE)
+
+
+def kernel_playout(state: Any, rng: random.Random, stop: int) -> None:
+    """The playout the kernel attached (it must take the position)."""
+    fast = fastpath.active(state)
+    assert fast is not None and fast.playout is not None
+    assert fast.playout(state, rng, stop)
+
+
+def readable_playout(state: Any, rng: random.Random, stop: int) -> None:
+    """The search's playout with the readable rules alone."""
+    with fastpath.using(fastpath.READABLE):
+        mcts.playout(state, rng, stop)
+
+
 def loop(state: Any, rng: random.Random, stop: int) -> None:
-    """The search's rollout without a kernel (`MctsBot._rollout`): the readable rules, the
-    state's rollout policy where it has one."""
+    """Play on by the rules, the state's rollout policy where it has one, from `rng`."""
     policy = getattr(state, "rollout_action", None) or state.random_action
     while state.turns < stop and state.current_player() != TERMINAL:
         chance = state.current_player() == CHANCE
@@ -72,7 +87,7 @@ def midgame(game: str, players: int, seed: int, steps: int, **params: Any) -> An
 def finish_turn(state: Any, rng: random.Random, stop: int) -> None:
     """Exploding Dice's playout finishes a redraw under way on the readable rules first."""
     if isinstance(state, ed_rules.State):
-        while state.ended is None and state.turns < stop and ed_kernel.redrawing(state):
+        while state.ended is None and state.turns < stop and state.redrawing():
             step(state, rng)
 
 
@@ -138,11 +153,13 @@ CASES = [
 def test_the_kernel_plays_the_readable_rules_game_from_one_draw(game, players, params):
     for seed in range(12):
         state = midgame(game, players, seed, 7 * seed, **params)
-        assert state.playout is not None
+        assert fastpath.active(state) is not None
         for stop in (state.turns + seed % 4, state.turns + 40, 10**6):
-            played = state.clone()
-            played.playout(random.Random(seed), stop)
-            assert facts(played) == facts(reference(state, seed, stop)), (seed, stop)
+            want = facts(reference(state, seed, stop))
+            for play in (kernel_playout, readable_playout):
+                played = state.clone()
+                play(played, random.Random(seed), stop)
+                assert facts(played) == want, (seed, stop, play.__name__)
 
 
 def test_exploding_dice_two_colours_each_plays_the_same_game_too():
@@ -156,9 +173,10 @@ def test_exploding_dice_two_colours_each_plays_the_same_game_too():
             if state.is_terminal():
                 break
             step(state, rng)
-        played = state.clone()
-        played.playout(random.Random(seed), 10**6)
-        assert facts(played) == facts(reference(state, seed, 10**6))
+        for play in (kernel_playout, readable_playout):
+            played = state.clone()
+            play(played, random.Random(seed), 10**6)
+            assert facts(played) == facts(reference(state, seed, 10**6))
 
 
 def homogeneous(a: Counter[Hashable], b: Counter[Hashable]) -> float:
@@ -207,33 +225,37 @@ def test_kernel_playouts_follow_the_readable_rules_law_from_several_positions(
         fast, slow = Counter(), Counter()
         for _ in range(runs):
             a, b = state.clone(), state.clone()
-            a.playout(kernel_rng, stop)
+            kernel_playout(a, kernel_rng, stop)
             loop(b, rules_rng, stop)
             fast[summary(a)] += 1
             slow[summary(b)] += 1
         assert len(slow) > 1 and homogeneous(fast, slow) > 0.001, (seed, fast, slow)
 
 
-def test_exploding_dice_one_turn_from_the_cap_ends_it():
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_exploding_dice_one_turn_from_the_cap_ends_it(implementation):
     """Worked by hand: at turn 999 of the first position no colour can reach 50 nor the
     grid fill in one turn, so the next turn ends the game on the turn cap, whatever is
     drawn: 1,000 turns, `timeout`, one more leader noted, the next seat to move."""
     for seed in range(5):
         state = start("exploding-dice", 4, seed)
         state.turns = ed_rules.MAX_TURNS - 1
-        state.playout(random.Random(seed), 10**6)
+        with fastpath.using(implementation):
+            mcts.playout(state, random.Random(seed), 10**6)
         assert (state.turns, state.ended, state.seat) == (1000, ed_rules.Termination.TIMEOUT, 1)
         assert len(state.leaders) == 1
         assert sum(d is not None for d in state.grid) + len(state.reserve) == len(state.model.dice)
 
 
-def test_home_in_one_piece_one_turn_from_the_cap_ends_it():
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_home_in_one_piece_one_turn_from_the_cap_ends_it(implementation):
     """Worked by hand: from the start nobody gathers their dough home in one turn, so at
     turn 599 the next turn ends the game on the cap with no winner, one roll counted."""
     for seed in range(5):
         state = start("home-in-one-piece", 2, seed)
         state.turns = hiop_rules.MAX_TURNS - 1
-        state.playout(random.Random(seed), 10**6)
+        with fastpath.using(implementation):
+            mcts.playout(state, random.Random(seed), 10**6)
         assert (state.turns, state.ended, state.winner) == (
             600,
             hiop_rules.Termination.TIMEOUT,
@@ -242,7 +264,8 @@ def test_home_in_one_piece_one_turn_from_the_cap_ends_it():
         assert state.counters["rolls"] == 1 and len(state.leaders) == 1 and state.seat == 1
 
 
-def test_building_community_the_last_pass_of_a_round_ends_it_stuck():
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_building_community_the_last_pass_of_a_round_ends_it_stuck(implementation):
     """Worked by hand: every tile one colour leaves no swap, so the pawn to move passes;
     with every other pawn having passed, that pass ends the game `stuck` (before the
     repeat its position would also make), one turn on."""
@@ -250,17 +273,20 @@ def test_building_community_the_last_pass_of_a_round_ends_it_stuck():
     state.tiles = [0] * len(state.tiles)
     state.passes_in_a_row = 2
     state.seen = {state.position()}
-    state.playout(random.Random(1), 10**6)
+    with fastpath.using(implementation):
+        mcts.playout(state, random.Random(1), 10**6)
     assert (state.turns, state.ended, state.history) == (1, bc_rules.End.STUCK, [bc_rules.PASS])
     assert state.counters["passes"] == 1 and state.counters["isolated_left"] == 0
 
 
-def test_building_community_one_turn_from_the_cap_ends_it():
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_building_community_one_turn_from_the_cap_ends_it(implementation):
     """Worked by hand: at turn 999 of the first position one move cannot join every tile
     and the new position was never seen, so the next turn ends the game on the cap."""
     state = start("building-community", 2)
     state.turns = bc_rules.MAX_TURNS - 1
-    state.playout(random.Random(3), 10**6)
+    with fastpath.using(implementation):
+        mcts.playout(state, random.Random(3), 10**6)
     assert (state.turns, state.ended, len(state.history)) == (1000, bc_rules.End.TIMEOUT, 1)
 
 
@@ -300,29 +326,29 @@ def test_exploding_dice_restriction_is_the_push_made():
                 assert ed_entries.breaks_restriction(state, entry, die, 3) is pushed
 
 
-WITHOUT: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
-    "exploding-dice": lambda mp: mp.setattr(ed_kernel, "_kernel", None),
-    "home-in-one-piece": lambda mp: mp.setattr(hiop_compiled, "_kernel", None),
-    "building-community": lambda mp: mp.setattr(bc_playout, "_search", None),
-}
-
-
 @pytest.mark.parametrize("game", GAMES)
-def test_without_the_kernel_there_is_no_playout_and_the_search_plays(monkeypatch, game):
+@pytest.mark.parametrize("how", ["chosen", "not built"])
+def test_without_the_kernel_no_compiled_hook_runs_and_the_search_plays(monkeypatch, game, how):
     players = 4 if game == "exploding-dice" else 2
     state = midgame(game, players, 3, 12)
-    WITHOUT[game](monkeypatch)
-    assert state.playout is None
+    kind = type(state)
+    if how == "chosen":
+        monkeypatch.setenv(fastpath.ENVIRONMENT, fastpath.READABLE)
+    else:  # as installed without a C compiler
+        unbuilt = dataclasses.replace(fastpath.active(kind), built=False)
+        monkeypatch.setitem(fastpath._attached, kind, unbuilt)
+    assert fastpath.active(state) is None
     while state.current_player() == CHANCE:
         step(state, random.Random(1))
     visits = MctsBot(30).search(state, random.Random(2))
     assert sum(visits.values()) == 30
 
 
-def test_a_large_building_community_board_has_no_playout():
+def test_a_large_building_community_board_has_no_kernel_playout():
     """Radius 4 does not fit the fast path's 64 bits: the search plays the readable rules."""
     state = start("building-community", 2, radius=4)
-    assert state.playout is None
+    assert not bc_playout.playout(state, random.Random(1), 10**6)
+    assert bc_playout.turn_options(state) is None
     assert state.legal_actions() == bc_rules.legal_moves(state)
 
 
@@ -387,9 +413,11 @@ def test_exploding_dice_plays_on_from_every_step_of_a_turn_redraws_included(stal
         rng = random.Random(seed)
         while not state.is_terminal():
             kinds[state.step, len(state.tried)] += 1
-            played = state.clone()
-            played.playout(random.Random(seed), state.turns + 3)
-            assert facts(played) == facts(reference(state, seed, state.turns + 3))
+            want = facts(reference(state, seed, state.turns + 3))
+            for play in (kernel_playout, readable_playout):
+                played = state.clone()
+                play(played, random.Random(seed), state.turns + 3)
+                assert facts(played) == want
             step(state, rng)
     if stall == "redraw":
         assert kinds[ed_rules.Step.COLOUR, 1] and kinds[ed_rules.Step.ENTRY, 2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from cli_run import pnp, run
+from cli_run import one_error_line, pnp, run
 
 from pnp.errors import PnpError
 from pnp.sim.command import cap_warning, run_simulation
@@ -278,3 +278,21 @@ def test_solve_checks_the_player_count_as_simulate_does():
 
     with pytest.raises(PnpError, match=r"takes \d+ to \d+ players, got 9"):
         run_solve("building-community", players=9, budget=10)
+
+
+def test_an_implementation_the_game_does_not_have_is_one_error_line(capsys, monkeypatch):
+    monkeypatch.setenv("PNP_IMPLEMENTATION", "kernal")
+    code, out, err = run(capsys, "simulate", "parcheesi", "--games", "2")
+    assert code == 2 and out == ""
+    line = one_error_line(err)
+    assert "PNP_IMPLEMENTATION=kernal" in line and "readable, kernel" in line
+
+
+def test_the_readable_implementation_plays_the_same_games_as_the_default(capsys, monkeypatch):
+    """`PNP_IMPLEMENTATION=readable` (no kernel at all) gives the very same JSON."""
+    args = ("simulate", "desert-home", "--games", "4", "--seed", "2", "--json", "-")
+    code, default, _ = run(capsys, *args, "--progress", "none")
+    monkeypatch.setenv("PNP_IMPLEMENTATION", "readable")
+    again, readable, err = run(capsys, *args, "--progress", "none")
+    assert code == again == 0 and readable == default and json.loads(readable)["games"] == 4
+    assert "compiled kernel" not in err  # a choice, not a missing compiler

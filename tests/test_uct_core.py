@@ -22,8 +22,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pnp import fastpath
 from pnp.chance import below
-from pnp.mcts import MctsBot, compiled_visits
+from pnp.mcts import MctsBot
 from pnp.outcome import Outcome, Termination
 from pnp.state import CHANCE, TERMINAL
 
@@ -133,14 +134,15 @@ class Race:
                 self.die = self.sample_chance(own)
             self.apply(self.random_action(own))
 
-    def tree_search(self, rng, budget, turns, exploration, cooperative):
+    def compiled_search(self, rng, budget, turns, exploration, cooperative):
+        """The toy's compiled search, attached below as games attach theirs."""
         if self.toy is None:
             return None
         args = (self.players, self.goal, self.limit, self.with_standing, self.hidden, self.keyed)
         args += (self.with_chances,)
         position = (tuple(self.pos), self.seat, self.turns, self.die)
         over = {None: 0, End.HOME: 1, End.CUT: 2}[self.over]
-        return compiled_visits(
+        return fastpath.compiled_visits(
             rng,
             self.legal_actions(),
             keys=[ACTIONS.index(a) for a in self.legal_actions()] if self.keyed else None,
@@ -157,6 +159,14 @@ class Race:
                 cooperative,
             ),
         )
+
+
+fastpath.attach(
+    Race,
+    fastpath.Implementation(
+        "kernel", True, tree_search=lambda race, *args: race.compiled_search(*args)
+    ),
+)
 
 
 def without_standing(race: Race) -> Race:

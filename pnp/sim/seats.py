@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from pnp import fastpath
 from pnp.errors import PnpError, shown
 from pnp.forward import play
 from pnp.gamedef import Engine, GameDef, mcts_budget, mcts_exploration, playout_turns
@@ -22,9 +23,16 @@ GENERIC_BOTS = ("mcts",)
 
 
 def engine_for(game: GameDef) -> Engine:
-    """The game's simulation engine, or one line saying it has none."""
+    """The game's simulation engine, or one line saying it has none (or that the
+    implementation `PNP_IMPLEMENTATION` asks for is not one of the game's)."""
     if game.engine is None:
         raise PnpError(f"{game.slug} has no rules engine yet, so it cannot be simulated")
+    wanted = fastpath.chosen()
+    if wanted is not None and wanted not in game.implementations:
+        raise PnpError(
+            f"{fastpath.ENVIRONMENT}={wanted}: {game.slug} has no such implementation "
+            f"(choose one of {', '.join(game.implementations)})"
+        )
     return game.engine
 
 

@@ -371,7 +371,7 @@ def _stop_forkserver() -> None:
     first task to it (EOFError)."""
     from multiprocessing import forkserver, util
 
-    server = forkserver._forkserver  # CPython's own record (its `_stop` waits out a warm-up)
+    server: Any = forkserver._forkserver  # CPython's record (its `_stop` waits out a warm-up)
     with server._lock:
         pid = server._forkserver_pid
         if pid is None:

@@ -1,7 +1,8 @@
 """A game against its conformance data (`<folder>/<slug>.json`, the schema of
 `pnp.conformance`): the file is there and covers every bot and way to finish, each recorded
-game replays on the readable rules, the bots make the recorded choices, `play_one` (fast
-path or kernel) ends each seed's game as recorded, and the perft counts hold.
+game replays step by step (its trace and its searches too) on every implementation the
+game declares (`GameDef.implementations`), the bots make the recorded choices, `play_one`
+ends each seed's game as recorded on each implementation, and the perft counts hold.
 
 `python -m pnp.conformance_data SLUG` (`make conformance GAME=slug` in pnp's checkout)
 rewrites a file after a deliberate change of the rules; review its diff.
@@ -10,6 +11,8 @@ rewrites a file after a deliberate change of the rules; review its diff.
 from __future__ import annotations
 
 import json
+import os
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +20,18 @@ from typing import Any
 
 import pytest
 
-from pnp.conformance import MAX_BYTES, check_bots, check_perft, check_play_one, label, replay
+from pnp import fastpath
+from pnp.conformance import (
+    MAX_BYTES,
+    check_bots,
+    check_perft,
+    check_play_one,
+    check_searches,
+    default_games,
+    label,
+    replay,
+    start,
+)
 from pnp.gamedef import GameDef
 
 __all__ = [
@@ -25,11 +39,15 @@ __all__ = [
     "check_data",
     "check_perft",
     "check_play_one",
+    "check_searches",
+    "check_implementations",
     "entries",
+    "implementation",
     "label",
     "load",
     "readable_rules",
     "replay",
+    "state_class",
 ]
 
 
@@ -76,9 +94,38 @@ def check_data(game: GameDef, folder: Path) -> None:
 
 @contextmanager
 def readable_rules(game: GameDef) -> Iterator[None]:
-    """The readable rules alone: an engine whose states take results from its kernel
-    (Parcheesi's rolls, for the tree search) makes plain readable-rules states inside."""
-    with pytest.MonkeyPatch.context() as patch:
-        if getattr(game.engine, "_kernel", None) is not None:
-            patch.setattr(game.engine, "_kernel", None)
+    """The readable rules alone: no compiled hook runs and no engine plays on a kernel
+    (`pnp.fastpath.using`)."""
+    with fastpath.using(fastpath.READABLE):
+        yield
+
+
+def state_class(game: GameDef) -> type:
+    """The class of the game's readable `State` (what its implementations attach to)."""
+    case = default_games(game)[0]
+    return type(start(game, case, random.Random(case["seed"]))[1])
+
+
+def check_implementations(game: GameDef) -> None:
+    """The game declares its implementations, the readable rules first, and every one
+    attached to its `State` through `pnp.fastpath` among them."""
+    declared = game.implementations
+    assert declared and declared[0] == fastpath.READABLE, (
+        f"{game.slug}: implementations must begin with {fastpath.READABLE!r}, got {declared}"
+    )
+    assert len(set(declared)) == len(declared), f"{game.slug}: a name twice in {declared}"
+    attached = fastpath.names(state_class(game))
+    missing = [name for name in attached if name not in declared]
+    assert not missing, f"{game.slug}: {missing} attached but not in its implementations"
+
+
+@contextmanager
+def implementation(game: GameDef, name: str) -> Iterator[None]:
+    """Run the game on implementation `name`; a test is skipped where it was not built
+    here (pnp installed without a C compiler), except in CI, where that fails."""
+    if not fastpath.available(state_class(game), name):
+        if os.environ.get("CI"):
+            pytest.fail(f"{game.slug}'s {name} implementation was not built")
+        pytest.skip(f"{game.slug}'s {name} implementation was not built here")
+    with fastpath.using(name):
         yield

@@ -146,22 +146,25 @@ class GameSuite:
     def test_ships_its_conformance_data(self) -> None:
         data.check_data(self.engine_game(), self.reference / "conformance")
 
-    def test_the_readable_rules_replay_each_recorded_game(
+    def test_declares_its_implementations(self) -> None:
+        data.check_implementations(self.engine_game())
+
+    def test_every_implementation_replays_each_recorded_game(
         self, recorded_game: dict[str, Any]
     ) -> None:
+        """Step by step, its searches too, and `play_one`'s ending, on each declared
+        implementation (the readable rules, and any kernel or fast path)."""
         game = self.engine_game()
-        with data.readable_rules(game):
-            data.replay(game, recorded_game)
+        for name in game.implementations:
+            with data.implementation(game, name):
+                data.replay(game, recorded_game, name)
+                data.check_searches(game, recorded_game, name)
+                data.check_play_one(game, recorded_game, name)
 
     def test_the_games_bots_make_the_recorded_choices(self, recorded_game: dict[str, Any]) -> None:
         game = self.engine_game()
         with data.readable_rules(game):
             data.check_bots(game, recorded_game)
-
-    def test_play_one_ends_each_recorded_game_as_recorded(
-        self, recorded_game: dict[str, Any]
-    ) -> None:
-        data.check_play_one(self.engine_game(), recorded_game)
 
     def test_perft_counts_from_each_recorded_position(self, perft_case: dict[str, Any]) -> None:
         game = self.engine_game()

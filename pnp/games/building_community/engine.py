@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from geometry import hexgrid
+from pnp import fastpath
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.building_community import rules
@@ -45,6 +46,9 @@ RATIOS = {"branching_factor": ("legal_moves", "decisions")}
 OPTIONS: tuple[SimOption, ...] = ()
 ABSTRACTION = ""
 TERMINATION = End
+
+FAST = "fast"
+"""The Python fast path's name among the implementations (`_play_fast`, whole games)."""
 
 # An option of one turn: the swap's two bits (a < b), its mask, the two colours (of a and
 # b before the swap), the destination mask (never empty), the whole board's isolated
@@ -206,10 +210,11 @@ def nth_bit(mask: int, k: int) -> int:
 def play_one(
     model: PlayModel, players: int, bot: str, rng: Any, reference: bool = False
 ) -> GameRecord:
-    """Play one game on the fast path, or on the readable rules with `reference=True`.
-    The player count and bot name are the caller's to check (the runner does)."""
+    """Play one game on the fast path, or on the readable rules with `reference=True` or
+    the readable rules chosen (`pnp.fastpath.using`). The player count and bot name are
+    the caller's to check (the runner does)."""
     rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-    if reference:
+    if reference or fastpath.chosen() == fastpath.READABLE:
         state = new_state(model, players, rng)
         # the state keeps the game's own decision counters: none merged from the walk
         return play(state, [make_bot(bot, model)] * players, rng).state.record()

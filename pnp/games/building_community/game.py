@@ -4,7 +4,7 @@ imported when a kit is made, not when the game is resolved (`pnp.gamedef.Deferre
 from __future__ import annotations
 
 from pnp.gamedef import Deferred, GameDef
-from pnp.games.building_community import engine, solver
+from pnp.games.building_community import engine, playout, solver
 from pnp.games.building_community.params import BuildingCommunityParams
 
 PACKAGE = "pnp.games.building_community"
@@ -20,6 +20,8 @@ GAME = GameDef(
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
     checks=Deferred(f"{PACKAGE}.checks", "run"),
     engine=engine,
+    # the readable rules, the Python fast path (whole games), the compiled kernel
+    implementations=("readable", engine.FAST, playout.KERNEL.name),
     # the keys its play model is made from: what a sweep may change
     rule_keys=("radius", "colours", "pawn_colours", "scope"),
     solver=solver,

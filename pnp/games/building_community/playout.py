@@ -13,14 +13,12 @@ and its very draws from `random.Random(n)`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from functools import partial
 from typing import Any
 
+from pnp import fastpath
 from pnp.games.building_community import rules
 from pnp.games.building_community.engine import FastBoard, fast_board
 from pnp.games.building_community.model import PlayModel
-from pnp.mcts import compiled_visits
 from pnp.memo import PerModel
 
 try:
@@ -127,22 +125,17 @@ def turn_options(state: rules.State) -> tuple[bool, list[rules.Move]] | None:
     return known
 
 
-def playout_for(state: rules.State) -> Callable[[random.Random, int], None] | None:
-    """`state.playout`: the kernel's random play from `state`, or None where there is no
-    kernel for this board."""
-    if tables(state.model) is None:
-        return None
-    return partial(playout, state)
-
-
-def playout(state: rules.State, rng: random.Random, stop: int) -> None:
-    """Random play from `state` until the game ends or `stop` turns are played, in place:
-    the position, the counters, the history and the positions seen, as the readable rules
-    leave them when played from `random.Random(n)`, n being the one draw from `rng`."""
+def playout(state: rules.State, rng: random.Random, stop: int) -> bool:
+    """`pnp.mcts.playout` on the kernel: random play from `state` until the game ends or
+    `stop` turns are played, in place: the position, the counters, the history and the
+    positions seen, as the readable rules leave them when played from `random.Random(n)`,
+    n being the one draw from `rng`; False (no draw) where there is no kernel for this
+    board."""
     t = tables(state.model)
-    assert t is not None
+    if t is None:
+        return False
     if state.ended is not None or state.turns >= stop:
-        return
+        return True
     c = state.counters
     m0, m1, _ = t.key(state.position())
     turns, end, masks, pawns, to_move, in_a_row, counts, trail = _search.playout(
@@ -165,6 +158,7 @@ def playout(state: rules.State, rng: random.Random, stop: int) -> None:
     c["passes"], c["legal_moves"], c["decisions"], c["special_turns"] = counts
     if state.ended is not None:
         c["isolated_left"] = t.fast.isolated(*masks).bit_count()
+    return True
 
 
 def tree_search(
@@ -203,7 +197,7 @@ def tree_search(
             cooperative,
         )
 
-    return compiled_visits(rng, state.legal_actions(), run)
+    return fastpath.compiled_visits(rng, state.legal_actions(), run)
 
 
 def _replay(state: rules.State, t: Tables, trail: bytes) -> None:
@@ -222,3 +216,15 @@ def _replay(state: rules.State, t: Tables, trail: bytes) -> None:
         seen((tuple(tiles), tuple(pawns), to_move))
     state.tiles, state.to_move = tiles, to_move
     state.turns += len(trail) // 3
+
+
+KERNEL = fastpath.attach(
+    rules.State,
+    fastpath.Implementation(
+        "kernel",
+        _search is not None,
+        playout=playout,
+        tree_search=tree_search,
+        moves=turn_options,
+    ),
+)

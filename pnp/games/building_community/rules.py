@@ -26,10 +26,11 @@ Decisions the spec leaves open (documented for the README):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from pnp import fastpath
 from pnp.games.building_community.model import PlayModel
 from pnp.outcome import CUTOFF, GameRecord, Outcome, Termination
 from pnp.state import TERMINAL
@@ -98,13 +99,12 @@ class State:
         return self.turn_options()[1]
 
     def turn_options(self) -> tuple[bool, list[Move]]:
-        """Does this turn begin special, and its legal moves: from the compiled kernel
-        where it is built for this board (`playout.turn_options`, checked equal to the
-        rules' own), else `is_special` and `legal_moves`; kept until the turn is played."""
+        """Does this turn begin special, and its legal moves: `is_special` and
+        `legal_moves`, or the same from the compiled kernel where it runs for this board
+        (`pnp.fastpath.moves_of`, `playout.turn_options`, checked equal to the rules'
+        own); kept until the turn is played."""
         if self._turn is None:
-            from pnp.games.building_community import playout  # it imports this module
-
-            fast = playout.turn_options(self)
+            fast = fastpath.moves_of(self)
             self._turn = fast or (is_special(self, self.to_move), legal_moves(self))
         return self._turn
 
@@ -154,28 +154,6 @@ class State:
             dict(self.counters),
             self._turn,  # never changed in place, only replaced
         )
-
-    @property
-    def playout(self) -> Callable[[random.Random, int], None] | None:
-        """Random play from here on the compiled kernel (`pnp.state`'s optional hook, see
-        `playout.playout`); None where there is no kernel for this board."""
-        from pnp.games.building_community import playout  # it imports this module
-
-        return playout.playout_for(self)
-
-    def tree_search(
-        self,
-        rng: random.Random,
-        budget: int,
-        playout_turns: int,
-        exploration: float,
-        cooperative: bool,
-    ) -> dict[Action, int] | None:
-        """`pnp.mcts`'s search compiled beside the kernel (`playout.tree_search`); None
-        where there is no kernel for this board (the readable search runs then)."""
-        from pnp.games.building_community import playout  # it imports this module
-
-        return playout.tree_search(self, rng, budget, playout_turns, exploration, cooperative)
 
     def action_str(self, action: Action) -> str:
         if action is PASS:

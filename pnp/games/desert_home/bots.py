@@ -14,6 +14,7 @@ like the others: `evaluate` rates the one mask `reroll_mask` picks above the res
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, cast
 
 from pnp.chance import below, pick
 from pnp.forward import GreedyBot, RandomBot
@@ -42,10 +43,12 @@ from pnp.games.desert_home.rules import (
     TILE,
     Action,
 )
-from pnp.games.desert_home.state import State
 from pnp.games.desert_home.value import distances
 from pnp.state import Bot
 from pnp.state import State as GameState
+
+if TYPE_CHECKING:  # the state imports this module (its playout is `play_out`)
+    from pnp.games.desert_home.state import State
 
 BOT_NAMES = ("random", "greedy")
 
@@ -278,7 +281,7 @@ def judge(state: State) -> Judge:
 def evaluate(state: GameState[Action], action: Action) -> float:
     """The greedy bot's rating of `action`: `Judge.score`, and for a re-roll 1 for the mask
     `reroll_mask` picks, 0 for the others (so it is always chosen, with no draw)."""
-    assert isinstance(state, State)
+    state = cast("State", state)  # the greedy bot is only ever handed this game's states
     if action[0] == REROLL:
         known = state.memo.get("reroll")
         if known is None or known[0] != state.steps:

@@ -1,11 +1,17 @@
-"""Desert Home's compiled kernel (`_kernel.c`) and its board, shared by the engine (whole
-games) and the state (`State.playout`, random play from any position for a tree search).
-`_kernel` is None when pnp was built without a C compiler."""
+"""Desert Home's compiled kernel (`_kernel.c`) and its board, for the engine (whole games),
+and the speed-ups it attaches to the readable `State` through `pnp.fastpath` (the
+search's shuffle, playout and tree search). `_kernel` is None when pnp was built without a
+C compiler."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+from pnp import fastpath
 from pnp.games.desert_home import rules
 from pnp.games.desert_home.model import PlayModel
+from pnp.games.desert_home.state import State
 from pnp.memo import PerModel
 
 try:
@@ -51,3 +57,67 @@ def _build_kernel_board(model: PlayModel) -> object:
 
 kernel_board: PerModel[PlayModel, object] = PerModel(_build_kernel_board)
 """The kernel's board for a play model, built once per model and process."""
+
+
+def resample(state: State, rng: random.Random) -> bool:
+    """`State.resample` in the kernel: the same shuffle of the same draws."""
+    assert _kernel is not None
+    state.deck.sort()
+    _kernel.shuffle(state.deck, rng.getrandbits(64))
+    return True
+
+
+def playout(state: State, rng: random.Random, stop: int) -> bool:
+    """`State.playout` in the kernel: the same game from `random.Random(n)`, n one draw of
+    `rng` (tests/test_dh_playout.py)."""
+    assert _kernel is not None
+    seed = rng.getrandbits(64)
+    if state.ended is not None or state.turns >= stop:
+        return True
+    end, winners, steps = _kernel.playout(kernel_board(state.model), state, seed, stop)
+    if end:
+        state.ended, state.winners = rules.End(end), winners
+    state.steps += steps
+    state.legal = None
+    state.memo.clear()
+    return True
+
+
+def tree_search(
+    state: State,
+    rng: random.Random,
+    budget: int,
+    playout_turns: int,
+    exploration: float,
+    cooperative: bool,
+) -> dict[Any, int] | None:
+    """`pnp.mcts.MctsBot.search` from this decision, compiled (`_tree.h`): the same visits,
+    and `rng` left where the readable search leaves it; None (`rng` untouched) where the
+    position is no decision."""
+    assert _kernel is not None
+    if state.ended is not None or state.phase == rules.P_ROLL:
+        return None
+    board = kernel_board(state.model)
+    kind = type(state)  # the cut-off's score, as `pnp.mcts` asks the state for it
+    scoring = 2 if hasattr(kind, "win_chances") else 1 if hasattr(kind, "standing") else 0
+
+    def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+        assert _kernel is not None
+        found: tuple[list[tuple[int, int]], tuple[int, ...]] = _kernel.tree_search(
+            board, state, words, budget, playout_turns, exploration, cooperative, scoring
+        )
+        return found
+
+    return fastpath.compiled_visits(rng, state.legal_actions(), run)
+
+
+KERNEL = fastpath.attach(
+    State,
+    fastpath.Implementation(
+        "kernel",
+        _kernel is not None,
+        playout=playout,
+        tree_search=tree_search,
+        resample=resample,
+    ),
+)

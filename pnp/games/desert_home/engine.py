@@ -17,11 +17,10 @@ End reasons (`TERMINATION`): ``refuge`` (a refuge met the goal: its owner wins),
 
 from __future__ import annotations
 
-import functools
 import random
-import sys
 from typing import Any
 
+from pnp import fastpath
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.desert_home import rules
@@ -86,7 +85,7 @@ def prepare(params: DesertHomeParams, players: int) -> PlayModel:
 def warm(model: PlayModel) -> None:
     """Build the kernel's board now (the runner calls this before it forks its workers,
     which inherit it)."""
-    if _kernel is not None:
+    if _kernel_plays():
         _kernel_board(model)
 
 
@@ -101,18 +100,16 @@ def play_one(
     """Play one game; `seed` is a seeded `random.Random` (or a seed for one). A game plays
     in the kernel unless `reference=True` (or there is none)."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    if bot in BOT_NAMES and not reference:
-        if _kernel is not None:
-            return _play_compiled(model, rng, max_rounds, bot == "greedy")
-        _say_no_kernel()
+    if bot in BOT_NAMES and not reference and _kernel_plays():
+        return _play_compiled(model, rng, max_rounds, bot == "greedy")
     state: State = new_state(model, players, rng, max_rounds)
     return play(state, make_bot(bot, model), rng).record()
 
 
-@functools.cache
-def _say_no_kernel() -> None:
-    """Once per process: games play on the readable rules, without the kernel."""
-    print(NO_KERNEL, file=sys.stderr)
+def _kernel_plays() -> bool:
+    """Does the kernel play here? Not where it was not built (said once per process) or
+    another implementation is chosen (`pnp.fastpath.using`)."""
+    return fastpath.runs(State, NO_KERNEL)
 
 
 def _play_compiled(

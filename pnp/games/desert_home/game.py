@@ -4,7 +4,7 @@ imported when a kit is made, not when the game is resolved (`pnp.gamedef.Deferre
 from __future__ import annotations
 
 from pnp.gamedef import Deferred, GameDef
-from pnp.games.desert_home import engine
+from pnp.games.desert_home import compiled, engine
 from pnp.games.desert_home.params import DesertHomeParams
 
 PACKAGE = "pnp.games.desert_home"
@@ -20,6 +20,7 @@ GAME = GameDef(
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
     checks=Deferred(f"{PACKAGE}.checks", "run"),
     engine=engine,
+    implementations=("readable", compiled.KERNEL.name),  # the kernel attaches to the rules
     # the keys its play model is made from: what a sweep may change
     rule_keys=(
         "rows",

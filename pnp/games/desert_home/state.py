@@ -4,7 +4,9 @@ the readable rules (`moves` lists the choices, `turn` applies them and throws th
 A seat's action is `apply`d, then everything that needs nobody's choice runs (`turn.settle`)
 up to the next seat decision or chance node; so the legal actions are never empty, and
 their list is kept (`legal`) until the next step. The records count every seat decision,
-one legal action or more, as the compiled kernel counts them.
+one legal action or more, as the compiled kernel counts them. The kernel's speed-ups of
+`resample`, `playout` and the tree search attach through `pnp.fastpath` (`compiled.py`):
+this module imports nothing compiled.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from pnp.chance import below, pick
 from pnp.errors import PnpError
 from pnp.games.desert_home import turn
-from pnp.games.desert_home.compiled import _kernel, kernel_board
+from pnp.games.desert_home.bots import play_out
 from pnp.games.desert_home.fields import frontier_and_tiles
 from pnp.games.desert_home.goal import scores
 from pnp.games.desert_home.model import CAMP_ENTRY, REFUGE_ENTRY, PlayModel
@@ -38,7 +40,6 @@ from pnp.games.desert_home.rules import (
     End,
 )
 from pnp.games.desert_home.value import cutoff_reward
-from pnp.mcts import compiled_visits
 from pnp.outcome import GameRecord, Outcome
 from pnp.state import CHANCE, TERMINAL
 
@@ -168,34 +169,24 @@ class State:
     def resample(self, rng: random.Random) -> None:
         """Shuffle the tiles still in the deck: their order is hidden from the players, so
         a search (`pnp.mcts`) plays against a fresh order, never the one dealt (sorted
-        first, so the new order depends on the deck's contents alone). In the kernel when
-        there is one (seeded by one draw of `rng`), else with `rng.shuffle`."""
+        first, so the new order depends on the deck's contents alone): a Fisher-Yates
+        shuffle on `random.Random(n)`, n one draw of `rng`, as the kernel shuffles."""
         self.deck.sort()
-        if _kernel is None:
-            rng.shuffle(self.deck)
-        else:
-            _kernel.shuffle(self.deck, rng.getrandbits(64))
+        draw = random.Random(rng.getrandbits(64))
+        deck = self.deck
+        for i in range(len(deck) - 1, 0, -1):
+            j = below(draw, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
 
     def playout(self, rng: random.Random, stop: int) -> None:
         """Play on from here, in place, until the game is over or `turns` reaches `stop`
-        (see `pnp.state`), as `bots.PlayoutBot` plays (the greedy bot with a few random
-        choices), on a generator seeded by one draw of `rng`: in the compiled kernel, or on
-        the readable rules when there is none, the same game either way
-        (tests/test_dh_playout.py)."""
+        (`pnp.mcts.playout`), as `bots.PlayoutBot` plays (the greedy bot with a few random
+        choices), on a generator seeded by one draw of `rng` (the kernel plays the same
+        game, `compiled.playout`; tests/test_dh_playout.py)."""
         seed = rng.getrandbits(64)
         if self.ended is not None or self.turns >= stop:
             return
-        if _kernel is None:
-            from pnp.games.desert_home.bots import play_out  # the bots import the state
-
-            play_out(self, random.Random(seed), stop)
-            return
-        end, winners, steps = _kernel.playout(kernel_board(self.model), self, seed, stop)
-        if end:
-            self.ended, self.winners = End(end), winners
-        self.steps += steps
-        self.legal = None
-        self.memo.clear()
+        play_out(self, random.Random(seed), stop)
 
     def standing(self) -> list[float]:
         """Each seat's progress towards the goal (`goal.scores`, the record's scores)."""
@@ -205,32 +196,6 @@ class State:
         """Each seat's reward for a search's playout cut off here (`pnp.mcts`): the seats'
         values, pieces on their way counted (`value.cutoff_reward`)."""
         return cutoff_reward(self)
-
-    def tree_search(
-        self,
-        rng: random.Random,
-        budget: int,
-        playout_turns: int,
-        exploration: float,
-        cooperative: bool,
-    ) -> dict[Action, int] | None:
-        """`pnp.mcts.MctsBot.search` from this decision, compiled (`_tree.h`): the same
-        visits, and `rng` left where the readable search leaves it; None (`rng` untouched)
-        without the kernel, or where the position is no decision."""
-        if _kernel is None or self.ended is not None or self.phase == P_ROLL:
-            return None
-        board = kernel_board(self.model)
-        kind = type(self)  # the cut-off's score, as `pnp.mcts` asks the state for it
-        scoring = 2 if hasattr(kind, "win_chances") else 1 if hasattr(kind, "standing") else 0
-
-        def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-            assert _kernel is not None
-            found: tuple[list[tuple[int, int]], tuple[int, ...]] = _kernel.tree_search(
-                board, self, words, budget, playout_turns, exploration, cooperative, scoring
-            )
-            return found
-
-        return compiled_visits(rng, self.legal_actions(), run)
 
     def action_str(self, action: Action) -> str:
         return action_text(self.model, action)

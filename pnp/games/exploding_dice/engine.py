@@ -20,6 +20,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
+from pnp import fastpath
 from pnp.chance import below, pick
 from pnp.errors import PnpError
 from pnp.forward import play
@@ -44,6 +45,9 @@ RATIOS: dict[str, tuple[str, str]] = {}
 OPTIONS = (SimOption("two_colours", "Two players, two colours each.", label="two colours each"),)
 ABSTRACTION = ""
 TERMINATION = Termination
+TABLES = "tables"
+"""The Python fast path's name among the implementations (`play_fast`): what plays whole
+games where the kernel does not."""
 
 
 def prepare(params: ExplodingDiceParams, players: int, two_colours: bool = False) -> PlayModel:
@@ -98,10 +102,10 @@ def play_one(
     two_colours: bool = False,
     reference: bool = False,
 ) -> GameRecord:
-    """Play one game: on the kernel, else the fast path (`play_fast`). `reference=True`
-    plays the readable rules (for cross-checks)."""
+    """Play one game: on the kernel, else the fast path (`play_fast`). `reference=True`,
+    or the readable rules chosen (`pnp.fastpath.using`), plays the readable rules."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    if reference:
+    if reference or fastpath.chosen() == fastpath.READABLE:
         seat = make_bot(bot, model)
         return play(new_state(model, players, rng, two_colours), seat, rng).record(tuple(COUNTERS))
     make_bot(bot, model)  # an unknown bot is a ValueError on every path

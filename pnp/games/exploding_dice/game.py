@@ -4,7 +4,7 @@ imported when a kit is made, not when the game is resolved (`pnp.gamedef.Deferre
 from __future__ import annotations
 
 from pnp.gamedef import Deferred, GameDef
-from pnp.games.exploding_dice import engine
+from pnp.games.exploding_dice import engine, kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 
 PACKAGE = "pnp.games.exploding_dice"
@@ -20,6 +20,8 @@ GAME = GameDef(
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
     checks=Deferred(f"{PACKAGE}.checks", "run"),
     engine=engine,
+    # the readable rules, the Python fast path's tables, the compiled kernel
+    implementations=("readable", engine.TABLES, kernel.KERNEL.name),
     # the keys its play model is made from: what a sweep may change
     rule_keys=("n", "colours", "dice_per_colour", "faces", "arrows", "stall"),
     variants={

@@ -7,25 +7,23 @@ of one colour share their faces on grids up to `MAX_N` x `MAX_N`; a larger grid 
 fast path, per-die faces on the readable rules (as without the kernel). Without a C
 compiler pnp installs without it, plays on the fast path and says so once.
 
-`playout` is the tree search's rollout (`pnp.state`'s optional hook): random play from a
-given position of the readable rules, on a generator the kernel seeds from one draw of the
-search's. `tree_search` is the whole search of `pnp.mcts` in the kernel (`_tree.h`), those
-rollouts included, handed a decision of the readable rules.
+`playout` is `State.playout` (a tree search's rollout: random play from a position of
+the readable rules, on a generator seeded by one draw of the search's) and `tree_search`
+the whole search of `pnp.mcts` in the kernel (`_tree.h`), those rollouts included; both
+attach to the readable `State` through `pnp.fastpath`, the rules importing nothing here.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Sequence
 from typing import Any
 
-from pnp import notice
+from pnp import fastpath, notice
 from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.grid import Board
 from pnp.games.exploding_dice.params import PlayModel
 from pnp.games.exploding_dice.rules import State, Step, Termination
-from pnp.mcts import compiled_visits
 from pnp.memo import PerModel
 from pnp.outcome import GameRecord
 from pnp.state import CHANCE
@@ -84,10 +82,12 @@ boards: PerModel[PlayModel, Any] = PerModel(_board)
 
 
 def missing() -> bool:
-    """True (and said once per process) when the kernel was not built."""
+    """True when the kernel does not play here: not built (said once per process), or
+    another implementation chosen (`pnp.fastpath.using`)."""
     if _kernel is None:
         notice.once(NO_KERNEL)
-    return _kernel is None
+        return True
+    return fastpath.active(State) is None
 
 
 def _records(model: PlayModel, players: int, each: int, games: Sequence[Any]) -> list[GameRecord]:
@@ -140,32 +140,22 @@ _colours: PerModel[PlayModel, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]
 )
 
 
-def playout_for(state: State) -> Callable[[random.Random, int], None] | None:
-    """`state.playout`: the kernel's random play from `state`, or None where the kernel is
-    not built or does not play this kit (the search then plays the readable rules)."""
-    if _kernel is None or boards(state.model) is None:
-        return None
-    return partial(playout, state)
-
-
-def redrawing(state: State) -> bool:
-    """Is a redraw under way (a second colour to choose or drawn this turn)?"""
-    return len(state.tried) > 1 or (bool(state.tried) and state.step is Step.COLOUR)
-
-
-def playout(state: State, rng: random.Random, stop: int) -> None:
-    """Random play from `state` until the game ends or `stop` turns are played, in place,
-    on `random.Random(n)`'s draws, n being one draw of `rng`. The kernel takes a turn
+def playout(state: State, rng: random.Random, stop: int) -> bool:
+    """`State.playout` on the kernel: random play from `state` until the game ends or
+    `stop` turns are played, in place, on `random.Random(n)`'s draws, n being one draw of
+    `rng`; False (no draw) for a kit the kernel does not play. The kernel takes a turn
     under way from its first colour drawn; a redraw under way (the `redraw` stall rule) is
     finished on the readable rules first, drawing from `rng`. Dice of one colour share
     their faces in a kit the kernel plays, so the kernel keeps colours, not dice: the grid
     written back holds each colour's dice in id order, an equal position (the rules never
     tell two dice of a colour apart)."""
-    while state.ended is None and state.turns < stop and redrawing(state):
+    if boards(state.model) is None:
+        return False
+    while state.ended is None and state.turns < stop and state.redrawing():
         chance = state.current_player() == CHANCE
         state.apply(state.sample_chance(rng) if chance else state.random_action(rng))
     if state.ended is not None or state.turns >= stop:
-        return
+        return True
     under_way = bool(state.tried)
     colour = state.colour if under_way else -1
     taken = under_way and state.step is not Step.TAKE
@@ -208,6 +198,7 @@ def playout(state: State, rng: random.Random, stop: int) -> None:
     state.ended = ENDS_BY_CODE[end]
     if state.ended is None:
         rules.begin_turn(state)
+    return True
 
 
 def tree_search(
@@ -263,4 +254,12 @@ def tree_search(
             standing,
         )
 
-    return compiled_visits(rng, state.legal_actions(), run)
+    return fastpath.compiled_visits(rng, state.legal_actions(), run)
+
+
+KERNEL = fastpath.attach(
+    State,
+    fastpath.Implementation(
+        "kernel", _kernel is not None, playout=playout, tree_search=tree_search
+    ),
+)

@@ -33,7 +33,7 @@ import copy
 import itertools
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -41,6 +41,7 @@ from typing import Self
 
 from pnp import outcome
 from pnp.chance import below, pick
+from pnp.forward import play_on
 from pnp.games.exploding_dice.entries import legal_entries, restricted_entries
 from pnp.games.exploding_dice.grid import Board, push
 from pnp.games.exploding_dice.params import PlayModel
@@ -188,27 +189,21 @@ class State:
         twin.before = list(self.before)
         return twin
 
-    @property
-    def playout(self) -> Callable[[random.Random, int], None] | None:
-        """Random play from here on the compiled kernel (`pnp.state`'s optional hook, see
-        `kernel.playout`); None where there is no kernel for this kit."""
-        from pnp.games.exploding_dice import kernel  # it imports this module
+    def playout(self, rng: random.Random, stop: int) -> None:
+        """A tree search's playout from here (`pnp.mcts.playout`), in place, until the game
+        ends or `turns` reaches `stop`: a redraw under way (the `redraw` stall rule) is
+        finished drawing from `rng`, then random play goes on from `random.Random(n)`, n
+        being one draw of `rng`, as the kernel plays it (`kernel.playout`)."""
+        while self.ended is None and self.turns < stop and self.redrawing():
+            chance = self.current_player() == CHANCE
+            self.apply(self.sample_chance(rng) if chance else self.random_action(rng))
+        if self.ended is not None or self.turns >= stop:
+            return
+        play_on(self, random.Random(rng.getrandbits(64)), stop)
 
-        return kernel.playout_for(self)
-
-    def tree_search(
-        self,
-        rng: random.Random,
-        budget: int,
-        playout_turns: int,
-        exploration: float,
-        cooperative: bool,
-    ) -> dict[int, int] | None:
-        """`pnp.mcts`'s search from this decision on the compiled kernel (`kernel.tree_search`);
-        None where there is no kernel for this kit (the readable search then runs)."""
-        from pnp.games.exploding_dice import kernel  # it imports this module
-
-        return kernel.tree_search(self, rng, budget, playout_turns, exploration, cooperative)
+    def redrawing(self) -> bool:
+        """Is a redraw under way (a second colour to choose or drawn this turn)?"""
+        return len(self.tried) > 1 or (bool(self.tried) and self.step is Step.COLOUR)
 
     def action_str(self, action: int) -> str:
         """A colour name, `die 5`, `roll 4`, or an entry as the board marks it (`N0`)."""

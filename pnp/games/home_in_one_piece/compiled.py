@@ -7,10 +7,11 @@ the game and the generator end as the readable rules leave them. What the kernel
 (turns, the end, the leaders, the counters, every blob) becomes a `State`, whose own
 `record()` makes the game's record: one place for scores and records.
 
-`playout` is the tree search's rollout (`pnp.state`'s optional hook): the greedy player
+`playout` is the tree search's rollout (`pnp.mcts.playout`): the greedy player
 (`State.rollout_action`) from a given position, a turn under way included, on a generator
 the kernel seeds from one draw of the search's. `tree_search` is the whole search (`pnp/_uct.h`
-over the kernel's positions, `_tree.h`).
+over the kernel's positions, `_tree.h`). Both attach to the readable `State` through
+`pnp.fastpath`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import math
 import random
 from typing import Any
 
-from pnp import mcts
+from pnp import fastpath
 from pnp.games.home_in_one_piece import model, outlook, rules, touches
 from pnp.games.home_in_one_piece.blobs import Blob
 from pnp.games.home_in_one_piece.state import State
@@ -31,9 +32,16 @@ except ImportError:  # built without a C compiler: the readable rules play
     _kernel = None
 
 
+NO_KERNEL = (
+    "warning: Home in One Piece's compiled kernel is not built (no C compiler at install): "
+    "playing on the readable rules, slower"
+)
+
+
 def available() -> bool:
-    """Was the kernel built at install time?"""
-    return _kernel is not None
+    """Does the kernel play here? Not where it was not built at install time (said once
+    per process) or another implementation is chosen (`pnp.fastpath.using`)."""
+    return fastpath.runs(State, NO_KERNEL)
 
 
 def _build(play_model: model.PlayModel) -> object:
@@ -119,14 +127,14 @@ def _position(position: State) -> tuple[Any, ...]:
     )
 
 
-def playout(position: State, rng: random.Random, stop: int) -> None:
+def playout(position: State, rng: random.Random, stop: int) -> bool:
     """The search's rollout policy (the greedy player, `State.rollout_action`) from
     `position` (between turns, or at a seat's decision, a turn under way included) until
     the game ends or `stop` turns are played, in place: its law and the very draws
     `random.Random(n)` gives the readable rules, n being the one draw taken from `rng`."""
     assert _kernel is not None
     if position.ended is not None or position.turns >= stop:
-        return
+        return True
     turns, end, winner, leaders, counts, blobs = _kernel.playout(
         *_position(position),
         [position.counters[c] for c in rules.COUNTERS],
@@ -140,6 +148,7 @@ def playout(position: State, rng: random.Random, stop: int) -> None:
     position.winner = None if winner < 0 else winner
     position.leaders += leaders
     position.counters = dict(zip(rules.COUNTERS, counts, strict=True))
+    return True
 
 
 def tree_search(
@@ -181,4 +190,12 @@ def tree_search(
         )
         return children, after
 
-    return mcts.compiled_visits(rng, legal, run)
+    return fastpath.compiled_visits(rng, legal, run)
+
+
+KERNEL = fastpath.attach(
+    State,
+    fastpath.Implementation(
+        "kernel", _kernel is not None, playout=playout, tree_search=tree_search
+    ),
+)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp import notice
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.home_in_one_piece import compiled, rules
@@ -87,24 +86,11 @@ def new_state(
     return new_game(model)
 
 
-NO_KERNEL = (
-    "warning: Home in One Piece's compiled kernel is not built (no C compiler at install): "
-    "playing on the readable rules, slower"
-)
-
-
-def _without_kernel() -> None:
-    """Say once per process that games run on the readable rules."""
-    notice.once(NO_KERNEL)
-
-
 def warm(model: PlayModel) -> None:
     """Build the kernel's model now (the runner calls this before it forks its workers, so
     the notice of a missing kernel is printed once, not once per worker)."""
     if compiled.available():
         compiled.kernel_model(model)
-    else:
-        _without_kernel()
 
 
 def play_one(
@@ -121,8 +107,6 @@ def play_one(
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
     seat = make_bot(bot, model)
-    if not reference:
-        if compiled.available():
-            return compiled.play(model, seat.name == "greedy", rng).record()
-        _without_kernel()
+    if not reference and compiled.available():
+        return compiled.play(model, seat.name == "greedy", rng).record()
     return play(new_state(model, players), [seat] * players, rng).record(tuple(COUNTERS))

@@ -22,10 +22,10 @@ on a copy of the state (`turn_copy`) and hands its touches out one decision at a
 it always has, so a seed plays the same game touch by touch as the kernel plays whole turns.
 
 The tree search (`pnp.mcts`) plays its rollouts with the greedy player (`rollout_action`)
-and scores a playout it cuts off on `win_chances()` (`outlook.py`); `playout(rng, stop)`
-plays those rollouts on the compiled kernel from here (`compiled.playout`), and
-`tree_search` runs the whole search there (`compiled.tree_search`), where the kernel is
-built. `standing()` (the score, then how near the dough lies to its rally point) is the
+and scores a playout it cuts off on `win_chances()` (`outlook.py`); where the kernel is
+built it plays those rollouts and the whole search (`compiled.playout`,
+`compiled.tree_search`, attached through `pnp.fastpath`; this module imports nothing
+compiled). `standing()` (the score, then how near the dough lies to its rally point) is the
 cut-off's older score, kept for a search that asks for it.
 
 Notation: a roll is ``roll 2``; a touch is ``b3>120.5,88.25`` (blob 3 towards that point) or
@@ -40,7 +40,7 @@ import math
 import random
 from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Self
 
 from pnp.games.home_in_one_piece import dice_model, greedy, outlook, touches
@@ -222,33 +222,6 @@ class State(Position):
     def win_chances(self) -> list[float]:
         """Each seat's chance to win from here (`outlook.py`): a cut-off playout's reward."""
         return outlook.win_chances(self)
-
-    @property
-    def playout(self) -> Callable[[random.Random, int], None] | None:
-        """The search's rollout policy from here on the kernel (`pnp.state`'s optional hook,
-        see `compiled.playout`); None without the kernel, where the search plays
-        `rollout_action` on the readable rules."""
-        from pnp.games.home_in_one_piece import compiled  # it imports this module
-
-        if not compiled.available():
-            return None
-        return partial(compiled.playout, self)
-
-    def tree_search(
-        self,
-        rng: random.Random,
-        budget: int,
-        playout_turns: int,
-        exploration: float,
-        cooperative: bool,
-    ) -> dict[Action, int] | None:
-        """`pnp.mcts.MctsBot.search` on the kernel (`compiled.tree_search`): the same visits
-        and draws; None without the kernel, where the readable search runs."""
-        from pnp.games.home_in_one_piece import compiled  # it imports this module
-
-        if not compiled.available():
-            return None
-        return compiled.tree_search(self, rng, budget, playout_turns, exploration, cooperative)
 
     def action_str(self, action: Action) -> str:
         if isinstance(action, int):

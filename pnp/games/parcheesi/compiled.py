@@ -1,4 +1,5 @@
-"""The compiled kernel's handle and its copy of each board, for the engine and the state.
+"""The compiled kernel's handle, its copy of each board, and the hooks it attaches to the
+readable rules (`pnp.fastpath`: a roll's results, the search's playout and the search).
 
 `_kernel.c` is built at install time when a C compiler is there; without one `kernel` is
 None and everything plays on the readable rules. The board the kernel reads is built
@@ -7,7 +8,13 @@ once per play model, from the model (each colour's path, the safe nodes, the str
 
 from __future__ import annotations
 
+import random
+
+from pnp import fastpath
+from pnp.games.parcheesi import state as readable
 from pnp.games.parcheesi.model import PlayModel
+from pnp.games.parcheesi.rules import COUNTERS, MAX_TURNS, Position
+from pnp.games.parcheesi.state import State, Termination
 from pnp.memo import PerModel
 
 try:
@@ -26,3 +33,99 @@ def _board(model: PlayModel) -> kernel.Board:
 
 board: PerModel[PlayModel, kernel.Board] = PerModel(_board)
 """The kernel's board of a play model (built once per model and process)."""
+
+
+def results(state: State) -> tuple[Position, ...] | None:
+    """`State.legal_actions` of a roll of both dice, listed by the kernel (the same, in the
+    same order: checked roll by roll); None for a roll of one die (the kernel rolls two)."""
+    assert kernel is not None
+    if state.dice is None or len(state.dice) != 2:
+        return None
+    found = kernel.results(
+        board(state.model), state.seats, state.pawns, state.colour, *state.dice, state.standard
+    )
+    return tuple([Position(own, captured) for own, captured in found])
+
+
+def playout(state: State, rng: random.Random, stop: int) -> bool:
+    """`State.playout` in the kernel: the guided player's game from `random.Random(n)`,
+    n one draw of `rng`; False (no draw) where the mover may roll one die (the kernel
+    rolls both)."""
+    assert kernel is not None
+    if state.model.dice == "choose":
+        return False
+    seed = rng.getrandbits(64)
+    if state.ended is not None or state.turns >= stop:
+        return True
+    a, b = state.dice or (0, 0)
+    pawns, seat, turns, ended, winner, leaders, counts = kernel.playout(
+        board(state.model),
+        state.seats,
+        state.pawns,
+        state.seat,
+        state.turns,
+        state.doubles,
+        a,
+        b,
+        state.standard,
+        stop,
+        MAX_TURNS,
+        seed,
+        readable.PLAYOUT_EXPLORE,
+    )
+    state.pawns = list(pawns)
+    state.seat, state.turns, state.dice, state.doubles = seat, turns, None, 0
+    state._offered = None
+    state.leaders.extend(leaders)
+    for name, count in zip(COUNTERS, counts, strict=True):
+        state.counters[name] += count
+    if ended is not None:
+        state.ended, state.winner = Termination(ended), None if winner < 0 else winner
+    return True
+
+
+def tree_search(
+    state: State,
+    rng: random.Random,
+    budget: int,
+    playout_turns: int,
+    exploration: float,
+    cooperative: bool,
+) -> dict[Position, int] | None:
+    """`pnp.mcts.MctsBot.search` from this decision in the kernel (`_tree.h`): the same
+    visits, `rng` left where the readable search leaves it; None, `rng` untouched, where
+    the mover may roll one die (the kernel rolls both) or the position is no decision."""
+    assert kernel is not None
+    if state.dice is None or state.ended is not None or state.model.dice == "choose":
+        return None
+    run_on, (a, b) = kernel, state.dice
+    return fastpath.compiled_visits(
+        rng,
+        state.legal_actions(),
+        lambda words: run_on.tree_search(
+            board(state.model),
+            state.seats,
+            state.pawns,
+            state.seat,
+            state.turns,
+            state.doubles,
+            a,
+            b,
+            state.standard,
+            MAX_TURNS,
+            words,
+            budget,
+            playout_turns,
+            exploration,
+            cooperative,
+            readable.PLAYOUT_EXPLORE,
+        ),
+    )
+
+
+KERNEL = fastpath.attach(
+    State,
+    fastpath.Implementation(
+        "kernel", kernel is not None, playout=playout, tree_search=tree_search, moves=results
+    ),
+)

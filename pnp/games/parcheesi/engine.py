@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp import notice
+from pnp import fastpath
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.parcheesi import rules as ref
@@ -96,23 +96,20 @@ def new_state(
     rules: str | None = None,
     dice: str | None = None,
 ) -> game.State:
-    """The start (no set-up draws: `rng` is not used). Its rolls' results come from the
-    kernel when it is built (the same results, in the same order, as the readable rules)."""
-    model = ref.with_rules(model, rules, dice)
-    return game.new_game(model, players, compiled=_kernel is not None)
+    """The start (no set-up draws: `rng` is not used)."""
+    return game.new_game(ref.with_rules(model, rules, dice), players)
 
 
-def _without_kernel() -> None:
-    """Say once per process that games run on the readable rules."""
-    notice.once(NO_KERNEL)
+def _kernel_plays() -> bool:
+    """Does the kernel play here? Not where it was not built (said once per process) or
+    another implementation is chosen (`pnp.fastpath.using`)."""
+    return fastpath.runs(game.State, NO_KERNEL)
 
 
 def warm(model: PlayModel) -> None:
     """Build the kernel's board now (the runner calls this before it forks its workers,
     so the notice of a missing kernel is printed once, not once per worker)."""
-    if _kernel is None:
-        _without_kernel()
-    else:
+    if _kernel_plays():
         _boards(model)
 
 
@@ -133,10 +130,8 @@ def play_one(
     seat = make_bot(bot, model)
     if model.dice == "choose":
         return play(game.new_game(model, players), [seat] * players, rng).record(tuple(COUNTERS))
-    if _kernel is not None and not reference:
+    if not reference and _kernel_plays():
         return _play_compiled(model, players, seat.name == "greedy", rng)
-    if not reference:
-        _without_kernel()
     state = game.new_game(model, players)  # the readable rules throughout
     return play(state, [seat] * players, rng).record(tuple(COUNTERS))
 
@@ -154,7 +149,7 @@ def play_many(
     built, read and written back per game); None without a kernel, or where the players
     choose their dice (the runner then plays game by game)."""
     model = ref.with_rules(model, rules, dice)
-    if _kernel is None or model.dice == "choose":
+    if model.dice == "choose" or not _kernel_plays():
         return None
     greedy = make_bot(bot, model).name == "greedy"
     seats = ref.seat_colours(players)

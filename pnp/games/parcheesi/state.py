@@ -20,9 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from pnp import outcome
+from pnp import fastpath, outcome
 from pnp.chance import below, pick
-from pnp.games.parcheesi import compiled
 from pnp.games.parcheesi.model import PlayModel
 from pnp.games.parcheesi.rank import rank_value
 from pnp.games.parcheesi.rules import (
@@ -39,7 +38,6 @@ from pnp.games.parcheesi.rules import (
     seat_colours,
     three_doubles_penalty,
 )
-from pnp.mcts import compiled_visits
 from pnp.outcome import CUTOFF, GameRecord, Outcome
 from pnp.state import CHANCE, TERMINAL
 
@@ -93,7 +91,6 @@ class State:
     dice: Dice | None = None
     rolling: int = 0  # the dice the mover chose to roll next (`dice = choose`), 0 before
     doubles: int = 0  # doubles rolled so far this turn (`standard`)
-    compiled: bool = False  # the kernel lists a roll's results (the same, in the same order)
     _offered: tuple[Position, ...] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -125,26 +122,9 @@ class State:
             return DICE_CHOICES
         if self.dice is None:
             raise ValueError("the dice are not rolled: a chance node")
-        if self._offered is None:
-            self._offered = self._kernel_results() if self.compiled else None
-        if self._offered is None:
-            self._offered = tuple(allowed_positions(self, self.dice))
+        if self._offered is None:  # the kernel lists the same, where it runs
+            self._offered = fastpath.moves_of(self) or tuple(allowed_positions(self, self.dice))
         return self._offered
-
-    def _kernel_results(self) -> tuple[Position, ...] | None:
-        """`allowed_positions` by the kernel (checked against it roll by roll), or None
-        when the kernel is not built."""
-        if compiled.kernel is None or self.dice is None or len(self.dice) != 2:
-            return None  # the kernel lists rolls of both dice
-        results = compiled.kernel.results(
-            compiled.board(self.model),
-            self.seats,
-            self.pawns,
-            self.colour,
-            *self.dice,
-            self.standard,
-        )
-        return tuple([Position(own, captured) for own, captured in results])
 
     def chance_outcomes(self) -> tuple[tuple[Dice, float], ...]:
         return ONE_DIE if self.rolling == 1 else ROLLS
@@ -211,80 +191,14 @@ class State:
         self.doubles = self.rolling = 0
 
     def playout(self, rng: random.Random, stop: int) -> None:
-        """The tree search's rollout (`pnp.state`'s optional method): play by the guided
-        player (`PLAYOUT_EXPLORE`) from here, in place, until the game is over or `turns`
-        reaches `stop`: in the kernel when it is built, else the readable rules' loop
-        (`play_guided`), both drawing from `random.Random(n)` for one draw n of `rng`, so
-        both play the same game. The kernel rolls both dice: a model that lets the mover
-        choose plays on the rules."""
+        """The tree search's rollout (`pnp.mcts.playout`): play by the guided player
+        (`PLAYOUT_EXPLORE`) from here, in place, until the game is over or `turns` reaches
+        `stop`, drawing from `random.Random(n)` for one draw n of `rng` (`play_guided`;
+        the kernel plays the same game, `compiled.playout`)."""
         seed = rng.getrandbits(64)
         if self.ended is not None or self.turns >= stop:
             return
-        if compiled.kernel is None or self.model.dice == "choose":
-            play_guided(self, random.Random(seed), stop, PLAYOUT_EXPLORE)
-            return
-        a, b = self.dice or (0, 0)
-        pawns, seat, turns, ended, winner, leaders, counts = compiled.kernel.playout(
-            compiled.board(self.model),
-            self.seats,
-            self.pawns,
-            self.seat,
-            self.turns,
-            self.doubles,
-            a,
-            b,
-            self.standard,
-            stop,
-            MAX_TURNS,
-            seed,
-            PLAYOUT_EXPLORE,
-        )
-        self.pawns = list(pawns)
-        self.seat, self.turns, self.dice, self.doubles, self._offered = seat, turns, None, 0, None
-        self.leaders.extend(leaders)
-        for name, count in zip(COUNTERS, counts, strict=True):
-            self.counters[name] += count
-        if ended is not None:
-            self.ended, self.winner = Termination(ended), None if winner < 0 else winner
-
-    def tree_search(
-        self,
-        rng: random.Random,
-        budget: int,
-        playout_turns: int,
-        exploration: float,
-        cooperative: bool,
-    ) -> dict[Position, int] | None:
-        """`pnp.mcts.MctsBot.search` from this decision in the kernel (`_tree.h`): the same
-        visits, `rng` left where the readable search leaves it; None, `rng` untouched,
-        when the kernel is not built or the mover may roll one die (the kernel rolls both)."""
-        if compiled.kernel is None or self.dice is None or self.ended is not None:
-            return None
-        if self.model.dice == "choose":
-            return None
-        kernel, (a, b) = compiled.kernel, self.dice
-        return compiled_visits(
-            rng,
-            self.legal_actions(),
-            lambda words: kernel.tree_search(
-                compiled.board(self.model),
-                self.seats,
-                self.pawns,
-                self.seat,
-                self.turns,
-                self.doubles,
-                a,
-                b,
-                self.standard,
-                MAX_TURNS,
-                words,
-                budget,
-                playout_turns,
-                exploration,
-                cooperative,
-                PLAYOUT_EXPLORE,
-            ),
-        )
+        play_guided(self, random.Random(seed), stop, PLAYOUT_EXPLORE)
 
     def standing(self) -> list[int]:
         """Each seat's progress (`rules.progress`), which scores a tree search's playout
@@ -366,14 +280,13 @@ def greedy_value(state: State, action: Action) -> float:
     return 1.0 if action == "both" else 0.0
 
 
-def new_game(model: PlayModel, players: int, compiled: bool = False) -> State:
-    """The start: every pawn in its nest, seat 0 to roll (`compiled`: the kernel lists
-    each roll's results, for the tree search; the readable rules otherwise)."""
+def new_game(model: PlayModel, players: int) -> State:
+    """The start: every pawn in its nest, seat 0 to roll."""
     if not 2 <= players <= 4:
         raise ValueError(f"Parcheesi takes 2 to 4 players, got {players}")
     seats = seat_colours(players)
     pawns = [[NEST] * PAWNS if c in seats else [] for c in range(len(model.paths))]
-    return State(model, seats, pawns, compiled=compiled)
+    return State(model, seats, pawns)
 
 
 def game_record(
