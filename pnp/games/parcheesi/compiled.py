@@ -9,6 +9,7 @@ once per play model, from the model (each colour's path, the safe nodes, the str
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from pnp import fastpath
 from pnp.games.parcheesi import state as readable
@@ -35,6 +36,19 @@ board: PerModel[PlayModel, kernel.Board] = PerModel(_board)
 """The kernel's board of a play model (built once per model and process)."""
 
 
+KernelPosition = tuple[
+    "kernel.Board", Sequence[int], Sequence[Sequence[int]], int, int, int, int, int, bool
+]
+"""A position as the kernel's `playout` and `tree_search` take it: the board, seats, pawns,
+the seat to move, turns, doubles, the dice (0, 0 before a roll) and the rules."""
+
+
+def _position(state: State) -> KernelPosition:
+    a, b = state.dice or (0, 0)
+    s = state
+    return (board(s.model), s.seats, s.pawns, s.seat, s.turns, s.doubles, a, b, s.standard)
+
+
 def results(state: State) -> tuple[Position, ...] | None:
     """`State.legal_actions` of a roll of both dice, listed by the kernel (the same, in the
     same order: checked roll by roll); None for a roll of one die (the kernel rolls two)."""
@@ -57,17 +71,8 @@ def playout(state: State, rng: random.Random, stop: int) -> bool:
     seed = rng.getrandbits(64)
     if state.ended is not None or state.turns >= stop:
         return True
-    a, b = state.dice or (0, 0)
     pawns, seat, turns, ended, winner, leaders, counts = kernel.playout(
-        board(state.model),
-        state.seats,
-        state.pawns,
-        state.seat,
-        state.turns,
-        state.doubles,
-        a,
-        b,
-        state.standard,
+        *_position(state),
         stop,
         MAX_TURNS,
         seed,
@@ -98,20 +103,12 @@ def tree_search(
     assert kernel is not None
     if state.dice is None or state.ended is not None or state.model.dice == "choose":
         return None
-    run_on, (a, b) = kernel, state.dice
+    run_on = kernel
     return fastpath.compiled_visits(
         rng,
         state.legal_actions(),
         lambda words: run_on.tree_search(
-            board(state.model),
-            state.seats,
-            state.pawns,
-            state.seat,
-            state.turns,
-            state.doubles,
-            a,
-            b,
-            state.standard,
+            *_position(state),
             MAX_TURNS,
             words,
             budget,
