@@ -92,12 +92,6 @@ def active(state: Any) -> Implementation | None:
     return found if want is None or want == found.name else None
 
 
-def built(kind: type, name: str) -> bool:
-    """Can implementation `name` of `kind`'s rules run here (the readable one always can)?"""
-    found = _attached.get(kind)
-    return name == READABLE or (found is not None and found.name == name and found.built)
-
-
 def moves_of(state: Any) -> Any:
     """The legal moves of `state` from its fast path's ``moves`` hook, or None where the
     readable rules list them (no fast path runs, or it does not take the position)."""

@@ -1,0 +1,75 @@
+"""`pnp.fastpath`, the seam between the readable rules and a compiled implementation, on a
+class of its own: which implementation runs, chosen in code or in the environment, built
+or not, and what a game that attaches nothing gets."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp import fastpath
+
+
+class Attached:
+    """A state class with a fast path."""
+
+
+class Unbuilt:
+    """A state class whose fast path was not built (no C compiler at install)."""
+
+
+class Plain:
+    """A state class with none."""
+
+
+def moves(state: object) -> list[int]:
+    return [1, 2, 3]
+
+
+FAST = fastpath.attach(Attached, fastpath.Implementation("kernel", True, moves=moves))
+fastpath.attach(Unbuilt, fastpath.Implementation("kernel", False, moves=moves))
+
+
+def test_the_built_fast_path_runs_by_default_and_the_readable_rules_on_request(monkeypatch):
+    monkeypatch.delenv(fastpath.ENVIRONMENT, raising=False)
+    assert fastpath.active(Attached()) is FAST and fastpath.moves_of(Attached()) == [1, 2, 3]
+    with fastpath.using(fastpath.READABLE):
+        assert fastpath.active(Attached) is None and fastpath.moves_of(Attached()) is None
+        with fastpath.using("kernel"):
+            assert fastpath.active(Attached) is FAST
+        assert fastpath.active(Attached) is None  # the outer choice is back
+    assert fastpath.active(Attached) is FAST
+
+
+def test_the_environment_chooses_for_a_process_and_its_workers(monkeypatch):
+    monkeypatch.setenv(fastpath.ENVIRONMENT, "readable")
+    assert fastpath.chosen() == "readable" and fastpath.active(Attached) is None
+    monkeypatch.setenv(fastpath.ENVIRONMENT, "kernel")
+    assert fastpath.active(Attached) is FAST
+    with fastpath.using(fastpath.READABLE):  # code's choice over the environment's
+        assert fastpath.active(Attached) is None
+
+
+def test_an_unbuilt_fast_path_never_runs_and_says_so_once(monkeypatch, capsys):
+    monkeypatch.delenv(fastpath.ENVIRONMENT, raising=False)
+    monkeypatch.setattr("pnp.notice._said", set())
+    assert fastpath.active(Unbuilt) is None and fastpath.moves_of(Unbuilt()) is None
+    assert not fastpath.runs(Unbuilt, "warning: not built")
+    assert not fastpath.runs(Unbuilt, "warning: not built")
+    assert capsys.readouterr().err.splitlines() == ["warning: not built"]
+    with fastpath.using(fastpath.READABLE):  # a choice, not a missing compiler: no warning
+        monkeypatch.setattr("pnp.notice._said", set())
+        assert not fastpath.runs(Unbuilt, "warning: not built")
+    assert capsys.readouterr().err == ""
+
+
+def test_names_and_availability():
+    assert fastpath.names(Attached) == ("readable", "kernel")
+    assert fastpath.names(Plain) == ("readable",)
+    assert fastpath.available(Attached, "kernel") and not fastpath.available(Unbuilt, "kernel")
+    assert fastpath.available(Unbuilt, "readable")
+    assert fastpath.available(Plain, "tables")  # an engine's own Python path: always there
+
+
+def test_the_readable_name_is_not_a_fast_path():
+    with pytest.raises(ValueError, match="readable"):
+        fastpath.attach(Plain, fastpath.Implementation("readable", True))
