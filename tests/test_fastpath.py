@@ -73,3 +73,19 @@ def test_names_and_availability():
 def test_the_readable_name_is_not_a_fast_path():
     with pytest.raises(ValueError, match="readable"):
         fastpath.attach(Plain, fastpath.Implementation("readable", True))
+
+
+@pytest.mark.parametrize(
+    "game",
+    ["exploding-dice", "building-community", "parcheesi", "desert-home", "home-in-one-piece"],
+)
+def test_the_bench_says_where_each_games_search_runs(game):
+    """`make bench`'s line: in the kernel where it is built, else on the readable rules."""
+    from pnp.bench import search_runs_on
+    from pnp.games import get_game
+    from pnp.testing.conformance import state_class
+
+    built = fastpath.available(state_class(get_game(game)), "kernel")
+    assert search_runs_on(game).endswith("in the kernel") == built
+    with fastpath.using(fastpath.READABLE):
+        assert search_runs_on(game).endswith("on the readable rules")
