@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kernels import with_hook
 
 from pnp import fastpath
 from pnp.games.desert_home import compiled, engine
@@ -289,14 +288,12 @@ def test_only_a_decision_goes_to_the_kernel():
 
 @pytest.mark.slow
 def test_whole_games_are_the_same_with_the_tree_compiled_or_not(monkeypatch):
-    """The compiled tree, the readable tree on the kernel's playouts and shuffles, and the
-    readable rules alone (no kernel at all) play the same mcts games."""
+    """The compiled tree and the readable rules alone (no kernel at all: the readable tree,
+    playouts and shuffles) play the same mcts games. (The readable tree on the kernel's
+    playouts is held to both position by position above and in test_dh_playout.py.)"""
     args = dict(games=3, bot="mcts", budget=30, seed=3, jobs=1)
     fast = run_simulation("desert-home", **args)
-    with monkeypatch.context() as patch:
-        with_hook(patch, State, tree_search=None)
-        slow = run_simulation("desert-home", **args)
     with fastpath.using(fastpath.READABLE):
         readable = run_simulation("desert-home", **args)
-    assert fast.summary == slow.summary == readable.summary
+    assert fast.summary == readable.summary
     assert fast.summary["games"] == 3
