@@ -20,7 +20,7 @@ import pytest
 from kernels import with_hook, without_compiler
 from test_dh_properties import check_invariants
 
-from pnp import mcts
+from pnp import fastpath, mcts
 from pnp.chance import below
 from pnp.games.desert_home import compiled, engine
 from pnp.games.desert_home.bots import PLAYOUT_RANDOM, play_out
@@ -123,14 +123,15 @@ def first_in(model: PlayModel, want: Callable[[State], bool], seeds: range) -> S
 
 
 def test_a_playout_leaves_a_position_the_readable_rules_play_on():
-    """From every phase of a turn, a short playout and a whole one: every figure and tent
-    kept, a begun turn at a cut-off, a finished game's record whole; the rules play on."""
+    """From every phase of a turn, a short kernel playout and a whole one: every figure and
+    tent kept, a begun turn at a cut-off, a finished game's record whole; the rules play
+    on. (The readable playout is the kernel's, draw for draw: tests above.)"""
     rng = random.Random(1)
     seen = set()
     for state in positions(MODEL, range(3), every=9):
         seen.add(state.phase)
         short = state.clone()
-        short.playout(rng, state.turns + 2)
+        kernel_playout(short, rng, state.turns + 2)
         check_invariants(short)
         if short.ended is None:
             assert short.turns == state.turns + 2 and short.phase == P_ROLL
@@ -143,7 +144,7 @@ def test_a_playout_leaves_a_position_the_readable_rules_play_on():
                 step(short, rng)
         check_invariants(short)
         whole = state.clone()
-        whole.playout(rng, 10**9)
+        kernel_playout(whole, rng, 10**9)
         check_invariants(whole)
         assert whole.ended is not None and whole.legal_actions() == []
         record = whole.record()
@@ -207,14 +208,17 @@ def near_a_win(model: PlayModel, points: int, entries: int) -> State:
     return state
 
 
-def test_a_hand_worked_win_ends_every_playout():
-    """One legal action, the winning move: seat 0 wins in this very turn, every time."""
+@pytest.mark.parametrize("implementation", ["kernel", "readable"])
+def test_a_hand_worked_win_ends_every_playout(implementation):
+    """One legal action, the winning move: seat 0 wins in this very turn, every time, on
+    the kernel and on the readable rules."""
     state = near_a_win(MODEL, points=1, entries=0)
     entry = MODEL.refuge_entries[0]
     assert state.legal_actions() == [(MOVE, entry, MODEL.cells, 0, 1, 1, 0)]
     for seed in range(20):
         played = state.clone()
-        played.playout(random.Random(seed), state.turns + 10)
+        with fastpath.using(implementation):
+            mcts.playout(played, random.Random(seed), state.turns + 10)
         assert played.ended == End.REFUGE and played.winners == (0,)
         assert played.turns == state.turns + 1 and len(played.leaders) == 1
         assert refuge_values(played, 0) == [MODEL.goal] * len(MODEL.colours)
