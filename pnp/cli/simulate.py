@@ -388,7 +388,7 @@ def _print_ladder(
         from pnp.staging import Staging
 
         with Staging(out) as stage:
-            path = write_ladder_report(request, ladder, data, stage)
+            path = write_ladder_report(request, ladder, data, out, stage)
             index = gallery_for(
                 out, stage, warn=lambda line: err.print(line, highlight=False, markup=False)
             )

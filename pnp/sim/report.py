@@ -227,13 +227,22 @@ def ladder_section(data: dict[str, Any]) -> LadderSection:
 
 
 def write_ladder_report(
-    request: Any, ladder: Sequence[tuple[Any, Any]], data: dict[str, Any], stage: Staging
+    request: Any,
+    ladder: Sequence[tuple[Any, Any]],
+    data: dict[str, Any],
+    out: Path,
+    stage: Staging | None = None,
 ) -> Path:
     """`OUT/<game>/report.html` of a ladder: the ladder's table and charts, then the
-    strongest rung's run in detail."""
-    rung, sim = ladder[-1]
+    strongest rung's run in detail; through `stage` when given (to land with the
+    gallery)."""
+    from pnp.atomic import write_text
+
+    _, sim = ladder[-1]
     html = render_report(sim.summary, sim.acc, sim.title, sim.options, ladder=ladder_section(data))
-    return stage.write_text(f"{request.game}/report.html", html)
+    if stage is not None:
+        return stage.write_text(f"{request.game}/report.html", html)
+    return write_text(out / request.game / "report.html", html, root=out)
 
 
 def render_report(
