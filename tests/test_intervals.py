@@ -184,6 +184,11 @@ def test_leaders_reported_keep_lead_metrics():
     m = metrics(acc)
     assert m["lead_changes"] == 1.0
     assert m["lead_changes_ci"] is None and m["lead_changes_ci_method"] == "n/a"  # two games
+    from pnp.sim.tables import summary_rows
+
+    table = summary_rows(summary("x", 2, "random", 1, acc))
+    assert table.rows[table.keys.index("lead_changes")][1] == "1.000 (interval n/a)"
+    assert "every seat random" in table.title
     assert m["leader_at_midgame_wins"] == 0.0  # seat 1 led at turn 2 of 4, seat 0 won
 
 

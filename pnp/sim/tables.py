@@ -62,7 +62,9 @@ def summary_rows(s: Mapping[str, Any]) -> Table:
             continue
         ci = m.get(f"{key}_ci")
         name = key.replace("_", " ")
-        if value is None or isinstance(value, float):
+        if value is not None and m.get(f"{key}_ci_method") == "n/a":
+            add(key, name, f"{value:.3f} (interval n/a)")  # a mean of too few games
+        elif value is None or isinstance(value, float):
             add(key, name, plus_minus(value, ci))
         elif isinstance(value, list):
             shown = [
