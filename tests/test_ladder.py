@@ -97,6 +97,9 @@ def test_ladder_table_and_report(simulate, tmp_path):
     # a chart for each metric the table reads (length, completion, 4 seats, the counters)
     rows = section.count("<tr>") - 2  # less the header and the first-player row
     assert section.count("<svg") == rows
+    again = tmp_path / "again"
+    assert simulate("--ladder", *FEW, "--report", "--out", str(again))[0] == 0
+    assert (again / "exploding-dice" / "report.html").read_text() == html  # byte for byte
 
 
 def test_a_ladder_twice_gives_the_same_json(simulate):
