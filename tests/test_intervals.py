@@ -55,21 +55,48 @@ def test_share_test_and_games_to_detect():
     assert iv.games_to_detect(0.01, 0.25) > iv.games_to_detect(0.02, 0.25) * 3.9
 
 
-def test_mean_interval_normal_and_bootstrap():
-    (lo, hi), method = iv.mean_interval({0: 50, 2: 50})  # mean 1, s = sqrt(100/99)
-    half = 1.959964 * math.sqrt(100 / 99) / 10
-    assert method == "normal" and (lo, hi) == pytest.approx((1 - half, 1 + half))
-    skewed = Counter({0: 80, 1: 10, 20: 10})  # long right tail
-    assert iv.mean_method(skewed) == "bootstrap"
-    (blo, bhi), method = iv.mean_interval(skewed)
-    assert method == "bootstrap" and blo < 2.1 < bhi
-    assert iv.mean_interval(Counter(dict(reversed(skewed.items())))) == ((blo, bhi), method)
+@pytest.mark.parametrize(
+    ("p", "df", "x"),
+    [(0.2, 4, 1.649), (0.975, 1, 5.024), (0.025, 10, 3.247), (0.95, 30, 43.773), (0.5, 2, 1.386)],
+)
+def test_chi_square_quantiles_match_the_printed_table(p, df, x):
+    assert iv.chi_square_quantile(p, df) == pytest.approx(x, abs=1e-3)
+
+
+def test_gamma_quantiles_of_shape_one_are_exponential():
+    for p in (0.001, 0.025, 0.5, 0.975):
+        assert iv.gamma_quantile(p, 1.0) == pytest.approx(-math.log(1 - p), rel=1e-9)
+
+
+def test_mean_interval_of_a_large_sample_is_the_normal_one():
+    """At 10,000 games the gamma interval is the normal one: mean 1, s = 1, 1.96 / 100."""
+    (lo, hi), method = iv.mean_interval({0: 5000, 2: 5000})
+    assert method == "gamma"
+    assert (hi - lo) / 2 == pytest.approx(0.0196, rel=0.02)
+    assert (lo + hi) / 2 == pytest.approx(1.0, abs=0.001)
+
+
+def test_mean_intervals_stay_in_range_or_say_na():
+    """The issue's cases: two games of a count gave [-64.09, 101.09]; a mean of a count or
+    a length never goes below 0, and below 5 games (or with no spread) there is none."""
+    assert iv.mean_interval(Counter({0: 1, 37: 1})) == (None, "n/a")  # 2 games
+    assert iv.mean_interval(Counter({0: 2, 5: 2})) == (None, "n/a")  # 4 games
+    assert iv.mean_interval(Counter({0: 9})) == (None, "n/a")  # no spread to read
+    (lo, hi), method = iv.mean_interval(Counter({0: 4, 37: 1}))  # zero-inflated, mean 7.4
+    assert method == "gamma" and 0 <= lo < 7.4 < hi
+    assert hi - 7.4 > 7.4 - lo  # the long side is the tail's
+    skewed = Counter({0: 80, 1: 10, 20: 10})
+    assert iv.mean_interval(skewed) == iv.mean_interval(Counter(dict(reversed(skewed.items()))))
 
 
 def test_plus_minus_shapes():
     assert plus_minus(0.267, [0.240, 0.294]) == "0.267 \u00b1 0.027"
     assert plus_minus(0.0, [0.0, 0.0126]) == "0.000 (0.000-0.013)"
     assert plus_minus(None, None) == "n/a"
+    # the issue's asymmetric Wilson interval: never '0.375 ± 0.279'
+    assert plus_minus(0.375, [0.137, 0.694]) == "0.375 (0.137-0.694)"
+    assert plus_minus(0.3, [0.2724, 0.3291]) == "0.300 (0.272-0.329)"  # 0.028 below, 0.029 above
+    assert plus_minus(12.5, [10.0, 15.0], 1) == "12.5 \u00b1 2.5"
 
 
 def rec(turns, winners, leaders=(), end="fifty", counters=None):
@@ -91,6 +118,46 @@ def test_first_player_verdict_yes_and_no_evidence():
     verdict = fairness(even)["first_player_advantage"]
     needed = iv.games_to_detect(0.01, 0.5)
     assert verdict == f"no evidence at this sample size: {needed:,} games would detect 1 point"
+
+
+def test_no_seat_test_below_the_minimum_of_decided_games():
+    """The issue's one-game run printed 'p = 0.392' and a games-to-detect figure."""
+    one = Accumulator(2)
+    one.add(rec(5, [0]))
+    fair = fairness(one)
+    assert fair["seat_1"]["p_value"] is None and fair["all_seats"]["p_value"] is None
+    assert fair["games_to_detect_1_point"] is None and not fair["seat_1"]["significant"]
+    assert fair["first_player_advantage"].startswith("too few games: 1 decided")
+    assert fair["seats_differ"].startswith("too few games")
+    edge = Accumulator(2)  # 30 decided games, 29 won by seat 1: the test runs
+    for i in range(30):
+        edge.add(rec(5, [0] if i else [1]))
+    assert fairness(edge)["first_player_advantage"].startswith("yes, seat 1")
+    six = Accumulator(6)  # six seats need 5 expected wins each: 30 decided is enough
+    for i in range(29):
+        six.add(rec(5, [i % 6]))
+    assert fairness(six)["min_decided_games"] == 30
+    assert fairness(six)["first_player_advantage"].startswith("too few games: 29")
+    eight = Accumulator(8)
+    assert fairness(eight) is None  # no games
+    eight.add(rec(5, [0]))
+    assert fairness(eight)["min_decided_games"] == 40
+
+
+def test_every_seat_one_bot_gets_the_seat_verdict_mcts_too():
+    """Seats that all play mcts are tallied per bot (the generic path), yet the seat
+    tests apply: only mixed seats trade them for each bot's share."""
+    acc = Accumulator(2)
+    for i in range(40):
+        acc.add(rec(5, [1] if i % 4 == 0 else [0]), ("mcts", "mcts"))
+    s = summary("x", 2, "mcts", 1, acc, bots=("mcts", "mcts"))
+    assert "bot_shares" not in s
+    assert s["fairness"]["first_player_advantage"].startswith("yes, seat 1 +25.0")
+    mixed = Accumulator(2)
+    for i in range(40):
+        mixed.add(rec(5, [0]), ("mcts", "random") if i % 2 else ("random", "mcts"))
+    m = summary("x", 2, "mcts,random", 1, mixed, bots=("mcts", "random"))
+    assert "fairness" not in m and m["bot_shares"]["mcts"]["share"] == 0.5
 
 
 def test_metrics_that_do_not_apply_are_null_and_draws_count():
@@ -115,7 +182,13 @@ def test_leaders_reported_keep_lead_metrics():
     acc.add(rec(4, [0], leaders=(0, 1, 1, 0)))
     acc.add(rec(2, [1], leaders=(-1, -1)))
     m = metrics(acc)
-    assert m["lead_changes"] == 1.0 and m["lead_changes_ci"] is not None
+    assert m["lead_changes"] == 1.0
+    assert m["lead_changes_ci"] is None and m["lead_changes_ci_method"] == "n/a"  # two games
+    from pnp.sim.tables import summary_rows
+
+    table = summary_rows(summary("x", 2, "random", 1, acc))
+    assert table.rows[table.keys.index("lead_changes")][1] == "1.000 (interval n/a)"
+    assert "every seat random" in table.title
     assert m["leader_at_midgame_wins"] == 0.0  # seat 1 led at turn 2 of 4, seat 0 won
 
 

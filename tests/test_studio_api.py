@@ -188,6 +188,8 @@ def test_an_unknown_key_says_which_key_was_meant(client):
         ("simulate", {"sweep": {"key": "n", "values": [4, 99]}}, "--sweep n"),
         ("simulate", {"sweep": {"key": "die_size", "values": [12, 14]}}, "rules do not read"),
         ("simulate", {"sweep": "die_size=1,2"}, "'sweep' must be"),
+        ("simulate", {"ladder": "yes"}, "'ladder' must be true or false"),
+        ("simulate", {"ladder": True, "players": 2, "bots": "mcts,random"}, "chooses the seats"),
         ("solve", {}, "has no solver"),
         ("build", {"formats": ["pdf", "jpeg"]}, "'formats' must be a list"),
         ("build", {"paper": "a3"}, "a3"),
@@ -405,6 +407,21 @@ def test_a_sweep_and_a_game_option_give_the_cli_json(client):
         "--two-colours",
     )
     assert done["result"]["json"] == want
+
+
+@pytest.mark.slow
+def test_a_ladder_of_skill_is_the_cli_json_for_the_same_request(client):
+    body = {"games": 12, "players": 2, "bot": "mcts", "bot_budget": 8, "ladder": True}
+    done = run_job(client, f"/api/games/{ED}/simulate", body)
+    assert done["state"] == "done", done
+    want = cli_json(
+        "simulate", ED, "--ladder", "--games", "12", "--players", "2", "--bot-budget", "8"
+    )
+    assert done["result"]["json"] == want
+    assert done["result"]["table"]["columns"][-1] == "skill"
+    assert done["progress"]["done"] == done["progress"]["total"] == 36  # 12 games a rung
+    report = client.get(f"/api/jobs/{done['id']}/files/{done['result']['report']}")
+    assert report.status_code == 200 and "A ladder of skill" in report.text
 
 
 @pytest.mark.slow

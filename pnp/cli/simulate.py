@@ -38,6 +38,8 @@ from pnp.sim.command import (
     write_run_report,
 )
 from pnp.sim.grid import MAX_SETTINGS, MAX_VALUES, Grid, label, parse_grid
+from pnp.sim.ladder import MCTS_GAMES
+from pnp.sim.ladder import rungs as ladder_rungs
 from pnp.sim.runner import GridProgress, RunFailed, default_jobs, is_tty, report_after_ctrl_c
 from pnp.sim.seats import engine_for
 from pnp.sim.tables import grid_rows, summary_rows
@@ -135,6 +137,28 @@ def simulate(
     scheduler_timeout: Annotated[
         float, typer.Option(help="Seconds to reach the Dask scheduler and find a worker.")
     ] = 10.0,
+    ladder: Annotated[
+        bool,
+        typer.Option(
+            help="A ladder of skill: play with every seat random, every seat greedy and "
+            "every seat mcts, and say which figures depend on who plays."
+        ),
+    ] = False,
+    ladder_games: Annotated[
+        int,
+        typer.Option(
+            help="Games an mcts rung of --ladder plays (at most --games): mcts takes "
+            "seconds a game.",
+            parser=whole_number,
+        ),
+    ] = MCTS_GAMES,
+    ladder_budget: Annotated[
+        int | None,
+        typer.Option(
+            help="Add an mcts rung at this many playouts a decision to --ladder.",
+            parser=whole_number,
+        ),
+    ] = None,
 ) -> None:
     """Solitaire-test a game with bots: game length, end reasons, seat balance, counters.
 
@@ -163,6 +187,13 @@ def simulate(
         game, games, players, bot, seed, jobs, config, options, bots, bot_budget,
         scheduler=scheduler, scheduler_timeout=scheduler_timeout,
     )  # fmt: skip
+    if ladder:
+        if sweep or bots or skill_trace:
+            raise PnpError(
+                "--ladder chooses the seats itself: not with --bots, --sweep, --skill-trace"
+            )
+        _print_ladder(request, json_out, report, out_folder, ladder_games, ladder_budget, progress)
+        return
     if skill_trace:
         if sweep or report or bots:
             raise PnpError(
@@ -308,6 +339,66 @@ def plain_grid_progress(
     return told
 
 
+def _print_ladder(
+    request: Request,
+    json_out: str | None,
+    report: bool,
+    out: Path,
+    mcts_games: int,
+    second_budget: int | None,
+    progress: str,
+) -> None:
+    """`--ladder`: play every rung, then the JSON or the table, and the report."""
+    from pnp.sim.ladder import ladder_json, run_ladder
+    from pnp.sim.seats import lineup
+
+    err = Console(stderr=True)
+    if second_budget is not None:  # checked now, not after the games are played
+        engine = engine_for(get_game(request.game))
+        lineup(engine, engine.MIN_PLAYERS, "mcts", None, second_budget)
+    if json_out not in (None, "-") and stream_named(json_out) == 2:
+        progress = "none"  # the JSON goes to stderr: no progress line inside it
+    planned = ladder_rungs(request, mcts_games, second_budget)
+    total = sum(r.games for r in planned)
+    told = None  # plain lines on stderr every few seconds (a bar for a ladder: not yet)
+    if progress != "none":
+        told = plain_grid_progress(f"{request.game} ladder", len(planned), total)
+    with report_after_ctrl_c():
+        ladder = run_ladder(request, mcts_games, second_budget, told)
+    last = ladder[-1][1]
+    if last.failure:
+        raise RunFailed(f"{last.failure}; the ladder stopped and reports nothing")
+    if last.interrupted or len(ladder) < len(planned):
+        err.print("interrupted: a ladder reads every rung in full; nothing is reported")
+        raise interrupt.Stopped
+    data = ladder_json(request, ladder)
+    text = json.dumps(data, indent=2)
+    if json_out == "-" or (json_out and stream_named(json_out) == 1):
+        print(text)
+    else:
+        if json_out:
+            write_user_file(json_out, text + "\n")
+        Console().print(_rich(tables.ladder_rows(data)))
+    for rung, sim in ladder:
+        for warning in cap_warnings(request, [({}, sim)]):
+            err.print(f"warning: {rung.name}: {warning}", highlight=False, markup=False)
+    if report:
+        from pnp.gallery import gallery_for
+        from pnp.sim.report import write_ladder_report
+        from pnp.staging import Staging
+
+        with Staging(out) as stage:
+            path = write_ladder_report(request, ladder, data, out, stage)
+            index = gallery_for(
+                out, stage, warn=lambda line: err.print(line, highlight=False, markup=False)
+            )
+        if is_null_device(out):
+            err.print("report: nothing kept (--out is the null device)", highlight=False)
+        else:
+            err.print(f"report: {path}", highlight=False)
+            err.print(f"gallery: {index}", highlight=False)
+
+
 def _print_skill_trace(request: Request, json_out: str | None) -> None:
     """`--skill-trace`: the JSON, or a table of the mcts seat's share per opponent kind."""
     from pnp.sim.skill import skill_trace
@@ -358,8 +449,8 @@ def summary_table(s: Mapping[str, Any]) -> Table:
 
 def _rich(table: tables.Table, right: bool = False) -> Table:
     t = Table(title=table.title, caption=table.caption)
-    for i, column in enumerate(table.columns):
-        t.add_column(column, justify="right" if right or i else "left")
+    for i, column in enumerate(table.columns):  # a narrow terminal wraps figures, never cuts
+        t.add_column(column, justify="right" if right or i else "left", overflow="fold")
     for row in table.rows:
         t.add_row(*row)
     return t

@@ -357,7 +357,7 @@ def summary(
         out[key] = {label: acc.counter_total(counter) for label, counter in parts.items()}
     if cooperative:
         out["cooperative"] = True
-    elif acc.bot_games:
+    elif len(set(bots)) > 1:  # mixed seats: the bots are measured, not the seats
         out["bot_shares"] = bot_shares(acc, bots)
     else:
         out["fairness"] = fairness(acc)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import matplotlib
@@ -22,6 +24,7 @@ from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from pnp.sim.metrics import Accumulator  # noqa: E402
+from pnp.sim.tables import Table, ladder_rows, players_said  # noqa: E402
 from pnp.sim.verdicts import is_interval_key, mean_pm, plain_summary, plus_minus  # noqa: E402
 from pnp.templating import render  # noqa: E402
 
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
     from pnp.sim.sweep_report import SweepSection
+    from pnp.staging import Staging
 
 INK = "#0072B2"  # Okabe-Ito blue
 ACCENT = "#D55E00"
@@ -176,6 +180,71 @@ def said(value: object) -> str:
     return str(value)
 
 
+def rung_plot(label: str, names: Sequence[str], values: Sequence[float | None],
+              cis: Sequence[Sequence[float] | None], verdict: str) -> str:  # fmt: skip
+    """One metric of a ladder of skill: its value on each rung, the 95 % interval as a bar
+    (none where the rung has none); the title says the verdict."""
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(3.2, 2.4))
+        ax = fig.add_subplot()
+        colour = ACCENT if verdict == "depends on skill" else INK
+        for i, (value, ci) in enumerate(zip(values, cis, strict=True)):
+            if value is None:
+                continue
+            err = [[max(0.0, value - ci[0])], [max(0.0, ci[1] - value)]] if ci else None
+            ax.errorbar([i], [value], yerr=err, fmt="o", color=colour, ecolor="#222222",
+                        capsize=4, elinewidth=1.2)  # fmt: skip
+        ax.set_xticks(range(len(names)), list(names))
+        ax.set_xlim(-0.5, len(names) - 0.5)
+        ax.set_title(f"{label}\n({verdict})", fontsize=9)
+        fig.tight_layout()
+        return _svg(fig)
+
+
+@dataclass(frozen=True)
+class LadderSection:
+    """What a ladder of skill adds at the top of the report: its table (a column per
+    rung), a small chart per metric, and which rung the page details below."""
+
+    table: Table
+    plots: list[str]
+    detailed: str
+
+
+def ladder_section(data: dict[str, Any]) -> LadderSection:
+    names = [st["rung"] for st in data["ladder"]]
+    plots = [
+        rung_plot(
+            r["label"],
+            names,
+            [r["rungs"][n]["value"] for n in names],
+            [r["rungs"][n]["ci"] for n in names],
+            r["verdict"],
+        )
+        for r in data["skill"].values()
+    ]
+    return LadderSection(ladder_rows(data), plots, names[-1])
+
+
+def write_ladder_report(
+    request: Any,
+    ladder: Sequence[tuple[Any, Any]],
+    data: dict[str, Any],
+    out: Path,
+    stage: Staging | None = None,
+) -> Path:
+    """`OUT/<game>/report.html` of a ladder: the ladder's table and charts, then the
+    strongest rung's run in detail; through `stage` when given (to land with the
+    gallery)."""
+    from pnp.atomic import write_text
+
+    _, sim = ladder[-1]
+    html = render_report(sim.summary, sim.acc, sim.title, sim.options, ladder=ladder_section(data))
+    if stage is not None:
+        return stage.write_text(f"{request.game}/report.html", html)
+    return write_text(out / request.game / "report.html", html, root=out)
+
+
 def render_report(
     summary: dict[str, Any],
     acc: Accumulator,
@@ -183,6 +252,7 @@ def render_report(
     options: dict[str, Any],
     extra: tuple[str, ...] = (),
     sweep: SweepSection | None = None,
+    ladder: LadderSection | None = None,
 ) -> str:
     """The page; `extra` holds further inline SVG plots a game adds; a sweep's reading,
     plots and table come first (`pnp.sim.sweep_report`), then the first setting's run."""
@@ -206,6 +276,8 @@ def render_report(
         counters=counters,
         ratios=ratios,
         sweep=sweep,
+        ladder=ladder,
+        players=players_said(summary),
         pm=plus_minus,
         mean_pm=mean_pm,
         params={k: said(v) for k, v in summary.get("params", {}).items()},

@@ -62,7 +62,9 @@ def summary_rows(s: Mapping[str, Any]) -> Table:
             continue
         ci = m.get(f"{key}_ci")
         name = key.replace("_", " ")
-        if value is None or isinstance(value, float):
+        if value is not None and m.get(f"{key}_ci_method") == "n/a":
+            add(key, name, f"{value:.3f} (interval n/a)")  # a mean of too few games
+        elif value is None or isinstance(value, float):
             add(key, name, plus_minus(value, ci))
         elif isinstance(value, list):
             shown = [
@@ -97,13 +99,24 @@ def summary_rows(s: Mapping[str, Any]) -> Table:
         add("first_player_advantage", "first-player advantage?", fair["first_player_advantage"])
         add("seats_differ", "seats differ?", fair["seats_differ"])
     return Table(
-        title=f"{s['game']}: {s['games']} games, {s['players']} players, bot {s['bot']}, "
+        title=f"{s['game']}: {s['games']} games, {s['players']} players, {players_said(s)}, "
         f"seed {s['seed']}",
         caption=" ".join(filter(None, [s.get("abstraction"), INTERVAL_NOTE + "."])),
         columns=["metric", "value"],
         rows=rows,
         keys=keys,
     )
+
+
+def players_said(s: Mapping[str, Any]) -> str:
+    """Who played the games behind a summary's figures, seat by seat: `every seat mcts
+    (1,000 playouts a decision)`, or mixed seats in their order and how it turned."""
+    budget = s.get("bot_budget")
+    playouts = f" (mcts: {budget:,} playouts a decision)" if budget else ""
+    if s.get("bots"):
+        turned = ", every seat order in turn" if s.get("seat_order") == "rotated" else ""
+        return f"seats {', '.join(s['bots'])}{turned}{playouts}"
+    return f"every seat {s['bot']}{playouts}"
 
 
 def sweep_rows(key: str, runs: list[tuple[Any, Mapping[str, Any]]]) -> Table:
@@ -132,12 +145,66 @@ def grid_rows(keys: list[str], runs: list[tuple[list[Any], Mapping[str, Any]]]) 
         row.append(", ".join(f"{e} {n}" for e, n in summary["end_reasons"].items()))
         rows.append(row)
     title = "sweep over " + " x ".join(keys)
+    if runs:
+        title += f", {players_said(runs[0][1])}"
     names = [", ".join(str(v) for v in values) for values, _ in runs]
     return Table(title, INTERVAL_NOTE, columns, rows, names)
 
 
+def ladder_rows(data: Mapping[str, Any]) -> Table:
+    """A ladder of skill (`pnp.sim.ladder.ladder_json`): a column per rung, a row per
+    metric with its 95 % interval on each rung and its skill verdict; the caption names
+    who played each rung."""
+    steps = data["ladder"]
+    columns = ["metric"] + [f"{st['rung']} ({st['games']:,} games)" for st in steps]
+    columns.append("skill")
+    rows: list[list[str]] = []
+    keys: list[str] = []
+    for key, r in data["skill"].items():
+        cells = []
+        for st in steps:
+            one = r["rungs"][st["rung"]]
+            share = key == "completion" or key.startswith("seat_")
+            if share:
+                cells.append(plus_minus(one["value"], one["ci"]))
+            else:
+                digits = 1 if key == "duration_turns" else 2
+                cells.append(mean_pm({"mean": one["value"], "ci": one["ci"]}, digits))
+        rows.append([r["label"], *cells, r["verdict"]])
+        keys.append(key)
+    if any(data["first_player_advantage"].values()):
+        verdicts = [_short(data["first_player_advantage"][st["rung"]]) for st in steps]
+        rows.append(["first-player advantage?", *verdicts, ""])
+        keys.append("first_player_advantage")
+    who = "; ".join(f"{st['rung']}: {st['players_said']}" for st in steps)
+    return Table(
+        title=f"{data['game']}: ladder of skill, {data['players']} players, seed {data['seed']}",
+        caption=f"{who}. {INTERVAL_NOTE}. {LADDER_NOTE}",
+        columns=columns,
+        rows=rows,
+        keys=keys,
+    )
+
+
+def _short(verdict: str | None) -> str:
+    """A first-player verdict in a ladder's narrow column."""
+    if verdict is None:
+        return "n/a"
+    verdict = verdict.replace("no evidence at this sample size: ", "no evidence; ")
+    head, sep, need = verdict.partition(", the test needs at least ")
+    return f"{head} (needs {need})" if sep else verdict
+
+
+LADDER_NOTE = (
+    "depends on skill: the greedy and mcts intervals do not overlap; "
+    "holds on every rung: all the intervals overlap."
+)
+
+
 def results_table(data: Mapping[str, Any]) -> Table:
-    """The table of `pnp simulate --json`'s object: a sweep's or one run's."""
+    """The table of `pnp simulate --json`'s object: a ladder's, a sweep's or one run's."""
+    if "ladder" in data:
+        return ladder_rows(data)
     if isinstance(data.get("sweep"), list):
         keys = data["sweep"]
         return grid_rows(keys, [([r["values"][k] for k in keys], r) for r in data["runs"]])

@@ -8,6 +8,12 @@ and all seats together (chi-square goodness of fit of the seats' wins against eq
 wins). The share of undecided games is reported beside them. When seat 1's test finds
 nothing, the answer says how many games (decided and undecided, at the share seen) would
 detect a difference of one point (two-sided, 5 %, 80 % power).
+
+Both tests lean on the normal approximation, which needs a few wins expected in every
+seat: below `min_decided` decided games (30, and 5 per seat) no p-value, verdict or
+games-to-detect figure is given, only "too few games". The tests are made for runs where
+every seat plays the same bot (mcts included); a run of mixed bots measures the bots
+instead (`pnp.sim.metrics.bot_shares`).
 """
 
 from __future__ import annotations
@@ -21,6 +27,18 @@ if TYPE_CHECKING:
     from pnp.sim.metrics import Accumulator
 
 DETECT = 0.01  # the difference `games_to_detect` is quoted for: one point of win share
+MIN_DECIDED = 30  # decided games below which the seat tests say "too few games"
+MIN_PER_SEAT = 5  # ... and wins expected per seat at the fair share
+
+
+def min_decided(players: int) -> int:
+    """Decided games the seat tests need: 30, and 5 expected wins in every seat."""
+    return max(MIN_DECIDED, MIN_PER_SEAT * players)
+
+
+def too_few(decided: int, players: int) -> str:
+    """The verdict in place of a test's below `min_decided`."""
+    return f"too few games: {decided:,} decided, the test needs at least {min_decided(players):,}"
 
 
 def fairness(acc: Accumulator) -> dict[str, Any] | None:
@@ -32,33 +50,37 @@ def fairness(acc: Accumulator) -> dict[str, Any] | None:
     wins = [w / acc.unit for w in acc.seat_wins]
     fair = 1 / acc.players
     share = wins[0] / decided if decided else 0.0
+    enough = decided >= min_decided(acc.players)
     p_seat = share_test(share, decided, fair)
     chi2, p_all = chi_square_test(wins)
     needed = None
-    if decided and 0 < fair < 1 - DETECT:
+    if enough and 0 < fair < 1 - DETECT:
         needed = math.ceil(games_to_detect(DETECT, fair) * n / decided)
     seat1 = {
         "share": round(share, 4),
         "fair": round(fair, 4),
         "difference": round(share - fair, 4),
-        "p_value": round(p_seat, 4),
-        "significant": decided > 0 and p_seat < ALPHA,
+        "p_value": round(p_seat, 4) if enough else None,
+        "significant": enough and p_seat < ALPHA,
     }
     seats = {
-        "chi_square": round(chi2, 3),
+        "chi_square": round(chi2, 3) if enough else None,
         "df": acc.players - 1,
-        "p_value": round(p_all, 4),
-        "significant": p_all < ALPHA,
+        "p_value": round(p_all, 4) if enough else None,
+        "significant": enough and p_all < ALPHA,
     }
     return {
         "level": 1 - ALPHA,
         "decided_games": decided,
+        "min_decided_games": min_decided(acc.players),
         "undecided": round(1 - decided / n, 4),
         "seat_1": seat1,
         "all_seats": seats,
         "games_to_detect_1_point": needed,
-        "first_player_advantage": first_player_verdict(seat1, needed),
-        "seats_differ": seats_verdict(seats),
+        "first_player_advantage": (
+            first_player_verdict(seat1, needed) if enough else too_few(decided, acc.players)
+        ),
+        "seats_differ": seats_verdict(seats) if enough else too_few(decided, acc.players),
     }
 
 
@@ -75,6 +97,7 @@ def first_player_verdict(seat1: dict[str, Any], needed: int | None) -> str:
 
 
 def seats_verdict(seats: dict[str, Any]) -> str:
+    """ "yes, the seats' win shares differ (chi-square p = 0.012)", or no evidence."""
     p = seats["p_value"]
     shown = f"p = {p:.3f}" if p >= 0.001 else "p < 0.001"
     if seats["significant"]:
@@ -83,22 +106,23 @@ def seats_verdict(seats: dict[str, Any]) -> str:
 
 
 def plus_minus(value: float | None, ci: list[float] | None, digits: int = 3, unit: str = "") -> str:
-    """`0.267 ± 0.027`; a lopsided interval (a share near 0 or 1) as `0.000 (0.000-0.013)`;
-    `n/a` for a metric that does not apply. `unit` follows each figure (" %")."""
+    """`0.267 ± 0.027` for an interval symmetric about the value (its two sides equal to
+    the digits shown); any other as `0.375 (0.137-0.694)`; `n/a` for a metric that does not
+    apply. `unit` follows each figure (" %")."""
     if value is None:
         return "n/a"
     if not ci:
         return f"{value:.{digits}f}{unit}"
     lo, hi = ci
-    half = (hi - lo) / 2
-    if abs((lo + hi) / 2 - value) <= 0.2 * half + 10 ** -(digits + 1):
-        return f"{value:.{digits}f} \u00b1 {half:.{digits}f}{unit}"
+    below, above = value - lo, hi - value
+    if abs(above - below) <= 0.5 * 10**-digits:
+        return f"{value:.{digits}f} \u00b1 {(below + above) / 2:.{digits}f}{unit}"
     return f"{value:.{digits}f}{unit} ({lo:.{digits}f}-{hi:.{digits}f}{unit})"
 
 
 def mean_pm(d: dict[str, Any], digits: int = 1) -> str:
-    """A distribution's mean with its interval; "(interval n/a)" where the sample could
-    not give one (a single game), never a zero-width "± 0.0"."""
+    """A distribution's mean with its interval; "(interval n/a)" where the sample cannot
+    give one (`pnp.sim.intervals.mean_method`), never a zero-width "± 0.0"."""
     if "ci" in d and d["ci"] is None:
         return f"{d['mean']:.{digits}f} (interval n/a)"
     return plus_minus(d["mean"], d.get("ci"), digits)

@@ -332,6 +332,11 @@ class Studio:
             sweep = body.get("sweep")
             if sweep is not None:
                 sweep = self._sweep(game, values, sweep)
+            ladder = body.get("ladder", False)
+            if not isinstance(ladder, bool):
+                raise ApiError(422, "'ladder' must be true or false")
+            if ladder and (sweep is not None or bots is not None):
+                raise ApiError(422, "a ladder of skill chooses the seats itself: no sweep, no bots")
         except PnpError as exc:
             raise ApiError(422, str(exc)) from None
         changed = schema.changed(game, values)
@@ -347,6 +352,8 @@ class Studio:
             "bots": bots,
             "budget": budget,
         }
+        if ladder:  # absent otherwise: a plain run keeps its cache key
+            args["ladder"] = True
         return self._submit("simulate", game, args, {k: v for k, v in args.items() if k != "slug"})
 
     @staticmethod

@@ -168,12 +168,16 @@ def simulate(
     say: Say,
     bots: str | None = None,
     budget: int | None = None,
+    ladder: bool = False,
 ) -> dict[str, Any]:
-    """`pnp simulate --json` for the same request (and its `--report`, in `folder`)."""
+    """`pnp simulate --json` for the same request (and its `--report`, in `folder`);
+    `ladder`: `pnp simulate --ladder`'s."""
     grid = Grid.of(*parse_sweep(sweep)) if sweep else None
     request = Request(
         slug, games, players, bot, seed, default_jobs(), None, options, bots, budget, values
     )
+    if ladder:
+        return _ladder(request, folder, say)
     total = games * (len(grid) if grid else 1)
 
     def tick(_settings: int, n: int) -> None:
@@ -188,6 +192,33 @@ def simulate(
         "json": data,
         "table": results_table(data).as_json(),
         "warnings": cap_warnings(request, runs),
+        "report": report.relative_to(folder).as_posix(),
+    }
+
+
+def _ladder(request: Request, folder: Path, say: Say) -> dict[str, Any]:
+    """The Play tab's ladder of skill: every rung played, its JSON, table and report."""
+    from pnp.sim.ladder import MCTS_GAMES, ladder_json, run_ladder, rungs
+    from pnp.sim.report import write_ladder_report
+    from pnp.sim.tables import ladder_rows
+
+    total = sum(r.games for r in rungs(request, MCTS_GAMES))
+
+    def tick(_rungs: int, n: int) -> None:
+        say(n, total, f"{n:,} of {total:,} games (every rung)")
+
+    ladder = run_ladder(request, MCTS_GAMES, None, tick)
+    if ladder[-1][1].interrupted or len(ladder) < len(rungs(request, MCTS_GAMES)):
+        raise Cancelled
+    data = ladder_json(request, ladder)
+    report = write_ladder_report(request, ladder, data, folder)
+    warnings = [
+        f"{rung.name}: {w}" for rung, sim in ladder for w in cap_warnings(request, [({}, sim)])
+    ]
+    return {
+        "json": data,
+        "table": ladder_rows(data).as_json(),
+        "warnings": warnings,
         "report": report.relative_to(folder).as_posix(),
     }
 

@@ -688,6 +688,7 @@ async function runSimulation(ev) {
     options,
   };
   if (body.bot === "mcts" && form.get("bot_budget")) body.bot_budget = Number(form.get("bot_budget"));
+  if (form.get("ladder") === "on") body.ladder = true; // every seat random, greedy, mcts
   const key = form.get("sweep_key");
   if (key) {
     const words = String(form.get("sweep_values") || "").split(",").map((w) => w.trim()).filter(Boolean);
@@ -736,7 +737,8 @@ function renderRun(job) {
   const box = $("#run-result");
   box.replaceChildren();
   for (const w of r.warnings) box.append(el("p", { class: "warning-line", text: `warning: ${w}` }));
-  box.append(resultTable(r.table, r.json.sweep ? "sweep-table" : "summary-table"));
+  const kind = r.json.ladder ? "ladder-table" : r.json.sweep ? "sweep-table" : "summary-table";
+  box.append(resultTable(r.table, kind));
   box.append(el("iframe", { class: "report-frame", src: fileUrl(job, r.report), title: "Simulation report with plots" }));
 }
 
