@@ -25,6 +25,7 @@ from pnp.games.building_community.bots import BOT_NAMES, make_bot
 from pnp.games.building_community.model import MAX_PLAYERS, MIN_PLAYERS, PlayModel, play_model
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.games.building_community.rules import End
+from pnp.hooks import EngineHooks
 from pnp.outcome import GameRecord, SimOption
 
 BOTS = BOT_NAMES
@@ -293,3 +294,7 @@ def _play_fast(
         "isolated_left": t.isolated(m0, m1, m2).bit_count(),
     }
     return turns, end, counters
+
+
+# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+HOOKS = EngineHooks[PlayModel](ratios=RATIOS, mcts_budget=MCTS_BUDGET, warm=warm)

@@ -30,6 +30,7 @@ from pnp.games.desert_home.compiled import kernel_board as _kernel_board
 from pnp.games.desert_home.model import PlayModel, play_model
 from pnp.games.desert_home.params import DesertHomeParams, validate
 from pnp.games.desert_home.state import COUNTED, State, new_state
+from pnp.hooks import EngineHooks
 from pnp.outcome import GameRecord, SimOption
 from pnp.params import validate_params
 
@@ -128,3 +129,9 @@ def _play_compiled(
     return GameRecord(
         turns=turns, end=end, scores=scores, winners=winners, leaders=leaders, counters=counters
     )
+
+
+# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+HOOKS = EngineHooks[PlayModel](
+    ratios=RATIOS, mcts_budget=MCTS_BUDGET, playout_turns=PLAYOUT_TURNS, warm=warm
+)

@@ -28,6 +28,7 @@ from pnp.games.exploding_dice import kernel, rules
 from pnp.games.exploding_dice.bots import BOT_NAMES, make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play_model
 from pnp.games.exploding_dice.rules import Termination
+from pnp.hooks import EngineHooks
 from pnp.memo import PerModel
 from pnp.outcome import GameRecord, SimOption
 
@@ -41,7 +42,6 @@ PLAYOUT_TURNS = 10
 (`State.standing`): a short look ahead, scored, makes a stronger bot than playing on to
 the end of a game of twenty-odd turns (README, the skill trace at 50 and 200 playouts)."""
 COUNTERS: dict[str, str] = {}
-RATIOS: dict[str, tuple[str, str]] = {}
 OPTIONS = (SimOption("two_colours", "Two players, two colours each.", label="two colours each"),)
 ABSTRACTION = ""
 TERMINATION = Termination
@@ -540,3 +540,9 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
             end = Termination.TIMEOUT
         seat = (seat + 1) % players
     return turns, end, scores, owners, leaders
+
+
+# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+HOOKS = EngineHooks[PlayModel](
+    playout_turns=PLAYOUT_TURNS, warm=warm, degenerate=degenerate, play_many=play_many
+)
