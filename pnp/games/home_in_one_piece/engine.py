@@ -16,7 +16,8 @@ from typing import Any
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.home_in_one_piece import compiled, rules
-from pnp.games.home_in_one_piece.bots import BOT_NAMES, make_bot
+from pnp.games.home_in_one_piece.bots import BOT_NAMES
+from pnp.games.home_in_one_piece.bots import make_bot as make_bot
 from pnp.games.home_in_one_piece.model import REACH, PlayModel, play_model
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.state import State, new_game

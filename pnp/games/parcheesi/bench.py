@@ -23,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from pnp.games.parcheesi import engine
+from pnp.games.parcheesi.compiled import kernel as parcheesi_kernel
 from pnp.games.parcheesi.params import ParcheesiParams
 from pnp.rates import Rate, timed
 
@@ -104,7 +105,7 @@ def bench() -> list[tuple[str, str]]:
     """(setting, result) rows: random playouts beside the anchor for 2 and 4 players with
     `JOBS` processes, then the other bots, rules and the readable rules without the kernel."""
     rows = []
-    kernel = "compiled kernel" if engine._kernel is not None else "readable rules (no kernel)"
+    kernel = "compiled kernel" if parcheesi_kernel is not None else "readable rules (no kernel)"
     for players, games in GAMES.items():
         ours = games_per_second(players, games)
         theirs = anchor_per_second(players, games // 2)
