@@ -113,6 +113,9 @@ class Deferred:
 
 @dataclass(frozen=True)
 class GameDef:
+    """A game as pnp knows it: its names, its kit, its checks and, if it has them, its
+    engine and solver."""
+
     slug: str
     title: str
     blurb: str

@@ -20,7 +20,6 @@ the bootstrap's resampling).
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 from collections.abc import Mapping, Sequence
 
@@ -146,6 +145,8 @@ def bootstrap_mean(hist: Mapping[int, int], resamples: int = RESAMPLES) -> tuple
     """Percentile bootstrap of the mean (resampled as multinomial counts over the distinct
     values); the generator is seeded from the histogram, so the same sample always gives
     the same interval, whatever process merged it."""
+    import hashlib  # here, not above: a run with no bootstrap starts without OpenSSL's
+
     import numpy as np  # here, not above: a run with no bootstrap starts without numpy
 
     values = sorted(hist)

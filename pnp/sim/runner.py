@@ -26,7 +26,6 @@ signal), elsewhere a thread of the worker watches for it.
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -39,7 +38,6 @@ from pnp.gamedef import Engine, warm
 from pnp.interrupt import RunStop
 from pnp.sim.merge import JobTally, grid_tasks
 from pnp.sim.metrics import Accumulator
-from pnp.sim.pool import Pool, job_bytes
 from pnp.sim.worker import Seating, engine_ref, play_chunk
 
 MAX_GAMES = 10_000_000
@@ -54,6 +52,8 @@ class RunFailed(PnpError):
 
 @dataclass
 class RunResult:
+    """A run's tallies, and whether (and why) it stopped before its last game."""
+
     acc: Accumulator
     interrupted: bool = False
     failure: str | None = None  # why the run stopped early, if not Ctrl-C: a worker died
@@ -187,6 +187,10 @@ def run_jobs(
         for job in jobs:
             warm(job.engine, job.model)  # build lookup tables once; forked workers inherit them
         # fork where there is one: workers start at once and share the parent's imports
+        import multiprocessing  # a pool is started here only: one process needs none of it
+
+        from pnp.sim.pool import Pool, job_bytes
+
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         halt = context.RawValue(ctypes.c_bool, False)

@@ -20,13 +20,15 @@ import threading
 import time
 import traceback
 import types
-from multiprocessing.connection import Connection
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pnp import interrupt
 from pnp.gamedef import Engine
 from pnp.sim.metrics import Accumulator
 from pnp.sim.seats import Lineup, play_lineup
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 BATCH = 200  # games an engine's `play_many` plays in one call (halt is looked at between)
 PARENT_WATCH = 0.5  # seconds between a worker's looks at its parent, where no kernel does it
