@@ -337,6 +337,22 @@ def report_after_ctrl_c() -> Iterator[None]:
         _give_back(taken)
 
 
+@contextmanager
+def ctrl_c_ignored() -> Iterator[None]:
+    """Ctrl-C ignored within the block, then as it was: a helper process started in it
+    (the studio's forkserver) is born ignoring it. Main thread only."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def ctrl_c_raises() -> None:
+    """Ctrl-C raises KeyboardInterrupt again, in a process born ignoring it."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def worker_signals(halt: Any) -> None:
     """In a simulation worker: leave Ctrl-C and SIGTERM to the parent (sent to the whole
     group), which raises `halt`; once it has, the parent sends SIGINT here too, which ends
