@@ -25,7 +25,6 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from geometry.curves import Curve, Path
-from geometry.shapes import polygon_of
 
 ARC = 16  # segments per quarter circle: smooth for a saw, small for a file
 HUB_FILLET = 4.0  # mm: rounds the inside corner where a side meets the hub (no notch to snap)
@@ -154,25 +153,6 @@ def blade_path(length: float, corner_radius: float, apex: float) -> Path:
         (x - r * sh, -(y + r * ch), corner),
     )
     return Path(vertices, True)
-
-
-def _fillet(hub: float, half: float, side: int) -> Polygon:
-    """The web filling the inside corner where a side (a ray at +-half radians) leaves the
-    hub: bounded by the ray, an arc of radius HUB_FILLET and the hub. Exact, so the side
-    stays a true ray right up to the fillet."""
-    f = HUB_FILLET
-    ux, uy = math.cos(half), side * math.sin(half)  # along the ray
-    nx, ny = -uy, ux  # across it, away from the blade when side = 1
-    if side < 0:
-        nx, ny = -nx, -ny
-    along = math.sqrt((hub + f) ** 2 - f * f)  # fillet centre: f off the ray, hub + f out
-    cx, cy = along * ux + f * nx, along * uy + f * ny
-    t1 = (along * ux, along * uy)
-    t2 = (cx * hub / (hub + f), cy * hub / (hub + f))
-    e = 0.01  # reach a little into the blade, so the union leaves no hairline slit
-    inside = [(-e * nx, -e * ny), (t1[0] - e * nx, t1[1] - e * ny)]
-    patch = Polygon([*inside, t1, (cx, cy), t2])
-    return polygon_of(patch.difference(Point(cx, cy).buffer(f, quad_segs=ARC)), "hub fillet")
 
 
 @dataclass(frozen=True)

@@ -34,20 +34,13 @@ from typing import Any
 
 from pnp import bench_dask, bench_skill, bench_stop, fastpath
 from pnp.games import get_game, registry
+from pnp.rates import Rate, timed
 from pnp.sim.runner import run
 from pnp.sim.seats import engine_for, seat_count
+from pnp.state import estimates_wins, has_policy, stands
 
 
-def _cpu() -> float:
-    """CPU seconds of this process and its finished children (the pool's workers)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-def games_per_second(
-    game: str, games: int, jobs: int, bot: str = "random", seed: int = 1
-) -> tuple[float, float]:
+def games_per_second(game: str, games: int, jobs: int, bot: str = "random", seed: int = 1) -> Rate:
     """(games per wall-clock second, games per CPU second over all processes) for one run
     of the simulation runner with the game's default player count, in a fresh process so
     no warm table carries over."""
@@ -55,11 +48,10 @@ def games_per_second(
     engine = engine_for(gdef)
     players = seat_count(gdef)
     model = engine.prepare(gdef.default_params(), players)
-    wall, cpu = time.perf_counter(), _cpu()
-    result = run(engine, model, players, bot, games, seed, jobs)
-    wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+    with timed() as span:
+        result = run(engine, model, players, bot, games, seed, jobs)
     assert result.games == games
-    return games / wall, games / cpu
+    return span.rate(games)
 
 
 MCTS_PLAYOUTS = 1000
@@ -151,11 +143,11 @@ def search_runs_on(game: str) -> str:
     engine, state = mcts_position(game)
     bot = mcts_bot(engine, 1)
     horizon = f"playouts of {bot.playout_turns} turns"
-    if hasattr(state, "rollout_action"):
+    if has_policy(state):
         horizon += " of the game's own policy"
-    if hasattr(state, "win_chances"):
+    if estimates_wins(state):
         horizon += " scored on the win chances"
-    elif hasattr(state, "standing"):
+    elif stands(state):
         horizon += " scored on the standing"
     fast = fastpath.active(state)
     tree = None if fast is None else fast.tree_search
@@ -178,7 +170,7 @@ def planned_games(game: str, bot: str, most: int, seconds: float, jobs: int) -> 
     counts its start-up, so the plan errs on the short side)."""
     n = min(most, 20)
     while True:
-        rate, _ = fresh(games_per_second, game, n, 1, bot)
+        rate = fresh(games_per_second, game, n, 1, bot).wall
         if n >= most or n / rate >= 1.0:
             return max(n, min(most, int(rate * jobs * seconds)))
         n = min(most, n * 10)
@@ -510,11 +502,8 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             for jobs in args.jobs:
                 games = planned_games(game, bot, args.games, args.seconds, jobs)
-                rate, per_cpu = fresh(games_per_second, game, games, jobs, bot)
-                print(
-                    f"  {bot:7} --jobs {jobs}: {rate:8,.0f} games/s wall clock   "
-                    f"({per_cpu:,.0f} games per CPU second; {games:,} games)"
-                )
+                rate = fresh(games_per_second, game, games, jobs, bot)
+                print(f"  {bot:7} --jobs {jobs}: {rate.text()}; {games:,} games")
         if not args.no_mcts:
             cpu, wall, timed = fresh(mcts_decision_ms, game, args.seconds)
             how = "" if timed == MCTS_PLAYOUTS else f", timed over {timed} and scaled"

@@ -15,12 +15,12 @@ import argparse
 import importlib.util
 import json
 import os
-import resource
 import time
 from collections.abc import Sequence
 
 from pnp.config import split_config
 from pnp.games import get_game
+from pnp.rates import timed
 from pnp.sim.metrics import summary
 from pnp.sim.runner import Job, RunResult, run_jobs
 from pnp.sim.seats import engine_for
@@ -71,19 +71,12 @@ def cluster_start_seconds() -> float:
     return started
 
 
-def _cpu() -> float:
-    """CPU seconds of this process and its finished children (pool workers, the
-    LocalCluster's nannies and, through them, its workers)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def _timed(jobs: Sequence[Job], scheduler: str | None) -> tuple[list[RunResult], float, float]:
-    """The grid's results, its wall-clock seconds and its CPU seconds (all processes)."""
-    wall, cpu = time.perf_counter(), _cpu()
-    results = run_jobs(jobs, WORKERS, scheduler=scheduler, scheduler_timeout=60.0)
-    return results, time.perf_counter() - wall, _cpu() - cpu
+    """The grid's results, its wall-clock seconds and its CPU seconds (all processes: the
+    pool's workers, the LocalCluster's nannies and, through them, its workers)."""
+    with timed() as span:
+        results = run_jobs(jobs, WORKERS, scheduler=scheduler, scheduler_timeout=60.0)
+    return results, span.wall, span.cpu
 
 
 def compare(label: str, jobs: Sequence[Job]) -> None:

@@ -65,11 +65,6 @@ def delta_e(a: str, b: str, vision: str = "normal") -> float:
     return math.dist(la, lb)
 
 
-def luminance_gap(a: str, b: str) -> float:
-    """Difference in CIE L* (0-100): how far apart two colours print in greyscale."""
-    return abs(simulate(a, "normal")[0] - simulate(b, "normal")[0])
-
-
 def relative_luminance(hex_colour: str) -> float:
     """WCAG 2 relative luminance (0 black to 1 white) of a '#rrggbb' colour."""
     r, g, b = (_linear(v) for v in hex_to_rgb(hex_colour))

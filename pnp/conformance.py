@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any, TypeVar
@@ -51,7 +51,7 @@ from pnp.forward import play
 from pnp.gamedef import Engine, GameDef, mcts_exploration, playout_turns
 from pnp.mcts import EXPLORATION, PLAYOUT_TURNS, MctsBot
 from pnp.params import apply_values, validate_params
-from pnp.state import CHANCE, TERMINAL, State
+from pnp.state import CHANCE, TERMINAL, State, parses_actions, stands
 
 A = TypeVar("A", bound=Hashable)
 Case = dict[str, Any]
@@ -163,10 +163,9 @@ def start(game: GameDef, case: Mapping[str, Any], rng: random.Random) -> tuple[A
 def find_action(state: State[A], text: str, where: str) -> A:
     """The action `text` names at `state`: looked up among the legal actions (or chance
     outcomes), or read by the state's optional ``parse_action`` (continuous actions)."""
-    parse = getattr(state, "parse_action", None)
-    if parse is not None:
+    if parses_actions(state):
         try:
-            action: A = parse(text)
+            action: A = state.parse_action(text)
         except ValueError as exc:
             raise Mismatch(f"{where}: {text} is not legal ({exc})") from None
         return action
@@ -227,7 +226,7 @@ def trace(
     """The steps after which a turn ended, and each seat's `standing()` then (where the
     state offers one), replaying `actions` from the case's start."""
     _, state = start(game, case, random.Random(case["seed"]))
-    standing: Callable[[], Sequence[float]] | None = getattr(state, "standing", None)
+    standing = state.standing if stands(state) else None
     ends: list[int] = []
     standings: list[list[float]] = []
     for step, text in enumerate(actions):

@@ -1,6 +1,6 @@
 """The forward model: plays a `State` to its end with one bot per seat (TAG's ``next()``).
 
-What every game used to repeat lives here once: checking the player count and the bots
+What every game needs of a whole game is here, once: checking the player count and the bots
 before the first move, sampling chance, counting decisions and the legal moves offered at
 them (the branching factor), and a bound on the number of steps so a faulty rulebook
 cannot loop for ever. The random and greedy bots are generic: greedy only needs the game's

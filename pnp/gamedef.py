@@ -4,9 +4,11 @@ It sits outside `pnp.games` so that a game's package can name it without importi
 registry (and the games must not depend on each other).
 
 `Engine` and `Solver` are the contracts a game's simulation and solver modules meet (a
-module satisfies a protocol for mypy as an object does). Members a game may leave out
-(`RATIOS`, `TOTALS`, `warm`, `degenerate`, `MCTS_BUDGET`, `PLAYOUT_TURNS`, `MCTS_EXPLORATION`,
-a solver's `MAX_BUDGET` and `label_line`) are read here, with their defaults, and nowhere else.
+module satisfies a protocol for mypy as an object does). What a game may add to them (its
+engine's ratios and totals, tree-search settings, `warm`, `degenerate`, `play_many`; its
+solver's budgets and `label_line`) is one typed record each, `pnp.hooks.EngineHooks` and
+`pnp.hooks.SolverHooks`, that the module declares as ``HOOKS``: mypy checks every name and
+signature there, and the defaults are read here and nowhere else.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.errors import PnpError, shown
+from pnp.hooks import EngineHooks, SolverHooks
 from pnp.outcome import GameRecord, SimOption, SolveResult, Termination
 from pnp.state import Bot, State
 
@@ -57,6 +60,10 @@ class Engine(Protocol):
     def ABSTRACTION(self) -> str: ...
     @property
     def TERMINATION(self) -> type[Termination]: ...
+    @property
+    def HOOKS(self) -> EngineHooks[Any]:
+        """The optional members, typed (`EngineHooks()` for none)."""
+        ...
 
     @property
     def prepare(self) -> Callable[..., object]:
@@ -82,15 +89,13 @@ class Engine(Protocol):
 
 
 class Solver(Protocol):
-    """A game's solver: ``solve(model, players, budget[, progress]) -> SolveResult``.
-
-    It may also offer ``label_line(model, line) -> list[str]``: the answer's line written in
-    the names the printed board shows, one turn a string (`pnp solve` prints them; read
-    through `line_labels`), so a person can replay the line on the board.
-    """
+    """A game's solver: ``solve(model, players, budget[, progress]) -> SolveResult``, and
+    its optional members as ``HOOKS`` (`SolverHooks`)."""
 
     @property
     def solve(self) -> Callable[..., SolveResult]: ...
+    @property
+    def HOOKS(self) -> SolverHooks[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,9 @@ class Deferred:
 
 @dataclass(frozen=True)
 class GameDef:
+    """A game as pnp knows it: its names, its kit, its checks and, if it has them, its
+    engine and solver."""
+
     slug: str
     title: str
     blurb: str
@@ -157,71 +165,68 @@ def rule_keys(game: GameDef) -> tuple[str, ...]:
 
 def ratios(engine: Engine) -> dict[str, tuple[str, str]]:
     """``{metric: (numerator_counter, denominator_counter)}``; none by default."""
-    return dict(getattr(engine, "RATIOS", {}))
+    return dict(engine.HOOKS.ratios)
 
 
 def totals(engine: Engine) -> dict[str, dict[str, str]]:
     """``{json_key: {label: counter}}``; none by default."""
-    return {k: dict(v) for k, v in getattr(engine, "TOTALS", {}).items()}
+    return {k: dict(v) for k, v in engine.HOOKS.totals.items()}
 
 
 def warm(engine: Engine, model: object) -> None:
     """Let the engine build its lookup tables now (before the runner forks), if it has any."""
-    hook: Callable[[object], None] | None = getattr(engine, "warm", None)
-    if hook is not None:
-        hook(model)
+    if engine.HOOKS.warm is not None:
+        engine.HOOKS.warm(model)
 
 
 def mcts_budget(engine: Engine, default: int) -> int:
-    """Playouts an mcts seat spends per decision by default: the engine's `MCTS_BUDGET`
-    (a game whose readable rules are slow to play declares a smaller one), else `default`."""
-    return int(getattr(engine, "MCTS_BUDGET", default))
+    """Playouts an mcts seat spends per decision by default: the engine's own, else `default`."""
+    own = engine.HOOKS.mcts_budget
+    return default if own is None else own
 
 
 def playout_turns(engine: Engine, default: int) -> int:
-    """Turns an mcts playout runs beyond the position searched: the engine's
-    `PLAYOUT_TURNS` (a game that scores a cut-off playout on its `standing()` can stop
-    sooner), else `default`."""
-    return int(getattr(engine, "PLAYOUT_TURNS", default))
+    """Turns an mcts playout runs beyond the position searched: the engine's own, else
+    `default`."""
+    own = engine.HOOKS.playout_turns
+    return default if own is None else own
 
 
 def mcts_exploration(engine: Engine, default: float) -> float:
-    """UCB1's exploration constant for an mcts seat: the engine's `MCTS_EXPLORATION` (a
-    game whose playouts are scored on small graded differences explores less), else
-    `default`."""
-    return float(getattr(engine, "MCTS_EXPLORATION", default))
+    """UCB1's exploration constant for an mcts seat: the engine's own, else `default`."""
+    own = engine.HOOKS.mcts_exploration
+    return default if own is None else own
 
 
 def max_budget(solver: Solver, default: int) -> int:
-    """The most nodes the solver may be given: its own `MAX_BUDGET`, else `default`."""
-    return int(getattr(solver, "MAX_BUDGET", default))
+    """The most nodes the solver may be given: its own, else `default`."""
+    own = solver.HOOKS.max_budget
+    return default if own is None else own
 
 
 SOLVE_BUDGET = 1_000_000
-"""Nodes `pnp solve` searches when the solver declares no `DEFAULT_BUDGET`."""
+"""Nodes `pnp solve` searches when the solver declares no default budget."""
 
 
 def default_budget(solver: Solver) -> int:
-    """The nodes `pnp solve` searches when no budget is given: the solver's own
-    `DEFAULT_BUDGET` (enough to prove its kit's default board, where it can say), else
+    """The nodes `pnp solve` searches when no budget is given: the solver's own, else
     `SOLVE_BUDGET`."""
-    return int(getattr(solver, "DEFAULT_BUDGET", SOLVE_BUDGET))
+    own = solver.HOOKS.default_budget
+    return SOLVE_BUDGET if own is None else own
 
 
 def line_labels(solver: Solver, model: object, line: tuple[object, ...]) -> list[str] | None:
     """The line in the printed board's names, one turn a string; None if the solver
     offers no `label_line`."""
-    hook: Callable[[object, tuple[object, ...]], list[str]] | None = getattr(
-        solver, "label_line", None
-    )
+    hook = solver.HOOKS.label_line
     return None if hook is None else [str(s) for s in hook(model, line)]
 
 
 def degenerate_reason(engine: Engine, model: object, players: int) -> str | None:
     """Why no game of this model can last a turn, in the game's own words (its optional
-    `degenerate(model, players)`), or None: the general rule (`pnp.sim.metrics.no_turn_played`)
-    finds such a setting from its games; this says what in the rules makes it so."""
-    hook: Callable[[object, int], str | None] | None = getattr(engine, "degenerate", None)
+    `degenerate`), or None: the general rule (`pnp.sim.metrics.no_turn_played`) finds such
+    a setting from its games; this says what in the rules makes it so."""
+    hook = engine.HOOKS.degenerate
     return None if hook is None else hook(model, players)
 
 
@@ -285,6 +290,9 @@ def _engine_problem(engine: object) -> str | None:
     bots = engine.BOTS  # type: ignore[attr-defined]  # there (above); checked here
     if not (isinstance(bots, tuple) and bots and all(_line(b) for b in bots)):
         return "its engine's BOTS must be a tuple of bot names"
+    hooks = engine.HOOKS  # type: ignore[attr-defined]  # there (above); checked here
+    if not isinstance(hooks, EngineHooks):
+        return f"its engine's HOOKS must be a pnp EngineHooks, got {type(hooks).__name__}"
     return None
 
 
@@ -309,6 +317,8 @@ def game_problem(game: object) -> str | None:
         return problem
     if game.solver is not None and not callable(getattr(game.solver, "solve", None)):
         return "its solver has no solve()"
+    if game.solver is not None and not isinstance(getattr(game.solver, "HOOKS", None), SolverHooks):
+        return "its solver's HOOKS must be a pnp SolverHooks (SolverHooks() for none)"
     if not _pairs_of_lines(game.documents):
         return f"its documents must be (name, title) pairs, got {shown(game.documents)}"
     if game.templates is not None and not _pairs_of_lines((game.templates,)):

@@ -1,15 +1,25 @@
 """Ctrl-C and SIGTERM: one way to stop a command, and one way for it to end.
 
+Every signal handler pnp installs is here: the command line's, a simulation run's, a
+report's and a simulation worker's.
+
 A command stops on Ctrl-C (SIGINT) or SIGTERM alike: the first raises KeyboardInterrupt
-(or, while a simulation runs, asks it to stop: see `pnp.sim.runner`), the clean-up runs
+(or, while a simulation runs, asks it to stop: `RunStop`), the clean-up runs
 (a build's staging folder is removed, so ``--out`` is left as it was), and the command
 ends with one line and exit code 128 + the signal's number (130 for Ctrl-C, 143 for
 SIGTERM), never with a traceback and never killed by the signal itself. Later signals,
 while the command is already stopping, are ignored so the clean-up is never cut short.
 
 SIGTERM is sent on to whatever handles SIGINT at the time, so every place that handles
-Ctrl-C (the runner's "stop between games", a report that must not be lost) handles
-SIGTERM the same way without knowing about it.
+Ctrl-C (a run's "stop between games", a report that must not be lost) handles SIGTERM the
+same way without knowing about it.
+
+A simulation run (`RunStop`): the first stop raises the run's shared flag, which every game
+loop reads between games, so the run ends once the games being played are over and the
+finished ones are reported; a second stops at once. A stop never cuts a tally in half:
+code that adds one up runs inside `unbroken`, where no handler here raises. A long tree
+search (`searching`) is not waited for, even on the first stop. Workers leave both
+signals to their parent (`worker_signals`).
 
 `held` is for C code that calls back into Python and swallows exceptions raised there
 (cairo turns a KeyboardInterrupt in its write callback into CAIRO_STATUS_WRITE_ERROR):
@@ -42,6 +52,7 @@ class _State:
     signum: int | None = None
     searches: int = 0
     halt: Any = None  # the run's stop flag (`.value`) while this process plays its games
+    unbroken: int = 0  # depth of `unbroken` blocks: no handler raises inside one
 
 
 _state = _State()
@@ -157,6 +168,22 @@ def in_search() -> bool:
     return _state.searches > 0
 
 
+class _Unbroken:
+    """`unbroken`'s block: a counter, not a generator, as it wraps every game's tally."""
+
+    def __enter__(self) -> None:
+        _state.unbroken += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _state.unbroken -= 1
+
+
+unbroken = _Unbroken()
+"""``with unbroken:`` around work a stop must not cut in half (adding up a game's tally):
+a handler here that would raise KeyboardInterrupt inside it does not; the run's flag is
+raised all the same, so the run stops right after."""
+
+
 def stopping() -> bool:
     """Has a stopping signal come? Then an error that follows is most likely its echo: C
     code (numpy's import) that turns a KeyboardInterrupt into an error of its own."""
@@ -213,3 +240,127 @@ def held() -> Iterator[None]:
             signal.signal(number, previous)
         if pending:
             taken[pending[0]](pending[0], sys._getframe())
+
+
+# --- a simulation run ------------------------------------------------------------------------
+
+
+def _take_signal(handler: Handler) -> dict[int, Any]:
+    """Put `handler` on Ctrl-C; what it replaced comes back from `_give_back`.
+
+    Only the main thread can set a handler, and an ignored SIGINT stays ignored: in a
+    job started in the background the handler goes on SIGTERM instead, if the command
+    line made SIGTERM a stop (`command_signals`), so `kill PID` still reports the games.
+    """
+    if not _main_thread():
+        return {}
+    if signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None):
+        return {signal.SIGINT: signal.signal(signal.SIGINT, handler)}
+    if sigterm_stops() or isinstance(signal.getsignal(signal.SIGTERM), _Reporting):
+        return {signal.SIGTERM: signal.signal(signal.SIGTERM, handler)}
+    return {}
+
+
+def _give_back(taken: dict[int, Any]) -> None:
+    for signum, previous in taken.items():
+        signal.signal(signum, previous)
+
+
+class RunStop:
+    """SIGINT while a run is on: the first raises `halt`; any later one means stop now.
+
+    A process pool's parent only counts (its loop polls `count`). While games are played
+    in this process (`cut_short`), a later one raises KeyboardInterrupt to cut the game
+    short, except inside `unbroken` (a tally being made): the run then ends right after
+    it. So does the first one during a tree search's decision (`searching`), which may
+    take minutes: that game is left unfinished. Installed only from the main thread and
+    never over an ignored SIGINT; the previous handler comes back afterwards (told, if it
+    is `report_after_ctrl_c`'s, that a run stopped)."""
+
+    def __init__(self, halt: Any) -> None:
+        self.halt = halt  # a shared `ctypes` bool: `.value`
+        self.count = 0
+        self.cut_short = False
+        self._raised = False  # once the run is being cut short, more stops change nothing
+        self._taken: dict[int, Any] = {}
+
+    def note(self) -> None:
+        """A stop came (a signal, or a KeyboardInterrupt reaching the run another way)."""
+        self.count += 1
+        self.halt.value = True
+
+    def handle(self, signum: int, frame: types.FrameType | None) -> None:
+        note(signum)
+        self.note()
+        if self._raised or _state.unbroken:
+            return
+        if (self.count > 1 and self.cut_short) or in_search():
+            self._raised = True  # a long search is not waited for, even on the first stop
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> RunStop:
+        self._taken = _take_signal(self.handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for previous in self._taken.values():
+            if self.count and isinstance(previous, _Reporting):
+                previous.stopped = True
+        _give_back(self._taken)
+
+
+class _Reporting:
+    """The SIGINT handler of `report_after_ctrl_c`: Ctrl-C as usual until a run stops."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def __call__(self, signum: int, frame: types.FrameType | None) -> None:
+        note(signum)
+        if not self.stopped:
+            self.stopped = True  # one KeyboardInterrupt; the clean-up is not cut short
+            raise KeyboardInterrupt
+
+
+@contextmanager
+def report_after_ctrl_c() -> Iterator[None]:
+    """Around a command that runs a simulation and then reports it.
+
+    Ctrl-C raises KeyboardInterrupt as usual in the block, until Ctrl-C has stopped a
+    run (`RunStop`) in it: from then on until the block ends Ctrl-C is ignored, so a
+    second press cannot lose the games that finished (the run itself stops at once on a
+    second one)."""
+    taken = _take_signal(_Reporting())
+    try:
+        yield
+    finally:
+        _give_back(taken)
+
+
+@contextmanager
+def ctrl_c_ignored() -> Iterator[None]:
+    """Ctrl-C ignored within the block, then as it was: a helper process started in it
+    (the studio's forkserver) is born ignoring it. Main thread only."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def ctrl_c_raises() -> None:
+    """Ctrl-C raises KeyboardInterrupt again, in a process born ignoring it."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def worker_signals(halt: Any) -> None:
+    """In a simulation worker: leave Ctrl-C and SIGTERM to the parent (sent to the whole
+    group), which raises `halt`; once it has, the parent sends SIGINT here too, which ends
+    a tree search under way (the signal alone, before `halt` is raised, changes nothing)."""
+
+    def stop_search(signum: int, frame: types.FrameType | None) -> None:
+        if halt.value and in_search():
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, stop_search)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)

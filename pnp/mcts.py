@@ -1,55 +1,53 @@
 """A bot that thinks ahead for every game: Monte Carlo tree search over the State API alone.
 
 UCT (UCB1 applied to trees) with chance nodes. Each playout starts from a clone of the
-position the bot is asked about; where the rules draw (a die, a tile, a colour) the playout
-draws too, from the search's own generator, so the tree holds one child per outcome seen
-and never the roll or the tile the real game will draw next. A state that keeps a hidden
-order (a shuffled deck) may offer ``resample(rng)``: the search calls it on each playout's
-clone so the order it plays against is a fresh draw of what a player cannot see
-(OpenSpiel's ``resample_from_infostate``).
+position asked about; where the rules draw, the playout draws from the search's own
+generator, so the tree holds one child per outcome seen. A state that hides an order
+(`pnp.state.Resamples`) draws it anew on each playout's clone.
 
-The reward of a playout is each seat's share of the win (`outcome().winners`, a shared win
-split); in a cooperative game every seat gets the team's result. A playout stops after
-`playout_turns` turns beyond the root (a long game never makes one decision slow; a game
-may declare its own horizon, its engine's `PLAYOUT_TURNS`). A game's own cut-off (a turn
-limit) scores each seat by the game's record: a seat's place on `record().scores` between
-the last (nothing) and the first (`LEAD_REWARD`, less than a win), linearly; nobody gets
-anything when the scores are level or the game keeps none. The search's own cut-off
-scores the same way on the state's `standing()` (each seat's progress, higher is better)
-where the game offers one, and no win for anyone where it does not (early playout
-termination: a short playout scored on progress learns from the first turn of a long
-game, where a long one cut off unscored learns nothing). With two seats that is half a
-win to the one ahead; with more, a seat second by a little learns more than one last by
-far, where a reward to the leader alone said nothing to every seat behind it (in
-Parcheesi's four-player games the search, mostly behind someone, learnt little).
-A state that can estimate each seat's chance to win (``win_chances()``) is scored
-on that instead at the search's cut-off, a graded reward. Playouts play at random,
-or by the state's own policy where it offers one (``rollout_action(rng)``, such as
-its greedy player).
+The reward of a playout, for each seat:
 
-A game's compiled kernel may run this very search (`pnp/_uct.h`), its playouts and its
-resampling in its stead: it attaches them through `pnp.fastpath`, returning the same visits
-and leaving `rng` where this search would, so a seed gives the same decisions with and
-without a C compiler. `MctsBot(compiled=False)` keeps the readable search below, the
-reference the compiled one is checked against.
+- a finished game: its share of the win (a shared win split; in a cooperative game every
+  seat gets the team's result);
+- the game's own cut-off (a turn limit): its place on `record().scores`, linearly from
+  nothing (last) to `LEAD_REWARD` (first); nothing when the scores are level or absent;
+- the search's cut-off, `playout_turns` turns beyond the root (the engine may set its
+  own): the state's `win_chances()` where it offers them (`pnp.state.EstimatesWins`),
+  else its place on `standing()` (`pnp.state.Stands`) as above, else nothing.
 
-All randomness comes from the `rng` given to `choose`: one draw of it seeds the search,
-so a seed gives the same decisions in every process and the game's own generator moves
-on by the same amount whatever the budget. The search's own draws go through
-`pnp.chance.below`, which a kernel makes in C draw for draw.
+Playouts play the state's own `playout` (`pnp.state.PlaysOut`), else its policy
+(`rollout_action`, `pnp.state.HasPolicy`) or random play, on a generator seeded by one draw
+of the search's. A compiled kernel may run this very search, its playouts and its
+resampling (`pnp/_uct.h`, attached through `pnp.fastpath`), returning the same visits and
+leaving `rng` where this search would; `MctsBot(compiled=False)` keeps the readable search,
+the reference the compiled one is checked against.
+
+All randomness comes from the `rng` given to `choose`: one draw of it seeds the search, so
+the game's own generator moves on by the same amount whatever the budget, and the
+search's draws go through `pnp.chance.below`, which a kernel makes in C draw for draw.
+docs/decisions.md says why the rewards are scored so.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from pnp import fastpath, interrupt
 from pnp.chance import below
 from pnp.forward import play_on
-from pnp.state import CHANCE, TERMINAL, State
+from pnp.state import (
+    CHANCE,
+    TERMINAL,
+    State,
+    estimates_wins,
+    has_policy,
+    plays_out,
+    resamples,
+    stands,
+)
 
 DEFAULT_BUDGET = 200
 """Playouts per decision when the game declares no budget of its own."""
@@ -207,13 +205,11 @@ class MctsBot:
         if self.cooperative:
             return [0.0] * players  # the team won nothing (yet)
         if outcome is None:
-            chances: Callable[[], Sequence[float]] | None = getattr(state, "win_chances", None)
-            if chances is not None:
-                return list(chances())  # the game's own estimate of each seat's win
-            standing: Callable[[], Sequence[float]] | None = getattr(state, "standing", None)
-            if standing is None:
+            if estimates_wins(state):
+                return list(state.win_chances())  # the game's own estimate of each seat's win
+            if not stands(state):
                 return [0.0] * players  # cut off by the search, with no progress to score
-            scores: Sequence[float] = standing()
+            scores: Sequence[float] = state.standing()
         else:
             scores = state.record().scores
         if len(scores) != players or min(scores) == max(scores):
@@ -225,12 +221,11 @@ class MctsBot:
 def resample(state: State[Any], rng: random.Random) -> None:
     """Draw anew what the players cannot see, where the state hides something: its
     ``resample(rng)``, on its compiled fast path when one takes it."""
-    readable: Callable[[random.Random], None] | None = getattr(state, "resample", None)
-    if readable is None:
+    if not resamples(state):
         return
     fast = fastpath.active(state)
     if fast is None or fast.resample is None or not fast.resample(state, rng):
-        readable(rng)
+        state.resample(rng)
 
 
 def playout(state: State[Any], rng: random.Random, stop: int, steps: int = 0) -> None:
@@ -242,13 +237,12 @@ def playout(state: State[Any], rng: random.Random, stop: int, steps: int = 0) ->
     fast = fastpath.active(state)
     if fast is not None and fast.playout is not None and fast.playout(state, rng, stop):
         return
-    own: Callable[[random.Random, int], None] | None = getattr(state, "playout", None)
-    if own is not None:
-        own(rng, stop)
+    if plays_out(state):
+        state.playout(rng, stop)
         return
     if state.is_terminal() or state.turns >= stop:
         return
-    policy: Callable[[random.Random], Any] | None = getattr(state, "rollout_action", None)
+    policy = state.rollout_action if has_policy(state) else None
     play_on(state, random.Random(rng.getrandbits(64)), stop, policy, steps)
 
 

@@ -4,17 +4,13 @@ These types sit below the games and the simulation runner, so a game's engine ca
 them without importing `pnp.sim` (the runner imports the games, never the other way).
 
 An engine (a module, or any object) offers the simulation contract, typed as
-`pnp.gamedef.Engine` (where the optional members are read with their defaults):
+`pnp.gamedef.Engine`:
 
 - ``BOTS``: bot names (``"random"`` is one); ``MIN_PLAYERS``, ``MAX_PLAYERS``,
   ``DEFAULT_PLAYERS``;
 - ``COOPERATIVE``: true when the seats win or lose together (no seat metrics then);
 - ``COUNTERS``: ``{name: description}``, the whole-number counters every record carries
   (captures, passes, rolls seen, ...); the runner sums, averages and histograms them;
-- ``RATIOS``: ``{metric: (numerator_counter, denominator_counter)}``, e.g. Ludii's
-  ``branching_factor`` as legal moves summed over decisions summed (optional);
-- ``TOTALS``: ``{json_key: {label: counter}}``, labelled sums the summary prints as one
-  object, e.g. ``"rolls": {"0": "rolls_0", ...}`` (optional);
 - ``OPTIONS``: `SimOption` declarations, the game's own ``pnp simulate`` options;
 - ``ABSTRACTION``: a sentence the summary and the report print when the engine models a
   physical game only roughly ("" when it plays the real rules);
@@ -25,16 +21,12 @@ An engine (a module, or any object) offers the simulation contract, typed as
   leaves out and what the cap warning counts;
 - ``new_state(model, players, rng, **options) -> pnp.state.State`` and
   ``make_bot(name, model) -> pnp.state.Bot``: the readable rules and the generic bots;
-- optionally ``warm(model)``: build lookup tables before the runner forks its workers.
-- optionally ``MCTS_BUDGET``: the playouts an ``mcts`` seat spends per decision by default
-  (a game whose readable rules are slow to play declares fewer).
-- optionally ``PLAYOUT_TURNS``: how many turns an ``mcts`` playout runs beyond the
-  position searched (`pnp.mcts.PLAYOUT_TURNS` otherwise).
-- optionally ``MCTS_EXPLORATION``: UCB1's exploration constant for an ``mcts`` seat
-  (`pnp.mcts.EXPLORATION` otherwise).
+- ``HOOKS``: a `pnp.hooks.EngineHooks` with what it adds, each member optional (ratios
+  and totals of its counters, tree-search settings, ``warm``, ``degenerate``,
+  ``play_many``).
 
-A solver is a module with ``solve(model, players, budget) -> SolveResult``
-(`pnp.gamedef.Solver`).
+A solver is a module with ``solve(model, players, budget) -> SolveResult`` and its own
+``HOOKS`` (`pnp.gamedef.Solver`, `pnp.hooks.SolverHooks`).
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "
 
 @dataclass(frozen=True)
 class Ink:
+    """A named print colour with the tint and text colour that go with it."""
+
     name: str
     hex: str
     symbol: str

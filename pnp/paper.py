@@ -13,6 +13,8 @@ DEFAULT_MARGIN = 6.35  # mm, a quarter inch: what most home printers can reach
 
 @dataclass(frozen=True)
 class Paper:
+    """A sheet size in millimetres and the margin a printer leaves blank."""
+
     name: str
     width: float
     height: float

@@ -18,32 +18,34 @@ is one of the outcomes or legal actions.
 Actions are whatever a game finds natural (ints, small tuples, named tuples): hashable,
 comparable for equality, printed by `action_str` in the game's own notation.
 
-One optional method, not in the protocol: ``parse_action(text)``, the legal action that
-`action_str` printed as `text` (a ValueError if it names none here). A game whose
-`legal_actions()` is only a sample of a continuous space (Home in One Piece's targets)
-offers it, and replaying a recorded game or a line (`pnp.conformance`) reads actions with
-it instead of looking them up among the legal actions.
+A state may offer more, each hook a protocol of its own below, checked by mypy where a
+game names the hooks its `State` offers (``HOOKS: tuple[type[Stands], ...] = (State,)``)
+and found by the functions named after each (`stands(state)`, ...):
 
-A second optional method: ``playout(rng, stop)``, a tree search's rollout from this
-position, in place, until the game is over or `turns` reaches `stop`. Without it the search
-(`pnp.mcts.playout`) plays the game's policy (below, or random play) on a generator seeded
-by one draw of `rng`; a game whose rollouts differ (Parcheesi's guided player, Desert
-Home's, a redraw finished first) writes its own, in readable Python. A compiled kernel
-plays the same rollout with the same draws and attaches it, with its tree search and
-resampling, through `pnp.fastpath`, never as a method here: the readable rules import
-nothing compiled, and a seed plays one game with and without a C compiler.
-
-Two more for the search alone: ``rollout_action(rng)``, the action a rollout plays where
-the game has a better policy than random play (its greedy player; ``playout`` then plays
-that policy), and ``win_chances()``, each seat's estimated chance to win from a position
-the search cuts off (a graded reward, where ``standing()`` only ranks the seats).
+- `ParsesActions`: ``parse_action(text)``, the legal action `action_str` printed as
+  `text`, for a game whose `legal_actions()` is only a sample of a continuous space (Home
+  in One Piece's targets): replaying a recorded game (`pnp.conformance`) reads actions
+  with it instead of looking them up among the legal actions.
+- `PlaysOut`: ``playout(rng, stop)``, a tree search's rollout from this position, in
+  place, until the game is over or `turns` reaches `stop`, for a game whose rollouts
+  differ from playing its policy (`pnp.mcts.playout`). A compiled kernel plays the same
+  rollout with the same draws and attaches it through `pnp.fastpath`, never as a method
+  here: the readable rules import nothing compiled.
+- `HasPolicy`: ``rollout_action(rng)``, the action a rollout plays where the game has a
+  better policy than random play (its greedy player).
+- `Stands`: ``standing()``, each seat's progress (higher is better), which scores a
+  playout the search cuts off.
+- `EstimatesWins`: ``win_chances()``, each seat's estimated chance to win from a position
+  the search cuts off (a graded reward, where `standing()` only ranks the seats).
+- `Resamples`: ``resample(rng)``, what the players cannot see (a shuffled order) drawn
+  anew, so each playout plays against a fresh draw of it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import Any, Protocol, Self, TypeVar, runtime_checkable
+from typing import Any, Protocol, Self, TypeGuard, TypeVar, runtime_checkable
 
 from pnp.outcome import GameRecord, Outcome
 
@@ -53,6 +55,7 @@ TERMINAL = -2
 """`current_player()` once the game is over."""
 
 A = TypeVar("A", bound=Hashable)
+A_co = TypeVar("A_co", covariant=True)
 S_contra = TypeVar("S_contra", contravariant=True)
 
 
@@ -126,3 +129,89 @@ class Bot(Protocol[S_contra]):
     def name(self) -> str: ...
 
     def choose(self, state: S_contra, rng: random.Random) -> Any: ...
+
+
+# --- what a state may offer beyond the protocol ---------------------------------------------
+
+
+@runtime_checkable
+class ParsesActions(Protocol[A_co]):
+    def parse_action(self, text: str) -> A_co:
+        """The legal action `action_str` printed as `text`; a ValueError if none here."""
+        ...
+
+
+@runtime_checkable
+class PlaysOut(Protocol):
+    def playout(self, rng: random.Random, stop: int) -> None:
+        """A search's rollout, in place, to the end or until `turns` reaches `stop`."""
+        ...
+
+
+@runtime_checkable
+class HasPolicy(Protocol):
+    def rollout_action(self, rng: random.Random) -> Any:
+        """The action a rollout plays here (the game's own policy, not random play)."""
+        ...
+
+
+@runtime_checkable
+class Stands(Protocol):
+    def standing(self) -> Sequence[float]:
+        """Each seat's progress, higher is better."""
+        ...
+
+
+@runtime_checkable
+class EstimatesWins(Protocol):
+    def win_chances(self) -> Sequence[float]:
+        """Each seat's estimated chance to win from here."""
+        ...
+
+
+@runtime_checkable
+class Resamples(Protocol):
+    def resample(self, rng: random.Random) -> None:
+        """Draw anew, in place, what the players cannot see."""
+        ...
+
+
+# Asked at every playout of a search: a runtime protocol's own isinstance costs some twenty
+# microseconds, a look at the state's class a tenth of one. The class is asked each time,
+# so a hook removed from it (a test's monkeypatch) is seen at once.
+
+
+def parses_actions(state: object) -> TypeGuard[ParsesActions[Any]]:
+    return _offers(state, ParsesActions)
+
+
+def plays_out(state: object) -> TypeGuard[PlaysOut]:
+    return _offers(state, PlaysOut)
+
+
+def has_policy(state: object) -> TypeGuard[HasPolicy]:
+    return _offers(state, HasPolicy)
+
+
+def stands(state: object) -> TypeGuard[Stands]:
+    return _offers(state, Stands)
+
+
+def estimates_wins(state: object) -> TypeGuard[EstimatesWins]:
+    return _offers(state, EstimatesWins)
+
+
+def resamples(state: object) -> TypeGuard[Resamples]:
+    return _offers(state, Resamples)
+
+
+_METHOD: dict[type, str] = {
+    hook: next(name for name in vars(hook) if not name.startswith("_"))
+    for hook in (ParsesActions, PlaysOut, HasPolicy, Stands, EstimatesWins, Resamples)
+}
+"""Each protocol's one method, by name."""
+
+
+def _offers(state: object, hook: type) -> bool:
+    """As ``isinstance(state, hook)`` for a protocol of one method: a None there is none."""
+    return callable(getattr(type(state), _METHOD[hook], None))

@@ -53,10 +53,6 @@ def packaged_games() -> set[str]:
     return set(_SOURCES)
 
 
-def game_loader(slug: str) -> jinja2.BaseLoader:
-    return _GAMES[slug]
-
-
 def game_templates(slug: str, prefix: str = "") -> list[str]:
     """The names of `slug`'s rule templates that start with `prefix`, in name order."""
     return sorted(

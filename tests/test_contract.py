@@ -16,6 +16,7 @@ from toy_game import BareEngine
 from pnp.build import cut_sheets_of, make_kit
 from pnp.forward import play
 from pnp.games import built_in_slugs, registered
+from pnp.hooks import EngineHooks
 from pnp.paper import PAPERS
 from pnp.sim.command import run_simulation
 from pnp.sim.solve import run_solve
@@ -105,8 +106,9 @@ def test_the_toy_reports_cooperative_metrics_and_scale():
 
 
 def test_nothing_optional_is_required_of_an_engine():
-    """An engine with only the required members (no RATIOS, TOTALS, warm) plays and reports."""
-    assert not any(hasattr(BareEngine, k) for k in ("RATIOS", "TOTALS", "warm"))
+    """An engine that declares no optional member (empty hooks: no ratios, totals, warm)
+    plays and reports."""
+    assert BareEngine.HOOKS == EngineHooks()
     bare = dataclasses.replace(TOY, engine=BareEngine())
     with registered(bare):
         s = run_simulation("lamps", games=40, jobs=2).summary

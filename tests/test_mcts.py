@@ -122,19 +122,24 @@ class HiddenRoll(Guess):
         self.next_die = rng.randrange(1, 7)
 
     def clone(self) -> HiddenRoll:
-        copy = HiddenRoll(self.n, self.next_die)
+        copy = type(self)(self.n, self.next_die)
         copy.picked, copy.die = self.picked, self.die
         return copy
 
 
-def test_mcts_never_reads_a_hidden_order(monkeypatch):
+class PeekingRoll(HiddenRoll):
+    """The same toy without `resample` (None: a state that does not offer it)."""
+
+    resample = None  # type: ignore[assignment]
+
+
+def test_mcts_never_reads_a_hidden_order():
     """A die kept in the state is redrawn for each playout: the search is the same
     whatever die the state holds (and, without `resample`, it reads it)."""
     bot = MctsBot(60)
     searches = [bot.search(HiddenRoll(8, die), random.Random(3)) for die in (1, 2)]
     assert searches[0] == searches[1]
-    monkeypatch.delattr(HiddenRoll, "resample")
-    peeking = [bot.search(HiddenRoll(8, die), random.Random(3)) for die in (1, 2)]
+    peeking = [bot.search(PeekingRoll(8, die), random.Random(3)) for die in (1, 2)]
     assert peeking[0] != peeking[1]
 
 
@@ -254,16 +259,18 @@ def test_playouts_play_the_states_own_rollout_policy_where_it_offers_one():
 
 
 def test_an_engine_declares_its_playouts_horizon_and_exploration():
-    """`PLAYOUT_TURNS` and `MCTS_EXPLORATION` on the engine reach the mcts seats; without
+    """The horizon and exploration in the engine's hooks reach the mcts seats; without
     them the defaults."""
     from types import SimpleNamespace
 
+    from pnp.hooks import EngineHooks
     from pnp.mcts import EXPLORATION, PLAYOUT_TURNS
     from pnp.sim.seats import mcts_bot
 
-    engine = SimpleNamespace(COOPERATIVE=False, PLAYOUT_TURNS=6, MCTS_EXPLORATION=0.2)
+    hooks = EngineHooks[object](playout_turns=6, mcts_exploration=0.2)
+    engine = SimpleNamespace(COOPERATIVE=False, HOOKS=hooks)
     assert (mcts_bot(engine, 9).playout_turns, mcts_bot(engine, 9).exploration) == (6, 0.2)
-    plain = mcts_bot(SimpleNamespace(COOPERATIVE=True), 9)
+    plain = mcts_bot(SimpleNamespace(COOPERATIVE=True, HOOKS=EngineHooks()), 9)
     assert (plain.playout_turns, plain.cooperative, plain.budget) == (PLAYOUT_TURNS, True, 9)
     assert plain.exploration == EXPLORATION
 

@@ -15,7 +15,17 @@ from mypy.options import PER_MODULE_OPTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"
-CORE = ["pnp.state", "pnp.gamedef", "pnp.sim.*", "pnp.studio.*", "geometry.*"]
+PLAY = ["engine", "rules", "state", "bots", "model"]
+"""A game's play modules: its rules, its engine and its bots, strict in every game."""
+CORE = [
+    "pnp.state",
+    "pnp.gamedef",
+    "pnp.hooks",
+    "pnp.sim.*",
+    "pnp.studio.*",
+    "geometry.*",
+    *(f"pnp.games.*.{m}" for m in PLAY),
+]
 
 
 def _mypy_config() -> dict:
@@ -78,17 +88,31 @@ def test_mypy_refuses_untyped_code_in_the_core_only(tmp_path: Path) -> None:
         "pnp/sim/loose.py": True,
         "pnp/studio/loose.py": True,
         "geometry/loose.py": True,
+        "pnp/games/lamps/engine.py": True,  # a game's play modules, in any game
+        "pnp/games/lamps/rules.py": True,
         "pnp/loose.py": False,  # the rest of pnp keeps the default settings
+        "pnp/games/lamps/kit.py": False,  # and a game's print side
     }
-    for package in ("pnp", "pnp/sim", "pnp/studio", "geometry"):
+    for package in ("pnp", "pnp/sim", "pnp/studio", "geometry", "pnp/games", "pnp/games/lamps"):
         (tmp_path / package).mkdir(parents=True, exist_ok=True)
         (tmp_path / package / "__init__.py").write_text("")
     for name in files:
         (tmp_path / name).write_text(LOOSE)
     run = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(PYPROJECT),
-         "--cache-dir", str(tmp_path / "cache"), *files],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(PYPROJECT),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            *files,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     refused = {line.split(":")[0] for line in run.stdout.splitlines() if "[no-untyped-def]" in line}
     assert refused == {name for name, strict in files.items() if strict}, run.stdout

@@ -31,17 +31,14 @@ import pytest
 from cli_run import one_error_line
 from procs import children, cpu_seconds, finish, gone, kill_group, needs_proc, start, until
 
+from pnp import interrupt
 from pnp.errors import PnpError
+from pnp.hooks import EngineHooks
+from pnp.interrupt import report_after_ctrl_c
 from pnp.outcome import GameRecord
 from pnp.sim import runner
-from pnp.sim.metrics import Accumulator
 from pnp.sim.pool import IN_FLIGHT, Pool
-from pnp.sim.runner import (
-    MAX_GAMES,
-    MAX_JOBS,
-    report_after_ctrl_c,
-    run,
-)
+from pnp.sim.runner import MAX_GAMES, MAX_JOBS, run
 from pnp.sim.worker import play_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,6 +66,7 @@ def _fake_engine(fail_at: int | None = None, error: type[Exception] = ValueError
         return record
 
     mod.play_one = play_one
+    mod.HOOKS = EngineHooks()
     return mod
 
 
@@ -157,20 +155,28 @@ class _Probe:
 
     @property
     def winners(self):
-        self.hook(sys._getframe())
+        self.hook()
         return (0,)
 
 
 def test_a_second_ctrl_c_cuts_a_game_short_but_never_a_tally():
-    ctrl_c = runner._CtrlC(ctypes.c_bool(False))
-    ctrl_c.cut_short = True
-    ctrl_c._handle(signal.SIGINT, sys._getframe())
-    assert ctrl_c.halt.value and ctrl_c.count == 1  # the first only asks to stop
-    acc = Accumulator(2)
-    acc.add(_Probe(lambda frame: ctrl_c._handle(signal.SIGINT, frame)))  # no exception
-    assert acc.games == 1
-    with pytest.raises(KeyboardInterrupt):
-        ctrl_c._handle(signal.SIGINT, sys._getframe())
+    """Two stops while a game's tally is added up (`play_chunk` in this process): the
+    tally is made whole, nothing is raised, and the chunk ends after that game."""
+    halt = ctypes.c_bool(False)
+    stop = interrupt.RunStop(halt)
+    stop.cut_short = True
+    eng = types.ModuleType("probe_engine")
+
+    def twice() -> None:
+        stop.handle(signal.SIGINT, None)
+        stop.handle(signal.SIGINT, None)  # a second stop: raises, but for the tally
+
+    eng.play_one = lambda model, players, bot, rng, **options: _Probe(twice)
+    eng.HOOKS = EngineHooks()
+    acc = play_chunk(eng, None, 2, "random", 1, 0, 10, {}, None, halt)
+    assert acc.games == 1 and halt.value and stop.count >= 2
+    with pytest.raises(KeyboardInterrupt):  # outside a tally it cuts the game short
+        stop.handle(signal.SIGINT, None)
 
 
 def test_report_after_ctrl_c_lets_ctrl_c_through_until_a_run_stops(ctrl_c_raises):
@@ -189,8 +195,10 @@ import ctypes
 import os
 import time
 
+from pnp.hooks import EngineHooks
 from pnp.outcome import GameRecord
 
+HOOKS = EngineHooks()
 played = 0
 
 
@@ -206,7 +214,8 @@ def play_one(model, players, bot, rng, **options):
 DRIVER = """
 import sys, time
 import slow_engine
-from pnp.sim.runner import report_after_ctrl_c, run
+from pnp.interrupt import report_after_ctrl_c
+from pnp.sim.runner import run
 
 games, jobs, delay, hang_after, pause = sys.argv[1:]
 model = {"delay": float(delay), "hang_after": int(hang_after)}

@@ -11,6 +11,7 @@ import pytest
 from pnp.gamedef import cutoffs
 from pnp.games.exploding_dice import engine
 from pnp.games.exploding_dice.params import ExplodingDiceParams
+from pnp.hooks import EngineHooks
 from pnp.outcome import CUTOFF, GameRecord, Termination
 from pnp.sim.metrics import Accumulator, duration, lead_changes, metrics, summary
 from pnp.sim.report import render_report
@@ -152,6 +153,7 @@ def _fake_engine(stop_at: int | None) -> types.ModuleType:
         return GameRecord(turns, "fifty", (2, 1), (0,), (("red",), ("blue",)), (0,) * turns)
 
     mod.play_one = play_one
+    mod.HOOKS = EngineHooks()
     return mod
 
 

@@ -78,6 +78,18 @@ def test_simulate_does_not_load_the_tuner_or_optuna(tmp_path):
     assert not {n for n in names if n.startswith(("pnp.tune", "optuna"))}
 
 
+def test_simulate_loads_no_other_command_nor_a_process_pool_for_one_job(tmp_path):
+    """The other play commands (`solve`, `new`, `studio`, `tune`) are not registered, so
+    their modules do not load; one job plays in this process, without multiprocessing;
+    and no bootstrap interval, no hashlib. `pnp --help` still lists every command."""
+    names = imported(tmp_path, "simulate", "exploding-dice", "--games", "1", "--jobs", "1")
+    others = {f"pnp.cli.{c}" for c in ("solve", "new", "studio", "tune")}
+    assert not names & others
+    assert not {n for n in names if n.startswith(("multiprocessing", "hashlib", "_hashlib"))}
+    helped = imported(tmp_path, "--help")
+    assert others <= helped
+
+
 def test_a_plain_command_does_not_load_the_simulation_library(tmp_path):
     names = imported(tmp_path, "params", "parcheesi")
     assert not {n for n in names if n.startswith("pnp.sim")}

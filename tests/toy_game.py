@@ -21,6 +21,7 @@ from pnp.checks import Finding, check_cut_outlines
 from pnp.errors import PnpError
 from pnp.forward import RandomBot
 from pnp.gamedef import GameDef
+from pnp.hooks import EngineHooks, SolverHooks
 from pnp.kit import Kit, KitDocument, KitSection, PrintParams
 from pnp.outcome import CUTOFF, GameRecord, Outcome, SolveResult, Termination
 from pnp.params import CardGroup, ScaleGroup, param
@@ -126,6 +127,7 @@ class BareEngine:
     OPTIONS = ()
     ABSTRACTION = "A toy: lamps stand for anything a team must switch on together."
     TERMINATION = LampsEnd
+    HOOKS: EngineHooks[Model] = EngineHooks()
 
     def prepare(self, params: LampsParams, players: int) -> Model:
         return Model(params.lamps)
@@ -156,11 +158,13 @@ class BareEngine:
 class Engine(BareEngine):
     """The whole contract, optional members included."""
 
-    RATIOS = {"toggles_per_turn": ("toggles", "turns")}
+    HOOKS = EngineHooks(ratios={"toggles_per_turn": ("toggles", "turns")})
 
 
 class Solver:
     """Breadth-first: the first win found is the shortest."""
+
+    HOOKS: SolverHooks[Model] = SolverHooks()
 
     def solve(self, model: Model, players: int, budget: int) -> SolveResult:
         full = (1 << model.lamps) - 1

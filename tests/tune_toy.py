@@ -16,6 +16,7 @@ from typing import Any
 from pnp.errors import PnpError
 from pnp.forward import RandomBot
 from pnp.gamedef import GameDef
+from pnp.hooks import EngineHooks
 from pnp.outcome import CUTOFF, GameRecord, Termination
 from pnp.params import param
 
@@ -48,6 +49,7 @@ class Engine:
     OPTIONS = ()
     ABSTRACTION = ""
     TERMINATION = OnesEnd
+    HOOKS: EngineHooks[Model] = EngineHooks()
 
     def prepare(self, params: OnesParams, players: int) -> Model:
         if params.hits >= params.sides:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -209,22 +208,46 @@ PLAIN_COMMANDS = ("list", "params", "build", "check")
 library that `simulate`, `solve`, `new` and `studio` load to declare their options."""
 
 
-@cache
-def _register_play_commands() -> None:
-    from pnp.cli.new import new
-    from pnp.cli.simulate import SimulateCommand, simulate
-    from pnp.cli.solve import solve
-    from pnp.cli.studio import studio
-    from pnp.cli.tune import tune
+PLAY_COMMANDS = ("simulate", "solve", "new", "studio", "tune")
+"""Commands that load the simulation library to declare their options, each registered
+only when it may run (`_play_commands_needed`), in this order for `pnp --help`."""
 
-    app.command(
-        cls=SimulateCommand,
-        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-    )(simulate)
-    app.command()(solve)
-    app.command()(new)
-    app.command()(studio)
-    app.command()(tune)
+
+def _register_play_command(name: str) -> None:
+    if name in _registered:
+        return
+    _registered.add(name)
+    if name == "simulate":
+        from pnp.cli.simulate import SimulateCommand, simulate
+
+        app.command(
+            cls=SimulateCommand,
+            context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+        )(simulate)
+    elif name == "solve":
+        from pnp.cli.solve import solve
+
+        app.command()(solve)
+    elif name == "new":
+        from pnp.cli.new import new
+
+        app.command()(new)
+    elif name == "studio":
+        from pnp.cli.studio import studio
+
+        app.command()(studio)
+    elif name == "tune":
+        from pnp.cli.tune import tune
+
+        app.command()(tune)
+
+
+_registered: set[str] = set()
+
+
+def _register_play_commands(names: tuple[str, ...] = PLAY_COMMANDS) -> None:
+    for name in names:
+        _register_play_command(name)
 
 
 def command_names() -> list[str]:
@@ -235,11 +258,15 @@ def command_names() -> list[str]:
     return list(getattr(group, "commands", {}))
 
 
-def _play_commands_needed(argv: list[str]) -> bool:
-    """Every command is registered unless the first word names a plain one (`pnp --help`,
-    a mistyped command and its suggestions see them all)."""
+def _play_commands_needed(argv: list[str]) -> tuple[str, ...]:
+    """The play commands to register: none when the first word names a plain command,
+    that one alone when it names a play command (its start-up then loads no other's
+    library), every one otherwise (`pnp --help`, a mistyped command and its suggestions
+    see them all)."""
     first = next((arg for arg in argv if not arg.startswith("-")), None)
-    return first not in PLAIN_COMMANDS
+    if first in PLAIN_COMMANDS:
+        return ()
+    return (first,) if first in PLAY_COMMANDS else PLAY_COMMANDS
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -264,8 +291,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         check_working_folder()
         with interrupt.command_signals():
-            if _play_commands_needed(sys.argv[1:] if argv is None else argv):
-                _register_play_commands()
+            _register_play_commands(_play_commands_needed(sys.argv[1:] if argv is None else argv))
             command = typer.main.get_command(app)
             code = command.main(args=argv, prog_name="pnp", standalone_mode=False)
             if code == 130:  # typer's answer to a KeyboardInterrupt in the command

@@ -24,6 +24,7 @@ from pnp.atomic import (
 )
 from pnp.errors import PnpError
 from pnp.games import get_game
+from pnp.interrupt import report_after_ctrl_c
 from pnp.progress import Ticker
 from pnp.sim import tables
 from pnp.sim.command import (
@@ -40,7 +41,7 @@ from pnp.sim.command import (
 from pnp.sim.grid import MAX_SETTINGS, MAX_VALUES, Grid, label, parse_grid
 from pnp.sim.ladder import MCTS_GAMES
 from pnp.sim.ladder import rungs as ladder_rungs
-from pnp.sim.runner import GridProgress, RunFailed, default_jobs, is_tty, report_after_ctrl_c
+from pnp.sim.runner import GridProgress, RunFailed, default_jobs, is_tty
 from pnp.sim.seats import engine_for
 from pnp.sim.tables import grid_rows, summary_rows
 

@@ -24,8 +24,9 @@ from pnp.atomic import (
 )
 from pnp.cli.simulate import PROGRESS_MODES, whole_number
 from pnp.errors import PnpError
+from pnp.interrupt import report_after_ctrl_c
 from pnp.progress import EVERY
-from pnp.sim.runner import RunFailed, default_jobs, is_tty, report_after_ctrl_c
+from pnp.sim.runner import RunFailed, default_jobs, is_tty
 
 
 def tune(

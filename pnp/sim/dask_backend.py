@@ -27,10 +27,11 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from pnp import DISTRIBUTION
 from pnp.errors import PnpError
+from pnp.interrupt import RunStop
 from pnp.sim.merge import JobTally, Task, grid_tasks
 from pnp.sim.metrics import Accumulator
 from pnp.sim.worker import JobData, load_job_data, play_chunk
@@ -64,14 +65,6 @@ LOCAL_CONFIG: dict[str, Any] = {
 }
 
 
-class Stopper(Protocol):
-    """What the backend reads of the run's Ctrl-C handler (`pnp.sim.runner._CtrlC`)."""
-
-    count: int
-
-    def note(self) -> None: ...
-
-
 def pnp_version() -> str:
     """This pnp's version, as a worker's is read (from the installed distribution)."""
     try:
@@ -102,7 +95,7 @@ def play_on_dask(
     chunk: int | None,
     tallies: Sequence[JobTally],
     progress: Callable[[], None],
-    ctrl_c: Stopper,
+    ctrl_c: RunStop,
 ) -> str | None:
     """Play every game of `jobs` into `tallies` on the cluster at `scheduler` (`chunk`
     games a task, or `chunk_sizes`); the reason the run stopped early when a worker's loss
@@ -243,7 +236,7 @@ def _play(
     tasks: Sequence[Task],
     tallies: Sequence[JobTally],
     progress: Callable[[], None],
-    ctrl_c: Stopper,
+    ctrl_c: RunStop,
 ) -> str | None:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker

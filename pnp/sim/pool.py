@@ -19,22 +19,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any, Protocol
+from typing import Any
 
 from pnp.errors import PnpError
+from pnp.interrupt import RunStop
 from pnp.sim.merge import JobTally, Task
 from pnp.sim.worker import serve
 
 IN_FLIGHT = 2  # chunks handed to a worker at a time: one playing, one waiting
 POLL = 0.1  # seconds between looks at Ctrl-C while the workers play
-
-
-class Stopper(Protocol):
-    """What the pool reads of the run's Ctrl-C handler (`pnp.sim.runner._CtrlC`)."""
-
-    count: int
-
-    def note(self) -> None: ...
 
 
 class _RemoteTraceback(Exception):
@@ -90,7 +83,7 @@ class Pool:
         tasks: Iterator[Task],
         tallies: Sequence[JobTally],
         progress: Callable[[], None] | None,
-        ctrl_c: Stopper,
+        ctrl_c: RunStop,
     ) -> None:
         """Hand out chunks and merge the tallies until every game is played or Ctrl-C."""
         for _ in range(IN_FLIGHT):  # a chunk to each worker before a second to any
@@ -134,7 +127,7 @@ class Pool:
                     pass
         return True
 
-    def _stopping(self, ctrl_c: Stopper) -> bool:
+    def _stopping(self, ctrl_c: RunStop) -> bool:
         """No more chunks go out: Ctrl-C, or a worker died."""
         return bool(ctrl_c.count) or self.failure is not None
 
@@ -149,7 +142,7 @@ class Pool:
             return
         worker.queued += 1
 
-    def _receive(self, worker: _Worker, tallies: Sequence[JobTally], ctrl_c: Stopper) -> None:
+    def _receive(self, worker: _Worker, tallies: Sequence[JobTally], ctrl_c: RunStop) -> None:
         try:
             kind, *payload = worker.conn.recv()
         except (EOFError, OSError):

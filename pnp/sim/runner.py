@@ -10,12 +10,11 @@ sweep's grid is one `run_jobs` call: the chunks of all its settings share one po
 to a Dask cluster at once (`dask_backend`); either way each setting's tallies are merged
 in chunk order (`merge`), so the JSON is the same for any backend, workers and chunk size.
 
-Ctrl-C: the first one raises a shared flag that every game loop reads between games, so
-the run stops once the games being played are over (a game takes milliseconds) and the
-finished games are still tallied and reported (``RunResult.interrupted``). A second one
+Ctrl-C or SIGTERM (`pnp.interrupt.RunStop`): the first raises a shared flag that every
+game loop reads between games, so the run stops once the games being played are over and
+the finished games are still tallied and reported (``RunResult.interrupted``). A second
 stops at once: workers are terminated and the games already handed back are reported;
-with ``jobs=1`` it interrupts the game being played (never a tally half made). SIGTERM
-reaches the run as a Ctrl-C (`pnp.interrupt`); workers leave both to their parent.
+with ``jobs=1`` it interrupts the game being played (never a tally half made).
 
 A worker that dies (killed, out of memory) stops the run like a first Ctrl-C: the other
 workers finish the game they are playing, and the games finished so far come back with
@@ -27,23 +26,18 @@ signal), elsewhere a thread of the worker watches for it.
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
 import os
-import signal
 import sys
-import threading
-import types
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pnp import interrupt
 from pnp.errors import PnpError
 from pnp.gamedef import Engine, warm
+from pnp.interrupt import RunStop
 from pnp.sim.merge import JobTally, grid_tasks
 from pnp.sim.metrics import Accumulator
-from pnp.sim.pool import Pool, job_bytes
 from pnp.sim.worker import Seating, engine_ref, play_chunk
 
 MAX_GAMES = 10_000_000
@@ -58,6 +52,8 @@ class RunFailed(PnpError):
 
 @dataclass
 class RunResult:
+    """A run's tallies, and whether (and why) it stopped before its last game."""
+
     acc: Accumulator
     interrupted: bool = False
     failure: str | None = None  # why the run stopped early, if not Ctrl-C: a worker died
@@ -180,22 +176,26 @@ def run_jobs(
     if scheduler is not None:
         from pnp.sim.dask_backend import play_on_dask
 
-        with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
+        with RunStop(ctypes.c_bool(False)) as ctrl_c:
             failure = play_on_dask(
                 scheduler, scheduler_timeout, workers, jobs, chunk, tallies, told, ctrl_c
             )
     elif workers == 1 or len(tasks) == 1:
-        with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
+        with RunStop(ctypes.c_bool(False)) as ctrl_c:
             _run_here(jobs, tasks, tallies, told, ctrl_c)
     else:
         for job in jobs:
             warm(job.engine, job.model)  # build lookup tables once; forked workers inherit them
         # fork where there is one: workers start at once and share the parent's imports
+        import multiprocessing  # a pool is started here only: one process needs none of it
+
+        from pnp.sim.pool import Pool, job_bytes
+
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         halt = context.RawValue(ctypes.c_bool, False)
         data = [job_bytes(job.data()) for job in jobs]
-        with _CtrlC(halt) as ctrl_c:
+        with RunStop(halt) as ctrl_c:
             pool = Pool(context, min(workers, len(tasks)), data, halt)
             try:
                 pool.play(iter(tasks), tallies, told, ctrl_c)
@@ -216,7 +216,7 @@ def _run_here(
     tasks: Sequence[tuple[int, int, int, int]],
     tallies: Sequence[JobTally],
     progress: Callable[[], None],
-    ctrl_c: _CtrlC,
+    ctrl_c: RunStop,
 ) -> None:
     """Every chunk in this process, one after the other (one worker, or too few games
     to share)."""
@@ -240,7 +240,8 @@ def _run_here(
                     halt,
                 )
             finally:  # a second Ctrl-C mid-chunk: the games tallied so far still count
-                tallies[i].add(k, acc)
+                with interrupt.unbroken:
+                    tallies[i].add(k, acc)
             if halt.value:
                 break
             progress()
@@ -248,110 +249,6 @@ def _run_here(
         pass
     finally:
         ctrl_c.cut_short = False
-
-
-_TALLY_CODE = Accumulator.add.__code__
-
-
-def _tallying(frame: types.FrameType | None) -> bool:
-    """Is `frame` (or a caller of it) adding up tallies, which must not be cut in half?"""
-    while frame is not None:
-        if frame.f_code is _TALLY_CODE:
-            return True
-        frame = frame.f_back
-    return False
-
-
-def _take_signal(handler: Callable[[int, types.FrameType | None], None]) -> dict[int, Any]:
-    """Put `handler` on Ctrl-C; what it replaced comes back from `_give_back`.
-
-    Only the main thread can set a handler, and an ignored SIGINT stays ignored: in a
-    job started in the background the handler goes on SIGTERM instead, if the command
-    line made SIGTERM a stop (`pnp.interrupt`), so `kill PID` still reports the games.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    if signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None):
-        return {signal.SIGINT: signal.signal(signal.SIGINT, handler)}
-    if interrupt.sigterm_stops() or isinstance(signal.getsignal(signal.SIGTERM), _Reporting):
-        return {signal.SIGTERM: signal.signal(signal.SIGTERM, handler)}
-    return {}
-
-
-def _give_back(taken: dict[int, Any]) -> None:
-    for signum, previous in taken.items():
-        signal.signal(signum, previous)
-
-
-class _CtrlC:
-    """SIGINT while a run is on: the first raises `halt`; any later one means stop now.
-
-    The pool's parent only counts (its loop polls `count`). While games are played in
-    this process (`cut_short`), a later one raises KeyboardInterrupt to cut the game
-    short, unless a tally is being made: the run then ends right after it. So does the
-    first one during a tree search's decision (`pnp.interrupt.searching`), which may take
-    minutes: that game is left unfinished. Installed
-    only from the main thread and never over an ignored SIGINT; the previous handler
-    comes back afterwards (told, if it is `report_after_ctrl_c`'s, that a run stopped).
-    """
-
-    def __init__(self, halt: ctypes.c_bool) -> None:
-        self.halt = halt
-        self.count = 0
-        self.cut_short = False
-        self._raised = False  # once the run is being cut short, more Ctrl-C change nothing
-        self._taken: dict[int, Any] = {}
-
-    def note(self) -> None:
-        self.count += 1
-        self.halt.value = True
-
-    def _handle(self, signum: int, frame: types.FrameType | None) -> None:
-        interrupt.note(signum)
-        self.note()
-        if self._raised or _tallying(frame):
-            return
-        if (self.count > 1 and self.cut_short) or interrupt.in_search():
-            self._raised = True  # a long search is not waited for, even on the first stop
-            raise KeyboardInterrupt
-
-    def __enter__(self) -> _CtrlC:
-        self._taken = _take_signal(self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for previous in self._taken.values():
-            if self.count and isinstance(previous, _Reporting):
-                previous.stopped = True
-        _give_back(self._taken)
-
-
-class _Reporting:
-    """The SIGINT handler of `report_after_ctrl_c`: Ctrl-C as usual until a run stops."""
-
-    def __init__(self) -> None:
-        self.stopped = False
-
-    def __call__(self, signum: int, frame: types.FrameType | None) -> None:
-        interrupt.note(signum)
-        if not self.stopped:
-            self.stopped = True  # one KeyboardInterrupt; the clean-up is not cut short
-            raise KeyboardInterrupt
-
-
-@contextmanager
-def report_after_ctrl_c() -> Iterator[None]:
-    """Around a command that runs a simulation and then reports it.
-
-    Ctrl-C raises KeyboardInterrupt as usual in the block, until Ctrl-C has stopped a
-    `run` in it: from then on until the block ends Ctrl-C is ignored, so a second press
-    cannot lose the games that finished (the run itself stops at once on a second one).
-    """
-    taken = _take_signal(_Reporting())
-    try:
-        yield
-    finally:
-        _give_back(taken)
 
 
 def is_tty() -> bool:

@@ -18,6 +18,8 @@ INTERVAL_NOTE = "\u00b1: 95 % interval"
 
 @dataclass(frozen=True)
 class Table:
+    """One table of a run's summary, as rows of text, for the terminal and the JSON."""
+
     title: str
     caption: str
     columns: list[str]

@@ -10,7 +10,6 @@ watches.
 from __future__ import annotations
 
 import ctypes
-import functools
 import importlib
 import os
 import pickle
@@ -21,13 +20,15 @@ import threading
 import time
 import traceback
 import types
-from multiprocessing.connection import Connection
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pnp import interrupt
 from pnp.gamedef import Engine
 from pnp.sim.metrics import Accumulator
 from pnp.sim.seats import Lineup, play_lineup
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 BATCH = 200  # games an engine's `play_many` plays in one call (halt is looked at between)
 PARENT_WATCH = 0.5  # seconds between a worker's looks at its parent, where no kernel does it
@@ -72,7 +73,8 @@ def play_chunk(
 ) -> Accumulator:
     """Play games start..stop-1 and tally them (into `acc` if given, game by game).
 
-    An engine may offer `play_many(model, players, bot, seeds, **options)`: the records of
+    An engine may offer `play_many(model, players, bot, seeds, **options)` (its
+    `EngineHooks`): the records of
     the games `play_one` would play from `random.Random(seed)` for each seed text, or None
     for a model it plays only game by game; it then gets `BATCH` seeds at a time. When
     `halt` is raised the chunk ends before its next game (or batch): the tallies then hold
@@ -84,14 +86,15 @@ def play_chunk(
     acc = acc if acc is not None else Accumulator(players)
     halt = halt if halt is not None else ctypes.c_bool(False)
     add = acc.add
-    many = getattr(engine, "play_many", None) if isinstance(bot, str) else None
+    many = engine.HOOKS.play_many if isinstance(bot, str) else None
     while many is not None and start < stop and not halt.value:
         batch = range(start, min(stop, start + BATCH))
         records = many(model, players, bot, [game_seed(seed, i) for i in batch], **options)
         if records is None:
             break  # the engine plays this model game by game
-        for record in records:
-            add(record)
+        with interrupt.unbroken:  # a stop never cuts a tally in half
+            for record in records:
+                add(record)
         start = batch.stop
     rng = random.Random()
     with interrupt.playing(halt):  # a tree search cut short raises KeyboardInterrupt
@@ -100,10 +103,14 @@ def play_chunk(
                 break
             rng.seed(game_seed(seed, i))
             if isinstance(bot, str):
-                add(engine.play_one(model, players, bot, rng, **options))
+                record = engine.play_one(model, players, bot, rng, **options)
+                with interrupt.unbroken:
+                    add(record)
             else:
                 seats = bot.seated(i)
-                add(play_lineup(engine, model, players, seats, rng, **options), seats.bots)
+                record = play_lineup(engine, model, players, seats, rng, **options)
+                with interrupt.unbroken:
+                    add(record, seats.bots)
     return acc
 
 
@@ -149,10 +156,7 @@ def serve(conn: Connection, halt: ctypes.c_bool, parent: int) -> None:
     """A worker: learn each job once (``("job", i, pickled JobData)``), then play each
     chunk it is sent (``("chunk", i, k, start, stop)``) and send back its tallies, until
     told to stop (None), until the parent is gone, or after an error (sent back)."""
-    # the parent handles Ctrl-C and SIGTERM (sent to the whole group), via `halt`; once
-    # it has raised `halt` it sends SIGINT here too, which ends a tree search under way
-    signal.signal(signal.SIGINT, functools.partial(_stop_search, halt))
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    interrupt.worker_signals(halt)
     _die_with_parent(parent)
     jobs: dict[int, JobData] = {}
     while True:
@@ -185,13 +189,6 @@ def serve(conn: Connection, halt: ctypes.c_bool, parent: int) -> None:
             return
         if reply[0] == "error":
             return
-
-
-def _stop_search(halt: ctypes.c_bool, signum: int, frame: types.FrameType | None) -> None:
-    """A worker's SIGINT: once the run is stopping, a tree search under way ends (the
-    parent's signal alone, before it has raised `halt`, changes nothing)."""
-    if halt.value and interrupt.in_search():
-        raise KeyboardInterrupt
 
 
 def _portable(exc: Exception) -> tuple[Exception, str]:

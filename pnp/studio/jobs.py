@@ -25,6 +25,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
+from pnp import interrupt
 from pnp.errors import PnpError
 from pnp.studio.cache import Cache, CacheError, key_of
 
@@ -138,11 +139,8 @@ class Jobs:
             if threading.current_thread() is not threading.main_thread():
                 threading.Thread(target=forkserver.ensure_running, daemon=True).start()
                 return
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-            try:
+            with interrupt.ctrl_c_ignored():
                 forkserver.ensure_running()  # a spawn: the warm-up runs in the new process
-            finally:
-                signal.signal(signal.SIGINT, previous)
 
     def submit(self, kind: str, game: str, args: dict[str, Any], request: dict[str, Any]) -> Job:
         """A new job for `kind` (build, simulate, solve) with the task's `args`; `request`

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import zipfile
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -313,7 +312,7 @@ def child_main(conn: Connection, kind: str, args: dict[str, Any], folder: str) -
             conn.send(("progress", done, total, message))
 
     os.environ.setdefault("PNP_STUDIO_CHILD", "1")
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # the forkserver ignores it
+    interrupt.ctrl_c_raises()  # the forkserver ignores it
     try:
         with interrupt.command_signals():
             result = TASKS[kind](**args, folder=Path(folder), say=say)

@@ -12,21 +12,16 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 
 from pnp.games.building_community import engine, solver, solver_proof
 from pnp.games.building_community.model import play_model
 from pnp.games.building_community.params import MAX_SOLVER_BUDGET, BuildingCommunityParams
+from pnp.rates import rate_of
 
 BEFORE = {2: 11, 3: 12, 4: 15, 5: 27, 6: 13}
 """Radius 3: the turns of the line the solver found before the proof (none proven)."""
 PROOF_LIMIT = 600.0  # seconds the issue allows one proof on this machine
-
-
-def _per_cpu_second(work) -> float:
-    """Run `work()` (which returns a count) and give the count per CPU second."""
-    start = time.process_time()
-    count = work()
-    return count / max(time.process_time() - start, 1e-9)
 
 
 def _solve_nodes(radius: int, budget: int) -> int:
@@ -68,10 +63,10 @@ def bench() -> list[tuple[str, str]]:
         ("building-community solver (R=2, 2 players, solved)", lambda: _solve_nodes(2, 10**7)),
         ("building-community solver (R=3, 2 players)", lambda: _solve_nodes(3, 200_000)),
     ]
-    out = [(label, f"{_per_cpu_second(work):,.0f} positions/s") for label, work in rows]
+    out = [(label, rate_of(work, children=False).text("positions")) for label, work in rows]
     for bot in engine.BOTS:
-        rate = _per_cpu_second(lambda b=bot: _games(b, 2000))
-        out.append((f"building-community {bot} games (R=3, 2 players)", f"{rate:,.0f} games/s"))
+        rate = rate_of(partial(_games, bot, 2000), children=False)
+        out.append((f"building-community {bot} games (R=3, 2 players)", rate.text()))
     if solver_proof._search is None:
         out.append(("building-community proofs (R=3)", "n/a: the compiled search was not built"))
         return out

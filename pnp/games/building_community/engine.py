@@ -21,10 +21,14 @@ from pnp import fastpath
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.building_community import rules
-from pnp.games.building_community.bots import BOT_NAMES, make_bot
-from pnp.games.building_community.model import MAX_PLAYERS, MIN_PLAYERS, PlayModel, play_model
+from pnp.games.building_community.bots import BOT_NAMES
+from pnp.games.building_community.bots import make_bot as make_bot
+from pnp.games.building_community.model import MAX_PLAYERS as MAX_PLAYERS
+from pnp.games.building_community.model import MIN_PLAYERS as MIN_PLAYERS
+from pnp.games.building_community.model import PlayModel, play_model
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.games.building_community.rules import End
+from pnp.hooks import EngineHooks
 from pnp.outcome import GameRecord, SimOption
 
 BOTS = BOT_NAMES
@@ -97,8 +101,12 @@ class FastBoard:
             if a < b
         )
         self.pairs = tuple((a, b, 1 << a | 1 << b) for a, b in pairs)
-        near: list[tuple] = [()] * span  # per bit: the pairs both next to it
-        close: list[tuple] = [()] * span  # per bit: the pairs within two steps of it
+        near: list[tuple[tuple[int, int, int], ...]] = [
+            ()
+        ] * span  # per bit: the pairs both next to it
+        close: list[tuple[tuple[int, int, int], ...]] = [
+            ()
+        ] * span  # per bit: the pairs within two steps of it
         for i, b in enumerate(self.bit_of):
             ring, cells = self.nb[b], model.cells
             near[b] = tuple(p for p in self.pairs if p[2] & ring == p[2])
@@ -293,3 +301,7 @@ def _play_fast(
         "isolated_left": t.isolated(m0, m1, m2).bit_count(),
     }
     return turns, end, counters
+
+
+# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+HOOKS = EngineHooks[PlayModel](ratios=RATIOS, mcts_budget=MCTS_BUDGET, warm=warm)

@@ -15,12 +15,11 @@ workers, which inherit it.
 from __future__ import annotations
 
 import random
-import resource
-import time
 from concurrent.futures import ProcessPoolExecutor
 
 from pnp.games.desert_home import engine
 from pnp.games.desert_home.params import DesertHomeParams
+from pnp.rates import Rate, timed
 
 GAMES = {
     "random": 4000,
@@ -34,13 +33,6 @@ GREEDY_TARGET = 5
 """Issue 22: greedy games on the fast path, at least this many times the readable rules'."""
 
 
-def _cpu() -> float:
-    """CPU seconds of this process and its finished children (the pool's workers)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def play_range(setting: str, start: int, stop: int) -> int:
     """Play games start..stop-1 of the default kit; returns how many."""
     model = engine.prepare(DesertHomeParams(), 2)
@@ -50,18 +42,17 @@ def play_range(setting: str, start: int, stop: int) -> int:
     return stop - start
 
 
-def games_per_second(setting: str, games: int, jobs: int) -> tuple[float, float]:
-    """(games per wall-clock second, games per CPU second) over `jobs` fresh processes."""
+def games_per_second(setting: str, games: int, jobs: int) -> Rate:
+    """Games per second over `jobs` fresh processes."""
     chunk = max(1, games // (jobs * 8))
     cuts = [(i, min(games, i + chunk)) for i in range(0, games, chunk)]
-    wall, cpu = time.perf_counter(), _cpu()
-    model = engine.prepare(DesertHomeParams(), 2)
-    engine.warm(model)  # as the runner: the workers inherit it
-    with ProcessPoolExecutor(jobs) as pool:
-        done = sum(pool.map(play_range, [setting] * len(cuts), *zip(*cuts, strict=True)))
-    wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+    with timed() as span:
+        model = engine.prepare(DesertHomeParams(), 2)
+        engine.warm(model)  # as the runner: the workers inherit it
+        with ProcessPoolExecutor(jobs) as pool:
+            done = sum(pool.map(play_range, [setting] * len(cuts), *zip(*cuts, strict=True)))
     assert done == games
-    return games / wall, games / cpu
+    return span.rate(games)
 
 
 def bench(games: dict[str, int] | None = None, jobs: int = JOBS) -> list[tuple[str, str]]:
@@ -71,19 +62,15 @@ def bench(games: dict[str, int] | None = None, jobs: int = JOBS) -> list[tuple[s
     for setting, n in (games or GAMES).items():
         if setting.endswith("readable rules") and engine._kernel is None:
             continue  # that is the bot's line already
-        rate, per_cpu = rates[setting] = games_per_second(setting, n, jobs)
-        rows.append(
-            (
-                f"desert-home {setting}, {n} games, {jobs} processes",
-                f"{rate:,.0f} games/s wall clock ({per_cpu:,.0f} per CPU second)",
-            )
-        )
+        rate = rates[setting] = games_per_second(setting, n, jobs)
+        rows.append((f"desert-home {setting}, {n} games, {jobs} processes", rate.text()))
     fast, slow = rates.get("greedy"), rates.get("greedy, readable rules")
     if fast and slow:
         rows.append(
             (
                 "desert-home greedy, kernel over the readable rules (issue 22)",
-                f"{fast[0] / slow[0]:.1f}x wall clock, {fast[1] / slow[1]:.1f}x per CPU second "
+                f"{fast.wall / slow.wall:.1f}x wall clock, "
+                f"{fast.cpu / slow.cpu:.1f}x per CPU second "
                 f"(target: at least {GREEDY_TARGET}x)",
             )
         )

@@ -80,7 +80,8 @@ def refuge_parts(state: State) -> Refuges:
             counted = sum(min(v, goal) for c, v in enumerate(vs) if c != blue)
             parts.append((counted, short, vs[blue]))
         state.memo[key] = values, parts, {}
-    return state.memo[key]
+    found: Refuges = state.memo[key]
+    return found
 
 
 class Judge:

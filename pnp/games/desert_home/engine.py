@@ -24,12 +24,15 @@ from pnp import fastpath
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.desert_home import rules
-from pnp.games.desert_home.bots import BOT_NAMES, make_bot
-from pnp.games.desert_home.compiled import _kernel
+from pnp.games.desert_home.bots import BOT_NAMES
+from pnp.games.desert_home.bots import make_bot as make_bot
+from pnp.games.desert_home.compiled import _kernel as _kernel
 from pnp.games.desert_home.compiled import kernel_board as _kernel_board
 from pnp.games.desert_home.model import PlayModel, play_model
 from pnp.games.desert_home.params import DesertHomeParams, validate
-from pnp.games.desert_home.state import COUNTED, State, new_state
+from pnp.games.desert_home.state import COUNTED, State
+from pnp.games.desert_home.state import new_state as new_state
+from pnp.hooks import EngineHooks
 from pnp.outcome import GameRecord, SimOption
 from pnp.params import validate_params
 
@@ -128,3 +131,9 @@ def _play_compiled(
     return GameRecord(
         turns=turns, end=end, scores=scores, winners=winners, leaders=leaders, counters=counters
     )
+
+
+# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+HOOKS = EngineHooks[PlayModel](
+    ratios=RATIOS, mcts_budget=MCTS_BUDGET, playout_turns=PLAYOUT_TURNS, warm=warm
+)

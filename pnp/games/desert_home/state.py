@@ -41,7 +41,7 @@ from pnp.games.desert_home.rules import (
 )
 from pnp.games.desert_home.value import cutoff_reward
 from pnp.outcome import GameRecord, Outcome
-from pnp.state import CHANCE, TERMINAL
+from pnp.state import CHANCE, TERMINAL, EstimatesWins, PlaysOut, Resamples, Stands
 
 DIE = [(action, 1 / 6) for action in ROLLS]
 """A die's chance outcomes: each number alike."""
@@ -257,3 +257,12 @@ def setup(model: PlayModel, rng: random.Random, max_rounds: int = MAX_ROUNDS) ->
         blue=model.blue,
         max_rounds=max_rounds,
     )
+
+
+HOOKS: tuple[type[Resamples], type[PlaysOut], type[Stands], type[EstimatesWins]] = (
+    State,
+    State,
+    State,
+    State,
+)
+"""What `State` offers beyond the game-state API (`pnp.state`), each checked by mypy."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import random
-import resource
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ from functools import partial
 
 from pnp.games.exploding_dice import engine, kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
+from pnp.rates import Rate, timed
 
 TARGET = 100
 GAMES = {"random": 200_000, "greedy": 20_000}
@@ -34,34 +34,26 @@ ANCHOR_SECONDS = 3.0
 """About how long each one-process rate is measured for."""
 
 
-def one_process_rate(play: Callable[[random.Random], object]) -> tuple[float, float]:
-    """(games per wall-clock second, per CPU second) of `play` over games "1:0", "1:1",
-    ... for about `ANCHOR_SECONDS` (at least 20 games)."""
-    n, start, cpu = 0, time.perf_counter(), time.process_time()
-    while n < 20 or time.perf_counter() - start < ANCHOR_SECONDS:
-        play(random.Random(f"1:{n}"))
-        n += 1
-    return n / (time.perf_counter() - start), n / (time.process_time() - cpu)
+def one_process_rate(play: Callable[[random.Random], object]) -> Rate:
+    """Games per second of `play` over games "1:0", "1:1", ... for about `ANCHOR_SECONDS`
+    (at least 20 games), in this process."""
+    n = 0
+    with timed(children=False) as span:
+        start = time.perf_counter()
+        while n < 20 or time.perf_counter() - start < ANCHOR_SECONDS:
+            play(random.Random(f"1:{n}"))
+            n += 1
+    return span.rate(n)
 
 
-def _children_cpu() -> float:
-    """CPU seconds of this process's finished children (and theirs: the workers)."""
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return kids.ru_utime + kids.ru_stime
-
-
-def command_rate(games: int, bot: str, jobs: int = 2) -> tuple[float, float]:
-    """(games per wall-clock second, per CPU second over its processes) of the whole
-    `pnp simulate` command, start-up included."""
+def command_rate(games: int, bot: str, jobs: int = 2) -> Rate:
+    """Games per second of the whole `pnp simulate` command (its processes' CPU), start-up
+    included."""
     args = [sys.executable, "-m", "pnp", "simulate", "exploding-dice", "--games", str(games)]
     args += ["--jobs", str(jobs), "--bot", bot, "--json", os.devnull]
-    start, cpu = time.perf_counter(), _children_cpu()
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    return games / (time.perf_counter() - start), games / (_children_cpu() - cpu)
-
-
-def _rate(wall: float, cpu: float) -> str:
-    return f"{wall:,.0f} games/s ({cpu:,.0f} per CPU second)"
+    with timed() as span:
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    return span.rate(games)
 
 
 def bench() -> list[tuple[str, str]]:
@@ -73,16 +65,16 @@ def bench() -> list[tuple[str, str]]:
         anchor = one_process_rate(partial(engine.play_one, model, 4, bot, reference=True))
         ours = command_rate(games, bot)
         fast = one_process_rate(partial(engine.play_fast, model, 4, bot))
-        ratio = ours[0] / anchor[0]
+        ratio = ours.wall / anchor.wall
         goal = f"target >= {TARGET}x: {'met' if ratio >= TARGET else 'NOT met'}"
         rows += [
             (
                 f"exploding-dice {bot}: pnp simulate --games {games:,} --jobs 2 ({path})",
-                f"{_rate(*ours)} for the whole command, {ratio:,.0f}x the anchor"
+                f"{ours.text()} for the whole command, {ratio:,.0f}x the anchor"
                 + (f" ({goal})" if bot == "random" else ""),
             ),
-            (f"exploding-dice {bot}: readable rules, one process (the anchor)", _rate(*anchor)),
-            (f"exploding-dice {bot}: Python fast path, one process", _rate(*fast)),
+            (f"exploding-dice {bot}: readable rules, one process (the anchor)", anchor.text()),
+            (f"exploding-dice {bot}: Python fast path, one process", fast.text()),
         ]
     return rows
 

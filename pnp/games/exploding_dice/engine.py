@@ -17,6 +17,7 @@ whole chunk of seeds at once.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -25,9 +26,12 @@ from pnp.chance import below, pick
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.exploding_dice import kernel, rules
-from pnp.games.exploding_dice.bots import BOT_NAMES, make_bot
+from pnp.games.exploding_dice.bots import BOT_NAMES
+from pnp.games.exploding_dice.bots import make_bot as make_bot
+from pnp.games.exploding_dice.grid import Board
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play_model
 from pnp.games.exploding_dice.rules import Termination
+from pnp.hooks import EngineHooks
 from pnp.memo import PerModel
 from pnp.outcome import GameRecord, SimOption
 
@@ -41,7 +45,6 @@ PLAYOUT_TURNS = 10
 (`State.standing`): a short look ahead, scored, makes a stronger bot than playing on to
 the end of a game of twenty-odd turns (README, the skill trace at 50 and 200 playouts)."""
 COUNTERS: dict[str, str] = {}
-RATIOS: dict[str, tuple[str, str]] = {}
 OPTIONS = (SimOption("two_colours", "Two players, two colours each.", label="two colours each"),)
 ABSTRACTION = ""
 TERMINATION = Termination
@@ -138,14 +141,14 @@ def play_many(
 # --- tables -----------------------------------------------------------------------------
 
 
-class _Memo(dict):
+class _Memo(dict[int, Any]):
     """A dict that fills itself from `fn` on a miss (tables too big to precompute)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn: Callable[[int], Any]) -> None:
         super().__init__()
         self.fn = fn
 
-    def __missing__(self, key):
+    def __missing__(self, key: int) -> Any:
         if len(self) > 1 << 21:  # keep a long run's memory bounded
             self.clear()
         value = self[key] = self.fn(key)
@@ -167,7 +170,7 @@ class _Tables:
     """
 
     def __init__(self, model: PlayModel) -> None:
-        board = rules.Board.of(model)
+        board = Board.of(model)
         n2 = model.n * model.n
         self.n2 = n2
         self.full = (1 << n2) - 1
@@ -282,7 +285,16 @@ _tables: PerModel[PlayModel, _Tables | None] = PerModel(_build_tables)
 # --- the fast game ------------------------------------------------------------------------
 
 
-def _apply_push(t: _Tables, cell, cm, fm, zv, occ: int, e: int, code: int) -> int:
+def _apply_push(
+    t: _Tables,
+    cell: list[int],
+    cm: list[int],
+    fm: list[int],
+    zv: list[int],
+    occ: int,
+    e: int,
+    code: int,
+) -> int:
     """Slide the die `code` in at entry `e`, updating every mask; returns the occupancy."""
     land, _, moves, after = t.push[e][occ & t.lmask[e]]
     for src, dst, xb, zs, zd in moves:
@@ -302,7 +314,7 @@ def _apply_push(t: _Tables, cell, cm, fm, zv, occ: int, e: int, code: int) -> in
     return (occ & ~t.lmask[e]) | after
 
 
-def _gains(t: _Tables, cell, cm, fm) -> list[int]:
+def _gains(t: _Tables, cell: list[int], cm: list[int], fm: list[int]) -> list[int]:
     """Steps 4 and 5: each colour's points on this grid (the grid is left as it is)."""
     adj, bits = t.adj, t.bits
     gains = [0] * t.colours
@@ -317,9 +329,21 @@ def _gains(t: _Tables, cell, cm, fm) -> list[int]:
     return gains
 
 
-def _greedy_entry(t: _Tables, cell, cm, fm, occ, legal, code, own, others, rng) -> int:
+def _greedy_entry(
+    t: _Tables,
+    cell: list[int],
+    cm: list[int],
+    fm: list[int],
+    occ: int,
+    legal: Sequence[int],
+    code: int,
+    own: Sequence[int],
+    others: Sequence[Sequence[int]],
+    rng: random.Random,
+) -> int:
     """The greedy bot's entry: best own gain minus best opponent gain; ties uniform."""
-    best_value, best = None, []
+    best_value: int | None = None
+    best: list[int] = []
     dummy = [0] * t.zones
     for e in legal:
         c2, cm2, fm2 = list(cell), list(cm), list(fm)
@@ -333,7 +357,9 @@ def _greedy_entry(t: _Tables, cell, cm, fm, occ, legal, code, own, others, rng) 
     return pick(rng, best)
 
 
-def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Random):
+def _play_fast(
+    t: _Tables, players: int, each: int, greedy: bool, rng: random.Random
+) -> tuple[int, Termination, list[int], tuple[tuple[int, ...], ...], list[int]]:
     """One game with the same rules and the same random draws as `rules.play_game`.
 
     Deliberately one long loop over local variables: this is the hot path of every
@@ -540,3 +566,9 @@ def _play_fast(t: _Tables, players: int, each: int, greedy: bool, rng: random.Ra
             end = Termination.TIMEOUT
         seat = (seat + 1) % players
     return turns, end, scores, owners, leaders
+
+
+# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+HOOKS = EngineHooks[PlayModel](
+    playout_turns=PLAYOUT_TURNS, warm=warm, degenerate=degenerate, play_many=play_many
+)

@@ -20,12 +20,6 @@ def has_room(state: State, entry: int) -> bool:
     return any(state.grid[c] is None for c in state.board.lines[entry])
 
 
-def landing_cell(state: State, entry: int) -> int:
-    """Where the new die ends after the push: right behind the line's dice."""
-    line = state.board.lines[entry]
-    return line[sum(state.grid[c] is not None for c in line)]
-
-
 def breaks_restriction(state: State, entry: int, die: int, face: int) -> bool:
     """True if, after the push, the new die touches a die of its own colour (`face` does
     not matter)."""

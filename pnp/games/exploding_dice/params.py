@@ -67,6 +67,8 @@ class ExplodingDiceParams(CardGroup, TinGroup, DiceGroup):
 
 @dataclass(frozen=True)
 class Die:
+    """One die of the kit: its colour and the faces printed on it."""
+
     colour: int  # index into colours
     faces: tuple[int, ...]
 

@@ -46,7 +46,7 @@ from pnp.games.exploding_dice.entries import legal_entries, restricted_entries
 from pnp.games.exploding_dice.grid import Board, push
 from pnp.games.exploding_dice.params import PlayModel
 from pnp.outcome import CUTOFF, GameRecord, Outcome
-from pnp.state import CHANCE, TERMINAL
+from pnp.state import CHANCE, TERMINAL, PlaysOut, Stands
 
 MAX_TURNS = 1000
 TARGET = 50
@@ -516,3 +516,7 @@ def _names(
     colours: tuple[str, ...], owners: tuple[tuple[int, ...], ...]
 ) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(colours[c] for c in cs) for cs in owners)
+
+
+HOOKS: tuple[type[Stands], type[PlaysOut]] = (State, State)
+"""What `State` offers beyond the game-state API (`pnp.state`), each checked by mypy."""

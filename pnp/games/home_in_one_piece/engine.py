@@ -16,10 +16,12 @@ from typing import Any
 from pnp.errors import PnpError
 from pnp.forward import play
 from pnp.games.home_in_one_piece import compiled, rules
-from pnp.games.home_in_one_piece.bots import BOT_NAMES, make_bot
+from pnp.games.home_in_one_piece.bots import BOT_NAMES
+from pnp.games.home_in_one_piece.bots import make_bot as make_bot
 from pnp.games.home_in_one_piece.model import REACH, PlayModel, play_model
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.state import State, new_game
+from pnp.hooks import EngineHooks
 from pnp.outcome import GameRecord, SimOption
 
 BOTS = BOT_NAMES
@@ -110,3 +112,14 @@ def play_one(
     if not reference and compiled.available():
         return compiled.play(model, seat.name == "greedy", rng).record()
     return play(new_state(model, players), [seat] * players, rng).record(tuple(COUNTERS))
+
+
+# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+HOOKS = EngineHooks[PlayModel](
+    ratios=RATIOS,
+    totals=TOTALS,
+    mcts_budget=MCTS_BUDGET,
+    playout_turns=PLAYOUT_TURNS,
+    mcts_exploration=MCTS_EXPLORATION,
+    warm=warm,
+)

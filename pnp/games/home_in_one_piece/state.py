@@ -64,7 +64,7 @@ from pnp.games.home_in_one_piece.rules import (
     touches_left,
 )
 from pnp.outcome import GameRecord, Outcome
-from pnp.state import CHANCE, TERMINAL
+from pnp.state import CHANCE, TERMINAL, EstimatesWins, HasPolicy, ParsesActions, Stands
 
 Action = int | Move | End
 """A roll (blobs showing) at a chance node; a touch or `END` at a seat's decision."""
@@ -317,3 +317,12 @@ def _blob_number(name: str) -> int:
     if not name.startswith("b"):
         raise ValueError(f"not a blob: {name!r}")
     return int(name[1:])
+
+
+HOOKS: tuple[type[ParsesActions[Action]], type[HasPolicy], type[Stands], type[EstimatesWins]] = (
+    State,
+    State,
+    State,
+    State,
+)
+"""What `State` offers beyond the game-state API (`pnp.state`), each checked by mypy."""

@@ -17,15 +17,15 @@ from __future__ import annotations
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from pnp.games.parcheesi import engine
+from pnp.games.parcheesi.compiled import kernel as parcheesi_kernel
 from pnp.games.parcheesi.params import ParcheesiParams
+from pnp.rates import Rate, timed
 
 JOBS = 2
 GAMES = {2: 8000, 4: 4000}  # per player count: a few seconds of each engine
@@ -33,13 +33,6 @@ TARGET = 3
 BATCH = 200  # games per kernel call, as the runner hands them to an engine's `play_many`
 """Issue 22: at least this many times maedn's games per second, at 2 players and at 4."""
 ANCHOR = Path(__file__).with_name("maedn_bench.py")
-
-
-def _cpu() -> float:
-    """CPU seconds of this process and its finished children (the pool's workers)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def play_range(players: int, bot: str, rules: str, compiled: bool, start: int, stop: int) -> int:
@@ -65,13 +58,12 @@ def games_per_second(
     bot: str = "random",
     rules: str = "seed",
     compiled: bool = True,
-) -> tuple[float, float]:
-    """(games per wall-clock second, per CPU second) over `jobs` fresh processes."""
+) -> Rate:
+    """Games per second over `jobs` fresh processes."""
     chunk = max(1, games // (jobs * 8))
     cuts = [(i, min(games, i + chunk)) for i in range(0, games, chunk)]
     n = len(cuts)
-    wall, cpu = time.perf_counter(), _cpu()
-    with ProcessPoolExecutor(jobs) as pool:
+    with timed() as span, ProcessPoolExecutor(jobs) as pool:
         done = sum(
             pool.map(
                 play_range,
@@ -82,9 +74,8 @@ def games_per_second(
                 *zip(*cuts, strict=True),
             )
         )
-    wall, cpu = time.perf_counter() - wall, _cpu() - cpu
     assert done == games
-    return games / wall, games / cpu
+    return span.rate(games)
 
 
 def anchor_python() -> str | None:
@@ -96,8 +87,8 @@ def anchor_python() -> str | None:
     return sys.executable if probe.returncode == 0 else None
 
 
-def anchor_per_second(players: int, games: int, jobs: int = JOBS) -> tuple[float, float] | str:
-    """OpenSpiel maedn's (games per wall-clock second, per CPU second), or why not."""
+def anchor_per_second(players: int, games: int, jobs: int = JOBS) -> Rate | str:
+    """OpenSpiel maedn's games per second, or why not."""
     python = anchor_python()
     if python is None:
         return "not measured: no interpreter with open_spiel (make bench installs one)"
@@ -107,24 +98,18 @@ def anchor_per_second(players: int, games: int, jobs: int = JOBS) -> tuple[float
         last = (run.stderr.strip().splitlines() or ["no output"])[-1]
         return f"not measured: {last}"
     figures = json.loads(run.stdout)
-    return figures["per_second"], figures["per_cpu_second"]
-
-
-def _rate(wall: float, cpu: float) -> str:
-    return f"{wall:,.0f} games/s ({cpu:,.0f} per CPU second)"
+    return Rate(figures["per_second"], figures["per_cpu_second"])
 
 
 def bench() -> list[tuple[str, str]]:
     """(setting, result) rows: random playouts beside the anchor for 2 and 4 players with
     `JOBS` processes, then the other bots, rules and the readable rules without the kernel."""
     rows = []
-    kernel = "compiled kernel" if engine._kernel is not None else "readable rules (no kernel)"
+    kernel = "compiled kernel" if parcheesi_kernel is not None else "readable rules (no kernel)"
     for players, games in GAMES.items():
         ours = games_per_second(players, games)
         theirs = anchor_per_second(players, games // 2)
-        rows.append(
-            (f"parcheesi {players} players, random, --jobs {JOBS} ({kernel})", _rate(*ours))
-        )
+        rows.append((f"parcheesi {players} players, random, --jobs {JOBS} ({kernel})", ours.text()))
         label = f"OpenSpiel maedn {players} players, random, --jobs {JOBS}"
         if isinstance(theirs, str):
             rows.append((label, theirs))
@@ -132,8 +117,8 @@ def bench() -> list[tuple[str, str]]:
             rows.append(
                 (
                     label,
-                    f"{_rate(*theirs)}: parcheesi {ours[0] / theirs[0]:.1f}x wall clock, "
-                    f"{ours[1] / theirs[1]:.1f}x per CPU second (target: at least {TARGET}x)",
+                    f"{theirs.text()}: parcheesi {ours.wall / theirs.wall:.1f}x wall clock, "
+                    f"{ours.cpu / theirs.cpu:.1f}x per CPU second (target: at least {TARGET}x)",
                 )
             )
     for players, bot, rules, compiled in (
@@ -145,7 +130,7 @@ def bench() -> list[tuple[str, str]]:
         games = GAMES[4] if compiled else 100
         path = "" if compiled else ", readable rules"
         rate = games_per_second(players, games, bot=bot, rules=rules, compiled=compiled)
-        rows.append((f"parcheesi {players} players, {bot}, {rules} rules{path}", _rate(*rate)))
+        rows.append((f"parcheesi {players} players, {bot}, {rules} rules{path}", rate.text()))
     return rows
 
 

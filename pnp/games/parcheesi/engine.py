@@ -23,6 +23,7 @@ from pnp.games.parcheesi.compiled import board as _boards
 from pnp.games.parcheesi.compiled import kernel as _kernel
 from pnp.games.parcheesi.model import PlayModel, play_model
 from pnp.games.parcheesi.params import DICE, RULES, ParcheesiParams
+from pnp.hooks import EngineHooks
 from pnp.outcome import GameRecord, SimOption
 
 BOTS = BOT_NAMES
@@ -184,3 +185,13 @@ def _play_compiled(model: PlayModel, players: int, greedy: bool, rng: random.Ran
     )
     rng.setstate((version, words, gauss))
     return _record(model, seats, turns, end, pawns, leaders, counts)
+
+
+# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+HOOKS = EngineHooks[PlayModel](
+    ratios=RATIOS,
+    mcts_budget=MCTS_BUDGET,
+    playout_turns=PLAYOUT_TURNS,
+    warm=warm,
+    play_many=play_many,
+)

@@ -39,7 +39,7 @@ from pnp.games.parcheesi.rules import (
     three_doubles_penalty,
 )
 from pnp.outcome import CUTOFF, GameRecord, Outcome
-from pnp.state import CHANCE, TERMINAL
+from pnp.state import CHANCE, TERMINAL, PlaysOut, Stands
 
 
 class Termination(outcome.Termination):
@@ -304,3 +304,7 @@ def game_record(
     winners = tuple([s for s, n in enumerate(scores) if n == PAWNS]) if end == "home" else ()
     colours = tuple([(model.colours[c],) for c in seats])
     return GameRecord(turns, end, scores, winners, colours, tuple(leaders), dict(counters))
+
+
+HOOKS: tuple[type[PlaysOut], type[Stands]] = (State, State)
+"""What `State` offers beyond the game-state API (`pnp.state`), each checked by mypy."""
