@@ -214,6 +214,8 @@ def build_game(
                     machine_layers=doc.machine_layers,
                 )
                 result.files.append(write(pdf_name(slug, doc.name, kit.printing.paper), data))
+                if "jobs" in formats and not doc.name:
+                    result.files += _job_pdfs(kit, doc, write, say)
     result.files += _component_files(plans[0], write, formats, say)
     result.files += _cut_sheet_files(plans[0], write, formats, say)
     result.files += _image_exports(plans[0], write, formats, say, result.warnings)
@@ -276,6 +278,37 @@ def kit_documents(kit: Kit) -> list[Document]:
         pages = kit_pages(kit, d.sections, d.title, layers)
         docs.append(Document(d.name, d.title, pages, d.hairline, layers))
     return docs
+
+
+def job_pdf_name(slug: str, paper: str, number: int, job: str) -> str:
+    """`jobs/<game>-<paper>-<k>-<job>.pdf`: the k-th print job of the main PDF."""
+    return f"jobs/{slug}-{paper}-{number}-{job}.pdf"
+
+
+def print_jobs_of(doc: Document) -> list[tuple[str, list]]:
+    """The document's pages cut into its print jobs, in order: (job name, pages)."""
+    jobs: list[tuple[str, list]] = []
+    for page in doc.pages:
+        if jobs and jobs[-1][0] == page.job:
+            jobs[-1][1].append(page)
+        else:
+            jobs.append((page.job, [page]))
+    return jobs
+
+
+def _job_pdfs(kit: Kit, doc: Document, write: _Writer, say: Progress) -> list[Path]:
+    """One PDF per print job of the main PDF, its pages as numbered in the whole kit (the
+    cover's page ranges still find them), so each stock is loaded and printed once."""
+    from pnp.render.pdf import render_pdf
+
+    files = []
+    paper = kit.printing.paper
+    for k, (job, pages) in enumerate(print_jobs_of(doc), start=1):
+        say(f"{kit.game}: rendering the {paper} {job} print job")
+        title = f"{kit.title} - {doc.title}, print job {k}: {job.replace('-', ' ')}"
+        data = render_pdf(pages, title, hairline=doc.hairline, machine_layers=doc.machine_layers)
+        files.append(write(job_pdf_name(kit.game, paper, k, job), data))
+    return files
 
 
 def cut_sheets_of(kit: Kit) -> list[Component]:

@@ -370,6 +370,15 @@ class PrintParams:
         file=True,
     )
     laser_engrave: bool = param(False, help="LightBurn projects: engrave the parts' art too")
+    alignment_test: bool = param(
+        True,
+        help="a double-sided job starts with the duplex alignment test "
+        "(off: one test printed for several kits)",
+    )
+    board_on_card: bool = param(
+        False,
+        help="tiled board sheets print on card stock (off: plain paper, glued onto board)",
+    )
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,14 @@ def build(
             "on request (print-on-demand, Tabletop Simulator images)."
         ),
     ] = ",".join(FORMATS),
+    split_by_stock: Annotated[
+        bool,
+        typer.Option(
+            "--split-by-stock",
+            help="Also write each kit's print jobs (one stock, one or two sides) as PDFs of "
+            "their own in OUT/<game>/jobs/ (the same as adding 'jobs' to --format).",
+        ),
+    ] = False,
 ) -> None:
     """Build print-ready kits into OUT/<game>/ and the gallery OUT/index.html.
 
@@ -102,7 +110,7 @@ def build(
 
     slugs = game_slugs(game)
     papers = [paper_name(paper)] if paper is not None else None
-    formats = format_list(format)
+    formats = format_list(format) + (["jobs"] if split_by_stock else [])
     folder = output_folder(out)
     kept = "nothing kept (--out is the null device)" if is_null_device(folder) else ""
     built, failed = [], []
