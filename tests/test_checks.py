@@ -185,7 +185,8 @@ def test_a_fold_down_a_gap_between_the_dice_shows_on_a_halo_along_it():
     assert len(folds) == len(c.fold_lines) == 3
     halos = [s for s in c.shapes("art") if any(s.geom.equals(f.geom) for f in folds)]
     assert len(halos) == 3 and all(h.style.stroke == "#FFFFFF" for h in halos)
-    assert all(h.style.stroke_width > f.style.stroke_width for h, f in zip(halos, folds, strict=True))
+    widths = zip(halos, folds, strict=True)
+    assert all(h.style.stroke_width > f.style.stroke_width for h, f in widths)
 
 
 def test_a_cut_along_a_pieces_edge_shows_by_the_edge_but_a_hole_inside_must_show_itself():
