@@ -342,24 +342,27 @@ class _Writer:
 def _cut_sheet_files(plan: Planned, write: _Writer, formats: set[str], say: Progress) -> list[Path]:
     """`cut/<name>-<n>.svg`, `.dxf` and `.lbrn2`: the parts packed onto beds, every layer
     kept (the LightBurn project with its material's laser preset)."""
-    from pnp.render.dxf import component_dxf
+    from pnp.render.dxf import DXF_LAYER_ORDER, component_dxf
+    from pnp.render.laser import load_presets, sheet_notes
     from pnp.render.svg import component_svg
 
     kit = plan.kit
     files = []
-    from pnp.render.laser import load_presets
 
-    presets = load_presets(kit.printing.laser_presets) if "lbrn2" in formats else None
+    presets = load_presets(kit.printing.laser_presets) if formats & {"lbrn2", "dxf"} else None
     for sheet in plan.sheets:
         say(f"{kit.game}: cut sheet {sheet.name}")
         if "svg" in formats:
             data = component_svg(sheet).encode("utf-8")  # sheets come prepared
             files.append(write(f"cut/{sheet.name}.svg", data))
-        if "dxf" in formats:
-            dxf = component_dxf(sheet)
+        if "dxf" in formats and presets is not None:
+            preset = presets.for_material(_material(sheet.name))
+            layers = tuple(layer for layer in DXF_LAYER_ORDER if sheet.shapes(layer))
+            notes = sheet_notes(sheet.name, sheet.meta, (sheet.width, sheet.height), preset, layers)
+            dxf = component_dxf(sheet, notes)
             if dxf is not None:
                 files.append(write(f"cut/{sheet.name}.dxf", dxf))
-        if presets is not None:
+        if "lbrn2" in formats and presets is not None:
             from pnp.render.lbrn2 import sheet_lbrn2
 
             preset = presets.for_material(_material(sheet.name))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 import shapely
@@ -326,7 +326,7 @@ def fold_crossings(component: Component) -> list[tuple[int, str]]:
     """(fold number, what) for every fold line of `component` that runs over something
     its kit keeps clear of folds (`meta["fold_clear"]`: (what, shape) pairs, such as a
     board's arrows and die points). A fold that only touches a shape's edge is clear."""
-    keep = component.meta.get("fold_clear") or ()
+    keep = cast("list[tuple[str, BaseGeometry]]", component.meta.get("fold_clear", []))
     out = []
     for k, (a, b) in enumerate(component.fold_lines, start=1):
         line = LineString([a, b])
