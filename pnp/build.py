@@ -29,7 +29,7 @@ from pnp.gallery import MANIFEST, manifest_text, pdf_name
 from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paint import with_trim_lines
-from pnp.paper import PAPERS, get_paper
+from pnp.paper import PAPERS, STICKER_PAPER, get_paper
 from pnp.params import apply_values, validate_params
 from pnp.prepare import Machine, prepare
 from pnp.scene import CUT_LAYERS, PRINTED_MACHINE_LAYERS, Component
@@ -235,6 +235,8 @@ def kit_pages(
 
     paper = get_paper(kit.printing.paper, kit.printing.margin)
     chosen = kit.sections if sections is None else sections
+    if sections is None and not kit.printing.sticker_sheets:  # on the shared sheet instead
+        chosen = [s for s in chosen if s.stock != STICKER_PAPER]
 
     def printed(name: str) -> Component:
         return with_trim_lines(kit.component(name), machine_layers)
@@ -278,6 +280,59 @@ def kit_documents(kit: Kit) -> list[Document]:
         pages = kit_pages(kit, d.sections, d.title, layers)
         docs.append(Document(d.name, d.title, pages, d.hairline, layers))
     return docs
+
+
+SHARED = "shared"
+"""The folder of the sheets several kits share (`build_shared`)."""
+
+
+def shared_pdf_name(paper: str) -> str:
+    return f"{SHARED}/shared-sheets-{paper}.pdf"
+
+
+def build_shared(
+    slugs: list[str],
+    papers: Iterable[str] | None,
+    stage: Staging,
+    config: Path | None = None,
+    progress: Progress | None = None,
+) -> list[Path]:
+    """`shared/shared-sheets-<paper>.pdf`: what several kits print once between them, the
+    duplex alignment test (first) and one run of sticker paper holding every kit's
+    stickers, small sections sharing a sheet where there is room. The kits themselves are
+    built with `alignment_test` and `sticker_sheets` off."""
+    from pnp.layout.document import Section, build_document
+    from pnp.render.pdf import render_pdf
+
+    say = progress or (lambda _msg: None)
+    files = []
+    for paper_name in papers or PAPERS:
+        sections: list[Section] = []
+        printing: PrintParams | None = None
+        for slug in slugs:
+            _, kit = make_kit(slug, config, paper_name)
+            printing = printing or kit.printing
+            for s in kit.sections:
+                if s.stock == STICKER_PAPER:
+                    comps = [
+                        with_trim_lines(kit.component(n), PRINTED_MACHINE_LAYERS) for n in s.names
+                    ]
+                    sections.append(
+                        Section(f"{kit.title}: {s.title}", comps, s.note, s.scale, s.stock)
+                    )
+        if printing is None:
+            continue
+        printing = dataclasses.replace(printing, alignment_test=True)
+        paper = get_paper(printing.paper, printing.margin)
+        title = "Shared sheets"
+        kits = ", ".join(get_game(s).title for s in slugs)
+        pages = build_document(
+            title, sections, paper, printing, subtitle=f"Printed once for {kits}", test_first=True
+        )
+        say(f"shared sheets: rendering the {paper.name} PDF")
+        data = render_pdf(pages, title)
+        files.append(stage.write_bytes(shared_pdf_name(paper.name), data))
+    return files
 
 
 def job_pdf_name(slug: str, paper: str, number: int, job: str) -> str:

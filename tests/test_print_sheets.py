@@ -99,3 +99,41 @@ def test_each_print_job_is_a_pdf_of_its_own(mode: str, tmp_path: Path) -> None:
         assert [p.title for p in pages] == [p.title for p in whole[r.first - 1 : r.last]]
         if r.duplex:
             assert len(pages) % 2 == 0
+
+
+@pytest.mark.slow
+def test_shared_sheets_print_the_alignment_test_and_every_kits_stickers_once(
+    tmp_path: Path,
+) -> None:
+    """`--shared-sheets`: the kits leave out their alignment test and sticker pages; one
+    shared PDF prints the test first (double-sided) and every kit's stickers on sticker
+    paper, on fewer sheets than the kits took one each."""
+    from pnp.build import build_shared
+    from pnp.cli import SHARED_VALUES
+    from pnp.staging import Staging
+
+    slugs = ["home-in-one-piece", "desert-home"]
+    with Staging(tmp_path) as stage:
+        for slug in slugs:
+            build_game(slug, ["a4"], tmp_path, formats=["pdf"], values=SHARED_VALUES, stage=stage)
+        build_shared(slugs, ["a4"], stage)
+    for slug in slugs:
+        pages = read_pages(tmp_path / slug / f"{slug}-a4.pdf")
+        assert not [p for p in pages if "alignment" in p.title or "sticker" in p.title]
+        assert "alignment test the kits share" in " ".join(pages[0].text.split())
+    pages = read_pages(tmp_path / "shared" / "shared-sheets-a4.pdf")
+    ranges = print_ranges(pages[0])
+    assert sheet_faults(pages, ranges) == []
+    assert [(r.stock, r.duplex) for r in ranges] == [
+        ("plain paper", False),
+        ("card stock", True),
+        ("sticker paper", False),
+    ]
+    assert [p.title for p in pages[1:3]] == [
+        "Duplex alignment test — front",
+        "Duplex alignment test — back",
+    ]
+    stickers = pages[ranges[2].first - 1 : ranges[2].last]
+    said = " ".join(p.title for p in stickers)
+    assert "Home in One Piece" in said and "Desert Home" in said
+    assert len(stickers) < len(slugs)  # one sheet holds both kits' stickers

@@ -177,6 +177,11 @@ def print_lines(ranges: list[PrintRange], body: list[Page], printing: PrintParam
                     f" Print the alignment test (pages {test[0]}–{test[0] + 1}) first and set "
                     "back_offset_x and back_offset_y as it reads."
                 )
+            elif not printing.alignment_test:
+                line += (
+                    " First print the alignment test the kits share (in shared/, with the "
+                    "sticker sheets) and set back_offset_x and back_offset_y as it reads."
+                )
         boards = [p for p in inside if _is_board(p)]
         if boards:
             line += (

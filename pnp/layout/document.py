@@ -110,6 +110,7 @@ def build_document(
     overlap: float = GLUE_OVERLAP,
     cutout_gap: float = CUTOUT_GAP,
     materials: tuple[str, ...] = (),
+    test_first: bool = False,
 ) -> list[Page]:
     """Every page of a kit, in print order, numbered, with header and footer on each.
 
@@ -118,7 +119,9 @@ def build_document(
     pieces have backs, after the duplex alignment test), then card stock single-sided,
     then any other stock. A double-sided job holds only sheets with backs, so no sheet
     goes through the printer twice for a blank reverse. `materials` lists what a maker
-    needs besides the printout (shown on the cover)."""
+    needs besides the printout (shown on the cover). `test_first` prints the alignment test
+    as a double-sided job of its own when nothing else has backs (the sheets several kits
+    share)."""
     check_back_offset(printing)
     placeholder = blank_page(paper, "Cover and contents", "Cover")
     placeholder.reading = True
@@ -135,7 +138,10 @@ def build_document(
     pages = with_folds(pages, paper) if folded else with_backs(pages, printing)
     ranges: list[PrintRange] = []
     everything: list[Page] = []
-    for stock, duplex, job in print_jobs(pages):
+    found = print_jobs(pages)
+    if test_first and printing.duplex != "none" and not any(d for _, d, _ in found):
+        found.insert(1, (CARD_STOCK, True, []))
+    for stock, duplex, job in found:
         if duplex and printing.alignment_test:
             test = alignment_pages(paper, printing, ALIGNMENT_SECTION)
             job = [replace(p, stock=stock) for p in test] + job
