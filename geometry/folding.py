@@ -4,6 +4,7 @@ tent fold a standee is cut and folded to."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shapely import affinity
@@ -15,27 +16,57 @@ from geometry.shapes import centred_rounded_rect
 
 @dataclass(frozen=True)
 class FoldPlan:
-    """How to fold a w x h board: `cols` x `rows` panels; fold lines in board mm."""
+    """How to fold a w x h board: `cols` x `rows` panels; fold lines in board mm.
+
+    `xs` and `ys` place the folds (x of each vertical fold, y of each horizontal one);
+    left empty they split the board evenly. A fold moved off the even split to keep clear
+    of the art leaves panels of unequal size: the folded board is the largest one."""
 
     cols: int
     rows: int
     width: float
     height: float
+    xs: tuple[float, ...] = ()
+    ys: tuple[float, ...] = ()
+
+    @property
+    def fold_xs(self) -> tuple[float, ...]:
+        return self.xs or tuple(self.width * i / self.cols for i in range(1, self.cols))
+
+    @property
+    def fold_ys(self) -> tuple[float, ...]:
+        return self.ys or tuple(self.height * j / self.rows for j in range(1, self.rows))
 
     @property
     def folded_size(self) -> tuple[float, float]:
-        return (self.width / self.cols, self.height / self.rows)
+        return (_widest(self.fold_xs, self.width), _widest(self.fold_ys, self.height))
 
     @property
     def lines(self) -> tuple[tuple[tuple[float, float], tuple[float, float]], ...]:
-        out = []
-        for i in range(1, self.cols):
-            x = self.width * i / self.cols
-            out.append(((x, 0.0), (x, self.height)))
-        for j in range(1, self.rows):
-            y = self.height * j / self.rows
-            out.append(((0.0, y), (self.width, y)))
+        out = [((x, 0.0), (x, self.height)) for x in self.fold_xs]
+        out += [((0.0, y), (self.width, y)) for y in self.fold_ys]
         return tuple(out)
+
+
+def _widest(cuts: tuple[float, ...], length: float) -> float:
+    edges = (0.0, *cuts, length)
+    return max(b - a for a, b in zip(edges, edges[1:], strict=False))
+
+
+def _placed(n: int, length: float, allowed: Sequence[float] | None) -> tuple[float, ...] | None:
+    """Where `n - 1` folds go across `length`: evenly, or each on the allowed line nearest
+    its even place (distinct, in order); None when there are too few allowed lines."""
+    even = [length * i / n for i in range(1, n)]
+    if allowed is None:
+        return tuple(even)
+    free = sorted(allowed)
+    chosen: list[float] = []
+    for target in even:
+        rest = [a for a in free if not chosen or a > chosen[-1] + 1e-9]
+        if not rest:
+            return None
+        chosen.append(min(rest, key=lambda a: abs(a - target)))
+    return tuple(chosen)
 
 
 def container(width: float, height: float, radius: float) -> BaseGeometry:
@@ -54,10 +85,25 @@ def fits_inside(outline: BaseGeometry, box_: BaseGeometry, tolerance: float = 1e
     return False
 
 
-def fold_plan(width: float, height: float, box_: BaseGeometry) -> FoldPlan | None:
-    """The fewest folds (halves, then quarters) that make the board fit; None if none do."""
+def fold_plan(
+    width: float,
+    height: float,
+    box_: BaseGeometry,
+    allowed_x: Sequence[float] | None = None,
+    allowed_y: Sequence[float] | None = None,
+) -> FoldPlan | None:
+    """The fewest folds (halves, then quarters) that make the board fit; None if none do.
+
+    `allowed_x` and `allowed_y`, when given, are the only places a vertical or a
+    horizontal fold may go (the lines between the art, say): each fold takes the allowed
+    line nearest its even place, and a plan whose largest panel then misses the box gives
+    way to one with more folds."""
     for cols, rows in ((1, 1), (2, 1), (1, 2), (2, 2), (3, 1), (1, 3), (3, 2), (2, 3), (3, 3)):
-        plan = FoldPlan(cols, rows, width, height)
+        xs = _placed(cols, width, allowed_x)
+        ys = _placed(rows, height, allowed_y)
+        if xs is None or ys is None:
+            continue
+        plan = FoldPlan(cols, rows, width, height, xs, ys)
         w, h = plan.folded_size
         if fits_inside(centred_rounded_rect(0, 0, w, h, 0.5), box_):
             return plan

@@ -29,7 +29,7 @@ from pnp.gallery import MANIFEST, manifest_text, pdf_name
 from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paint import with_trim_lines
-from pnp.paper import PAPERS, get_paper
+from pnp.paper import PAPERS, STICKER_PAPER, get_paper
 from pnp.params import apply_values, validate_params
 from pnp.prepare import Machine, prepare
 from pnp.scene import CUT_LAYERS, PRINTED_MACHINE_LAYERS, Component
@@ -214,6 +214,8 @@ def build_game(
                     machine_layers=doc.machine_layers,
                 )
                 result.files.append(write(pdf_name(slug, doc.name, kit.printing.paper), data))
+                if "jobs" in formats and not doc.name:
+                    result.files += _job_pdfs(kit, doc, write, say)
     result.files += _component_files(plans[0], write, formats, say)
     result.files += _cut_sheet_files(plans[0], write, formats, say)
     result.files += _image_exports(plans[0], write, formats, say, result.warnings)
@@ -233,6 +235,8 @@ def kit_pages(
 
     paper = get_paper(kit.printing.paper, kit.printing.margin)
     chosen = kit.sections if sections is None else sections
+    if sections is None and not kit.printing.sticker_sheets:  # on the shared sheet instead
+        chosen = [s for s in chosen if s.stock != STICKER_PAPER]
 
     def printed(name: str) -> Component:
         return with_trim_lines(kit.component(name), machine_layers)
@@ -278,6 +282,90 @@ def kit_documents(kit: Kit) -> list[Document]:
     return docs
 
 
+SHARED = "shared"
+"""The folder of the sheets several kits share (`build_shared`)."""
+
+
+def shared_pdf_name(paper: str) -> str:
+    return f"{SHARED}/shared-sheets-{paper}.pdf"
+
+
+def build_shared(
+    slugs: list[str],
+    papers: Iterable[str] | None,
+    stage: Staging,
+    config: Path | None = None,
+    progress: Progress | None = None,
+) -> list[Path]:
+    """`shared/shared-sheets-<paper>.pdf`: what several kits print once between them, the
+    duplex alignment test (first) and one run of sticker paper holding every kit's
+    stickers, small sections sharing a sheet where there is room. The kits themselves are
+    built with `alignment_test` and `sticker_sheets` off."""
+    from pnp.layout.document import Section, build_document
+    from pnp.render.pdf import render_pdf
+
+    say = progress or (lambda _msg: None)
+    files = []
+    for paper_name in papers or PAPERS:
+        sections: list[Section] = []
+        printing: PrintParams | None = None
+        for slug in slugs:
+            _, kit = make_kit(slug, config, paper_name)
+            printing = printing or kit.printing
+            for s in kit.sections:
+                if s.stock == STICKER_PAPER:
+                    comps = [
+                        with_trim_lines(kit.component(n), PRINTED_MACHINE_LAYERS) for n in s.names
+                    ]
+                    sections.append(
+                        Section(f"{kit.title}: {s.title}", comps, s.note, s.scale, s.stock)
+                    )
+        if printing is None:
+            continue
+        printing = dataclasses.replace(printing, alignment_test=True)
+        paper = get_paper(printing.paper, printing.margin)
+        title = "Shared sheets"
+        kits = ", ".join(get_game(s).title for s in slugs)
+        pages = build_document(
+            title, sections, paper, printing, subtitle=f"Printed once for {kits}", test_first=True
+        )
+        say(f"shared sheets: rendering the {paper.name} PDF")
+        data = render_pdf(pages, title)
+        files.append(stage.write_bytes(shared_pdf_name(paper.name), data))
+    return files
+
+
+def job_pdf_name(slug: str, paper: str, number: int, job: str) -> str:
+    """`jobs/<game>-<paper>-<k>-<job>.pdf`: the k-th print job of the main PDF."""
+    return f"jobs/{slug}-{paper}-{number}-{job}.pdf"
+
+
+def print_jobs_of(doc: Document) -> list[tuple[str, list]]:
+    """The document's pages cut into its print jobs, in order: (job name, pages)."""
+    jobs: list[tuple[str, list]] = []
+    for page in doc.pages:
+        if jobs and jobs[-1][0] == page.job:
+            jobs[-1][1].append(page)
+        else:
+            jobs.append((page.job, [page]))
+    return jobs
+
+
+def _job_pdfs(kit: Kit, doc: Document, write: _Writer, say: Progress) -> list[Path]:
+    """One PDF per print job of the main PDF, its pages as numbered in the whole kit (the
+    cover's page ranges still find them), so each stock is loaded and printed once."""
+    from pnp.render.pdf import render_pdf
+
+    files = []
+    paper = kit.printing.paper
+    for k, (job, pages) in enumerate(print_jobs_of(doc), start=1):
+        say(f"{kit.game}: rendering the {paper} {job} print job")
+        title = f"{kit.title} - {doc.title}, print job {k}: {job.replace('-', ' ')}"
+        data = render_pdf(pages, title, hairline=doc.hairline, machine_layers=doc.machine_layers)
+        files.append(write(job_pdf_name(kit.game, paper, k, job), data))
+    return files
+
+
 def cut_sheets_of(kit: Kit) -> list[Component]:
     """The kit's cut parts, with their copies, packed onto the chosen cutter bed: a run of
     sheets per material group, named after it."""
@@ -309,24 +397,27 @@ class _Writer:
 def _cut_sheet_files(plan: Planned, write: _Writer, formats: set[str], say: Progress) -> list[Path]:
     """`cut/<name>-<n>.svg`, `.dxf` and `.lbrn2`: the parts packed onto beds, every layer
     kept (the LightBurn project with its material's laser preset)."""
-    from pnp.render.dxf import component_dxf
+    from pnp.render.dxf import DXF_LAYER_ORDER, component_dxf
+    from pnp.render.laser import load_presets, sheet_notes
     from pnp.render.svg import component_svg
 
     kit = plan.kit
     files = []
-    from pnp.render.laser import load_presets
 
-    presets = load_presets(kit.printing.laser_presets) if "lbrn2" in formats else None
+    presets = load_presets(kit.printing.laser_presets) if formats & {"lbrn2", "dxf"} else None
     for sheet in plan.sheets:
         say(f"{kit.game}: cut sheet {sheet.name}")
         if "svg" in formats:
             data = component_svg(sheet).encode("utf-8")  # sheets come prepared
             files.append(write(f"cut/{sheet.name}.svg", data))
-        if "dxf" in formats:
-            dxf = component_dxf(sheet)
+        if "dxf" in formats and presets is not None:
+            preset = presets.for_material(_material(sheet.name))
+            layers = tuple(layer for layer in DXF_LAYER_ORDER if sheet.shapes(layer))
+            notes = sheet_notes(sheet.name, sheet.meta, (sheet.width, sheet.height), preset, layers)
+            dxf = component_dxf(sheet, notes)
             if dxf is not None:
                 files.append(write(f"cut/{sheet.name}.dxf", dxf))
-        if presets is not None:
+        if "lbrn2" in formats and presets is not None:
             from pnp.render.lbrn2 import sheet_lbrn2
 
             preset = presets.for_material(_material(sheet.name))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 import shapely
+from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
@@ -321,6 +322,41 @@ def printed_checks(documents: list[tuple[tuple[str, ...], list[Component]]]) -> 
     return out
 
 
+def fold_crossings(component: Component) -> list[tuple[int, str]]:
+    """(fold number, what) for every fold line of `component` that runs over something
+    its kit keeps clear of folds (`meta["fold_clear"]`: (what, shape) pairs, such as a
+    board's arrows and die points). A fold that only touches a shape's edge is clear."""
+    keep = cast("list[tuple[str, BaseGeometry]]", component.meta.get("fold_clear", []))
+    out = []
+    for k, (a, b) in enumerate(component.fold_lines, start=1):
+        line = LineString([a, b])
+        for what, shape in keep:
+            inner = shape.buffer(-FOLD_TOUCH)
+            if not inner.is_empty and line.intersects(inner):
+                out.append((k, what))
+    return out
+
+
+FOLD_TOUCH = 0.01
+"""mm a fold may graze a shape it keeps clear of (it runs along a gap's edge)."""
+
+
+def check_fold_crossings(component: Component) -> list[Finding]:
+    """A fold over an arrow or a die point puts a crease where the play happens: one
+    error per fold that crosses what its kit keeps clear."""
+    crossed: dict[int, list[str]] = {}
+    for k, what in fold_crossings(component):
+        crossed.setdefault(k, []).append(what)
+    out = []
+    for k, whats in sorted(crossed.items()):
+        (x0, y0), (x1, y1) = component.fold_lines[k - 1]
+        where = f"x = {x0:.2f} mm" if abs(x0 - x1) < 1e-9 else f"y = {y0:.2f} mm"
+        counts = {w: whats.count(w) for w in dict.fromkeys(whats)}
+        named = " and ".join(f"{n} {w}" + ("s" if n > 1 else "") for w, n in counts.items())
+        out.append(Finding("error", component.name, f"the fold at {where} crosses {named}"))
+    return out
+
+
 def scene_checks(components: list[Component]) -> list[Finding]:
     """The checks every kit gets, whatever its game: each component and each back once."""
     out: list[Finding] = []
@@ -330,6 +366,7 @@ def scene_checks(components: list[Component]) -> list[Finding]:
             if c is not None and c.name not in seen:
                 seen.add(c.name)
                 out += check_guide_contrast(c)
+                out += check_fold_crossings(c)
     return out
 
 

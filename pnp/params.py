@@ -370,6 +370,19 @@ class PrintParams:
         file=True,
     )
     laser_engrave: bool = param(False, help="LightBurn projects: engrave the parts' art too")
+    alignment_test: bool = param(
+        True,
+        help="a double-sided job starts with the duplex alignment test "
+        "(off: one test printed for several kits)",
+    )
+    sticker_sheets: bool = param(
+        True,
+        help="the kit prints its own sticker sheets (off: one combined sheet for several kits)",
+    )
+    board_on_card: bool = param(
+        False,
+        help="tiled board sheets print on card stock (off: plain paper, glued onto board)",
+    )
 
 
 @dataclass(frozen=True)

@@ -174,18 +174,19 @@ def test_a_halo_under_the_fold_makes_it_show_and_keeps_its_machine_colour():
     assert halo.style.stroke == "#FFFFFF" and halo.style.stroke_width > score.style.stroke_width
 
 
-def test_a_fold_over_a_dark_arrow_gets_a_halo_there_only():
-    """An 8 x 8 board folds through its edge arrows: the fold shows over them on a halo
-    as long as the arrow, crosses thin grid lines bare, and stays one score line."""
-    from pnp.checks import check_guide_contrast
+def test_a_fold_down_a_gap_between_the_dice_shows_on_a_halo_along_it():
+    """An 8 x 8 board folds down the gaps between its dice, across the grid lines: each
+    fold stays one score line and shows on a white halo under its whole length."""
+    from pnp.checks import check_fold_crossings, check_guide_contrast
 
     c = board(ExplodingDiceParams(n=8), PrintParams())
-    assert check_guide_contrast(c) == []
-    folds, halos = c.shapes("score"), c.shapes("guide")
+    assert check_guide_contrast(c) == [] and check_fold_crossings(c) == []
+    folds = c.shapes("score")
     assert len(folds) == len(c.fold_lines) == 3
-    assert halos and all(h.style.stroke == "#FFFFFF" for h in halos)
-    assert all(1.0 < h.geom.length < 6.0 for h in halos)  # an arrow's length, no more
-    assert all(any(f.geom.contains(h.geom) for f in folds) for h in halos)
+    halos = [s for s in c.shapes("art") if any(s.geom.equals(f.geom) for f in folds)]
+    assert len(halos) == 3 and all(h.style.stroke == "#FFFFFF" for h in halos)
+    widths = zip(halos, folds, strict=True)
+    assert all(h.style.stroke_width > f.style.stroke_width for h, f in widths)
 
 
 def test_a_cut_along_a_pieces_edge_shows_by_the_edge_but_a_hole_inside_must_show_itself():

@@ -113,46 +113,77 @@ def cutouts(n: int) -> list[Component]:
     return [token]
 
 
+def jobs(pages: list) -> list[list]:
+    """The document cut into its print jobs, as the pages say (consecutive, one name)."""
+    out: list[list] = []
+    for p in pages:
+        if out and out[-1][0].job == p.job:
+            out[-1].append(p)
+        else:
+            out.append([p])
+    return out
+
+
+def cover_text(pages: list) -> str:
+    return " ".join(" ".join(i.text for i in pages[0].items if isinstance(i, Text)).split())
+
+
 def test_each_sheet_is_a_front_and_its_backs_or_a_page_alone() -> None:
-    """Printed double-sided, page 2k-1 and 2k share a sheet: a front with its own backs,
-    or a page with a blank reverse. Two sheets of cut-outs never back onto each other,
-    nor does the cover onto a sheet to cut; the blanks say why they are there."""
+    """The double-sided job holds only sheets with backs: each sheet a front and its own
+    backs (the alignment test first), none with a blank reverse. Sheets without backs
+    print single-sided in a job of their own; the cover prints on plain paper."""
     paper = get_paper("a4")
     cards = [marked_card(k, 63.0, 88.0) for k in range(12)]
     sections = [Section("Tokens", cutouts(20)), Section("Cards", cards)]
     pages = build_document("K", sections, paper, PrintParams())
-    pairs = sheets(pages)
     tokens = len(pack_cutouts(cutouts(20), paper))
     assert tokens == 2
-    assert [(a.side, b.side) for a, b in pairs] == [("front", "blank")] * (1 + tokens) + [
-        ("front", "back")
-    ] * 3  # the cover, the token sheets; two card sheets, the alignment test
-    for a, b in pairs:
-        if b.side == "back":
-            assert b.title in (f"{a.title} — backs", a.title.replace("— front", "— back"))
-        else:
-            assert b.title == "Intentionally blank" and b.section == a.section
-            said = " ".join(i.text for i in b.items if isinstance(i, Text))
-            assert "This page is intentionally blank" in said
+    plain, duplex, single = jobs(pages)
+    assert [p.title for p in plain] == ["Cover and contents"]
+    assert {p.stock for p in plain} == {"plain paper"}
+    assert [(a.side, b.side) for a, b in sheets(duplex)] == [("front", "back")] * 3
+    assert duplex[0].title == "Duplex alignment test — front"  # printed first
+    for a, b in sheets(duplex):
+        assert b.title in (f"{a.title} — backs", a.title.replace("— front", "— back"))
+    assert [p.section for p in single] == ["Tokens"] * tokens
+    assert {p.side for p in single} == {"front"} and {p.stock for p in single} == {"card stock"}
+    assert not any(p.side == "blank" for p in pages)
+    said = cover_text(pages)
+    assert "Plain paper, page 1: print single-sided (1 sheet)" in said
+    assert "Card stock, pages 2–7: print double-sided, flipped on the long edge (3 sheets)" in said
+    assert "Card stock, pages 8–9: print single-sided (2 sheets)" in said
 
 
-def test_pages_to_read_share_a_sheet_and_a_tiled_boards_map_comes_first() -> None:
-    """The cover and a tiled board's assembly map are read, never cut: the map comes
-    before its tiles so the two print back to back; each tile has a sheet of its own."""
+def test_a_tiled_board_and_its_map_print_on_plain_paper_or_card_when_asked() -> None:
+    """A tiled board's sheets and its assembly map (read before the tiles are cut) print
+    on plain paper with the cover, the map first; `board_on_card` moves the tiles onto
+    card stock, single-sided, and the cover says which."""
     board = Component("b", "Board", 380, 380, imposition="board")
     board.add(Shape(box(0, 0, 380, 380), style=Style(fill="#eeeeee")))
     back = Component("cb", "back", 63, 88, imposition="card")
     card = Component("c", "card", 63, 88, imposition="card", back=back)
     sections = [Section("Board", [board]), Section("Cards", [card])]
     pages = build_document("K", sections, get_paper("a4"), PrintParams())
-    assert pages[0].title == "Cover and contents" and pages[1].title == "Board — assembly map"
-    tiles = [(a, b) for a, b in sheets(pages) if "— tile" in a.title]
-    assert len(tiles) > 2 and all(b.side == "blank" for _, b in tiles)
+    plain, duplex = jobs(pages)
+    assert plain[0].title == "Cover and contents"
+    assert plain[1].title == "Board — assembly map — on plain paper"
+    tiles = [p for p in plain if "— tile" in p.title]
+    assert len(tiles) > 2 and all(p.title.endswith("— on plain paper") for p in tiles)
+    assert len(plain) == 2 + len(tiles) and duplex[-1].side == "back"
+    assert "Glue the board's sheets onto card or board" in cover_text(pages)
+    pages = build_document("K", sections, get_paper("a4"), PrintParams(board_on_card=True))
+    plain, duplex, single = jobs(pages)
+    assert [p.title for p in plain] == [
+        "Cover and contents",
+        "Board — assembly map — on plain paper",
+    ]
+    assert len(single) == len(tiles) and {p.stock for p in single} == {"card stock"}
+    assert "The board's sheets are on card stock, as board_on_card asks" in cover_text(pages)
 
 
 def test_another_stock_prints_single_sided_in_a_range_of_its_own() -> None:
     """Sticker sheets follow the card stock's last sheet, never share one with it, and
-    the cover names both ranges: which pages, which stock, one side or two."""
+    the cover names every job: which pages, which stock, one side or two, how many sheets."""
     sticker = Component("s", "stickers", 150, 100, imposition="cutout")
     sticker.add(Shape(box(0, 0, 150, 100), "cut", CUT_STYLE))
     cards = [marked_card(k, 63.0, 88.0) for k in range(3)]
@@ -163,14 +194,10 @@ def test_another_stock_prints_single_sided_in_a_range_of_its_own() -> None:
     pages = build_document("K", sections, get_paper("a4"), PrintParams(duplex="short"))
     n = len(pages)
     assert pages[-1].title == "Stickers — on sticker paper"
-    assert pages[-2].side == "back" and (n - 1) % 2 == 0  # the card stock ends a sheet
-    cover = " ".join(i.text for i in pages[0].items if isinstance(i, Text))
-    assert f"Card stock, pages 1–{n - 1}: print double-sided, flipped on the short edge" in (
-        " ".join(cover.split())
-    )
-    assert f"Sticker paper, page {n}: print single-sided, as a print job of its own." in (
-        " ".join(cover.split())
-    )
+    assert pages[-2].side == "back" and (n - 2) % 2 == 0  # the card stock ends a sheet
+    said = cover_text(pages)
+    assert f"Card stock, pages 2–{n - 1}: print double-sided, flipped on the short edge" in said
+    assert f"Sticker paper, page {n}: print single-sided (1 sheet): stickers." in said
 
 
 def test_a_single_sided_print_has_no_blank_pages() -> None:
@@ -240,15 +267,15 @@ def test_back_offset_shifts_every_back_page_and_nothing_else() -> None:
                 )
 
 
-def test_alignment_pair_ends_the_document_only_with_backs() -> None:
+def test_alignment_pair_starts_the_double_sided_job_only_with_backs() -> None:
     pages, data = build((63.0, 88.0), PrintParams(back_offset_x=1.0, back_offset_y=2.0))
-    assert [p.title for p in pages[-2:]] == [
+    assert [p.title for p in pages[1:3]] == [
         "Duplex alignment test — front",
         "Duplex alignment test — back",
     ]
-    assert pages[-1].side == "back"
+    assert pages[2].side == "back"
     with pdfplumber.open(io.BytesIO(data)) as pdf:
-        back = pdf.pages[-1]
+        back = pdf.pages[2]
         h = back.height
         long_lines = [ln for ln in back.lines if max(ln["width"], ln["height"]) / PT > 100]
         verticals = [ln["x0"] / PT for ln in long_lines if ln["width"] < 0.01]
@@ -260,7 +287,7 @@ def test_alignment_pair_ends_the_document_only_with_backs() -> None:
         # The cross sits at the page centre (its own mirror), moved by the back offset.
         assert verticals == pytest.approx([A4_W / 2 + 1.0], abs=0.01)
         assert horizontals == pytest.approx([297 / 2 + 2.0], abs=0.01)
-        front_text = pdf.pages[-2].extract_text()
+        front_text = pdf.pages[1].extract_text()
         for word in (
             "X",
             "Y",
@@ -274,6 +301,11 @@ def test_alignment_pair_ends_the_document_only_with_backs() -> None:
     plain = Component("c", "c", 63, 88, imposition="card")
     pages = build_document("K", [Section("C", [plain])], get_paper("a4"), PrintParams())
     assert not any("alignment" in p.title for p in pages)
+    backed = [marked_card(0, 63.0, 88.0)]
+    pages = build_document(
+        "K", [Section("C", backed)], get_paper("a4"), PrintParams(alignment_test=False)
+    )
+    assert not any("alignment" in p.title for p in pages)  # printed once for several kits
 
 
 def test_alignment_rulers_read_the_correction() -> None:

@@ -190,7 +190,8 @@ def test_twelve_blades_on_the_plywood_cut_sheet_in_mm_layers(kit_dir):
     by_layer: dict[str, list] = {}
     for e in doc.modelspace():
         by_layer.setdefault(e.dxf.layer, []).append(e)
-    assert sorted(by_layer) == ["cut", "drill", "inner-cut"]
+    assert sorted(by_layer) == ["cut", "drill", "inner-cut", "notes"]  # notes: text, no plot
+    assert {e.dxftype() for e in by_layer["notes"]} == {"TEXT"}
     assert [e.dxftype() for e in by_layer["cut"]] == ["LWPOLYLINE"] * 12
     assert all(e.closed for e in by_layer["cut"])
     holes = by_layer["inner-cut"]

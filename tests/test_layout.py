@@ -233,16 +233,15 @@ def test_document_order_cover_sections_then_alignment() -> None:
     sec = [p.section for p in pages]
     assert sec == [
         "Cover",
-        "Cover",
         "Board",
-        "Board",
-        "Cards",
-        "Cards",
         "Duplex alignment test",
         "Duplex alignment test",
+        "Cards",
+        "Cards",
     ]
-    # printed double-sided: the cover and the board each alone on a sheet
-    assert [p.side for p in pages] == ["front", "blank"] * 2 + ["front", "back"] * 2
+    # the cover and the board on plain paper, one side; the card sheet with its backs
+    assert [p.job for p in pages] == ["plain-paper"] * 2 + ["card-stock-duplex"] * 4
+    assert [p.side for p in pages] == ["front"] * 2 + ["front", "back"] * 2
     assert pages[4].shares == ("Tokens",)  # the token fits under the card sheet
     cover_text = " ".join(i.text for i in pages[0].items if isinstance(i, Text))
     assert "Contents" in cover_text and "100 %" in cover_text and "long edge" in cover_text
@@ -585,7 +584,7 @@ def test_mixed_sizes_keep_copies_bleed_margin_and_clear_marks(
 
 def test_contents_by_section_counts_in_the_singular_too() -> None:
     """The short contents (one row a section) says "1 page" and "1 back page"."""
-    from pnp.layout.cover import contents_lines
+    from pnp.layout.cover import _section_rows
 
     paper = get_paper("a4")
     sections = [
@@ -593,8 +592,12 @@ def test_contents_by_section_counts_in_the_singular_too() -> None:
         Section("Tokens", [token(d=170.0)]),  # too big to share the card sheet
     ]
     body = build_document("Kit", sections, paper, PrintParams())[1:]
-    rows = [what for _, what, _ in contents_lines(body, {}, 2, max_lines=2)]
-    assert rows == ["Cards (2 pages, 1 back page: duplex)", "Tokens (1 page)"]
+    rows = [what for _, what, _ in _section_rows(body, {}, 2, with_notes=False)]
+    assert rows == [
+        "Duplex alignment test (2 pages, 1 back page: duplex)",
+        "Cards (2 pages, 1 back page: duplex)",
+        "Tokens (1 page)",
+    ]
 
 
 def test_a_cover_speaks_of_bleed_only_when_something_has_bleed() -> None:

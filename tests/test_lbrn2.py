@@ -238,3 +238,52 @@ def test_a_build_writes_a_project_beside_each_cut_sheet(tmp_path: Path):
     assert names == sorted(s.name for s in sheets())
     for p in cut.glob("*.lbrn2"):
         assert read_lbrn2(p.read_bytes()).shapes
+
+
+def _grain_word(sheet: Component) -> str | None:
+    """The axis the sheet's grain arrow (in its margin, drawn after the parts, whose own
+    arrows say 'grain' too) runs along ('x' or 'y'), or None."""
+    from pnp.scene import Text
+
+    words = [t for t in sheet.items if isinstance(t, Text) and t.text == "grain"]
+    if not words:
+        return None
+    return "x" if words[-1].rotate % 180 == 0 else "y"
+
+
+def test_the_notes_say_grain_and_preset_in_the_project_and_the_dxf():
+    """What the SVG shows only as a guide arrow, the LightBurn notes and the DXF's
+    non-plotting notes layer say in words: the grain's axis, the preset's name, and each
+    cutting layer's speed and power."""
+    import io
+
+    import ezdxf
+
+    from pnp.render.dxf import DXF_LAYER_ORDER, component_dxf
+    from pnp.render.laser import sheet_notes
+
+    table = load_presets()
+    grained = 0
+    for sheet in sheets():
+        preset = table.for_material(sheet.name.rsplit("-", 1)[0])
+        root = ET.fromstring(project(sheet))
+        notes = root.find("Notes").get("Notes")
+        layers = tuple(name for name in DXF_LAYER_ORDER if sheet.shapes(name))
+        lines = sheet_notes(sheet.name, sheet.meta, (sheet.width, sheet.height), preset, layers)
+        dxf = ezdxf.read(io.StringIO(component_dxf(sheet, lines).decode("utf-8")))
+        said = [e.dxf.text for e in dxf.modelspace().query("TEXT")]
+        assert {e.dxf.layer for e in dxf.modelspace().query("TEXT")} == {"notes"}
+        assert dxf.layers.get("notes").dxf.plot == 0
+        for text in (notes, " ".join(said)):
+            assert preset.name in text and preset.title in text
+            for name in layers:
+                s = preset.layers[name]
+                assert f"{name}: speed {s.speed:g} mm/s, power {s.power:g} %" in text
+            axis = _grain_word(sheet)
+            if axis is None:
+                assert "no part on this sheet needs one" in text
+            else:
+                grained += 1
+                assert f"grain along {axis}" in text
+            assert f"bed {sheet.width:g} x {sheet.height:g} mm (width x height)" in text
+    assert grained  # the plywood blades lie along the grain

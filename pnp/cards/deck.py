@@ -29,8 +29,10 @@ from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text
 from pnp.templating import RULES, game_templates, game_templates_place, render
 from pnp.text import ascent, descent
 
-TITLE_CLEAR = 0.1
-"""mm the title's tallest glyphs keep inside a print service's safe zone (antialiasing)."""
+TITLE_CLEAR = 12 * 25.4 / 300
+"""mm the title keeps inside a print service's safe zone: 12 px at the services' 300 dpi
+(at least 10 px once antialiasing has softened the glyphs' edges), so a face checked
+against their template never reads as touching the safe line."""
 
 # --- templates ---------------------------------------------------------------------------
 
@@ -196,7 +198,11 @@ def _title(
         cap = ascent(size, True)
         # centred in the bar, but its tallest glyphs clear a print service's safe zone
         base = min(h - TITLE_BAR + (TITLE_BAR - cap) / 2, h - SERVICE_SAFE - TITLE_CLEAR - cap)
-        x = max(SAFE, safe_x(base - descent(size, True), base + cap, h, r) + 0.05)
+        x = max(
+            SAFE,
+            SERVICE_SAFE + TITLE_CLEAR,
+            safe_x(base - descent(size, True), base + cap, h, r) + 0.05,
+        )
         page_w = text_width(page, page_size, False) + 2.0 if page else 0.0
         avail = w - 2 * x - page_w
         if text_width(title, size, True) <= avail or size <= 7.0:

@@ -91,17 +91,40 @@ def build(
             "on request (print-on-demand, Tabletop Simulator images)."
         ),
     ] = ",".join(FORMATS),
+    split_by_stock: Annotated[
+        bool,
+        typer.Option(
+            "--split-by-stock",
+            help="Also write each kit's print jobs (one stock, one or two sides) as PDFs of "
+            "their own in OUT/<game>/jobs/ (the same as adding 'jobs' to --format).",
+        ),
+    ] = False,
+    shared_sheets: Annotated[
+        bool,
+        typer.Option(
+            "--shared-sheets",
+            help="Print the duplex alignment test and the sticker sheets once for all the "
+            "kits built, in OUT/shared/, instead of in each kit.",
+        ),
+    ] = False,
 ) -> None:
     """Build print-ready kits into OUT/<game>/ and the gallery OUT/index.html.
 
     Everything is written aside and moved in only when the command succeeds, so a failed
     build leaves OUT as it was. '--out /dev/null' checks and renders but keeps nothing."""
-    from pnp.build import ChecksFailed, build_gallery_for, build_game, game_slugs
+    from pnp.build import (
+        SHARED,
+        ChecksFailed,
+        build_gallery_for,
+        build_game,
+        build_shared,
+        game_slugs,
+    )
     from pnp.staging import Staging
 
     slugs = game_slugs(game)
     papers = [paper_name(paper)] if paper is not None else None
-    formats = format_list(format)
+    formats = format_list(format) + (["jobs"] if split_by_stock else [])
     folder = output_folder(out)
     kept = "nothing kept (--out is the null device)" if is_null_device(folder) else ""
     built, failed = [], []
@@ -117,6 +140,7 @@ def build(
                             config,
                             formats,
                             progress=lambda msg: status.update(msg),
+                            values=SHARED_VALUES if shared_sheets else None,
                             stage=stage,
                         )
                     )
@@ -124,6 +148,10 @@ def build(
                     failed.append(exc)
             if not built:
                 raise _NothingBuilt
+            if shared_sheets:
+                done = [r.game for r in built]
+                stage.own(SHARED)
+                shared = build_shared(done, papers, stage, config, lambda m: status.update(m))
             index = build_gallery_for(folder, stage, warn=_warn)
     except _NothingBuilt:
         pass
@@ -139,10 +167,17 @@ def build(
             highlight=False,
             soft_wrap=True,
         )
+    if built and shared_sheets:
+        where = kept or f"in {folder / SHARED}"
+        err_console.print(f"shared sheets: {len(shared)} files {where}", highlight=False)
     if built and not kept:
         err_console.print(f"gallery: {index}", highlight=False, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
+
+
+SHARED_VALUES = {"alignment_test": False, "sticker_sheets": False}
+"""What each kit leaves to the shared sheets (`--shared-sheets`)."""
 
 
 def format_list(text: str) -> list[str]:

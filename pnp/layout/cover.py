@@ -1,8 +1,9 @@
 """A kit's cover: title, contents, what to have at hand, and how to print each page range.
 
-The cover names every print range (consecutive pages on one stock, printed as one job)
-and whether it prints double-sided, so a maker loads the right stock for each and never
-prints stickers on card stock or a sheet of cut-outs on the back of another.
+The cover names every print job (consecutive pages on one stock, printed one side or
+two), its pages, its sheets and what it holds, so a maker loads the right stock for
+each and never prints stickers on card stock or a sheet of cut-outs on the back of
+another.
 """
 
 from __future__ import annotations
@@ -135,20 +136,37 @@ def _section_rows(
     return rows
 
 
+def sheets(r: PrintRange) -> int:
+    """How many sheets a range takes: two pages a sheet printed double-sided."""
+    n = r.last - r.first + 1
+    return (n + 1) // 2 if r.duplex else n
+
+
+def _holds(inside: list[Page]) -> str:
+    """What a job's pages hold, by section, each once, in order."""
+    names: list[str] = []
+    for p in inside:
+        for sec in (p.section, *p.shares):
+            if sec and sec not in names and p.side != "blank":
+                names.append(sec)
+    return "; ".join(n[:1].lower() + n[1:] for n in names)
+
+
 def print_lines(ranges: list[PrintRange], body: list[Page], printing: PrintParams) -> list[str]:
-    """One instruction per print range: its stock, its pages, one side or two."""
+    """One instruction per print job: its stock, its pages and sheets, one side or two,
+    and what it holds."""
     edge = "short" if printing.duplex == "short" else "long"
-    several = len(ranges) > 1
     out: list[str] = []
     for r in ranges:
         inside = body[max(r.first - 2, 0) : r.last - 1]  # the body starts on page 2
+        if r.first == 1:
+            inside = [Page(0, 0, section="Cover"), *inside]
+        n = sheets(r)
         line = f"{r.stock[:1].upper()}{r.stock[1:]}, {r.pages}: print "
+        line += f"double-sided, flipped on the {edge} edge" if r.duplex else "single-sided"
+        line += f" ({_count(n, 'sheet')}): {_holds(inside)}."
         if r.duplex:
-            line += (
-                f"double-sided, flipped on the {edge} edge. Each sheet is a front with its own "
-                'backs, or one page with a blank reverse ("intentionally blank"): no piece '
-                "has another piece behind it."
-            )
+            line += " Each sheet is a front with its own backs: no piece has another behind it."
             test = [
                 n
                 for n, p in enumerate(body, start=2)
@@ -159,16 +177,31 @@ def print_lines(ranges: list[PrintRange], body: list[Page], printing: PrintParam
                     f" Print the alignment test (pages {test[0]}–{test[0] + 1}) first and set "
                     "back_offset_x and back_offset_y as it reads."
                 )
-        else:
-            line += "single-sided" + (", as a print job of its own." if several else ".")
-            if any(p.fold for p in inside):
+            elif not printing.alignment_test:
                 line += (
-                    ' Each "gutter fold" sheet has fronts on one side of its dashed line and '
-                    f"their backs on the other: {FOLD_NOTE} through both layers (printed "
-                    "sides out)."
+                    " First print the alignment test the kits share (in shared/, with the "
+                    "sticker sheets) and set back_offset_x and back_offset_y as it reads."
                 )
+        boards = [p for p in inside if _is_board(p)]
+        if boards:
+            line += (
+                " Glue the board's sheets onto card or board (board_on_card = true prints "
+                "them on card stock)."
+                if r.stock != "card stock"
+                else " The board's sheets are on card stock, as board_on_card asks."
+            )
+        if any(p.fold for p in inside):
+            line += (
+                ' Each "gutter fold" sheet has fronts on one side of its dashed line and '
+                f"their backs on the other: {FOLD_NOTE} through both layers (printed "
+                "sides out)."
+            )
         out.append(line)
     return out
+
+
+def _is_board(page: Page) -> bool:
+    return any(pl.component.imposition == "board" for pl in page.placements)
 
 
 def cover_page(

@@ -475,7 +475,8 @@ def _sheet(
     for p in b.placed:
         sheet.add(*_placed_items(p))
     grain = sheet_grain(width, height)
-    if any(isinstance(p.part.component.meta.get("grain"), int | float) for p in b.placed):
+    grained = any(isinstance(p.part.component.meta.get("grain"), int | float) for p in b.placed)
+    if grained:
         sheet.add(*grain_mark(grain, margin))
     used = sum(p.part.outline.region.area for p in b.placed)
     sheet.meta.update(
@@ -487,6 +488,7 @@ def _sheet(
         ],
         fill=used / (width * height),
         grain=grain,
+        grained=grained,
     )
     return sheet
 

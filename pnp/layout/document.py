@@ -1,11 +1,10 @@
 """A whole kit's pages in the order a person prints and assembles them.
 
-Cover (contents and how to print), then the sections in the order given, each back
-page right after its front, then the duplex alignment test if anything has a back;
-sections on another stock (sticker paper) follow as a print range of their own. Printed
-double-sided, every sheet is a front and its own backs, or a page and a blank reverse. A
-single-sided print (`duplex = "none"`) has no back pages and no blanks: gutter-fold
-sheets instead.
+Cover (contents and how to print), then one print job per stock and sidedness, each
+the sections' pages in the order given: plain paper (cover, board sheets, pages to
+read), card stock double-sided (the duplex alignment test, then each sheet with backs
+and its back page), card stock single-sided, sticker paper. A single-sided print
+(`duplex = "none"`) has no back pages: gutter-fold sheets instead.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from pnp.layout.impose import CUTOUT_GAP, impose_cards, pack_cutouts
 from pnp.layout.page import Page, blank_page, content_box
 from pnp.layout.share import share_sheets
 from pnp.layout.tiling import GLUE_OVERLAP, board_pages, scale_label
-from pnp.paper import CARD_STOCK, Paper
+from pnp.paper import CARD_STOCK, PLAIN_PAPER, Paper
 from pnp.scene import Component
 
 
@@ -111,62 +110,100 @@ def build_document(
     overlap: float = GLUE_OVERLAP,
     cutout_gap: float = CUTOUT_GAP,
     materials: tuple[str, ...] = (),
+    test_first: bool = False,
 ) -> list[Page]:
     """Every page of a kit, in print order, numbered, with header and footer on each.
 
-    One print range per stock (card stock first, with the cover): a range with backs
-    prints double-sided, every sheet its own (`on_own_sheets`), and the first such range
-    ends with the duplex alignment test; a range without backs prints single-sided.
-    `materials` lists what a maker needs besides the printout (shown on the cover)."""
+    One print job per stock and sidedness (`print_jobs`): plain paper first (the cover,
+    board sheets, pages to read), then card stock printed double-sided (the sheets whose
+    pieces have backs, after the duplex alignment test), then card stock single-sided,
+    then any other stock. A double-sided job holds only sheets with backs, so no sheet
+    goes through the printer twice for a blank reverse. `materials` lists what a maker
+    needs besides the printout (shown on the cover). `test_first` prints the alignment test
+    as a double-sided job of its own when nothing else has backs (the sheets several kits
+    share)."""
     check_back_offset(printing)
     placeholder = blank_page(paper, "Cover and contents", "Cover")
     placeholder.reading = True
-    groups: list[tuple[str, list[Page]]] = []
-    tested = False
+    pages = [placeholder]
     for stock in _stocks(sections):
         runs = [
             section_pages(s, paper, printing, overlap, cutout_gap)
             for s in sections
             if s.stock == stock
         ]
-        pages = [_stock_named(p) for p in share_sheets(runs, paper, printing)]
-        folded = printing.duplex == "none"
-        pages = with_folds(pages, paper) if folded else with_backs(pages, printing)
-        if any(p.side == "back" for p in pages) and not tested:
-            test = alignment_pages(paper, printing, ALIGNMENT_SECTION)
-            pages += [replace(p, stock=stock) for p in test]
-            tested = True
-        groups.append((stock, pages))
-    groups[0][1].insert(0, replace(placeholder, stock=groups[0][0]))
+        pages += share_sheets(runs, paper, printing)
+    pages = [_stock_named(replace(p, stock=_print_stock(p, printing))) for p in pages]
+    folded = printing.duplex == "none"
+    pages = with_folds(pages, paper) if folded else with_backs(pages, printing)
     ranges: list[PrintRange] = []
     everything: list[Page] = []
-    for stock, pages in groups:
-        duplex = any(p.side == "back" for p in pages)
+    found = print_jobs(pages)
+    if test_first and printing.duplex != "none" and not any(d for _, d, _ in found):
+        found.insert(1, (CARD_STOCK, True, []))
+    for stock, duplex, job in found:
+        if duplex and printing.alignment_test:
+            test = alignment_pages(paper, printing, ALIGNMENT_SECTION)
+            job = [replace(p, stock=stock) for p in test] + job
         if duplex:
-            pages = on_own_sheets(pages, paper)
+            job = on_own_sheets(job, paper)
         first = len(everything) + 1
-        everything += pages
+        name = job_name(stock, duplex)
+        everything += [replace(p, job=name) for p in job]
         ranges.append(PrintRange(stock, first, len(everything), duplex))
     body = everything[1:]
     notes = {s.title: _note(s) for s in sections}
     cover = cover_page(title, subtitle, body, notes, paper, printing, ranges, materials)
+    cover = replace(cover, stock=everything[0].stock, job=everything[0].job)
     return add_furniture([cover, *body], title, paper)
 
 
+def job_name(stock: str, duplex: bool) -> str:
+    """A print job's name, as its own PDF is called: `card-stock-duplex`, `plain-paper`."""
+    return stock.replace(" ", "-") + ("-duplex" if duplex else "")
+
+
+def print_jobs(pages: list[Page]) -> list[tuple[str, bool, list[Page]]]:
+    """The pages (cover first) as print jobs: (stock, double-sided, pages), plain paper
+    first, then card stock double-sided and single-sided, then the other stocks as they
+    come. Each page keeps its order within its job; a back stays behind its front."""
+    jobs: dict[tuple[str, bool], list[Page]] = {}
+    for i, p in enumerate(pages):
+        backed = p.side == "back" or (
+            p.side == "front" and i + 1 < len(pages) and pages[i + 1].side == "back"
+        )
+        jobs.setdefault((p.stock, backed), []).append(p)
+    order = {PLAIN_PAPER: 0, CARD_STOCK: 1}
+    keys = sorted(jobs, key=lambda k: (order.get(k[0], 2), not k[1]))  # stable otherwise
+    return [(stock, duplex, jobs[(stock, duplex)]) for stock, duplex in keys]
+
+
+def _print_stock(page: Page, printing: PrintParams) -> str:
+    """What a page prints on: a page to read (cover, assembly map, solution) on plain
+    paper; a board's sheet on plain paper too, glued onto board, unless the kit asks for
+    card (`board_on_card`); anything else on its section's stock."""
+    if page.reading:
+        return PLAIN_PAPER
+    board = any(pl.component.imposition == "board" for pl in page.placements)
+    if board and page.stock == CARD_STOCK and not printing.board_on_card:
+        return PLAIN_PAPER
+    return page.stock
+
+
 def _stocks(sections: list[Section]) -> list[str]:
-    """The stocks the sections print on, card stock first, then as they come: each one a
-    print range of its own (stickers are loaded for their pages alone)."""
-    seen = [CARD_STOCK] if any(s.stock == CARD_STOCK for s in sections) else []
+    """The stocks the sections print on, as they come: sections of one stock may share
+    sheets (stickers are loaded for their pages alone)."""
+    seen: list[str] = []
     for s in sections:
         if s.stock not in seen:
             seen.append(s.stock)
-    return seen or [CARD_STOCK]
+    return seen
 
 
 def _stock_named(page: Page) -> Page:
     """A sheet on anything but card stock says so in its header, for whoever loads the
-    printer with a single page."""
-    if page.stock == CARD_STOCK:
+    printer with a single page (the cover names every job)."""
+    if page.stock == CARD_STOCK or page.section == "Cover":
         return page
     return replace(page, title=f"{page.title} — on {page.stock}")
 

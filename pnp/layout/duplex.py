@@ -169,10 +169,10 @@ def on_own_sheets(pages: list[Page], paper: Paper) -> list[Page]:
     two pages to read (cover, assembly map) back to back, and any other page alone with
     a blank reverse.
 
-    Printed double-sided, page 2k-1 and page 2k share a sheet. A piece cut out of one
-    side must have nothing but its own back on the other: neighbouring board tiles,
-    two sheets of cut-outs or card stock and stickers never share a sheet. The list
-    starts on a fresh sheet (its first page is odd) and ends with a full one."""
+    Printed double-sided as a job of its own, the list's pages 2k-1 and 2k share a
+    sheet. A piece cut out of one side must have nothing but its own back on the other:
+    neighbouring board tiles, two sheets of cut-outs or card stock and stickers never
+    share a sheet. The list ends with a full sheet."""
     out: list[Page] = []
     i = 0
     while i < len(pages):

@@ -305,9 +305,10 @@ def _place(sheet: _Sheet, area: Box) -> list[tuple[Block, float, float]]:
 def _card_page(
     blocks: list[tuple[Block, float, float]], paper: Paper, bleed: float, title: str, section: str
 ) -> Page:
-    sizes: list[tuple[float, float]] = []  # width x height as the sheet shows them
+    sizes: list[tuple[float, float]] = []  # width x height as drawn, however the sheet turns it
     for block, _, _ in blocks:
-        if (size := (block.grid.width, block.grid.height)) not in sizes:
+        card = block.cards[0]
+        if (size := (round(card.width, 6), round(card.height, 6))) not in sizes:
             sizes.append(size)
     sizes.sort(key=lambda s: -s[0] * s[1])  # largest first, like the packing
     names = ", ".join(f"{w:g} x {h:g}" for w, h in sizes)

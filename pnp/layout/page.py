@@ -120,6 +120,7 @@ class Page:
     stock: str = CARD_STOCK  # what the sheet prints on: only sheets of one stock are shared
     fold: Fold = ""  # a gutter-fold sheet's fold line: "v" down the middle, "h" across
     reading: bool = False  # read, never cut (cover, assembly map): may back onto another
+    job: str = ""  # the print job it belongs to (its stock and sides), set by the document
 
     @property
     def has_backs(self) -> bool:

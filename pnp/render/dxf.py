@@ -1,7 +1,9 @@
 """DXF cut files: the machine layers of one component, in millimetres, for laser and cutter.
 
-Only what cutters reliably read goes in: closed and open LWPOLYLINEs and CIRCLEs (no
-splines, no text); R2000 so old laser software opens it. A shape with a true curve
+Only what cutters reliably read goes on the machine layers: closed and open LWPOLYLINEs
+and CIRCLEs (no splines, no text); R2000 so old laser software opens it. What a maker
+must know besides the lines (a cut sheet's grain and laser preset) is text on a `notes`
+layer that never plots. A shape with a true curve
 (`geometry.curves`) keeps its arcs: LWPOLYLINE vertices with bulges (a rounded corner is
 one quarter arc, not 16 chords), a full circle a CIRCLE. `$INSUNITS` is set to 4 (mm):
 ezdxf's default of metres would make a 40 mm card 40 m in some programs. DXF is y-up like
@@ -37,8 +39,15 @@ DXF_LAYER_ORDER: tuple[str, ...] = ("inner-cut", "cut", "score", "drill")
 """Inner cuts first: a part cut free of the sheet before its holes shifts under the beam."""
 
 
-def component_dxf(component: Component) -> bytes | None:
-    """The component's cut, inner-cut, score and drill layers as DXF bytes (mm).
+NOTES_LAYER = "notes"
+"""A layer of plain text for the maker (bed, grain, laser preset), switched off for
+plotting: no cutter cuts it."""
+NOTE_HEIGHT = 3.0  # mm
+
+
+def component_dxf(component: Component, notes: Iterable[str] = ()) -> bytes | None:
+    """The component's cut, inner-cut, score and drill layers as DXF bytes (mm), and
+    `notes` as text lines on a non-plotting `notes` layer under the part.
 
     None when the component has no cut lines: a printed card is cut with scissors or a
     guillotine from the PDF, and an empty cut file would only confuse.
@@ -57,6 +66,7 @@ def component_dxf(component: Component) -> bytes | None:
             doc.layers.add(layer, color=LAYER_ACI[layer])
             for shape in shapes:
                 _add_shape(msp, shape)
+        _add_notes(doc, list(notes))
         _set_extents(doc)
         stream = io.StringIO()
         doc.write(stream)
@@ -73,6 +83,20 @@ def _fixed_metadata() -> Iterator[None]:
         yield
     finally:
         ezdxf.options.write_fixed_meta_data_for_testing = previous
+
+
+def _add_notes(doc: Drawing, notes: list[str]) -> None:
+    """Each note a TEXT line below the drawing (y < 0), on a layer that never plots."""
+    if not notes:
+        return
+    doc.layers.add(NOTES_LAYER, color=8).dxf.plot = 0
+    msp = doc.modelspace()
+    for k, line in enumerate(notes, start=1):
+        msp.add_text(
+            line,
+            height=NOTE_HEIGHT,
+            dxfattribs={"layer": NOTES_LAYER, "insert": (0.0, -k * NOTE_HEIGHT * 1.6)},
+        )
 
 
 def _set_extents(doc: Drawing) -> None:

@@ -151,3 +151,34 @@ def _setting(body: Any, key: str, where: str) -> LayerSetting:
 
 def _number(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def sheet_notes(
+    sheet_name: str,
+    meta: dict[str, Any],
+    size: tuple[float, float],
+    preset: Preset,
+    layers: tuple[str, ...],
+) -> list[str]:
+    """What a cut sheet's machine files say besides the lines (the LightBurn project's
+    notes, the DXF's `notes` layer): the bed, the grain to lay the board by, and the
+    laser preset with each layer's speed and power."""
+    w, h = size
+    out = [f"pnp cut sheet {sheet_name}, bed {_mm(w)} x {_mm(h)} mm (width x height)."]
+    if meta.get("grained"):
+        axis = "x (left to right)" if meta.get("grain", 0) == 0 else "y (bottom to top)"
+        out.append(f"Grain: lay the board with its grain along {axis}, the bed's long side.")
+    else:
+        out.append("Grain: no part on this sheet needs one.")
+    out.append(f"Laser preset: {preset.title} ({preset.name}).")
+    for layer in layers:
+        s = preset.layers.get(layer)
+        if s is not None:
+            passes = f", {s.passes} passes" if s.passes > 1 else ""
+            out.append(f"{layer}: speed {_mm(s.speed)} mm/s, power {_mm(s.power)} %{passes}.")
+    out.append("Check speeds and powers on a test piece first.")
+    return out
+
+
+def _mm(v: float) -> str:
+    return f"{round(v, 3):g}"

@@ -33,7 +33,7 @@ from shapely.geometry.base import BaseGeometry
 
 from geometry.curves import Path, circle_of, cubics
 from pnp.render.dxf import machine_parts
-from pnp.render.laser import Preset
+from pnp.render.laser import Preset, sheet_notes
 from pnp.scene import Component
 
 LBRN_LAYERS: tuple[tuple[str, int, int], ...] = (
@@ -108,17 +108,12 @@ def sheet_lbrn2(sheet: Component, preset: Preset, engrave: bool = False) -> str 
                 lines += _curve_shape(part, index)
             else:
                 lines += _shape(kind, part, radius, index)
-    lines.append(f'    <Notes ShowOnLoad="0" Notes={quoteattr(_notes(sheet, preset))}/>')
+    notes = sheet_notes(
+        sheet.name, sheet.meta, (sheet.width, sheet.height), preset, tuple(u[0] for u in used)
+    )
+    lines.append(f'    <Notes ShowOnLoad="1" Notes={quoteattr(" ".join(notes))}/>')
     lines.append("</LightBurnProject>")
     return "\n".join(lines) + "\n"
-
-
-def _notes(sheet: Component, preset: Preset) -> str:
-    w, h = sheet.width, sheet.height
-    return (
-        f"pnp cut sheet {sheet.name}, bed {_num(w)} x {_num(h)} mm. Material preset: "
-        f"{preset.title} ({preset.name}); check speeds and powers on a test piece first."
-    )
 
 
 def _cut_setting(layer: str, index: int, priority: int, preset: Preset) -> list[str]:

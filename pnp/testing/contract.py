@@ -62,8 +62,8 @@ MACHINE_HAIRLINE = 0.05 * PT_PER_MM
 
 
 def check_sheets(slug: str, paper: str, out: Path) -> None:
-    """Printed as the cover says, each double-sided sheet (pages 2k-1 and 2k) is a front
-    and its own backs, or a page and a blank saying so, or two pages to read; for the
+    """Printed as the cover says, each sheet of a double-sided job (its pages 2k-1 and 2k)
+    is a front and its own backs, or a page and a blank saying so, or two pages to read; for the
     default kit and each named variant, every document (`pnp.testing.sheets` reads the
     PDFs back)."""
     variants: dict[str, Any] = {"": None, **get_game(slug).variants}

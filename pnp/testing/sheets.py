@@ -1,7 +1,8 @@
 """A print PDF read back as a maker meets it: each page's header, the cover's print ranges,
-and the sheets those ranges make when printed (pages 2k-1 and 2k of a double-sided range
-share a sheet). Nothing here asks the layout code: only the PDF's text is read. The
-registry contract (`pnp.testing.contract`) holds every game's PDFs to it."""
+and the sheets those ranges make when each is printed as a job of its own (pages 2k-1 and
+2k of a double-sided range, counted from its first page, share a sheet). Nothing here
+asks the layout code: only the PDF's text is read. The registry contract
+(`pnp.testing.contract`) holds every game's PDFs to it."""
 
 from __future__ import annotations
 
@@ -120,7 +121,7 @@ def sheet_faults(pages: list[PdfPage], ranges: list[Range]) -> list[str]:
                 if p.title.endswith(("— backs", "— back")) or p.title == "Intentionally blank":
                     faults.append(f"page {p.number} '{p.title}' in a single-sided range")
             continue
-        if r.first % 2 != 1 or len(inside) % 2:
+        if len(inside) % 2:  # a job of its own: its sheets start at its first page
             faults.append(f"double-sided range {r.first}-{r.last} is not whole sheets")
         for a, b in zip(inside[::2], inside[1::2], strict=False):
             if (why := _sheet(a, b)) is not None:

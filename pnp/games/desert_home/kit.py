@@ -115,17 +115,33 @@ def _sections(kit: Kit) -> list[KitSection]:
             kit.names("paper-die-"),
             "Only if you have no blank dice: fold on the dashed lines, glue the tabs.",
         ),
+        *_card_sections(kit),
+    ]
+
+
+def _card_sections(kit: Kit) -> list[KitSection]:
+    """The rule cards, player aids and protection cards: one section when printed
+    double-sided (the golden cards share the last card sheet); for gutter-fold sheets the
+    protection cards, which have no backs, are a section of their own, so each sheet's
+    title names what is on it."""
+    rules = kit.names("rule-card") + ("player-aid",)
+    if kit.printing.duplex != "none":
+        note = backs_note(
+            kit.printing,
+            "One player aid per player; the golden protection cards share the last sheet. "
+            "The cards' backs follow (flip on the long edge).",
+            "",
+        )
+        return [
+            KitSection("Rule cards, player aids and protection cards", (*rules, "protection"), note)
+        ]
+    return [
         KitSection(
-            "Rule cards, player aids and protection cards",
-            kit.names("rule-card") + ("player-aid", "protection"),
-            backs_note(
-                kit.printing,
-                "One player aid per player; the golden protection cards share the last sheet. "
-                "The cards' backs follow (flip on the long edge).",
-                "One player aid per player; the golden protection cards (no backs) have a sheet "
-                f"of their own. The cards' backs are across the fold: {FOLD_NOTE}.",
-            ),
+            "Rule cards and player aids",
+            rules,
+            f"One player aid per player. The cards' backs are across the fold: {FOLD_NOTE}.",
         ),
+        KitSection("Protection cards", ("protection",), "Golden, without backs."),
     ]
 
 
@@ -165,8 +181,9 @@ def materials(p: DesertHomeParams) -> tuple[str, ...]:
         "paint.",
         f"6 blank dice of {p.die_size:g} mm for the stickers, or six dice in the colours "
         f"{', '.join(colours_in_play(p))}, or the paper dice.",
-        "Card stock (200-250 g/m2) for the board, tiles, cards and pieces; sticker paper for "
-        "the dice stickers; a craft knife, a metal ruler and a cutting mat.",
+        "Card stock (200-250 g/m2) for the tiles, cards and pieces; plain paper for the "
+        "board's sheets, to glue onto card or board; sticker paper for the dice stickers; a "
+        "craft knife, a metal ruler and a cutting mat.",
         "Glue: spray adhesive or a glue stick for the pattern, the blade tops and the board's "
         "sheets; wood glue to back the tokens with card if you wish.",
     )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from shapely.geometry import LineString
+from shapely.geometry.base import BaseGeometry
 
 from geometry.folding import container, fold_plan
 from geometry.intersections import (
@@ -16,13 +19,13 @@ from geometry.intersections import (
 )
 from geometry.shapes import (
     arrow,
+    centred_rounded_rect,
     centred_rounded_rect_curve,
     rounded_rect,
     rounded_rect_curve,
 )
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.kit import PrintParams
-from pnp.paint import paints, shown_along
 from pnp.palette import ink
 from pnp.scene import (
     CUT_STYLE,
@@ -33,6 +36,7 @@ from pnp.scene import (
     Text,
     circle,
     curved,
+    halo_under,
     symbol_shape,
 )
 
@@ -77,22 +81,30 @@ def board(p: ExplodingDiceParams, printing: PrintParams) -> Component:
         _start_mark(c, g, p.colours[z], *g.point(r, col))
     for z, colour in enumerate(p.colours):
         _corner_symbol(c, g, z, colour)
+    keep_clear: list[tuple[str, BaseGeometry]] = [
+        ("die point", centred_rounded_rect(*g.point(r, col), g.die, g.die, 0.0))
+        for r in range(g.n)
+        for col in range(g.n)
+    ]
     for e in entries(g.n, p.arrows):  # type: ignore[arg-type]
         x, y, angle = entry_anchor(g, e)
-        c.add(
-            Shape(
-                arrow(x, y, g.arrow_band * 0.72, min(g.die * 0.55, g.arrow_band * 0.6), angle),
-                style=Style(fill=LINE, stroke=None),
-            )
-        )
+        head = arrow(x, y, g.arrow_band * 0.72, min(g.die * 0.55, g.arrow_band * 0.6), angle)
+        c.add(Shape(head, style=Style(fill=LINE, stroke=None)))
+        keep_clear.append(("arrow", head))
     c.set_outline(rounded_rect_curve(0, 0, s, s, BOARD_RADIUS))
     c.add(c.outline_ring("cut", CUT_STYLE))
-    plan = fold_plan(s, s, container(p.tin_width, p.tin_height, p.tin_radius))
+    # folds run down the gaps between the dice, never over a die or an arrow
+    gaps = [g.origin + (k + 0.5) * g.pitch for k in range(g.n - 1)]
+    tin = container(p.tin_width, p.tin_height, p.tin_radius)
+    plan = fold_plan(s, s, tin, allowed_x=gaps, allowed_y=gaps)
+    c.meta["fold_clear"] = keep_clear
     if plan is not None:
         c.fold_lines = plan.lines
-        below = paints(c, ("art",))  # a fold over a dark line or arrow gets a halo there
         for a, b2 in plan.lines:
-            c.add(*shown_along(Shape(LineString([a, b2]), layer="score", style=SCORE_STYLE), below))
+            # a fold runs down a gap between the dice, across the grid lines: a halo all
+            # along it keeps it in sight over the lines it crosses and the zone tints
+            fold = Shape(LineString([a, b2]), layer="score", style=SCORE_STYLE)
+            c.add(replace(halo_under(fold), layer="art"), fold)
     c.meta.update(pitch=g.pitch, die=g.die, n=g.n, arrows=p.arrows, fold=plan)
     return c
 

@@ -66,8 +66,8 @@ def materials(p: ParcheesiParams) -> tuple[str, ...]:
     )
     out = [
         dice,
-        "Card stock (160-250 g/m2) for the board, pawns and cards; a craft knife, a metal "
-        "ruler and a cutting mat, or scissors.",
+        "Card stock (160-250 g/m2) for the pawns and cards, plain paper for the board; a "
+        "craft knife, a metal ruler and a cutting mat, or scissors.",
     ]
     if p.board_scale >= 1:
         out.append(

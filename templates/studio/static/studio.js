@@ -490,7 +490,9 @@ async function downloadZip(ev) {
   zip.classList.add("disabled");
   zip.textContent = "Preparing the zip…";
   try {
-    const { job } = await api("POST", `/api/games/${S.game}/build`, { params: formValues(), paper: S.paper, ...presetsBody() });
+    // ticked: every default format and the print jobs as PDFs of their own (`pnp build --split-by-stock`)
+    const split = $("#split-jobs").checked ? { formats: ["pdf", "svg", "png", "dxf", "lbrn2", "jobs"] } : {};
+    const { job } = await api("POST", `/api/games/${S.game}/build`, { params: formValues(), paper: S.paper, ...presetsBody(), ...split });
     const done = await poll(job);
     if (done.state !== "done") throw new Error(done.error || done.state);
     el("a", { href: `/api/jobs/${job}/kit.zip`, download: `${S.game}-${S.paper}.zip` }).click();
