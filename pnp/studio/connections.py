@@ -28,6 +28,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 READ_LIMIT = 10.0  # seconds for a whole request to arrive
 MOST_CONNECTIONS = 256  # open at once; a browser opens six to a host
+LINGER = 1.0  # seconds a refused client has to read its answer before it is cut off
 
 
 def _answer(status: int, reason: str, message: str) -> bytes:
@@ -57,6 +58,7 @@ class Connection(H11Protocol):
         self._read_timer: asyncio.TimerHandle | None = None
         self._idle_since = time.monotonic()  # when it last had no request being answered
         self._partial = False  # bytes of a request not yet whole
+        self._leaving = False  # answered by `_close`, its end on its way
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -70,6 +72,8 @@ class Connection(H11Protocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._leaving:  # answered and closing: what else it sends is not read
+            return
         super().data_received(data)
         if self.transport.is_closing():
             return
@@ -97,6 +101,12 @@ class Connection(H11Protocol):
         answered = self.cycle is not None and not self.cycle.response_complete
         return not answered and self.conn.their_state in (h11.IDLE, h11.DONE)
 
+    @property
+    def _waited_on(self) -> bool:
+        """Does its client wait for an answer? It sent part of a request, or it has just
+        connected (its request may still be unread); an idle keep-alive waits for none."""
+        return self._partial or self.cycle is None
+
     def _arm(self) -> None:
         self._disarm()
         self._read_timer = self.loop.call_later(self.read_limit, self._too_slow)
@@ -108,32 +118,42 @@ class Connection(H11Protocol):
 
     def _too_slow(self) -> None:
         self._read_timer = None
-        if self.transport.is_closing():
+        if self._leaving or self.transport.is_closing():
             return
         answering = self.cycle is not None and not self.cycle.response_complete
         if answering:  # its body is late: the app, waiting for it, hears of the disconnect
             self.transport.close()
-        elif self._partial:
+        elif self._waited_on:
             late = f"the request did not arrive whole within {self.read_limit:g} s"
             self._close(_answer(408, "Request Timeout", late))
         else:
             self._close(b"")
 
     def _close(self, answer: bytes) -> None:
+        """Send `answer` and end the connection. Closing a socket whose client's bytes are
+        still unread resets it, and the reset can overtake the answer: so the studio stops
+        writing, lets the client read and close first (a second at most), and no longer
+        counts the connection as open."""
+        self._leaving = True
+        self._disarm()
+        self.connections.discard(self)
         if answer:
             self.transport.write(answer)
-        self.transport.close()
+        if not self.transport.can_write_eof():
+            self.transport.close()
+            return
+        self.transport.write_eof()
+        self.loop.call_later(LINGER, self.transport.close)
 
     def _make_room(self) -> bool:
         """Close the open connection idle the longest (not this one); False if none is."""
         others = [c for c in self.connections if c is not self and isinstance(c, Connection)]
-        waiting = [c for c in others if c.idle and not c.transport.is_closing()]
+        waiting = [c for c in others if c.idle and not c._leaving]
         if not waiting:
             return False
         oldest = min(waiting, key=lambda c: c._idle_since)
         oldest._disarm()
-        oldest._close(TOO_MANY if oldest._partial else b"")
-        oldest.connections.discard(oldest)  # its place is free now, not once it is gone
+        oldest._close(TOO_MANY if oldest._waited_on else b"")
         return True
 
 
