@@ -7,11 +7,12 @@ studio's file descriptors until `accept()` itself fails. This protocol (uvicorn'
 with three changes) keeps a slow or idle client from starving the others:
 
 - a request must arrive whole, headers and body, within `READ_LIMIT` seconds of its first
-  byte (a new connection: of its opening); else a half-sent request is answered 408 with
-  one line of JSON and the connection is closed (an idle one is closed quietly);
+  byte (a new connection: of its opening); else it is answered 408 with one line of JSON
+  and the connection is closed;
 - at most `cap` connections are open: one more takes the place of the open connection
-  that has waited longest without a request being answered (an idle keep-alive, a
-  half-sent request); when every open one is being answered, the newcomer gets 503;
+  that has waited longest without a request being answered (a half-sent request: 503 in
+  one line; a kept-alive one with no request: closed quietly, as keep-alive ends); when
+  every open one is being answered, the newcomer gets the 503;
 - an `Upgrade` request (a WebSocket) is passed to the app without uvicorn's two warnings:
   the studio's guard refuses it, in one line.
 """
