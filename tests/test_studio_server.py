@@ -200,9 +200,10 @@ def _status_and_json(raw: bytes) -> tuple[int, dict]:
 def test_slow_and_surplus_clients_are_answered_in_one_line_and_starve_no_one(tmp_path):
     """With a cap of 8 connections and 1 s to send a request (set through a module the
     test adds to what the server imports): 20 half-sent requests do not keep the key's
-    request out, each of them is answered 408 or 503 in one line of JSON and closed, a
-    WebSocket upgrade is refused in one line, 30 malformed requests are one line on the
-    terminal, and nothing else is said there but the end."""
+    request out, each of them is answered 408 or 503 in one line of JSON and closed, so is
+    a request whose body comes too late, a WebSocket upgrade is refused in one line, 30
+    malformed requests are one line on the terminal, and nothing else is said there but
+    the end."""
     (tmp_path / "sitecustomize.py").write_text(QUICK_LIMITS)
     path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
     with running(tmp_path / "cache", env={"PYTHONPATH": path}) as served:
@@ -226,6 +227,14 @@ def test_slow_and_surplus_clients_are_answered_in_one_line_and_starve_no_one(tmp
         assert {status for status, _ in answers} <= {408, 503}
         assert any(status == 408 for status, _ in answers)  # some outlived their second
         assert all(list(body) == ["error"] for _, body in answers)
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as s:  # a late body
+            s.sendall(
+                b"POST /api/games/exploding-dice/config HTTP/1.1\r\nHost: " + host
+                + b"\r\nContent-Type: application/json\r\nContent-Length: 100\r\n"
+                + b"Authorization: Bearer " + served.address.split("token=")[1].encode()
+                + b"\r\n\r\n{\"toml\""
+            )  # fmt: skip
+            assert _status_and_json(_answer_of(s))[0] == 408
         for _ in range(30):
             with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
                 s.sendall(b"NOT HTTP AT ALL\r\n\r\n")

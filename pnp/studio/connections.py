@@ -121,14 +121,19 @@ class Connection(H11Protocol):
         self._read_timer = None
         if self._leaving or self.transport.is_closing():
             return
-        answering = self.cycle is not None and not self.cycle.response_complete
-        if answering:  # its body is late: the app, waiting for it, hears of the disconnect
-            self.transport.close()
-        elif self._waited_on:
-            late = f"the request did not arrive whole within {self.read_limit:g} s"
-            self._close(_answer(408, "Request Timeout", late))
+        late = _answer(
+            408, "Request Timeout", f"the request did not arrive whole within {self.read_limit:g} s"
+        )
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:  # its body is late
+            if cycle.response_started:
+                self.transport.close()
+                return
+            cycle.disconnected = True  # the app, waiting for the body, hears the client left
+            cycle.message_event.set()  # and what it would answer is not sent
+            self._close(late)
         else:
-            self._close(b"")
+            self._close(late if self._waited_on else b"")
 
     def _close(self, answer: bytes) -> None:
         """Send `answer` and end the connection. Closing a socket whose client's bytes are
