@@ -269,7 +269,7 @@ def connect(
 def _abandon(client_class: Any, exc: BaseException) -> None:
     """Forget the client that never connected (found in the frames `exc` left). Closing
     it waits for its connection attempt to end, up to twice the timeout (two days), and
-    Python closes it so as it is collected, after the command's own end line: it is given
+    Python closes it as soon as it is collected, after the command's own end line: it is given
     a second, then marked closed, so that nothing waits for it any more."""
     tb = exc.__traceback__
     while tb is not None:

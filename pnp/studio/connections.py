@@ -173,6 +173,15 @@ def protocol(cap: int) -> type[Connection]:
     return Capped
 
 
+def open_file_limit() -> int:
+    """This process's limit of open files (`ulimit -n`); -1 where there is none to read."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system
+        return -1
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def connection_cap(open_files: int) -> int:
     """How many connections the studio keeps open, given its limit of open files: a
     quarter of them at most, so its jobs' pipes and cache files always have room (a

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ipaddress
 import re
-import resource
 import socket
 import threading
 import webbrowser
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from pnp.errors import PnpError
 from pnp.studio.app import Settings, create_app
-from pnp.studio.connections import connection_cap, protocol
+from pnp.studio.connections import connection_cap, open_file_limit, protocol
 from pnp.studio.guard import new_token
 from pnp.studio.terminal import one_line_per_cause
 
@@ -78,12 +77,11 @@ def serve(
     check_port(host, port)
     url = settings.doors.url()
     app = create_app(settings)
-    open_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=protocol(connection_cap(open_files)),
+        http=protocol(connection_cap(open_file_limit())),
         ws="none",  # the guard refuses an upgrade: no WebSocket library is even looked for
         log_config=None,  # `one_line_per_cause` below, not uvicorn's handlers
         log_level="warning",
