@@ -14,6 +14,7 @@ purpose to throw the output away.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import stat
@@ -318,6 +319,7 @@ def check_folder(folder: Path | str, what: str | None = None) -> None:
     what = what or f"cannot write in {folder}"
     if is_null_device(folder):
         return
+    check_name_lengths(folder, what)
     nearest = folder
     while not os.path.lexists(nearest) and nearest != nearest.parent:
         nearest = nearest.parent
@@ -336,6 +338,30 @@ def check_folder(folder: Path | str, what: str | None = None) -> None:
         os.unlink(trial)
     except OSError:
         pass
+
+
+def check_name_lengths(folder: Path, what: str) -> None:
+    """Refuse, before any work, a folder whose name (or one of its folders' names, or the
+    whole path) is longer than its file system takes: making it would fail only halfway,
+    after the work, leaving the folders above it made."""
+    nearest = folder
+    while nearest != nearest.parent:
+        try:
+            os.lstat(nearest)
+            break
+        except OSError as exc:
+            if exc.errno == errno.ENAMETOOLONG:
+                raise PnpError(f"{what}: {exc.strerror}") from None
+        nearest = nearest.parent
+    try:
+        most_name = os.pathconf(nearest, "PC_NAME_MAX")
+        most_path = os.pathconf(nearest, "PC_PATH_MAX")
+    except (OSError, ValueError):
+        return  # not a folder (said by the caller's own checks), or the system does not say
+    names = folder.relative_to(nearest).parts
+    whole = len(os.fsencode(folder.absolute()))
+    if any(len(os.fsencode(name)) > most_name for name in names) or whole >= most_path:
+        raise PnpError(f"{what}: {os.strerror(errno.ENAMETOOLONG)}")
 
 
 def check_output_files(root: Path, relpaths: list[str]) -> None:

@@ -9,6 +9,8 @@ import tomllib
 import pytest
 from cli_run import one_error_line, pnp, run
 
+import pnp.build as build_module
+import pnp.tune as tune_module
 from pnp import cli
 from pnp.games import registry
 from pnp.params import PrintParams, describe
@@ -145,6 +147,28 @@ def test_a_json_path_pnp_will_not_write_is_refused_before_the_games(capsys, tmp_
         capsys, "simulate", "exploding-dice", "--report", "--out", str(tmp_path / "file" / "o")
     )
     assert code == 2 and "is not a folder" in one_error_line(err)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "exploding-dice", "--report"],
+        ["tune", "exploding-dice", "--over", "n=4..6:2", "--target", "turns in 5..30", "--report"],
+        ["build", "exploding-dice", "--format", "pdf"],
+    ],
+)
+def test_an_out_name_too_long_is_refused_before_the_first_game(capsys, monkeypatch, tmp_path, args):
+    def nothing(*args, **kwargs):
+        raise AssertionError("games were played or built before --out was checked")
+
+    monkeypatch.setattr(command, "run_jobs", nothing)
+    monkeypatch.setattr(tune_module, "run_tune", nothing)
+    monkeypatch.setattr(build_module, "build_game", nothing)
+    for out in (tmp_path / ("o" * 300), tmp_path / ("o" * 200) / ("o" * 300) / "x"):
+        code, stdout, err = run(capsys, *args, "--out", str(out))
+        assert code == 2 and stdout == ""
+        assert one_error_line(err).endswith(": File name too long")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_params_shows_defaults_as_toml_that_reads_back_as_the_default():

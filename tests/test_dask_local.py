@@ -6,15 +6,20 @@ The cluster of real `dask scheduler` and `dask worker` processes is in test_dask
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from cli_run import one_error_line, run
 from dask_grid import grid_jobs, grid_json
+from procs import start
 
 from pnp.errors import PnpError
 from pnp.outcome import GameRecord
@@ -132,6 +137,59 @@ def test_the_scheduler_timeout_must_be_positive(capsys):
     )
     assert code == 2
     assert "--scheduler-timeout must be more than 0" in one_error_line(err)
+
+
+@pytest.mark.parametrize("value", ["1e6", "86401", "inf", "nan", "-1"])
+@pytest.mark.parametrize("command", [["simulate"], ["tune", "--target", "turns in 5..30"]])
+def test_a_scheduler_timeout_past_a_day_or_no_wait_is_one_line(capsys, command, value):
+    code, _, err = run(
+        capsys, command[0], "exploding-dice", *command[1:], "--scheduler", "tcp://127.0.0.1:1",
+        "--scheduler-timeout", value,
+    )  # fmt: skip
+    assert code == 2
+    assert "--scheduler-timeout must be more than 0 and at most 86,400 seconds" in (
+        one_error_line(err)
+    )
+
+
+@contextmanager
+def _silent_scheduler() -> Iterator[tuple[str, socket.socket]]:
+    """An address that takes a connection and never answers on it (a scheduler hung, or
+    another service on its port): Dask's own timeout never ends that wait."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        listener.settimeout(60)
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}", listener
+
+
+@pytest.mark.slow  # a fresh interpreter that imports Dask
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_or_sigterm_ends_a_wait_of_an_hour_for_the_scheduler(signum, code):
+    with _silent_scheduler() as (address, listener):
+        proc = start("simulate", "exploding-dice", "--games", "100", "--scheduler", address,
+                     "--scheduler-timeout", "3600")  # fmt: skip
+        conn, _ = listener.accept()  # the client waits for the scheduler's answer now
+        with conn:
+            os.killpg(proc.pid, signum)
+            _, err = proc.communicate(timeout=30)  # a guard: the wait was for an hour
+    assert proc.returncode == code, err
+    assert err.strip().splitlines()[-1] == "interrupted: 0 of 100 games finished"
+    assert "Traceback" not in err
+
+
+@pytest.mark.slow  # a fresh interpreter that imports Dask and waits out the timeout
+def test_a_scheduler_that_never_answers_is_one_line_after_the_timeout():
+    with _silent_scheduler() as (address, _):
+        r = subprocess.run(
+            [sys.executable, "-m", "pnp.cli", "simulate", "exploding-dice", "--games", "100",
+             "--scheduler", address, "--scheduler-timeout", "2", "--json", "-"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert r.returncode == 2, r.stderr
+    assert one_error_line(r.stderr) == (
+        f"error: cannot reach the Dask scheduler at {address} within 2 s (no answer)"
+    )
 
 
 def _closed_port() -> int:

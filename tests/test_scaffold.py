@@ -5,6 +5,7 @@ installed: the plugin is declared to Python as pip would (`pnp.testing.install`)
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import subprocess
@@ -251,6 +252,35 @@ def test_a_failure_while_making_the_reference_data_leaves_nothing(tmp_path):
     with pytest.raises(RuntimeError):
         new_package("lantern-race", tmp_path / "empty", fails)
     assert listing(tmp_path) == ["empty"]
+
+
+def test_a_write_that_fails_in_the_temporary_folder_names_the_destination(tmp_path):
+    """pnp's temporary folder is its own business: the error names where the file was going."""
+
+    def disk_full(module: str, tests: Path) -> list[Path]:
+        raise OSError(errno.ENOSPC, "No space left on device", str(tests / "golden" / "x.json"))
+
+    dest = tmp_path / "lantern"
+    with pytest.raises(PnpError) as refused:
+        new_package("lantern-race", dest, disk_full)
+    assert str(refused.value) == f"cannot write {dest}/tests/golden/x.json: No space left on device"
+    assert listing(tmp_path) == []
+
+
+def test_pnp_new_where_no_folder_can_be_is_one_line_naming_the_users_path(capsys, tmp_path):
+    (tmp_path / "a-file").write_text("mine")
+    dest = tmp_path / "a-file" / "lantern"
+    code, out, err = run(capsys, "new", "lantern-race", "--package", str(dest))
+    line = one_error_line(err)
+    assert code == 2 and out == ""
+    assert line == (
+        f"error: cannot write the game's repository {dest}: {tmp_path / 'a-file'} is not a folder"
+    )
+    too_long = tmp_path / ("o" * 300) / "lantern"
+    code, out, err = run(capsys, "new", "lantern-race", "--package", str(too_long))
+    assert code == 2 and "File name too long" in one_error_line(err)
+    assert ".pnp-new-" not in err
+    assert listing(tmp_path) == ["a-file"]
 
 
 def test_the_package_declares_its_game_dependency_and_rule_cards(tmp_path):

@@ -309,3 +309,91 @@ def test_an_address_or_a_name_is_a_host(host):
 def test_check_host_says_what_it_got():
     with pytest.raises(PnpError, match="got ''"):
         check_host("")
+
+
+# --- WebSockets and other protocol upgrades: refused by the guard -------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/api/jobs", "/ws"])
+def test_a_websocket_upgrade_over_http_is_a_400(page, path):
+    headers = {"upgrade": "websocket", "connection": "Upgrade", "sec-websocket-version": "13"}
+    assert "no WebSocket" in refused(page.get(path, headers=headers), 400)
+
+
+def test_a_websocket_is_closed_before_it_is_accepted(page):
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with page.websocket_connect("/api/jobs"):
+            pass
+    assert closed.value.code == 1008
+
+
+# --- null and absurd values: a 422 (or the default), never a 500 --------------------------
+
+ROUTES = {
+    "simulate": ["seed", "games", "players", "bot", "bots", "bot_budget", "options", "sweep"],
+    "tune": ["seed", "players", "targets", "over", "budget", "bot"],
+    "solve": ["players", "budget"],
+    "check": ["params", "paper"],
+    "build": ["params", "paper", "formats", "laser_presets_toml"],
+    "config": ["toml"],
+    "config.toml": ["params"],
+}
+CASES = [(route, key) for route, keys in ROUTES.items() for key in keys]
+
+
+@pytest.fixture
+def no_jobs(app, monkeypatch):
+    """The app's jobs and checks answered at once, with no process: what a request is
+    answered before its task would run is what these tests look at."""
+    from concurrent.futures import Future
+
+    from pnp.studio.jobs import Asked, Job
+
+    jobs = app.state.studio.jobs
+
+    def submit(kind, game, args, request):
+        return Job("0" * 16, kind, game, "key", args)
+
+    def ask(kind, args, request, most=None):
+        future: Future = Future()
+        future.set_result(({"errors": [], "warnings": [], "infos": []}, None))
+        return Asked("key", future)
+
+    monkeypatch.setattr(jobs, "submit", submit)
+    monkeypatch.setattr(jobs, "ask", ask)
+
+
+@pytest.mark.parametrize("route, key", CASES)
+def test_a_null_field_is_refused_in_one_line_or_taken_as_left_out(page, no_jobs, route, key):
+    game = "building-community" if route == "solve" else ED
+    url = f"/api/games/{game}/{route}"
+    answer = page.post(url, json={key: None})
+    assert answer.status_code in (200, 202, 422) and "\n" not in answer.text, answer.text
+    if answer.text != page.post(url, json={}).text:  # else null is the key left out
+        assert answer.status_code == 422 and f"'{key}'" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("route, key", [("simulate", "seed"), ("simulate", "games"),
+                                        ("tune", "seed"), ("solve", "budget")])  # fmt: skip
+def test_a_null_number_that_has_a_default_is_a_422_not_the_default(page, no_jobs, route, key):
+    game = "building-community" if route == "solve" else ED
+    answer = page.post(f"/api/games/{game}/{route}", json={key: None})
+    assert refused_field(answer) == f"'{key}' must be a whole number, got null"
+
+
+@pytest.mark.parametrize("value", ["1e400", "-1e400", "NaN", "Infinity", "1" + "0" * 400])
+@pytest.mark.parametrize("route, key", [("simulate", "games"), ("simulate", "seed"),
+                                        ("simulate", "players"), ("solve", "budget")])  # fmt: skip
+def test_a_huge_number_is_a_422(page, no_jobs, route, key, value):
+    game = "building-community" if route == "solve" else ED
+    answer = page.post(
+        f"/api/games/{game}/{route}", content=f'{{"{key}": {value}}}', headers=JSON_TYPE
+    )
+    assert answer.status_code == 422 and "\n" not in answer.text, answer.text
+
+
+def refused_field(answer) -> str:
+    assert answer.status_code == 422, answer.text
+    return answer.json()["error"]

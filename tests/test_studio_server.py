@@ -4,6 +4,7 @@ and a small load of concurrent requests against it. Every wait is bounded."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -170,3 +171,75 @@ def test_fifty_checks_and_five_builds_at_once_all_answer_correctly(tmp_path):
     pdfs = {b["result"]["files"][0] for b in builds}
     assert pdfs == {"exploding-dice/exploding-dice-a4.pdf"}
     assert len({b["id"] for b in builds}) == 5
+
+
+# --- slow clients, a connection cap, upgrades and the terminal, on a real server ----------
+
+QUICK_LIMITS = """\
+import pnp.studio.connections as connections
+connections.MOST_CONNECTIONS = 8  # the cap the server takes (connection_cap)
+connections.Connection.read_limit = 1.0  # seconds for a whole request
+"""
+
+
+def _answer_of(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (bounded by the socket's
+    own timeout)."""
+    out = b""
+    while chunk := sock.recv(65536):
+        out += chunk
+    return out
+
+
+def _status_and_json(raw: bytes) -> tuple[int, dict]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert b"\n" not in body.strip(), raw
+    return int(head.split()[1]), json.loads(body)
+
+
+def test_slow_and_surplus_clients_are_answered_in_one_line_and_starve_no_one(tmp_path):
+    """With a cap of 8 connections and 1 s to send a request (set through a module the
+    test adds to what the server imports): 20 half-sent requests do not keep the key's
+    request out, each of them is answered 408 or 503 in one line of JSON and closed, so is
+    a request whose body comes too late, a WebSocket upgrade is refused in one line, 30
+    malformed requests are one line on the terminal, and nothing else is said there but
+    the end."""
+    (tmp_path / "sitecustomize.py").write_text(QUICK_LIMITS)
+    path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    with running(tmp_path / "cache", env={"PYTHONPATH": path}) as served:
+        port = int(served.url.rsplit(":", 1)[1])
+        host = f"127.0.0.1:{port}".encode()
+        half = []
+        for _ in range(20):
+            s = socket.create_connection(("127.0.0.1", port), timeout=30)
+            s.sendall(b"GET /api/games HTTP/1.1\r\nHost: " + host + b"\r\nX-Pad: ")
+            half.append(s)
+        with served.client(timeout=30) as client:  # past the cap: it takes an idle one's place
+            assert client.get("/api/games").status_code == 200
+            upgrade = client.get(
+                "/api/jobs", headers={"upgrade": "websocket", "connection": "Upgrade"}
+            )
+        assert upgrade.status_code == 400 and "no WebSocket" in upgrade.json()["error"]
+        answers = []
+        for s in half:
+            with s:
+                answers.append(_status_and_json(_answer_of(s)))
+        assert {status for status, _ in answers} <= {408, 503}
+        assert any(status == 408 for status, _ in answers)  # some outlived their second
+        assert all(list(body) == ["error"] for _, body in answers)
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as s:  # a late body
+            s.sendall(
+                b"POST /api/games/exploding-dice/config HTTP/1.1\r\nHost: " + host
+                + b"\r\nContent-Type: application/json\r\nContent-Length: 100\r\n"
+                + b"Authorization: Bearer " + served.address.split("token=")[1].encode()
+                + b"\r\n\r\n{\"toml\""
+            )  # fmt: skip
+            assert _status_and_json(_answer_of(s))[0] == 408
+        for _ in range(30):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+                s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+                assert _answer_of(s).startswith(b"HTTP/1.1 400")
+        os.killpg(served.proc.pid, signal.SIGINT)
+        _, err = served.proc.communicate(timeout=30)
+    assert served.proc.returncode == 130
+    assert err.strip().splitlines() == ["warning: Invalid HTTP request received.", "interrupted"]

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 
 from pnp import interrupt
-from pnp.atomic import is_null_device, output_folder
+from pnp.atomic import check_name_lengths, is_null_device, output_folder
 from pnp.errors import PnpError
 from pnp.exits import (
     MarkedStdout,
@@ -126,6 +126,7 @@ def build(
     papers = [paper_name(paper)] if paper is not None else None
     formats = format_list(format) + (["jobs"] if split_by_stock else [])
     folder = output_folder(out)
+    check_name_lengths(folder, f"cannot create output folder {folder}")  # before any game
     kept = "nothing kept (--out is the null device)" if is_null_device(folder) else ""
     built, failed = [], []
     try:

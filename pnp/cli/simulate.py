@@ -182,8 +182,10 @@ def simulate(
         check_user_file(json_out)  # said now, not after the games are played
     if report:  # said now, not after the games are played
         check_output_files(out_folder, [f"{get_game(game).slug}/report.html", "index.html"])
-    if scheduler is not None and not scheduler_timeout > 0:
-        raise PnpError(f"--scheduler-timeout must be more than 0 seconds, got {scheduler_timeout}")
+    if scheduler is not None:
+        from pnp.sim.dask_backend import check_timeout
+
+        check_timeout(scheduler_timeout)
     request = Request(
         game, games, players, bot, seed, jobs, config, options, bots, bot_budget,
         scheduler=scheduler, scheduler_timeout=scheduler_timeout,

@@ -11,7 +11,8 @@ a designer from it to their own game.
 
 The slug is checked before anything is written; everything is written to a temporary
 folder first and moved in at the end, and a failure afterwards (the reference data) takes
-back what was moved in, so a failure leaves the disk as it was.
+back what was moved in, so a failure leaves the disk as it was. That folder is pnp's own
+business: an error while it is written names the file where it was going (`_named_at`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ import os
 import shutil
 import string
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from pnp import DISTRIBUTION
+from pnp.atomic import check_folder
 from pnp.errors import PnpError
 from pnp.gamedef import slug_problem
 
@@ -164,6 +167,22 @@ def _write(files: dict[Path, str], root: Path) -> None:
         (root / path).write_text(text, encoding="utf-8")
 
 
+@contextmanager
+def _named_at(tmp: Path, final: Path) -> Iterator[None]:
+    """Errors in the block name `final` where they name the temporary folder `tmp`, whose
+    contents go there: `cannot write DIR/pyproject.toml: No space left on device`."""
+    try:
+        yield
+    except OSError as exc:
+        where = Path(exc.filename) if exc.filename else final
+        if where.is_relative_to(tmp):
+            where = final / where.relative_to(tmp)
+        raise PnpError(f"cannot write {where}: {exc.strerror or exc}") from None
+    except PnpError as exc:
+        exc.args = (str(exc).replace(str(tmp), str(final)),)
+        raise
+
+
 ReferenceData = Callable[[str, Path], list[Path]]
 """(the game's module, its tests' folder) -> the reference data files written there."""
 
@@ -211,7 +230,11 @@ def new_game(slug: str, root: Path) -> list[Path]:
     check_free(names, root)
     layout = checkout_layout(names)
     files = rendered(names, layout)
-    with tempfile.TemporaryDirectory(dir=root, prefix=".pnp-new-") as tmp:
+    check_folder(root / layout.game, f"cannot write the game into {root}")
+    with (
+        tempfile.TemporaryDirectory(dir=root, prefix=".pnp-new-") as tmp,
+        _named_at(Path(tmp), root),
+    ):
         _write(files, Path(tmp))
         for dest in (layout.game, layout.rules):
             (root / dest).parent.mkdir(parents=True, exist_ok=True)
@@ -251,11 +274,13 @@ def new_package(slug: str, dest: Path, reference: ReferenceData | None = None) -
     if importlib.util.find_spec(names.pkg) is not None:
         raise PnpError(f"a module named '{names.pkg}' is already installed: choose another slug")
     files = package_files(names)
+    check_folder(dest, f"cannot write the game's repository {dest}")
     with tempfile.TemporaryDirectory(dir=_existing_ancestor(dest), prefix=".pnp-new-") as tmp:
         repo = Path(tmp) / "repo"
-        _write(files, repo)
-        layout = package_layout(names)
-        data = reference(layout.module, repo / layout.tests) if reference else []
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(repo, dest)  # onto an empty folder too
+        with _named_at(repo, dest):
+            _write(files, repo)
+            layout = package_layout(names)
+            data = reference(layout.module, repo / layout.tests) if reference else []
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(repo, dest)  # onto an empty folder too
     return [dest / p for p in files] + [dest / p.relative_to(repo) for p in data]

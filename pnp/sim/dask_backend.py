@@ -9,6 +9,10 @@ rides with each of its tasks: a task depending on a data task (or on scattered d
 be placed on the worker holding that data, leaving the others idle, and scattered data
 lost with a worker could not be rebuilt. A worker unpickles a job once (`load_job` caches).
 
+Reaching the scheduler and waiting for a worker take at most `--scheduler-timeout` seconds
+(a day at most: `check_timeout`), and Ctrl-C or SIGTERM ends that wait at once
+(`_waiting`), however long it was to be.
+
 At connect every worker is asked which pnp it has (`importlib.metadata` run on the worker):
 a worker without pnp, or with another version, refuses the run with one line, since it
 would play other rules or fail on every chunk.
@@ -23,10 +27,12 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from pnp import DISTRIBUTION
@@ -43,6 +49,8 @@ INSTALL = f"pip install '{DISTRIBUTION}[dask]'"
 LOCAL = "local"  # --scheduler local: a LocalCluster on this machine for the run
 POLL = 0.1  # seconds between looks at the futures (and at Ctrl-C)
 LONELY = 1.0  # seconds between looks at whether the cluster still has a worker
+MOST_TIMEOUT = 86_400.0  # seconds --scheduler-timeout may be: a day
+GRACE = 1.0  # seconds past the timeout before a scheduler that never answers is left
 TASKS_A_THREAD = 8  # tasks a grid is cut in, for each thread of the cluster
 MOST_GAMES = 5000  # games a task at most (a second or so of a quick engine's games)
 MOST_SLOW_GAMES = 50  # the same for seats that think (mcts): seconds a game
@@ -63,6 +71,15 @@ LOCAL_CONFIG: dict[str, Any] = {
     "distributed.admin.system-monitor.gil.enabled": False,
     "distributed.worker.memory.monitor-interval": "1s",
 }
+
+
+def check_timeout(timeout: float) -> None:
+    """Refuse a `--scheduler-timeout` that is no wait (0, negative, NaN) or past a day."""
+    if not 0 < timeout <= MOST_TIMEOUT:
+        raise PnpError(
+            f"--scheduler-timeout must be more than 0 and at most {MOST_TIMEOUT:,.0f} seconds "
+            f"(a day), got {timeout:g}"
+        )
 
 
 def pnp_version() -> str:
@@ -100,9 +117,13 @@ def play_on_dask(
     """Play every game of `jobs` into `tallies` on the cluster at `scheduler` (`chunk`
     games a task, or `chunk_sizes`); the reason the run stopped early when a worker's loss
     could not be made good (None otherwise, or after Ctrl-C, which cancels what is left)."""
-    if not timeout > 0:
-        raise PnpError(f"--scheduler-timeout must be more than 0 seconds, got {timeout:g}")
-    with connect(scheduler, timeout, workers) as (client, stop_now):
+    check_timeout(timeout)
+    with ExitStack() as stack:
+        try:
+            with _waiting(ctrl_c):
+                client, stop_now = stack.enter_context(connect(scheduler, timeout, workers))
+        except KeyboardInterrupt:  # while the cluster was reached: no game was played
+            return None
         threads = sum(client.nthreads().values())
         sizes = [chunk] * len(jobs) if chunk else chunk_sizes(jobs, threads)
         tasks = grid_tasks([j.games for j in jobs], sizes)
@@ -110,6 +131,60 @@ def play_on_dask(
         if ctrl_c.count:
             stop_now()
         return failure
+
+
+@contextmanager
+def _waiting(ctrl_c: RunStop) -> Iterator[None]:
+    """Around the waits for the cluster (reach the scheduler, find a worker): Ctrl-C and
+    SIGTERM, which the run's handler only counts (games stop between chunks), raise
+    KeyboardInterrupt here, which Dask's wait turns into a cancel. Ctrl-C left ignored (a
+    background job) stays ignored; SIGTERM then stops the command as usual."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    counting = signal.getsignal(signal.SIGINT)
+    if not callable(counting):
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        counting(signum, frame)  # noted as the run's stop, so it ends as one
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, stop)
+    try:
+        if ctrl_c.count:  # it came before this handler did
+            raise KeyboardInterrupt
+        yield
+    finally:
+        signal.signal(signal.SIGINT, counting)
+
+
+class _TimedOut(KeyboardInterrupt):
+    """The wait for a scheduler ran past its timeout: raised in the wait as Ctrl-C is,
+    which Dask's wait answers by cancelling it (a server that accepts the connection and
+    never answers is waited for without end by Dask's own timeout)."""
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """`_TimedOut` in the block once it has run `seconds` (a timer signal: only in the
+    main thread, and only where nothing else uses that signal)."""
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None):
+        yield
+        return
+
+    def ring(signum: int, frame: FrameType | None) -> None:
+        raise _TimedOut
+
+    signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 def _stop_now(client: Client, cluster: Any) -> Callable[[], None]:
@@ -163,11 +238,15 @@ def connect(
         else:
             target = scheduler
         try:
-            client = distributed.Client(target, timeout=timeout, set_as_default=False)
-        except Exception as exc:
+            with _deadline(timeout + GRACE):
+                client = distributed.Client(target, timeout=timeout, set_as_default=False)
+        except BaseException as exc:
+            _abandon(distributed.Client, exc)
+            if not isinstance(exc, Exception | _TimedOut):
+                raise  # Ctrl-C
+            why = "no answer" if isinstance(exc, _TimedOut) else _reason(exc)
             raise PnpError(
-                f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s "
-                f"({_reason(exc)})"
+                f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s ({why})"
             ) from None
         stack.callback(client.close)
         try:
@@ -178,6 +257,21 @@ def connect(
             ) from None
         check_workers(client)
         yield client, _stop_now(client, target) if scheduler == LOCAL else (lambda: None)
+
+
+def _abandon(client_class: Any, exc: BaseException) -> None:
+    """Forget the client that never connected (found in the frames `exc` left). Closing
+    it waits for its connection attempt to end, up to twice the timeout (two days), and
+    Python closes it as soon as it is collected, after the command's own end line: it is given
+    a second, then marked closed, so that nothing waits for it any more."""
+    tb = exc.__traceback__
+    while tb is not None:
+        client = tb.tb_frame.f_locals.get("self")
+        if isinstance(client, client_class) and client.status != "closed":
+            with suppress(Exception, KeyboardInterrupt):
+                client.close(timeout=1)
+            client.status = "closed"
+        tb = tb.tb_next
 
 
 def _local_cluster(dask: Any, distributed: Any, workers: int) -> Any:

@@ -24,7 +24,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -106,10 +106,13 @@ async def _body(request: Request) -> dict[str, Any]:
     if length is not None and length.isdigit() and int(length) > MAX_BODY:
         raise ApiError(413, f"the request body is larger than {MAX_BODY:,} bytes")
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise ApiError(413, f"the request body is larger than {MAX_BODY:,} bytes")
+    try:
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY:
+                raise ApiError(413, f"the request body is larger than {MAX_BODY:,} bytes")
+    except ClientDisconnect:  # it left, or its body came too slowly (`connections`)
+        raise ApiError(499, "the client went away before its request was read") from None
     if not data:
         return {}
     try:
@@ -162,13 +165,18 @@ def _paper(body: dict[str, Any], values: dict[str, Any]) -> str:
         raise ApiError(422, str(exc), field="paper") from None
 
 
-def _whole(body: dict[str, Any], key: str, default: int | None) -> int | None:
+def _whole(body: dict[str, Any], key: str, default: int) -> int:
+    """A whole number the body may leave out (then `default`); `null` is not one."""
     value = body.get(key, default)
-    if value is None:
-        return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise ApiError(422, f"'{key}' must be a whole number, got {json.dumps(value)[:40]}")
     return value
+
+
+def _maybe_whole(body: dict[str, Any], key: str) -> int | None:
+    """A whole number whose absence (or `null`) leaves the choice to pnp, as an option
+    left off the command line does (`players`: the game's default)."""
+    return None if body.get(key) is None else _whole(body, key, 0)
 
 
 def _options(game: GameDef, options: Any) -> dict[str, Any]:
@@ -317,14 +325,13 @@ class Studio:
             bot = body.get("bot", "random")
             if not isinstance(bot, str):
                 raise ApiError(422, "'bot' must be a bot's name")
-            players = seat_count(game, _whole(body, "players", None), bot)
+            players = seat_count(game, _maybe_whole(body, "players"), bot)
             bots = body.get("bots")
             if bots is not None and not isinstance(bots, str):
                 raise ApiError(422, "'bots' must name one bot per seat, comma-separated")
-            budget = _whole(body, "bot_budget", None)
+            budget = _maybe_whole(body, "bot_budget")
             lineup(engine_for(game), players, bot, bots, budget)  # the CLI's checks
             seed = _whole(body, "seed", 1)
-            assert games is not None and seed is not None
             check_limits(games, 1)
             if not -MAX_SEED <= seed < MAX_SEED:
                 raise ApiError(422, f"--seed must be a whole number below {MAX_SEED}, got {seed}")
@@ -393,9 +400,8 @@ class Studio:
         try:
             from pnp.tune import plan_tune
 
-            players = _whole(body, "players", None)
+            players = _maybe_whole(body, "players")
             seed = _whole(body, "seed", 1)
-            assert seed is not None
             plan_tune(game.slug, targets, over, players, bot, budget, seed, 1, None,
                       None, None, 10.0, changed)  # fmt: skip
         except PnpError as exc:
@@ -418,10 +424,9 @@ class Studio:
         values = _values(game, body)
         try:
             solver = solver_for(game)
-            players = seat_count(game, _whole(body, "players", None))
+            players = seat_count(game, _maybe_whole(body, "players"))
             budget = _whole(body, "budget", 1_000_000)
             most = max_budget(solver, MAX_BUDGET)
-            assert budget is not None
             if not 1 <= budget <= most:
                 raise ApiError(422, f"--budget must be from 1 to {most:,} nodes, got {budget:,}")
         except PnpError as exc:

@@ -10,7 +10,9 @@ rebinding). So, as Jupyter does, every request passes these checks before any ro
   or that Chromium marks as coming from another site, is 403;
 - an API request must carry the start's secret (the cookie the token address set, or an
   `Authorization: Bearer` header for scripts), else 401;
-- a body must be `application/json` (a form or a no-cors `fetch` cannot send that), else 415.
+- a body must be `application/json` (a form or a no-cors `fetch` cannot send that), else 415;
+- a WebSocket (or any other protocol upgrade) is refused: the studio speaks only plain
+  HTTP, and a socket opened from another site would carry no `Origin` check of its own.
 
 Every answer carries headers that keep it out of other pages' frames and scripts. A refusal
 is one line of JSON, as every other error of the API.
@@ -122,6 +124,8 @@ def refusal(doors: Doors, method: str, path: str, headers: Headers) -> tuple[int
     host = headers.get("host", "")
     if not doors.allowed(host):
         return 400, f"the Host header '{host[:80]}' is not this studio's address"
+    if "upgrade" in headers:
+        return 400, "the studio takes no WebSocket or other protocol upgrade: plain HTTP only"
     if not path.startswith("/api/") and method not in WRITES:
         return None  # the page, its script and its style: nothing to protect
     own = f"http://{host}".lower()
@@ -170,14 +174,17 @@ def security_headers(path: str) -> list[tuple[bytes, bytes]]:
 class Guard:
     """ASGI middleware: the checks above on every HTTP request, the headers on every answer,
     and the token address (`/?token=...`), which sets the cookie and drops the token from
-    the address."""
+    the address. A WebSocket is closed before it is accepted (the server answers 403)."""
 
     def __init__(self, app: ASGIApp, doors: Doors) -> None:
         self.app = app
         self.doors = doors
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})  # policy violation
+            return
+        if scope["type"] != "http":  # the lifespan: the studio's start and stop
             await self.app(scope, receive, send)
             return
         path = scope["path"]

@@ -1,4 +1,9 @@
-"""Serve the studio with uvicorn until Ctrl-C (or SIGTERM), which stops it and its jobs."""
+"""Serve the studio with uvicorn until Ctrl-C (or SIGTERM), which stops it and its jobs.
+
+Its connections are `pnp.studio.connections`' (a time limit to read a request, a cap on
+how many are open), and what uvicorn and the event loop log is one line per cause
+(`pnp.studio.terminal`).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,9 @@ from pathlib import Path
 
 from pnp.errors import PnpError
 from pnp.studio.app import Settings, create_app
+from pnp.studio.connections import connection_cap, open_file_limit, protocol
 from pnp.studio.guard import new_token
+from pnp.studio.terminal import one_line_per_cause
 
 LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)", re.IGNORECASE)
 
@@ -74,7 +81,11 @@ def serve(
         app,
         host=host,
         port=port,
+        http=protocol(connection_cap(open_file_limit())),
+        ws="none",  # the guard refuses an upgrade: no WebSocket library is even looked for
+        log_config=None,  # `one_line_per_cause` below, not uvicorn's handlers
         log_level="warning",
+        access_log=False,
         timeout_graceful_shutdown=0.5,  # type: ignore[arg-type]  # a float works: asyncio.wait_for
         lifespan="on",
     )
@@ -92,7 +103,8 @@ def serve(
         )
     if open_browser:
         threading.Timer(0.5, lambda: webbrowser.open(url)).start()
-    server.run()
+    with one_line_per_cause(say):
+        server.run()
 
 
 def default_settings(

@@ -78,8 +78,10 @@ def plan_tune(
     if not -MAX_SEED <= seed < MAX_SEED:
         raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
     check_limits(1, jobs)
-    if scheduler is not None and not timeout > 0:
-        raise PnpError(f"--scheduler-timeout must be more than 0 seconds, got {timeout}")
+    if scheduler is not None:
+        from pnp.sim.dask_backend import check_timeout
+
+        check_timeout(timeout)
     parsed = parse_targets(targets, engine, gdef.title)
     dims = parse_over(over or [], gdef, players)
     spent = parse_budget(budget)
