@@ -1,5 +1,5 @@
 """The compiled kernel's handle, its copy of each board, and the hooks it attaches to the
-readable rules (`pnp.fastpath`: a roll's results, the search's playout and the search).
+readable rules (`pnp.fastpath`: the search's playout and the search).
 
 `_kernel.c` is built at install time when a C compiler is there; without one `kernel` is
 None and everything plays on the readable rules. The board the kernel reads is built
@@ -50,8 +50,9 @@ def _position(state: State) -> KernelPosition:
 
 
 def results(state: State) -> tuple[Position, ...] | None:
-    """`State.legal_actions` of a roll of both dice, listed by the kernel (the same, in the
-    same order: checked roll by roll); None for a roll of one die (the kernel rolls two)."""
+    """A roll of both dice's results as the kernel lists them: `State.legal_actions`, in
+    the same order (the tests hold the two roll by roll; the readable rules list their
+    own); None for a roll of one die (the kernel rolls two)."""
     assert kernel is not None
     if state.dice is None or len(state.dice) != 2:
         return None
@@ -122,7 +123,5 @@ def tree_search(
 
 KERNEL = fastpath.attach(
     State,
-    fastpath.Implementation(
-        "kernel", kernel is not None, playout=playout, tree_search=tree_search, moves=results
-    ),
+    fastpath.Implementation("kernel", kernel is not None, playout=playout, tree_search=tree_search),
 )
