@@ -144,6 +144,19 @@ def using(name: str | None) -> Iterator[None]:
         _chosen[0] = previous
 
 
+def search(
+    budget: int, playout_turns: int, exploration: float, cooperative: bool
+) -> dict[str, Any]:
+    """The tree search's settings as every kernel's ``tree_search`` names them
+    (`pnp/_seam.h`'s ``SEAM_SEARCH``)."""
+    return {
+        "budget": budget,
+        "horizon": playout_turns,
+        "exploration": exploration,
+        "cooperative": cooperative,
+    }
+
+
 def compiled_visits(
     rng: random.Random,
     legal: Sequence[Any],
