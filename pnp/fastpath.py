@@ -12,8 +12,6 @@ the readable rules do, draw for draw, so a seed plays the same game whichever on
   it; None, `rng` untouched, where it does not take the position.
 - ``resample(state, rng) -> bool``: the readable `State.resample` (a hidden order drawn
   anew); False, `rng` untouched, where it does not take the state.
-- ``moves(state)``: the legal moves in the form the game's readable `State` asks its fast
-  path for (`moves_of`), the same list in the same order; None where not taken.
 
 A game's engine asks `active(State)` before it plays a whole game in its kernel, so one
 switch (`using`, or ``PNP_IMPLEMENTATION`` in the environment, which worker processes
@@ -54,7 +52,6 @@ class Implementation:
     playout: Playout | None = None
     tree_search: TreeSearch | None = None
     resample: Resample | None = None
-    moves: Callable[[Any], Any] | None = None
 
 
 _attached: dict[type, Implementation] = {}
@@ -92,11 +89,28 @@ def active(state: Any) -> Implementation | None:
     return found if want is None or want == found.name else None
 
 
-def moves_of(state: Any) -> Any:
-    """The legal moves of `state` from its fast path's ``moves`` hook, or None where the
-    readable rules list them (no fast path runs, or it does not take the position)."""
-    fast = active(state)
-    return None if fast is None or fast.moves is None else fast.moves(state)
+def attached(kind: type) -> Implementation | None:
+    """The implementation attached to `kind`, built or not (None: the readable rules only)."""
+    return _attached.get(kind)
+
+
+@contextmanager
+def replaced(kind: type, implementation: Implementation | None) -> Iterator[None]:
+    """Within the block, `implementation` is `kind`'s fast path (None: it has none), as a
+    test puts an unbuilt kernel or a changed hook in its place; the attached one comes back
+    after."""
+    previous = _attached.get(kind)
+    if implementation is None:
+        _attached.pop(kind, None)
+    else:
+        _attached[kind] = implementation
+    try:
+        yield
+    finally:
+        if previous is None:
+            _attached.pop(kind, None)
+        else:
+            _attached[kind] = previous
 
 
 def runs(kind: type, missing: str = "") -> bool:
@@ -128,6 +142,19 @@ def using(name: str | None) -> Iterator[None]:
         yield
     finally:
         _chosen[0] = previous
+
+
+def search(
+    budget: int, playout_turns: int, exploration: float, cooperative: bool
+) -> dict[str, Any]:
+    """The tree search's settings as every kernel's ``tree_search`` names them
+    (`pnp/_seam.h`'s ``SEAM_SEARCH``)."""
+    return {
+        "budget": budget,
+        "horizon": playout_turns,
+        "exploration": exploration,
+        "cooperative": cooperative,
+    }
 
 
 def compiled_visits(

@@ -1,29 +1,28 @@
-"""Test helpers for the compiled implementations a game attaches through `pnp.fastpath`."""
+"""Test helpers for the compiled implementations a game attaches through `pnp.fastpath`,
+through its public seam API (`attached`, `replaced`)."""
 
 from __future__ import annotations
 
 import dataclasses
+from contextlib import AbstractContextManager
 from typing import Any
-
-import pytest
 
 from pnp import fastpath
 
 
 def kernel_of(kind: type) -> fastpath.Implementation:
     """The implementation attached to `kind` (the game's kernel)."""
-    found = fastpath._attached.get(kind)
+    found = fastpath.attached(kind)
     assert found is not None, f"nothing attached to {kind.__name__}"
     return found
 
 
-def without_compiler(monkeypatch: pytest.MonkeyPatch, kind: type) -> None:
-    """As installed without a C compiler: `kind`'s kernel is attached but not built."""
-    unbuilt = dataclasses.replace(kernel_of(kind), built=False)
-    monkeypatch.setitem(fastpath._attached, kind, unbuilt)
+def without_compiler(kind: type) -> AbstractContextManager[None]:
+    """Within the block, as installed without a C compiler: `kind`'s kernel is attached
+    but not built."""
+    return fastpath.replaced(kind, dataclasses.replace(kernel_of(kind), built=False))
 
 
-def with_hook(monkeypatch: pytest.MonkeyPatch, kind: type, **hooks: Any) -> None:
-    """`kind`'s kernel with some hooks replaced (None takes one away)."""
-    changed = dataclasses.replace(kernel_of(kind), **hooks)
-    monkeypatch.setitem(fastpath._attached, kind, changed)
+def with_hook(kind: type, **hooks: Any) -> AbstractContextManager[None]:
+    """Within the block, `kind`'s kernel with some hooks replaced (None takes one away)."""
+    return fastpath.replaced(kind, dataclasses.replace(kernel_of(kind), **hooks))

@@ -277,20 +277,18 @@ def records(players: int, seeds: range, budget: int, **kit: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize("players, kit", [(2, {}), (3, {"radius": 2}), (2, {"radius": 2})])
-def test_whole_games_are_the_same_compiled_or_not(monkeypatch, players, kit):
+def test_whole_games_are_the_same_compiled_or_not(players, kit):
     """mcts seats' games, record by record, and a simulation's summary: the compiled search
     on (and used), then off (the readable search on the kernel's playouts), then the
     readable rules alone (no kernel at all)."""
     calls = []
     real = bc_playout.tree_search
     config = {"budget": 30, "games": 3, "bot": "mcts", "players": players, "seed": 4}
-    with monkeypatch.context() as patch:
-        with_hook(patch, rules.State, tree_search=lambda *a: calls.append(1) or real(*a))
+    with with_hook(rules.State, tree_search=lambda *a: calls.append(1) or real(*a)):
         on = records(players, range(2), 30, **kit), run_simulation(SLUG, values=kit, **config)
     assert calls
     calls.clear()
-    with monkeypatch.context() as patch:
-        with_hook(patch, rules.State, tree_search=None)
+    with with_hook(rules.State, tree_search=None):
         off = records(players, range(2), 30, **kit), run_simulation(SLUG, values=kit, **config)
     with fastpath.using(fastpath.READABLE):
         alone = records(players, range(2), 30, **kit), run_simulation(SLUG, values=kit, **config)

@@ -300,7 +300,7 @@ def test_the_kernel_plays_the_readable_playout_along_whole_games(params):
     assert End.REFUGE in ends
 
 
-def test_the_search_plays_its_rollouts_in_the_kernel(monkeypatch):
+def test_the_search_plays_its_rollouts_in_the_kernel():
     """`pnp.mcts`'s readable search finds the kernel's `playout` and uses it: no rollout
     runs on the readable rules (the compiled search plays them in the kernel:
     tests/test_dh_tree.py)."""
@@ -311,13 +311,13 @@ def test_the_search_plays_its_rollouts_in_the_kernel(monkeypatch):
         calls.append(stop)
         return compiled.playout(position, rng, stop)
 
-    with_hook(monkeypatch, State, playout=counted)
-    visits = MctsBot(50, compiled=False).search(state, random.Random(1))
+    with with_hook(State, playout=counted):
+        visits = MctsBot(50, compiled=False).search(state, random.Random(1))
     assert len(calls) == 50 and sum(visits.values()) == 50
     assert visits == MctsBot(50, compiled=False).search(state, random.Random(1))
 
 
-def test_without_the_kernel_the_search_plays_the_readable_playout(monkeypatch):
+def test_without_the_kernel_the_search_plays_the_readable_playout():
     """The search's playout on an install without the kernel: the readable loop, the same
     game; and the readable shuffle of the hidden deck is the kernel's, draw for draw."""
     state = first_in(MODEL, PHASES["spend"], range(40))
@@ -329,7 +329,7 @@ def test_without_the_kernel_the_search_plays_the_readable_playout(monkeypatch):
         assert compiled.resample(a, ra)
         b.resample(rb)
         assert a.deck == b.deck and ra.getstate() == rb.getstate()
-    without_compiler(monkeypatch, State)
     slow = state.clone()
-    mcts.playout(slow, random.Random(5), state.turns + 4)
+    with without_compiler(State):
+        mcts.playout(slow, random.Random(5), state.turns + 4)
     assert position_of(fast) == position_of(slow)

@@ -39,10 +39,10 @@ def test_without_the_kernel_the_readable_rules_play_the_same_games_and_say_so_on
     seeds = [f"6:{i}" for i in range(3)]
     built = [engine.play_one(model, 2, bot, random.Random(s), 40) for s in seeds]
     capsys.readouterr()
-    without_compiler(monkeypatch, State)  # as installed without a C compiler
     monkeypatch.setattr(notice, "_said", set())  # a fresh process has not warned yet
-    missing = [engine.play_one(model, 2, bot, random.Random(s), 40) for s in seeds]
-    engine.warm(model)  # the runner's call before its workers start: nothing to build
+    with without_compiler(State):  # as installed without a C compiler
+        missing = [engine.play_one(model, 2, bot, random.Random(s), 40) for s in seeds]
+        engine.warm(model)  # the runner's call before its workers start: nothing to build
     assert missing == built
     err = capsys.readouterr().err
     assert err.splitlines() == [engine.NO_KERNEL]

@@ -25,9 +25,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_ed_properties import kits
 
-from pnp import conformance, notice
+from pnp import conformance, fastpath, notice
 from pnp.games import get_game
-from pnp.games.exploding_dice import engine, kernel
+from pnp.games.exploding_dice import engine, kernel, rules
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
 from pnp.sim.command import run_simulation
 from pnp.sim.metrics import Accumulator
@@ -159,16 +159,37 @@ def test_the_kernel_refuses_bad_arguments():
     board = kernel.boards(DEFAULT)
     words = random.Random(1).getstate()[1]
     play = kernel._kernel.play
-    with pytest.raises(ValueError, match="turn limit"):
-        play(board, 4, 1, False, 0, 50, words)
+    with pytest.raises(ValueError, match="max_turns: out of range"):
+        play(board, {**kernel.settings(4, 1, False), "max_turns": 0}, words)
     with pytest.raises(ValueError, match="players"):
-        play(board, 3, 2, False, 100, 50, words)  # six colours wanted
+        play(board, kernel.settings(3, 2, False), words)  # six colours wanted
     with pytest.raises(ValueError, match="625 numbers"):
-        play(board, 4, 1, False, 100, 50, words[:-1])
+        play(board, kernel.settings(4, 1, False), words[:-1])
     with pytest.raises(ValueError, match="PyCapsule"):
-        play("not a board", 4, 1, False, 100, 50, words)
+        play("not a board", kernel.settings(4, 1, False), words)
     with pytest.raises(ValueError, match="1,000 bytes"):
-        kernel._kernel.play_seeded(board, 4, 1, False, 100, 50, ["x" * 1001])
+        kernel._kernel.play_seeded(board, kernel.settings(4, 1, False), ["x" * 1001])
+
+
+def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
+    """Positions and settings cross the seam as named fields: a slip is an error naming
+    the field, never a game played on a shifted argument."""
+    board = kernel.boards(DEFAULT)
+    words = random.Random(1).getstate()[1]
+    right = kernel.settings(4, 1, True)
+    left_out = {k: v for k, v in right.items() if k != "target"}
+    with pytest.raises(ValueError, match="settings field target: missing"):
+        kernel._kernel.play(board, left_out, words)
+    with pytest.raises(ValueError, match="settings field targets: not one the kernel knows"):
+        kernel._kernel.play(board, {**right, "targets": 50}, words)
+    packed = kernel.position(rules.new_game(DEFAULT, 4, random.Random(1)))
+    with pytest.raises(ValueError, match="position field quiet: missing"):
+        kernel._kernel.playout(board, {k: v for k, v in packed.items() if k != "quiet"}, 99, 1)
+    with pytest.raises(ValueError, match="position field cells: wrong length"):
+        kernel._kernel.playout(board, {**packed, "cells": packed["cells"] + [-1] * 64}, 99, 1)
+    search = fastpath.search(10, 40, 0.7, False)
+    with pytest.raises(ValueError, match="search field budget: out of range"):
+        kernel._kernel.tree_search(board, packed, {**search, "budget": 0}, words)
 
 
 def test_the_kernel_refuses_a_board_it_cannot_hold():

@@ -236,15 +236,15 @@ def test_a_kit_the_kernel_does_not_play_is_searched_on_the_readable_rules():
     assert MctsBot(10).search(state, a) == MctsBot(10, compiled=False).search(state, b)
 
 
-def test_mcts_bot_calls_the_compiled_search(monkeypatch):
+def test_mcts_bot_calls_the_compiled_search():
     """`MctsBot` takes the kernel's `tree_search` (attached through `pnp.fastpath`) when it
     answers."""
     state = game(MODELS["default"], 4, 2)[0]
     calls = []
     real = kernel.tree_search
-    with_hook(monkeypatch, rules.State, tree_search=lambda *a: calls.append(1) or real(*a))
     a, b = random.Random(1), random.Random(1)
-    assert MctsBot(50).search(state, a) == MctsBot(50, compiled=False).search(state, b)
+    with with_hook(rules.State, tree_search=lambda *a: calls.append(1) or real(*a)):
+        assert MctsBot(50).search(state, a) == MctsBot(50, compiled=False).search(state, b)
     assert calls == [1] and a.getstate() == b.getstate()
 
 
@@ -273,8 +273,7 @@ def test_whole_games_are_the_same_compiled_or_not(monkeypatch, players, bots, op
         return out
 
     compiled = games()
-    with monkeypatch.context() as patch:
-        with_hook(patch, rules.State, tree_search=None)
+    with with_hook(rules.State, tree_search=None):
         assert games() == compiled
     with fastpath.using(fastpath.READABLE):
         assert games() == compiled

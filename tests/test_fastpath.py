@@ -21,19 +21,19 @@ class Plain:
     """A state class with none."""
 
 
-def moves(state: object) -> list[int]:
-    return [1, 2, 3]
+def playout(state: object, rng: object, stop: int) -> bool:
+    return True
 
 
-FAST = fastpath.attach(Attached, fastpath.Implementation("kernel", True, moves=moves))
-fastpath.attach(Unbuilt, fastpath.Implementation("kernel", False, moves=moves))
+FAST = fastpath.attach(Attached, fastpath.Implementation("kernel", True, playout=playout))
+fastpath.attach(Unbuilt, fastpath.Implementation("kernel", False, playout=playout))
 
 
 def test_the_built_fast_path_runs_by_default_and_the_readable_rules_on_request(monkeypatch):
     monkeypatch.delenv(fastpath.ENVIRONMENT, raising=False)
-    assert fastpath.active(Attached()) is FAST and fastpath.moves_of(Attached()) == [1, 2, 3]
+    assert fastpath.active(Attached()) is FAST
     with fastpath.using(fastpath.READABLE):
-        assert fastpath.active(Attached) is None and fastpath.moves_of(Attached()) is None
+        assert fastpath.active(Attached()) is None
         with fastpath.using("kernel"):
             assert fastpath.active(Attached) is FAST
         assert fastpath.active(Attached) is None  # the outer choice is back
@@ -52,7 +52,7 @@ def test_the_environment_chooses_for_a_process_and_its_workers(monkeypatch):
 def test_an_unbuilt_fast_path_never_runs_and_says_so_once(monkeypatch, capsys):
     monkeypatch.delenv(fastpath.ENVIRONMENT, raising=False)
     monkeypatch.setattr("pnp.notice._said", set())
-    assert fastpath.active(Unbuilt) is None and fastpath.moves_of(Unbuilt()) is None
+    assert fastpath.active(Unbuilt) is None and fastpath.active(Unbuilt()) is None
     assert not fastpath.runs(Unbuilt, "warning: not built")
     assert not fastpath.runs(Unbuilt, "warning: not built")
     assert capsys.readouterr().err.splitlines() == ["warning: not built"]
@@ -89,3 +89,18 @@ def test_the_bench_says_where_each_games_search_runs(game):
     assert search_runs_on(game).endswith("in the kernel") == built
     with fastpath.using(fastpath.READABLE):
         assert search_runs_on(game).endswith("on the readable rules")
+
+
+def test_a_test_puts_another_implementation_in_place_for_a_block_only(monkeypatch):
+    monkeypatch.delenv(fastpath.ENVIRONMENT, raising=False)
+    unbuilt = fastpath.Implementation("kernel", False)
+    assert fastpath.attached(Attached) is FAST and fastpath.attached(Plain) is None
+    with fastpath.replaced(Attached, unbuilt):
+        assert fastpath.attached(Attached) is unbuilt and fastpath.active(Attached) is None
+    assert fastpath.attached(Attached) is FAST and fastpath.active(Attached) is FAST
+    with fastpath.replaced(Attached, None):
+        assert fastpath.names(Attached) == ("readable",)
+    with pytest.raises(RuntimeError), fastpath.replaced(Plain, FAST):
+        assert fastpath.active(Plain) is FAST
+        raise RuntimeError
+    assert fastpath.attached(Plain) is None and fastpath.attached(Attached) is FAST

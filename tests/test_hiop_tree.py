@@ -204,8 +204,7 @@ def test_whole_games_with_mcts_seats_are_the_same_either_way(monkeypatch, bots):
         searched.append(compiled.tree_search(*args))
         return searched[-1]
 
-    with monkeypatch.context() as patch:
-        with_hook(patch, State, tree_search=counted)
+    with with_hook(State, tree_search=counted):
         fast = simulate(monkeypatch, **request)
     assert searched and None not in searched  # every decision searched in the kernel
     with fastpath.using(fastpath.READABLE):  # no kernel at all: tree and playouts readable

@@ -168,12 +168,18 @@ def test_the_kernel_refuses_what_it_cannot_play():
         kernel.board([[0, 1]] * 3, [False] * 4, [1] * 4)  # three colours
     with pytest.raises(ValueError):
         kernel.board([[0, 9]] * 4, [False] * 4, [1] * 4)  # a node off the board
+    two = engine.settings(MODELS["seed"], (0, 2), False)
+    words = random.Random(1).getstate()[1]
     with pytest.raises(ValueError):
-        kernel.play(board, (0, 2), False, False, 1000, (1, 2, 3))  # not a twister state
+        kernel.play(board, two, (1, 2, 3))  # not a twister state
+    with pytest.raises(ValueError, match="two seats with one colour"):
+        kernel.play(board, {**two, "seats": (0, 0)}, words)
+    with pytest.raises(ValueError, match="settings field max_turns: out of range"):
+        kernel.play(board, {**two, "max_turns": 0}, words)
+    with pytest.raises(ValueError, match="settings field greedy: missing"):
+        kernel.play(board, {k: v for k, v in two.items() if k != "greedy"}, words)
     with pytest.raises(ValueError):
-        kernel.play(board, (0, 0), False, False, 1000, random.Random(1).getstate()[1])
-    with pytest.raises(ValueError):
-        kernel.play_seeded(board, (0, 2), False, False, 1000, ["x" * 1001])  # too long a seed
+        kernel.play_seeded(board, two, ["x" * 1001])  # too long a seed
     with pytest.raises(ValueError):
         kernel.results(board, (0, 2), [[N] * 4] * 4, 1, 5, 6, False)  # the mover not seated
     with pytest.raises(ValueError):
@@ -184,9 +190,9 @@ def simulate_without_kernel(monkeypatch, games: int, jobs: int) -> tuple[str, st
     """(JSON summary with the kernel, JSON summary and stderr without it)."""
     request = {"games": games, "players": 2, "bot": "greedy", "seed": 4, "jobs": jobs}
     built = json.dumps(run_simulation("parcheesi", **request).summary)
-    without_compiler(monkeypatch, game.State)  # as if the import had failed
     monkeypatch.setattr(notice, "_said", set())
-    return built, json.dumps(run_simulation("parcheesi", **request).summary)
+    with without_compiler(game.State):  # as if the import had failed
+        return built, json.dumps(run_simulation("parcheesi", **request).summary)
 
 
 @needs_kernel

@@ -121,17 +121,19 @@ def test_a_playout_stops_at_the_turn_given_and_leaves_a_finished_game_alone(impl
 def test_the_kernel_refuses_a_position_that_is_not_a_game_under_way():
     state = mid_game("seed", 2, 5, 30)
     board = engine._boards(state.model)
-    args = [board, state.seats, state.pawns, 0, 10, 0, 0, 0, False, 20, rules.MAX_TURNS, 1, 10]
-    assert engine._kernel.playout(*args)[2] >= 11
-    for where, bad in ((3, 2), (5, 3), (6, 7), (11, -1), (12, -2), (12, 101)):
-        wrong = list(args)
-        wrong[where] = bad
-        with pytest.raises((ValueError, OverflowError)):
-            engine._kernel.playout(*wrong)
-    wrong = list(args)
-    wrong[2] = [[0, 0, 0, HOME + 1], [], [], []]
-    with pytest.raises(ValueError):
-        engine._kernel.playout(*wrong)
+    packed = {**compiled.position(state), "seat": 0, "turns": 10, "a": 0, "b": 0}
+    assert engine._kernel.playout(board, packed, 20, 1)["turns"] >= 11
+    for field, bad in (("doubles", 3), ("a", 7), ("max_turns", -1)):
+        with pytest.raises(ValueError, match=f"position field {field}: out of range"):
+            engine._kernel.playout(board, {**packed, field: bad}, 20, 1)
+    with pytest.raises(ValueError, match="not a position of a game under way"):
+        engine._kernel.playout(board, {**packed, "seat": 2}, 20, 1)  # two seats
+    with pytest.raises(ValueError, match="position field explore: out of range"):
+        engine._kernel.playout(board, {**packed, "explore": 101}, 20, 1)
+    with pytest.raises(ValueError, match="position field explore: missing"):
+        engine._kernel.playout(board, {k: v for k, v in packed.items() if k != "explore"}, 20, 1)
+    with pytest.raises(ValueError, match="off its path"):
+        engine._kernel.playout(board, {**packed, "pawns": [0, 0, 0, HOME + 1] + [-1] * 12}, 20, 1)
 
 
 @needs_kernel

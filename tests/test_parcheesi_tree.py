@@ -166,9 +166,9 @@ def test_whole_games_do_not_depend_on_the_search(monkeypatch, players, rules_nam
 
 @needs_kernel
 @pytest.mark.slow
-def test_a_simulation_does_not_depend_on_the_search(monkeypatch):
+def test_a_simulation_does_not_depend_on_the_search():
     """`pnp simulate parcheesi --bot mcts --games 3 --bot-budget 30` as a library call."""
     args = dict(games=3, bot="mcts", budget=30, seed=4, players=3)
     searched = run_simulation("parcheesi", **args).summary
-    with_hook(monkeypatch, game.State, tree_search=None)
-    assert run_simulation("parcheesi", **args).summary == searched
+    with with_hook(game.State, tree_search=None):
+        assert run_simulation("parcheesi", **args).summary == searched

@@ -13,6 +13,7 @@ rules chosen, or the kernel not built, no compiled hook runs and the search stil
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
 from collections import Counter
@@ -20,6 +21,7 @@ from collections.abc import Hashable
 from typing import Any
 
 import pytest
+from kernels import without_compiler
 
 from pnp import fastpath, mcts
 from pnp.games import get_game
@@ -334,13 +336,14 @@ def test_without_the_kernel_no_compiled_hook_runs_and_the_search_plays(monkeypat
     kind = type(state)
     if how == "chosen":
         monkeypatch.setenv(fastpath.ENVIRONMENT, fastpath.READABLE)
+        unbuilt = contextlib.nullcontext()
     else:  # as installed without a C compiler
-        unbuilt = dataclasses.replace(fastpath.active(kind), built=False)
-        monkeypatch.setitem(fastpath._attached, kind, unbuilt)
-    assert fastpath.active(state) is None
-    while state.current_player() == CHANCE:
-        step(state, random.Random(1))
-    visits = MctsBot(30).search(state, random.Random(2))
+        unbuilt = without_compiler(kind)
+    with unbuilt:
+        assert fastpath.active(state) is None
+        while state.current_player() == CHANCE:
+            step(state, random.Random(1))
+        visits = MctsBot(30).search(state, random.Random(2))
     assert sum(visits.values()) == 30
 
 

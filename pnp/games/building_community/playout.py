@@ -225,6 +225,5 @@ KERNEL = fastpath.attach(
         _search is not None,
         playout=playout,
         tree_search=tree_search,
-        moves=turn_options,
     ),
 )

@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from pnp import fastpath
 from pnp.games.building_community.model import PlayModel
 from pnp.outcome import CUTOFF, GameRecord, Outcome, Termination
 from pnp.state import TERMINAL
@@ -99,13 +98,10 @@ class State:
         return self.turn_options()[1]
 
     def turn_options(self) -> tuple[bool, list[Move]]:
-        """Does this turn begin special, and its legal moves: `is_special` and
-        `legal_moves`, or the same from the compiled kernel where it runs for this board
-        (`pnp.fastpath.moves_of`, `playout.turn_options`, checked equal to the rules'
-        own); kept until the turn is played."""
+        """Does this turn begin special, and its legal moves (`is_special`,
+        `legal_moves`); kept until the turn is played."""
         if self._turn is None:
-            fast = fastpath.moves_of(self)
-            self._turn = fast or (is_special(self, self.to_move), legal_moves(self))
+            self._turn = (is_special(self, self.to_move), legal_moves(self))
         return self._turn
 
     def legal_actions(self) -> Sequence[Action]:

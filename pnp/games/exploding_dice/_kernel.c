@@ -31,6 +31,7 @@
 #include "../../_twister.h"
 #include "../../_seed.h"
 #include "../../_seed_text.h"
+#include "../../_seam.h"
 
 #define MAXN 8          /* the largest grid side the kernel holds */
 #define MAXC 64         /* cells */
@@ -582,22 +583,27 @@ static PyObject *game_result(const Game *g) {
     return Py_BuildValue("iiNNiN", g->turns, g->end - 1, scores, winners, g->deal, leaders);
 }
 
-/* Read the game's settings; 0, or -1 with an exception set. */
-static int settings(Game *g, int players, int each, int greedy, int max_turns, int target) {
-    if (players < 2 || each < 1 || players * each > NCOL) {
+/* --- the seam (`pnp/_seam.h`): whole games, playouts and the search, by named fields -- */
+
+/* A whole game's settings, by name (`kernel.settings`). */
+static const SeamField SETTINGS[] = {
+    SEAM_INT(Game, players, 2, NCOL),
+    SEAM_INT(Game, each, 1, NCOL),
+    SEAM_BOOL(Game, greedy),
+    SEAM_INT(Game, max_turns, 1, 10000000),
+    SEAM_INT(Game, target, 0, 1000000000),
+    SEAM_END,
+};
+
+/* Check a game's settings and take its leaders' list; 0, or -1 with an exception set. */
+static int game_begin(const void *board, void *game) {
+    (void)board;
+    Game *g = game;
+    if (g->players * g->each > NCOL) {
         PyErr_SetString(PyExc_ValueError, "2 to 4 players, each with at least one colour");
         return -1;
     }
-    if (max_turns < 1 || max_turns > 10000000) {
-        PyErr_SetString(PyExc_ValueError, "the turn limit must be from 1 to 10,000,000");
-        return -1;
-    }
-    g->players = players;
-    g->each = each;
-    g->greedy = greedy;
-    g->max_turns = max_turns;
-    g->target = target;
-    g->leaders = PyMem_Malloc((size_t)max_turns * sizeof(int));
+    g->leaders = PyMem_Malloc((size_t)g->max_turns * sizeof(int));
     if (!g->leaders) {
         PyErr_NoMemory();
         return -1;
@@ -605,125 +611,164 @@ static int settings(Game *g, int players, int each, int greedy, int max_turns, i
     return 0;
 }
 
-/* play(board, players, each, greedy, max_turns, target, twister) -> (game, twister): one
- * game (as `game_result` gives it) drawing from the caller's generator state. */
-static PyObject *play(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *capsule, *words, *result = NULL;
-    int players, each, greedy, max_turns, target;
-    if (!PyArg_ParseTuple(args, "OiipiiO", &capsule, &players, &each, &greedy, &max_turns,
-                          &target, &words))
-        return NULL;
-    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
-    if (settings(g, players, each, greedy, max_turns, target) == 0 &&
-        read_twister(words, &g->tw) == 0) {
-        Py_BEGIN_ALLOW_THREADS /* the game touches no Python object: other threads run */
-        play_game(g, b);
-        Py_END_ALLOW_THREADS
-        PyObject *game = game_result(g), *tw = twister_words(&g->tw);
-        if (game && tw) result = Py_BuildValue("NN", game, tw);
-        else {
-            Py_XDECREF(game);
-            Py_XDECREF(tw);
-        }
-    }
-    PyMem_Free(g->leaders);
-    PyMem_Free(g);
-    return result;
+static void game_end(void *game) { PyMem_Free(((Game *)game)->leaders); }
+
+static int game_play(const void *board, void *game) {
+    play_game(game, board);
+    return 0;
 }
 
-/* --- random play from a position, for a tree search ---------------------------------- */
+static PyObject *game_record(const void *board, const void *game) {
+    (void)board;
+    return game_result(game);
+}
 
-/* playout(board, players, owners, cells, reserve, scores, seat, turns, quiet, leader,
- * max_turns, target, stop, seed, colour, taken, face) -> (turns, end, scores, cells,
- * reserve, seat, quiet, leaders): random play from `seat`'s turn (at its start when
- * colour < 0, else under way as `play_turn_from` says) until the game ends or `stop`
- * turns are played, on a generator seeded as `random.Random(seed)`. owners: each seat's
- * colours; cells: per cell, -1 or colour * 8 + face; leader: the last turn's sole leading
- * seat (-1 for none); end: 0 while playing, else 1 + an index into `kernel.ENDS`; the
- * leaders are those of the turns played here. */
-static PyObject *playout(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *capsule, *owners, *cells, *reserve, *scores, *out = NULL;
-    int players, seat, turns, quiet, leader, max_turns, target, stop, row[MAXC];
-    int colour, taken, face;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OiOOOOiiiiiiiKipi", &capsule, &players, &owners, &cells,
-                          &reserve, &scores, &seat, &turns, &quiet, &leader, &max_turns, &target,
-                          &stop, &seed, &colour, &taken, &face))
-        return NULL;
-    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
-    Py_ssize_t seats = PySequence_Size(owners);
-    if (seats < 0) return NULL;
-    if (seats != players || seat < 0 || seat >= players || turns < 0 || turns >= max_turns ||
-        leader < -1 || leader >= players || quiet < 0 || colour < -1 || colour >= NCOL ||
-        face < 0 || face > FACES) {
+static const uint32_t *seed_start(const void *board) { return ((const Board *)board)->genrand_init; }
+
+/* A position of the readable rules as `kernel.position` packs it, and what a playout
+ * hands back: the cells as colour * 8 + face or -1, the reserve by colour, `step` a
+ * `rules.Step` by its order, the options and the colours tried in the rules' order, the
+ * first colour drawn and its roll; after a playout, `end` (0 while playing, else 1 + an
+ * index into `kernel.ENDS`) and the leaders of the turns it played. */
+enum { STEP_COLOUR, STEP_TAKE, STEP_ROLL, STEP_ENTRY }; /* `rules.Step`, in its order */
+
+typedef struct {
+    int players, each, max_turns, target, standing;
+    int owners[NCOL], nowners; /* each seat's colours, seat after seat */
+    int cells[MAXC], ncells;
+    int reserve[NCOL], scores[NCOL];
+    int seat, turns, quiet, leader, step;
+    int options[MAXE], noptions;
+    int tried[NCOL], ntried;
+    int colour, face, first_colour, first_face;
+    int end, nleaders;
+    int *leaders;
+} Packed;
+
+static const SeamField POSITION[] = {
+    SEAM_INT(Packed, players, 2, NCOL),
+    SEAM_INT(Packed, each, 1, NCOL),
+    SEAM_INT(Packed, max_turns, 1, 10000000),
+    SEAM_INT(Packed, target, 0, 1000000000),
+    SEAM_BOOL(Packed, standing),
+    SEAM_LIST(Packed, owners, nowners, 0, NCOL - 1),
+    SEAM_LIST(Packed, cells, ncells, -1, NCOL * 8 - 1),
+    SEAM_INTS(Packed, reserve, 0, 1000000),
+    SEAM_INTS(Packed, scores, 0, 1000000000),
+    SEAM_INT(Packed, seat, 0, NCOL - 1),
+    SEAM_INT(Packed, turns, 0, 10000000),
+    SEAM_INT(Packed, quiet, 0, 10000000),
+    SEAM_INT(Packed, leader, -1, NCOL - 1),
+    SEAM_INT(Packed, step, 0, 3),
+    SEAM_LIST(Packed, options, noptions, 0, MAXE - 1),
+    SEAM_LIST(Packed, tried, ntried, 0, NCOL - 1),
+    SEAM_INT(Packed, colour, -1, NCOL - 1),
+    SEAM_INT(Packed, face, 0, FACES),
+    SEAM_INT(Packed, first_colour, -1, NCOL - 1),
+    SEAM_INT(Packed, first_face, 0, FACES),
+    SEAM_END,
+};
+
+/* What a playout hands back (the rest of the position is as it was). */
+static const SeamField AFTER[] = {
+    SEAM_LIST(Packed, cells, ncells, 0, 0),
+    SEAM_INTS(Packed, reserve, 0, 0),
+    SEAM_INTS(Packed, scores, 0, 0),
+    SEAM_OUT_INT(Packed, seat),
+    SEAM_OUT_INT(Packed, turns),
+    SEAM_OUT_INT(Packed, quiet),
+    SEAM_OUT_INT(Packed, end),
+    SEAM_HEAP_OUT(Packed, leaders, nleaders),
+    SEAM_END,
+};
+
+/* A game in the middle from a packed position: its settings, seats, grid and counts
+ * (0, or -1 with an exception set; `game_end` frees it either way). */
+static int game_from(const Board *b, const Packed *q, Game *g) {
+    if (q->nowners != q->players * q->each || q->seat >= q->players ||
+        q->leader >= q->players || q->turns >= q->max_turns || q->ncells != b->cells) {
         PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
-        return NULL;
+        return -1;
     }
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
-    PyObject *first = PySequence_GetItem(owners, 0);
-    Py_ssize_t each = first ? PySequence_Size(first) : -1;
-    Py_XDECREF(first);
-    if (each < 0 || settings(g, players, (int)each, 0, max_turns, target) < 0) goto done;
+    g->players = q->players;
+    g->each = q->each;
+    g->max_turns = q->max_turns;
+    g->target = q->target;
+    if (game_begin(b, g) < 0) return -1;
     for (int c = 0; c < NCOL; c++) g->owner[c] = -1;
-    for (int s = 0; s < players; s++) {
-        PyObject *mine = PySequence_GetItem(owners, s);
-        int ok = mine && read_ints(mine, g->seat_colours[s], each, 0, NCOL - 1) == 0;
-        Py_XDECREF(mine);
-        if (!ok) goto done;
-        g->seat_count[s] = (int)each;
-        for (int k = 0; k < each; k++) g->owner[g->seat_colours[s][k]] = s;
-    }
-    if (read_ints(cells, row, b->cells, -1, NCOL * 8 - 1) < 0 ||
-        read_ints(reserve, g->reserve, NCOL, 0, 1000000) < 0 ||
-        read_ints(scores, g->scores, NCOL, 0, 1000000000) < 0)
-        goto done;
-    for (int i = 0; i < b->cells; i++)
-        if (row[i] >= 0) {
-            if (row[i] % 8 < 1 || row[i] % 8 > FACES) {
-                PyErr_SetString(PyExc_ValueError, "a face the kernel cannot hold");
-                goto done;
-            }
-            put(b, &g->grid, i, row[i] / 8, row[i] % 8);
+    for (int s = 0; s < q->players; s++) {
+        g->seat_count[s] = q->each;
+        for (int k = 0; k < q->each; k++) {
+            g->seat_colours[s][k] = q->owners[s * q->each + k];
+            g->owner[g->seat_colours[s][k]] = s;
         }
-    g->seat = seat;
-    g->turns = turns;
-    g->quiet = quiet;
-    g->leader = leader;
-    twister_seed64(&g->tw, seed);
-    if (colour >= 0 && !taken && !g->reserve[colour]) {
-        PyErr_SetString(PyExc_ValueError, "no die of that colour left to draw");
-        goto done;
     }
-    Py_BEGIN_ALLOW_THREADS
-    if (colour >= 0 && g->turns < stop) play_turn_from(g, b, colour, taken, face);
-    while (g->end == PLAYING && g->turns < stop) play_turn(g, b);
-    Py_END_ALLOW_THREADS
-    PyObject *after = PyTuple_New(b->cells), *leaders = PyTuple_New(g->turns - turns);
-    PyObject *left = Py_BuildValue("iiii", g->reserve[0], g->reserve[1], g->reserve[2], g->reserve[3]);
-    PyObject *points = Py_BuildValue("iiii", g->scores[0], g->scores[1], g->scores[2], g->scores[3]);
-    if (after && leaders && left && points) {
-        for (int i = 0; i < b->cells; i++)
-            PyTuple_SET_ITEM(after, i, PyLong_FromLong(g->grid.occ >> i & 1 ? g->grid.colour[i] * 8 + g->grid.face[i] : -1));
-        for (int t = turns; t < g->turns; t++) PyTuple_SET_ITEM(leaders, t - turns, PyLong_FromLong(g->leaders[t]));
-        out = Py_BuildValue("iiNNNiiN", g->turns, g->end, points, after, left, g->seat, g->quiet, leaders);
-    } else {
-        Py_XDECREF(after);
-        Py_XDECREF(leaders);
-        Py_XDECREF(left);
-        Py_XDECREF(points);
-    }
-done:
-    PyMem_Free(g->leaders);
-    PyMem_Free(g);
-    return out;
+    for (int i = 0; i < b->cells; i++)
+        if (q->cells[i] >= 0) {
+            if (q->cells[i] % 8 < 1 || q->cells[i] % 8 > FACES) {
+                PyErr_SetString(PyExc_ValueError, "a face the kernel cannot hold");
+                return -1;
+            }
+            put(b, &g->grid, i, q->cells[i] / 8, q->cells[i] % 8);
+        }
+    memcpy(g->reserve, q->reserve, sizeof g->reserve);
+    memcpy(g->scores, q->scores, sizeof g->scores);
+    g->seat = q->seat;
+    g->turns = q->turns;
+    g->quiet = q->quiet;
+    g->leader = q->leader;
+    return 0;
 }
+
+/* Random play from the seat's turn (at its start, or under way from its first colour
+ * drawn, as `play_turn_from` says) until the game ends or `stop` turns are played, on
+ * `random.Random(seed)`. */
+static int position_playout(const void *board, void *position, uint64_t seed, int stop) {
+    const Board *b = board;
+    Packed *q = position;
+    int under_way = q->ntried > 0;
+    int colour = under_way ? q->colour : -1, taken = under_way && q->step != STEP_TAKE;
+    int face = under_way && q->step == STEP_ENTRY ? q->face : 0;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int status = game_from(b, q, g);
+    if (!status && colour >= 0 && !taken && !g->reserve[colour]) {
+        PyErr_SetString(PyExc_ValueError, "no die of that colour left to draw");
+        status = -1;
+    }
+    if (!status) {
+        int turns = g->turns;
+        twister_seed64(&g->tw, seed);
+        Py_BEGIN_ALLOW_THREADS
+        if (colour >= 0 && g->turns < stop) play_turn_from(g, b, colour, taken, face);
+        while (g->end == PLAYING && g->turns < stop) play_turn(g, b);
+        Py_END_ALLOW_THREADS
+        for (int i = 0; i < b->cells; i++)
+            q->cells[i] = g->grid.occ >> i & 1 ? g->grid.colour[i] * 8 + g->grid.face[i] : -1;
+        memcpy(q->reserve, g->reserve, sizeof q->reserve);
+        memcpy(q->scores, g->scores, sizeof q->scores);
+        q->seat = g->seat;
+        q->turns = g->turns;
+        q->quiet = g->quiet;
+        q->end = g->end;
+        q->nleaders = g->turns - turns;
+        q->leaders = PyMem_Malloc((size_t)(q->nleaders ? q->nleaders : 1) * sizeof(int));
+        if (!q->leaders) {
+            PyErr_NoMemory();
+            status = -1;
+        } else {
+            memcpy(q->leaders, g->leaders + turns, (size_t)q->nleaders * sizeof(int));
+        }
+    }
+    game_end(g);
+    PyMem_Free(g);
+    return status;
+}
+
+static void position_release(void *position) { PyMem_Free(((Packed *)position)->leaders); }
 
 /* seed(text) -> the twister words `random.Random(text).getstate()[1]` holds (a check). */
 static PyObject *seeded(PyObject *self, PyObject *args) {
@@ -741,65 +786,34 @@ static PyObject *seeded(PyObject *self, PyObject *args) {
     return twister_words(&t);
 }
 
-/* play_seeded(board, players, each, greedy, max_turns, target, seeds) -> [game, ...]: one
- * game (as `game_result` gives it) per seed text, each on `random.Random(text)`. */
-static PyObject *play_seeded(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *capsule, *seeds, *fast, *out = NULL;
-    int players, each, greedy, max_turns, target;
-    if (!PyArg_ParseTuple(args, "OiipiiO", &capsule, &players, &each, &greedy, &max_turns,
-                          &target, &seeds))
-        return NULL;
-    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
-    fast = PySequence_Fast(seeds, "expected a sequence of seed texts");
-    if (!fast) return NULL;
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    if (!g) {
-        Py_DECREF(fast);
-        return PyErr_NoMemory();
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (settings(g, players, each, greedy, max_turns, target) == 0 && (out = PyList_New(n))) {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            Py_ssize_t len;
-            const char *text = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(fast, i), &len);
-            PyObject *game = NULL;
-            if (text && seed_twister(&g->tw, b->genrand_init, text, (size_t)len) == 0) {
-                play_game(g, b);
-                game = game_result(g);
-            } else if (text) {
-                PyErr_SetString(PyExc_ValueError, "a seed text of at most 1,000 bytes");
-            }
-            if (!game) {
-                Py_CLEAR(out);
-                break;
-            }
-            PyList_SET_ITEM(out, i, game);
-        }
-    }
-    PyMem_Free(g->leaders);
-    PyMem_Free(g);
-    Py_DECREF(fast);
-    return out;
-}
-
 #include "_tree.h" /* the compiled tree search over these positions */
+
+static const SeamKernel KERNEL = {
+    .board = BOARD_NAME,
+    .game_size = sizeof(Game),
+    .twister = offsetof(Game, tw),
+    .nogil = 1, /* a game allocates nothing */
+    .settings = SETTINGS,
+    .begin = game_begin,
+    .play = game_play,
+    .record = game_record,
+    .end = game_end,
+    .seed_start = seed_start,
+    .position_size = sizeof(Packed),
+    .position = POSITION,
+    .after = AFTER,
+    .playout = position_playout,
+    .release = position_release,
+    .tree = tree_begin,
+    .tree_end = tree_end,
+};
+
+SEAM_ENTRIES(KERNEL)
 
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
      "board(n, lines, neighbours, zones, starts, faces, reserve, skip): the board for play()."},
-    {"play", play, METH_VARARGS,
-     "play(board, players, each, greedy, max_turns, target, twister): one whole game."},
-    {"play_seeded", play_seeded, METH_VARARGS,
-     "play_seeded(board, players, each, greedy, max_turns, target, seeds): a game per seed."},
-    {"playout", playout, METH_VARARGS,
-     "playout(board, players, owners, cells, reserve, scores, seat, turns, quiet, leader, "
-     "max_turns, target, stop, seed): random play from the start of a turn."},
-    {"tree_search", tree_search, METH_VARARGS,
-     "tree_search(board, players, owners, cells, reserve, scores, seat, turns, quiet, "
-     "max_turns, target, step, options, tried, colour, face, first, words, budget, horizon, "
-     "exploration, cooperative, standing): pnp.mcts's search from a decision."},
+    SEAM_METHODS,
     {"seeded", seeded, METH_VARARGS, "seeded(text): random.Random(text)'s twister words."},
     {NULL, NULL, 0, NULL},
 };

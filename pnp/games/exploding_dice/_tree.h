@@ -9,14 +9,12 @@
  * `legal_actions()[i]`. The rollout is `kernel.playout`: a redraw under way finished on
  * these steps drawing from the search's generator, then the kernel's `play_turn_from` on
  * a generator seeded by one 64-bit draw of it. Included by `_kernel.c` after its own
- * functions; `tree_search` is its entry (`kernel.tree_search` calls it).
+ * functions; `tree_begin` is its hook for `pnp/_seam.h`'s `tree_search`.
  */
 #ifndef ED_TREE_H
 #define ED_TREE_H
 
 #include "../../_uct.h"
-
-enum { STEP_COLOUR, STEP_TAKE, STEP_ROLL, STEP_ENTRY }; /* `rules.Step`, in its order */
 
 typedef struct {
     Grid grid;
@@ -254,104 +252,65 @@ static int cb_result(void *ctx, const void *pos, double *scores) {
     return UCT_WON;
 }
 
-/* tree_search(board, players, owners, cells, reserve, scores, seat, turns, quiet,
- * max_turns, target, step, options, tried, colour, face, first, words, budget, horizon,
- * exploration, cooperative, standing) -> ([(index, visits), ...], words): `MctsBot.search`
- * from a decision of the readable rules, described as `kernel.tree_search` gives it
- * (cells as colour * 8 + face or -1, the reserve by colour, `step` a `rules.Step` by its
- * order, the options and the colours tried in the rules' order, the first colour drawn
- * and its roll as `first`), drawing from the twister words and handing them back. */
-static PyObject *tree_search(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *capsule, *owners, *cells, *reserve, *scores, *options, *tried, *words;
-    PyObject *out = NULL, *visits = NULL;
-    int players, seat, turns, quiet, max_turns, target, step, colour, face, first_colour;
-    int first_face, budget, horizon, cooperative, standing, row[MAXC], list[MAXE];
-    double exploration;
-    if (!PyArg_ParseTuple(args, "OiOOOOiiiiiiOOii(ii)Oiidpp", &capsule, &players, &owners,
-                          &cells, &reserve, &scores, &seat, &turns, &quiet, &max_turns,
-                          &target, &step, &options, &tried, &colour, &face, &first_colour,
-                          &first_face, &words, &budget, &horizon, &exploration, &cooperative,
-                          &standing))
-        return NULL;
-    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
-    Py_ssize_t seats = PySequence_Size(owners), noptions = PySequence_Size(options);
-    Py_ssize_t ntried = PySequence_Size(tried);
-    if (seats < 0 || noptions < 0 || ntried < 0) return NULL;
-    if (seats != players || seat < 0 || seat >= players || turns < 0 || turns >= max_turns ||
-        quiet < 0 || (step != STEP_COLOUR && step != STEP_ENTRY) || noptions < 1 ||
-        noptions > b->entries || ntried > NCOL || colour < -1 || colour >= NCOL || face < 0 ||
-        face > FACES || first_colour < -1 || first_colour >= NCOL || budget < 1) {
+/* `SeamKernel.tree`: the search's context and root from a decision of the readable rules
+ * (`kernel.position`'s fields). */
+static int tree_begin(const void *board, const void *position, UctGame *uct, void **root) {
+    const Board *b = board;
+    const Packed *q = position;
+    if ((q->step != STEP_COLOUR && q->step != STEP_ENTRY) || q->noptions < 1 ||
+        q->noptions > b->entries) {
         PyErr_SetString(PyExc_ValueError, "not a decision the compiled search takes");
-        return NULL;
+        return -1;
     }
-    Tree t = {.b = b, .players = players, .max_turns = max_turns, .target = target,
-              .standing = standing};
-    Position p;
-    Twister rng;
-    memset(&p, 0, sizeof p);
-    t.game = PyMem_Calloc(1, sizeof(Game));
-    if (!t.game) return PyErr_NoMemory();
-    PyObject *first = PySequence_GetItem(owners, 0);
-    Py_ssize_t each = first ? PySequence_Size(first) : -1;
-    Py_XDECREF(first);
-    if (each < 0 || settings(t.game, players, (int)each, 0, max_turns, target) < 0) goto done;
-    t.each = (int)each;
-    for (int c = 0; c < NCOL; c++) t.game->owner[c] = -1;
-    for (int s = 0; s < players; s++) {
-        PyObject *mine = PySequence_GetItem(owners, s);
-        int ok = mine && read_ints(mine, t.seat_colours[s], each, 0, NCOL - 1) == 0;
-        Py_XDECREF(mine);
-        if (!ok) goto done;
-        t.game->seat_count[s] = (int)each;
-        for (int k = 0; k < each; k++) {
-            t.game->seat_colours[s][k] = t.seat_colours[s][k];
-            t.game->owner[t.seat_colours[s][k]] = s;
-        }
+    Tree *t = PyMem_Calloc(1, sizeof(Tree));
+    Position *p = PyMem_Calloc(1, sizeof(Position));
+    *root = p;
+    uct->ctx = t;
+    if (!t || !p || !(t->game = PyMem_Calloc(1, sizeof(Game)))) {
+        PyErr_NoMemory();
+        return -1;
     }
-    if (read_ints(cells, row, b->cells, -1, NCOL * 8 - 1) < 0 ||
-        read_ints(reserve, p.reserve, NCOL, 0, 1000000) < 0 ||
-        read_ints(scores, p.scores, NCOL, 0, 1000000000) < 0 ||
-        read_ints(tried, list, ntried, 0, NCOL - 1) < 0)
-        goto done;
-    p.tried = colour_mask(list, (int)ntried);
-    p.ntried = (int)ntried;
-    if (read_ints(options, list, noptions, 0, step == STEP_COLOUR ? NCOL - 1 : b->entries - 1) < 0)
-        goto done;
-    for (int k = 0; k < noptions; k++) {
-        if (k && list[k] <= list[k - 1]) { /* the bits list them in ascending order */
+    if (game_from(b, q, t->game) < 0) return -1;
+    *t = (Tree){.b = b, .players = q->players, .each = q->each, .max_turns = q->max_turns,
+                .target = q->target, .standing = q->standing, .game = t->game};
+    memcpy(t->seat_colours, t->game->seat_colours, sizeof t->seat_colours);
+    int limit = q->step == STEP_COLOUR ? NCOL : b->entries;
+    for (int k = 0; k < q->noptions; k++) {
+        if (q->options[k] >= limit || (k && q->options[k] <= q->options[k - 1])) {
             PyErr_SetString(PyExc_ValueError, "the options are not in the rules' order");
-            goto done;
+            return -1;
         }
-        p.options |= (uint64_t)1 << list[k];
+        p->options |= (uint64_t)1 << q->options[k];
     }
-    for (int i = 0; i < b->cells; i++)
-        if (row[i] >= 0) {
-            if (row[i] % 8 < 1 || row[i] % 8 > FACES) {
-                PyErr_SetString(PyExc_ValueError, "a face the kernel cannot hold");
-                goto done;
-            }
-            put(b, &p.grid, i, row[i] / 8, row[i] % 8);
-        }
-    p.seat = seat;
-    p.turns = turns;
-    p.quiet = quiet;
-    p.end = PLAYING;
-    p.step = step;
-    p.colour = colour;
-    p.face = face;
-    p.first_colour = first_colour;
-    p.first_face = first_face;
-    if (read_twister(words, &rng) < 0) goto done;
-    UctGame game = {sizeof(Position), players, &t,        cb_to_move, cb_turns, cb_count,
-                    cb_apply,         cb_chance, NULL,    cb_playout, cb_result, NULL, NULL};
-    visits = uct_search(&game, &p, &rng, budget, horizon, exploration, cooperative);
-    if (visits) out = Py_BuildValue("NN", visits, twister_words(&rng));
-done:
-    PyMem_Free(t.game->leaders);
-    PyMem_Free(t.game);
-    return out;
+    p->grid = t->game->grid;
+    memcpy(p->reserve, q->reserve, sizeof p->reserve);
+    memcpy(p->scores, q->scores, sizeof p->scores);
+    p->tried = colour_mask(q->tried, q->ntried);
+    p->ntried = q->ntried;
+    p->seat = q->seat;
+    p->turns = q->turns;
+    p->quiet = q->quiet;
+    p->end = PLAYING;
+    p->step = q->step;
+    p->colour = q->colour;
+    p->face = q->face;
+    p->first_colour = q->first_colour;
+    p->first_face = q->first_face;
+    *uct = (UctGame){.size = sizeof(Position), .players = q->players, .ctx = t,
+                     .to_move = cb_to_move, .turns = cb_turns, .count = cb_count,
+                     .apply = cb_apply, .chance = cb_chance, .playout = cb_playout,
+                     .result = cb_result};
+    return 0;
+}
+
+static void tree_end(UctGame *uct, void *root) {
+    Tree *t = uct->ctx;
+    if (t && t->game) {
+        game_end(t->game);
+        PyMem_Free(t->game);
+    }
+    PyMem_Free(t);
+    PyMem_Free(root);
 }
 
 #endif

@@ -101,6 +101,17 @@ def _records(model: PlayModel, players: int, each: int, games: Sequence[Any]) ->
     ]
 
 
+def settings(players: int, each: int, greedy: bool) -> dict[str, Any]:
+    """A whole game's settings as the kernel names them (`_kernel.c`'s ``SETTINGS``)."""
+    return {
+        "players": players,
+        "each": each,
+        "greedy": greedy,
+        "max_turns": rules.MAX_TURNS,
+        "target": rules.TARGET,
+    }
+
+
 def play(
     model: PlayModel, players: int, each: int, greedy: bool, rng: random.Random
 ) -> GameRecord | None:
@@ -111,7 +122,7 @@ def play(
     if board is None:
         return None
     version, words, gauss = rng.getstate()
-    game, words = _kernel.play(board, players, each, greedy, rules.MAX_TURNS, rules.TARGET, words)
+    game, words = _kernel.play(board, settings(players, each, greedy), words)
     rng.setstate((version, words, gauss))
     return _records(model, players, each, [game])[0]
 
@@ -124,7 +135,7 @@ def play_seeded(
     board = None if missing() else boards(model)
     if board is None:
         return None
-    games = _kernel.play_seeded(board, players, each, greedy, rules.MAX_TURNS, rules.TARGET, seeds)
+    games = _kernel.play_seeded(board, settings(players, each, greedy), seeds)
     return _records(model, players, each, games)
 
 
@@ -138,6 +149,43 @@ def _dice_by_colour(model: PlayModel) -> tuple[tuple[int, ...], tuple[tuple[int,
 _colours: PerModel[PlayModel, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = PerModel(
     _dice_by_colour
 )
+
+
+def position(state: State) -> dict[str, Any]:
+    """`state` as the kernel names a position (`_kernel.c`'s ``POSITION``): each colour's
+    dice as one (they share their faces in a kit the kernel plays), the cells as colour *
+    8 + face or -1, the reserve by colour, the step by its order in `rules.Step`."""
+    model = state.model
+    colour_of, _ = _colours(model)
+    held = [0] * len(model.colours)
+    for d in state.reserve:
+        held[colour_of[d]] += 1
+    first_die, first_face = state.first
+    return {
+        "players": state.players,
+        "each": len(state.owners[0]),
+        "max_turns": rules.MAX_TURNS,
+        "target": rules.TARGET,
+        "standing": getattr(state, "standing", None) is not None,
+        "owners": [c for mine in state.owners for c in mine],
+        "cells": [
+            -1 if d is None else colour_of[d] * 8 + f
+            for d, f in zip(state.grid, state.shown, strict=True)
+        ],
+        "reserve": held,
+        "scores": state.scores,
+        "seat": state.seat,
+        "turns": state.turns,
+        "quiet": state.quiet_turns,
+        "leader": state.leaders[-1] if state.leaders else -1,
+        "step": list(Step).index(state.step),
+        "options": state.options,
+        "tried": state.tried,
+        "colour": state.colour,
+        "face": state.face,
+        "first_colour": colour_of[first_die] if first_die >= 0 else -1,
+        "first_face": first_face,
+    }
 
 
 def playout(state: State, rng: random.Random, stop: int) -> bool:
@@ -156,46 +204,20 @@ def playout(state: State, rng: random.Random, stop: int) -> bool:
         state.apply(state.sample_chance(rng) if chance else state.random_action(rng))
     if state.ended is not None or state.turns >= stop:
         return True
-    under_way = bool(state.tried)
-    colour = state.colour if under_way else -1
-    taken = under_way and state.step is not Step.TAKE
-    face = state.face if under_way and state.step is Step.ENTRY else 0
     model = state.model
-    colour_of, dice_of = _colours(model)
-    held = [0] * len(dice_of)
-    for d in state.reserve:
-        held[colour_of[d]] += 1
-    turns, end, scores, cells, _, seat, quiet, leaders = _kernel.playout(
-        boards(model),
-        state.players,
-        state.owners,
-        [
-            -1 if d is None else colour_of[d] * 8 + f
-            for d, f in zip(state.grid, state.shown, strict=True)
-        ],
-        held,
-        state.scores,
-        state.seat,
-        state.turns,
-        state.quiet_turns,
-        state.leaders[-1] if state.leaders else -1,
-        rules.MAX_TURNS,
-        rules.TARGET,
-        stop,
-        rng.getrandbits(64),
-        colour,
-        taken,
-        face,
-    )
+    after = _kernel.playout(boards(model), position(state), stop, rng.getrandbits(64))
+    _, dice_of = _colours(model)
     dice = [list(ids) for ids in dice_of]
+    cells = after["cells"]
     state.grid, state.shown = [None] * len(cells), [0] * len(cells)
     for cell, code in enumerate(cells):
         if code >= 0:
             state.grid[cell], state.shown[cell] = dice[code >> 3].pop(0), code & 7
     state.reserve = sorted(d for left in dice for d in left)
-    state.scores, state.seat, state.turns, state.quiet_turns = list(scores), seat, turns, quiet
-    state.leaders += leaders
-    state.ended = ENDS_BY_CODE[end]
+    state.scores, state.seat = list(after["scores"]), after["seat"]
+    state.turns, state.quiet_turns = after["turns"], after["quiet"]
+    state.leaders += after["leaders"]
+    state.ended = ENDS_BY_CODE[after["end"]]
     if state.ended is None:
         rules.begin_turn(state)
     return True
@@ -216,45 +238,13 @@ def tree_search(
     board = None if _kernel is None else boards(state.model)
     if board is None or state.current_player() < 0:
         return None
-    model = state.model
-    colour_of, _ = _colours(model)
-    first_die, first_face = state.first
-    standing = getattr(state, "standing", None) is not None
-
-    def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-        held = [0] * len(model.colours)
-        for d in state.reserve:
-            held[colour_of[d]] += 1
-        return _kernel.tree_search(
-            board,
-            state.players,
-            state.owners,
-            [
-                -1 if d is None else colour_of[d] * 8 + f
-                for d, f in zip(state.grid, state.shown, strict=True)
-            ],
-            held,
-            state.scores,
-            state.seat,
-            state.turns,
-            state.quiet_turns,
-            rules.MAX_TURNS,
-            rules.TARGET,
-            list(Step).index(state.step),
-            state.options,
-            state.tried,
-            state.colour,
-            state.face,
-            (colour_of[first_die] if first_die >= 0 else -1, first_face),
-            words,
-            budget,
-            playout_turns,
-            exploration,
-            cooperative,
-            standing,
-        )
-
-    return fastpath.compiled_visits(rng, state.legal_actions(), run)
+    packed = position(state)
+    search = fastpath.search(budget, playout_turns, exploration, cooperative)
+    return fastpath.compiled_visits(
+        rng,
+        state.legal_actions(),
+        lambda words: _kernel.tree_search(board, packed, search, words),
+    )
 
 
 KERNEL = fastpath.attach(

@@ -35,6 +35,7 @@
 #include "../../_twister.h"
 #include "../../_seed.h"
 #include "../../_seed_text.h"
+#include "../../_seam.h"
 
 #define COLOURS 4
 #define PAWNS 4
@@ -57,7 +58,7 @@ typedef struct {
     uint32_t genrand_init[MT_N]; /* init_genrand(19650218): where every seeding starts */
 } Board;
 
-static const char *BOARD_NAME = "pnp.parcheesi.board";
+static const char BOARD_NAME[] = "pnp.parcheesi.board";
 
 static void board_free(PyObject *capsule) {
     PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
@@ -915,195 +916,252 @@ static int play_game(Game *g, int max_turns, int *leaders, const char **ended) {
 }
 
 /* A played game for the caller: (turns, ended, pawns, leaders, (captures, decisions,
- * legal, entries, passes)), and the generator's words after it when `words` is set. */
-static PyObject *game_result(const Game *g, int turns, const char *ended, const int *leaders,
-                             int words) {
+ * legal, entries, passes)). */
+static PyObject *game_result(const Game *g, int turns, const char *ended, const int *leaders) {
     PyObject *pawns = pawn_lists(g), *lead = PyTuple_New(turns);
-    PyObject *tw = words ? twister_words(&g->tw) : NULL;
-    if (!pawns || !lead || (words && !tw)) {
+    if (!pawns || !lead) {
         Py_XDECREF(pawns);
         Py_XDECREF(lead);
-        Py_XDECREF(tw);
         return NULL;
     }
     for (int t = 0; t < turns; t++) PyTuple_SET_ITEM(lead, t, PyLong_FromLong(leaders[t]));
-    if (words)
-        return Py_BuildValue("isNN(lllll)N", turns, ended, pawns, lead, g->captures,
-                             g->decisions, g->legal, g->entries, g->passes, tw);
     return Py_BuildValue("isNN(lllll)", turns, ended, pawns, lead, g->captures, g->decisions,
                          g->legal, g->entries, g->passes);
 }
 
-/* A game of the given seats and rules, ready for `play_game` but for its generator; NULL
- * with an exception. */
-static Game *new_game(PyObject *capsule, PyObject *seats, int greedy, int standard,
-                      int max_turns) {
-    Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
-    if (max_turns < 1) {
-        PyErr_SetString(PyExc_ValueError, "the turn limit must be positive");
-        return NULL;
+/* --- the seam (`pnp/_seam.h`): whole games, playouts and the search, by named fields -- */
+
+/* A whole game: its settings by name (`engine.settings`), the game, and what it gave. */
+typedef struct {
+    Game g;
+    int seats[COLOURS], players, greedy, standard, max_turns;
+    int turns;
+    const char *ended;
+    int *leaders;
+} Whole;
+
+static const SeamField SETTINGS[] = {
+    SEAM_LIST(Whole, seats, players, 0, COLOURS - 1),
+    SEAM_BOOL(Whole, greedy),
+    SEAM_BOOL(Whole, standard),
+    SEAM_INT(Whole, max_turns, 1, 100000000),
+    SEAM_END,
+};
+
+/* The seats' colours into g; 0, or -1 with an exception set. */
+static int set_seats(Game *g, const int *seats, int players) {
+    if (players < 2 || players > COLOURS) {
+        PyErr_SetString(PyExc_ValueError, "2 to 4 seats");
+        return -1;
     }
+    for (int k = 0; k < players; k++) {
+        for (int j = 0; j < k; j++)
+            if (seats[j] == seats[k]) {
+                PyErr_SetString(PyExc_ValueError, "two seats with one colour");
+                return -1;
+            }
+        g->seats[k] = seats[k];
+    }
+    g->players = players;
+    return 0;
+}
+
+static int whole_begin(const void *board, void *game) {
+    Whole *w = game;
+    w->g.b = board;
+    w->g.greedy = w->greedy;
+    w->g.standard = w->standard;
+    w->g.explore = -1;
+    if (set_seats(&w->g, w->seats, w->players) < 0) return -1;
+    w->leaders = PyMem_Malloc((size_t)w->max_turns * sizeof(int));
+    if (!w->leaders) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static int whole_play(const void *board, void *game) {
+    (void)board;
+    Whole *w = game;
+    w->turns = play_game(&w->g, w->max_turns, w->leaders, &w->ended);
+    return w->turns < 0 ? -1 : 0;
+}
+
+static PyObject *whole_record(const void *board, const void *game) {
+    (void)board;
+    const Whole *w = game;
+    return game_result(&w->g, w->turns, w->ended, w->leaders);
+}
+
+/* What a game's rolls grew, and its leaders (the game itself is the caller's). */
+static void free_rolls(Game *g) {
+    PyMem_Free(g->roll.ends);
+    PyMem_Free(g->roll.found);
+    PyMem_Free(g->roll.spare);
+    PyMem_Free(g->roll.seen.slots);
+}
+
+static void whole_end(void *game) {
+    Whole *w = game;
+    free_rolls(&w->g);
+    PyMem_Free(w->leaders);
+}
+
+static const uint32_t *seed_start(const void *board) { return ((const Board *)board)->genrand_init; }
+
+/* A position as `compiled.position` packs it: the seats' colours, each colour's four
+ * pawns (an unplayed colour's NEST), the seat to move, turns, doubles, the roll drawn (0,
+ * 0 before it), the rules, the turn limit and the playouts' player (`explore`: -1
+ * random, else the guided one's percent of random choices). After a playout: how it
+ * ended (0 going, 1 home, 2 timeout), the winning seat or -1, the leader after each turn
+ * played, and its counts. */
+typedef struct {
+    int seats[COLOURS], players;
+    int pawns[COLOURS * PAWNS];
+    int seat, turns, doubles, a, b, standard, max_turns, explore;
+    int ended, winner, captures, entries, passes, nleaders;
+    int *leaders;
+} Packed;
+
+static const SeamField POSITION[] = {
+    SEAM_LIST(Packed, seats, players, 0, COLOURS - 1),
+    SEAM_INTS(Packed, pawns, NEST, 127),
+    SEAM_INT(Packed, seat, 0, COLOURS - 1),
+    SEAM_INT(Packed, turns, 0, 100000000),
+    SEAM_INT(Packed, doubles, 0, 2),
+    SEAM_INT(Packed, a, 0, 6),
+    SEAM_INT(Packed, b, 0, 6),
+    SEAM_BOOL(Packed, standard),
+    SEAM_INT(Packed, max_turns, 1, 100000000),
+    SEAM_INT(Packed, explore, -1, 100),
+    SEAM_END,
+};
+
+static const SeamField AFTER[] = {
+    SEAM_INTS(Packed, pawns, 0, 0),
+    SEAM_OUT_INT(Packed, seat),
+    SEAM_OUT_INT(Packed, turns),
+    SEAM_OUT_INT(Packed, ended),
+    SEAM_OUT_INT(Packed, winner),
+    SEAM_HEAP_OUT(Packed, leaders, nleaders),
+    SEAM_OUT_INT(Packed, captures),
+    SEAM_OUT_INT(Packed, entries),
+    SEAM_OUT_INT(Packed, passes),
+    SEAM_END,
+};
+
+/* A game at a packed position (its generator not yet seeded); NULL with an exception. */
+static Game *game_at(const Board *b, const Packed *q) {
     Game *g = PyMem_Calloc(1, sizeof(Game));
     if (!g) return (Game *)PyErr_NoMemory();
     g->b = b;
-    g->greedy = greedy;
-    g->explore = -1;
-    g->standard = standard;
-    if (read_seats(seats, g) < 0) {
+    g->standard = q->standard;
+    g->explore = q->explore;
+    if (set_seats(g, q->seats, q->players) < 0) {
+        free_game(g);
+        return NULL;
+    }
+    for (int c = 0; c < COLOURS; c++)
+        for (int i = 0; i < PAWNS; i++) {
+            int p = q->pawns[c * PAWNS + i];
+            if (p > b->home) {
+                PyErr_SetString(PyExc_ValueError, "a pawn is off its path");
+                free_game(g);
+                return NULL;
+            }
+            g->pawns[c][i] = (int8_t)p;
+        }
+    if (q->seat >= g->players) {
+        PyErr_SetString(PyExc_ValueError, "not a position of a game under way");
         free_game(g);
         return NULL;
     }
     return g;
 }
 
-/* play(board, seats, greedy, standard, max_turns, twister) ->
- *   (turns, ended, pawns, leaders, (captures, decisions, legal, entries, passes), twister) */
-static PyObject *play(PyObject *self, PyObject *args) {
-    PyObject *capsule, *seats, *words;
-    int greedy, standard, max_turns;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOppiO", &capsule, &seats, &greedy, &standard, &max_turns, &words))
-        return NULL;
-    Game *g = new_game(capsule, seats, greedy, standard, max_turns);
-    if (!g) return NULL;
-    PyObject *result = NULL;
-    const char *ended;
-    int *leaders = PyMem_Malloc((size_t)max_turns * sizeof(int));
-    if (!leaders) PyErr_NoMemory();
-    else if (read_twister(words, &g->tw) == 0) {
-        int turns = play_game(g, max_turns, leaders, &ended);
-        if (turns < 0) PyErr_NoMemory();
-        else result = game_result(g, turns, ended, leaders, 1);
-    }
-    PyMem_Free(leaders);
-    free_game(g);
-    return result;
-}
-
-/* play_seeded(board, seats, greedy, standard, max_turns, seeds) -> [game, ...]: one game
- * per seed text, each on `random.Random(text)`'s generator, seeded here (`_seed_text.h`);
- * a game as `play` gives it, without the generator's words. */
-static PyObject *play_seeded(PyObject *self, PyObject *args) {
-    PyObject *capsule, *seats, *seeds;
-    int greedy, standard, max_turns;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOppiO", &capsule, &seats, &greedy, &standard, &max_turns, &seeds))
-        return NULL;
-    PyObject *fast = PySequence_Fast(seeds, "expected a sequence of seed texts");
-    if (!fast) return NULL;
-    Game *g = new_game(capsule, seats, greedy, standard, max_turns);
-    int *leaders = g ? PyMem_Malloc((size_t)max_turns * sizeof(int)) : NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    PyObject *out = NULL;
-    if (g && !leaders) PyErr_NoMemory();
-    else if (g && (out = PyList_New(n))) {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            Py_ssize_t len;
-            const char *text = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(fast, i), &len);
-            PyObject *game = NULL;
-            const char *ended;
-            if (text && seed_twister(&g->tw, g->b->genrand_init, text, (size_t)len) < 0)
-                PyErr_SetString(PyExc_ValueError, "a seed text of at most 1,000 bytes");
-            else if (text) {
-                int turns = play_game(g, max_turns, leaders, &ended);
-                if (turns < 0) PyErr_NoMemory();
-                else game = game_result(g, turns, ended, leaders, 0);
-            }
-            if (!game) {
-                Py_CLEAR(out);
-                break;
-            }
-            PyList_SET_ITEM(out, i, game);
-        }
-    }
-    PyMem_Free(leaders);
-    if (g) free_game(g);
-    Py_DECREF(fast);
-    return out;
-}
-
-/* playout(board, seats, pawns, seat, turns, doubles, a, b, standard, stop, max_turns, seed)
- *   -> (pawns, seat, turns, ended, winner, leaders, (captures, entries, passes))
- * Play from a given position, as `State.playout` asks: whole turns while the game goes
- * on and fewer than `stop` turns are played (a turn under way, its roll (a, b) drawn, is
+/* Play from a position, as `State.playout` asks: whole turns while the game goes on and
+ * fewer than `stop` turns are played (a turn under way, its roll (a, b) drawn, is
  * finished first; a = 0 at a chance node), by the random player (`explore` -1) or the
- * guided one (`explore` percent of its choices random, the rest greedy's). It draws from
+ * guided one (`explore` percent of its choices random, the rest greedy's), on
  * `random.Random(seed)`'s generator: the same law as the readable rules' play by the same
- * player (`state.play_randomly`, `state.play_guided`), and the same draws.
- * `ended` is None, "home" or "timeout"; `winner` the seat that won, or -1; `leaders` the
- * leader after each turn played; the counts are this playout's. */
-static PyObject *playout(PyObject *self, PyObject *args) {
-    PyObject *capsule, *seats, *pawns, *number;
-    int seat, turns, doubles, a, d, standard, stop, max_turns, explore = -1;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOiiiiipiiO|i", &capsule, &seats, &pawns, &seat, &turns,
-                          &doubles, &a, &d, &standard, &stop, &max_turns, &number, &explore))
-        return NULL;
-    unsigned long long seed = PyLong_AsUnsignedLongLong(number); /* 0 .. 2**64 - 1 */
-    if (PyErr_Occurred()) return NULL;
-    Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
-    PyObject *result = NULL;
-    int *leaders = NULL, played = 0, winner = -1;
-    const char *ended = NULL;
-    g->b = b;
-    g->standard = standard;
-    g->explore = explore;
-    if (read_seats(seats, g) < 0 || read_pawns(pawns, g) < 0) goto done;
-    if (seat < 0 || seat >= g->players || turns < 0 || doubles < 0 || doubles > 2 ||
-        (a != 0 && (a < 1 || a > 6 || d < 1 || d > 6)) || max_turns < 1 || explore < -1 ||
-        explore > 100) {
+ * player (`state.play_randomly`, `state.play_guided`), and the same draws. */
+static int position_playout(const void *board, void *position, uint64_t seed, int stop) {
+    Packed *q = position;
+    int a = q->a, d = q->b, doubles = q->doubles, seat = q->seat, turns = q->turns;
+    if (a != 0 && (a < 1 || d < 1)) {
         PyErr_SetString(PyExc_ValueError, "not a position of a game under way");
-        goto done;
+        return -1;
     }
+    Game *g = game_at(board, q);
+    if (!g) return -1;
+    int status = 0, played = 0;
     twister_seed64(&g->tw, seed);
-    int most = stop - turns < max_turns - turns ? stop - turns : max_turns - turns;
-    leaders = PyMem_Malloc((size_t)(most > 0 ? most : 1) * sizeof(int));
-    if (!leaders) { PyErr_NoMemory(); goto done; }
-    while (!ended && turns < stop) {
+    int most = stop - turns < q->max_turns - turns ? stop - turns : q->max_turns - turns;
+    q->leaders = PyMem_Malloc((size_t)(most > 0 ? most : 1) * sizeof(int));
+    q->ended = 0;
+    q->winner = -1;
+    if (!q->leaders) status = -1;
+    while (!status && !q->ended && turns < stop) {
         int c = g->seats[seat];
-        if (play_turn(g, c, a, d, doubles) < 0) { PyErr_NoMemory(); goto done; }
+        if (play_turn(g, c, a, d, doubles) < 0) {
+            status = -1;
+            break;
+        }
         a = d = doubles = 0;
         turns++;
-        leaders[played++] = leader(g);
-        if (has_won(g, c)) ended = "home", winner = seat;
-        else if (turns >= max_turns) ended = "timeout";
+        q->leaders[played++] = leader(g);
+        if (has_won(g, c)) q->ended = 1, q->winner = seat;
+        else if (turns >= q->max_turns) q->ended = 2;
         seat = seat + 1 < g->players ? seat + 1 : 0;
     }
-    PyObject *out = pawn_lists(g), *lead = PyTuple_New(played);
-    if (out && lead) {
-        for (int t = 0; t < played; t++) PyTuple_SET_ITEM(lead, t, PyLong_FromLong(leaders[t]));
-        result = Py_BuildValue("Niizi" "N(lll)", out, seat, turns, ended, winner, lead,
-                               g->captures, g->entries, g->passes);
+    if (status) {
+        PyErr_NoMemory();
     } else {
-        Py_XDECREF(out);
-        Py_XDECREF(lead);
+        for (int c = 0; c < COLOURS; c++)
+            for (int i = 0; i < PAWNS; i++) q->pawns[c * PAWNS + i] = g->pawns[c][i];
+        q->seat = seat;
+        q->turns = turns;
+        q->nleaders = played;
+        q->captures = (int)g->captures;
+        q->entries = (int)g->entries;
+        q->passes = (int)g->passes;
     }
-done:
-    PyMem_Free(leaders);
     free_game(g);
-    return result;
+    return status;
 }
 
+static void position_release(void *position) { PyMem_Free(((Packed *)position)->leaders); }
+
 #include "_tree.h"
+
+static const SeamKernel KERNEL = {
+    .board = BOARD_NAME,
+    .game_size = sizeof(Whole),
+    .twister = offsetof(Whole, g.tw),
+    .nogil = 0, /* a roll's search grows its tables with PyMem */
+    .settings = SETTINGS,
+    .begin = whole_begin,
+    .play = whole_play,
+    .record = whole_record,
+    .end = whole_end,
+    .seed_start = seed_start,
+    .position_size = sizeof(Packed),
+    .position = POSITION,
+    .after = AFTER,
+    .playout = position_playout,
+    .release = position_release,
+    .tree = tree_begin,
+    .tree_end = tree_end,
+};
+
+SEAM_ENTRIES(KERNEL)
 
 static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS, "board(paths, safe, strips): the board for play()."},
     {"results", results, METH_VARARGS,
      "results(board, seats, pawns, colour, a, b, standard): one roll's allowed results."},
-    {"play", play, METH_VARARGS,
-     "play(board, seats, greedy, standard, max_turns, twister): one whole game."},
-    {"play_seeded", play_seeded, METH_VARARGS,
-     "play_seeded(board, seats, greedy, standard, max_turns, seeds): a game per seed text."},
-    {"playout", playout, METH_VARARGS,
-     "playout(board, seats, pawns, seat, turns, doubles, a, b, standard, stop, max_turns, "
-     "seed): random play from a position."},
-    {"tree_search", tree_search, METH_VARARGS,
-     "tree_search(board, seats, pawns, seat, turns, doubles, a, b, standard, max_turns, "
-     "twister, budget, horizon, exploration, cooperative): MctsBot.search, compiled."},
+    SEAM_METHODS,
     {NULL, NULL, 0, NULL},
 };
 

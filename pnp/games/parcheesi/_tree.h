@@ -210,75 +210,58 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
     return p->ended == TREE_TIMEOUT ? UCT_CUT : UCT_STANDING;
 }
 
-/* tree_search(board, seats, pawns, seat, turns, doubles, a, b, standard, max_turns,
- *             twister, budget, horizon, exploration, cooperative[, explore])
- *   -> ([(index in legal_actions(), visits), ...], twister)
- * `MctsBot.search` from a decision (the roll a, b drawn), on the compiled positions, its
- * playouts by the player `explore` names (`playout`'s). */
-static PyObject *tree_search(PyObject *self, PyObject *args) {
-    PyObject *capsule, *seats, *pawns, *words;
-    int seat, turns, doubles, a, d, standard, max_turns, budget, horizon, cooperative;
-    int explore = -1;
-    double exploration;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOiiiiipiOiidp|i", &capsule, &seats, &pawns, &seat, &turns,
-                          &doubles, &a, &d, &standard, &max_turns, &words, &budget, &horizon,
-                          &exploration, &cooperative, &explore))
-        return NULL;
-    Board *bd = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!bd) return NULL;
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
-    PyObject *result = NULL;
-    Twister rng;
-    TreeCtx *t = PyMem_Calloc(1, sizeof(TreeCtx));
-    if (!t) {
-        free_game(g);
-        return PyErr_NoMemory();
+/* `SeamKernel.tree`: the search's context and root from a decision (the roll a, b
+ * drawn) of a packed position (`compiled.position`), its playouts by the player
+ * `explore` names (`position_playout`'s). */
+static int tree_begin(const void *board, const void *position, UctGame *uct, void **root) {
+    const Packed *q = position;
+    if (q->turns >= q->max_turns || q->a < 1 || q->b < q->a) {
+        PyErr_SetString(PyExc_ValueError, "not a decision of a game under way");
+        return -1;
     }
-    t->g = g;
-    t->max_turns = max_turns;
+    TreeCtx *t = PyMem_Calloc(1, sizeof(TreeCtx));
+    uct->ctx = t;
+    if (!t) {
+        PyErr_NoMemory();
+        return -1;
+    }
     t->root.n = -1;
     for (int k = 0; k < TREE_KEPT; k++) t->kept[k].n = -1;
-    TreePos root;
-    memset(&root, 0, sizeof root);
-    g->b = bd;
-    g->standard = standard;
-    g->explore = explore;
-    if (read_seats(seats, g) < 0 || read_pawns(pawns, g) < 0 || read_twister(words, &rng) < 0)
-        goto done;
-    if (seat < 0 || seat >= g->players || turns < 0 || turns >= max_turns || doubles < 0 ||
-        doubles > 2 || a < 1 || a > 6 || d < a || d > 6 || budget < 1 || explore < -1 ||
-        explore > 100) {
-        PyErr_SetString(PyExc_ValueError, "not a decision of a game under way");
-        goto done;
+    t->max_turns = q->max_turns;
+    if (!(t->g = game_at(board, q))) return -1;
+    TreePos *p = PyMem_Calloc(1, sizeof(TreePos));
+    *root = p;
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
     }
-    memcpy(root.pawns, g->pawns, sizeof root.pawns);
-    root.turns = turns;
-    root.seat = (int8_t)seat;
-    root.doubles = (int8_t)doubles;
-    root.a = (int8_t)a;
-    root.b = (int8_t)d;
-    root.winner = -1;
+    memcpy(p->pawns, t->g->pawns, sizeof p->pawns);
+    p->turns = q->turns;
+    p->seat = (int8_t)q->seat;
+    p->doubles = (int8_t)q->doubles;
+    p->a = (int8_t)q->a;
+    p->b = (int8_t)q->b;
+    p->winner = -1;
     int8_t key[TREE_KEY];
-    tree_key(&root, key);
-    if (tree_list(t, &root, key, &t->root) < 0) goto done;
+    tree_key(p, key);
+    if (tree_list(t, p, key, &t->root) < 0) return -1;
     /* nothing hidden: no resample, and an action's key is its index */
-    UctGame game = {sizeof(TreePos), g->players, t,           tree_to_move, tree_turns,
-                    tree_count,      tree_apply, tree_chance, NULL,         tree_playout,
-                    tree_result,     NULL,       NULL};
-    PyObject *children = uct_search(&game, &root, &rng, budget, horizon, exploration, cooperative);
-    if (children) {
-        PyObject *tw = twister_words(&rng);
-        result = tw ? Py_BuildValue("NN", children, tw) : NULL;
-        if (!tw) Py_DECREF(children);
+    *uct = (UctGame){.size = sizeof(TreePos), .players = t->g->players, .ctx = t,
+                     .to_move = tree_to_move, .turns = tree_turns, .count = tree_count,
+                     .apply = tree_apply, .chance = tree_chance, .playout = tree_playout,
+                     .result = tree_result};
+    return 0;
+}
+
+static void tree_end(UctGame *uct, void *root) {
+    TreeCtx *t = uct->ctx;
+    if (t) {
+        PyMem_Free(t->root.ends);
+        for (int k = 0; k < TREE_KEPT; k++) PyMem_Free(t->kept[k].ends);
+        if (t->g) free_game(t->g);
+        PyMem_Free(t);
     }
-done:
-    PyMem_Free(t->root.ends);
-    for (int k = 0; k < TREE_KEPT; k++) PyMem_Free(t->kept[k].ends);
-    PyMem_Free(t);
-    free_game(g);
-    return result;
+    PyMem_Free(root);
 }
 
 #endif

@@ -1,5 +1,5 @@
 """The compiled kernel's handle, its copy of each board, and the hooks it attaches to the
-readable rules (`pnp.fastpath`: a roll's results, the search's playout and the search).
+readable rules (`pnp.fastpath`: the search's playout and the search).
 
 `_kernel.c` is built at install time when a C compiler is there; without one `kernel` is
 None and everything plays on the readable rules. The board the kernel reads is built
@@ -9,12 +9,12 @@ once per play model, from the model (each colour's path, the safe nodes, the str
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from typing import Any
 
 from pnp import fastpath
 from pnp.games.parcheesi import state as readable
 from pnp.games.parcheesi.model import PlayModel
-from pnp.games.parcheesi.rules import COUNTERS, MAX_TURNS, Position
+from pnp.games.parcheesi.rules import COUNTERS, MAX_TURNS, NEST, PAWNS, Position
 from pnp.games.parcheesi.state import State, Termination
 from pnp.memo import PerModel
 
@@ -35,23 +35,34 @@ def _board(model: PlayModel) -> kernel.Board:
 board: PerModel[PlayModel, kernel.Board] = PerModel(_board)
 """The kernel's board of a play model (built once per model and process)."""
 
-
-KernelPosition = tuple[
-    "kernel.Board", Sequence[int], Sequence[Sequence[int]], int, int, int, int, int, bool
-]
-"""A position as the kernel's `playout` and `tree_search` take it: the board, seats, pawns,
-the seat to move, turns, doubles, the dice (0, 0 before a roll) and the rules."""
+ENDED = (None, "home", "timeout")
+"""How a playout ended, by the kernel's code."""
 
 
-def _position(state: State) -> KernelPosition:
+def position(state: State) -> dict[str, Any]:
+    """`state` as the kernel names a position (`_kernel.c`'s ``POSITION``): the seats'
+    colours, each colour's four pawns (an unplayed colour's in the nest), the seat to
+    move, turns, doubles, the roll (0, 0 before it), the rules, the turn limit and the
+    playouts' player (`readable.PLAYOUT_EXPLORE`)."""
     a, b = state.dice or (0, 0)
-    s = state
-    return (board(s.model), s.seats, s.pawns, s.seat, s.turns, s.doubles, a, b, s.standard)
+    return {
+        "seats": state.seats,
+        "pawns": [p for own in state.pawns for p in (own or [NEST] * PAWNS)],
+        "seat": state.seat,
+        "turns": state.turns,
+        "doubles": state.doubles,
+        "a": a,
+        "b": b,
+        "standard": state.standard,
+        "max_turns": MAX_TURNS,
+        "explore": readable.PLAYOUT_EXPLORE,
+    }
 
 
 def results(state: State) -> tuple[Position, ...] | None:
-    """`State.legal_actions` of a roll of both dice, listed by the kernel (the same, in the
-    same order: checked roll by roll); None for a roll of one die (the kernel rolls two)."""
+    """A roll of both dice's results as the kernel lists them: `State.legal_actions`, in
+    the same order (the tests hold the two roll by roll; the readable rules list their
+    own); None for a roll of one die (the kernel rolls two)."""
     assert kernel is not None
     if state.dice is None or len(state.dice) != 2:
         return None
@@ -71,14 +82,15 @@ def playout(state: State, rng: random.Random, stop: int) -> bool:
     seed = rng.getrandbits(64)
     if state.ended is not None or state.turns >= stop:
         return True
-    pawns, seat, turns, ended, winner, leaders, counts = kernel.playout(
-        *_position(state),
-        stop,
-        MAX_TURNS,
-        seed,
-        readable.PLAYOUT_EXPLORE,
-    )
-    state.pawns = list(pawns)
+    after = kernel.playout(board(state.model), position(state), stop, seed)
+    flat, seat, turns = after["pawns"], after["seat"], after["turns"]
+    pawns = [
+        list(flat[c * PAWNS : (c + 1) * PAWNS]) if c in state.seats else []
+        for c in range(len(state.pawns))
+    ]
+    ended, winner, leaders = ENDED[after["ended"]], after["winner"], after["leaders"]
+    counts = (after["captures"], after["entries"], after["passes"])
+    state.pawns = pawns
     state.seat, state.turns, state.dice, state.doubles = seat, turns, None, 0
     state._offered = None
     state.leaders.extend(leaders)
@@ -103,26 +115,17 @@ def tree_search(
     assert kernel is not None
     if state.dice is None or state.ended is not None or state.model.dice == "choose":
         return None
+    packed, on = position(state), board(state.model)
+    search = fastpath.search(budget, playout_turns, exploration, cooperative)
     run_on = kernel
     return fastpath.compiled_visits(
         rng,
         state.legal_actions(),
-        lambda words: run_on.tree_search(
-            *_position(state),
-            MAX_TURNS,
-            words,
-            budget,
-            playout_turns,
-            exploration,
-            cooperative,
-            readable.PLAYOUT_EXPLORE,
-        ),
+        lambda words: run_on.tree_search(on, packed, search, words),
     )
 
 
 KERNEL = fastpath.attach(
     State,
-    fastpath.Implementation(
-        "kernel", kernel is not None, playout=playout, tree_search=tree_search, moves=results
-    ),
+    fastpath.Implementation("kernel", kernel is not None, playout=playout, tree_search=tree_search),
 )

@@ -154,10 +154,18 @@ def play_many(
         return None
     greedy = make_bot(bot, model).name == "greedy"
     seats = ref.seat_colours(players)
-    games = _kernel.play_seeded(
-        _boards(model), seats, greedy, model.rules == "standard", ref.MAX_TURNS, seeds
-    )
+    games = _kernel.play_seeded(_boards(model), settings(model, seats, greedy), seeds)
     return [_record(model, seats, *played) for played in games]
+
+
+def settings(model: PlayModel, seats: tuple[int, ...], greedy: bool) -> dict[str, Any]:
+    """A whole game's settings as the kernel names them (`_kernel.c`'s ``SETTINGS``)."""
+    return {
+        "seats": seats,
+        "greedy": greedy,
+        "standard": model.rules == "standard",
+        "max_turns": ref.MAX_TURNS,
+    }
 
 
 def _record(
@@ -180,8 +188,8 @@ def _play_compiled(model: PlayModel, players: int, greedy: bool, rng: random.Ran
     assert _kernel is not None
     seats = ref.seat_colours(players)
     version, words, gauss = rng.getstate()
-    turns, end, pawns, leaders, counts, words = _kernel.play(
-        _boards(model), seats, greedy, model.rules == "standard", ref.MAX_TURNS, words
+    (turns, end, pawns, leaders, counts), words = _kernel.play(
+        _boards(model), settings(model, seats, greedy), words
     )
     rng.setstate((version, words, gauss))
     return _record(model, seats, turns, end, pawns, leaders, counts)

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from pnp import fastpath, outcome
+from pnp import outcome
 from pnp.chance import below, pick
 from pnp.games.parcheesi.model import PlayModel
 from pnp.games.parcheesi.rank import rank_value
@@ -122,8 +122,8 @@ class State:
             return DICE_CHOICES
         if self.dice is None:
             raise ValueError("the dice are not rolled: a chance node")
-        if self._offered is None:  # the kernel lists the same, where it runs
-            self._offered = fastpath.moves_of(self) or tuple(allowed_positions(self, self.dice))
+        if self._offered is None:
+            self._offered = tuple(allowed_positions(self, self.dice))
         return self._offered
 
     def chance_outcomes(self) -> tuple[tuple[Dice, float], ...]:
