@@ -150,14 +150,16 @@ def _declared(game: GameDef, key: str, closed: bool = True) -> Dimension:
         lo += 1  # "above 0" for a whole number: from 1
     elif spec.lo_open:
         lo = None
+    step = None if spec.step is None or lo != spec.lo else spec.step
     if not closed:
-        return Dimension(key, kind, lo or 0, spec.hi or 0)
+        return Dimension(key, kind, lo or 0, spec.hi or 0, step)
     if lo is None or spec.hi is None:
         raise PnpError(
             f"--over {key}: '{key}' declares no closed range to search: give one, "
             f"--over '{key}=A..B'"
         )
-    return Dimension(key, kind, lo, spec.hi)
+    hi = spec.hi if step is None else lo + (spec.hi - lo) // step * step
+    return Dimension(key, kind, lo, hi, step)
 
 
 def _dimension(game: GameDef, key: str, values: str | None, players: int | None) -> Dimension:
@@ -192,6 +194,10 @@ def _narrowed(game: GameDef, key: str, a: str, b: str, step: str | None) -> Dime
         raise PnpError(f"{where}: '{key}' takes one of {', '.join(map(str, declared.choices))}")
     for value in (lo, hi):
         _check_value(game, key, value)
+    if declared.step is not None:  # only values the game allows: steps of the declared one
+        by = by or declared.step
+        if not float(by / declared.step).is_integer():
+            raise PnpError(f"{where}: '{key}' goes in steps of {declared.step:g}")
     return Dimension(key, "int" if whole else "float", lo, hi, by)
 
 
