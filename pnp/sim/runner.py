@@ -32,6 +32,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import types
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -155,6 +156,7 @@ def run_jobs(
     scheduler_timeout: float = 10.0,
     *,
     chunk: int | None = None,
+    deadline: float | None = None,
 ) -> list[RunResult]:
     """Every job's games, one `RunResult` per job in order; after Ctrl-C or a worker's
     death the list ends with the job that was cut short (later jobs are left out).
@@ -163,7 +165,9 @@ def run_jobs(
     pool, a Dask scheduler's address, or 'local' for a Dask cluster on this machine
     (`pnp.sim.dask_backend`, with `workers` processes). Every chunk of every job is
     handed out at once, so the workers stay busy until the last job is done; `chunk`
-    fixes the games per chunk (the tallies are the same for any).
+    fixes the games per chunk (the tallies are the same for any). At `deadline` (a
+    `time.monotonic()` time) the run stops as on a first Ctrl-C, said by no one: the games
+    being played end and what finished is reported, cut short (`pnp tune`'s time budget).
     """
     for job in jobs:
         check_limits(job.games, workers)
@@ -180,12 +184,12 @@ def run_jobs(
     if scheduler is not None:
         from pnp.sim.dask_backend import play_on_dask
 
-        with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
+        with _CtrlC(ctypes.c_bool(False)) as ctrl_c, _stop_at(deadline, ctrl_c):
             failure = play_on_dask(
                 scheduler, scheduler_timeout, workers, jobs, chunk, tallies, told, ctrl_c
             )
     elif workers == 1 or len(tasks) == 1:
-        with _CtrlC(ctypes.c_bool(False)) as ctrl_c:
+        with _CtrlC(ctypes.c_bool(False)) as ctrl_c, _stop_at(deadline, ctrl_c):
             _run_here(jobs, tasks, tallies, told, ctrl_c)
     else:
         for job in jobs:
@@ -195,7 +199,7 @@ def run_jobs(
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         halt = context.RawValue(ctypes.c_bool, False)
         data = [job_bytes(job.data()) for job in jobs]
-        with _CtrlC(halt) as ctrl_c:
+        with _CtrlC(halt) as ctrl_c, _stop_at(deadline, ctrl_c):
             pool = Pool(context, min(workers, len(tasks)), data, halt)
             try:
                 pool.play(iter(tasks), tallies, told, ctrl_c)
@@ -209,6 +213,22 @@ def run_jobs(
         if cut:
             break
     return out
+
+
+@contextmanager
+def _stop_at(deadline: float | None, ctrl_c: _CtrlC) -> Iterator[None]:
+    """Stop the run at `deadline` as a first Ctrl-C would (from a timer thread: the run's
+    loops read the flag between games, and a tree search checks it as it begins)."""
+    if deadline is None:
+        yield
+        return
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), ctrl_c.note)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 def _run_here(
@@ -298,6 +318,7 @@ class _CtrlC:
     def __init__(self, halt: ctypes.c_bool) -> None:
         self.halt = halt
         self.count = 0
+        self.signalled = False  # a signal stopped it (not only its deadline: `_stop_at`)
         self.cut_short = False
         self._raised = False  # once the run is being cut short, more Ctrl-C change nothing
         self._taken: dict[int, Any] = {}
@@ -308,6 +329,7 @@ class _CtrlC:
 
     def _handle(self, signum: int, frame: types.FrameType | None) -> None:
         interrupt.note(signum)
+        self.signalled = True
         self.note()
         if self._raised or _tallying(frame):
             return
@@ -321,7 +343,7 @@ class _CtrlC:
 
     def __exit__(self, *exc: object) -> None:
         for previous in self._taken.values():
-            if self.count and isinstance(previous, _Reporting):
+            if self.signalled and isinstance(previous, _Reporting):
                 previous.stopped = True
         _give_back(self._taken)
 

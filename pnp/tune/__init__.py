@@ -22,7 +22,7 @@ from pnp.sim.command import MAX_SEED
 from pnp.sim.runner import check_limits
 from pnp.sim.seats import engine_for, known_bot, seat_count
 from pnp.tune.answer import answer_json, config_text, config_values
-from pnp.tune.budget import Budget, Spend, parse_budget
+from pnp.tune.budget import Budget, Spend, TimeUp, hard_stop, parse_budget
 from pnp.tune.search import Found, Progress, search
 from pnp.tune.space import Dimension, parse_over
 from pnp.tune.targets import SKILL, parse_targets
@@ -139,14 +139,17 @@ def run_tune(
                 evidence, cut = verify(found, spend, progress)
             except KeyboardInterrupt:
                 evidence, cut = [], "interrupted"
-            if cut:  # the evidence played so far stands: its intervals say how little
+            if cut and cut != "time":  # the evidence played stands: its intervals say how little
                 stopped = "interrupted" if cut == "interrupted" else "failure"
                 failure = None if cut == "interrupted" else cut
     try:
-        for e in evidence if check_kits else []:
-            e.kit_errors = kit_errors(setup, e.trial.setting)
+        with hard_stop(spend.cutoff("end")):
+            for e in evidence if check_kits and stopped != "interrupted" else []:
+                e.kit_errors = kit_errors(setup, e.trial.setting)
     except KeyboardInterrupt:
         stopped = "interrupted"
+    except TimeUp:  # the kits not checked in time are left unchecked
+        pass
     evidence.sort(key=Evidence.order)
     data = answer_json(setup, dims, budget, found, evidence, spend, search_games, stopped)
     return Tuned(data, found, evidence, stopped, failure, config_text(setup.game, data))

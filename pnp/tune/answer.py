@@ -139,6 +139,8 @@ def answer_json(
         },
         "trials": [trial_json(t) for t in found.trials],
     }
+    if found.refused:
+        out["refused"] = list(found.refused.values())
     if setup.skill:
         out["bot_budget"] = setup.bot_budget
     if len(setup.targets) > 1:

@@ -137,6 +137,7 @@ def verify(
             spend,
             told,
             skill=[k for _, _, k in playing],
+            phase="end",
         )
     out = []
     for trial, c in zip(ranked, chosen, strict=True):
