@@ -153,6 +153,14 @@ def tune(
                         soft_wrap=True,
                         markup=False,
                     )
+            for setting in tuned.json.get("kits_unchecked", []):
+                where = ", ".join(f"{k} = {v}" for k, v in setting.items())
+                err.print(
+                    f"warning: {where}: the budget's time ran out before pnp check ran on its kit",
+                    highlight=False,
+                    soft_wrap=True,
+                    markup=False,
+                )
         if save_config and tuned.config:
             write_user_file(save_config, tuned.config)
         if report:

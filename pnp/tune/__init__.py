@@ -114,7 +114,10 @@ def kit_errors(setup: Setup, setting: dict[str, Any]) -> list[str]:
     from pnp.build import check_game
 
     values = {**(setup.values or {}), **config_values(setup.game, setting)}
-    found = check_game(setup.game, setup.config, None, values)
+    try:
+        found = check_game(setup.game, setup.config, None, values)
+    except PnpError as exc:  # a kit that cannot be laid out at all (a board too large)
+        return [str(exc)]
     return [f"{f.component}: {f.message}" for f in found if f.level == "error"]
 
 
@@ -142,16 +145,20 @@ def run_tune(
             if cut and cut != "time":  # the evidence played stands: its intervals say how little
                 stopped = "interrupted" if cut == "interrupted" else "failure"
                 failure = None if cut == "interrupted" else cut
-    try:
-        with hard_stop(spend.cutoff("end")):
+    checked, unchecked = 0, []
+    try:  # within the budget's own time: a kit takes seconds to check, and is not a game
+        with hard_stop(spend.deadline("end")):
             for e in evidence if check_kits and stopped != "interrupted" else []:
                 e.kit_errors = kit_errors(setup, e.trial.setting)
+                checked += 1
     except KeyboardInterrupt:
         stopped = "interrupted"
-    except TimeUp:  # the kits not checked in time are left unchecked
-        pass
+    except TimeUp:  # the kits not checked in time are said to be unchecked
+        unchecked = [e.trial.setting for e in evidence[checked:]]
     evidence.sort(key=Evidence.order)
     data = answer_json(setup, dims, budget, found, evidence, spend, search_games, stopped)
+    if unchecked:
+        data["kits_unchecked"] = unchecked
     return Tuned(data, found, evidence, stopped, failure, config_text(setup.game, data))
 
 
