@@ -231,11 +231,25 @@ def _run(work: Any, game: str, err: Console, mode: str) -> Any:
 def answer_table(answer: dict[str, Any]) -> Table:
     """The recommended settings, each target's value, 95 % interval and verdict."""
     games = answer["games"]
-    t = Table(
-        title=f"{answer['game']}: {answer['answer']}",
-        caption=f"{len(answer['trials'])} trials; {games['search']:,} games searching, "
-        f"{games['evidence']:,} games of evidence on fresh seeds (stopped: {answer['stopped']})",
-    )
+    lines = [
+        f"{len(answer['trials'])} trials; {games['search']:,} games searching, "
+        f"{games['evidence']:,} games of evidence on fresh seeds (stopped: {answer['stopped']})"
+    ]
+    if answer["optimizer"].get("method") == "grid":
+        lines.append(f"the whole space was played: {answer['optimizer']['settings']} settings")
+    if answer["recommended"]:
+        lines.append(answer["ranking"])
+    tied = answer.get("ties")
+    if tied:
+        said = "; ".join(", ".join(f"{k} = {v}" for k, v in s.items()) for s in tied["settings"])
+        need = tied["games_to_separate"]
+        more = (
+            f"about {need:,} games each would separate them"
+            if need
+            else "they measure the same: no number of games would separate them"
+        )
+        lines.append(f"cannot be told apart at this budget: {said} ({more})")
+    t = Table(title=f"{answer['game']}: {answer['answer']}", caption="\n".join(lines))
     t.add_column("setting")
     t.add_column("target")
     t.add_column("value", justify="right")

@@ -1,8 +1,9 @@
 """`pnp tune`: from a designer's targets to the parameters that meet them, with the evidence.
 
 `plan_tune` reads and checks the request (targets, the keys to vary, the budget) before a
-game is played; `run_tune` searches (`search`: Optuna's TPE proposes, `race` runs
-successive halving over simulation jobs), then plays the best settings again on fresh
+game is played; `run_tune` plays a space small enough for the budget whole (`grid`),
+else searches it (`search`: Optuna's TPE proposes, `race` runs successive halving over
+simulation jobs), then plays the best settings again on fresh
 seeds (`verify`), and answers with the JSON (`answer`), a config file and the report
 (`report`). Optuna, an optional extra (`pip install 'pnp-kits[tune]'`), is imported only here.
 """
@@ -23,6 +24,7 @@ from pnp.sim.runner import check_limits
 from pnp.sim.seats import engine_for, known_bot, seat_count
 from pnp.tune.answer import answer_json, config_text, config_values
 from pnp.tune.budget import Budget, Spend, TimeUp, hard_stop, parse_budget
+from pnp.tune.grid import grid_search, plays_grid
 from pnp.tune.search import Found, Progress, search
 from pnp.tune.space import Dimension, parse_over
 from pnp.tune.targets import SKILL, parse_targets
@@ -133,7 +135,8 @@ def run_tune(
     (or a worker lost for good) it answers with what it found so far, unverified."""
     spend = Spend(budget)
     with _cluster(setup) as playing:
-        found = search(playing, dims, spend, progress)
+        look = grid_search if plays_grid(dims, budget) else search
+        found = look(playing, dims, spend, progress)
         search_games = spend.games
         evidence: list[Evidence] = []
         stopped, failure = found.stopped, found.failure

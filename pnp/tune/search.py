@@ -42,7 +42,7 @@ class Trial:
     number: int
     batch: int
     setting: dict[str, Any]
-    status: str  # raced, repeat (a setting proposed before)
+    status: str  # raced, repeat (a setting proposed before), behind (a grid told it apart)
     candidate: Candidate | None = None
     same_as: int | None = None
     reason: str | None = None
@@ -155,14 +155,14 @@ def search(
 
             def told(games: int) -> None:
                 if progress:
-                    progress(_status(found, spend, "search", games))
+                    progress(status(found, spend, "search", games))
 
             stopped = race(new, base, setup.seed, batch, spend, told) if new else None
             for handle, trial in asked:
                 values = _told(trial, found.trials, len(directions))
                 study.tell(handle, values if len(values) > 1 else values[0])
             if progress:
-                progress(_status(found, spend, "search", 0))
+                progress(status(found, spend, "search", 0))
             batch += 1
             if stopped == "time":
                 break
@@ -217,7 +217,7 @@ def ranking(found: Found) -> list[Trial]:
     return sorted(out, key=order)
 
 
-def _status(found: Found, spend: Spend, phase: str, games: int) -> dict[str, Any]:
+def status(found: Found, spend: Spend, phase: str, games: int) -> dict[str, Any]:
     top = best(found)
     return {
         "phase": phase,

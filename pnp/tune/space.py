@@ -13,6 +13,7 @@ count, from the game's fewest to its most. Only keys the rules read may be tuned
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
@@ -52,6 +53,24 @@ class Dimension:
         if self.kind == "int":
             return int((self.hi - self.lo) // (self.step or 1)) + 1
         return int((self.hi - self.lo) / self.step) + 1 if self.step else math.inf
+
+    def values(self) -> list[Any]:
+        """Every value it holds, in order (a number without a step holds too many)."""
+        if self.kind == "choice":
+            return list(self.choices)
+        step = self.step or 1
+        if self.kind == "int":
+            return list(range(int(self.lo), int(self.hi) + 1, int(step)))
+        if self.step is None:
+            raise ValueError(f"{self.key} is a number without a step: endless values")
+        count = int((self.hi - self.lo) / step + 1e-9) + 1
+        return [round(self.lo + k * step, FLOAT_DIGITS) for k in range(count)]
+
+
+def grid(dims: list[Dimension]) -> list[dict[str, Any]]:
+    """Every setting of a finite space, the first key's values slowest."""
+    return [dict(zip((d.key for d in dims), point, strict=True))
+            for point in itertools.product(*(d.values() for d in dims))]  # fmt: skip
 
 
 def space_size(dims: list[Dimension]) -> float:

@@ -25,7 +25,7 @@ from pnp.sim.grid import PLAYERS
 from pnp.sim.metrics import Accumulator
 from pnp.sim.runner import RunResult, run_jobs
 from pnp.tune.budget import Spend, TimeUp, hard_stop
-from pnp.tune.measure import Reading, read
+from pnp.tune.measure import Reading, read, score_bounds
 from pnp.tune.targets import SKILL, WORST, Target
 
 MAX_SEED = 2**62
@@ -148,6 +148,16 @@ class Candidate:
 
     def score(self) -> float:
         return sum(self.scores())
+
+    def score_span(self) -> tuple[float, float, float]:
+        """(least, value, most) of the total score over its targets' intervals
+        (`score_bounds`): two settings whose spans overlap cannot be told apart yet."""
+        if self.degenerate() or not self.acc.games:
+            n = len(self.setup.targets)
+            return WORST * n, WORST * n, WORST * n
+        found = self.readings()
+        bounds = [score_bounds(t, found[t.metric]) for t in self.setup.targets]
+        return sum(b[0] for b in bounds), self.score(), sum(b[1] for b in bounds)
 
 
 Told = Callable[[int], None]
