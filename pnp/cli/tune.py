@@ -41,9 +41,9 @@ def tune(
     over: Annotated[
         list[str] | None,
         typer.Option(
-            help="Keys to vary (default: every key the rules read with a declared range): "
-            "'dice_per_colour,n', a narrower range 'n=4..8' (A..B:STEP steps it: 'n=4..8:2'), "
-            "or listed values 'arrows=all,pinwheel'. 'players' varies the seat count."
+            help="Keys to vary (default: every key the rules read with a declared range, "
+            "see pnp params): keys 'n,arrows', a narrower range 'n=4..8' (A..B:STEP steps "
+            "it: 'n=4..8:4'), or listed values 'n=4,8,12'. 'players' varies the seat count."
         ),
     ] = None,
     players: Annotated[
@@ -66,8 +66,9 @@ def tune(
     budget: Annotated[
         str,
         typer.Option(
-            help="What the tune may spend: a time (90s, 20m, 1h) or games (5000games). A "
-            "budget in games gives the same answer anywhere."
+            help="What the tune may spend: a time (90s, 20m, 1h), games (5000games), or "
+            "games within a time (5000games,10m). A budget in games gives the same answer "
+            "anywhere; a time budget ends within its time and a tenth more (30 s at most)."
         ),
     ] = "5000games",
     seed: Annotated[int, typer.Option(help="Master seed.", parser=whole_number)] = 1,
@@ -86,7 +87,8 @@ def tune(
         typer.Option(help="Write the best setting as a config file (pnp build --config)."),
     ] = None,
     report: Annotated[
-        bool, typer.Option(help="Write OUT/<game>/tune.html (plots) and OUT/<game>/tune.toml.")
+        bool,
+        typer.Option(help="Write tune.html (plots) and tune.toml into OUT/<game>/ (see --out)."),
     ] = False,
     out: Annotated[str, typer.Option(help="Output folder for --report.")] = "output",
     check_kits: Annotated[
@@ -108,12 +110,15 @@ def tune(
 ) -> None:
     """Find the settings that meet a designer's targets, with the evidence.
 
-    Example: pnp tune exploding-dice --players 3 --target "turns in 18..25"
-    --target "seat_gap <= 0.05" --over dice_per_colour,n=4..8:2 --budget 60000games
+    Example:
+      pnp tune exploding-dice --players 3 --target "turns in 18..25"
+        --target "seat_gap <= 0.05" --over dice_per_colour,n=4..8
+        --budget 60000games
 
-    Candidates are raced (few games for the weak, more for the promising); the best are
-    played again on fresh seeds, and a target is met only when its whole 95 % interval lies
-    in its range."""
+    A space small enough for the budget is played whole; a larger one is
+    searched, candidates raced (few games for the weak, more for the
+    promising). The best are played again on fresh seeds; a target is met
+    only when its whole 95 % interval lies in its range."""
     from pnp.tune import plan_tune, run_tune
 
     if progress not in PROGRESS_MODES:
