@@ -76,7 +76,8 @@ def test_a_number_field_carries_its_range_unit_and_help(client):
     die = fields["die_size"]
     assert (die["type"], die["min"], die["max"], die["unit"]) == ("number", 5.0, 40, "mm")
     assert "smallest die" in die["help"]
-    assert fields["n"]["type"] == "integer" and fields["n"]["step"] == 1
+    assert fields["n"]["type"] == "integer" and fields["n"]["step"] == 2  # even sizes only
+    assert fields["dice_per_colour"]["step"] == 1
     assert fields["arrows"]["choices"] == ["all", "pinwheel"]
     assert fields["colours"]["type"] == "colours"
     assert fields["paper"]["choices"] == ["a4", "letter"]

@@ -127,3 +127,15 @@ def test_a_setting_the_game_refuses_is_never_raced():
     assert settings and all(s["hits"] < s["sides"] for s in settings)
     assert answer["refused"]
     assert all("must be fewer than sides" in r for r in answer["refused"])
+
+
+def test_a_space_huge_for_the_budget_is_warned_of_and_a_small_one_not():
+    from pnp.games import get_game
+    from pnp.tune import space_note
+    from pnp.tune.space import parse_over
+
+    game = get_game("exploding-dice")
+    every = parse_over([], game, 3)
+    note = space_note(every, parse_budget("1000games"))
+    assert note and "narrow --over" in note
+    assert space_note(parse_over(["n=4..8"], game, 3), parse_budget("1000games")) is None

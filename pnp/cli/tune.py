@@ -119,7 +119,7 @@ def tune(
     searched, candidates raced (few games for the weak, more for the
     promising). The best are played again on fresh seeds; a target is met
     only when its whole 95 % interval lies in its range."""
-    from pnp.tune import plan_tune, run_tune
+    from pnp.tune import plan_tune, run_tune, space_note
 
     if progress not in PROGRESS_MODES:
         raise PnpError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, got '{progress}'")
@@ -136,6 +136,9 @@ def tune(
     if report:
         check_folder(folder)
     err = Console(stderr=True)
+    huge = space_note(dims, spent)
+    if huge:
+        err.print(f"warning: {huge}", highlight=False, soft_wrap=True, markup=False)
     if json_out not in (None, "-") and stream_named(json_out) == 2:
         progress = "none"
     with report_after_ctrl_c():

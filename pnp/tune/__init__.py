@@ -25,7 +25,7 @@ from pnp.sim.seats import engine_for, known_bot, seat_count
 from pnp.tune.answer import answer_json, config_text, config_values
 from pnp.tune.budget import Budget, Spend, TimeUp, hard_stop, parse_budget
 from pnp.tune.grid import grid_search, plays_grid
-from pnp.tune.search import Found, Progress, search
+from pnp.tune.search import Found, Progress, search, space_warning
 from pnp.tune.space import Dimension, parse_over
 from pnp.tune.targets import SKILL, parse_targets
 from pnp.tune.trial import Setup
@@ -165,6 +165,12 @@ def run_tune(
     return Tuned(data, found, evidence, stopped, failure, config_text(setup.game, data))
 
 
+def space_note(dims: list[Dimension], budget: Budget) -> str | None:
+    """A warning when the space is huge for the budget (None when the budget can play it
+    whole, or search a fair share of it)."""
+    return None if plays_grid(dims, budget) else space_warning(dims, budget)
+
+
 def status_line(status: dict[str, Any]) -> str:
     """A progress report as one line: `search: 24 trials, 12,000 games, best
     dice_per_colour = 44, n = 8 (meets 2 of 2 on its estimates), 40 s left`."""
@@ -180,4 +186,4 @@ def status_line(status: dict[str, Any]) -> str:
     return f"{line}, {left:,.0f} {unit} left"
 
 
-__all__ = ["SKILL", "Tuned", "plan_tune", "run_tune", "status_line"]
+__all__ = ["SKILL", "Tuned", "plan_tune", "run_tune", "space_note", "status_line"]
