@@ -198,6 +198,8 @@ def test_an_unknown_key_says_which_key_was_meant(client):
         ("tune", {"targets": ["turns <= 9"], "over": ["die_size"]}, "rules do not read"),
         ("tune", {"targets": ["turns <= 9"], "over": ["n=4..99"]}, "'n' must be from 2 to 16"),
         ("tune", {"targets": ["turns <= 9"], "budget": "soon"}, "is not a budget"),
+        ("tune", {"targets": ["turns <= 9"], "budget": "1" * 309 + "games"}, "games, a whole"),
+        ("tune", {"targets": ["turns <= 9"], "over": ["n=5..9"]}, "in steps of 2"),
         ("tune", {"targets": "turns <= 9"}, "'targets' must be a list of strings"),
     ],
 )
