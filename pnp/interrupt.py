@@ -33,6 +33,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+import time
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -280,6 +281,7 @@ class RunStop:
     def __init__(self, halt: Any) -> None:
         self.halt = halt  # a shared `ctypes` bool: `.value`
         self.count = 0
+        self.signalled = False  # a signal stopped it (not only its deadline: `stop_at`)
         self.cut_short = False
         self._raised = False  # once the run is being cut short, more stops change nothing
         self._taken: dict[int, Any] = {}
@@ -291,6 +293,7 @@ class RunStop:
 
     def handle(self, signum: int, frame: types.FrameType | None) -> None:
         note(signum)
+        self.signalled = True
         self.note()
         if self._raised or _state.unbroken:
             return
@@ -304,9 +307,26 @@ class RunStop:
 
     def __exit__(self, *exc: object) -> None:
         for previous in self._taken.values():
-            if self.count and isinstance(previous, _Reporting):
+            if self.signalled and isinstance(previous, _Reporting):
                 previous.stopped = True
         _give_back(self._taken)
+
+
+@contextmanager
+def stop_at(deadline: float | None, run: RunStop) -> Iterator[None]:
+    """Stop `run` at `deadline` (a `time.monotonic()` time) as a first Ctrl-C would, said
+    by no one: from a timer thread, since the run's loops read the flag between games and
+    a tree search checks it as it begins (`pnp tune`'s time budget)."""
+    if deadline is None:
+        yield
+        return
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), run.note)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 class _Reporting:

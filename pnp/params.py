@@ -53,6 +53,7 @@ class Spec:
     parse: Callable[[str, Any], Any] | None = None  # a field's own reading of its value
     ink: bool = False  # the value (or each item) names a palette colour (`pnp.palette.INKS`)
     file: bool = False  # the value names a file the build reads ('' for none)
+    step: float | None = None  # the values allowed are lo, lo + step, ... (n even: lo 2, step 2)
 
 
 def param(
@@ -70,6 +71,7 @@ def param(
     parse: Callable[[str, Any], Any] | None = None,
     ink: bool = False,
     file: bool = False,
+    step: float | None = None,
 ) -> Any:
     """A dataclass field with its limits: ``die_size: float = param(10.0, lo=0, lo_open=True)``.
 
@@ -77,8 +79,12 @@ def param(
     richer than its type (Exploding Dice's faces: one list for all dice, or one per die).
     `ink=True`: a string (or each string of a list) names a palette colour, checked with
     the other values; `file=True`: a string names a file the build reads, which a web
-    request may not name (the studio refuses it and takes the file's text: `file_keys`)."""
-    spec = Spec(lo, hi, lo_open, help, min_len, max_len, item_lo, item_hi, parse, ink, file)
+    request may not name (the studio refuses it and takes the file's text: `file_keys`).
+    `step` (with `lo`): only `lo`, `lo + step`, `lo + 2 step`... are allowed, so a search,
+    a sweep or a form never offers a value the game refuses (a grid of even size)."""
+    if step is not None and (lo is None or not step > 0):
+        raise ValueError("param(step=...) needs a lower bound and a step above 0")
+    spec = Spec(lo, hi, lo_open, help, min_len, max_len, item_lo, item_hi, parse, ink, file, step)
     if factory is not _MISSING:
         return dataclasses.field(default_factory=factory, metadata={"spec": spec})
     if isinstance(default, dict | list | set):
@@ -100,10 +106,20 @@ def _num(x: float) -> str:
 def _range_text(s: Spec) -> str:
     lo = "" if s.lo is None else (f"> {_num(s.lo)}" if s.lo_open else f">= {_num(s.lo)}")
     hi = "" if s.hi is None else f"<= {_num(s.hi)}"
+    by = "" if s.step is None else f" in steps of {_num(s.step)}"
     if lo and hi:
         a, b = _num(s.lo), _num(s.hi)  # type: ignore[arg-type]
-        return f"above {a}, at most {b}" if s.lo_open else f"from {a} to {b}"
-    return lo or hi or "any value"
+        return (f"above {a}, at most {b}" if s.lo_open else f"from {a} to {b}") + by
+    return (lo or hi or "any value") + by
+
+
+def on_step(spec: Spec, value: float) -> bool:
+    """Is `value` one of the values a stepped parameter allows (`lo + k * step`)? Any
+    value is, for a parameter without a step."""
+    if spec.step is None or spec.lo is None:
+        return True
+    k = (value - spec.lo) / spec.step
+    return math.isfinite(k) and abs(k - round(k)) < 1e-9
 
 
 def _kind_name(hint: Any) -> str:
@@ -230,8 +246,8 @@ def _number(
     bad = (lo is not None and (value < lo or (lo_open and value == lo))) or (
         hi is not None and value > hi
     )
-    if bad:
-        rng = _range_text(Spec(lo, hi, lo_open))
+    if bad or not on_step(spec, value):
+        rng = _range_text(Spec(lo, hi, lo_open, step=spec.step))
         unit = f" ({spec.help})" if spec.help else ""
         raise PnpError(f"'{name}' must be {rng}{unit}, got {_got(given)}")
     return float(value) if hint is float else value

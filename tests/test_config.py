@@ -54,7 +54,7 @@ def test_per_die_faces(tmp_path):
         ("die_size = -4", "'die_size' must be from 5 to 40"),
         ('paper = "a5"', "unknown paper 'a5'"),
         ('arrows = "spiral"', "'arrows' must be one of all, pinwheel"),
-        ("n = 5", "even number"),
+        ("n = 5", "from 2 to 16 in steps of 2"),
         ("[faces]\nred = [1, 2, 3]", "six values"),
         ("[faces]\npink = [1, 2, 3, 4, 5, 6]", "unknown colour 'pink'"),
         ("kerf = -1", "kerf"),

@@ -34,6 +34,7 @@ class Number:
     hi: float
     lo_open: bool
     depth: int  # 0: the field itself; 1: in a list; 2: in a list of lists
+    step: float | None = None  # only lo, lo + step, ... are allowed (an even grid size)
 
     @property
     def name(self) -> str:
@@ -86,7 +87,8 @@ def declared(cls: type) -> list[Number]:
             continue
         lo, hi = (s.lo, s.hi) if depth == 0 else (s.item_lo, s.item_hi)
         assert lo is not None and hi is not None, f"{cls.__name__}.{f.name} declares no range"
-        out.append(Number(cls, f.name, leaf, lo, hi, s.lo_open and depth == 0, depth))
+        step = s.step if depth == 0 else None
+        out.append(Number(cls, f.name, leaf, lo, hi, s.lo_open and depth == 0, depth, step))
     return out
 
 
@@ -109,6 +111,9 @@ def test_the_numbers_are_found_in_every_game():
 
 
 def inside(n: Number) -> st.SearchStrategy:
+    if n.step is not None:
+        steps = int((n.hi - n.lo) // n.step)
+        return st.integers(0, steps).map(lambda k: n.kind(n.lo + k * n.step))
     if n.kind is int:
         lo = int(n.lo) + (1 if n.lo_open and n.lo == int(n.lo) else 0)
         return st.one_of(st.sampled_from([lo, int(n.hi)]), st.integers(lo, int(n.hi)))
@@ -120,7 +125,15 @@ def inside(n: Number) -> st.SearchStrategy:
 
 
 def outside(n: Number) -> st.SearchStrategy:
-    """Just past each end (the next float, the next whole number), and further off."""
+    """Just past each end (the next float, the next whole number), and further off; for a
+    stepped number, between two steps as well."""
+    if n.step is not None and n.kind is int:
+        between = [v for v in range(int(n.lo), int(n.hi) + 1) if (v - n.lo) % n.step]
+        return st.one_of(
+            st.sampled_from([int(n.lo) - 1, int(n.hi) + 1, *between]),
+            st.integers(max_value=int(n.lo) - 1),
+            st.integers(min_value=int(n.hi) + 1),
+        )
     if n.kind is int:
         below = int(n.lo) if n.lo_open else int(n.lo) - 1
         return st.one_of(
@@ -142,7 +155,7 @@ def apply(n: Number, value: float) -> Any:
 
 RANGE = re.compile(
     r"'(?P<name>[^']+)' must be (?:from (?P<lo>\S+) to (?P<hi>\S+?)|above (?P<olo>\S+), "
-    r"at most (?P<ohi>\S+?))(?: \(.*\))?, got (?P<got>\S+)"
+    r"at most (?P<ohi>\S+?))(?: in steps of (?P<step>\S+?))?(?: \(.*\))?, got (?P<got>\S+)"
 )
 
 
@@ -160,15 +173,19 @@ def refused_truly(n: Number, value: float) -> None:
     lo, hi = float(said["lo"] or said["olo"]), float(said["hi"] or said["ohi"])
     assert (lo, hi) == (n.lo, n.hi)  # the declared range, not another
     assert bool(said["olo"]) == n.lo_open
+    assert (None if said["step"] is None else float(said["step"])) == n.step
     if len(said["got"]) < 40:  # a longer one is cut short
         got = int(said["got"]) if n.kind is int else float(said["got"])
         assert got == value  # as given, not rounded onto the range it missed
-        assert got < lo or got > hi or (n.lo_open and got == lo)
+        off_step = n.step is not None and (got - n.lo) % n.step != 0
+        assert got < lo or got > hi or (n.lo_open and got == lo) or off_step
 
 
 @pytest.mark.parametrize("n", NUMBERS, ids=IDS)
 def test_each_end_is_taken_and_the_next_value_past_it_refused(n):
-    if n.kind is int:
+    if n.step is not None:  # the ends, and a value between two steps
+        ins, outs = [int(n.lo), int(n.hi)], [int(n.lo) - 1, int(n.lo) + 1, int(n.hi) + 1]
+    elif n.kind is int:
         first = int(n.lo) + 1 if n.lo_open else int(n.lo)
         ins, outs = [first, (first + int(n.hi)) // 2, int(n.hi)], [first - 1, int(n.hi) + 1]
     else:

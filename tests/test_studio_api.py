@@ -76,7 +76,8 @@ def test_a_number_field_carries_its_range_unit_and_help(client):
     die = fields["die_size"]
     assert (die["type"], die["min"], die["max"], die["unit"]) == ("number", 5.0, 40, "mm")
     assert "smallest die" in die["help"]
-    assert fields["n"]["type"] == "integer" and fields["n"]["step"] == 1
+    assert fields["n"]["type"] == "integer" and fields["n"]["step"] == 2  # even sizes only
+    assert fields["dice_per_colour"]["step"] == 1
     assert fields["arrows"]["choices"] == ["all", "pinwheel"]
     assert fields["colours"]["type"] == "colours"
     assert fields["paper"]["choices"] == ["a4", "letter"]
@@ -199,6 +200,8 @@ def test_an_unknown_key_says_which_key_was_meant(client):
         ("tune", {"targets": ["turns <= 9"], "over": ["die_size"]}, "rules do not read"),
         ("tune", {"targets": ["turns <= 9"], "over": ["n=4..99"]}, "'n' must be from 2 to 16"),
         ("tune", {"targets": ["turns <= 9"], "budget": "soon"}, "is not a budget"),
+        ("tune", {"targets": ["turns <= 9"], "budget": "1" * 309 + "games"}, "games, a whole"),
+        ("tune", {"targets": ["turns <= 9"], "over": ["n=5..9"]}, "in steps of 2"),
         ("tune", {"targets": "turns <= 9"}, "'targets' must be a list of strings"),
     ],
 )

@@ -100,7 +100,7 @@ def test_a_bad_setting_in_the_middle_of_a_grid_plays_nothing(capsys, played, mon
     code, out, err = run(capsys, *ED, "--games", "500", "--jobs", "1", *args)
     assert code == 2 and out == ""
     line = one_error_line(err)
-    assert line.startswith("error: dice_per_colour = 2, n = 5: ") and "even number" in line
+    assert line.startswith("error: dice_per_colour = 2, n = 5: ") and "in steps of 2" in line
     assert played == []  # no game was played, and no progress line was written
 
 

@@ -62,17 +62,24 @@ def list_games() -> None:
 def show_params(
     game: Annotated[str, typer.Argument(help="A game from 'pnp list'.")],
 ) -> None:
-    """List the config keys a game takes: type, default and allowed range."""
+    """List the config keys a game takes: type, default, allowed range, and whether the
+    rules read it (the keys 'pnp simulate --sweep' and 'pnp tune --over' vary)."""
     from rich.table import Table
 
+    from pnp.gamedef import rule_keys
     from pnp.params import PrintParams, describe
 
     gdef = get_game(game)
-    table = Table(title=f"{gdef.title}: config keys (a TOML file, flat)")
-    for column in ("key", "type", "default", "range / meaning"):
+    read = set(rule_keys(gdef))
+    table = Table(
+        title=f"{gdef.title}: config keys (a TOML file, flat)",
+        caption="rules: yes = the rules read the key, so a simulation or a tune can vary "
+        "it; the others change the printed kit only",
+    )
+    for column in ("key", "type", "default", "range / meaning", "rules"):
         table.add_column(column)
     for row in describe(type(gdef.default_params())) + describe(PrintParams):
-        table.add_row(*row)
+        table.add_row(*row, "yes" if row[0] in read else "")
     out_console.print(table)
 
 

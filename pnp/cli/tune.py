@@ -42,9 +42,9 @@ def tune(
     over: Annotated[
         list[str] | None,
         typer.Option(
-            help="Keys to vary (default: every key the rules read with a declared range): "
-            "'dice_per_colour,n', a narrower range 'n=4..8' (A..B:STEP steps it: 'n=4..8:2'), "
-            "or listed values 'arrows=all,pinwheel'. 'players' varies the seat count."
+            help="Keys to vary (default: every key the rules read with a declared range, "
+            "see pnp params): keys 'n,arrows', a narrower range 'n=4..8' (A..B:STEP steps "
+            "it: 'n=4..8:4'), or listed values 'n=4,8,12'. 'players' varies the seat count."
         ),
     ] = None,
     players: Annotated[
@@ -67,8 +67,9 @@ def tune(
     budget: Annotated[
         str,
         typer.Option(
-            help="What the tune may spend: a time (90s, 20m, 1h) or games (5000games). A "
-            "budget in games gives the same answer anywhere."
+            help="What the tune may spend: a time (90s, 20m, 1h), games (5000games), or "
+            "games within a time (5000games,10m). A budget in games gives the same answer "
+            "anywhere; a time budget ends within its time and a tenth more (30 s at most)."
         ),
     ] = "5000games",
     seed: Annotated[int, typer.Option(help="Master seed.", parser=whole_number)] = 1,
@@ -87,7 +88,8 @@ def tune(
         typer.Option(help="Write the best setting as a config file (pnp build --config)."),
     ] = None,
     report: Annotated[
-        bool, typer.Option(help="Write OUT/<game>/tune.html (plots) and OUT/<game>/tune.toml.")
+        bool,
+        typer.Option(help="Write tune.html (plots) and tune.toml into OUT/<game>/ (see --out)."),
     ] = False,
     out: Annotated[str, typer.Option(help="Output folder for --report.")] = "output",
     check_kits: Annotated[
@@ -109,13 +111,16 @@ def tune(
 ) -> None:
     """Find the settings that meet a designer's targets, with the evidence.
 
-    Example: pnp tune exploding-dice --players 3 --target "turns in 18..25"
-    --target "seat_gap <= 0.05" --over dice_per_colour,n=4..8:2 --budget 60000games
+    Example:
+      pnp tune exploding-dice --players 3 --target "turns in 18..25"
+        --target "seat_gap <= 0.05" --over dice_per_colour,n=4..8
+        --budget 60000games
 
-    Candidates are raced (few games for the weak, more for the promising); the best are
-    played again on fresh seeds, and a target is met only when its whole 95 % interval lies
-    in its range."""
-    from pnp.tune import plan_tune, run_tune
+    A space small enough for the budget is played whole; a larger one is
+    searched, candidates raced (few games for the weak, more for the
+    promising). The best are played again on fresh seeds; a target is met
+    only when its whole 95 % interval lies in its range."""
+    from pnp.tune import plan_tune, run_tune, space_note
 
     if progress not in PROGRESS_MODES:
         raise PnpError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, got '{progress}'")
@@ -132,6 +137,9 @@ def tune(
     if report:
         check_folder(folder)
     err = Console(stderr=True)
+    huge = space_note(dims, spent)
+    if huge:
+        err.print(f"warning: {huge}", highlight=False, soft_wrap=True, markup=False)
     if json_out not in (None, "-") and stream_named(json_out) == 2:
         progress = "none"
     with report_after_ctrl_c():
@@ -154,6 +162,14 @@ def tune(
                         soft_wrap=True,
                         markup=False,
                     )
+            for setting in tuned.json.get("kits_unchecked", []):
+                where = ", ".join(f"{k} = {v}" for k, v in setting.items())
+                err.print(
+                    f"warning: {where}: the budget's time ran out before pnp check ran on its kit",
+                    highlight=False,
+                    soft_wrap=True,
+                    markup=False,
+                )
         if save_config and tuned.config:
             write_user_file(save_config, tuned.config)
         if report:
@@ -224,11 +240,25 @@ def _run(work: Any, game: str, err: Console, mode: str) -> Any:
 def answer_table(answer: dict[str, Any]) -> Table:
     """The recommended settings, each target's value, 95 % interval and verdict."""
     games = answer["games"]
-    t = Table(
-        title=f"{answer['game']}: {answer['answer']}",
-        caption=f"{len(answer['trials'])} trials; {games['search']:,} games searching, "
-        f"{games['evidence']:,} games of evidence on fresh seeds (stopped: {answer['stopped']})",
-    )
+    lines = [
+        f"{len(answer['trials'])} trials; {games['search']:,} games searching, "
+        f"{games['evidence']:,} games of evidence on fresh seeds (stopped: {answer['stopped']})"
+    ]
+    if answer["optimizer"].get("method") == "grid":
+        lines.append(f"the whole space was played: {answer['optimizer']['settings']} settings")
+    if answer["recommended"]:
+        lines.append(answer["ranking"])
+    tied = answer.get("ties")
+    if tied:
+        said = "; ".join(", ".join(f"{k} = {v}" for k, v in s.items()) for s in tied["settings"])
+        need = tied["games_to_separate"]
+        more = (
+            f"about {need:,} games each would separate them"
+            if need
+            else "they measure the same: no number of games would separate them"
+        )
+        lines.append(f"cannot be told apart at this budget: {said} ({more})")
+    t = Table(title=f"{answer['game']}: {answer['answer']}", caption="\n".join(lines))
     t.add_column("setting")
     t.add_column("target")
     t.add_column("value", justify="right")

@@ -35,7 +35,7 @@ from typing import Any
 from pnp import interrupt
 from pnp.errors import PnpError
 from pnp.gamedef import Engine, warm
-from pnp.interrupt import RunStop
+from pnp.interrupt import RunStop, stop_at
 from pnp.sim.merge import JobTally, grid_tasks
 from pnp.sim.metrics import Accumulator
 from pnp.sim.worker import Seating, engine_ref, play_chunk
@@ -151,6 +151,7 @@ def run_jobs(
     scheduler_timeout: float = 10.0,
     *,
     chunk: int | None = None,
+    deadline: float | None = None,
 ) -> list[RunResult]:
     """Every job's games, one `RunResult` per job in order; after Ctrl-C or a worker's
     death the list ends with the job that was cut short (later jobs are left out).
@@ -159,7 +160,9 @@ def run_jobs(
     pool, a Dask scheduler's address, or 'local' for a Dask cluster on this machine
     (`pnp.sim.dask_backend`, with `workers` processes). Every chunk of every job is
     handed out at once, so the workers stay busy until the last job is done; `chunk`
-    fixes the games per chunk (the tallies are the same for any).
+    fixes the games per chunk (the tallies are the same for any). At `deadline` (a
+    `time.monotonic()` time) the run stops as on a first Ctrl-C, said by no one: the games
+    being played end and what finished is reported, cut short (`pnp tune`'s time budget).
     """
     for job in jobs:
         check_limits(job.games, workers)
@@ -176,12 +179,12 @@ def run_jobs(
     if scheduler is not None:
         from pnp.sim.dask_backend import play_on_dask
 
-        with RunStop(ctypes.c_bool(False)) as ctrl_c:
+        with RunStop(ctypes.c_bool(False)) as ctrl_c, stop_at(deadline, ctrl_c):
             failure = play_on_dask(
                 scheduler, scheduler_timeout, workers, jobs, chunk, tallies, told, ctrl_c
             )
     elif workers == 1 or len(tasks) == 1:
-        with RunStop(ctypes.c_bool(False)) as ctrl_c:
+        with RunStop(ctypes.c_bool(False)) as ctrl_c, stop_at(deadline, ctrl_c):
             _run_here(jobs, tasks, tallies, told, ctrl_c)
     else:
         for job in jobs:
@@ -195,7 +198,7 @@ def run_jobs(
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         halt = context.RawValue(ctypes.c_bool, False)
         data = [job_bytes(job.data()) for job in jobs]
-        with RunStop(halt) as ctrl_c:
+        with RunStop(halt) as ctrl_c, stop_at(deadline, ctrl_c):
             pool = Pool(context, min(workers, len(tasks)), data, halt)
             try:
                 pool.play(iter(tasks), tallies, told, ctrl_c)

@@ -129,7 +129,7 @@ def fields(cls: type, group: str, sweep: tuple[str, ...] = ()) -> list[dict[str,
             "min": spec.lo,
             "max": spec.hi,
             "min_exclusive": spec.lo_open or None,
-            "step": _step(kind["type"], spec.lo, spec.hi),
+            "step": spec.step or _step(kind["type"], spec.lo, spec.hi),  # declared: n even
             "min_len": spec.min_len,
             "max_len": spec.max_len,
             "item_min": spec.item_lo,

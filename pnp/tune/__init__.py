@@ -1,8 +1,9 @@
 """`pnp tune`: from a designer's targets to the parameters that meet them, with the evidence.
 
 `plan_tune` reads and checks the request (targets, the keys to vary, the budget) before a
-game is played; `run_tune` searches (`search`: Optuna's TPE proposes, `race` runs
-successive halving over simulation jobs), then plays the best settings again on fresh
+game is played; `run_tune` plays a space small enough for the budget whole (`grid`),
+else searches it (`search`: Optuna's TPE proposes, `race` runs successive halving over
+simulation jobs), then plays the best settings again on fresh
 seeds (`verify`), and answers with the JSON (`answer`), a config file and the report
 (`report`). Optuna, an optional extra (`pip install 'pnp-kits[tune]'`), is imported only here.
 """
@@ -22,8 +23,9 @@ from pnp.sim.command import MAX_SEED
 from pnp.sim.runner import check_limits
 from pnp.sim.seats import engine_for, known_bot, seat_count
 from pnp.tune.answer import answer_json, config_text, config_values
-from pnp.tune.budget import Budget, Spend, parse_budget
-from pnp.tune.search import Found, Progress, search
+from pnp.tune.budget import Budget, Spend, TimeUp, hard_stop, parse_budget
+from pnp.tune.grid import grid_search, plays_grid
+from pnp.tune.search import Found, Progress, search, space_warning
 from pnp.tune.space import Dimension, parse_over
 from pnp.tune.targets import SKILL, parse_targets
 from pnp.tune.trial import Setup
@@ -116,7 +118,10 @@ def kit_errors(setup: Setup, setting: dict[str, Any]) -> list[str]:
     from pnp.build import check_game
 
     values = {**(setup.values or {}), **config_values(setup.game, setting)}
-    found = check_game(setup.game, setup.config, None, values)
+    try:
+        found = check_game(setup.game, setup.config, None, values)
+    except PnpError as exc:  # a kit that cannot be laid out at all (a board too large)
+        return [str(exc)]
     return [f"{f.component}: {f.message}" for f in found if f.level == "error"]
 
 
@@ -132,7 +137,8 @@ def run_tune(
     (or a worker lost for good) it answers with what it found so far, unverified."""
     spend = Spend(budget)
     with _cluster(setup) as playing:
-        found = search(playing, dims, spend, progress)
+        look = grid_search if plays_grid(dims, budget) else search
+        found = look(playing, dims, spend, progress)
         search_games = spend.games
         evidence: list[Evidence] = []
         stopped, failure = found.stopped, found.failure
@@ -141,17 +147,30 @@ def run_tune(
                 evidence, cut = verify(found, spend, progress)
             except KeyboardInterrupt:
                 evidence, cut = [], "interrupted"
-            if cut:  # the evidence played so far stands: its intervals say how little
+            if cut and cut != "time":  # the evidence played stands: its intervals say how little
                 stopped = "interrupted" if cut == "interrupted" else "failure"
                 failure = None if cut == "interrupted" else cut
-    try:
-        for e in evidence if check_kits else []:
-            e.kit_errors = kit_errors(setup, e.trial.setting)
+    checked, unchecked = 0, []
+    try:  # within the budget's own time: a kit takes seconds to check, and is not a game
+        with hard_stop(spend.deadline("end")):
+            for e in evidence if check_kits and stopped != "interrupted" else []:
+                e.kit_errors = kit_errors(setup, e.trial.setting)
+                checked += 1
     except KeyboardInterrupt:
         stopped = "interrupted"
+    except TimeUp:  # the kits not checked in time are said to be unchecked
+        unchecked = [e.trial.setting for e in evidence[checked:]]
     evidence.sort(key=Evidence.order)
     data = answer_json(setup, dims, budget, found, evidence, spend, search_games, stopped)
+    if unchecked:
+        data["kits_unchecked"] = unchecked
     return Tuned(data, found, evidence, stopped, failure, config_text(setup.game, data))
+
+
+def space_note(dims: list[Dimension], budget: Budget) -> str | None:
+    """A warning when the space is huge for the budget (None when the budget can play it
+    whole, or search a fair share of it)."""
+    return None if plays_grid(dims, budget) else space_warning(dims, budget)
 
 
 def status_line(status: dict[str, Any]) -> str:
@@ -169,4 +188,4 @@ def status_line(status: dict[str, Any]) -> str:
     return f"{line}, {left:,.0f} {unit} left"
 
 
-__all__ = ["SKILL", "Tuned", "plan_tune", "run_tune", "status_line"]
+__all__ = ["SKILL", "Tuned", "plan_tune", "run_tune", "space_note", "status_line"]

@@ -16,7 +16,7 @@ from pnp.tune.search import Found, Trial, ranking
 from pnp.tune.space import Dimension
 from pnp.tune.targets import SKILL
 from pnp.tune.trial import Setup
-from pnp.tune.verify import Evidence, target_json
+from pnp.tune.verify import RANKING, Evidence, target_json, ties
 
 
 def misses(trial: Trial) -> list[float]:
@@ -132,6 +132,7 @@ def answer_json(
         "answer": verdict,
         "best": best.trial.setting if best else None,
         "recommended": [evidence_json(e) for e in evidence],
+        "ranking": RANKING,
         "games": {
             "search": search_games,
             "evidence": spend.games - search_games,
@@ -139,6 +140,11 @@ def answer_json(
         },
         "trials": [trial_json(t) for t in found.trials],
     }
+    tied = ties(evidence)
+    if tied:
+        out["ties"] = tied
+    if found.refused:
+        out["refused"] = list(found.refused.values())
     if setup.skill:
         out["bot_budget"] = setup.bot_budget
     if len(setup.targets) > 1:

@@ -14,12 +14,13 @@ shares carry their intervals). Two are made here:
 
 from __future__ import annotations
 
+import math
 from statistics import NormalDist
 from typing import Any
 
 from pnp.sim.intervals import ALPHA, wilson
 from pnp.sim.metrics import Accumulator
-from pnp.tune.targets import SKILL, Target
+from pnp.tune.targets import SKILL, WORST, Target
 
 Reading = tuple[float | None, list[float] | None]  # a value and its 95 % interval
 
@@ -92,3 +93,33 @@ def games_to_decide(target: Target, reading: Reading, games: int) -> int | None:
             return None
         most = max(most, int(games * (max(side, 0.0) / room) ** 2) + 1)
     return max(most, 1)
+
+
+def score_bounds(target: Target, reading: Reading) -> tuple[float, float]:
+    """The least and the most `Target.score` a value anywhere in the reading's interval
+    would have: the score is convex in the value (it falls into the range and rises out of
+    it), so its most is at an end of the interval and its least at an end or at one of the
+    score's corners inside the interval."""
+    value, ci = reading
+    if value is None:
+        return WORST, WORST
+    a, b = (ci[0], ci[1]) if ci else (value, value)
+    corners = [target.lo, target.hi, target.lo + target.scale, target.hi - target.scale]
+    corners.append((target.lo + target.hi) / 2)
+    inner = [x for x in corners if math.isfinite(x) and a < x < b]
+    at = [target.score(x) for x in (a, b, *inner)]
+    return min(at), max(at)
+
+
+def separating_games(
+    best: tuple[float, float, float], other: tuple[float, float, float], games: int
+) -> int | None:
+    """About how many games each would let two settings' total scores be told apart
+    ((least, value, most) of each, measured on `games` games), were their values to stay
+    where they are (an interval narrows as 1/sqrt(games)); None when their values are the
+    same, so no number of games would."""
+    gap = abs(other[1] - best[1])
+    if gap <= 1e-12 or games <= 0:
+        return None
+    spread = (best[2] - best[1]) + (other[1] - other[0])  # the sides that overlap
+    return max(games, int(games * (spread / gap) ** 2) + 1)

@@ -28,7 +28,7 @@ MAX_PAIRS = 3  # Pareto plots: the first pairs of targets
 
 
 def _raced(answer: dict[str, Any]) -> list[dict[str, Any]]:
-    return [t for t in answer["trials"] if t["status"] == "raced" and "metrics" in t]
+    return [t for t in answer["trials"] if t["status"] in ("raced", "behind") and "metrics" in t]
 
 
 def _numeric(values: list[Any]) -> bool:

@@ -7,19 +7,22 @@ several objectives (Optuna's multi-objective TPE), so the sampler looks along th
 where targets conflict rather than at one weighted sum. The batch's size is fixed and the
 tells come in trial order, never in the order games finish, so a seed gives the same
 trials on the local pool and on Dask. A setting asked for again is told what it scored
-before and costs no game; a setting the game refuses (an odd grid where it must be even)
-is told the worst score, and is never played.
+before and costs no game. Settings off a key's declared step (an odd grid where it must
+be even) are never proposed; a setting the game refuses for a reason no declaration holds
+is told a failure, left out of the trials (listed under `refused`) and never played.
+Time is kept as `pnp.tune.budget` says, a setting's preparation included.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pnp.errors import PnpError
-from pnp.tune.budget import Spend
+from pnp.tune.budget import SEARCH_SHARE, Budget, Spend, TimeUp, hard_stop
 from pnp.tune.race import KEEP, race
 from pnp.tune.space import Dimension, space_size, suggest
 from pnp.tune.targets import WORST
@@ -29,6 +32,7 @@ BATCH = 8  # settings proposed, then raced, together
 RUNGS = 4  # rounds a full batch's race takes (8, 4, 2, 1 candidates)
 MAX_TRIALS = 5000
 STALE = 2  # batches in a row that propose nothing new end the search
+ASKS = 8  # proposals a batch may ask for, for each of its places, past refused settings
 
 
 @dataclass
@@ -38,7 +42,7 @@ class Trial:
     number: int
     batch: int
     setting: dict[str, Any]
-    status: str  # raced, repeat (a setting proposed before), refused (the game refuses it)
+    status: str  # raced, repeat (a setting proposed before), behind (a grid told it apart)
     candidate: Candidate | None = None
     same_as: int | None = None
     reason: str | None = None
@@ -52,6 +56,7 @@ class Found:
     stopped: str = "budget"  # budget, space (every setting tried), stale, interrupted, failure
     failure: str | None = None
     optimizer: dict[str, Any] = field(default_factory=dict)
+    refused: dict[tuple, str] = field(default_factory=dict)  # skipped settings: the reason
 
     def raced(self) -> list[Trial]:
         return [t for t in self.trials if t.status == "raced" and t.candidate is not None]
@@ -113,42 +118,54 @@ def search(
         while len(found.trials) < MAX_TRIALS:
             if batch and not spend.searching(batch_cost(base)):
                 break
-            if len(known) >= size:
+            if len(known) + len(found.refused) >= size:
                 found.stopped = "space"
                 break
-            asked = []
+            asked: list[tuple[Any, Trial]] = []
             new: list[Candidate] = []
-            for _ in range(BATCH):
+            asks = 0
+            while len(asked) < BATCH and asks < BATCH * ASKS:
+                asks += 1
                 handle = study.ask()
                 setting = suggest(handle, dims)
-                number = len(found.trials)
                 key = _key(setting)
+                if key in found.refused:
+                    study.tell(handle, state=optuna.trial.TrialState.FAIL)
+                    continue
+                number = len(found.trials)
                 if key in known:
                     trial = Trial(number, batch, setting, "repeat", same_as=known[key])
                 else:
-                    known[key] = number
+                    if spend.over("search"):
+                        study.tell(handle, state=optuna.trial.TrialState.FAIL)
+                        raise TimeUp
                     try:
-                        candidate = Candidate(setup, setting)
-                    except PnpError as exc:
-                        trial = Trial(number, batch, setting, "refused", reason=str(exc))
-                    else:
-                        trial = Trial(number, batch, setting, "raced", candidate)
-                        new.append(candidate)
+                        with hard_stop(spend.cutoff("search")):
+                            candidate = Candidate(setup, setting)
+                    except PnpError as exc:  # a setting the game refuses is never raced
+                        found.refused[key] = f"{_said(setting)}: {exc}"
+                        study.tell(handle, state=optuna.trial.TrialState.FAIL)
+                        continue
+                    known[key] = number
+                    trial = Trial(number, batch, setting, "raced", candidate)
+                    new.append(candidate)
                 found.trials.append(trial)
                 asked.append((handle, trial))
             stale = 0 if new else stale + 1
 
             def told(games: int) -> None:
                 if progress:
-                    progress(_status(found, spend, "search", games))
+                    progress(status(found, spend, "search", games))
 
             stopped = race(new, base, setup.seed, batch, spend, told) if new else None
             for handle, trial in asked:
                 values = _told(trial, found.trials, len(directions))
                 study.tell(handle, values if len(values) > 1 else values[0])
             if progress:
-                progress(_status(found, spend, "search", 0))
+                progress(status(found, spend, "search", 0))
             batch += 1
+            if stopped == "time":
+                break
             if stopped:
                 found.stopped = "interrupted" if stopped == "interrupted" else "failure"
                 found.failure = None if stopped == "interrupted" else stopped
@@ -156,9 +173,15 @@ def search(
             if stale >= STALE:
                 found.stopped = "stale"
                 break
+    except TimeUp:  # a setting's preparation took what was left of the search's time
+        found.stopped = "budget"
     except KeyboardInterrupt:  # between rounds: the optimiser's own work
         found.stopped = "interrupted"
     return found
+
+
+def _said(setting: dict[str, Any]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in setting.items())
 
 
 def _told(trial: Trial, trials: list[Trial], n: int) -> list[float]:
@@ -194,7 +217,7 @@ def ranking(found: Found) -> list[Trial]:
     return sorted(out, key=order)
 
 
-def _status(found: Found, spend: Spend, phase: str, games: int) -> dict[str, Any]:
+def status(found: Found, spend: Spend, phase: str, games: int) -> dict[str, Any]:
     top = best(found)
     return {
         "phase": phase,
@@ -206,3 +229,29 @@ def _status(found: Found, spend: Spend, phase: str, games: int) -> dict[str, Any
         "best": None if top is None else top.setting,
         "best_scores": None if top is None or top.candidate is None else top.candidate.scores(),
     }
+
+
+HUGE = 10  # a space this many times larger than a budget can try is said to be huge
+
+
+def reach(budget: Budget) -> int | None:
+    """About how many settings a budget in games lets the search try (a full batch's race
+    tries `BATCH`); None for a time budget, whose rate is not known before it runs."""
+    if budget.kind != "games":
+        return None
+    base = base_games(Spend(budget))
+    return max(BATCH, int(SEARCH_SHARE * budget.amount // batch_cost(base)) * BATCH)
+
+
+def space_warning(dims: list[Dimension], budget: Budget) -> str | None:
+    """A warning when the space holds many times more settings than the budget can try:
+    the answer is then a sample of it, and a narrower `--over` would be searched better."""
+    size = space_size(dims)
+    tried = reach(budget)
+    if tried is None or size <= HUGE * tried:
+        return None
+    held = "endless settings" if math.isinf(size) else f"{int(size):,} settings"
+    return (
+        f"the space holds {held} and {budget.text} tries about {tried:,} of them: "
+        "narrow --over (A..B or fewer keys) or give a larger --budget"
+    )

@@ -13,6 +13,7 @@ count, from the game's fewest to its most. Only keys the rules read may be tuned
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
@@ -52,6 +53,24 @@ class Dimension:
         if self.kind == "int":
             return int((self.hi - self.lo) // (self.step or 1)) + 1
         return int((self.hi - self.lo) / self.step) + 1 if self.step else math.inf
+
+    def values(self) -> list[Any]:
+        """Every value it holds, in order (a number without a step holds too many)."""
+        if self.kind == "choice":
+            return list(self.choices)
+        step = self.step or 1
+        if self.kind == "int":
+            return list(range(int(self.lo), int(self.hi) + 1, int(step)))
+        if self.step is None:
+            raise ValueError(f"{self.key} is a number without a step: endless values")
+        count = int((self.hi - self.lo) / step + 1e-9) + 1
+        return [round(self.lo + k * step, FLOAT_DIGITS) for k in range(count)]
+
+
+def grid(dims: list[Dimension]) -> list[dict[str, Any]]:
+    """Every setting of a finite space, the first key's values slowest."""
+    return [dict(zip((d.key for d in dims), point, strict=True))
+            for point in itertools.product(*(d.values() for d in dims))]  # fmt: skip
 
 
 def space_size(dims: list[Dimension]) -> float:
@@ -150,14 +169,16 @@ def _declared(game: GameDef, key: str, closed: bool = True) -> Dimension:
         lo += 1  # "above 0" for a whole number: from 1
     elif spec.lo_open:
         lo = None
+    step = None if spec.step is None or lo != spec.lo else spec.step
     if not closed:
-        return Dimension(key, kind, lo or 0, spec.hi or 0)
+        return Dimension(key, kind, lo or 0, spec.hi or 0, step)
     if lo is None or spec.hi is None:
         raise PnpError(
             f"--over {key}: '{key}' declares no closed range to search: give one, "
             f"--over '{key}=A..B'"
         )
-    return Dimension(key, kind, lo, spec.hi)
+    hi = spec.hi if step is None else lo + (spec.hi - lo) // step * step
+    return Dimension(key, kind, lo, hi, step)
 
 
 def _dimension(game: GameDef, key: str, values: str | None, players: int | None) -> Dimension:
@@ -192,6 +213,10 @@ def _narrowed(game: GameDef, key: str, a: str, b: str, step: str | None) -> Dime
         raise PnpError(f"{where}: '{key}' takes one of {', '.join(map(str, declared.choices))}")
     for value in (lo, hi):
         _check_value(game, key, value)
+    if declared.step is not None:  # only values the game allows: steps of the declared one
+        by = by or declared.step
+        if not float(by / declared.step).is_integer():
+            raise PnpError(f"{where}: '{key}' goes in steps of {declared.step:g}")
     return Dimension(key, "int" if whole else "float", lo, hi, by)
 
 

@@ -24,8 +24,8 @@ from pnp.sim.command import Plan, degenerate, finish_simulation, plan_simulation
 from pnp.sim.grid import PLAYERS
 from pnp.sim.metrics import Accumulator
 from pnp.sim.runner import RunResult, run_jobs
-from pnp.tune.budget import Spend
-from pnp.tune.measure import Reading, read
+from pnp.tune.budget import Spend, TimeUp, hard_stop
+from pnp.tune.measure import Reading, read, score_bounds
 from pnp.tune.targets import SKILL, WORST, Target
 
 MAX_SEED = 2**62
@@ -149,6 +149,16 @@ class Candidate:
     def score(self) -> float:
         return sum(self.scores())
 
+    def score_span(self) -> tuple[float, float, float]:
+        """(least, value, most) of the total score over its targets' intervals
+        (`score_bounds`): two settings whose spans overlap cannot be told apart yet."""
+        if self.degenerate() or not self.acc.games:
+            n = len(self.setup.targets)
+            return WORST * n, WORST * n, WORST * n
+        found = self.readings()
+        bounds = [score_bounds(t, found[t.metric]) for t in self.setup.targets]
+        return sum(b[0] for b in bounds), self.score(), sum(b[1] for b in bounds)
+
 
 Told = Callable[[int], None]
 """Told the games finished so far in a round (for the progress line)."""
@@ -161,12 +171,14 @@ def play_round(
     spend: Spend,
     told: Told | None = None,
     skill: Sequence[int] | None = None,
+    phase: str = "search",
 ) -> str | None:
     """Play `games[i]` more games of candidate i (and `skill[i]` mcts-against-greedy games,
     by default its share of them: `skill_games`), all on the round's `seed`, in one
     `run_jobs` call for each kind of game; what stopped the round early ('interrupted',
-    or why a worker's loss could not be made good), else None. The games that finished
-    are kept either way."""
+    'time' when the `phase`'s time is up, or why a worker's loss could not be made good),
+    else None. The games that finished are kept either way (but a round cut by
+    `hard_stop` keeps none of its games)."""
     setup = candidates[0].setup
     pairs = list(zip(candidates, games, strict=True))
     rounds: list[tuple[str, list[tuple[Candidate, Any, int]]]] = [
@@ -186,8 +198,18 @@ def play_round(
         if told is not None:
             base = done_before
             progress = lambda _settings, n, base=base: told(base + n)  # noqa: E731
+        if spend.over(phase):
+            return "time"
         began = time.monotonic()
-        results = run_jobs(jobs, setup.jobs, progress, setup.scheduler, setup.timeout)
+        try:
+            with hard_stop(spend.cutoff(phase)):
+                results = run_jobs(
+                    jobs, setup.jobs, progress, setup.scheduler, setup.timeout,
+                    deadline=spend.deadline(phase),
+                )  # fmt: skip
+        except TimeUp:
+            spend.note(kind, 0, time.monotonic() - began)
+            return "time"
         played = 0
         for (c, _, _), result in zip(work, results, strict=False):
             (c.acc if kind == "main" else c.skill_acc).merge(result.acc)
@@ -196,7 +218,9 @@ def play_round(
         done_before += played
         last = results[-1] if results else None
         if last is not None and last.interrupted:
-            return last.failure or "interrupted"
+            if last.failure:
+                return last.failure
+            return "time" if not interrupt.stopping() and spend.over(phase) else "interrupted"
         if interrupt.stopping():  # Ctrl-C as the round's last games ended: none was cut
             return "interrupted"
     return None

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.tune.budget import Spend
-from pnp.tune.measure import Reading, games_to_decide, verdict
+from pnp.tune.measure import Reading, games_to_decide, separating_games, verdict
 from pnp.tune.search import Found, Progress, Trial, ranking
-from pnp.tune.targets import SKILL, Target
+from pnp.tune.targets import SKILL, WORST, Target
 from pnp.tune.trial import Candidate, derive_seed, play_round
 
 TOP = 3
@@ -37,16 +37,36 @@ class Evidence:
     def meets_all(self) -> bool:
         return all(v == "met" for v in self.verdicts.values())
 
-    def order(self) -> tuple[int, int, int, int, float, int]:
+    def miss(self) -> float:
+        """The total of its targets' misses (`Target.miss`: the distance from the range,
+        in the range's widths), on the evidence."""
+        total = 0.0
+        for t in self.candidate.setup.targets:
+            value = self.readings[t.metric][0]
+            total += WORST if value is None else t.miss(value)
+        return total
+
+    def order(self) -> tuple[int, int, int, int, int, float, float, int]:
+        """`RANKING`, as a sort key."""
         verdicts = list(self.verdicts.values())
         return (
             0 if self.meets_all else 1,
             1 if self.kit_errors else 0,
             1 if self.candidate.degenerate() else 0,
             verdicts.count("missed"),
+            -verdicts.count("met"),
+            round(self.miss(), 9),
             self.candidate.score(),
             self.trial.number,
         )
+
+
+RANKING = (
+    "ranked: meets every target first; then a kit pnp check accepts; the fewest targets "
+    "missed; the most met; the smallest total miss (each target's distance from its "
+    "range, in widths of the range); the value deepest inside the ranges"
+)
+"""The rule the recommended settings are ranked by (`Evidence.order`), said with them."""
 
 
 def _needed(c: Candidate, targets: tuple[Target, ...]) -> tuple[int, int]:
@@ -137,6 +157,7 @@ def verify(
             spend,
             told,
             skill=[k for _, _, k in playing],
+            phase="end",
         )
     out = []
     for trial, c in zip(ranked, chosen, strict=True):
@@ -167,3 +188,27 @@ def target_json(t: Target, e: Evidence) -> dict[str, Any]:
     if out["verdict"] == "undecided":
         out["games_to_decide"] = games_to_decide(t, (value, ci), played)
     return out
+
+
+def ties(evidence: list[Evidence]) -> dict[str, Any] | None:
+    """The recommended settings that cannot be told apart from the first at this budget
+    (their total scores' spans overlap: `Candidate.score_span`), and about how many games
+    each would separate them; None when the first stands apart."""
+    if len(evidence) < 2:
+        return None
+    first = evidence[0]
+    lead = first.candidate.score_span()
+    tied: list[dict[str, Any]] = [first.trial.setting]
+    needed: int | None = 0
+    for e in evidence[1:]:
+        if e.order()[1:3] != first.order()[1:3]:
+            continue  # its kit is refused, or its games are degenerate: told apart
+        span = e.candidate.score_span()
+        if span[0] > lead[2] or lead[0] > span[2]:
+            continue
+        tied.append(e.trial.setting)
+        games = separating_games(lead, span, min(first.candidate.games, e.candidate.games))
+        needed = None if games is None or needed is None else max(needed, games)
+    if len(tied) < 2:
+        return None
+    return {"settings": tied, "games_to_separate": needed}

@@ -142,17 +142,27 @@ def play_many(
 
 
 class _Memo(dict[int, Any]):
-    """A dict that fills itself from `fn` on a miss (tables too big to precompute)."""
+    """A dict that fills itself from `fn` on a miss (tables too big to precompute); it
+    starts again empty past `cap` entries, so a long run's memory stays bounded."""
 
-    def __init__(self, fn: Callable[[int], Any]) -> None:
+    def __init__(self, fn: Callable[[int], Any], cap: int = 1 << 16) -> None:
         super().__init__()
         self.fn = fn
+        self.cap = cap
 
     def __missing__(self, key: int) -> Any:
-        if len(self) > 1 << 21:  # keep a long run's memory bounded
+        if len(self) >= self.cap:
             self.clear()
         value = self[key] = self.fn(key)
         return value
+
+
+EAGER_LINE = 8
+"""The longest line whose pushes are all worked out in advance (2**8 occupancies); a longer
+line's are worked out as play meets them: a 16 x 16 grid's 64 lines have 2**16 each, which
+took minutes and gigabytes to enumerate, and a game meets a few hundred of them."""
+LINE_CAP = 1 << 12
+"""Occupancies a long line remembers at once (`_Memo`)."""
 
 
 Move = tuple[int, int, int, int, int]  # src, dst, src|dst bits, zone of src, zone of dst
@@ -189,17 +199,13 @@ class _Tables:
         self.stall_skip = model.stall == "skip"
         self.entries = len(board.lines)
         self.lmask = [sum(1 << c for c in line) for line in board.lines]
-        self.push: list[dict[int, Push]] = []
+        self.push: list[Any] = []
         checks = []
         for e, line in enumerate(board.lines):
-            table: dict[int, Push] = {}
-            bad: dict[int, int | None] = {}
-            for pattern in range(1 << len(line)):
-                occ = sum(1 << line[k] for k in range(len(line)) if pattern >> k & 1)
-                push = self._push_for(line, occ, nbmask, zone)
-                bad[occ] = None if push is None else push[1]
-                if push is not None:
-                    table[occ] = push
+            if len(line) <= EAGER_LINE:
+                table, bad = self._line_tables(line, nbmask, zone)
+            else:
+                table, bad = self._lazy_tables(line, nbmask, zone)
             self.push.append(table)
             checks.append((self.lmask[e], bad))
         self.checks = tuple(checks)
@@ -230,6 +236,34 @@ class _Tables:
         self.bits: Any = _Memo(bits)
         if n2 <= 16:  # small grids: plain lists over every mask
             self.adj, self.bits = _small_tables(model.n)
+
+    @classmethod
+    def _line_tables(
+        cls, line: tuple[int, ...], nbmask: list[int], zone: list[int]
+    ) -> tuple[dict[int, Push], dict[int, int | None]]:
+        """(push, bad) of one line for every occupancy of its cells."""
+        table: dict[int, Push] = {}
+        bad: dict[int, int | None] = {}
+        for pattern in range(1 << len(line)):
+            occ = sum(1 << line[k] for k in range(len(line)) if pattern >> k & 1)
+            push = cls._push_for(line, occ, nbmask, zone)
+            bad[occ] = None if push is None else push[1]
+            if push is not None:
+                table[occ] = push
+        return table, bad
+
+    @classmethod
+    def _lazy_tables(
+        cls, line: tuple[int, ...], nbmask: list[int], zone: list[int]
+    ) -> tuple[_Memo, _Memo]:
+        """(push, bad) of one long line, each worked out when play first asks."""
+        push = _Memo(lambda occ: cls._push_for(line, occ, nbmask, zone), LINE_CAP)
+
+        def bad(occ: int) -> int | None:
+            found = push[occ]
+            return None if found is None else found[1]
+
+        return push, _Memo(bad, LINE_CAP)
 
     @staticmethod
     def _push_for(
@@ -296,6 +330,7 @@ def _apply_push(
     code: int,
 ) -> int:
     """Slide the die `code` in at entry `e`, updating every mask; returns the occupancy."""
+    after: int
     land, _, moves, after = t.push[e][occ & t.lmask[e]]
     for src, dst, xb, zs, zd in moves:
         v = cell[src]

@@ -56,7 +56,7 @@ class ExplodingDiceParams(CardGroup, TinGroup, DiceGroup):
     die_size: float = param(
         10.0, lo=MIN_DIE, hi=40, help="10, 12 or 16 mm; 5 mm is the smallest die to hold"
     )
-    n: int = param(4, lo=2, hi=16, help="grid size, even")
+    n: int = param(4, lo=2, hi=16, step=2, help="grid size, even")
     clearance: float = param(3.0, lo=0, hi=20, help="mm between neighbouring dice")
     colours: tuple[str, ...] = param(COLOURS, min_len=4, max_len=4, ink=True)
     dice_per_colour: int = param(4, lo=1, hi=64)
