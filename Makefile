@@ -52,18 +52,20 @@ studio: $(STAMP) ## Serve pnp studio on http://127.0.0.1:8765 (STUDIO_ARGS=--ope
 # Two tiers: `test` leaves out the tests marked slow (long sweeps, property and end-to-end
 # runs, PDF parsing); `test-slow` runs only those; `test-all` runs both.
 .PHONY: test-slow test-all
-# pytest-xdist spreads the tests over the cores (at most 4 workers; PARALLEL= runs in one).
-PARALLEL ?= -n auto --maxprocesses=4
+# pytest-xdist spreads the tests over the cores (at most 4 workers; PARALLEL= runs in one);
+# worksteal: an idle worker takes tests queued on a busy one, so one long test does not
+# leave a core idle at the end of a run.
+PARALLEL ?= -n auto --maxprocesses=4 --dist worksteal
 # GAME=slug: only the tests about that game: its own files and its cases of the shared tests
 # (tests/game_tests.py says how a test is known to be about a game).
 ONE_GAME = $(if $(strip $(GAME)),--game $(GAME))
 test: $(STAMP) ## The fast tier: every area covered, the slow tests left out (GAME=slug for one)
 	$(BIN)/pytest -m "not slow" $(PARALLEL) $(ONE_GAME)
 
-test-slow: $(STAMP) ## The slow tier only (CI runs it after `make test`; GAME=slug for one)
+test-slow: $(STAMP) ## The slow tier only (GAME=slug for one)
 	$(BIN)/pytest -m slow $(PARALLEL) $(ONE_GAME)
 
-test-all: $(STAMP) ## Every test, both tiers in one run (GAME=slug for one game's)
+test-all: $(STAMP) ## Every test, both tiers in one run, as CI does (GAME=slug for one game's)
 	$(BIN)/pytest $(PARALLEL) $(ONE_GAME)
 
 # OpenSpiel, the speed anchor of Parcheesi's bench, lives in its own venv: never a dependency.

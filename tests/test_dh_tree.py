@@ -233,7 +233,12 @@ KITS = {
 }
 
 
-@pytest.mark.parametrize("kit", sorted(KITS))
+@pytest.mark.parametrize(
+    "kit",
+    [  # the large board's games are long: the slow tier's (the others hold the same search)
+        pytest.param(k, marks=pytest.mark.slow) if k == "large" else k for k in sorted(KITS)
+    ],
+)
 def test_kits_of_other_sizes(kit):
     model = engine.prepare(KITS[kit], 2)
     for i, state in enumerate(decisions(model, 7, every=31)):

@@ -35,6 +35,7 @@ NOT_RUN = {
 }
 FILES = {"my-kit.toml": "die_size = 16\n"}  # what a reader would have written beforehand
 QUICK_START = "## Quick start"
+README = (ROOT / "README.md").read_text()
 
 
 def sh_lines(text: str) -> list[str]:
@@ -125,6 +126,13 @@ def test_the_quick_start_writes_the_pdf_and_prints_the_table(tmp_path):
     out = shlex.split(build)[shlex.split(build).index("--out") + 1]
     pdf = tmp_path / out / "exploding-dice" / "exploding-dice-a4.pdf"
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 10_000
+    # the README's picture caption names the page of this PDF that holds the board
+    caption = re.search(r"\*Page (\d+) of `output/exploding-dice/exploding-dice-a4\.pdf`", README)
+    assert caption, "the README's picture caption names no page"
+    from pypdf import PdfReader
+
+    page = PdfReader(pdf).pages[int(caption[1]) - 1].extract_text()
+    assert "SCORE TRACK" in page and "SCORE SHEET" in page, page[:300]
     table = pnp(simulate, tmp_path)
     assert table.returncode == 0, table.stderr
     for row in ("turns (mean / median)", "win rate by seat", "first-player advantage?"):

@@ -15,9 +15,10 @@ import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
-from browser import CHROMIUM, FLAGS, require_chromium
+from browser import launched, require_chromium
 
 from pnp.cli import command_names
 
@@ -57,28 +58,32 @@ def site(tmp_path_factory) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-@pytest.fixture
-def open_page(site, tmp_path):
-    """`open_page(path)`: the page loaded in Chromium, with every failed request noted."""
-    from playwright.sync_api import sync_playwright
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One Chromium for the module; each test opens its pages in a fresh context."""
+    with launched() as browser:
+        yield browser
 
+
+@pytest.fixture
+def open_page(chromium, site, tmp_path):
+    """`open_page(path)`: the page loaded in Chromium, with every failed request noted."""
     shots = tmp_path / "screens"
     shots.mkdir()
     failed: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        pg = browser.new_page(viewport={"width": 1300, "height": 900})
-        pg.set_default_timeout(WAIT)
-        pg.on("requestfailed", lambda req: failed.append(f"{req.url}: {req.failure}"))
-        pg.on("response", lambda r: r.status >= 400 and failed.append(f"{r.url}: {r.status}"))
+    context = chromium.new_context(viewport={"width": 1300, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(WAIT)
+    pg.on("requestfailed", lambda req: failed.append(f"{req.url}: {req.failure}"))
+    pg.on("response", lambda r: r.status >= 400 and failed.append(f"{r.url}: {r.status}"))
 
-        def load(path: str):
-            pg.goto(site + path, wait_until="load")
-            pg.screenshot(path=shots / f"{path.strip('/').replace('/', '-') or 'home'}.png")
-            return pg
+    def load(path: str):
+        pg.goto(site + path, wait_until="load")
+        pg.screenshot(path=shots / f"{path.strip('/').replace('/', '-') or 'home'}.png")
+        return pg
 
-        yield load
-        browser.close()
+    yield load
+    context.close()
     assert not failed, f"requests that failed: {failed}"
 
 

@@ -77,7 +77,9 @@ def same_game(model, bot: str, seed: str, max_turns: int | None = None) -> State
 @needs_kernel
 @pytest.mark.parametrize("bot", engine.BOTS)
 def test_kernel_games_match_the_readable_rules(bot):
-    games = 12 if bot == "random" else 40
+    """A few whole games: equality turn by turn is the next test's, and the slow tier plays
+    hundreds on the other kits; the random player's first four both win and time out."""
+    games = 4 if bot == "random" else 12
     ends = {same_game(DEFAULT, bot, f"kernel:{i}").ended for i in range(games)}
     assert len(ends) == 2 or bot == "greedy"  # the random player both wins and times out
 

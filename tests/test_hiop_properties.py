@@ -285,6 +285,7 @@ def joinable(state: State, group) -> bool:
     )
 
 
+@pytest.mark.slow  # two whole games against a brute force at every 5th decision
 def test_every_group_that_may_join_and_every_blob_has_listed_touches():
     """At decisions of whole games (every 5th of a random and a greedy game), against a
     brute force: each group of untouched blobs the roll lets join that can join somewhere

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import ezdxf
@@ -27,21 +28,40 @@ PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
 
-def build(tmp: Path, die: int | None = None) -> Path:
+def build(tmp: Path, die: int | None = None, papers: tuple[str, ...] = ("a4",)) -> Path:
     cfg = None
     if die is not None:
         cfg = tmp / "kit.toml"
         cfg.write_text(f"die_size = {die}\n")
     # the PDF's laser cut lines (opt-in) measure the cards
     build_game(
-        "exploding-dice", None, tmp, cfg, ["pdf", "svg", "dxf"], values={"print_cut_lines": True}
+        "exploding-dice",
+        list(papers),
+        tmp,
+        cfg,
+        ["pdf", "svg", "dxf"],
+        values={"print_cut_lines": True},
     )
     return tmp / "exploding-dice"
 
 
 @pytest.fixture(scope="module")
-def kit_dir(tmp_path_factory) -> Path:
-    return build(tmp_path_factory.mktemp("kit"))
+def kit_of(tmp_path_factory) -> Callable[[str], Path]:
+    """The kit built for one paper, once per module and paper: the fast tier reads the A4
+    kit alone, so it builds no Letter one."""
+    built: dict[str, Path] = {}
+
+    def of(paper: str) -> Path:
+        if paper not in built:
+            built[paper] = build(tmp_path_factory.mktemp(f"kit-{paper}"), papers=(paper,))
+        return built[paper]
+
+    return of
+
+
+@pytest.fixture(scope="module")
+def kit_dir(kit_of) -> Path:
+    return kit_of("a4")
 
 
 def svg_circles(path: Path, r: float) -> list[tuple[float, float]]:
@@ -58,9 +78,9 @@ def spacing(values: list[float]) -> list[float]:
     return [b - a for a, b in zip(xs, xs[1:], strict=False)]
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_pdf_pages_are_the_paper_size(kit_dir, paper):
-    reader = PdfReader(kit_dir / f"exploding-dice-{paper}.pdf")
+@pytest.mark.parametrize("paper", ["a4", pytest.param("letter", marks=pytest.mark.slow)])
+def test_pdf_pages_are_the_paper_size(kit_of, paper):
+    reader = PdfReader(kit_of(paper) / f"exploding-dice-{paper}.pdf")
     for page in reader.pages:
         w, h = float(page.mediabox.width) * MM, float(page.mediabox.height) * MM
         assert (w, h) == pytest.approx(PAPER_MM[paper], abs=0.05)
@@ -68,8 +88,8 @@ def test_pdf_pages_are_the_paper_size(kit_dir, paper):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_every_page_says_print_at_100_and_has_scale_bars(kit_dir, paper):
-    with pdfplumber.open(kit_dir / f"exploding-dice-{paper}.pdf") as pdf:
+def test_every_page_says_print_at_100_and_has_scale_bars(kit_of, paper):
+    with pdfplumber.open(kit_of(paper) / f"exploding-dice-{paper}.pdf") as pdf:
         for page in pdf.pages:
             text = page.extract_text()
             assert "Print at 100 %" in text and "50 mm" in text and "1 in" in text

@@ -81,6 +81,19 @@ def test_game_picks_one_games_tests_and_golden_files(checkout, target, runs):
     assert one.strip() == f"{every.strip()} --game desert-home"
 
 
+@pytest.mark.parametrize("target", ["test", "test-slow", "test-all"])
+def test_the_tiers_run_on_the_cores_with_work_stealing(checkout, target):
+    """An idle worker takes queued tests from a busy one: no core waits out a long test."""
+    assert "--dist worksteal" in dry_run(checkout, target)
+
+
+def test_ci_runs_every_test_once_in_one_run():
+    """Both tiers in one pytest run: one collection, both cores busy to the end."""
+    ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text()
+    runs = [line.split()[1] for line in ci.splitlines() if line.startswith("make test")]
+    assert runs == ["test-all"]
+
+
 def test_make_conformance_rewrites_one_games_data_or_all(checkout):
     assert "-m pnp.conformance_data all" in dry_run(checkout, "conformance")
     one = dry_run(checkout, "conformance", "GAME=parcheesi")

@@ -22,13 +22,16 @@ import os
 import signal
 import threading
 from collections.abc import Iterator
+from contextlib import closing
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from browser import CHROMIUM, FLAGS, launched, require_chromium
 from studio_client import Served, running
-from test_studio_browser import CHROMIUM, FLAGS
 
 pytestmark = pytest.mark.slow
+
+require_chromium()
 WAIT = 60_000  # ms: a bound for a page load or an answer, never a target
 SIM = "/api/games/exploding-dice/simulate"
 FORM_FIELD = """<input type="hidden" name='{"games":222,"seed":940001,"pad":"' value='"}'>"""
@@ -124,18 +127,15 @@ def jobs(served: Served) -> list[dict]:
         return answer.json()
 
 
-def launch(p, *flags: str):
-    return p.chromium.launch(executable_path=CHROMIUM, args=[*FLAGS, *flags])
+def launch(browser_type, *flags: str):
+    return browser_type.launch(executable_path=CHROMIUM, args=[*FLAGS, *flags])
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
+    """One Chromium for the module; each test's victim has a fresh context."""
+    with launched() as b:
         yield b
-        b.close()
 
 
 def victim(browser, studio: Served):
@@ -238,20 +238,21 @@ NO_LOCAL_NETWORK_CHECKS = (
 )
 
 
-def test_a_rebound_name_is_refused_by_the_host_check(studio, tmp_path):
+def test_a_rebound_name_is_refused_by_the_host_check(browser, studio, tmp_path):
     """DNS rebinding: the attacker's page was served for `evil.example:PORT` (here by the
     browser's route), then the name is rebound to 127.0.0.1, so the page's own-origin
     requests reach the studio, with `Host: evil.example:PORT`; with `--no-token` only the
     Host check stands in their way."""
-    from playwright.sync_api import sync_playwright
-
     here = f"http://evil.example:{port(studio)}"
     before = ids(studio)
-    with sync_playwright() as p:
-        browser = launch(
-            p, "--host-resolver-rules=MAP evil.example 127.0.0.1", NO_LOCAL_NETWORK_CHECKS
+    with closing(
+        launch(  # another Chromium (its own flags) from the module's Playwright
+            browser.browser_type,
+            "--host-resolver-rules=MAP evil.example 127.0.0.1",
+            NO_LOCAL_NETWORK_CHECKS,
         )
-        context, _ = victim(browser, studio)
+    ) as rebinding:
+        context, _ = victim(rebinding, studio)
         context.route(
             here + "/", lambda route: route.fulfill(body=REBOUND, content_type="text/html")
         )
@@ -267,4 +268,3 @@ def test_a_rebound_name_is_refused_by_the_host_check(studio, tmp_path):
         # the studio's API opened under the rebound name: refused as well
         direct = page.goto(here + "/api/games")
         assert direct is not None and direct.status == 400
-        browser.close()

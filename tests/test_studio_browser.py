@@ -20,9 +20,10 @@ import signal
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from browser import CHROMIUM, FLAGS, require_chromium
+from browser import launched, require_chromium
 from cli_run import pnp
 from studio_client import Served, cli_json, config_file, running
 
@@ -44,29 +45,30 @@ def server(tmp_path_factory) -> Iterator[Served]:
         served.proc.communicate(timeout=15)
 
 
-@pytest.fixture
-def page(server, tmp_path):
-    from playwright.sync_api import sync_playwright
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One Chromium for the module; each test has a fresh context (`page`)."""
+    with launched() as browser:
+        yield browser
 
+
+@pytest.fixture
+def page(chromium, server, tmp_path):
     shots = tmp_path / "screens"
     shots.mkdir()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        context = browser.new_context(
-            viewport={"width": 1400, "height": 900}, accept_downloads=True
-        )
-        pg = context.new_page()
-        pg.set_default_timeout(WAIT)
-        errors: list[str] = []
-        pg.on("pageerror", lambda exc: errors.append(str(exc)))
-        pg.on(
-            "console",
-            lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
-        )
-        pg.goto(server.address)  # the address `pnp studio` printed, with its token
-        pg.shots = shots  # type: ignore[attr-defined]
-        yield pg
-        browser.close()
+    context = chromium.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(WAIT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    pg.goto(server.address)  # the address `pnp studio` printed, with its token
+    pg.shots = shots  # type: ignore[attr-defined]
+    yield pg
+    context.close()
     assert not errors, f"the page's script failed: {errors}"
 
 
@@ -380,21 +382,18 @@ def test_the_address_keeps_the_edits_for_a_reload_a_link_and_back_and_forward(pa
 
 
 def test_a_page_without_the_key_says_how_to_get_it_and_a_stale_token_leaves_the_address(
-    server, tmp_path
+    chromium, server, tmp_path
 ):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        pg = browser.new_page()
-        pg.set_default_timeout(WAIT)
-        pg.goto(server.url + "/?token=from-an-old-start#/exploding-dice")
-        banner = pg.locator("#page-error")
-        banner.wait_for(state="visible")
-        assert "needs its key" in banner.inner_text()
-        assert pg.url == server.url + "/#/exploding-dice"  # the stale token is out of the address
-        pg.screenshot(path=tmp_path / "no-key.png")
-        browser.close()
+    context = chromium.new_context()  # no cookie: the key was never given
+    pg = context.new_page()
+    pg.set_default_timeout(WAIT)
+    pg.goto(server.url + "/?token=from-an-old-start#/exploding-dice")
+    banner = pg.locator("#page-error")
+    banner.wait_for(state="visible")
+    assert "needs its key" in banner.inner_text()
+    assert pg.url == server.url + "/#/exploding-dice"  # the stale token is out of the address
+    pg.screenshot(path=tmp_path / "no-key.png")
+    context.close()
 
 
 # --- laser presets come from a file, never a path (issue 31, item 4) ----------------------

@@ -5,6 +5,11 @@ edges, lists and tables nested thousands deep, unknown or another game's keys), 
 and `build` either work or raise the project's one error type (a `PnpError`, or
 `ChecksFailed` for a kit that fails its checks) in one line; a failed build leaves the
 output folder exactly as it was.
+
+Hostile values are drawn against parameter validation, which refuses nearly all of them
+before any layout: hundreds of examples cost seconds. Whole layouts and builds run only on
+what validation accepts (range edges and the odd values that are legal), a few examples
+each, since one layout of a large kit costs seconds.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.build import ChecksFailed, build_game, check_game
+from pnp.build import ChecksFailed, build_game, check_game, resolve_params
 from pnp.errors import PnpError
 from pnp.games import get_game, registry
 from pnp.params import PrintParams, spec_of
@@ -87,28 +92,68 @@ def outcome(fn: Callable[[], object]) -> str:
     return "ok"
 
 
-def check_never_crashes(slug: str, examples: int = 60) -> None:
-    """`check` on hostile values works or says one line."""
+def validated(slug: str, values: dict[str, Any]) -> bool:
+    """Does parameter validation alone (no layout) accept `values`? A refusal must be one
+    line; anything but a `PnpError` raises."""
+    game = get_game(slug)
+    return outcome(lambda: resolve_params(game, values=values)) == "ok"
+
+
+ODD_CONSTANTS: list[object] = [
+    *[math.nan, math.inf, -math.inf, 0, -1, 0.0, 1e300, -1e300, 10**20, -(2**63)],
+    *["", " ", "a4", "LETTER", "red\nx", "x" * 300, True, False, None, [], {}],
+]
+
+
+def accepted_pairs(slug: str) -> list[tuple[str, object]]:
+    """Each (key, value) of the game's and the print settings' keys with an odd constant,
+    and each range edge, that validation accepts on its own: the legal corners a layout
+    meets."""
+    params = get_game(slug).default_params()
+    keys = sorted(names(params) | names(PrintParams()))
+    pairs = [(k, v) for k in keys for v in ODD_CONSTANTS] + edges(type(params))
+    return [(k, v) for k, v in pairs if validated(slug, {k: v})]
+
+
+def accepted_configs(slug: str) -> st.SearchStrategy[dict[str, Any]]:
+    """One to three accepted pairs at once (together they may still fail the kit's checks
+    or be refused: the outcome says which)."""
+    return st.lists(st.sampled_from(accepted_pairs(slug)), min_size=1, max_size=3).map(dict)
+
+
+def check_validation_never_crashes(slug: str, examples: int = 300) -> None:
+    """Parameter validation on hostile values accepts them or refuses them in one line."""
 
     @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(configs(slug))
+    def run(values: dict[str, Any]) -> None:
+        validated(slug, values)
+
+    run()
+
+
+def check_never_crashes(slug: str, examples: int = 300, layouts: int = 5) -> None:
+    """`check` on hostile values works or says one line: validation on `examples` hostile
+    configs, then the whole check (layout included) on `layouts` accepted ones."""
+    check_validation_never_crashes(slug, examples)
+
+    @settings(max_examples=layouts, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(accepted_configs(slug))
     def run(values: dict[str, Any]) -> None:
         outcome(lambda: check_game(slug, values=values, paper="a4"))
 
     run()
 
 
-def check_build_leaves_nothing(slug: str, folder: Callable[[], Path], examples: int = 6) -> None:
+def check_build_leaves_nothing(
+    slug: str, folder: Callable[[], Path], examples: int = 60, builds: int = 2
+) -> None:
     """`build` on hostile values works, or fails leaving the output folder (a fresh one
-    from `folder()` each example, holding a file of the user's) exactly as it was."""
+    from `folder()` each example, holding a file of the user's) exactly as it was: on
+    `examples` hostile configs validation refuses (the build stops before a file is
+    written), and whole builds on `builds` accepted ones."""
 
-    @settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-    )
-    @given(configs(slug))
-    def run(values: dict[str, Any]) -> None:
+    def build(values: dict[str, Any]) -> None:
         out = folder()
         (out / "keep.txt").write_text("mine")
         what = outcome(lambda: build_game(slug, ["a4"], out, formats=["pdf", "svg"], values=values))
@@ -116,4 +161,18 @@ def check_build_leaves_nothing(slug: str, folder: Callable[[], Path], examples: 
             assert sorted(p.name for p in Path(out).rglob("*")) == ["keep.txt"], what
             assert (out / "keep.txt").read_text() == "mine"
 
-    run()
+    quiet = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=quiet)
+    @given(configs(slug))
+    def refused(values: dict[str, Any]) -> None:
+        if not validated(slug, values):
+            build(values)
+
+    @settings(max_examples=builds, deadline=None, suppress_health_check=quiet)
+    @given(accepted_configs(slug))
+    def accepted(values: dict[str, Any]) -> None:
+        build(values)
+
+    refused()
+    accepted()
