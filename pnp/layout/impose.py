@@ -221,9 +221,7 @@ def impose_cards(
                 f"card '{group[0].name}' ({key[0]:g} x {key[1]:g} mm with {bleed:g} mm bleed) "
                 f"does not fit on {paper.name} paper with a {paper.margin:g} mm margin"
             )
-        turned = _fit(
-            grid.height, grid.width, 90 if grid.rotation == 0 else 0, area, bleed, abut
-        )
+        turned = _fit(grid.height, grid.width, 90 if grid.rotation == 0 else 0, area, bleed, abut)
         grids = [grid] + ([turned] if rotate and key[0] != key[1] and turned.per_page else [])
         options.append([_blocks(group, g, bleed, abut) for g in grids])
     pages: list[Page] = []
