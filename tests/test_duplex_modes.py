@@ -23,6 +23,8 @@ from pnp.paper import get_paper
 from pnp.params import validate_params
 from pnp.render.pdf import render_pdf
 from pnp.scene import Component, Shape, Style
+from pnp.testing.clips import clip_boxes
+from pnp.testing.sheets import read_pages
 
 PT = 72.0 / 25.4
 BLEED = 3.0
@@ -430,3 +432,61 @@ def test_short_edge_backs_moved_by_the_offset_stay_off_the_header_and_footer(
         assert p.bleed_box is not None
         assert p.bleed_box[1] >= paper.margin + FOOTER_BAND - 1e-9
         assert p.bleed_box[3] <= paper.height - paper.margin - HEADER_BAND + 1e-9
+
+
+POKER_KITS = {"parcheesi": 10, "home-in-one-piece": 9, "desert-home": 10}
+"""The kits issue 41 named, and how many backed poker cards (63.5 x 88.9 mm) each has."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", sorted(POKER_KITS))
+def test_gutter_fold_prints_four_poker_cards_a_sheet(slug: str, capsys, tmp_path) -> None:
+    """Built with duplex "none" on A4: the poker cards' gutter-fold sheets hold four cards
+    each (the last one what is left), and every piece's clip on a folded sheet, read from
+    the PDF, has its mirror image across the dashed fold line, to 0.01 mm."""
+    config = tmp_path / "kit.toml"
+    config.write_text('duplex = "none"\n')
+    out = tmp_path / "out"
+    code, _, err = run(
+        capsys,
+        "build",
+        slug,
+        "--paper",
+        "a4",
+        "--out",
+        str(out),
+        "--config",
+        str(config),
+        "--format",
+        "pdf",
+    )
+    assert code == 0, err
+    path = out / slug / f"{slug}-a4.pdf"
+    titles = [p.title for p in read_pages(path)]
+    clips = clip_boxes(path)
+    poker: list[int] = []
+    with pdfplumber.open(path) as pdf:
+        for i, title in enumerate(titles):
+            if "gutter fold" not in title:
+                continue
+            axis, a = fold_line(pdf.pages[i])
+            k = 0 if axis == "v" else 1
+            fronts = (
+                [c for c in clips[i] if c[k + 2] <= a]
+                if axis == "v"
+                else [c for c in clips[i] if c[1] >= a]
+            )
+            backs = [c for c in clips[i] if c not in fronts]
+            assert fronts and len(backs) == len(fronts)
+            for f in fronts:
+                want = (
+                    (2 * a - f[2], f[1], 2 * a - f[0], f[3])
+                    if axis == "v"
+                    else (f[0], 2 * a - f[3], f[2], 2 * a - f[1])
+                )
+                assert sum(b == pytest.approx(want, abs=0.01) for b in backs) == 1
+            if "63.5 x 88.9 mm" in title:
+                poker.append(len(fronts))
+    n = POKER_KITS[slug]
+    assert sum(poker) == n
+    assert poker == [4] * (n // 4) + ([n % 4] if n % 4 else [])

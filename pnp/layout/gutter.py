@@ -11,8 +11,12 @@ folding the sheet along that line (printed sides out) puts it behind its front:
   (x, 2a - y), the short-edge flip of a sheet 2a high, so each back is
   `turn_placement` (turned a half turn, rotation 180 - r).
 
-No back offset: the fold itself registers the halves. The front's crop marks are
-reflected onto the back half as well, so either face can be cut from. Each run of
+No back offset: the fold itself registers the halves. Cards in a half abut (one cut
+between neighbours, bleed only round the block) and the fronts' bleed may reach the fold,
+so four poker cards fit an A4 sheet; after folding, the front's and back's fold-side
+bleed lie on each other and that edge is cut off. The front's crop marks are reflected
+onto the back half as well, so either face can be cut from, except marks that would reach
+the fold (the fold-side trim lines are marked at the block's other sides). Each run of
 backed cards or cutouts takes the fold that needs fewer sheets (ties: "v").
 """
 
@@ -37,7 +41,11 @@ FOLD_AIR = 1.0
 CUTOUT_FOLD_GAP = 3.0
 """mm between a cutout and its back across the fold: room for scissors."""
 LABEL_BAND = 5.0
-"""mm kept at the top of the content area for the fold instruction."""
+"""mm kept at the top of the content area for the fold instruction (cutout sheets)."""
+CARD_LABEL_BAND = 3.0
+"""The same on card sheets: their crop-mark zone already clears the art, and with the
+smaller note size a column of four landscape poker cards fits A4."""
+CARD_NOTE_SIZE = 6.5
 FOLD_STYLE = Style(stroke="#555555", stroke_width=0.25, dash=(3.0, 2.0))
 FOLDS: tuple[Fold, ...] = ("v", "h")
 
@@ -49,7 +57,10 @@ def _zone() -> float:
 def sheet_area(paper: Paper, kind: str) -> Box:
     """Where a gutter-fold sheet's pieces and their backs may go, both halves together:
     cards' bleed boxes (room for crop marks round them) or cutouts' extents."""
-    x0, y0, x1, y1 = block_area(paper) if kind == "card" else content_box(paper)
+    if kind == "card":
+        x0, y0, x1, y1 = block_area(paper)
+        return (x0, y0, x1, y1 - CARD_LABEL_BAND)
+    x0, y0, x1, y1 = content_box(paper)
     return (x0, y0, x1, y1 - LABEL_BAND)
 
 
@@ -60,10 +71,11 @@ def fold_at(paper: Paper, kind: str, fold: Fold) -> float:
 
 
 def front_half(paper: Paper, kind: str, fold: Fold) -> Box:
-    """The half the fronts go in: left of a "v" fold, above an "h" fold."""
+    """The half the fronts go in: left of a "v" fold, above an "h" fold. Cards' bleed may
+    reach the fold (it is cut off after folding); cutouts keep scissor room."""
     x0, y0, x1, y1 = sheet_area(paper, kind)
     a = fold_at(paper, kind, fold)
-    air = FOLD_AIR + _zone() if kind == "card" else CUTOUT_FOLD_GAP / 2
+    air = 0.0 if kind == "card" else CUTOUT_FOLD_GAP / 2
     return (x0, y0, a - air, y1) if fold == "v" else (x0, a + air, x1, y1)
 
 
@@ -84,7 +96,9 @@ def gutter_fronts(
         area = front_half(paper, kind, fold)
         try:
             if kind == "card":
-                pages = impose_cards(components, paper, printing, title, section, area=area)
+                pages = impose_cards(
+                    components, paper, printing, title, section, area=area, abut=True
+                )
             else:
                 pages = pack_cutouts(components, paper, title, section, gap, area=area)
         except PnpError as exc:
@@ -96,6 +110,15 @@ def gutter_fronts(
         assert error is not None
         raise PnpError(f"{error} (folded in half for a single-sided print)") from None
     return best
+
+
+def _clear_of_fold(it: Item, fold: Fold, a: float) -> bool:
+    """Whether a front's item stays at least `FOLD_AIR` on the front side of the fold, so
+    it and its reflection touch no art (a crop mark on the block's fold side may not)."""
+    if not isinstance(it, Shape):
+        return True
+    x0, y0, x1, y1 = it.geom.bounds
+    return x1 <= a - FOLD_AIR + 1e-9 if fold == "v" else y0 >= a + FOLD_AIR - 1e-9
 
 
 def _reflect(it: Item, fold: Fold, a: float) -> Item | None:
@@ -118,16 +141,18 @@ def fold_sheet(front: Page, paper: Paper) -> Page:
         b = mirror_placement(p, 2 * a) if fold == "v" else turn_placement(p, 2 * a)
         if b is not None:
             backs.append(b)
-    marks = [m for it in front.items if (m := _reflect(it, fold, a)) is not None]
+    kept = [it for it in front.items if _clear_of_fold(it, fold, a)]
+    marks = [m for it in kept if (m := _reflect(it, fold, a)) is not None]
     x0, y0, x1, y1 = sheet_area(paper, kind)
     line = [(a, y0), (a, y1)] if fold == "v" else [(x0, a), (x1, a)]
     above = y1 + (_zone() if kind == "card" else 0.0) + 1.0  # clear of the crop marks
-    note = label((x0 + x1) / 2, above, FOLD_NOTE, size=8.0, anchor="middle", fill=GREY)
+    size = CARD_NOTE_SIZE if kind == "card" else 8.0
+    note = label((x0 + x1) / 2, above, FOLD_NOTE, size=size, anchor="middle", fill=GREY)
     page = replace(
         front,
         title=f"{front.title} — gutter fold",
         placements=front.placements + backs,
-        items=front.items + marks + [Shape(LineString(line), "guide", FOLD_STYLE), note],
+        items=kept + marks + [Shape(LineString(line), "guide", FOLD_STYLE), note],
     )
     if front.trim_box is not None and front.bleed_box is not None:
         page.trim_box = union_box([front.trim_box, _reflect_box(front.trim_box, fold, a)])

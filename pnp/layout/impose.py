@@ -80,20 +80,27 @@ def block_area(paper: Paper, back_offset: tuple[float, float] = (0.0, 0.0)) -> B
     )
 
 
-def card_grid(width: float, height: float, area: Box, bleed: float, rotate: bool = True) -> Grid:
+def card_grid(
+    width: float, height: float, area: Box, bleed: float, rotate: bool = True, abut: bool = False
+) -> Grid:
     """The best grid for one card size in a block area: turned a quarter only if it fits more."""
-    best = _fit(width, height, 0, area, bleed)
+    best = _fit(width, height, 0, area, bleed, abut)
     if rotate:
-        turned = _fit(height, width, 90, area, bleed)
+        turned = _fit(height, width, 90, area, bleed, abut)
         if turned.per_page > best.per_page:
             best = turned
     return best
 
 
-def _fit(w: float, h: float, rot: Rotation, area: Box, bleed: float) -> Grid:
+def _fit(w: float, h: float, rot: Rotation, area: Box, bleed: float, abut: bool = False) -> Grid:
+    """Cards each with bleed all round, or (`abut`) edge to edge with bleed round the grid."""
     aw, ah = box_size(area)
-    cols = max(0, math.floor((aw + EPS) / (w + 2 * bleed)))
-    rows = max(0, math.floor((ah + EPS) / (h + 2 * bleed)))
+    if abut:
+        cols = max(0, math.floor((aw - 2 * bleed + EPS) / w))
+        rows = max(0, math.floor((ah - 2 * bleed + EPS) / h))
+    else:
+        cols = max(0, math.floor((aw + EPS) / (w + 2 * bleed)))
+        rows = max(0, math.floor((ah + EPS) / (h + 2 * bleed)))
     return Grid(cols, rows, w, h, rot)
 
 
@@ -105,31 +112,48 @@ class Block:
     other blocks keep `BAND_GAP` away, so no mark ever crosses another card. `home` is the
     full-sheet grid of the block's size: alone on a sheet, the block takes those cells, so
     a run's last sheet matches the full ones (stack-cutting, and backs that mirror them).
+    `abut` puts the cards edge to edge (one cut between two neighbours), bleed only on
+    the edges that face no neighbour.
     """
 
     cards: tuple[Component, ...]
     grid: Grid  # this block's columns and rows (not a full sheet's)
     bleed: float
     home: Grid | None = None
+    abut: bool = False
+
+    @property
+    def _gap(self) -> float:
+        """Bleed between neighbours: none when they abut, twice the bleed otherwise."""
+        return 0.0 if self.abut else 2 * self.bleed
 
     @property
     def width(self) -> float:
         """Width of the block's bleed box."""
-        return self.grid.cols * (self.grid.width + 2 * self.bleed)
+        return self.grid.cols * (self.grid.width + self._gap) + 2 * self.bleed - self._gap
 
     @property
     def height(self) -> float:
-        return self.grid.rows * (self.grid.height + 2 * self.bleed)
+        return self.grid.rows * (self.grid.height + self._gap) + 2 * self.bleed - self._gap
 
     def placements(self, left: float, top: float) -> list[Placement]:
         """The cards with the block's bleed box top-left corner at (left, top)."""
-        g, b = self.grid, self.bleed
+        g, b, gap, n = self.grid, self.bleed, self._gap, len(self.cards)
         out: list[Placement] = []
         for i, comp in enumerate(self.cards):
             r, c = divmod(i, g.cols)
-            x = left + b + c * (g.width + 2 * b)
-            y = top - b - g.height - r * (g.height + 2 * b)
-            clip = grow((x, y, x + g.width, y + g.height), b)
+            x = left + b + c * (g.width + gap)
+            y = top - b - g.height - r * (g.height + gap)
+            if self.abut:  # bleed only where no neighbour's art is
+                last = c == g.cols - 1 or i + 1 >= n
+                clip = (
+                    x - (b if c == 0 else 0.0),
+                    y - (b if i + g.cols >= n else 0.0),
+                    x + g.width + (b if last else 0.0),
+                    y + g.height + (b if r == 0 else 0.0),
+                )
+            else:
+                clip = grow((x, y, x + g.width, y + g.height), b)
             out.append(Placement(comp, x, y, g.rotation, clip))
         return out
 
@@ -165,6 +189,7 @@ def impose_cards(
     section: str = "",
     rotate: bool = True,
     area: Box | None = None,
+    abut: bool = False,
 ) -> list[Page]:
     """Cards and tiles many-up with bleed: gutter 2 x bleed, crop marks, TrimBox/BleedBox.
 
@@ -173,7 +198,8 @@ def impose_cards(
     block of what is left. All blocks then share sheets, packed in rows, tallest first; a
     size is turned the other way only when that saves a sheet. Each card is clipped to its
     own bleed box, so art running further never spills over. `area` replaces the block
-    area the paper and the backs' duplex flip leave (a gutter-fold sheet's front half).
+    area the paper and the backs' duplex flip leave (a gutter-fold sheet's front half);
+    `abut` sets the cards of each block edge to edge (see `Block`).
     """
     bleed = printing.bleed
     cards = expand_copies(components)
@@ -189,15 +215,15 @@ def impose_cards(
     options: list[list[list[Block]]] = []  # per size: its blocks in each orientation
     for key in sorted(groups, key=lambda k: -k[0] * k[1]):  # stable: ties keep first seen
         group = groups[key]
-        grid = card_grid(key[0], key[1], area, bleed, rotate)
+        grid = card_grid(key[0], key[1], area, bleed, rotate, abut)
         if grid.per_page == 0:
             raise PnpError(
                 f"card '{group[0].name}' ({key[0]:g} x {key[1]:g} mm with {bleed:g} mm bleed) "
                 f"does not fit on {paper.name} paper with a {paper.margin:g} mm margin"
             )
-        turned = _fit(grid.height, grid.width, 90 if grid.rotation == 0 else 0, area, bleed)
+        turned = _fit(grid.height, grid.width, 90 if grid.rotation == 0 else 0, area, bleed, abut)
         grids = [grid] + ([turned] if rotate and key[0] != key[1] and turned.per_page else [])
-        options.append([_blocks(group, g, bleed) for g in grids])
+        options.append([_blocks(group, g, bleed, abut) for g in grids])
     pages: list[Page] = []
     sheets = _pack(options, area)
     for k, sheet in enumerate(sheets, start=1):
@@ -208,15 +234,16 @@ def impose_cards(
     return pages
 
 
-def _blocks(cards: list[Component], grid: Grid, bleed: float) -> list[Block]:
+def _blocks(cards: list[Component], grid: Grid, bleed: float, abut: bool = False) -> list[Block]:
     """Full-sheet grids, then what is left as one block as wide as the sheet allows."""
     n = grid.per_page
     full, rest = divmod(len(cards), n)
-    out = [Block(tuple(cards[k * n : (k + 1) * n]), grid, bleed) for k in range(full)]
+    out = [Block(tuple(cards[k * n : (k + 1) * n]), grid, bleed, None, abut) for k in range(full)]
     if rest:
         cols = min(grid.cols, rest)
         shape = replace(grid, cols=cols, rows=math.ceil(rest / cols))
-        out.append(Block(tuple(cards[full * n :]), shape, bleed, grid if full else None))
+        home = grid if full else None
+        out.append(Block(tuple(cards[full * n :]), shape, bleed, home, abut))
     return out
 
 
