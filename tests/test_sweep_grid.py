@@ -95,12 +95,13 @@ def played(monkeypatch):
 
 def test_a_bad_setting_in_the_middle_of_a_grid_plays_nothing(capsys, played, monkeypatch):
     monkeypatch.setattr(pnp.progress, "EVERY", 0)  # a progress line at every chunk, if any
-    # n = 5 is the second of six settings: the first is fine, and still not played
-    args = ("--sweep", "dice_per_colour=2..4", "--sweep", "n=4,5", "--progress", "plain")
+    # n = 18 (on the step, past the range) is the second of six settings: the first is
+    # fine, and still not played
+    args = ("--sweep", "dice_per_colour=2..4", "--sweep", "n=4,18", "--progress", "plain")
     code, out, err = run(capsys, *ED, "--games", "500", "--jobs", "1", *args)
     assert code == 2 and out == ""
     line = one_error_line(err)
-    assert line.startswith("error: dice_per_colour = 2, n = 5: ") and "in steps of 2" in line
+    assert line.startswith("error: dice_per_colour = 2, n = 18: ") and "in steps of 2" in line
     assert played == []  # no game was played, and no progress line was written
 
 

@@ -176,7 +176,7 @@ def simulate(
         raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
     if progress not in PROGRESS_MODES:
         raise PnpError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, got '{progress}'")
-    grid = parse_grid(sweep) if sweep else None
+    grid = parse_grid(sweep, get_game(game)) if sweep else None
     out_folder = output_folder(out)
     if json_out not in (None, "-"):
         check_user_file(json_out)  # said now, not after the games are played
