@@ -82,7 +82,10 @@ def simulate(
     games: Annotated[int, typer.Option(help="How many games to play.", parser=whole_number)] = 1000,
     players: Annotated[
         int | None,
-        typer.Option(help="Players per game (default: the game's own).", parser=whole_number),
+        typer.Option(
+            help="Players per game (default: the config's players key, else the game's own).",
+            parser=whole_number,
+        ),
     ] = None,
     bot: Annotated[
         str, typer.Option(help="Bot for every seat: random, greedy or mcts (tree search).")
@@ -105,7 +108,8 @@ def simulate(
         typer.Option(help="Worker processes (results do not depend on it).", parser=whole_number),
     ] = default_jobs(),
     config: Annotated[
-        Path | None, typer.Option(help="TOML file overriding kit parameters.")
+        Path | None,
+        typer.Option(help="TOML file overriding kit parameters (and players, the seat count)."),
     ] = None,
     json_out: Annotated[
         str | None, typer.Option("--json", help="Write the JSON results to a file ('-': stdout).")
