@@ -67,9 +67,16 @@ def test_an_explicit_players_wins_over_the_configs(ones, capsys, tmp_path):
 
 def test_a_tune_around_a_saved_config_keeps_its_players(ones, tmp_path):
     """Without --players or --over players, the config's seat count is fixed: it is not
-    searched, and the answer is for it."""
+    searched, and the saved answer keeps it and the config's other keys."""
     saved = tmp_path / "saved.toml"
-    saved.write_text("players = 3\n")
+    saved.write_text("players = 3\nhits = 2\n")
+    setup, dims, budget = plan_tune(
+        "ones", ["turns in 2..4"], ["sides=4..8:2"], budget="600games", config=saved
+    )
+    assert setup.players == 3 and [d.key for d in dims] == ["sides"]
+    tuned = run_tune(setup, dims, budget, check_kits=False)
+    again = tomllib.loads(tuned.config or "")
+    assert again == {"players": 3, "hits": 2, "sides": tuned.json["best"]["sides"]}
     setup, dims, _ = plan_tune("ones", ["turns in 3.5..6.5"], config=saved)
     assert setup.players == 3 and "players" not in [d.key for d in dims]
     setup, dims, _ = plan_tune("ones", ["turns in 3.5..6.5"], ["players"], config=saved)
