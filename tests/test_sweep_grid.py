@@ -436,6 +436,9 @@ def test_a_range_of_a_stepped_key_goes_by_its_declared_step(capsys):
         ("n=3..9", "the range starts at 3, not one of its values: 'n' goes in steps of 2"),
         ("n=4,5", "--sweep n: 5 is not one of its values: 'n' goes in steps of 2 from 2"),
         ("n=4..8,9", "9 is not one of its values"),
+        ("n=4,inf", "inf is not one of its values"),
+        ("n=2..16:" + "2" * 399 + "3", "a step of 222222222222... (400 characters) lands off"),
+        ("n=4," + "2" * 399 + "3", "is not one of its values: 'n' goes in steps of 2"),
     ],
 )
 def test_a_step_or_value_off_a_keys_declared_step_is_one_error_line(capsys, played, text, needle):

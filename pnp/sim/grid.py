@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any, Literal, get_origin
 
 from pnp.config import NotToml, parse_toml
 from pnp.errors import PnpError, shown
 from pnp.gamedef import GameDef, rule_keys
-from pnp.params import PrintParams, Spec, field_hints, keys_of, on_step, spec_of
+from pnp.params import PrintParams, Spec, field_hints, keys_of, spec_of
 
 MAX_VALUES = 50  # values of one key
 MAX_SETTINGS = 200  # settings of the whole grid
@@ -151,7 +153,7 @@ def parse_axis(
             new = _span(key, span[1], span[2], by, most)
         else:
             new = [_scalar(word)]
-            if spec is not None and _number(new[0]) and not on_step(spec, new[0]):
+            if spec is not None and _number(new[0]) and _steps_to(spec, new[0]) is None:
                 raise PnpError(
                     f"--sweep {key}: {_said(new[0])} is not one of its values: {_steps(key, spec)}"
                 )
@@ -182,20 +184,34 @@ def _on_step(key: str, spec: Spec, start: str, step: str | None) -> str:
     """The step of a range over a stepped key: the declared one when none is given, else
     the given one when it is a whole number of declared steps (and the start is on one)."""
     where = f"--sweep {key}: "
-    if not on_step(spec, float(start)):
+    if _steps_to(spec, start) is None:
         raise PnpError(
             f"{where}the range starts at {_brief(start)}, not one of its values: "
             + _steps(key, spec)
         )
     if step is None:
         return _text(spec.step)
-    k = float(step) / spec.step  # type: ignore[operator]
-    if not (k >= 1 and abs(k - round(k)) < 1e-9):
+    if not Fraction(step) / _exact(spec.step) >= 1 or _steps_to(spec, step, 0) is None:
         raise PnpError(
             f"{where}a step of {_brief(step)} lands off its values: {_steps(key, spec)} "
             f"(give a multiple of {_text(spec.step)}, or no step)"
         )
     return step
+
+
+def _exact(x: float | None) -> Fraction:
+    """A declared limit as the decimal it was written as (0.1, not its binary neighbour)."""
+    return Fraction(repr(x))
+
+
+def _steps_to(spec: Spec, value: Any, origin: float | None = None) -> int | None:
+    """How many declared steps `value` lies from `origin` (the declared lower bound), when
+    a whole number of them, else None; exact for numbers of any length."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    start = spec.lo if origin is None else origin
+    k = (Fraction(str(value)) - _exact(start)) / _exact(spec.step)
+    return k.numerator if k.denominator == 1 else None
 
 
 def _scalar(word: str) -> Any:
