@@ -186,9 +186,12 @@ def config_text(
 def replay(game: str, answer: dict[str, Any]) -> str | None:
     """The `pnp simulate` options that play the best setting's evidence again, game for
     game (with the config file `config_text` writes): its games, the evidence's seed, the
-    bot; None when no evidence was played or the evidence is mcts against greedy alone."""
+    bot. None unless the evidence was played whole: with a budget of time, or a tune
+    stopped early, the games that finished need not be the first ones."""
     recommended = answer.get("recommended")
     if not recommended or recommended[0]["setting"] != answer.get("best"):
+        return None
+    if "seconds" in answer["budget"] or answer["stopped"] in ("interrupted", "failure"):
         return None
     games = recommended[0]["games"]
     line = (
