@@ -146,7 +146,7 @@ def answer_json(
         out["ties"] = tied
     if found.refused:
         out["refused"] = list(found.refused.values())
-    if setup.skill:
+    if setup.skill or (setup.bot == "mcts" and setup.bot_budget is not None):
         out["bot_budget"] = setup.bot_budget
     if len(setup.targets) > 1:
         out["pareto"] = pareto(found)
