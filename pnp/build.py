@@ -26,6 +26,7 @@ from pnp.config import read_toml, split_config
 from pnp.errors import PnpError
 from pnp.formats import EXTRA_FORMATS, FORMATS
 from pnp.gallery import MANIFEST, manifest_text, pdf_name
+from pnp.gamedef import seat_range
 from pnp.games import GameDef, get_game, registry
 from pnp.kit import Kit, KitSection, PrintParams
 from pnp.paint import with_trim_lines
@@ -67,7 +68,7 @@ def resolve_params(
     CLI overrides. Also: did anyone choose a paper?"""
     data = {**(read_toml(config) if config else {}), **(values or {})}
     source = f"config file {config}" if config else "options"
-    params, printing = split_config(data, game.default_params(), source)
+    params, printing = split_config(data, game.default_params(), source, seat_range(game))
     paper_chosen = "paper" in data
     if overrides:
         values = {k: v for k, v in overrides.items() if v is not None}

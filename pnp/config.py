@@ -3,6 +3,8 @@
 Keys are flat: any field of the game's parameter schema (which inherits the shared groups it
 uses) or of the shared print settings. Every value is read and checked once, by the schema
 (`pnp.params`); a key another game owns is as unknown here as a typo, with a "did you mean".
+`players`, the seat count `pnp simulate` and `pnp tune` play, may stand in any config of a
+game with rules (`SEATS`), so a tuned config replays its answer whole.
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pnp.errors import PnpError
+from pnp.errors import PnpError, shown
 from pnp.params import PrintParams, apply_values, keys_of, validate_params
 
 MAX_CONFIG_BYTES = 1_000_000
 KERNEL_FOLDERS = ("/proc", "/sys")  # files there look regular but may block or never end
+SEATS = "players"
+"""The config key of the seat count (a kit key as well where a game declares one: Building
+Community's layout check solves for it)."""
 
 
 class NotToml(PnpError):
@@ -91,19 +96,42 @@ def _key_text(key: object) -> str:
     return repr(str(key)).replace("\\n", " ")[:60]
 
 
-def split_config(data: dict[str, Any], game_params: Any, source: str) -> tuple[Any, PrintParams]:
+def read_seats(data: dict[str, Any], seats: tuple[int, int] | None, source: str) -> int | None:
+    """The config's seat count (its `players` key), checked against the players the game's
+    rules take (`seats`, lowest and highest); None when it has none."""
+    value = data.get(SEATS)
+    if value is None or seats is None:
+        return None
+    lo, hi = seats
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        takes = f"{lo}" if lo == hi else f"a whole number from {lo} to {hi}"
+        raise PnpError(f"{source}: '{SEATS}' is the number of players, {takes}, got {shown(value)}")
+    return value
+
+
+def split_config(
+    data: dict[str, Any],
+    game_params: Any,
+    source: str,
+    seats: tuple[int, int] | None = None,
+) -> tuple[Any, PrintParams]:
     """Split flat config keys between the game's params and the shared print params, read
-    each value by its schema and check every declared range."""
+    each value by its schema and check every declared range. With `seats` (the players the
+    game's rules take) a `players` key is the seat count, checked and left to the caller
+    (`read_seats`); without, it is a key like any other."""
     game_keys = keys_of(game_params)
     print_keys = keys_of(PrintParams)
+    read_seats(data, seats, source)
     g, p = {}, {}
     for key, value in data.items():
         if key in game_keys:
             g[key] = value
         elif key in print_keys:
             p[key] = value
+        elif key == SEATS and seats is not None:
+            continue
         else:
-            known = game_keys | print_keys
+            known = game_keys | print_keys | ({SEATS} if seats else set())
             raise PnpError(f"unknown key {_key_text(key)} in {source}{_suggest(str(key), known)}")
     try:
         params = validate_params(apply_values(game_params, g))

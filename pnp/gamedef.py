@@ -147,6 +147,14 @@ class GameDef:
 # --- optional members, read in one place ---------------------------------------------------
 
 
+def seat_range(game: GameDef) -> tuple[int, int] | None:
+    """The fewest and most players the game's rules take (what a config's `players` key
+    may say); None for a game without rules, whose configs have no seat count."""
+    if game.engine is None:
+        return None
+    return game.engine.MIN_PLAYERS, game.engine.MAX_PLAYERS
+
+
 def rule_keys(game: GameDef) -> tuple[str, ...]:
     """The config keys the game's rules read, in the order its parameters declare them:
     the keys worth sweeping or tuning (print settings never reach the rules). A game that

@@ -199,7 +199,7 @@ def test_params_output_is_toml_not_python():
     rows = {
         ln.split("│")[1].strip(): ln.split("│")[3].strip()
         for ln in r.stdout.splitlines()
-        if ln.count("│") == 5 and ln.split("│")[1].strip()
+        if ln.count("│") == 6 and ln.split("│")[1].strip()  # key, type, default, range, rules
     }
     assert rows["paper"] == '"a4"' and rows["common_line"] == "false"
     assert rows["paper_dice"] == "true"

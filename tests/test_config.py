@@ -106,3 +106,40 @@ def test_any_nesting_depth_is_read_or_refused_in_one_line(
         assert "\n" not in str(exc)
     else:
         raise AssertionError(f"a nested {key} was accepted")
+
+
+def test_a_players_key_leaves_the_kit_as_it_is(tmp_path):
+    """The seat count is for simulate and tune: a kit that does not depend on it builds
+    the same with it (Exploding Dice's kit is the same for 2 to 4 players)."""
+    plain, printing, _ = resolve_params(GAME, write(tmp_path, "n = 6\n"))
+    seated, seated_printing, _ = resolve_params(GAME, write(tmp_path, "n = 6\nplayers = 3\n"))
+    assert (seated, seated_printing) == (plain, printing)
+
+
+@pytest.mark.parametrize(
+    "slug, text, needle",
+    [
+        ("exploding-dice", "players = 5", "a whole number from 2 to 4, got 5"),
+        ("exploding-dice", "players = 1", "a whole number from 2 to 4, got 1"),
+        ("exploding-dice", 'players = "three"', "got 'three'"),
+        ("exploding-dice", "players = 3.5", "got 3.5"),
+        ("exploding-dice", "players = true", "got True"),
+        ("desert-home", "players = 3", "'players' is the number of players, 2, got 3"),
+        ("building-community", "players = 7", "a whole number from 2 to 6, got 7"),
+    ],
+)
+def test_a_bad_players_key_is_one_error_line(tmp_path, slug, text, needle):
+    with pytest.raises(PnpError) as exc:
+        resolve_params(get_game(slug), write(tmp_path, text))
+    assert needle in str(exc.value) and "\n" not in str(exc.value)
+    assert str(exc.value).startswith("config file ")
+
+
+def test_a_building_community_players_key_is_its_kit_key_and_its_seat_count(tmp_path):
+    """Its layout check solves for the players of its kit; the same key seats them."""
+    from pnp.sim.command import plan_simulation
+
+    cfg = write(tmp_path, "players = 4\n")
+    params, _, _ = resolve_params(get_game("building-community"), cfg)
+    plan = plan_simulation("building-community", games=1, config=cfg)
+    assert params.players == 4 and plan.job.players == 4

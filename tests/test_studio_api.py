@@ -187,6 +187,8 @@ def test_an_unknown_key_says_which_key_was_meant(client):
         ("simulate", {"options": {"colours": True}}, "unknown option '--colours'"),
         ("simulate", {"options": {"two_colours": "yes"}}, "is a switch"),
         ("simulate", {"sweep": {"key": "n", "values": [4, 99]}}, "--sweep n"),
+        ("simulate", {"sweep": {"key": "n", "values": ["2..8:3"]}}, "'n' goes in steps of 2"),
+        ("simulate", {"sweep": {"key": "n", "values": [4, 5]}}, "5 is not one of its values"),
         ("simulate", {"sweep": {"key": "die_size", "values": [12, 14]}}, "rules do not read"),
         ("simulate", {"sweep": "die_size=1,2"}, "'sweep' must be"),
         ("simulate", {"ladder": "yes"}, "'ladder' must be true or false"),

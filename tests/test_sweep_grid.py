@@ -95,12 +95,13 @@ def played(monkeypatch):
 
 def test_a_bad_setting_in_the_middle_of_a_grid_plays_nothing(capsys, played, monkeypatch):
     monkeypatch.setattr(pnp.progress, "EVERY", 0)  # a progress line at every chunk, if any
-    # n = 5 is the second of six settings: the first is fine, and still not played
-    args = ("--sweep", "dice_per_colour=2..4", "--sweep", "n=4,5", "--progress", "plain")
+    # n = 18 (on the step, past the range) is the second of six settings: the first is
+    # fine, and still not played
+    args = ("--sweep", "dice_per_colour=2..4", "--sweep", "n=4,18", "--progress", "plain")
     code, out, err = run(capsys, *ED, "--games", "500", "--jobs", "1", *args)
     assert code == 2 and out == ""
     line = one_error_line(err)
-    assert line.startswith("error: dice_per_colour = 2, n = 5: ") and "in steps of 2" in line
+    assert line.startswith("error: dice_per_colour = 2, n = 18: ") and "in steps of 2" in line
     assert played == []  # no game was played, and no progress line was written
 
 
@@ -412,3 +413,45 @@ def test_settings_that_played_the_same_games_say_so_and_nothing_else():
         "All 3 settings played the very same games, to the last figure: the swept values do "
         "not change the play."
     ]
+
+
+def test_a_range_of_a_stepped_key_goes_by_its_declared_step(capsys):
+    """`n` is declared from 2 to 16 in steps of 2 (pnp params): a range without a step
+    takes it, a step of several of its steps is kept."""
+    code, out, _ = run(capsys, *ED, "--sweep", "n=2..16", "--games", "4", "--jobs", "1",
+                       "--json", "-", "--progress", "none")  # fmt: skip
+    assert code == 0
+    assert [r["value"] for r in json.loads(out)["runs"]] == [2, 4, 6, 8, 10, 12, 14, 16]
+    game = get_game("exploding-dice")
+    assert parse_grid(["n=4..12:4"], game).values == ((4, 8, 12),)
+    assert parse_grid(["n=4,8"], game).values == ((4, 8),)
+    assert parse_grid(["n=3..5"]).values == ((3, 4, 5),)  # no game: no declared steps
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("n=2..16:3", "a step of 3 lands off its values: 'n' goes in steps of 2 from 2"),
+        ("n=2..16:1", "a step of 1 lands off its values"),
+        ("n=3..9", "the range starts at 3, not one of its values: 'n' goes in steps of 2"),
+        ("n=4,5", "--sweep n: 5 is not one of its values: 'n' goes in steps of 2 from 2"),
+        ("n=4..8,9", "9 is not one of its values"),
+        ("n=4,inf", "inf is not one of its values"),
+        ("n=2..16:" + "2" * 399 + "3", "a step of 222222222222... (400 characters) lands off"),
+        ("n=4," + "2" * 399 + "3", "is not one of its values: 'n' goes in steps of 2"),
+    ],
+)
+def test_a_step_or_value_off_a_keys_declared_step_is_one_error_line(capsys, played, text, needle):
+    code, out, err = run(capsys, *ED, "--sweep", text, "--games", "4", "--jobs", "1")
+    assert code == 2 and out == ""
+    assert needle in one_error_line(err)
+    assert played == []
+
+
+def test_the_studios_sweep_goes_by_the_declared_step():
+    """The studio's one swept key reads its values through the same code."""
+    from pnp.sim.command import parse_sweep
+
+    assert parse_sweep("n=2..8", "exploding-dice") == ("n", [2, 4, 6, 8])
+    with pytest.raises(PnpError, match="'n' goes in steps of 2 from 2"):
+        parse_sweep("n=2..8:3", "exploding-dice")

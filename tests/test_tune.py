@@ -111,9 +111,13 @@ def test_the_toy_games_best_parameters_are_found_and_shown(ones):
     assert lo <= mean_turns(sides, hits) <= hi  # the evidence covers the truth
     assert answer["games"]["total"] <= 30000
     assert answer["games"]["evidence"] > 0
+    replay = (
+        f"pnp simulate ones --config FILE --games {answer['recommended'][0]['games']} "
+        f"--seed {answer['evidence_seed']} --bot random"
+    )
     assert tuned.config == (
         "# pnp tune ones: meets every target\n#   target: turns in 9.5..10.5\n"
-        f"sides = {sides}\nhits = {hits}\n"
+        f"# its evidence again: {replay}\nsides = {sides}\nhits = {hits}\n"
     )
     again = run_tune(*plan_tune("ones", ["turns in 9.5..10.5"], ["sides,hits"],
                                 budget="30000games", seed=3), check_kits=False)  # fmt: skip

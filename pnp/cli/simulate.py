@@ -82,7 +82,10 @@ def simulate(
     games: Annotated[int, typer.Option(help="How many games to play.", parser=whole_number)] = 1000,
     players: Annotated[
         int | None,
-        typer.Option(help="Players per game (default: the game's own).", parser=whole_number),
+        typer.Option(
+            help="Players per game (default: the config's players key, else the game's own).",
+            parser=whole_number,
+        ),
     ] = None,
     bot: Annotated[
         str, typer.Option(help="Bot for every seat: random, greedy or mcts (tree search).")
@@ -105,7 +108,8 @@ def simulate(
         typer.Option(help="Worker processes (results do not depend on it).", parser=whole_number),
     ] = default_jobs(),
     config: Annotated[
-        Path | None, typer.Option(help="TOML file overriding kit parameters.")
+        Path | None,
+        typer.Option(help="TOML file overriding kit parameters (and players, the seat count)."),
     ] = None,
     json_out: Annotated[
         str | None, typer.Option("--json", help="Write the JSON results to a file ('-': stdout).")
@@ -176,7 +180,7 @@ def simulate(
         raise PnpError(f"--seed must be a whole number below {MAX_SEED}, got {seed}")
     if progress not in PROGRESS_MODES:
         raise PnpError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, got '{progress}'")
-    grid = parse_grid(sweep) if sweep else None
+    grid = parse_grid(sweep, get_game(game)) if sweep else None
     out_folder = output_folder(out)
     if json_out not in (None, "-"):
         check_user_file(json_out)  # said now, not after the games are played

@@ -50,7 +50,8 @@ def tune(
     players: Annotated[
         int | None,
         typer.Option(
-            help="Players per game (default: tuned if --over names players, else the game's own).",
+            help="Players per game (default: tuned if --over names players, else the "
+            "config's players key, else the game's own).",
             parser=whole_number,
         ),
     ] = None,
@@ -85,7 +86,10 @@ def tune(
     ] = None,
     save_config: Annotated[
         str | None,
-        typer.Option(help="Write the best setting as a config file (pnp build --config)."),
+        typer.Option(
+            help="Write the best setting, players included, as a config file (pnp simulate "
+            "--config replays it)."
+        ),
     ] = None,
     report: Annotated[
         bool,

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.config import read_toml, split_config
+from pnp.config import read_seats, read_toml, split_config
 from pnp.errors import PnpError
-from pnp.gamedef import Engine, cutoffs, degenerate_reason, ratios, totals
+from pnp.gamedef import Engine, cutoffs, degenerate_reason, ratios, seat_range, totals
 from pnp.games import get_game
-from pnp.sim.grid import PLAYERS, Grid, check_sweep, label, parse_axis
+from pnp.sim.grid import PLAYERS, Grid, check_sweep, declared_steps, label, parse_axis
 from pnp.sim.metrics import NO_TURN, Accumulator, no_turn_played, summary
 from pnp.sim.runner import GridProgress, Job, RunResult, check_limits, run_jobs
 from pnp.sim.seats import Lineup, engine_for, lineup, seat_count
@@ -127,6 +127,7 @@ def plan_simulation(
 ) -> Plan:
     """Check the request and build the play model from the kit's params, playing nothing.
     `values` are config keys given directly (a sweep's value), after the config file;
+    `players` None plays the config's `players` key, else the game's default;
     `bots` one bot per seat ('mcts,random'), `budget` an mcts seat's playouts."""
     gdef = get_game(game)
     engine = engine_for(gdef)
@@ -136,11 +137,14 @@ def plan_simulation(
         if name not in declared:
             raise PnpError(f"unknown option '{name}' for {gdef.title}")
     check_limits(games, jobs)
-    players = seat_count(gdef, players)
-    seats = lineup(engine, players, bot, bots, budget)
     data = {**(read_toml(config) if config is not None else {}), **(values or {})}
     source = f"config file {config}" if config is not None else "options"
-    params, _ = split_config(data, gdef.default_params(), source)
+    seats_taken = seat_range(gdef)
+    if players is None:  # an explicit count wins over the config's
+        players = read_seats(data, seats_taken, source)
+    players = seat_count(gdef, players)
+    seats = lineup(engine, players, bot, bots, budget)
+    params, _ = split_config(data, gdef.default_params(), source, seats_taken)
     model = engine.prepare(params, players, **options)
     seating = seats.engine_bot(engine) or seats
     chosen = {k: v for k, v in options.items() if v != declared[k].default}
@@ -245,9 +249,11 @@ def seated(seats: Lineup) -> dict[str, Any]:
 MAX_SWEEP = 12  # values of the studio's one swept key
 
 
-def parse_sweep(text: str) -> tuple[str, list[Any]]:
-    """`KEY=V1,V2,...` -> (key, values), one key as the studio sweeps it (`pnp.sim.grid`)."""
-    return parse_axis(text, MAX_SWEEP)
+def parse_sweep(text: str, game: str | None = None) -> tuple[str, list[Any]]:
+    """`KEY=V1,V2,...` -> (key, values), one key as the studio sweeps it (`pnp.sim.grid`),
+    stepped as `game` declares its keys."""
+    steps = declared_steps(get_game(game)) if game else None
+    return parse_axis(text, MAX_SWEEP, steps)
 
 
 def sweep_summary(grid: Grid, runs: Runs) -> dict[str, Any]:

@@ -3,22 +3,28 @@ run, the Cartesian product of the keys' values (the first key outermost).
 
 A value list may hold ranges: `radius=2..5` (whole numbers, both ends included) and
 `board_height=250..600:50` (start..stop:step, the stop included when a step lands on it).
+A key declared with a step (`n`: from 2 in steps of 2) sweeps only the values it allows: a
+range without `:STEP` takes the declared step, and a step or a value off it is refused.
 Every setting is one full simulation on the same seeds, so the settings are compared on
 common random numbers. `players` is the seat count (`--players`), not a kit key.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any, Literal, get_origin
 
 from pnp.config import NotToml, parse_toml
 from pnp.errors import PnpError, shown
 from pnp.gamedef import GameDef, rule_keys
-from pnp.params import PrintParams, field_hints, keys_of
+from pnp.params import PrintParams, Spec, field_hints, keys_of, spec_of
 
 MAX_VALUES = 50  # values of one key
 MAX_SETTINGS = 200  # settings of the whole grid
@@ -95,13 +101,22 @@ def _said(value: Any) -> str:
     return value if isinstance(value, str) else shown(value)
 
 
-def parse_grid(texts: list[str]) -> Grid:
-    """The grid of several `--sweep` options; one-line errors for a repeated key or a grid
-    too big to run."""
+def declared_steps(game: GameDef | None) -> dict[str, Spec]:
+    """The game's keys declared with a step (`n`: from 2 in steps of 2), by key."""
+    if game is None:
+        return {}
+    fields = dataclasses.fields(game.default_params())
+    return {f.name: spec_of(f) for f in fields if spec_of(f).step is not None}
+
+
+def parse_grid(texts: list[str], game: GameDef | None = None) -> Grid:
+    """The grid of several `--sweep` options (stepped as `game` declares its keys);
+    one-line errors for a repeated key or a grid too big to run."""
     keys: list[str] = []
     values: list[tuple[Any, ...]] = []
+    steps = declared_steps(game)
     for text in texts:
-        key, vals = parse_axis(text)
+        key, vals = parse_axis(text, steps=steps)
         if key in keys:
             raise PnpError(f"--sweep {key} is given twice: give each key once, with all its values")
         keys.append(key)
@@ -116,9 +131,12 @@ def parse_grid(texts: list[str]) -> Grid:
     return grid
 
 
-def parse_axis(text: str, most: int = MAX_VALUES) -> tuple[str, list[Any]]:
+def parse_axis(
+    text: str, most: int = MAX_VALUES, steps: Mapping[str, Spec] | None = None
+) -> tuple[str, list[Any]]:
     """`KEY=V1,V2,...` -> (key, values); each item a TOML scalar (numbers, strings, a bare
-    word) or a range `A..B` / `A..B:STEP`."""
+    word) or a range `A..B` / `A..B:STEP`. A key in `steps` (its declared spec) takes only
+    values on its step, a range without `:STEP` going by it."""
     key, sep, rest = text.partition("=")
     key = key.strip()
     words = [w.strip() for w in rest.split(",") if w.strip()]
@@ -127,7 +145,18 @@ def parse_axis(text: str, most: int = MAX_VALUES) -> tuple[str, list[Any]]:
     out: list[Any] = []
     for word in words:
         span = RANGE.fullmatch(word)
-        new = _span(key, span[1], span[2], span[3], most) if span else [_scalar(word)]
+        spec = (steps or {}).get(key)
+        if span:
+            by = span[3]
+            if spec is not None:
+                by = _on_step(key, spec, span[1], by)
+            new = _span(key, span[1], span[2], by, most)
+        else:
+            new = [_scalar(word)]
+            if spec is not None and _number(new[0]) and _steps_to(spec, new[0]) is None:
+                raise PnpError(
+                    f"--sweep {key}: {_said(new[0])} is not one of its values: {_steps(key, spec)}"
+                )
         for value in new:
             if any(value == v and type(value) is type(v) for v in out):
                 raise PnpError(f"--sweep {key}: the value {_said(value)} is given twice")
@@ -135,6 +164,54 @@ def parse_axis(text: str, most: int = MAX_VALUES) -> tuple[str, list[Any]]:
         if len(out) > most:
             raise PnpError(f"--sweep takes at most {most} values of a key, {key} has more")
     return key, out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _steps(key: str, spec: Spec) -> str:
+    """`'n' goes in steps of 2 from 2`: a stepped key's values, as an error says them."""
+    return f"'{key}' goes in steps of {_text(spec.step)} from {_text(spec.lo)}"
+
+
+def _text(x: float | None) -> str:
+    assert x is not None
+    return str(int(x)) if x == int(x) else repr(x)
+
+
+def _on_step(key: str, spec: Spec, start: str, step: str | None) -> str:
+    """The step of a range over a stepped key: the declared one when none is given, else
+    the given one when it is a whole number of declared steps (and the start is on one)."""
+    where = f"--sweep {key}: "
+    if _steps_to(spec, start) is None:
+        raise PnpError(
+            f"{where}the range starts at {_brief(start)}, not one of its values: "
+            + _steps(key, spec)
+        )
+    if step is None:
+        return _text(spec.step)
+    if not Fraction(step) / _exact(spec.step) >= 1 or _steps_to(spec, step, 0) is None:
+        raise PnpError(
+            f"{where}a step of {_brief(step)} lands off its values: {_steps(key, spec)} "
+            f"(give a multiple of {_text(spec.step)}, or no step)"
+        )
+    return step
+
+
+def _exact(x: float | None) -> Fraction:
+    """A declared limit as the decimal it was written as (0.1, not its binary neighbour)."""
+    return Fraction(repr(x))
+
+
+def _steps_to(spec: Spec, value: Any, origin: float | None = None) -> int | None:
+    """How many declared steps `value` lies from `origin` (the declared lower bound), when
+    a whole number of them, else None; exact for numbers of any length."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    start = spec.lo if origin is None else origin
+    k = (Fraction(str(value)) - _exact(start)) / _exact(spec.step)
+    return k.numerator if k.denominator == 1 else None
 
 
 def _scalar(word: str) -> Any:

@@ -15,7 +15,14 @@ from typing import Any
 
 from pnp.config import read_toml, split_config
 from pnp.errors import OutOfMemory, PnpError
-from pnp.gamedef import GameDef, Solver, default_budget, line_labels, max_budget
+from pnp.gamedef import (
+    GameDef,
+    Solver,
+    default_budget,
+    line_labels,
+    max_budget,
+    seat_range,
+)
 from pnp.games import get_game
 from pnp.kit import PrintParams
 from pnp.progress import Ticker
@@ -40,7 +47,7 @@ def kit_params(
     `values` (config keys given directly)."""
     data = {**(read_toml(config) if config is not None else {}), **(values or {})}
     source = f"config file {config}" if config is not None else "options"
-    return split_config(data, gdef.default_params(), source)
+    return split_config(data, gdef.default_params(), source, seat_range(gdef))
 
 
 def draw_solution(

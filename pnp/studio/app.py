@@ -370,7 +370,10 @@ class Studio:
             raise ApiError(422, '\'sweep\' must be {"key": KEY, "values": [V1, V2, ...]}')
         key = str(sweep.get("key", ""))
         text = f"{key}=" + ",".join(str(v) for v in sweep["values"])
-        key, swept = parse_sweep(text)
+        try:
+            key, swept = parse_sweep(text, game.slug)
+        except PnpError as exc:
+            raise ApiError(422, str(exc), field=key) from None
         try:
             check_sweep(game, (key,))
         except PnpError as exc:

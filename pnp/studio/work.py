@@ -171,7 +171,7 @@ def simulate(
 ) -> dict[str, Any]:
     """`pnp simulate --json` for the same request (and its `--report`, in `folder`);
     `ladder`: `pnp simulate --ladder`'s."""
-    grid = Grid.of(*parse_sweep(sweep)) if sweep else None
+    grid = Grid.of(*parse_sweep(sweep, slug)) if sweep else None
     request = Request(
         slug, games, players, bot, seed, default_jobs(), None, options, bots, budget, values
     )

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from pnp import DISTRIBUTION
+from pnp.config import read_seats, read_toml
 from pnp.errors import PnpError
+from pnp.gamedef import seat_range
 from pnp.games import get_game
 from pnp.sim.command import MAX_SEED
 from pnp.sim.runner import check_limits
@@ -26,7 +28,7 @@ from pnp.tune.answer import answer_json, config_text, config_values
 from pnp.tune.budget import Budget, Spend, TimeUp, hard_stop, parse_budget
 from pnp.tune.grid import grid_search, plays_grid
 from pnp.tune.search import Found, Progress, search, space_warning
-from pnp.tune.space import Dimension, parse_over
+from pnp.tune.space import Dimension, names_players, parse_over
 from pnp.tune.targets import SKILL, parse_targets
 from pnp.tune.trial import Setup
 from pnp.tune.verify import Evidence, verify
@@ -71,7 +73,8 @@ def plan_tune(
     """Check a tune's request, playing nothing: one `PnpError` line for a target the game
     does not report, a range that runs backwards, a key the rules do not read, a value
     outside its declared range, a budget that is not one. `values` are config keys every
-    setting starts from (after the config file)."""
+    setting starts from (after the config file). Without `--players`, a config's `players`
+    key fixes the seat count unless `--over` names players."""
     gdef = get_game(game)
     engine = engine_for(gdef)
     if players is not None:
@@ -85,6 +88,9 @@ def plan_tune(
 
         check_timeout(timeout)
     parsed = parse_targets(targets, engine, gdef.title)
+    if players is None and config is not None and not names_players(over or []):
+        source = f"config file {config}"  # a saved answer's seat count stays fixed
+        players = read_seats(read_toml(config), seat_range(gdef), source)
     dims = parse_over(over or [], gdef, players)
     spent = parse_budget(budget)
     check_optuna()
@@ -164,7 +170,8 @@ def run_tune(
     data = answer_json(setup, dims, budget, found, evidence, spend, search_games, stopped)
     if unchecked:
         data["kits_unchecked"] = unchecked
-    return Tuned(data, found, evidence, stopped, failure, config_text(setup.game, data))
+    base = {**(read_toml(setup.config) if setup.config else {}), **(setup.values or {})}
+    return Tuned(data, found, evidence, stopped, failure, config_text(setup.game, data, base))
 
 
 def space_note(dims: list[Dimension], budget: Budget) -> str | None:

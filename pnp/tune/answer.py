@@ -16,7 +16,7 @@ from pnp.tune.search import Found, Trial, ranking
 from pnp.tune.space import Dimension
 from pnp.tune.targets import SKILL
 from pnp.tune.trial import Setup
-from pnp.tune.verify import RANKING, Evidence, target_json, ties
+from pnp.tune.verify import RANKING, Evidence, evidence_seed, target_json, ties
 
 
 def misses(trial: Trial) -> list[float]:
@@ -133,6 +133,7 @@ def answer_json(
         "best": best.trial.setting if best else None,
         "recommended": [evidence_json(e) for e in evidence],
         "ranking": RANKING,
+        "evidence_seed": evidence_seed(setup.seed),
         "games": {
             "search": search_games,
             "evidence": spend.games - search_games,
@@ -145,7 +146,7 @@ def answer_json(
         out["ties"] = tied
     if found.refused:
         out["refused"] = list(found.refused.values())
-    if setup.skill:
+    if setup.skill or (setup.bot == "mcts" and setup.bot_budget is not None):
         out["bot_budget"] = setup.bot_budget
     if len(setup.targets) > 1:
         out["pareto"] = pareto(found)
@@ -157,19 +158,46 @@ def answer_json(
     return out
 
 
-def config_text(game: str, answer: dict[str, Any]) -> str | None:
+def config_text(
+    game: str, answer: dict[str, Any], base: dict[str, Any] | None = None
+) -> str | None:
     """The best setting as a config file `pnp build --config` and `pnp simulate --config`
-    read; the seat count, which is not a config key, as a comment."""
+    read, the seat count it was tuned for among its keys (`players`), so `pnp simulate
+    --config` plays the answer as it was found; `base`, the keys the tune started from
+    (its own config file's), come first."""
     best = answer.get("best")
     if not best:
         return None
     lines = [f"# pnp tune {game}: {answer['answer']}"]
     lines += [f"#   target: {t['target']}" for t in answer["targets"]]
-    if PLAYERS in best:
-        lines.append(f"# play it with --players {best[PLAYERS]}")
-    elif answer.get("players"):
-        lines.append(f"# tuned for --players {answer['players']}")
     if any(t["metric"] == SKILL for t in answer["targets"]):
         lines.append("# mcts_vs_greedy: an mcts seat against greedy seats")
-    lines += [f"{k} = {toml_literal(v)}" for k, v in config_values(game, best).items()]
+    evidence = replay(game, answer)
+    if evidence:
+        lines.append(f"# its evidence again: {evidence}")
+    keys = {**(base or {}), **config_values(game, best)}
+    seats = best.get(PLAYERS, answer.get("players"))
+    if seats is not None:
+        keys = {PLAYERS: seats, **{k: v for k, v in keys.items() if k != PLAYERS}}
+    lines += [f"{k} = {toml_literal(v)}" for k, v in keys.items()]
     return "\n".join(lines) + "\n"
+
+
+def replay(game: str, answer: dict[str, Any]) -> str | None:
+    """The `pnp simulate` options that play the best setting's evidence again, game for
+    game (with the config file `config_text` writes): its games, the evidence's seed, the
+    bot. None unless the evidence was played whole: with a budget of time, or a tune
+    stopped early, the games that finished need not be the first ones."""
+    recommended = answer.get("recommended")
+    if not recommended or recommended[0]["setting"] != answer.get("best"):
+        return None
+    if "seconds" in answer["budget"] or answer["stopped"] in ("interrupted", "failure"):
+        return None
+    games = recommended[0]["games"]
+    line = (
+        f"pnp simulate {game} --config FILE --games {games} --seed {answer['evidence_seed']} "
+        f"--bot {answer['bot']}"
+    )
+    if answer["bot"] == "mcts" and answer.get("bot_budget"):
+        line += f" --bot-budget {answer['bot_budget']}"
+    return line

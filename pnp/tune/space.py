@@ -122,6 +122,11 @@ def parse_over(texts: list[str], game: GameDef, players: int | None) -> list[Dim
     return dims
 
 
+def names_players(texts: list[str]) -> bool:
+    """Does `--over` name the seat count among its keys?"""
+    return any(PLAYERS in (k.strip() for k in t.partition("=")[0].split(",")) for t in texts)
+
+
 def _known(game: GameDef, key: str) -> None:
     """A one-line error for a key the search cannot vary."""
     tunable = sweep_keys(game)

@@ -119,6 +119,11 @@ def sizes(chosen: list[Candidate], spend: Spend) -> list[tuple[int, int]]:
     return out
 
 
+def evidence_seed(seed: int) -> int:
+    """The master seed the evidence is played on, from the tune's."""
+    return derive_seed(seed, "verify")
+
+
 def verify(
     found: Found, spend: Spend, progress: Progress | None = None
 ) -> tuple[list[Evidence], str | None]:
@@ -133,7 +138,7 @@ def verify(
     stopped = None
     if playing:
         setup = chosen[0].setup
-        seed = derive_seed(setup.seed, "verify")
+        seed = evidence_seed(setup.seed)
 
         def told(games: int) -> None:
             if progress:
