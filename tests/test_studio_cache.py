@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -29,8 +30,10 @@ from studio_client import ADDRESS, login, studio, wait
 import pnp.studio.server
 from pnp.errors import PnpError
 from pnp.studio import app as studio_app
+from pnp.studio import jobs as jobs_module
 from pnp.studio.app import Settings, create_app
 from pnp.studio.cache import FORMAT, MARK, TAG, Cache, claim_root
+from pnp.studio.jobs import Jobs
 
 ED = "exploding-dice"
 BC = "building-community"
@@ -378,3 +381,65 @@ def test_a_closed_studio_leaves_the_next_one_in_the_process_a_working_forkserver
         proc.join(BOUND)
         assert proc.exitcode == 0
         jobs.close()
+
+
+class _Stubborn:
+    """A job process that ignores SIGTERM (busy in C code, or its handler stuck): only a
+    SIGKILL ends it. Records how long the studio waited on it."""
+
+    def __init__(self) -> None:
+        self.waited = 0.0
+        self.killed = False
+
+    def terminate(self) -> None:
+        pass
+
+    def join(self, timeout: float | None = None) -> None:
+        self.waited += LONG if timeout is None else timeout
+
+    def is_alive(self) -> bool:
+        return not self.killed
+
+    def kill(self) -> None:
+        self.killed = True
+
+
+LONG = 3600.0  # s: what waiting on a process that never ends "costs" `_Stubborn`
+
+
+def test_a_studio_with_a_job_that_ignores_sigterm_kills_it_within_a_second(tmp_path):
+    """Issue 40: a used studio must stop in under a second, whatever its jobs do with
+    SIGTERM; the wall time is `make bench`'s (`studio_stop_seconds`)."""
+    jobs = Jobs(Cache(tmp_path / "cache", 500 * MB), 2)
+    stubborn = [_Stubborn(), _Stubborn()]
+    jobs._processes.update(stubborn)
+    jobs.close()
+    assert all(p.killed for p in stubborn)
+    assert sum(p.waited for p in stubborn) < 1.0
+
+
+def test_the_stop_kills_a_child_of_ours_that_ignores_sigterm_at_its_deadline():
+    """The forkserver's end (`_reap`): SIGTERM ignored, SIGKILL at the deadline."""
+    code = "import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); " \
+           "print(flush=True); time.sleep(600)"  # fmt: skip
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"\n"  # SIGTERM ignored now
+        os.kill(proc.pid, signal.SIGTERM)
+        assert jobs_module._reap(proc.pid, time.monotonic() + 0.05) == -signal.SIGKILL
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        proc.stdout.close()
+
+
+def test_the_stop_collects_a_child_that_ended_on_sigterm_with_its_signal():
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        os.kill(proc.pid, signal.SIGTERM)
+        assert jobs_module._reap(proc.pid, time.monotonic() + BOUND) == -signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
