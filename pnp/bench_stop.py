@@ -79,6 +79,7 @@ def stop_seconds(args: tuple[str, ...], cpu: float, workers: int) -> float | Non
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        # in the measured child only, before pnp runs: Ctrl-C as a terminal would give it
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:

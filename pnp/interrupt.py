@@ -1,7 +1,7 @@
 """Ctrl-C and SIGTERM: one way to stop a command, and one way for it to end.
 
 Every signal handler pnp installs is here: the command line's, a simulation run's, a
-report's and a simulation worker's.
+report's, a simulation worker's and the timers' (`alarm`).
 
 A command stops on Ctrl-C (SIGINT) or SIGTERM alike: the first raises KeyboardInterrupt
 (or, while a simulation runs, asks it to stop: `RunStop`), the clean-up runs
@@ -20,6 +20,10 @@ finished ones are reported; a second stops at once. A stop never cuts a tally in
 code that adds one up runs inside `unbroken`, where no handler here raises. A long tree
 search (`searching`) is not waited for, even on the first stop. Workers leave both
 signals to their parent (`worker_signals`).
+
+Timers: `alarm` raises an exception in a block that runs past its time (the Dask
+scheduler's wait, `pnp tune`'s hard stop); alarms nest, and a timer someone else set
+keeps its time. `raising_on_stop` makes a run's stop end a wait that cannot poll.
 
 `held` is for C code that calls back into Python and swallows exceptions raised there
 (cairo turns a KeyboardInterrupt in its write callback into CAIRO_STATUS_WRITE_ERROR):
@@ -384,3 +388,71 @@ def worker_signals(halt: Any) -> None:
 
     signal.signal(signal.SIGINT, stop_search)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+@contextmanager
+def raising_on_stop(run: RunStop) -> Iterator[None]:
+    """Around a wait that cannot poll the run's count (reaching a Dask scheduler): a stop,
+    which `run` only counts, raises KeyboardInterrupt in the block as well (Dask's wait
+    answers it by cancelling). On the signal `run` took: Ctrl-C, or SIGTERM in a background
+    job whose Ctrl-C is ignored; nothing is taken off the main thread."""
+    taken: dict[int, Handler] = {}
+    for signum in run._taken:
+        counting = signal.getsignal(signum)
+        if callable(counting):
+            taken[signum] = counting
+            signal.signal(signum, _raising(counting))
+    try:
+        if run.count:  # it came before this handler did
+            raise KeyboardInterrupt
+        yield
+    finally:
+        for signum, counting in taken.items():
+            signal.signal(signum, counting)
+
+
+def _raising(counting: Handler) -> Handler:
+    def stop(signum: int, frame: types.FrameType | None) -> None:
+        counting(signum, frame)  # noted as the run's stop, so it ends as one
+        raise KeyboardInterrupt
+
+    return stop
+
+
+@contextmanager
+def alarm(seconds: float | None, exc: type[BaseException]) -> Iterator[None]:
+    """Raise `exc` in the block once it has run `seconds` (at once if 0 or less; never if
+    None): a timer signal, so it reaches Python code wherever it is. Main thread of a
+    POSIX system only (elsewhere the block runs to its end).
+
+    An alarm in an alarm rings at the earlier of the two times, with the exception of the
+    one due; one set by other code (a test runner's timeout) is called at its own time
+    and given back the time it had left after the block."""
+    if seconds is None or not _main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    began = time.monotonic()
+    due = began + seconds
+    previous = signal.getsignal(signal.SIGALRM)
+    left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+    outer = began + left if left > 0 else None  # when the timer set before ours is due
+    calls_outer = outer is not None and callable(previous) and outer < due
+
+    def ring(signum: int, frame: types.FrameType | None) -> None:
+        nonlocal calls_outer, outer
+        if not calls_outer or not callable(previous):
+            raise exc
+        calls_outer, outer = False, None  # the outer timer's turn; then ours, if it returns
+        signal.setitimer(signal.ITIMER_REAL, max(1e-3, due - time.monotonic()))
+        previous(signum, frame)
+
+    signal.signal(signal.SIGALRM, ring)
+    try:
+        next_due = outer if calls_outer and outer is not None else due
+        signal.setitimer(signal.ITIMER_REAL, max(1e-3, next_due - time.monotonic()))
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer is not None:  # the outer timer has not rung: its time left is given back
+            signal.setitimer(signal.ITIMER_REAL, max(1e-3, outer - time.monotonic()))

@@ -8,11 +8,14 @@ by watching what the command has done so far (never by sleeping).
 
 from __future__ import annotations
 
+import ctypes
 import io
 import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 import types
 from pathlib import Path
 
@@ -252,3 +255,100 @@ def test_all_the_waits_of_one_test_share_one_deadline():
     until(lambda: True)  # a wait that ends in time takes nothing from the others
     with pytest.raises(pytest.fail.Exception, match="the test's 0.2 s for all its waits"):
         until(lambda: False, guard=60, waiting_for="nothing")
+
+
+# --- timers and waits that cannot poll (`alarm`, `raising_on_stop`) -----------------------
+
+LONG = 60.0  # s: a sleep the alarm must cut; were it not cut, the test would hang this long
+
+
+class Outer(Exception):
+    pass
+
+
+class Inner(Exception):
+    pass
+
+
+def test_an_alarm_raises_its_exception_in_a_block_that_runs_past_its_time():
+    with pytest.raises(Inner), interrupt.alarm(0.01, Inner):
+        time.sleep(LONG)
+    assert signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_an_alarm_of_none_or_off_the_main_thread_never_rings():
+    with interrupt.alarm(None, Inner):
+        assert signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
+    seen: list[object] = []
+
+    def elsewhere() -> None:
+        with interrupt.alarm(0.0, Inner):
+            seen.append(signal.getitimer(signal.ITIMER_REAL))
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join(LONG)
+    assert seen == [(0.0, 0.0)]
+
+
+def test_an_outer_alarm_due_first_rings_with_its_own_exception_in_an_inner_one():
+    with pytest.raises(Outer), interrupt.alarm(0.01, Outer), interrupt.alarm(LONG, Inner):
+        time.sleep(LONG)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_an_inner_alarm_gives_the_outer_one_its_time_back():
+    with pytest.raises(Outer), interrupt.alarm(0.2, Outer):
+        with pytest.raises(Inner), interrupt.alarm(0.01, Inner):
+            time.sleep(LONG)
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 0 < left <= 0.2
+        time.sleep(LONG)
+
+
+def test_an_alarm_keeps_a_timer_set_by_other_code():
+    """A test runner's timeout, say: its handler and its time left survive the block."""
+    rung: list[int] = []
+
+    def theirs(signum: int, frame: object) -> None:
+        rung.append(signum)
+
+    before = signal.signal(signal.SIGALRM, theirs)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, LONG)
+        with pytest.raises(Inner), interrupt.alarm(0.01, Inner):
+            time.sleep(LONG)
+        assert signal.getsignal(signal.SIGALRM) is theirs
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 0 < left <= LONG
+        assert rung == []
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def test_another_timer_due_first_is_called_then_the_alarm_still_rings():
+    rung: list[int] = []
+    before = signal.signal(signal.SIGALRM, lambda signum, frame: rung.append(signum))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.01)
+        with pytest.raises(Inner), interrupt.alarm(0.05, Inner):
+            time.sleep(LONG)  # their handler returns: the sleep goes on until ours
+        assert rung == [signal.SIGALRM]
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def test_a_stop_during_a_wait_that_cannot_poll_raises_and_counts(ctrl_c_raises):
+    with interrupt.RunStop(ctypes.c_bool(False)) as run:
+        handler = signal.getsignal(signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt), interrupt.raising_on_stop(run):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(LONG)
+        assert run.count == 1 and run.halt.value
+        assert signal.getsignal(signal.SIGINT) == handler  # the run's counting handler again
+        with pytest.raises(KeyboardInterrupt), interrupt.raising_on_stop(run):
+            pass  # the run was stopped before the wait began: it is not begun

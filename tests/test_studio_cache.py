@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -29,8 +30,10 @@ from studio_client import ADDRESS, login, studio, wait
 import pnp.studio.server
 from pnp.errors import PnpError
 from pnp.studio import app as studio_app
+from pnp.studio import jobs as jobs_module
 from pnp.studio.app import Settings, create_app
 from pnp.studio.cache import FORMAT, MARK, TAG, Cache, claim_root
+from pnp.studio.jobs import Jobs
 
 ED = "exploding-dice"
 BC = "building-community"
@@ -378,3 +381,105 @@ def test_a_closed_studio_leaves_the_next_one_in_the_process_a_working_forkserver
         proc.join(BOUND)
         assert proc.exitcode == 0
         jobs.close()
+
+
+class _Clock:
+    """`time` for `pnp.studio.jobs`: seconds pass only when the studio waits, so what it
+    waits in all is counted, not the machine's speed."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class _Stubborn:
+    """A job process that ignores SIGTERM (busy in C code, or its handler stuck): only a
+    SIGKILL ends it; waiting on it takes the whole time given."""
+
+    def __init__(self, clock: _Clock) -> None:
+        self.clock = clock
+        self.killed = False
+
+    def terminate(self) -> None:
+        pass
+
+    def join(self, timeout: float | None = None) -> None:
+        self.clock.now += BOUND if timeout is None else timeout
+
+    def is_alive(self) -> bool:
+        return not self.killed
+
+    def kill(self) -> None:
+        self.killed = True
+
+
+def _ignores_sigterm() -> subprocess.Popen[bytes]:
+    """A child of this process that ignores SIGTERM (it is ready once it has said so)."""
+    code = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); " \
+           "print(flush=True); time.sleep(600)"  # fmt: skip
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline() == b"\n"
+    return proc
+
+
+def test_a_used_studio_whose_processes_ignore_sigterm_stops_at_once(tmp_path, monkeypatch):
+    """Issue 40: a used studio stops in under a second, whatever its job processes and its
+    forkserver do with SIGTERM: both are killed, with under a second waited in all. (The
+    wall time of a real stop is `make bench`'s: `studio_stop_seconds`.)"""
+    from multiprocessing import forkserver
+
+    clock = _Clock()
+    monkeypatch.setattr(jobs_module, "time", clock)
+    jobs = Jobs(Cache(tmp_path / "cache", 500 * MB), 2)
+    running = [_Stubborn(clock), _Stubborn(clock)]
+    jobs._processes.update(running)
+    server = _ignores_sigterm()  # the forkserver, as the studio's record names it
+    alive_r, alive_w = os.pipe()
+    record = forkserver._forkserver
+    monkeypatch.setattr(record, "_forkserver_pid", server.pid)
+    monkeypatch.setattr(record, "_forkserver_alive_fd", alive_w)
+    monkeypatch.setattr(record, "_forkserver_address", None)
+    try:
+        began = clock.now
+        jobs.close()
+        waited = clock.now - began
+    finally:
+        os.close(alive_r)
+        if record._forkserver_pid is not None:
+            os.close(alive_w)
+        if server.poll() is None:
+            server.kill()
+        server.wait()
+        server.stdout.close()
+    assert all(p.killed for p in running)
+    assert record._forkserver_pid is None  # killed, collected and forgotten
+    assert waited < 1.0
+
+
+def test_the_stop_kills_a_child_of_ours_that_ignores_sigterm_at_its_deadline():
+    """The forkserver's end (`_reap`): SIGTERM ignored, SIGKILL at the deadline."""
+    proc = _ignores_sigterm()
+    try:
+        os.kill(proc.pid, signal.SIGTERM)
+        assert jobs_module._reap(proc.pid, time.monotonic() + 0.05) == -signal.SIGKILL
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        proc.stdout.close()
+
+
+def test_the_stop_collects_a_child_that_ended_on_sigterm_with_its_signal():
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        os.kill(proc.pid, signal.SIGTERM)
+        assert jobs_module._reap(proc.pid, time.monotonic() + BOUND) == -signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()

@@ -11,7 +11,7 @@ lost with a worker could not be rebuilt. A worker unpickles a job once (`load_jo
 
 Reaching the scheduler and waiting for a worker take at most `--scheduler-timeout` seconds
 (a day at most: `check_timeout`), and Ctrl-C or SIGTERM ends that wait at once
-(`_waiting`), however long it was to be.
+(`pnp.interrupt.raising_on_stop`), however long it was to be.
 
 At connect every worker is asked which pnp it has (`importlib.metadata` run on the worker):
 a worker without pnp, or with another version, refuses the run with one line, since it
@@ -27,17 +27,15 @@ import multiprocessing
 import os
 import pickle
 import signal
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from pnp import DISTRIBUTION
 from pnp.errors import PnpError
-from pnp.interrupt import RunStop
+from pnp.interrupt import RunStop, alarm, raising_on_stop
 from pnp.sim.merge import JobTally, Task, grid_tasks
 from pnp.sim.metrics import Accumulator
 from pnp.sim.worker import JobData, load_job_data, play_chunk
@@ -120,7 +118,7 @@ def play_on_dask(
     check_timeout(timeout)
     with ExitStack() as stack:
         try:
-            with _waiting(ctrl_c):
+            with raising_on_stop(ctrl_c):
                 client, stop_now = stack.enter_context(connect(scheduler, timeout, workers))
         except KeyboardInterrupt:  # while the cluster was reached: no game was played
             return None
@@ -133,58 +131,10 @@ def play_on_dask(
         return failure
 
 
-@contextmanager
-def _waiting(ctrl_c: RunStop) -> Iterator[None]:
-    """Around the waits for the cluster (reach the scheduler, find a worker): Ctrl-C and
-    SIGTERM, which the run's handler only counts (games stop between chunks), raise
-    KeyboardInterrupt here, which Dask's wait turns into a cancel. Ctrl-C left ignored (a
-    background job) stays ignored; SIGTERM then stops the command as usual."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    counting = signal.getsignal(signal.SIGINT)
-    if not callable(counting):
-        yield
-        return
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        counting(signum, frame)  # noted as the run's stop, so it ends as one
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, stop)
-    try:
-        if ctrl_c.count:  # it came before this handler did
-            raise KeyboardInterrupt
-        yield
-    finally:
-        signal.signal(signal.SIGINT, counting)
-
-
 class _TimedOut(KeyboardInterrupt):
     """The wait for a scheduler ran past its timeout: raised in the wait as Ctrl-C is,
     which Dask's wait answers by cancelling it (a server that accepts the connection and
     never answers is waited for without end by Dask's own timeout)."""
-
-
-@contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    """`_TimedOut` in the block once it has run `seconds` (a timer signal: only in the
-    main thread, and only where nothing else uses that signal)."""
-    main = threading.current_thread() is threading.main_thread()
-    if not main or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None):
-        yield
-        return
-
-    def ring(signum: int, frame: FrameType | None) -> None:
-        raise _TimedOut
-
-    signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 def _stop_now(client: Client, cluster: Any) -> Callable[[], None]:
@@ -238,7 +188,7 @@ def connect(
         else:
             target = scheduler
         try:
-            with _deadline(timeout + GRACE):
+            with alarm(timeout + GRACE, _TimedOut):
                 client = distributed.Client(target, timeout=timeout, set_as_default=False)
         except BaseException as exc:
             _abandon(distributed.Client, exc)

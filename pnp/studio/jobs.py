@@ -4,7 +4,8 @@ server's event loop, at most `slots` at a time; the rest wait in order.
 A task's process is forked from a warm server process (multiprocessing's forkserver, with
 pnp imported once), so starting one costs milliseconds, and it can be stopped: cancelling
 sends SIGTERM (pnp's Ctrl-C: a simulation stops between games, a build rolls its staging
-back) and, if the process has not ended a second later, SIGKILL. A finished result is kept
+back) and, if the process has not ended a second later, SIGKILL; when the studio stops,
+its processes and the forkserver get `STOP_WAIT` in all. A finished result is kept
 in the cache under the hash of its request, so the same request later is answered at once;
 identical requests in flight wait for the first instead of running twice.
 """
@@ -31,6 +32,7 @@ from pnp.studio.cache import Cache, CacheError, key_of
 
 STATES = ("queued", "running", "done", "failed", "cancelled")
 GRACE = 1.0  # seconds a cancelled process has to end before it is killed
+STOP_WAIT = 0.3  # seconds, in all, that our processes have to end when the studio stops
 MAX_JOBS_KEPT = 500  # finished jobs remembered (their files stay in the cache)
 
 
@@ -339,7 +341,9 @@ class Jobs:
     # --- the end ----------------------------------------------------------------------
 
     def close(self) -> None:
-        """Stop every job now (the server is stopping): SIGTERM, then SIGKILL."""
+        """Stop every job now (the server is stopping): SIGTERM, then SIGKILL for what has
+        not ended within `STOP_WAIT`, the forkserver included, so the studio's stop is
+        bounded whatever a process does with SIGTERM."""
         self._closed = True
         for job in list(self.jobs.values()):
             if job.state in ("queued", "running"):
@@ -348,21 +352,22 @@ class Jobs:
             procs = list(self._processes)
         for proc in procs:
             proc.terminate()
-        deadline = time.monotonic() + 0.5
+        deadline = time.monotonic() + STOP_WAIT
         for proc in procs:
             proc.join(max(0.0, deadline - time.monotonic()))
             if proc.is_alive():
                 proc.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._checks.shutdown(wait=False, cancel_futures=True)
-        _stop_forkserver()
+        _stop_forkserver(deadline)
 
 
-def _stop_forkserver() -> None:
-    """End the forkserver with the server. While it still warms up, a runner thread that
-    asked it for a task process waits for its answer, and Python waits for that thread
-    before it exits: Ctrl-C just after the first request took as long as the warm-up (20 s
-    on a loaded machine). Its end answers the thread with an error, and the exit goes on.
+def _stop_forkserver(deadline: float) -> None:
+    """End the forkserver with the server (SIGKILL if it is still there at `deadline`).
+    While it still warms up, a runner thread that asked it for a task process waits for
+    its answer, and Python waits for that thread before it exits: Ctrl-C just after the
+    first request took as long as the warm-up (20 s on a loaded machine). Its end answers
+    the thread with an error, and the exit goes on.
 
     The ended server is reaped and forgotten here: a record left pointing at a dying
     process made the next server in this process (a test's) find it "alive" and send its
@@ -376,7 +381,7 @@ def _stop_forkserver() -> None:
             return
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
-        _reap(pid)
+        _reap(pid, deadline)
         with contextlib.suppress(OSError):
             os.close(server._forkserver_alive_fd)
         address = server._forkserver_address
@@ -388,22 +393,24 @@ def _stop_forkserver() -> None:
         server._forkserver_pid = None
 
 
-def _reap(pid: int, grace: float = 2.0) -> None:
-    """Wait for `pid` to end (SIGKILL after `grace` seconds) and collect its status."""
-    deadline = time.monotonic() + grace
+def _reap(pid: int, deadline: float) -> int | None:
+    """Wait for our child `pid` to end, SIGKILL it at `deadline` (a `time.monotonic()`
+    time), and collect it: its exit code (minus the signal that ended it), or None if it
+    was not ours to collect."""
     while True:
         try:
-            done, _ = os.waitpid(pid, os.WNOHANG)
+            done, status = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
-            return  # not ours, or collected already
+            return None  # not ours, or collected already
         if done:
-            return
-        if time.monotonic() > deadline:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() >= deadline:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-            return
+            try:
+                return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            except ChildProcessError:
+                return None
         time.sleep(0.01)
 
 

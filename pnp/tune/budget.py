@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import math
 import re
-import signal
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from pnp.errors import PnpError
+from pnp.interrupt import alarm
 
 SEARCH_SHARE = 0.6
 MIN_GAMES = 200
@@ -116,29 +115,11 @@ def _amount(text: str, digits: str, unit: str) -> Budget:
 @contextmanager
 def hard_stop(deadline: float | None) -> Iterator[None]:
     """Raise `TimeUp` in the block at `deadline` (a `time.monotonic()` time; at once if it
-    is past): for a preparation or a round that the softer stops did not end. An alarm, so
-    it reaches Python code wherever it is; on the main thread of a POSIX system only
-    (elsewhere the block runs to its end)."""
-    usable = (
-        deadline is not None
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
+    is past): for a preparation or a round that the softer stops did not end. An alarm
+    (`pnp.interrupt.alarm`), so it reaches Python code wherever it is; on the main thread
+    of a POSIX system only (elsewhere the block runs to its end)."""
+    with alarm(None if deadline is None else deadline - time.monotonic(), TimeUp):
         yield
-        return
-    assert deadline is not None
-
-    def expire(signum: int, frame: object) -> None:
-        raise TimeUp
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, max(1e-3, deadline - time.monotonic()))
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass
