@@ -150,7 +150,7 @@ def test_the_kit_pdf_prints_every_name_on_the_board_page(kit_dir):
         (board,) = [
             pg
             for pg in pdf.pages
-            if " Board page " in pg.within_bbox((0, 0, pg.width, 40)).extract_text()
+            if " Board " in pg.within_bbox((0, 0, pg.width, 40)).extract_text()
         ]
         words = {w["text"] for w in board.extract_words()}
     cells = hexgrid.board(3)
