@@ -18,7 +18,7 @@ help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # The install compiles these (see pyproject.toml): a change rebuilds them.
-COMPILED := pnp/_twister.h pnp/_seed.h pnp/_genrand_init.h pnp/_seed_text.h pnp/_uct.h pnp/_seam.h pnp/games/parcheesi/_kernel.c pnp/games/parcheesi/_tree.h pnp/games/desert_home/_kernel.c pnp/games/desert_home/_tree.h \
+COMPILED := pnp/play/_twister.h pnp/play/_seed.h pnp/play/_genrand_init.h pnp/play/_seed_text.h pnp/play/_uct.h pnp/play/_seam.h pnp/games/parcheesi/_kernel.c pnp/games/parcheesi/_tree.h pnp/games/desert_home/_kernel.c pnp/games/desert_home/_tree.h \
 	pnp/games/home_in_one_piece/_kernel.c pnp/games/home_in_one_piece/_greedy.h pnp/games/home_in_one_piece/_tree.h \
 	pnp/games/building_community/_search.c pnp/games/building_community/_tree.h \
 	pnp/games/exploding_dice/_kernel.c pnp/games/exploding_dice/_tree.h
@@ -90,7 +90,7 @@ golden: $(STAMP) ## Regenerate the golden SVG and data files after a deliberate 
 	$(BIN)/pytest tests/test_golden.py --update-golden $(ONE_GAME)
 
 conformance: $(STAMP) ## Regenerate tests/conformance/ from the cases in it (GAME=slug for one; review the diff!)
-	$(BIN)/python -m pnp.conformance_data $(or $(GAME),all)
+	$(BIN)/python -m pnp.reference.conformance_data $(or $(GAME),all)
 
 # The documentation site: docs/ and mkdocs.yml, with the command-line reference generated
 # from `pnp --help` and the library reference from docstrings. --strict: a broken link, a

@@ -4,12 +4,12 @@ The signal handlers go in before the command line is imported (its libraries tak
 while to load), and a Ctrl-C or SIGTERM that comes while pnp is loading is held until it
 has loaded (C extensions such as numpy print a KeyboardInterrupt that hits their import as a
 traceback of their own); it then ends like any other: one line, exit 130 or 143 (see
-`pnp.interrupt`).
+`pnp.runtime.interrupt`).
 """
 
 from __future__ import annotations
 
-from pnp import interrupt
+from pnp.runtime import interrupt
 
 
 def main() -> None:

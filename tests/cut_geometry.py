@@ -15,7 +15,7 @@ from ezdxf.math import bulge_to_arc
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from pnp.scene import Component
+from pnp.draw.scene import Component
 from pnp.testing.svg import Arc3, svg_subpath_points
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from pnp.config import split_config
-from pnp.gamedef import cutoffs, ratios, totals
+from pnp.contract.config import split_config
+from pnp.contract.gamedef import cutoffs, ratios, totals
 from pnp.games import get_game
 from pnp.sim.metrics import summary
 from pnp.sim.runner import Job, RunResult

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pnp.gamedef import GameDef
+from pnp.contract.gamedef import GameDef
 
 
 def initials(slug: str) -> str:

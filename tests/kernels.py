@@ -1,4 +1,4 @@
-"""Test helpers for the compiled implementations a game attaches through `pnp.fastpath`,
+"""Test helpers for the compiled implementations a game attaches through `pnp.play.fastpath`,
 through its public seam API (`attached`, `replaced`)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import dataclasses
 from contextlib import AbstractContextManager
 from typing import Any
 
-from pnp import fastpath
+from pnp.play import fastpath
 
 
 def kernel_of(kind: type) -> fastpath.Implementation:

@@ -20,7 +20,7 @@ from typing import NoReturn
 
 import pytest
 
-from pnp.bench_stop import children, cpu_seconds  # noqa: F401 - the tests read /proc as the bench does
+from pnp.bench.stop import children, cpu_seconds  # noqa: F401 - the tests read /proc as the bench does
 
 ROOT = Path(__file__).resolve().parents[1]
 GUARD = 60.0  # seconds: only there so a broken pnp fails a test instead of hanging it

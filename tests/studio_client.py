@@ -22,7 +22,7 @@ import httpx2 as httpx
 from cli_run import pnp
 from starlette.testclient import TestClient
 
-from pnp.params import toml_literal
+from pnp.contract.params import toml_literal
 from pnp.studio.app import Settings, create_app
 
 JOB_WAIT = 120.0  # seconds: only there so a broken studio fails a test instead of hanging it

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.atomic import (
+from pnp.runtime.atomic import (
     check_user_file,
     is_null_device,
     output_folder,
@@ -17,7 +17,7 @@ from pnp.atomic import (
     write_text,
     write_user_file,
 )
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 
 
 def test_write_replaces_whole_file_and_leaves_no_temporary(tmp_path):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from pnp.build import check_game
-from pnp.errors import PnpError
 from pnp.games import built_in_slugs
+from pnp.runtime.errors import PnpError
 from pnp.testing.bad_input import check_build_leaves_nothing, check_never_crashes, nested
 
 GAMES = list(built_in_slugs())

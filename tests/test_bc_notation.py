@@ -20,16 +20,16 @@ from cli_run import one_error_line, pnp, run
 
 from geometry import hexgrid
 from pnp.build import build_game, kit_pages, make_kit
-from pnp.errors import PnpError
+from pnp.contract.palette import ink
+from pnp.draw.kit import PrintParams
+from pnp.draw.render.svg import component_svg
 from pnp.games.building_community import rules
 from pnp.games.building_community.board import NAME_INK
 from pnp.games.building_community.diagrams import HIGHLIGHT_LINE, draw_line
 from pnp.games.building_community.model import play_model
 from pnp.games.building_community.notation import cell_named, label
 from pnp.games.building_community.params import BuildingCommunityParams
-from pnp.kit import PrintParams
-from pnp.palette import ink
-from pnp.render.svg import component_svg
+from pnp.runtime.errors import PnpError
 
 SLUG = "building-community"
 NS = "{http://www.w3.org/2000/svg}"

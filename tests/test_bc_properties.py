@@ -14,8 +14,8 @@ from pnp.games.building_community import engine, rules
 from pnp.games.building_community.model import play_model
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.games.building_community.rules import PASS, End
-from pnp.state import CHANCE, TERMINAL
-from pnp.state import State as GameState
+from pnp.play.state import CHANCE, TERMINAL
+from pnp.play.state import State as GameState
 
 SOME = settings(max_examples=25, deadline=None)
 

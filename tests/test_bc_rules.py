@@ -18,13 +18,13 @@ import random
 import pytest
 
 from geometry import hexgrid
-from pnp.errors import PnpError
+from pnp.contract.params import validate_params
 from pnp.games.building_community import engine, rules
 from pnp.games.building_community.bots import make_bot
 from pnp.games.building_community.model import play_model
 from pnp.games.building_community.params import BuildingCommunityParams, validate
 from pnp.games.building_community.rules import PASS, End, Move
-from pnp.params import validate_params
+from pnp.runtime.errors import PnpError
 
 LETTERS = "RBY"
 

@@ -14,7 +14,6 @@ from cli_run import bad_config_error, one_error_line, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp import conformance, progress
 from pnp.games.building_community import checks as bc_checks
 from pnp.games.building_community import engine, rules, solver
 from pnp.games.building_community.engine import fast_board
@@ -24,6 +23,8 @@ from pnp.games.building_community.params import (
     STORED_POSITIONS,
     BuildingCommunityParams,
 )
+from pnp.reference import conformance
+from pnp.runtime import progress
 
 
 def replays_to_a_win(model, players: int, line) -> bool:

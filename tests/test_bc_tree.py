@@ -1,4 +1,4 @@
-"""Building Community's compiled tree search (`_tree.h` over `pnp/_uct.h`,
+"""Building Community's compiled tree search (`_tree.h` over `pnp/play/_uct.h`,
 `playout.tree_search`) is the readable one (`MctsBot(compiled=False).search`), draw for draw.
 
 From positions of every kind (the start, the middle, a few turns before a win, a stuck
@@ -22,12 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kernels import with_hook
 
-from pnp import fastpath
 from pnp.games import get_game
 from pnp.games.building_community import engine as bc_engine
 from pnp.games.building_community import playout as bc_playout
 from pnp.games.building_community import rules
-from pnp.mcts import EXPLORATION, PLAYOUT_TURNS, MctsBot
+from pnp.play import fastpath
+from pnp.play.mcts import EXPLORATION, PLAYOUT_TURNS, MctsBot
 from pnp.sim.command import run_simulation
 from pnp.sim.seats import Lineup, play_lineup
 

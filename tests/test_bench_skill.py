@@ -1,12 +1,12 @@
-"""The skill table of `make bench` (`pnp.bench_skill`): its verdicts on hand-made tallies,
+"""The skill table of `make bench` (`pnp.bench.skill`): its verdicts on hand-made tallies,
 and a real (tiny) match, whose seats and seeds are the ones the table claims."""
 
 from __future__ import annotations
 
 import pytest
 
-from pnp import bench_skill
-from pnp.bench_skill import SkillRow, Tally
+from pnp.bench import skill as bench_skill
+from pnp.bench.skill import SkillRow, Tally
 from pnp.sim.intervals import wilson
 
 

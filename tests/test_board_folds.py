@@ -14,10 +14,10 @@ from shapely.geometry import LineString, Point, Polygon, box
 
 from geometry.folding import FoldPlan
 from pnp.build import make_kit
-from pnp.checks import check_fold_crossings, scene_checks
-from pnp.errors import PnpError
+from pnp.draw.checks import check_fold_crossings, scene_checks
+from pnp.draw.scene import Shape
 from pnp.games.exploding_dice.params import ExplodingDiceParams
-from pnp.scene import Shape
+from pnp.runtime.errors import PnpError
 
 SIZES = range(2, 17, 2)  # n: even, 2 to 16 (pnp params exploding-dice)
 

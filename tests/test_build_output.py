@@ -92,7 +92,7 @@ def test_a_simulated_report_joins_the_gallery(capsys, tmp_path):
 def _hairlines(pdf_path: Path) -> int:
     import pdfplumber
 
-    from pnp.scene import PT_PER_MM
+    from pnp.draw.scene import PT_PER_MM
 
     with pdfplumber.open(pdf_path) as pdf:
         return sum(

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from reportlab.pdfbase import pdfmetrics
 from shapely.geometry import Polygon, box
 
-from pnp.cards import (
+from pnp.draw.cards import (
     CardFormat,
     card_back,
     fit_text_card,
@@ -26,11 +26,11 @@ from pnp.cards import (
     split_title,
     tin_fit_radius,
 )
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import Component, Text
+from pnp.draw.text import font_name, string_width
 from pnp.games.exploding_dice.cards import exploding_dice_cards
 from pnp.games.exploding_dice.params import ExplodingDiceParams
-from pnp.kit import PrintParams
-from pnp.scene import Component, Text
-from pnp.text import font_name, string_width
 
 CARD_W, CARD_H = 84.0, 54.0  # 85 x 55 cleared the tin by 0.25 mm only (issue 17)
 BLEED = 3.0
@@ -400,7 +400,7 @@ def test_any_text_stays_in_the_safe_zone_or_is_reported(words, bullets):
 
 
 def test_svg_text_positions_inside_the_trim(decks):
-    from pnp.render.svg import component_svg
+    from pnp.draw.render.svg import component_svg
 
     card = decks["default"][0][2]
     root = ET.fromstring(component_svg(card))

@@ -8,19 +8,19 @@ from shapely.geometry import LineString
 from geometry.folding import container
 from geometry.intersections import Entry
 from geometry.shapes import rounded_rect
-from pnp.checks import (
+from pnp.contract.palette import INKS
+from pnp.draw.checks import (
     check_cut_outlines,
     check_fits,
     check_narrowest_web,
     check_on_background,
     check_palette,
 )
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import CUT_STYLE, Component, Shape
 from pnp.games.exploding_dice.board import board
 from pnp.games.exploding_dice.checks import check_arrows, check_board_folds, check_dice_count
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
-from pnp.kit import PrintParams
-from pnp.palette import INKS
-from pnp.scene import CUT_STYLE, Component, Shape
 
 TIN = container(91.5, 56.9, 14.0)  # the contest tin, from the spec
 
@@ -135,7 +135,7 @@ def test_narrowest_web_is_measured_on_the_part_that_is_cut():
 
 
 def test_contrast_ratio_is_wcag():
-    from pnp.colour import contrast_ratio
+    from pnp.draw.colour import contrast_ratio
 
     assert contrast_ratio("#000000", "#FFFFFF") == pytest.approx(21.0)
     assert contrast_ratio("#000000", "#000000") == pytest.approx(1.0)
@@ -143,7 +143,7 @@ def test_contrast_ratio_is_wcag():
 
 
 def _fold_on(fill: str, *, halo: bool) -> Component:
-    from pnp.scene import SCORE_STYLE, Style, shown_on
+    from pnp.draw.scene import SCORE_STYLE, Style, shown_on
 
     c = Component("piece", "piece", 20, 40)
     c.add(Shape(rounded_rect(0, 0, 20, 40, 1), style=Style(fill=fill, stroke=None)))
@@ -155,7 +155,7 @@ def _fold_on(fill: str, *, halo: bool) -> Component:
 
 @pytest.mark.parametrize("fill, bad", [("#000000", True), ("#0072B2", False), ("#FFFFFF", False)])
 def test_a_fold_that_vanishes_into_its_face_is_an_error(fill, bad):
-    from pnp.checks import check_guide_contrast
+    from pnp.draw.checks import check_guide_contrast
 
     found = check_guide_contrast(_fold_on(fill, halo=False))
     assert [f.level for f in found] == (["error"] if bad else [])
@@ -164,7 +164,7 @@ def test_a_fold_that_vanishes_into_its_face_is_an_error(fill, bad):
 
 
 def test_a_halo_under_the_fold_makes_it_show_and_keeps_its_machine_colour():
-    from pnp.checks import check_guide_contrast
+    from pnp.draw.checks import check_guide_contrast
 
     c = _fold_on("#000000", halo=True)
     assert check_guide_contrast(c) == []
@@ -177,7 +177,7 @@ def test_a_halo_under_the_fold_makes_it_show_and_keeps_its_machine_colour():
 def test_a_fold_down_a_gap_between_the_dice_shows_on_a_halo_along_it():
     """An 8 x 8 board folds down the gaps between its dice, across the grid lines: each
     fold stays one score line and shows on a white halo under its whole length."""
-    from pnp.checks import check_fold_crossings, check_guide_contrast
+    from pnp.draw.checks import check_fold_crossings, check_guide_contrast
 
     c = board(ExplodingDiceParams(n=8), PrintParams())
     assert check_guide_contrast(c) == [] and check_fold_crossings(c) == []
@@ -190,8 +190,8 @@ def test_a_fold_down_a_gap_between_the_dice_shows_on_a_halo_along_it():
 
 
 def test_a_cut_along_a_pieces_edge_shows_by_the_edge_but_a_hole_inside_must_show_itself():
-    from pnp.checks import check_guide_contrast
-    from pnp.scene import INNER_CUT_STYLE, Style, circle
+    from pnp.draw.checks import check_guide_contrast
+    from pnp.draw.scene import INNER_CUT_STYLE, Style, circle
 
     c = _fold_on("#0072B2", halo=False)  # red cut along a blue piece's edge: the edge shows
     assert check_guide_contrast(c) == []
@@ -214,7 +214,7 @@ def test_a_cut_along_a_pieces_edge_shows_by_the_edge_but_a_hole_inside_must_show
 )
 def test_every_guide_line_of_every_kit_shows(slug):
     from pnp.build import make_kit
-    from pnp.checks import guide_contrasts, scene_checks
+    from pnp.draw.checks import guide_contrasts, scene_checks
 
     _, kit = make_kit(slug, paper="a4")
     assert scene_checks(kit.components) == []

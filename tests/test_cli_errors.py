@@ -12,8 +12,8 @@ from cli_run import one_error_line, pnp, run
 import pnp.build as build_module
 import pnp.tune as tune_module
 from pnp import cli
+from pnp.contract.params import PrintParams, describe
 from pnp.games import registry
-from pnp.params import PrintParams, describe
 from pnp.sim import command
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from cli_run import run
 
-from pnp import progress
+from pnp.runtime import progress
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnp.build import resolve_params
-from pnp.errors import PnpError
 from pnp.games import get_game
 from pnp.games.exploding_dice.params import dice, play_model
+from pnp.runtime.errors import PnpError
 
 GAME = get_game("exploding-dice")
 

@@ -1,5 +1,5 @@
 """Every built-in game against its conformance data (tests/conformance/<slug>.json, one
-schema; see `pnp.conformance`; regenerate with ``make conformance GAME=slug``), through the
+schema; see `pnp.reference.conformance`; regenerate with ``make conformance GAME=slug``), through the
 checks `pnp.testing.conformance` gives a plugin game's suite too.
 
 For each built-in game with an engine, on every implementation it declares
@@ -25,11 +25,11 @@ import pytest
 from toy_game import GAME as TOY
 from toy_game import Engine as ToyEngine
 
-from pnp import fastpath
-from pnp.conformance import FAST, Mismatch, regenerate
-from pnp.errors import PnpError
-from pnp.gamedef import GameDef
+from pnp.contract.gamedef import GameDef
 from pnp.games import built_in_slugs, get_game
+from pnp.play import fastpath
+from pnp.reference.conformance import FAST, Mismatch, regenerate
+from pnp.runtime.errors import PnpError
 from pnp.testing.conformance import (
     check_bots,
     check_data,

@@ -14,10 +14,10 @@ from toy_game import GAME as TOY
 from toy_game import BareEngine
 
 from pnp.build import cut_sheets_of, make_kit
-from pnp.forward import play
+from pnp.contract.hooks import EngineHooks
+from pnp.contract.paper import PAPERS
 from pnp.games import built_in_slugs, registered
-from pnp.hooks import EngineHooks
-from pnp.paper import PAPERS
+from pnp.play.forward import play
 from pnp.sim.command import run_simulation
 from pnp.sim.solve import run_solve
 from pnp.testing import contract

@@ -32,13 +32,13 @@ from geometry.curves import (
 from geometry.fan import HUB_FILLET, blade_path
 from geometry.shapes import kerf_offset, rounded_rect_curve
 from pnp.build import make_kit
+from pnp.draw.layout import Page, Placement
+from pnp.draw.prepare import with_kerf
+from pnp.draw.render.dxf import component_dxf
+from pnp.draw.render.pdf import render_pdf
+from pnp.draw.render.svg import component_svg
+from pnp.draw.scene import CUT_STYLE, Component, Style, curved
 from pnp.games.desert_home.params import fan
-from pnp.layout import Page, Placement
-from pnp.prepare import with_kerf
-from pnp.render.dxf import component_dxf
-from pnp.render.pdf import render_pdf
-from pnp.render.svg import component_svg
-from pnp.scene import CUT_STYLE, Component, Style, curved
 
 TOL = 0.001  # mm: the arcs' centres and radii against the spec
 

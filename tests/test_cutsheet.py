@@ -17,14 +17,13 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from geometry.shapes import regular_polygon
-from pnp.errors import PnpError
-from pnp.layout.cutsheet import cut_length, cut_sheets, part_region
-from pnp.layout.page import text_bounds
-from pnp.paper import BEDS, get_bed
-from pnp.prepare import Machine
-from pnp.render.dxf import component_dxf
-from pnp.render.svg import component_svg
-from pnp.scene import (
+from pnp.contract.paper import BEDS, get_bed
+from pnp.draw.layout.cutsheet import cut_length, cut_sheets, part_region
+from pnp.draw.layout.page import text_bounds
+from pnp.draw.prepare import Machine
+from pnp.draw.render.dxf import component_dxf
+from pnp.draw.render.svg import component_svg
+from pnp.draw.scene import (
     CUT_STYLE,
     DRILL_STYLE,
     GUIDE_STYLE,
@@ -37,6 +36,7 @@ from pnp.scene import (
     Text,
     circle,
 )
+from pnp.runtime.errors import PnpError
 
 FLATS = 25.0  # hexagon tile, across flats (mm)
 RADIUS = FLATS / math.sqrt(3)  # its corner radius

@@ -22,7 +22,7 @@ import pytest
 from dask_grid import grid_jobs, grid_json
 
 from pnp import DISTRIBUTION
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 from pnp.sim.runner import run_jobs
 
 distributed = pytest.importorskip("distributed")

@@ -21,8 +21,8 @@ from cli_run import one_error_line, run
 from dask_grid import grid_jobs, grid_json
 from procs import start
 
-from pnp.errors import PnpError
-from pnp.outcome import GameRecord
+from pnp.play.outcome import GameRecord
+from pnp.runtime.errors import PnpError
 from pnp.sim import dask_backend
 from pnp.sim.merge import JobTally
 from pnp.sim.metrics import Accumulator

@@ -18,9 +18,9 @@ from cli_run import one_error_line, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.errors import PnpError
+from pnp.contract.params import PrintParams, apply_values, field_hints, spec_of
 from pnp.games import registry
-from pnp.params import PrintParams, apply_values, field_hints, spec_of
+from pnp.runtime.errors import PnpError
 
 
 @dataclasses.dataclass(frozen=True)

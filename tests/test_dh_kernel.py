@@ -2,7 +2,7 @@
 
 The kernel (`pnp/games/desert_home/_kernel.c`) plays every game of a simulation, with
 random bots or with the greedy bot's ratings. It is checked against the readable rules (the
-State API through `pnp.forward.play`, with `bots.py`'s bots) on whole games from the same
+State API through `pnp.play.forward.play`, with `bots.py`'s bots) on whole games from the same
 seed, for both bots: the records and the random generator afterwards, on the default kit,
 on kits of every size (hypothesis), on the largest board the parameters allow and on kits
 that reach the rare rules (the deck's end, the shortage). Threads may play kernel games

@@ -14,16 +14,16 @@ from shapely import affinity
 from shapely.geometry import LineString, Point
 
 from geometry.webs import narrowest_web
-from pnp.checks import check_cut_outlines, has_errors, part_region
-from pnp.colour import delta_e
-from pnp.errors import PnpError
+from pnp.contract.palette import ink
+from pnp.contract.params import PrintParams, validate_params
+from pnp.draw.checks import check_cut_outlines, has_errors, part_region
+from pnp.draw.colour import delta_e
+from pnp.draw.kit import Kit
+from pnp.draw.scene import CUT_STYLE, Component, Shape
 from pnp.games.desert_home import board, checks, dice_parts, pieces, refuges, tiles
 from pnp.games.desert_home.model import play_model
 from pnp.games.desert_home.params import DesertHomeParams, colours_in_play, validate
-from pnp.kit import Kit
-from pnp.palette import ink
-from pnp.params import PrintParams, validate_params
-from pnp.scene import CUT_STYLE, Component, Shape
+from pnp.runtime.errors import PnpError
 
 P = DesertHomeParams()
 PRINT = PrintParams()

@@ -1,6 +1,6 @@
 """Desert Home's playout (`State.playout`): `bots.PlayoutBot`'s play from any position.
 
-The tree search (`pnp.mcts`) plays its rollouts from the position it reached, whatever the
+The tree search (`pnp.play.mcts`) plays its rollouts from the position it reached, whatever the
 phase of the turn: in the compiled kernel, or on the readable rules without it. Both draw
 from one generator seeded by one draw of the search's, so they must play the very same
 game: checked from positions in every phase of a turn, over whole turns, many turns and to
@@ -20,8 +20,6 @@ import pytest
 from kernels import with_hook, without_compiler
 from test_dh_properties import check_invariants
 
-from pnp import fastpath, mcts
-from pnp.chance import below
 from pnp.games.desert_home import compiled, engine
 from pnp.games.desert_home.bots import PLAYOUT_RANDOM, play_out
 from pnp.games.desert_home.goal import refuge_values
@@ -42,8 +40,10 @@ from pnp.games.desert_home.rules import (
     End,
 )
 from pnp.games.desert_home.state import State, new_state
-from pnp.mcts import MctsBot
-from pnp.state import CHANCE
+from pnp.play import fastpath, mcts
+from pnp.play.chance import below
+from pnp.play.mcts import MctsBot
+from pnp.play.state import CHANCE
 
 pytestmark = pytest.mark.skipif(
     compiled._kernel is None and not os.environ.get("CI"),
@@ -67,7 +67,7 @@ def loop_playout(state: State, rng: random.Random, stop: int) -> None:
 
 
 def kernel_playout(state: State, rng: random.Random, stop: int) -> None:
-    """The kernel's playout, attached through `pnp.fastpath` (`compiled.playout`)."""
+    """The kernel's playout, attached through `pnp.play.fastpath` (`compiled.playout`)."""
     assert compiled.playout(state, rng, stop)
 
 
@@ -301,7 +301,7 @@ def test_the_kernel_plays_the_readable_playout_along_whole_games(params):
 
 
 def test_the_search_plays_its_rollouts_in_the_kernel():
-    """`pnp.mcts`'s readable search finds the kernel's `playout` and uses it: no rollout
+    """`pnp.play.mcts`'s readable search finds the kernel's `playout` and uses it: no rollout
     runs on the readable rules (the compiled search plays them in the kernel:
     tests/test_dh_tree.py)."""
     state = first_in(MODEL, lambda s: s.phase == P_SPEND and len(s.legal_actions()) > 3, range(5))

@@ -1,6 +1,6 @@
 """Desert Home over random games: every piece and tile accounted for, points spent while
 they can be, every game ends, a seed fixes the game, the supply check agrees with play, and
-the readable rules keep the `pnp.state.State` API's promises."""
+the readable rules keep the `pnp.play.state.State` API's promises."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.forward import play
 from pnp.games.desert_home import engine, goal, moves, rules
 from pnp.games.desert_home import turn as turn_steps
 from pnp.games.desert_home.bots import make_bot
@@ -21,7 +20,8 @@ from pnp.games.desert_home.params import DesertHomeParams
 from pnp.games.desert_home.rules import ENTER, MOVE, NONE, P_SPEND, PROTECT, STOP, THIRST, End
 from pnp.games.desert_home.state import State, new_state
 from pnp.games.desert_home.supply import supply_verdict
-from pnp.state import CHANCE, TERMINAL
+from pnp.play.forward import play
+from pnp.play.state import CHANCE, TERMINAL
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 COST = {MOVE: lambda a: a[4], ENTER: lambda a: 3 if a[3] else 1, PROTECT: lambda a: 3}

@@ -17,7 +17,6 @@ from collections import Counter
 
 import pytest
 
-from pnp.errors import PnpError
 from pnp.games.desert_home import engine, goal, rules, turn
 from pnp.games.desert_home.bots import Judge, make_bot, reroll_mask
 from pnp.games.desert_home.fields import frontier
@@ -61,7 +60,8 @@ from pnp.games.desert_home.rules import (
 )
 from pnp.games.desert_home.state import State, new_state
 from pnp.games.desert_home.supply import supply_verdict
-from pnp.state import CHANCE
+from pnp.play.state import CHANCE
+from pnp.runtime.errors import PnpError
 
 K, W, G, Y, R, B = range(6)
 LETTERS = "KWGYRB"

@@ -1,6 +1,6 @@
 """Desert Home's compiled tree search (`_tree.h`, `compiled.tree_search`) is the readable one.
 
-`pnp.mcts.MctsBot(compiled=False).search` is the reference: from the same position and
+`pnp.play.mcts.MctsBot(compiled=False).search` is the reference: from the same position and
 the same generator the compiled search must give the same visits, in the same order, and
 leave the generator in the same state, at every kind of decision of a turn (re-rolls,
 influx colour and field, number, road, road tile, spending, a drawn tile's slot, the
@@ -21,7 +21,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp import fastpath
 from pnp.games.desert_home import compiled, engine
 from pnp.games.desert_home.model import PlayModel
 from pnp.games.desert_home.params import DesertHomeParams
@@ -39,9 +38,10 @@ from pnp.games.desert_home.rules import (
     P_SWAP,
 )
 from pnp.games.desert_home.state import State, new_state
-from pnp.mcts import PLAYOUT_TURNS, MctsBot
+from pnp.play import fastpath
+from pnp.play.mcts import PLAYOUT_TURNS, MctsBot
+from pnp.play.state import CHANCE
 from pnp.sim.command import run_simulation
-from pnp.state import CHANCE
 
 pytestmark = pytest.mark.skipif(
     compiled._kernel is None, reason="pnp was installed without a C compiler"

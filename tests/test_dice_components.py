@@ -19,15 +19,15 @@ from shapely import affinity
 from shapely.geometry import LineString, Polygon, box
 from test_dice_geometry import assert_folds_to_cube
 
-from pnp.components.dice import paper_die, pip_face, sticker_block
-from pnp.errors import PnpError
+from pnp.contract.palette import ink
+from pnp.draw.components.dice import paper_die, pip_face, sticker_block
+from pnp.draw.render.svg import component_svg
+from pnp.draw.scene import PT_PER_MM, Component, Shape
+from pnp.draw.text import string_width
 from pnp.games.exploding_dice.candy import candy_face
 from pnp.games.exploding_dice.dice_parts import paper_dice, sticker_sheets
 from pnp.games.exploding_dice.params import COLOURS, ExplodingDiceParams, dice
-from pnp.palette import ink
-from pnp.render.svg import component_svg
-from pnp.scene import PT_PER_MM, Component, Shape
-from pnp.text import string_width
+from pnp.runtime.errors import PnpError
 
 SVG = "{http://www.w3.org/2000/svg}"
 CUSTOM = ExplodingDiceParams(

@@ -25,9 +25,9 @@ from geometry.dice import (
     sticker_size,
 )
 from geometry.shapes import SYMBOLS
+from pnp.contract.palette import ink
 from pnp.games.exploding_dice import candy_shapes as candy_mod
 from pnp.games.exploding_dice.params import COLOURS
-from pnp.palette import ink
 
 # --- independent folding -----------------------------------------------------------------
 

@@ -103,7 +103,7 @@ def test_the_home_page_shows_the_kit_picture_and_leads_everywhere(open_page):
         "Simulation",
         "Writing a game",
         "Command-line reference",
-        "pnp.state",
+        "pnp.play.state",
     ):
         assert entry in links, (entry, links)
     picture = pg.locator("article img").first

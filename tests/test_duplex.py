@@ -9,13 +9,13 @@ import pypdf
 import pytest
 from shapely.geometry import box
 
-from pnp.errors import PnpError
-from pnp.kit import PrintParams
-from pnp.layout import Section, alignment_pages, build_document, with_backs
-from pnp.layout.impose import impose_cards, pack_cutouts
-from pnp.paper import STICKER_PAPER, get_paper
-from pnp.render.pdf import render_pdf
-from pnp.scene import CUT_STYLE, Component, Shape, Style, Text, circle
+from pnp.contract.paper import STICKER_PAPER, get_paper
+from pnp.draw.kit import PrintParams
+from pnp.draw.layout import Section, alignment_pages, build_document, with_backs
+from pnp.draw.layout.impose import impose_cards, pack_cutouts
+from pnp.draw.render.pdf import render_pdf
+from pnp.draw.scene import CUT_STYLE, Component, Shape, Style, Text, circle
+from pnp.runtime.errors import PnpError
 
 PT = 72.0 / 25.4
 BLEED = 3.0

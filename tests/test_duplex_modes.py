@@ -14,15 +14,15 @@ from cli_run import one_error_line, run
 from shapely.geometry import box
 
 from pnp.build import kit_documents, make_kit
-from pnp.errors import PnpError
+from pnp.contract.paper import get_paper
+from pnp.contract.params import validate_params
+from pnp.draw.kit import PrintParams
+from pnp.draw.layout import Section, alignment_pages, build_document
+from pnp.draw.layout.page import FOOTER_BAND, HEADER_BAND, Page, content_box
+from pnp.draw.render.pdf import render_pdf
+from pnp.draw.scene import Component, Shape, Style
 from pnp.games import registry
-from pnp.kit import PrintParams
-from pnp.layout import Section, alignment_pages, build_document
-from pnp.layout.page import FOOTER_BAND, HEADER_BAND, Page, content_box
-from pnp.paper import get_paper
-from pnp.params import validate_params
-from pnp.render.pdf import render_pdf
-from pnp.scene import Component, Shape, Style
+from pnp.runtime.errors import PnpError
 from pnp.testing.clips import clip_boxes
 from pnp.testing.sheets import read_pages
 

@@ -8,9 +8,9 @@ import ezdxf
 import pytest
 from shapely.geometry import LineString, box
 
-from pnp.prepare import with_kerf
-from pnp.render.dxf import component_dxf
-from pnp.scene import (
+from pnp.draw.prepare import with_kerf
+from pnp.draw.render.dxf import component_dxf
+from pnp.draw.scene import (
     CUT_LAYERS,
     CUT_STYLE,
     DRILL_STYLE,

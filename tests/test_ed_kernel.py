@@ -2,7 +2,7 @@
 
 The kernel (`pnp/games/exploding_dice/_kernel.c`) plays every random and greedy game of a
 simulation on the kits it covers. It is checked against the readable rules (the State API
-through `pnp.forward.play`) on whole games from the same seed (the records and the
+through `pnp.play.forward.play`) on whole games from the same seed (the records and the
 generator afterwards) on the default kit, on every player count and option, on kits of
 every kind (hypothesis) and against the recorded games of the conformance data, both one
 game at a time and in the batches the runner hands it (it seeds its own generator there,
@@ -25,10 +25,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_ed_properties import kits
 
-from pnp import conformance, fastpath, notice
 from pnp.games import get_game
 from pnp.games.exploding_dice import engine, kernel, rules
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
+from pnp.play import fastpath
+from pnp.reference import conformance
+from pnp.runtime import notice
 from pnp.sim.command import run_simulation
 from pnp.sim.metrics import Accumulator
 from pnp.sim.worker import play_chunk

@@ -11,14 +11,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp import conformance
-from pnp.forward import play
 from pnp.games import get_game
 from pnp.games.exploding_dice import engine, rules
 from pnp.games.exploding_dice.bots import make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
 from pnp.games.exploding_dice.rules import Step, Termination
-from pnp.state import CHANCE, TERMINAL
+from pnp.play.forward import play
+from pnp.play.state import CHANCE, TERMINAL
+from pnp.reference import conformance
 
 FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

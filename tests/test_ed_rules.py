@@ -12,12 +12,12 @@ from collections import Counter
 
 import pytest
 
-from pnp.forward import RandomBot, play
 from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.bots import entry_value, make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
 from pnp.games.exploding_dice.rules import Step, Termination
-from pnp.state import CHANCE
+from pnp.play.forward import RandomBot, play
+from pnp.play.state import CHANCE
 
 LETTERS = {"R": 0, "G": 1, "B": 2, "P": 3}
 N0, E0, S0, W0 = 0, 4, 8, 12

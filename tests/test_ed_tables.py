@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from pnp.forward import play
 from pnp.games.exploding_dice import engine, rules
 from pnp.games.exploding_dice.bots import make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
+from pnp.play.forward import play
 
 
 def _model(n: int):

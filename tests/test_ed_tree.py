@@ -1,6 +1,6 @@
-"""Exploding Dice's compiled tree search is `pnp.mcts`'s readable search, draw for draw.
+"""Exploding Dice's compiled tree search is `pnp.play.mcts`'s readable search, draw for draw.
 
-`kernel.tree_search` (`_tree.h` over `pnp/_uct.h`) runs the search of
+`kernel.tree_search` (`_tree.h` over `pnp/play/_uct.h`) runs the search of
 `MctsBot.search` on the kernel's positions. It is held to `MctsBot(compiled=False)` on the
 readable rules: the same visits in the same order and the generator left in the same
 state, from decisions of random games (a turn's first colour, a redraw's colour under the
@@ -23,13 +23,13 @@ from hypothesis import strategies as st
 from kernels import with_hook
 from test_ed_properties import kits
 
-from pnp import fastpath
 from pnp.games.exploding_dice import engine, kernel, rules
 from pnp.games.exploding_dice.entries import legal_entries
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
-from pnp.mcts import EXPLORATION, MctsBot
+from pnp.play import fastpath
+from pnp.play.mcts import EXPLORATION, MctsBot
+from pnp.play.state import CHANCE
 from pnp.sim.seats import Lineup, play_lineup
-from pnp.state import CHANCE
 
 pytestmark = pytest.mark.skipif(
     kernel._kernel is None and not os.environ.get("CI"),
@@ -237,7 +237,7 @@ def test_a_kit_the_kernel_does_not_play_is_searched_on_the_readable_rules():
 
 
 def test_mcts_bot_calls_the_compiled_search():
-    """`MctsBot` takes the kernel's `tree_search` (attached through `pnp.fastpath`) when it
+    """`MctsBot` takes the kernel's `tree_search` (attached through `pnp.play.fastpath`) when it
     answers."""
     state = game(MODELS["default"], 4, 2)[0]
     calls = []

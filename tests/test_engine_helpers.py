@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from pnp.chance import below, pick
-from pnp.memo import PerModel
-from pnp.outcome import bot_maker
+from pnp.play.chance import below, pick
+from pnp.play.memo import PerModel
+from pnp.play.outcome import bot_maker
 
 
 def test_below_draws_getrandbits_of_the_bit_length_until_the_draw_fits():

@@ -1,4 +1,4 @@
-"""`pnp.fastpath`, the seam between the readable rules and a compiled implementation, on a
+"""`pnp.play.fastpath`, the seam between the readable rules and a compiled implementation, on a
 class of its own: which implementation runs, chosen in code or in the environment, built
 or not, and what a game that attaches nothing gets."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnp import fastpath
+from pnp.play import fastpath
 
 
 class Attached:
@@ -51,13 +51,13 @@ def test_the_environment_chooses_for_a_process_and_its_workers(monkeypatch):
 
 def test_an_unbuilt_fast_path_never_runs_and_says_so_once(monkeypatch, capsys):
     monkeypatch.delenv(fastpath.ENVIRONMENT, raising=False)
-    monkeypatch.setattr("pnp.notice._said", set())
+    monkeypatch.setattr("pnp.runtime.notice._said", set())
     assert fastpath.active(Unbuilt) is None and fastpath.active(Unbuilt()) is None
     assert not fastpath.runs(Unbuilt, "warning: not built")
     assert not fastpath.runs(Unbuilt, "warning: not built")
     assert capsys.readouterr().err.splitlines() == ["warning: not built"]
     with fastpath.using(fastpath.READABLE):  # a choice, not a missing compiler: no warning
-        monkeypatch.setattr("pnp.notice._said", set())
+        monkeypatch.setattr("pnp.runtime.notice._said", set())
         assert not fastpath.runs(Unbuilt, "warning: not built")
     assert capsys.readouterr().err == ""
 

@@ -12,7 +12,7 @@ from cli_run import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.gallery import PART_NAME, build_gallery, gallery_for, manifest_text, parse_manifest
+from pnp.build.gallery import PART_NAME, build_gallery, gallery_for, manifest_text, parse_manifest
 
 
 class _Links(HTMLParser):

@@ -20,11 +20,11 @@ from geometry.dice import cube_net
 from geometry.fan import blade_outline
 from geometry.shapes import SYMBOLS, polygon_of, symbol, union_of
 from pnp.build import resolve_params
-from pnp.errors import PnpError
+from pnp.contract.params import PrintParams, field_hints, spec_of
 from pnp.games import get_game, registry
 from pnp.games.building_community.board import FIELD_EDGE, board
 from pnp.games.building_community.params import BuildingCommunityParams
-from pnp.params import PrintParams, field_hints, spec_of
+from pnp.runtime.errors import PnpError
 
 # --- the helper ---------------------------------------------------------------------------
 

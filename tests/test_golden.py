@@ -1,5 +1,5 @@
 """Golden files: every component of every built-in kit renders to the SVG on record, and
-reads as the data on record (`pnp.golden` writes them, `pnp.testing.golden` compares).
+reads as the data on record (`pnp.reference.golden` writes them, `pnp.testing.golden` compares).
 
 Per part, `golden/<game>/<part>.svg` is the byte-exact drawing and `<part>.json` its
 readable data (size, layers, cut length and area, holes, texts); each game's named variants
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from pnp.games import built_in_slugs, get_game
-from pnp.golden import places
+from pnp.reference.golden import places
 from pnp.testing.golden import check_cuts, check_data, check_place, check_svg, golden_keys
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -6,9 +6,9 @@ from __future__ import annotations
 from PIL import Image
 from shapely.geometry import box
 
-from pnp.golden import component_data, data_text
-from pnp.render.svg import component_svg
-from pnp.scene import CUT_STYLE, INNER_CUT_STYLE, Component, Shape, Text, circle
+from pnp.draw.render.svg import component_svg
+from pnp.draw.scene import CUT_STYLE, INNER_CUT_STYLE, Component, Shape, Text, circle
+from pnp.reference.golden import component_data, data_text
 from pnp.testing.golden import TOLERANCE, cut_xor, data_changes, side_by_side
 
 

@@ -2,7 +2,7 @@
 
 The kernel (`pnp/games/home_in_one_piece/_kernel.c`) is what every simulation runs. It is
 checked against the readable rules (`rules.py`, `state.py`'s random player, `bots.py`'s
-greedy planner) played through `pnp.forward.play`: whole games from the same seed (the
+greedy planner) played through `pnp.play.forward.play`: whole games from the same seed (the
 record, every blob's final disc bit for bit, and the generator after), on the default kit
 and on kits that crowd the board or change the dice and the reach; the position after
 every turn (a game cut off at each turn count); and its `math.hypot`, the one float it
@@ -25,12 +25,12 @@ from pathlib import Path
 import pytest
 from kernels import without_compiler
 
-from pnp import notice
-from pnp.forward import play
 from pnp.games.home_in_one_piece import compiled, engine
 from pnp.games.home_in_one_piece.bots import make_bot
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.state import State, new_game
+from pnp.play.forward import play
+from pnp.runtime import notice
 from pnp.sim.command import run_simulation
 
 SOURCES = [Path(engine.__file__).with_name(n) for n in ("_kernel.c", "_greedy.h", "_tree.h")]

@@ -28,7 +28,7 @@ from pnp.games.home_in_one_piece.model import (
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.rules import Termination
 from pnp.games.home_in_one_piece.state import State, new_game
-from pnp.state import CHANCE, TERMINAL
+from pnp.play.state import CHANCE, TERMINAL
 
 SOME = settings(max_examples=25, deadline=None)
 

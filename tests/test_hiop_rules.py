@@ -16,8 +16,6 @@ import pytest
 from shapely.geometry import box
 
 from geometry.blobs import disc
-from pnp.errors import PnpError
-from pnp.forward import play
 from pnp.games.home_in_one_piece import dice_model, engine, greedy, params, rules
 from pnp.games.home_in_one_piece.model import APART, clamp, free_fraction, play_model
 from pnp.games.home_in_one_piece.params import DEFAULT_DICE, HomeInOnePieceParams, validate
@@ -30,7 +28,9 @@ from pnp.games.home_in_one_piece.rules import (
     Termination,
 )
 from pnp.games.home_in_one_piece.state import State, new_game, parse_action
-from pnp.state import CHANCE
+from pnp.play.forward import play
+from pnp.play.state import CHANCE
+from pnp.runtime.errors import PnpError
 
 P = HomeInOnePieceParams()
 MODEL = play_model(P)

@@ -1,4 +1,4 @@
-"""Home in One Piece's compiled tree search (`_tree.h` over `pnp/_uct.h`) is the readable one.
+"""Home in One Piece's compiled tree search (`_tree.h` over `pnp/play/_uct.h`) is the readable one.
 
 `MctsBot.search` runs on the kernel where it is attached (`compiled.tree_search`); the readable
 search (`MctsBot(compiled=False)`) is the reference. Both must give the same visits, in
@@ -23,15 +23,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kernels import with_hook
 
-from pnp import fastpath
-from pnp.gamedef import playout_turns
+from pnp.contract.gamedef import playout_turns
 from pnp.games.home_in_one_piece import compiled, engine, rules
 from pnp.games.home_in_one_piece.bots import make_bot
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.state import State, new_game
-from pnp.mcts import EXPLORATION, PLAYOUT_TURNS, MctsBot
+from pnp.play import fastpath
+from pnp.play.mcts import EXPLORATION, PLAYOUT_TURNS, MctsBot
+from pnp.play.state import CHANCE
 from pnp.sim.command import run_simulation
-from pnp.state import CHANCE
 
 needs_kernel = pytest.mark.skipif(
     not compiled.available() and not os.environ.get("CI"),

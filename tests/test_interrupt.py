@@ -34,8 +34,8 @@ from procs import (
     until,
 )
 
-from pnp import interrupt
-from pnp.render.png import svg_to_png
+from pnp.draw.render.png import svg_to_png
+from pnp.runtime import interrupt
 
 ENDS = 20.0  # s: pnp ends this soon after the signal, or the test fails (and kills it)
 
@@ -208,7 +208,7 @@ def test_solve_stops_on_ctrl_c_and_sigterm(signum, line):
 
 ENDS_AFTER_CTRL_C_IN_EXEC = """
 import signal
-from pnp import interrupt
+from pnp.runtime import interrupt
 
 try:  # dataclasses and namedtuple run their generated code so; Ctrl-C may land there
     exec("raise KeyboardInterrupt")

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import pytest
 
-from pnp.outcome import GameRecord
+from pnp.play.outcome import GameRecord
 from pnp.sim import intervals as iv
 from pnp.sim.metrics import Accumulator
 from pnp.sim.verdicts import fairness

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from pnp.outcome import GameRecord
+from pnp.play.outcome import GameRecord
 from pnp.sim import intervals as iv
 from pnp.sim.metrics import Accumulator, metrics, summary
 from pnp.sim.report import render_report

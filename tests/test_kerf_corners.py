@@ -22,7 +22,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.polygon import orient
 
 from pnp.build import build_game
-from pnp.render.lbrn2 import read_lbrn2
+from pnp.draw.render.lbrn2 import read_lbrn2
 
 KERF = 0.2
 

@@ -23,12 +23,12 @@ from cli_run import bad_config_error
 from cut_geometry import svg_path_nums
 
 from pnp.build import build_game, cut_sheets_of, kit_pages, make_kit
-from pnp.checks import has_errors
+from pnp.contract.palette import ink
+from pnp.draw.checks import has_errors
+from pnp.draw.render.svg import component_svg
 from pnp.games import get_game
 from pnp.games.building_community import checks
 from pnp.games.building_community.params import BuildingCommunityParams
-from pnp.palette import ink
-from pnp.render.svg import component_svg
 
 SLUG = "building-community"
 MM = 25.4 / 72

@@ -620,7 +620,7 @@ def test_every_camp_lane_has_room_for_12_figures_and_2_tents(kit_dir):
     another, each inside a lane of its colour's tint."""
     from shapely.geometry import Point
 
-    from pnp.palette import ink
+    from pnp.contract.palette import ink
 
     root = ET.parse(kit_dir / "svg" / "board.svg").getroot()
     rings = [

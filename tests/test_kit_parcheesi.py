@@ -22,7 +22,7 @@ from cut_geometry import svg_path_nums
 from pypdf import PdfReader
 
 from pnp.build import build_game, check_game, make_kit
-from pnp.checks import has_errors
+from pnp.draw.checks import has_errors
 from pnp.games.parcheesi import checks
 
 MM = 25.4 / 72

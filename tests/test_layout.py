@@ -15,10 +15,10 @@ from shapely.geometry import LineString, Point, box
 
 from geometry.shapes import rounded_rect
 from pnp.build import make_kit
-from pnp.errors import PnpError
-from pnp.kit import PrintParams
-from pnp.layout import Section, build_document, impose_cards, pack_cutouts
-from pnp.layout.page import (
+from pnp.contract.paper import get_paper
+from pnp.draw.kit import PrintParams
+from pnp.draw.layout import Section, build_document, impose_cards, pack_cutouts
+from pnp.draw.layout.page import (
     Placement,
     all_page_items,
     component_extent,
@@ -26,9 +26,9 @@ from pnp.layout.page import (
     item_bounds,
     text_bounds,
 )
-from pnp.paper import get_paper
-from pnp.render.pdf import render_pdf
-from pnp.scene import CUT_STYLE, SCORE_STYLE, Component, Shape, Style, Text, circle
+from pnp.draw.render.pdf import render_pdf
+from pnp.draw.scene import CUT_STYLE, SCORE_STYLE, Component, Shape, Style, Text, circle
+from pnp.runtime.errors import PnpError
 
 SPEC_MARGIN = 6.35  # print-and-cut.md: keep content 6.35 mm from every edge
 SPEC_BLEED = 3.0  # print-and-cut.md: cards and tiles carry 3 mm bleed
@@ -584,7 +584,7 @@ def test_mixed_sizes_keep_copies_bleed_margin_and_clear_marks(
 
 def test_contents_by_section_counts_in_the_singular_too() -> None:
     """The short contents (one row a section) says "1 page" and "1 back page"."""
-    from pnp.layout.cover import _section_rows
+    from pnp.draw.layout.cover import _section_rows
 
     paper = get_paper("a4")
     sections = [
@@ -612,9 +612,9 @@ def test_a_cover_speaks_of_bleed_only_when_something_has_bleed() -> None:
 def test_a_one_sheet_section_shares_the_sheet_before_when_it_fits() -> None:
     """Two tokens, then a one-sheet card section: one shared sheet, the tokens where they
     were, the cards moved up or down only, nothing overlapping, the backs page mirrored from it."""
-    from pnp.layout.document import section_pages
-    from pnp.layout.page import content_box
-    from pnp.layout.share import SHARE_GAP
+    from pnp.draw.layout.document import section_pages
+    from pnp.draw.layout.page import content_box
+    from pnp.draw.layout.share import SHARE_GAP
 
     paper, printing = get_paper("a4"), PrintParams()
     sections = [
@@ -651,7 +651,7 @@ def test_a_section_of_several_sheets_or_a_board_shares_nothing() -> None:
 
 
 def test_the_short_contents_names_a_section_that_shares_a_sheet() -> None:
-    from pnp.layout.cover import contents_lines
+    from pnp.draw.layout.cover import contents_lines
 
     sections = [
         Section("Tokens", [token(copies=2)], "Cut the circles."),
@@ -665,8 +665,8 @@ def test_the_short_contents_names_a_section_that_shares_a_sheet() -> None:
 def test_a_title_too_long_for_its_header_takes_a_shorter_form_never_a_cut_word() -> None:
     """First the title as written, then without its card sizes; only past that whole
     words go, and the sheet and "backs" stay (no built-in kit comes to it)."""
-    from pnp.layout.furniture import fit_title, title_forms
-    from pnp.text import string_width
+    from pnp.draw.layout.furniture import fit_title, title_forms
+    from pnp.draw.text import string_width
 
     t = "Rule cards, aids (63.5 x 88.9, 40 x 40 mm) — sheet 2 of 2 — backs"
     short = "Rule cards, aids — sheet 2 of 2 — backs"

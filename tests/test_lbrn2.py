@@ -13,11 +13,11 @@ import pytest
 
 from geometry.curves import circle_of, cubics
 from pnp.build import build_game, cut_sheets_of, make_kit
-from pnp.errors import PnpError
-from pnp.kit import Kit
-from pnp.render.laser import LASER_LAYERS, load_presets
-from pnp.render.lbrn2 import LBRN_LAYERS, machine_parts, read_lbrn2, sheet_lbrn2
-from pnp.scene import CUT_LAYERS, Component
+from pnp.draw.kit import Kit
+from pnp.draw.render.laser import LASER_LAYERS, load_presets
+from pnp.draw.render.lbrn2 import LBRN_LAYERS, machine_parts, read_lbrn2, sheet_lbrn2
+from pnp.draw.scene import CUT_LAYERS, Component
+from pnp.runtime.errors import PnpError
 
 TOL = 0.001  # mm
 
@@ -243,7 +243,7 @@ def test_a_build_writes_a_project_beside_each_cut_sheet(tmp_path: Path):
 def _grain_word(sheet: Component) -> str | None:
     """The axis the sheet's grain arrow (in its margin, drawn after the parts, whose own
     arrows say 'grain' too) runs along ('x' or 'y'), or None."""
-    from pnp.scene import Text
+    from pnp.draw.scene import Text
 
     words = [t for t in sheet.items if isinstance(t, Text) and t.text == "grain"]
     if not words:
@@ -259,8 +259,8 @@ def test_the_notes_say_grain_and_preset_in_the_project_and_the_dxf():
 
     import ezdxf
 
-    from pnp.render.dxf import DXF_LAYER_ORDER, component_dxf
-    from pnp.render.laser import sheet_notes
+    from pnp.draw.render.dxf import DXF_LAYER_ORDER, component_dxf
+    from pnp.draw.render.laser import sheet_notes
 
     table = load_presets()
     grained = 0

@@ -95,6 +95,6 @@ def test_ci_runs_every_test_once_in_one_run():
 
 
 def test_make_conformance_rewrites_one_games_data_or_all(checkout):
-    assert "-m pnp.conformance_data all" in dry_run(checkout, "conformance")
+    assert "-m pnp.reference.conformance_data all" in dry_run(checkout, "conformance")
     one = dry_run(checkout, "conformance", "GAME=parcheesi")
-    assert "-m pnp.conformance_data parcheesi" in one
+    assert "-m pnp.reference.conformance_data parcheesi" in one

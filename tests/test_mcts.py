@@ -1,4 +1,4 @@
-"""The generic tree-search bot (`pnp.mcts`) and the seats that mix bots (`--bots`): it
+"""The generic tree-search bot (`pnp.play.mcts`) and the seats that mix bots (`--bots`): it
 finds a winning move, never reads the dice or the tiles to come, is deterministic for a
 seed and for any --jobs, and plays every registered game through the State API alone."""
 
@@ -11,11 +11,11 @@ import pytest
 from cli_run import run
 
 from pnp.games import get_game, registry
-from pnp.mcts import MctsBot
-from pnp.outcome import Outcome, Termination
+from pnp.play.mcts import MctsBot
+from pnp.play.outcome import Outcome, Termination
+from pnp.play.state import CHANCE, TERMINAL
 from pnp.sim.command import run_simulation
 from pnp.sim.seats import Lineup, play_lineup
-from pnp.state import CHANCE, TERMINAL
 
 
 class End(Termination):
@@ -159,7 +159,7 @@ def test_desert_homes_deck_is_redrawn_from_its_contents_alone():
 def test_the_reward_is_a_win_share_and_a_team_result():
     assert MctsBot(cooperative=False).reward(_over(Guess(2, winner=0), 0)) == [1.0, 0.0]
     assert MctsBot().reward(_cut()) == [0.0, 0.0]  # the search's own cut-off: no win
-    from pnp.mcts import shares
+    from pnp.play.mcts import shares
 
     assert shares((0, 2), 4, False, 1.0) == [0.5, 0.0, 0.5, 0.0]
     assert shares((0, 1), 2, True, 1.0) == [1.0, 1.0]
@@ -181,7 +181,7 @@ def test_the_searchs_cut_off_scores_each_seats_place_on_the_standing():
     """Early playout termination: on `standing()` the first seats get LEAD_REWARD (a win
     is worth 1), the last nothing, the others their place between, linearly; level
     standings, or a team game, score nothing."""
-    from pnp.mcts import LEAD_REWARD
+    from pnp.play.mcts import LEAD_REWARD
 
     assert LEAD_REWARD == 0.5
     assert MctsBot().reward(Standing([3, 5])) == [0.0, 0.5]
@@ -263,8 +263,8 @@ def test_an_engine_declares_its_playouts_horizon_and_exploration():
     them the defaults."""
     from types import SimpleNamespace
 
-    from pnp.hooks import EngineHooks
-    from pnp.mcts import EXPLORATION, PLAYOUT_TURNS
+    from pnp.contract.hooks import EngineHooks
+    from pnp.play.mcts import EXPLORATION, PLAYOUT_TURNS
     from pnp.sim.seats import mcts_bot
 
     hooks = EngineHooks[object](playout_turns=6, mcts_exploration=0.2)
@@ -329,7 +329,7 @@ def test_mixed_seats_take_every_seat_order_and_measure_the_bots():
 
 @pytest.mark.parametrize("slug", ["exploding-dice", "building-community", "parcheesi"])
 def test_the_generic_path_plays_as_the_engine_does(slug):
-    """Random seats through `pnp.forward.play` give the engine's own records, counters
+    """Random seats through `pnp.play.forward.play` give the engine's own records, counters
     included: the generic path is the same game, not a look-alike."""
     gdef = get_game(slug)
     engine = gdef.engine

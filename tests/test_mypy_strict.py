@@ -18,9 +18,9 @@ PYPROJECT = ROOT / "pyproject.toml"
 PLAY = ["engine", "rules", "state", "bots", "model"]
 """A game's play modules: its rules, its engine and its bots, strict in every game."""
 CORE = [
-    "pnp.state",
-    "pnp.gamedef",
-    "pnp.hooks",
+    "pnp.play.state",
+    "pnp.contract.gamedef",
+    "pnp.contract.hooks",
     "pnp.sim.*",
     "pnp.studio.*",
     "geometry.*",
@@ -83,8 +83,8 @@ LOOSE = "def half(x):\n    return x / 2\n"
 def test_mypy_refuses_untyped_code_in_the_core_only(tmp_path: Path) -> None:
     """mypy with the project's config, on stand-in modules named as the core's are."""
     files = {
-        "pnp/state.py": True,
-        "pnp/gamedef.py": True,
+        "pnp/play/state.py": True,
+        "pnp/contract/gamedef.py": True,
         "pnp/sim/loose.py": True,
         "pnp/studio/loose.py": True,
         "geometry/loose.py": True,

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from pnp.gamedef import rule_keys
+from pnp.contract.gamedef import rule_keys
 from pnp.games import get_game
 
 

@@ -25,13 +25,14 @@ from hypothesis import strategies as st
 from kernels import without_compiler
 from test_parcheesi_properties import MODELS, TRICKY
 
-from pnp import conformance, notice
 from pnp.games import get_game
 from pnp.games.parcheesi import compiled, engine, rules
 from pnp.games.parcheesi import state as game
 from pnp.games.parcheesi.bots import make_bot
+from pnp.play.state import CHANCE
+from pnp.reference import conformance
+from pnp.runtime import notice
 from pnp.sim.command import run_simulation
-from pnp.state import CHANCE
 
 N = rules.NEST
 GAME = get_game("parcheesi")

@@ -1,5 +1,5 @@
 """Parcheesi's playouts from any position (`State.playout`, and the kernel's
-`compiled.playout` attached through `pnp.fastpath`), for the tree search.
+`compiled.playout` attached through `pnp.play.fastpath`), for the tree search.
 
 The kernel plays games on from a given position (mid-turn included), by the guided
 player the search's playouts use (`state.PLAYOUT_EXPLORE`: a share of random choices,
@@ -19,11 +19,11 @@ import pytest
 from test_parcheesi_kernel import needs_kernel
 from test_parcheesi_properties import MODELS
 
-from pnp import fastpath, mcts
 from pnp.games.parcheesi import compiled, engine, rules
 from pnp.games.parcheesi import state as game
+from pnp.play import fastpath, mcts
+from pnp.play.state import CHANCE
 from pnp.sim.intervals import chi_square_sf
-from pnp.state import CHANCE
 
 HOME = MODELS["seed"].home
 
@@ -139,7 +139,7 @@ def test_the_kernel_refuses_a_position_that_is_not_a_game_under_way():
 @needs_kernel
 def test_the_kernel_lists_the_readable_rules_results():
     """A roll's results listed by the kernel (`compiled.results`, which the state takes
-    through `pnp.fastpath`) are the readable rules' own: the same positions, in order."""
+    through `pnp.play.fastpath`) are the readable rules' own: the same positions, in order."""
     for players in (2, 4):
         rng = random.Random(players)
         state = engine.new_state(MODELS["standard"], players)

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.errors import PnpError
 from pnp.games.parcheesi import engine, rules
 from pnp.games.parcheesi import state as game
 from pnp.games.parcheesi.bots import make_bot
 from pnp.games.parcheesi.model import play_model
 from pnp.games.parcheesi.params import ParcheesiParams
-from pnp.state import CHANCE, TERMINAL
+from pnp.play.state import CHANCE, TERMINAL
+from pnp.runtime.errors import PnpError
 
 N = rules.NEST
 MODELS = {r: play_model(ParcheesiParams(), rules=r) for r in ("seed", "standard")}

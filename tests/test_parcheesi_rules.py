@@ -23,7 +23,7 @@ from pnp.games.parcheesi.bots import make_bot
 from pnp.games.parcheesi.model import play_model
 from pnp.games.parcheesi.params import ParcheesiParams
 from pnp.games.parcheesi.rules import NEST as N
-from pnp.state import CHANCE
+from pnp.play.state import CHANCE
 
 SEED = play_model(ParcheesiParams())
 STANDARD = play_model(ParcheesiParams(), rules="standard")

@@ -1,4 +1,4 @@
-"""Parcheesi's compiled tree search (`_tree.h` over `pnp/_uct.h`) against the readable one.
+"""Parcheesi's compiled tree search (`_tree.h` over `pnp/play/_uct.h`) against the readable one.
 
 `compiled.tree_search` must be `MctsBot.search` on the readable loop, draw for draw: the same
 root children in the same order with the same visits, and the search's generator left in
@@ -19,14 +19,14 @@ from kernels import with_hook
 from test_parcheesi_kernel import needs_kernel
 from test_parcheesi_properties import MODELS
 
-from pnp import fastpath
 from pnp.games.parcheesi import compiled, engine, rules
 from pnp.games.parcheesi import state as game
 from pnp.games.parcheesi.params import ParcheesiParams
-from pnp.mcts import MctsBot
+from pnp.play import fastpath
+from pnp.play.mcts import MctsBot
+from pnp.play.state import CHANCE
 from pnp.sim.command import run_simulation
 from pnp.sim.seats import Lineup, play_lineup
-from pnp.state import CHANCE
 
 BUDGETS = (1, 2, 7, 60, 400)
 HORIZONS = (1, 2, 40, engine.PLAYOUT_TURNS)

@@ -1,4 +1,4 @@
-"""Machine preparation passes (pnp.prepare), each tested once on a hand-made component,
+"""Machine preparation passes (pnp.draw.prepare), each tested once on a hand-made component,
 then the pipeline end to end: a kit's SVG and DXF cut files carry the same kerfed cuts."""
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from cut_geometry import dxf_cut_lines, no_duplicate_cuts, same_cuts, sizes, svg
 from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
 
-from pnp.cards import CardFormat, add_cut, card_base
-from pnp.errors import PnpError
-from pnp.kit import Kit
-from pnp.layout.cutsheet import cut_length, cut_sheets
-from pnp.prepare import (
+from pnp.draw.cards import CardFormat, add_cut, card_base
+from pnp.draw.kit import Kit
+from pnp.draw.layout.cutsheet import cut_length, cut_sheets
+from pnp.draw.prepare import (
     AS_DRAWN,
     CUT_HAIRLINE,
     Machine,
@@ -23,9 +22,9 @@ from pnp.prepare import (
     prepare,
     with_kerf,
 )
-from pnp.render.dxf import component_dxf
-from pnp.render.svg import component_svg
-from pnp.scene import (
+from pnp.draw.render.dxf import component_dxf
+from pnp.draw.render.svg import component_svg
+from pnp.draw.scene import (
     CUT_STYLE,
     DRILL_STYLE,
     INNER_CUT_STYLE,
@@ -36,6 +35,7 @@ from pnp.scene import (
     Text,
     circle,
 )
+from pnp.runtime.errors import PnpError
 
 
 def _plate() -> Component:

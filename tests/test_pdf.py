@@ -14,12 +14,12 @@ import pytest
 from PIL import Image
 from shapely.geometry import LineString, Polygon, box
 
-from pnp.kit import PrintParams
-from pnp.layout import Page, Placement, Section, build_document
-from pnp.layout.furniture import add_furniture
-from pnp.paper import get_paper
-from pnp.render.pdf import render_pdf, write_pdf
-from pnp.scene import CUT_STYLE, Component, Shape, Style, Text, circle
+from pnp.contract.paper import get_paper
+from pnp.draw.kit import PrintParams
+from pnp.draw.layout import Page, Placement, Section, build_document
+from pnp.draw.layout.furniture import add_furniture
+from pnp.draw.render.pdf import render_pdf, write_pdf
+from pnp.draw.scene import CUT_STYLE, Component, Shape, Style, Text, circle
 
 PT = 72.0 / 25.4
 SPEC_MARGIN = 6.35

@@ -1,7 +1,7 @@
-"""The playouts (`pnp.mcts.playout`) of Exploding Dice, Home in One Piece and Building
+"""The playouts (`pnp.play.mcts.playout`) of Exploding Dice, Home in One Piece and Building
 Community: the tree search's rollout from a given position (random play, or the state's
 own `rollout_action` policy where it offers one: Home in One Piece's greedy player), on
-the readable rules and on the kernel attached through `pnp.fastpath`.
+the readable rules and on the kernel attached through `pnp.play.fastpath`.
 
 Three checks per game: the kernel and the readable rules both play the very game written
 out below (`reference`) from `random.Random(n)` (n the one draw taken), from many
@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 from kernels import without_compiler
 
-from pnp import fastpath, mcts
 from pnp.games import get_game
 from pnp.games.building_community import playout as bc_playout
 from pnp.games.building_community import rules as bc_rules
@@ -31,10 +30,11 @@ from pnp.games.exploding_dice import entries as ed_entries
 from pnp.games.exploding_dice import rules as ed_rules
 from pnp.games.exploding_dice.grid import push
 from pnp.games.home_in_one_piece import rules as hiop_rules
-from pnp.mcts import MctsBot
+from pnp.play import fastpath, mcts
+from pnp.play.mcts import MctsBot
+from pnp.play.state import CHANCE, TERMINAL
 from pnp.sim.intervals import chi_square_sf
 from pnp.sim.seats import engine_for
-from pnp.state import CHANCE, TERMINAL
 
 GAMES = ("exploding-dice", "home-in-one-piece", "building-community")
 

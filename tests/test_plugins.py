@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from pnp import templating
-from pnp.cards import CardFormat, rule_deck
+from pnp.contract.params import PrintParams
+from pnp.draw import templating
+from pnp.draw.cards import CardFormat, rule_deck
 from pnp.games import built_in_slugs, get_game, registry
 from pnp.games.plugins import GROUP, plugins
-from pnp.params import PrintParams
 from pnp.testing.install import fake_install, installed
 
 PLUGIN = """
@@ -202,7 +202,7 @@ def test_a_command_of_a_built_in_game_imports_no_plugin(sleepy_site):
 
 def test_every_built_in_game_would_pass_as_a_plugin():
     """The checks a plugin meets are no stricter than the games pnp ships."""
-    from pnp.gamedef import game_problem
+    from pnp.contract.gamedef import game_problem
 
     assert {slug: game_problem(game) for slug, game in registry().items()} == {
         slug: None for slug in registry()

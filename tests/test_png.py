@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from shapely.geometry import box
 
-from pnp.render.png import component_png, preview_dpi, svg_to_png
-from pnp.render.svg import component_svg
-from pnp.scene import CUT_STYLE, Component, Shape, Style
+from pnp.draw.render.png import component_png, preview_dpi, svg_to_png
+from pnp.draw.render.svg import component_svg
+from pnp.draw.scene import CUT_STYLE, Component, Shape, Style
 
 
 def _size(png: bytes) -> tuple[int, int]:

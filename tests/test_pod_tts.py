@@ -21,12 +21,12 @@ from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
 from pnp.build import build_game, make_kit
-from pnp.gallery import gallery_for
+from pnp.build.gallery import gallery_for
+from pnp.draw.render.faces import Deck, face_image, kit_decks, png_bytes
+from pnp.draw.render.pod import FIT_TOL, PRODUCTS, Product, plan_deck
+from pnp.draw.render.tts import CELL_WIDTH, GRID_COLUMNS, GRID_ROWS, MAX_WIDTH, PER_SHEET, cell_size
+from pnp.draw.scene import Component, Shape, Style
 from pnp.games import registry
-from pnp.render.faces import Deck, face_image, kit_decks, png_bytes
-from pnp.render.pod import FIT_TOL, PRODUCTS, Product, plan_deck
-from pnp.render.tts import CELL_WIDTH, GRID_COLUMNS, GRID_ROWS, MAX_WIDTH, PER_SHEET, cell_size
-from pnp.scene import Component, Shape, Style
 
 MM = 25.4
 SAFE_IN = 1 / 8  # The Game Crafter's safe zone inside the trim, as its templates draw it

@@ -12,13 +12,13 @@ import pytest
 from shapely.geometry import box
 
 from pnp.build import plan_kits
-from pnp.checks import check_guide_contrast, check_outline_shows
-from pnp.kit import PrintParams
-from pnp.layout import Section, build_document
-from pnp.paint import TRIM_STYLE, with_trim_lines
-from pnp.paper import STICKER_PAPER, get_paper
-from pnp.render.pdf import render_pdf
-from pnp.scene import CUT_STYLE, Component, Shape, Style
+from pnp.contract.paper import STICKER_PAPER, get_paper
+from pnp.draw.checks import check_guide_contrast, check_outline_shows
+from pnp.draw.kit import PrintParams
+from pnp.draw.layout import Section, build_document
+from pnp.draw.paint import TRIM_STYLE, with_trim_lines
+from pnp.draw.render.pdf import render_pdf
+from pnp.draw.scene import CUT_STYLE, Component, Shape, Style
 
 PT = 72.0 / 25.4
 GAMES = ["exploding-dice", "building-community", "parcheesi", "home-in-one-piece", "desert-home"]

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from pnp.build import build_game
+from pnp.contract.paper import PAPERS
 from pnp.games import built_in_slugs
-from pnp.paper import PAPERS
 from pnp.testing.sheets import cut_short, print_ranges, read_pages, sheet_faults
 
 MODES = ("long", "short", "none")
@@ -110,7 +110,7 @@ def test_shared_sheets_print_the_alignment_test_and_every_kits_stickers_once(
     paper, on fewer sheets than the kits took one each."""
     from pnp.build import build_shared
     from pnp.cli import SHARED_VALUES
-    from pnp.staging import Staging
+    from pnp.runtime.staging import Staging
 
     slugs = ["home-in-one-piece", "desert-home"]
     with Staging(tmp_path) as stage:

@@ -22,8 +22,8 @@ import pytest
 from cli_run import one_error_line, run
 from test_staging import snapshot
 
-from pnp.errors import PnpError
-from pnp.staging import Staging
+from pnp.runtime.errors import PnpError
+from pnp.runtime.staging import Staging
 
 NOBODY = 64999
 """An unprivileged user id of these tests' own (no passwd entry is needed): not 65534, so
@@ -125,8 +125,8 @@ def previous_build(out: Path) -> None:
 
 BUILD = """
 import sys
-from pnp.errors import PnpError
-from pnp.staging import Staging
+from pnp.runtime.errors import PnpError
+from pnp.runtime.staging import Staging
 
 try:
     with Staging(sys.argv[1]) as stage:

@@ -31,11 +31,11 @@ import pytest
 from cli_run import one_error_line
 from procs import children, cpu_seconds, finish, gone, kill_group, needs_proc, start, until
 
-from pnp import interrupt
-from pnp.errors import PnpError
-from pnp.hooks import EngineHooks
-from pnp.interrupt import report_after_ctrl_c
-from pnp.outcome import GameRecord
+from pnp.contract.hooks import EngineHooks
+from pnp.play.outcome import GameRecord
+from pnp.runtime import interrupt
+from pnp.runtime.errors import PnpError
+from pnp.runtime.interrupt import report_after_ctrl_c
 from pnp.sim import runner
 from pnp.sim.pool import IN_FLIGHT, Pool
 from pnp.sim.runner import MAX_GAMES, MAX_JOBS, run
@@ -195,8 +195,8 @@ import ctypes
 import os
 import time
 
-from pnp.hooks import EngineHooks
-from pnp.outcome import GameRecord
+from pnp.contract.hooks import EngineHooks
+from pnp.play.outcome import GameRecord
 
 HOOKS = EngineHooks()
 played = 0
@@ -214,7 +214,7 @@ def play_one(model, players, bot, rng, **options):
 DRIVER = """
 import sys, time
 import slow_engine
-from pnp.interrupt import report_after_ctrl_c
+from pnp.runtime.interrupt import report_after_ctrl_c
 from pnp.sim.runner import run
 
 games, jobs, delay, hang_after, pause = sys.argv[1:]

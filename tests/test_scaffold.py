@@ -17,7 +17,7 @@ import pytest
 from cli_run import one_error_line, run
 
 import pnp.scaffold.data
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 from pnp.scaffold import Names, new_game, new_package
 from pnp.scaffold.data import create_game
 from pnp.testing.install import fake_install
@@ -109,7 +109,7 @@ def test_a_new_game_passes_the_suite_with_one_registry_line(tmp_path):
     assert " passed" in run.stdout and "lantern" in (root / "pnp/games/__init__.py").read_text()
     # the import contracts name games by wildcard: the new game is held with no edit
     with (pkg / "rules.py").open("a") as rules:
-        rules.write("\nimport pnp.scene  # noqa: E402, F401\n")
+        rules.write("\nimport pnp.draw.scene  # noqa: E402, F401\n")
     with (pkg / "game.py").open("a") as game:
         game.write("\nimport pnp.games.lantern_race.kit  # noqa: E402, F401\n")
     run = subprocess.run(
@@ -121,7 +121,7 @@ def test_a_new_game_passes_the_suite_with_one_registry_line(tmp_path):
         timeout=300,
     )
     assert run.returncode != 0 and "2 broken" in run.stdout, run.stdout[-3000:]
-    assert "pnp.games.lantern_race.rules -> pnp.scene" in run.stdout
+    assert "pnp.games.lantern_race.rules -> pnp.draw.scene" in run.stdout
     assert "pnp.games.lantern_race.game -> pnp.games.lantern_race.kit" in run.stdout
 
 

@@ -1,4 +1,4 @@
-"""`pnp/_genrand_init.h` holds the state CPython's `init_genrand(19650218)` leaves, which
+"""`pnp/play/_genrand_init.h` holds the state CPython's `init_genrand(19650218)` leaves, which
 every seeding in the kernels starts from: computed here again from the recurrence, and
 checked against CPython itself through a seeding that starts from it."""
 
@@ -8,7 +8,7 @@ import random
 import re
 from pathlib import Path
 
-TABLE = Path(__file__).resolve().parent.parent / "pnp/_genrand_init.h"
+TABLE = Path(__file__).resolve().parent.parent / "pnp/play/_genrand_init.h"
 
 
 def table() -> list[int]:

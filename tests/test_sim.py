@@ -8,11 +8,11 @@ import types
 
 import pytest
 
-from pnp.gamedef import cutoffs
+from pnp.contract.gamedef import cutoffs
+from pnp.contract.hooks import EngineHooks
 from pnp.games.exploding_dice import engine
 from pnp.games.exploding_dice.params import ExplodingDiceParams
-from pnp.hooks import EngineHooks
-from pnp.outcome import CUTOFF, GameRecord, Termination
+from pnp.play.outcome import CUTOFF, GameRecord, Termination
 from pnp.sim.metrics import Accumulator, duration, lead_changes, metrics, summary
 from pnp.sim.report import render_report
 from pnp.sim.runner import run

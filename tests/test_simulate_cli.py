@@ -7,7 +7,7 @@ import json
 import pytest
 from cli_run import one_error_line, pnp, run
 
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 from pnp.sim.command import cap_warning, run_simulation
 
 KEYS = ["game", "players", "bot", "games", "seed", "metrics", "end_reasons"]

@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pnp.build import build_game, check_game
-from pnp.checks import MIN_PART, check_part_sizes, has_errors
-from pnp.errors import PnpError
+from pnp.contract.params import MIN_DIE, field_hints, spec_of
+from pnp.draw.checks import MIN_PART, check_part_sizes, has_errors
+from pnp.draw.scene import Component
 from pnp.games import get_game, registry
-from pnp.params import MIN_DIE, field_hints, spec_of
-from pnp.scene import Component
+from pnp.runtime.errors import PnpError
 
 DICE_GAMES = [s for s, g in registry().items() if hasattr(g.default_params(), "die_size")]
 

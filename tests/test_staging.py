@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.errors import PnpError
-from pnp.staging import STAGING_PREFIX, Staging
+from pnp.runtime.errors import PnpError
+from pnp.runtime.staging import STAGING_PREFIX, Staging
 
 
 def snapshot(root: Path) -> dict[str, tuple]:
@@ -166,7 +166,7 @@ def test_a_full_disk_while_staging_is_one_line_naming_the_file(built, monkeypatc
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("pnp.staging.open", full, raising=False)
+    monkeypatch.setattr("pnp.runtime.staging.open", full, raising=False)
     before = snapshot(built)
     target = built / "game" / "game-a4.pdf"
     with pytest.raises(PnpError, match=f"^cannot write {target}: No space left on device$"):

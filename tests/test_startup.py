@@ -65,8 +65,8 @@ def test_simulate_imports_its_game_rules_and_nothing_that_draws(slug, tmp_path):
     others = {f"pnp.games.{p}" for p in BUILT_IN if p != pkg}
     assert not names & others, "another game was imported"
     assert not {f"pnp.games.{pkg}.{m}" for m in PRINT_SIDE} & names
-    assert not {n for n in names if n.startswith(("pnp.layout", "pnp.render", "pnp.cards"))}
-    assert not {n for n in names if n.startswith(("pnp.build", "pnp.checks", "pnp.components"))}
+    assert not {n for n in names if n.startswith(("pnp.draw.layout", "pnp.draw.render", "pnp.draw.cards"))}
+    assert not {n for n in names if n.startswith(("pnp.build", "pnp.draw.checks", "pnp.draw.components"))}
     if slug in GEOMETRY_FREE:
         assert not top_level(names) & {"shapely", "numpy"}
 
@@ -103,7 +103,7 @@ def test_check_loads_its_game_and_no_plotting_or_simulation(tmp_path):
     others = {f"pnp.games.{p}" for p in BUILT_IN if p != "exploding_dice"}
     assert not names & others
     assert "matplotlib" not in top_level(names)
-    assert not {n for n in names if n.startswith(("pnp.sim", "pnp.render"))}
+    assert not {n for n in names if n.startswith(("pnp.sim", "pnp.draw.render"))}
 
 
 def test_resolving_a_game_imports_it_alone_and_its_kit_on_demand():
@@ -115,7 +115,7 @@ def test_resolving_a_game_imports_it_alone_and_its_kit_on_demand():
         "game = get_game('parcheesi')\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('pnp.games.'))))\n"
         "print(json.dumps([m for m in ('shapely', 'reportlab') if m in sys.modules]))\n"
-        "from pnp.kit import PrintParams\n"
+        "from pnp.draw.kit import PrintParams\n"
         "kit = game.build_kit(game.default_params(), PrintParams())\n"
         "print(kit.game, 'pnp.games.parcheesi.kit' in sys.modules)\n"
     )

@@ -8,7 +8,7 @@ sleep). What a stop costs is measured as the CPU time all its processes spend af
 signal (the whole process tree's, from the kernel's accounting once pnp is reaped): a
 window where the signal is not acted on shows up there as seconds of play, however busy the
 machine is. The bound is a generous safety bound; what a stop takes on this machine, in
-wall-clock time, is in `make bench` (`pnp.bench_stop`).
+wall-clock time, is in `make bench` (`pnp.bench.stop`).
 """
 
 from __future__ import annotations

@@ -16,11 +16,11 @@ from cli_run import one_error_line, pnp, run
 from studio_client import cli_json, config_file, run_job, studio, wait
 
 from pnp.build import check_game
-from pnp.config import parse_toml, split_config
-from pnp.gamedef import rule_keys
+from pnp.contract.config import parse_toml, split_config
+from pnp.contract.gamedef import rule_keys
+from pnp.contract.palette import INKS
+from pnp.contract.params import PrintParams
 from pnp.games import get_game, registry
-from pnp.palette import INKS
-from pnp.params import PrintParams
 from pnp.sim.grid import sweep_keys
 from pnp.sim.runner import MAX_GAMES
 from pnp.studio.app import MAX_BODY

@@ -27,8 +27,8 @@ from browser import launched, require_chromium
 from cli_run import pnp
 from studio_client import Served, cli_json, config_file, running
 
+from pnp.draw.render.laser import LASER_LAYERS
 from pnp.games import registry
-from pnp.render.laser import LASER_LAYERS
 from pnp.sim.tables import summary_rows
 
 pytestmark = pytest.mark.slow

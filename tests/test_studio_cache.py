@@ -28,7 +28,7 @@ from starlette.testclient import TestClient
 from studio_client import ADDRESS, login, studio, wait
 
 import pnp.studio.server
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 from pnp.studio import app as studio_app
 from pnp.studio import jobs as jobs_module
 from pnp.studio.app import Settings, create_app

@@ -14,7 +14,7 @@ from cli_run import one_error_line, run
 from starlette.testclient import TestClient
 from studio_client import ADDRESS, login
 
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 from pnp.studio.app import Settings, create_app
 from pnp.studio.guard import Doors
 from pnp.studio.server import check_host

@@ -8,9 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from shapely.geometry import LineString, box
 
-from pnp.errors import PnpError
-from pnp.render.svg import component_svg
-from pnp.scene import (
+from pnp.draw.render.svg import component_svg
+from pnp.draw.scene import (
     CUT_STYLE,
     DRILL_STYLE,
     INNER_CUT_STYLE,
@@ -21,6 +20,7 @@ from pnp.scene import (
     Text,
     circle,
 )
+from pnp.runtime.errors import PnpError
 
 SVG = "{http://www.w3.org/2000/svg}"
 INK = "{http://www.inkscape.org/namespaces/inkscape}"

@@ -11,11 +11,11 @@ import signal
 import pytest
 from cli_run import one_error_line, run
 
-import pnp.progress
+import pnp.runtime.progress
 import pnp.sim.command
-from pnp.errors import PnpError
-from pnp.gamedef import rule_keys
+from pnp.contract.gamedef import rule_keys
 from pnp.games import get_game
+from pnp.runtime.errors import PnpError
 from pnp.sim.command import Request, run_all, write_run_report
 from pnp.sim.grid import MAX_SETTINGS, parse_axis, parse_grid, sweep_keys
 
@@ -94,7 +94,7 @@ def played(monkeypatch):
 
 
 def test_a_bad_setting_in_the_middle_of_a_grid_plays_nothing(capsys, played, monkeypatch):
-    monkeypatch.setattr(pnp.progress, "EVERY", 0)  # a progress line at every chunk, if any
+    monkeypatch.setattr(pnp.runtime.progress, "EVERY", 0)  # a progress line at every chunk, if any
     # n = 18 (on the step, past the range) is the second of six settings: the first is
     # fine, and still not played
     args = ("--sweep", "dice_per_colour=2..4", "--sweep", "n=4,18", "--progress", "plain")
@@ -255,7 +255,7 @@ def test_a_one_key_report_draws_a_line_per_metric(tmp_path):
 
 
 def test_grid_progress_counts_settings_and_games_on_stderr_never_in_the_json(capsys, monkeypatch):
-    monkeypatch.setattr(pnp.progress, "EVERY", 0)
+    monkeypatch.setattr(pnp.runtime.progress, "EVERY", 0)
     args = ("--games", "3000", "--jobs", "1", "--sweep", "n=4,6", "--progress", "plain")
     code, out, err = run(capsys, *ED, *args, "--json", "-")
     assert code == 0

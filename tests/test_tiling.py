@@ -10,12 +10,12 @@ import pdfplumber
 import pytest
 from shapely.geometry import LineString, box
 
-from pnp.kit import PrintParams
-from pnp.layout import Page, Section, board_pages, build_document, tile_board
-from pnp.layout.page import content_box
-from pnp.paper import get_paper
-from pnp.render.pdf import render_pdf
-from pnp.scene import CUT_STYLE, Component, Shape, Style, Text
+from pnp.contract.paper import get_paper
+from pnp.draw.kit import PrintParams
+from pnp.draw.layout import Page, Section, board_pages, build_document, tile_board
+from pnp.draw.layout.page import content_box
+from pnp.draw.render.pdf import render_pdf
+from pnp.draw.scene import CUT_STYLE, Component, Shape, Style, Text
 
 PT = 72.0 / 25.4
 SPEC_MARGIN = 6.35

@@ -148,7 +148,7 @@ def test_conflicting_targets_give_the_closest_with_misses_and_a_front(ones):
 def test_a_ctrl_c_as_a_rounds_last_games_end_stops_the_tune(ones, monkeypatch):
     """Ctrl-C that lands as a round's games all finish cuts no game, so no result says
     "interrupted": the tune must still stop after that round, not play on to the end."""
-    from pnp import interrupt
+    from pnp.runtime import interrupt
 
     setup, dims, budget = plan_tune("ones", ["turns in 9.5..10.5"], ["sides,hits"],
                                     budget="100000games")  # fmt: skip

@@ -13,8 +13,8 @@ from cli_run import one_error_line, run
 from tune_toy import GAME as ONES
 from tune_toy import Engine as OnesEngine
 
-from pnp.errors import PnpError
 from pnp.games import registered
+from pnp.runtime.errors import PnpError
 from pnp.tune import plan_tune, run_tune
 from pnp.tune.budget import Budget, parse_budget
 

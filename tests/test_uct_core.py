@@ -1,11 +1,11 @@
-"""The compiled tree search (`pnp/_uct.h`) is `pnp.mcts`' readable search, draw for draw.
+"""The compiled tree search (`pnp/play/_uct.h`) is `pnp.play.mcts`' readable search, draw for draw.
 
 Checked on a toy race whose rules exist twice, in Python below and in C beside this file
 (`uct_toy/_toy.c`), so the core is tested apart from any game: every kind of node (chance,
 decision, terminal), the search's own cut-off scored on the game's win chances, on its
 standing or on nothing, the game's own cut-off scored on its record, a hidden value
 redrawn per playout, cooperative scoring, one seat to three. The same visits (order
-included) and the same generator afterwards, or the core and `pnp.mcts` have drifted
+included) and the same generator afterwards, or the core and `pnp.play.mcts` have drifted
 apart. Each game's own tests check its callbacks the same way."""
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp import fastpath
-from pnp.chance import below
-from pnp.mcts import MctsBot
-from pnp.outcome import Outcome, Termination
-from pnp.state import CHANCE, TERMINAL
+from pnp.play import fastpath
+from pnp.play.chance import below
+from pnp.play.mcts import MctsBot
+from pnp.play.outcome import Outcome, Termination
+from pnp.play.state import CHANCE, TERMINAL
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILER = shutil.which("gcc") or shutil.which("clang") or shutil.which("cc")

@@ -16,17 +16,17 @@ from typing import Any, Self
 
 from shapely.geometry import Point, box
 
-from pnp.cards import CardFormat, fit_text_card
-from pnp.checks import Finding, check_cut_outlines
-from pnp.errors import PnpError
-from pnp.forward import RandomBot
-from pnp.gamedef import GameDef
-from pnp.hooks import EngineHooks, SolverHooks
-from pnp.kit import Kit, KitDocument, KitSection, PrintParams
-from pnp.outcome import CUTOFF, GameRecord, Outcome, SolveResult, Termination
-from pnp.params import CardGroup, ScaleGroup, param
-from pnp.scene import CUT_STYLE, Component, Shape, Style, Text
-from pnp.state import TERMINAL
+from pnp.contract.gamedef import GameDef
+from pnp.contract.hooks import EngineHooks, SolverHooks
+from pnp.contract.params import CardGroup, ScaleGroup, param
+from pnp.draw.cards import CardFormat, fit_text_card
+from pnp.draw.checks import Finding, check_cut_outlines
+from pnp.draw.kit import Kit, KitDocument, KitSection, PrintParams
+from pnp.draw.scene import CUT_STYLE, Component, Shape, Style, Text
+from pnp.play.forward import RandomBot
+from pnp.play.outcome import CUTOFF, GameRecord, Outcome, SolveResult, Termination
+from pnp.play.state import TERMINAL
+from pnp.runtime.errors import PnpError
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class LampsEnd(Termination):
 
 
 class LampsState:
-    """The readable rules (`pnp.state.State`): seats take turns switching a lamp."""
+    """The readable rules (`pnp.play.state.State`): seats take turns switching a lamp."""
 
     def __init__(self, model: Model, players: int) -> None:
         self.model, self._players = model, players
@@ -118,7 +118,7 @@ class LampsState:
 
 
 class BareEngine:
-    """The engine contract's required members only (`pnp.gamedef.Engine`), as an object."""
+    """The engine contract's required members only (`pnp.contract.gamedef.Engine`), as an object."""
 
     BOTS = ("random",)
     MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 1, 3, 2

@@ -13,12 +13,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.errors import PnpError
-from pnp.forward import RandomBot
-from pnp.gamedef import GameDef
-from pnp.hooks import EngineHooks
-from pnp.outcome import CUTOFF, GameRecord, Termination
-from pnp.params import param
+from pnp.contract.gamedef import GameDef
+from pnp.contract.hooks import EngineHooks
+from pnp.contract.params import param
+from pnp.play.forward import RandomBot
+from pnp.play.outcome import CUTOFF, GameRecord, Termination
+from pnp.runtime.errors import PnpError
 
 MAX_TURNS = 2000
 

@@ -16,10 +16,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from pnp import interrupt
-from pnp.atomic import check_name_lengths, is_null_device, output_folder
-from pnp.errors import PnpError
-from pnp.exits import (
+from pnp.contract.paper import paper_name
+from pnp.draw.formats import EXTRA_FORMATS, FORMATS
+from pnp.games import get_game, registry
+from pnp.runtime import interrupt
+from pnp.runtime.atomic import check_name_lengths, is_null_device, output_folder
+from pnp.runtime.errors import PnpError
+from pnp.runtime.exits import (
     MarkedStdout,
     check_working_folder,
     environment_error,
@@ -27,12 +30,9 @@ from pnp.exits import (
     settle_stdout,
     stdout_closed,
 )
-from pnp.formats import EXTRA_FORMATS, FORMATS
-from pnp.games import get_game, registry
-from pnp.paper import paper_name
 
 if TYPE_CHECKING:
-    from pnp.checks import Finding
+    from pnp.draw.checks import Finding
 
 app = typer.Typer(
     help="Print-and-play kits that are solitaire-tested before they are printed.",
@@ -66,8 +66,8 @@ def show_params(
     rules read it (the keys 'pnp simulate --sweep' and 'pnp tune --over' vary)."""
     from rich.table import Table
 
-    from pnp.gamedef import rule_keys
-    from pnp.params import PrintParams, describe
+    from pnp.contract.gamedef import rule_keys
+    from pnp.contract.params import PrintParams, describe
 
     gdef = get_game(game)
     read = set(rule_keys(gdef))
@@ -127,7 +127,7 @@ def build(
         build_shared,
         game_slugs,
     )
-    from pnp.staging import Staging
+    from pnp.runtime.staging import Staging
 
     slugs = game_slugs(game)
     papers = [paper_name(paper)] if paper is not None else None
@@ -221,7 +221,7 @@ def check(
 ) -> None:
     """Run the rule-aware layout checks; exit 1 on any error."""
     from pnp.build import check_game, game_slugs
-    from pnp.checks import has_errors
+    from pnp.draw.checks import has_errors
 
     findings: list[Finding] = []
     for slug in game_slugs(game):
@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> None:
 
     The command runs outside click's standalone mode so that usage errors (a bad option,
     a missing argument, an unknown command) come here too and print as one line with a
-    hint, like our own `PnpError`s. Ctrl-C and SIGTERM end as `pnp.interrupt` says: one
+    hint, like our own `PnpError`s. Ctrl-C and SIGTERM end as `pnp.runtime.interrupt` says: one
     line, exit 130 or 143.
 
     This is the one place that turns what goes wrong into a line: an environment pnp cannot

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 import pnp
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 
 if TYPE_CHECKING:
     from pnp.scaffold import Names

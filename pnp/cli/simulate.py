@@ -13,8 +13,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pnp import interrupt
-from pnp.atomic import (
+from pnp.games import get_game
+from pnp.runtime import interrupt
+from pnp.runtime.atomic import (
     check_output_files,
     check_user_file,
     is_null_device,
@@ -22,10 +23,9 @@ from pnp.atomic import (
     stream_named,
     write_user_file,
 )
-from pnp.errors import PnpError
-from pnp.games import get_game
-from pnp.interrupt import report_after_ctrl_c
-from pnp.progress import Ticker
+from pnp.runtime.errors import PnpError
+from pnp.runtime.interrupt import report_after_ctrl_c
+from pnp.runtime.progress import Ticker
 from pnp.sim import tables
 from pnp.sim.command import (
     MAX_SEED,
@@ -242,8 +242,8 @@ def _simulate_and_print(
     for warning in cap_warnings(request, runs):
         err.print(f"warning: {warning}", highlight=False, soft_wrap=True, markup=False)
     if report:
-        from pnp.gallery import gallery_for
-        from pnp.staging import Staging
+        from pnp.build.gallery import gallery_for
+        from pnp.runtime.staging import Staging
 
         with Staging(out) as stage:  # the report and the gallery land together, or neither
             path = write_run_report(request, runs, out, grid, stage)
@@ -390,9 +390,9 @@ def _print_ladder(
         for warning in cap_warnings(request, [({}, sim)]):
             err.print(f"warning: {rung.name}: {warning}", highlight=False, markup=False)
     if report:
-        from pnp.gallery import gallery_for
+        from pnp.build.gallery import gallery_for
+        from pnp.runtime.staging import Staging
         from pnp.sim.report import write_ladder_report
-        from pnp.staging import Staging
 
         with Staging(out) as stage:
             path = write_ladder_report(request, ladder, data, out, stage)

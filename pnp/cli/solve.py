@@ -9,10 +9,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pnp.atomic import check_user_file, stream_named, write_user_file
 from pnp.cli.simulate import whole_number
-from pnp.errors import PnpError
 from pnp.games import get_game
+from pnp.runtime.atomic import check_user_file, stream_named, write_user_file
+from pnp.runtime.errors import PnpError
 
 
 def solve(

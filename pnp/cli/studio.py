@@ -12,9 +12,9 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
-from pnp import interrupt
 from pnp.cli.simulate import whole_number
-from pnp.errors import PnpError
+from pnp.runtime import interrupt
+from pnp.runtime.errors import PnpError
 
 
 def studio(

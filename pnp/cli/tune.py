@@ -12,8 +12,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pnp import interrupt
-from pnp.atomic import (
+from pnp.cli.simulate import PROGRESS_MODES, whole_number
+from pnp.runtime import interrupt
+from pnp.runtime.atomic import (
     check_folder,
     check_user_file,
     is_null_device,
@@ -22,10 +23,9 @@ from pnp.atomic import (
     write_text,
     write_user_file,
 )
-from pnp.cli.simulate import PROGRESS_MODES, whole_number
-from pnp.errors import PnpError
-from pnp.interrupt import report_after_ctrl_c
-from pnp.progress import EVERY
+from pnp.runtime.errors import PnpError
+from pnp.runtime.interrupt import report_after_ctrl_c
+from pnp.runtime.progress import EVERY
 from pnp.sim.runner import RunFailed, default_jobs, is_tty
 
 

@@ -13,8 +13,8 @@ import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from pnp.errors import PnpError
-from pnp.gamedef import GameDef
+from pnp.contract.gamedef import GameDef
+from pnp.runtime.errors import PnpError
 
 __all__ = ["GameDef", "get_game", "registered", "registry"]
 
@@ -57,7 +57,7 @@ def _built_in(slug: str, pkg: str) -> GameDef:
 
 
 def _extra(game: GameDef) -> GameDef:
-    from pnp.templating import use_game_templates
+    from pnp.draw.templating import use_game_templates
 
     use_game_templates(game.slug, game.templates)
     return game

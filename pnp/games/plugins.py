@@ -3,7 +3,7 @@
 A package declares its game in its own pyproject.toml::
 
     [project.entry-points."pnp.games"]
-    lamps = "lamps_game:GAME"      # a pnp.gamedef.GameDef
+    lamps = "lamps_game:GAME"      # a pnp.contract.gamedef.GameDef
 
 A plugin that cannot be used (it fails to import, is not a valid `GameDef` -- a slug that
 is no slug, a field of the wrong type --, takes a slug another game has, names templates
@@ -30,7 +30,7 @@ from functools import cache, partial
 from importlib import metadata
 from typing import Any
 
-from pnp.gamedef import GameDef, game_problem
+from pnp.contract.gamedef import GameDef, game_problem
 
 GROUP = "pnp.games"
 TIMEOUT = 10.0
@@ -85,7 +85,7 @@ def _checked(entry: metadata.EntryPoint) -> GameDef:
 
 def load_plugins(taken: Collection[str], say: Callable[[str], None] = warn) -> dict[str, GameDef]:
     """Every usable plugin game by slug; `say` hears one line for each broken one."""
-    from pnp.templating import use_game_templates
+    from pnp.draw.templating import use_game_templates
 
     found: dict[str, GameDef] = {}
     seconds = timeout()

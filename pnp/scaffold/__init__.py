@@ -30,9 +30,9 @@ from importlib import resources
 from pathlib import Path
 
 from pnp import DISTRIBUTION
-from pnp.atomic import check_folder
-from pnp.errors import PnpError
-from pnp.gamedef import slug_problem
+from pnp.contract.gamedef import slug_problem
+from pnp.runtime.atomic import check_folder
+from pnp.runtime.errors import PnpError
 
 REGISTRY = Path("pnp/games/__init__.py")
 

@@ -1,6 +1,6 @@
 """`pnp new`'s whole job: the skeleton and the reference data of a new game, its
 conformance file and golden files, made by the same code `make conformance` and `make
-golden` run (`pnp.conformance_data.rewrite`, `pnp.golden.write_golden`), with the game
+golden` run (`pnp.reference.conformance_data.rewrite`, `pnp.reference.golden.write_golden`), with the game
 registered for the moment, as its registry line or its entry point will register it."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pnp.conformance_data import rewrite
+from pnp.draw.templating import use_game_templates
 from pnp.games import registered
-from pnp.golden import write_golden
+from pnp.reference.conformance_data import rewrite
+from pnp.reference.golden import write_golden
 from pnp.scaffold import Names, check_free, checkout_layout, new_game, new_package, remove_made
-from pnp.templating import use_game_templates
 
 
 def create_game(slug: str, root: Path) -> list[Path]:

@@ -16,17 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.config import read_seats, read_toml, split_config
-from pnp.errors import PnpError
-from pnp.gamedef import Engine, cutoffs, degenerate_reason, ratios, seat_range, totals
+from pnp.contract.config import read_seats, read_toml, split_config
+from pnp.contract.gamedef import Engine, cutoffs, degenerate_reason, ratios, seat_range, totals
 from pnp.games import get_game
+from pnp.runtime.errors import PnpError
 from pnp.sim.grid import PLAYERS, Grid, check_sweep, declared_steps, label, parse_axis
 from pnp.sim.metrics import NO_TURN, Accumulator, no_turn_played, summary
 from pnp.sim.runner import GridProgress, Job, RunResult, check_limits, run_jobs
 from pnp.sim.seats import Lineup, engine_for, lineup, seat_count
 
 if TYPE_CHECKING:
-    from pnp.staging import Staging
+    from pnp.runtime.staging import Staging
 
 MAX_SEED = 2**63
 CAP_WARNING_SHARE = 0.05
@@ -402,9 +402,9 @@ def write_run_report(
     request: Request, runs: Runs, out: Path, grid: Grid | None = None, stage: Staging | None = None
 ) -> Path:
     """`OUT/<game>/report.html` for the first setting, with the sweep's reading, plots and
-    table above it when there is one (the gallery over OUT is `pnp.gallery.gallery_for`'s);
+    table above it when there is one (the gallery over OUT is `pnp.build.gallery.gallery_for`'s);
     through `stage` when given, to land with the gallery in one commit."""
-    from pnp.atomic import write_text
+    from pnp.runtime.atomic import write_text
     from pnp.sim.report import render_report
     from pnp.sim.sweep_report import sweep_section
 

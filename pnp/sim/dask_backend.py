@@ -11,7 +11,7 @@ lost with a worker could not be rebuilt. A worker unpickles a job once (`load_jo
 
 Reaching the scheduler and waiting for a worker take at most `--scheduler-timeout` seconds
 (a day at most: `check_timeout`), and Ctrl-C or SIGTERM ends that wait at once
-(`pnp.interrupt.raising_on_stop`), however long it was to be.
+(`pnp.runtime.interrupt.raising_on_stop`), however long it was to be.
 
 At connect every worker is asked which pnp it has (`importlib.metadata` run on the worker):
 a worker without pnp, or with another version, refuses the run with one line, since it
@@ -34,8 +34,8 @@ from contextlib import ExitStack, contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from pnp import DISTRIBUTION
-from pnp.errors import PnpError
-from pnp.interrupt import RunStop, alarm, raising_on_stop
+from pnp.runtime.errors import PnpError
+from pnp.runtime.interrupt import RunStop, alarm, raising_on_stop
 from pnp.sim.merge import JobTally, Task, grid_tasks
 from pnp.sim.metrics import Accumulator
 from pnp.sim.worker import JobData, load_job_data, play_chunk

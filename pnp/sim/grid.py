@@ -21,10 +21,10 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Literal, get_origin
 
-from pnp.config import NotToml, parse_toml
-from pnp.errors import PnpError, shown
-from pnp.gamedef import GameDef, rule_keys
-from pnp.params import PrintParams, Spec, field_hints, keys_of, spec_of
+from pnp.contract.config import NotToml, parse_toml
+from pnp.contract.gamedef import GameDef, rule_keys
+from pnp.contract.params import PrintParams, Spec, field_hints, keys_of, spec_of
+from pnp.runtime.errors import PnpError, shown
 
 MAX_VALUES = 50  # values of one key
 MAX_SETTINGS = 200  # settings of the whole grid
@@ -62,7 +62,7 @@ class Grid:
 
 def sweep_keys(game: GameDef) -> tuple[str, ...]:
     """The keys a sweep may change: `players`, then the keys the game's rules read
-    (`pnp.gamedef.rule_keys`) that take one value (a number, a word, a switch; a list such
+    (`pnp.contract.gamedef.rule_keys`) that take one value (a number, a word, a switch; a list such
     as `colours` is not swept)."""
     params = game.default_params()
     hints = field_hints(type(params))

@@ -20,8 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.errors import PnpError
 from pnp.games import get_game
+from pnp.runtime.errors import PnpError
 from pnp.sim.command import Request, Simulation, finish_simulation
 from pnp.sim.runner import GridProgress, check_limits, run_jobs
 from pnp.sim.seats import engine_for, seat_count

@@ -39,7 +39,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.outcome import GameRecord
+from pnp.play.outcome import GameRecord
 from pnp.sim.intervals import mean_interval, wilson
 from pnp.sim.verdicts import fairness
 

@@ -21,8 +21,8 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from pnp.errors import PnpError
-from pnp.interrupt import RunStop
+from pnp.runtime.errors import PnpError
+from pnp.runtime.interrupt import RunStop
 from pnp.sim.merge import JobTally, Task
 from pnp.sim.worker import serve
 

@@ -23,16 +23,16 @@ from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from pnp.draw.templating import render  # noqa: E402
 from pnp.sim.metrics import Accumulator  # noqa: E402
 from pnp.sim.tables import Table, ladder_rows, players_said  # noqa: E402
 from pnp.sim.verdicts import is_interval_key, mean_pm, plain_summary, plus_minus  # noqa: E402
-from pnp.templating import render  # noqa: E402
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
+    from pnp.runtime.staging import Staging
     from pnp.sim.sweep_report import SweepSection
-    from pnp.staging import Staging
 
 INK = "#0072B2"  # Okabe-Ito blue
 ACCENT = "#D55E00"
@@ -236,7 +236,7 @@ def write_ladder_report(
     """`OUT/<game>/report.html` of a ladder: the ladder's table and charts, then the
     strongest rung's run in detail; through `stage` when given (to land with the
     gallery)."""
-    from pnp.atomic import write_text
+    from pnp.runtime.atomic import write_text
 
     _, sim = ladder[-1]
     html = render_report(sim.summary, sim.acc, sim.title, sim.options, ladder=ladder_section(data))

@@ -10,7 +10,7 @@ sweep's grid is one `run_jobs` call: the chunks of all its settings share one po
 to a Dask cluster at once (`dask_backend`); either way each setting's tallies are merged
 in chunk order (`merge`), so the JSON is the same for any backend, workers and chunk size.
 
-Ctrl-C or SIGTERM (`pnp.interrupt.RunStop`): the first raises a shared flag that every
+Ctrl-C or SIGTERM (`pnp.runtime.interrupt.RunStop`): the first raises a shared flag that every
 game loop reads between games, so the run stops once the games being played are over and
 the finished games are still tallied and reported (``RunResult.interrupted``). A second
 stops at once: workers are terminated and the games already handed back are reported;
@@ -32,10 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp import interrupt
-from pnp.errors import PnpError
-from pnp.gamedef import Engine, warm
-from pnp.interrupt import RunStop, stop_at
+from pnp.contract.gamedef import Engine, warm
+from pnp.runtime import interrupt
+from pnp.runtime.errors import PnpError
+from pnp.runtime.interrupt import RunStop, stop_at
 from pnp.sim.merge import JobTally, grid_tasks
 from pnp.sim.metrics import Accumulator
 from pnp.sim.worker import Seating, engine_ref, play_chunk

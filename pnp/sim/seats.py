@@ -1,7 +1,7 @@
 """Who plays: the one check of a request's player count and bots against what a game's
 engine declares, shared by `pnp simulate`, `pnp solve` and the bench; and the generic
 way to play a game whose seats the engine's own fast path cannot play (a bot every game
-has, such as `mcts`, or seats that mix bots): `pnp.forward.play` over the readable rules.
+has, such as `mcts`, or seats that mix bots): `pnp.play.forward.play` over the readable rules.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from pnp import fastpath
-from pnp.errors import PnpError, shown
-from pnp.forward import play
-from pnp.gamedef import Engine, GameDef, mcts_budget, mcts_exploration, playout_turns
-from pnp.mcts import DEFAULT_BUDGET, EXPLORATION, MAX_BUDGET, PLAYOUT_TURNS, MctsBot
-from pnp.outcome import GameRecord
-from pnp.state import Bot
+from pnp.contract.gamedef import Engine, GameDef, mcts_budget, mcts_exploration, playout_turns
+from pnp.play import fastpath
+from pnp.play.forward import play
+from pnp.play.mcts import DEFAULT_BUDGET, EXPLORATION, MAX_BUDGET, PLAYOUT_TURNS, MctsBot
+from pnp.play.outcome import GameRecord
+from pnp.play.state import Bot
+from pnp.runtime.errors import PnpError, shown
 
 GENERIC_BOTS = ("mcts",)
 """Bots every game has: they need the State API alone, no code of the game's own."""

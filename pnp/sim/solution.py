@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pnp.atomic import check_user_file, is_null_device, stream_named, write_bytes
-from pnp.errors import PnpError
-from pnp.gamedef import GameDef
-from pnp.kit import PrintParams
-from pnp.paper import get_paper
+from pnp.contract.gamedef import GameDef
+from pnp.contract.paper import get_paper
+from pnp.draw.kit import PrintParams
+from pnp.runtime.atomic import check_user_file, is_null_device, stream_named, write_bytes
+from pnp.runtime.errors import PnpError
 
 
 def check_pdf_target(game: GameDef, path: str) -> Path:
@@ -32,9 +32,9 @@ def solution_pdf(
     game: GameDef, params: object, printing: PrintParams, answer: dict[str, Any]
 ) -> bytes:
     """The PDF of a won answer's line (`answer` as `run_solve` returns it)."""
-    from pnp.layout.document import Section, section_pages  # with reportlab: only when used
-    from pnp.layout.furniture import add_furniture
-    from pnp.render.pdf import render_pdf
+    from pnp.draw.layout.document import Section, section_pages  # with reportlab: only when used
+    from pnp.draw.layout.furniture import add_furniture
+    from pnp.draw.render.pdf import render_pdf
 
     if answer["result"] != "win":
         raise PnpError(f"no winning line to draw ({answer['result']}): the PDF was not written")

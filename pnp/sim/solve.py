@@ -13,9 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pnp.config import read_toml, split_config
-from pnp.errors import OutOfMemory, PnpError
-from pnp.gamedef import (
+from pnp.contract.config import read_toml, split_config
+from pnp.contract.gamedef import (
     GameDef,
     Solver,
     default_budget,
@@ -23,9 +22,10 @@ from pnp.gamedef import (
     max_budget,
     seat_range,
 )
+from pnp.draw.kit import PrintParams
 from pnp.games import get_game
-from pnp.kit import PrintParams
-from pnp.progress import Ticker
+from pnp.runtime.errors import OutOfMemory, PnpError
+from pnp.runtime.progress import Ticker
 from pnp.sim.seats import engine_for, seat_count
 from pnp.sim.solution import solution_pdf, write_solution_pdf
 

@@ -22,8 +22,8 @@ import traceback
 import types
 from typing import TYPE_CHECKING, Any, cast
 
-from pnp import interrupt
-from pnp.gamedef import Engine
+from pnp.contract.gamedef import Engine
+from pnp.runtime import interrupt
 from pnp.sim.metrics import Accumulator
 from pnp.sim.seats import Lineup, play_lineup
 
@@ -42,7 +42,7 @@ def game_seed(seed: int, index: int) -> str:
 
 Seating = str | Lineup
 """Who plays: one bot name the engine's own `play_one` plays for every seat, or a lineup
-(`pnp.forward.play` over the readable rules, for mixed seats and the generic bots)."""
+(`pnp.play.forward.play` over the readable rules, for mixed seats and the generic bots)."""
 
 EngineRef = Engine | str
 """An engine, or the name of the module that is one (what a worker is sent)."""
@@ -79,7 +79,7 @@ def play_chunk(
     for a model it plays only game by game; it then gets `BATCH` seeds at a time. When
     `halt` is raised the chunk ends before its next game (or batch): the tallies then hold
     the games finished so far. A tree search under way (or about to begin) is not waited
-    for: KeyboardInterrupt leaves its game unfinished (`pnp.interrupt.searching`), and
+    for: KeyboardInterrupt leaves its game unfinished (`pnp.runtime.interrupt.searching`), and
     `acc` holds the games finished before it.
     """
     engine = engine_of(engine_ref)

@@ -29,12 +29,13 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pnp.errors import PnpError
-from pnp.formats import EXTRA_FORMATS, FORMATS
-from pnp.gamedef import GameDef, max_budget
+from pnp.contract.gamedef import GameDef, max_budget
+from pnp.contract.paper import paper_name
+from pnp.draw.formats import EXTRA_FORMATS, FORMATS
+from pnp.draw.render.laser import presets_from_text
+from pnp.draw.templating import TEMPLATES, render
 from pnp.games import get_game, registry
-from pnp.paper import paper_name
-from pnp.render.laser import presets_from_text
+from pnp.runtime.errors import PnpError
 from pnp.sim.command import MAX_SEED, parse_options, parse_sweep
 from pnp.sim.grid import check_sweep
 from pnp.sim.runner import check_limits
@@ -45,7 +46,6 @@ from pnp.studio.cache import Cache, CacheError
 from pnp.studio.guard import Doors, Guard, new_token
 from pnp.studio.jobs import Asked, Busy, Job, JobCancelled, Jobs, TaskError
 from pnp.studio.work import write_zip
-from pnp.templating import TEMPLATES, render
 from pnp.tune.targets import metric_names
 
 MAX_BODY = 1_000_000  # bytes

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pnp
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 
 DEFAULT_LIMIT = 2_000_000_000  # bytes
 RESULT = "result.json"

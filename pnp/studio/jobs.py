@@ -26,8 +26,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from pnp import interrupt
-from pnp.errors import PnpError
+from pnp.runtime import interrupt
+from pnp.runtime.errors import PnpError
 from pnp.studio.cache import Cache, CacheError, key_of
 
 STATES = ("queued", "running", "done", "failed", "cancelled")

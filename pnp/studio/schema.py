@@ -2,8 +2,8 @@
 `pnp params` lists, and the one reading of the values a form sends back.
 
 The schema is derived, never written twice: type, default, range, choices and help come
-from each field's `pnp.params.param(...)`. A form's values are read by the same
-`pnp.config.split_config` a `--config` file goes through, key by key, so a bad value is
+from each field's `pnp.contract.params.param(...)`. A form's values are read by the same
+`pnp.contract.config.split_config` a `--config` file goes through, key by key, so a bad value is
 refused beside its field with the message the command line prints for it.
 """
 
@@ -14,11 +14,11 @@ import json
 import re
 from typing import Any, Literal, get_args, get_origin
 
-from pnp.config import parse_toml, split_config
-from pnp.errors import PnpError
-from pnp.gamedef import GameDef
-from pnp.palette import INKS
-from pnp.params import PrintParams, Spec, field_hints, file_keys, spec_of, toml_literal
+from pnp.contract.config import parse_toml, split_config
+from pnp.contract.gamedef import GameDef
+from pnp.contract.palette import INKS
+from pnp.contract.params import PrintParams, Spec, field_hints, file_keys, spec_of, toml_literal
+from pnp.runtime.errors import PnpError
 from pnp.sim.command import as_json
 from pnp.sim.grid import PLAYERS, sweep_keys
 

@@ -15,7 +15,7 @@ import webbrowser
 from collections.abc import Callable
 from pathlib import Path
 
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 from pnp.studio.app import Settings, create_app
 from pnp.studio.connections import connection_cap, open_file_limit, protocol
 from pnp.studio.guard import new_token

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 def warm_up(slug: str = "exploding-dice") -> None:
     from pnp.build import all_components, plan_kits
-    from pnp.render.pdf import render_pdf
-    from pnp.render.svg import component_svg
+    from pnp.draw.render.pdf import render_pdf
+    from pnp.draw.render.svg import component_svg
 
     _, plans = plan_kits(slug, None, ["a4"])
     for doc in plans[0].documents:

@@ -2,7 +2,7 @@
 
 Each task runs in a process of its own (see `pnp.studio.jobs`), so a long simulation never
 blocks the page and a cancelled one can be stopped: the process gets SIGTERM, which pnp
-treats as Ctrl-C (`pnp.interrupt`): a simulation stops between games, a build's staging is
+treats as Ctrl-C (`pnp.runtime.interrupt`): a simulation stops between games, a build's staging is
 rolled back. A task writes only inside the folder it is handed, and reports to its parent
 over a pipe: ``("progress", done, total, message)`` while it works, then one of
 ``("done", result)``, ``("error", line)`` (bad input: the CLI's one line), ``("cancelled",)``
@@ -19,12 +19,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from pnp import interrupt
 from pnp.build import ChecksFailed, build_game, check_game, make_kit
-from pnp.checks import Finding
-from pnp.errors import PnpError
-from pnp.formats import FORMATS
+from pnp.draw.checks import Finding
+from pnp.draw.formats import FORMATS
 from pnp.games import get_game
+from pnp.runtime import interrupt
+from pnp.runtime.errors import PnpError
 from pnp.sim.command import Request, cap_warnings, parse_sweep, results, run_all, write_run_report
 from pnp.sim.grid import Grid
 from pnp.sim.runner import default_jobs
@@ -280,7 +280,7 @@ def tune(
 
 def preview(slug: str, folder: Path, say: Say) -> dict[str, Any]:
     """One picture of the game for the studio's list: its board (else its first part)."""
-    from pnp.render.png import component_png
+    from pnp.draw.render.png import component_png
 
     _, kit = make_kit(slug, paper="a4")
     names = [c.name for c in kit.components]

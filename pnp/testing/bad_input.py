@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pnp.build import ChecksFailed, build_game, check_game, resolve_params
-from pnp.errors import PnpError
+from pnp.contract.params import PrintParams, spec_of
 from pnp.games import get_game, registry
-from pnp.params import PrintParams, spec_of
+from pnp.runtime.errors import PnpError
 
 
 def nested(depth: int, table: bool) -> object:

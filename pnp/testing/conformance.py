@@ -1,10 +1,10 @@
 """A game against its conformance data (`<folder>/<slug>.json`, the schema of
-`pnp.conformance`): the file is there and covers every bot and way to finish, each recorded
+`pnp.reference.conformance`): the file is there and covers every bot and way to finish, each recorded
 game replays step by step (its trace and its searches too) on every implementation the
 game declares (`GameDef.implementations`), the bots make the recorded choices, `play_one`
 ends each seed's game as recorded on each implementation, and the perft counts hold.
 
-`python -m pnp.conformance_data SLUG` (`make conformance GAME=slug` in pnp's checkout)
+`python -m pnp.reference.conformance_data SLUG` (`make conformance GAME=slug` in pnp's checkout)
 rewrites a file after a deliberate change of the rules; review its diff.
 """
 
@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
-from pnp import fastpath
-from pnp.conformance import (
+from pnp.contract.gamedef import GameDef
+from pnp.play import fastpath
+from pnp.reference.conformance import (
     MAX_BYTES,
     check_bots,
     check_perft,
@@ -32,7 +33,6 @@ from pnp.conformance import (
     replay,
     start,
 )
-from pnp.gamedef import GameDef
 
 __all__ = [
     "check_bots",
@@ -52,7 +52,7 @@ __all__ = [
 
 
 def rewrite_hint(slug: str) -> str:
-    return f"python -m pnp.conformance_data {slug} (make conformance GAME={slug}) rewrites it"
+    return f"python -m pnp.reference.conformance_data {slug} (make conformance GAME={slug}) rewrites it"
 
 
 def load(folder: Path, slug: str) -> dict[str, Any] | None:
@@ -95,7 +95,7 @@ def check_data(game: GameDef, folder: Path) -> None:
 @contextmanager
 def readable_rules(game: GameDef) -> Iterator[None]:
     """The readable rules alone: no compiled hook runs and no engine plays on a kernel
-    (`pnp.fastpath.using`)."""
+    (`pnp.play.fastpath.using`)."""
     with fastpath.using(fastpath.READABLE):
         yield
 
@@ -108,7 +108,7 @@ def state_class(game: GameDef) -> type:
 
 def check_implementations(game: GameDef) -> None:
     """The game declares its implementations, the readable rules first, and every one
-    attached to its `State` through `pnp.fastpath` among them."""
+    attached to its `State` through `pnp.play.fastpath` among them."""
     declared = game.implementations
     assert declared and declared[0] == fastpath.READABLE, (
         f"{game.slug}: implementations must begin with {fastpath.READABLE!r}, got {declared}"

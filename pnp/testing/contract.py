@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 from pnp.build import build_gallery_for, build_game, cut_sheets_of, make_kit, pdf_name
-from pnp.checks import has_errors
-from pnp.config import split_config
-from pnp.errors import PnpError
-from pnp.gamedef import GameDef, ratios, rule_keys
+from pnp.contract.config import split_config
+from pnp.contract.gamedef import GameDef, ratios, rule_keys
+from pnp.contract.palette import INKS
+from pnp.contract.params import field_hints, spec_of
+from pnp.draw.checks import has_errors
+from pnp.draw.scene import PT_PER_MM
 from pnp.games import get_game
-from pnp.palette import INKS
-from pnp.params import field_hints, spec_of
-from pnp.scene import PT_PER_MM
+from pnp.runtime.errors import PnpError
 from pnp.sim.command import run_simulation
 from pnp.sim.solve import run_solve
 from pnp.testing.sheets import print_ranges, read_pages, sheet_faults

@@ -1,4 +1,4 @@
-"""The golden checks (`pnp.golden` keeps the files): every part of a game's kit renders to
+"""The golden checks (`pnp.reference.golden` keeps the files): every part of a game's kit renders to
 the SVG on record and reads as the data on record, and its cut lines are where they were.
 
 A change shows as the data fields that changed, whether the cut lines moved beyond a
@@ -24,7 +24,8 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from pnp.golden import (
+from pnp.draw.scene import CUT_LAYERS
+from pnp.reference.golden import (
     SUFFIXES,
     KitParts,
     Part,
@@ -33,7 +34,6 @@ from pnp.golden import (
     write_part,
     write_place,
 )
-from pnp.scene import CUT_LAYERS
 from pnp.testing.svg import svg_subpath_points
 
 STROKE = 0.1
@@ -86,7 +86,7 @@ def _subpaths(d: str) -> Iterator[tuple[list[tuple[float, float]], bool]]:
 
 
 def cut_bands(svg: str) -> dict[str, BaseGeometry]:
-    """Per machine layer of an SVG written by pnp.render.svg, its lines widened by STROKE
+    """Per machine layer of an SVG written by pnp.draw.render.svg, its lines widened by STROKE
     each side: the ink a cutter would follow."""
     root = ET.fromstring(svg.encode("utf-8"))
     out: dict[str, BaseGeometry] = {}

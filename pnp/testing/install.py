@@ -43,8 +43,8 @@ def installed(
     modules are) on `sys.path`, pnp's cache of plugins emptied on the way in and out, and
     the rule templates of the games loaded meanwhile forgotten on the way out. Returns
     `site`."""
+    from pnp.draw.templating import packaged_games, use_game_templates
     from pnp.games.plugins import plugins
-    from pnp.templating import packaged_games, use_game_templates
 
     fake_install(site, name, groups)
     before = packaged_games()

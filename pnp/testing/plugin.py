@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from pnp.golden import KitParts
+    from pnp.reference.golden import KitParts
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -40,7 +40,7 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 @pytest.fixture(scope="session")
 def golden_kits() -> KitParts:
     """Every kit the golden checks look at, built once a session when first needed."""
-    from pnp.golden import KitParts
+    from pnp.reference.golden import KitParts
 
     return KitParts()
 

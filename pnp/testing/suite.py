@@ -14,7 +14,7 @@ The game is found in pnp's registry, through the package's `pnp.games` entry poi
 package is installed first (`pip install -e .`). The tests: the registry contract
 (`pnp.testing.contract`), the golden files (`pnp.testing.golden`, rewritten by
 `pytest --update-golden`), the conformance data (`pnp.testing.conformance`, rewritten by
-`python -m pnp.conformance_data SLUG`) and, in the slow tier, the bad-input properties
+`python -m pnp.reference.conformance_data SLUG`) and, in the slow tier, the bad-input properties
 (`pnp.testing.bad_input`) and the PDFs' pages read back.
 """
 
@@ -26,11 +26,11 @@ from typing import Any, ClassVar
 
 import pytest
 
-from pnp.errors import PnpError
-from pnp.gamedef import GameDef
+from pnp.contract.gamedef import GameDef
+from pnp.contract.paper import PAPERS
 from pnp.games import get_game, registry
-from pnp.golden import KitParts, places
-from pnp.paper import PAPERS
+from pnp.reference.golden import KitParts, places
+from pnp.runtime.errors import PnpError
 from pnp.testing import bad_input, contract, golden
 from pnp.testing import conformance as data
 

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from pnp import DISTRIBUTION
-from pnp.config import read_seats, read_toml
-from pnp.errors import PnpError
-from pnp.gamedef import seat_range
+from pnp.contract.config import read_seats, read_toml
+from pnp.contract.gamedef import seat_range
 from pnp.games import get_game
+from pnp.runtime.errors import PnpError
 from pnp.sim.command import MAX_SEED
 from pnp.sim.runner import check_limits
 from pnp.sim.seats import engine_for, known_bot, seat_count
@@ -99,8 +99,8 @@ def plan_tune(
         values,
     )  # fmt: skip
     if setup.skill and bot_budget is None:
-        from pnp.gamedef import mcts_budget
-        from pnp.mcts import DEFAULT_BUDGET
+        from pnp.contract.gamedef import mcts_budget
+        from pnp.play.mcts import DEFAULT_BUDGET
 
         setup = replace(setup, bot_budget=mcts_budget(engine, DEFAULT_BUDGET))
     return setup, dims, spent

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pnp.contract.params import keys_of, toml_literal
 from pnp.games import get_game
-from pnp.params import keys_of, toml_literal
 from pnp.sim.grid import PLAYERS
 from pnp.tune.budget import Budget, Spend
 from pnp.tune.search import Found, Trial, ranking

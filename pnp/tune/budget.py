@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from pnp.errors import PnpError
-from pnp.interrupt import alarm
+from pnp.runtime.errors import PnpError
+from pnp.runtime.interrupt import alarm
 
 SEARCH_SHARE = 0.6
 MIN_GAMES = 200
@@ -116,7 +116,7 @@ def _amount(text: str, digits: str, unit: str) -> Budget:
 def hard_stop(deadline: float | None) -> Iterator[None]:
     """Raise `TimeUp` in the block at `deadline` (a `time.monotonic()` time; at once if it
     is past): for a preparation or a round that the softer stops did not end. An alarm
-    (`pnp.interrupt.alarm`), so it reaches Python code wherever it is; on the main thread
+    (`pnp.runtime.interrupt.alarm`), so it reaches Python code wherever it is; on the main thread
     of a POSIX system only (elsewhere the block runs to its end)."""
     with alarm(None if deadline is None else deadline - time.monotonic(), TimeUp):
         yield

@@ -13,7 +13,7 @@ not be told apart at this budget, and the answer says so (`pnp.tune.verify.ties`
 
 from __future__ import annotations
 
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 from pnp.tune.budget import SEARCH_SHARE, Budget, Spend, TimeUp, hard_stop
 from pnp.tune.search import Found, Progress, Trial, reach, status
 from pnp.tune.space import Dimension, grid, space_size

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 import matplotlib
 from matplotlib.figure import Figure
 
-from pnp.atomic import write_text
+from pnp.draw.templating import render
+from pnp.runtime.atomic import write_text
 from pnp.sim.report import ACCENT, INK, RC, _svg
-from pnp.templating import render
 
 if TYPE_CHECKING:
     from pnp.tune import Tuned

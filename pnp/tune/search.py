@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pnp.errors import PnpError
+from pnp.runtime.errors import PnpError
 from pnp.tune.budget import SEARCH_SHARE, Budget, Spend, TimeUp, hard_stop
 from pnp.tune.race import KEEP, race
 from pnp.tune.space import Dimension, space_size, suggest

@@ -2,12 +2,12 @@
 narrower one the designer gives.
 
 `--over dice_per_colour,n,arrows` names keys, each over its whole declared range (a whole
-number or a number between the `lo` and `hi` of its `pnp.params.param`, a word among its
+number or a number between the `lo` and `hi` of its `pnp.contract.params.param`, a word among its
 `Literal` choices, a switch true or false); `--over "die_size=10..16"` narrows one
 (`A..B:STEP` steps it), `--over arrows=all,pinwheel` lists its values. The last key of a list may
 carry its values: `--over dice_per_colour,n=4..8:2`. `players` is the seat
 count, from the game's fewest to its most. Only keys the rules read may be tuned
-(`pnp.gamedef.rule_keys`): another would play the very same games.
+(`pnp.contract.gamedef.rule_keys`): another would play the very same games.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
-from pnp.errors import PnpError
-from pnp.gamedef import GameDef, rule_keys
-from pnp.params import PrintParams, coerce, field_hints, keys_of, spec_of
+from pnp.contract.gamedef import GameDef, rule_keys
+from pnp.contract.params import PrintParams, coerce, field_hints, keys_of, spec_of
+from pnp.runtime.errors import PnpError
 from pnp.sim.grid import PLAYERS, RANGE, parse_axis, sweep_keys
 from pnp.sim.seats import engine_for
 

@@ -22,8 +22,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from pnp.errors import PnpError
-from pnp.gamedef import Engine
+from pnp.contract.gamedef import Engine
+from pnp.runtime.errors import PnpError
 
 SHARES = ("completion", "timeouts", "drawishness", "seat_gap", "mcts_vs_greedy")
 """Metrics that are shares of games: between 0 and 1."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp import interrupt
+from pnp.runtime import interrupt
 from pnp.sim.command import Plan, degenerate, finish_simulation, plan_simulation
 from pnp.sim.grid import PLAYERS
 from pnp.sim.metrics import Accumulator

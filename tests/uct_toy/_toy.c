@@ -1,4 +1,4 @@
-/* A toy race for checking `pnp/_uct.h` against `pnp.mcts`' readable search (tests only).
+/* A toy race for checking `pnp/play/_uct.h` against `pnp.play.mcts`' readable search (tests only).
  * Its rules are `tests/uct_toy/race.py`'s; built by tests/test_uct_core.py. */
 #include "_twister.h"
 #include "_seed.h"

@@ -19,7 +19,7 @@
  *
  * Below the search, random play from a position for a tree search's rollouts (`playout`,
  * `moves`; see `playout.py`): the fast path's own moves on its padded axial bits; and the
- * tree search itself on them (`_tree.h`, `pnp/_uct.h`).
+ * tree search itself on them (`_tree.h`, `pnp/play/_uct.h`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../_twister.h"
-#include "../../_seed.h"
+#include "../../play/_twister.h"
+#include "../../play/_seed.h"
 
 #define MAX_CELLS 64
 #define MAX_PAWNS 6
@@ -949,7 +949,7 @@ static PyObject *moves(PyObject *self, PyObject *args) {
     return out;
 }
 
-#include "../../_uct.h"
+#include "../../play/_uct.h"
 #include "_tree.h"
 
 static PyMethodDef METHODS[] = {

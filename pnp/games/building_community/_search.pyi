@@ -92,5 +92,5 @@ def tree_search(
     cooperative: bool,
     /,
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-    """`pnp.mcts.MctsBot.search` from this decision on the twister's 625 numbers: (the
+    """`pnp.play.mcts.MctsBot.search` from this decision on the twister's 625 numbers: (the
     root's (index in the legal actions, visits) in the order tried, the twister after)."""

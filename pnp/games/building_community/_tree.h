@@ -1,4 +1,4 @@
-/* Building Community's positions for the compiled tree search (`pnp/_uct.h`).
+/* Building Community's positions for the compiled tree search (`pnp/play/_uct.h`).
  *
  * A position is the playout kernel's `PoPos` (colour masks, pawns, pawn to move, turns,
  * passes in a row, the end) and the keys of the positions reached since the search's root,
@@ -124,7 +124,7 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
 
 /* tree_search(playboard, (m0, m1, m2), pawns, to_move, turns, in_a_row, seen, max_turns,
  * words, budget, horizon, exploration, cooperative) -> ([(index, visits), ...], words):
- * `pnp.mcts.MctsBot.search` from this decision (see `playout.tree_search`), the arguments
+ * `pnp.play.mcts.MctsBot.search` from this decision (see `playout.tree_search`), the arguments
  * as `playout` takes them, the twister as `random.Random.getstate()`'s 625 numbers. */
 static PyObject *tree_search(PyObject *self, PyObject *args) {
     (void)self;

@@ -17,7 +17,7 @@ from functools import partial
 from pnp.games.building_community import engine, solver, solver_proof
 from pnp.games.building_community.model import play_model
 from pnp.games.building_community.params import MAX_SOLVER_BUDGET, BuildingCommunityParams
-from pnp.rates import rate_of
+from pnp.runtime.rates import rate_of
 
 BEFORE = {2: 11, 3: 12, 4: 15, 5: 27, 6: 13}
 """Radius 3: the turns of the line the solver found before the proof (none proven)."""

@@ -25,13 +25,13 @@ from shapely.ops import unary_union
 
 from geometry import hexgrid
 from geometry.shapes import centred_rounded_rect, rounded_rect_curve, symbol, union_of
+from pnp.contract.palette import ink
+from pnp.draw.kit import PrintParams
+from pnp.draw.layout.page import item_bounds
+from pnp.draw.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
+from pnp.draw.text import ascent, string_width
 from pnp.games.building_community.notation import LETTERS, column, label
 from pnp.games.building_community.params import BuildingCommunityParams
-from pnp.kit import PrintParams
-from pnp.layout.page import item_bounds
-from pnp.palette import ink
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
-from pnp.text import ascent, string_width
 
 BOARD_TONE = "#F4EFE4"  # warm paper round the field
 SPACE_LINE = "#55524C"

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pnp import forward
 from pnp.games.building_community import rules
 from pnp.games.building_community.model import PlayModel
 from pnp.games.building_community.rules import Action, draw
-from pnp.outcome import bot_maker
-from pnp.state import Bot
+from pnp.play import forward
+from pnp.play.outcome import bot_maker
+from pnp.play.state import Bot
 
 
 def isolated_after(state: rules.State, move: rules.Move) -> int:

@@ -7,13 +7,13 @@ the printed and simulated set.
 
 from __future__ import annotations
 
-from pnp.cards import CardFormat, card_back, rule_deck
-from pnp.checks import Finding
+from pnp.contract.palette import ink
+from pnp.draw.cards import CardFormat, card_back, rule_deck
+from pnp.draw.checks import Finding
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import Component
 from pnp.games.building_community.notation import label
 from pnp.games.building_community.params import BuildingCommunityParams
-from pnp.kit import PrintParams
-from pnp.palette import ink
-from pnp.scene import Component
 
 GAME = "building-community"
 TITLE = "Building Community"

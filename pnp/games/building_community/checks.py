@@ -14,17 +14,17 @@ from shapely import affinity
 from shapely.geometry import Polygon
 
 from geometry import hexgrid
-from pnp.checks import Finding, check_cut_outlines, check_on_background, check_palette
+from pnp.contract.palette import ink
+from pnp.draw.checks import Finding, check_cut_outlines, check_on_background, check_palette
+from pnp.draw.kit import Kit
+from pnp.draw.scene import Component
 from pnp.games.building_community import solver
 from pnp.games.building_community.board import ORIENTATION, printed_colouring
 from pnp.games.building_community.model import MAX_PLAYERS, MIN_PLAYERS, PlayModel
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.games.building_community.pawns import RIM_COLOUR
-from pnp.kit import Kit
-from pnp.outcome import SolveResult
-from pnp.palette import ink
-from pnp.progress import Ticker
-from pnp.scene import Component
+from pnp.play.outcome import SolveResult
+from pnp.runtime.progress import Ticker
 
 SPEC_COUNTS = {3: (13, 12, 12), 4: (19, 21, 21)}
 """Tiles per start colour the spec states for these radii."""

@@ -14,18 +14,18 @@ from typing import Any
 
 from geometry import hexgrid
 from geometry.shapes import symbol
-from pnp.errors import PnpError
+from pnp.contract.palette import ink
+from pnp.contract.paper import get_paper
+from pnp.draw.kit import PrintParams
+from pnp.draw.layout.page import box_size, content_box
+from pnp.draw.scene import Component, Item, Shape, Style, Text, circle
+from pnp.draw.text import ascent, string_width, wrap_lines
 from pnp.games.building_community import rules
 from pnp.games.building_community.board import FIELD_EDGE, INK_TEXT, ORIENTATION, foot_items
 from pnp.games.building_community.model import PlayModel, play_model
 from pnp.games.building_community.notation import label, move_text
 from pnp.games.building_community.params import BuildingCommunityParams
-from pnp.kit import PrintParams
-from pnp.layout.page import box_size, content_box
-from pnp.palette import ink
-from pnp.paper import get_paper
-from pnp.scene import Component, Item, Shape, Style, Text, circle
-from pnp.text import ascent, string_width, wrap_lines
+from pnp.runtime.errors import PnpError
 
 MAX_PITCH = 10.0  # mm: a diagram's space, across flats, at most
 MIN_PITCH = 7.0  # mm: below this the symbols, names and pawn numbers blur

@@ -17,9 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from geometry import hexgrid
-from pnp import fastpath
-from pnp.errors import PnpError
-from pnp.forward import play
+from pnp.contract.hooks import EngineHooks
 from pnp.games.building_community import rules
 from pnp.games.building_community.bots import BOT_NAMES
 from pnp.games.building_community.bots import make_bot as make_bot
@@ -28,8 +26,10 @@ from pnp.games.building_community.model import MIN_PLAYERS as MIN_PLAYERS
 from pnp.games.building_community.model import PlayModel, play_model
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.games.building_community.rules import End
-from pnp.hooks import EngineHooks
-from pnp.outcome import GameRecord, SimOption
+from pnp.play import fastpath
+from pnp.play.forward import play
+from pnp.play.outcome import GameRecord, SimOption
+from pnp.runtime.errors import PnpError
 
 BOTS = BOT_NAMES
 DEFAULT_PLAYERS = 2
@@ -219,7 +219,7 @@ def play_one(
     model: PlayModel, players: int, bot: str, rng: Any, reference: bool = False
 ) -> GameRecord:
     """Play one game on the fast path, or on the readable rules with `reference=True` or
-    the readable rules chosen (`pnp.fastpath.using`). The player count and bot name are
+    the readable rules chosen (`pnp.play.fastpath.using`). The player count and bot name are
     the caller's to check (the runner does)."""
     rng = rng if isinstance(rng, random.Random) else random.Random(rng)
     if reference or fastpath.chosen() == fastpath.READABLE:
@@ -234,7 +234,7 @@ def _play_fast(
     t: FastBoard, players: int, greedy: bool, rng: random.Random
 ) -> tuple[int, End, dict[str, int]]:
     """One game with the same rules and the same draws as the readable rules played by
-    `pnp.forward.play` with the same bot."""
+    `pnp.play.forward.play` with the same bot."""
     m0, m1, m2 = t.start_masks
     pawns = list(t.starts(players))
     occ = sum(1 << p for p in pawns)
@@ -303,5 +303,5 @@ def _play_fast(
     return turns, end, counters
 
 
-# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+# the contract's optional members (`pnp.contract.hooks.EngineHooks`), typed where they are named
 HOOKS = EngineHooks[PlayModel](ratios=RATIOS, mcts_budget=MCTS_BUDGET, warm=warm)

@@ -1,9 +1,9 @@
 """Building Community: its registration. What prints (`kit`) and the checks (`checks`) are
-imported when a kit is made, not when the game is resolved (`pnp.gamedef.Deferred`)."""
+imported when a kit is made, not when the game is resolved (`pnp.contract.gamedef.Deferred`)."""
 
 from __future__ import annotations
 
-from pnp.gamedef import Deferred, GameDef
+from pnp.contract.gamedef import Deferred, GameDef
 from pnp.games.building_community import engine, playout, solver
 from pnp.games.building_community.params import BuildingCommunityParams
 

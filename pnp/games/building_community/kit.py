@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pnp.errors import PnpError
+from pnp.draw.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
+from pnp.draw.scene import Component
 from pnp.games.building_community import diagrams, solver
 from pnp.games.building_community.board import board
 from pnp.games.building_community.cards import rule_cards
@@ -11,8 +12,7 @@ from pnp.games.building_community.model import PlayModel, play_model
 from pnp.games.building_community.params import BuildingCommunityParams, validate
 from pnp.games.building_community.pawns import pawn_standees, pawn_tokens
 from pnp.games.building_community.tiles import tiles
-from pnp.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
-from pnp.scene import Component
+from pnp.runtime.errors import PnpError
 
 
 def build_kit(params: BuildingCommunityParams, printing: PrintParams) -> Kit:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from geometry import hexgrid
-from pnp.errors import PnpError
+from pnp.contract.params import validate_params
 from pnp.games.building_community.params import BuildingCommunityParams, validate
-from pnp.params import validate_params
+from pnp.runtime.errors import PnpError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pnp.errors import PnpError
-from pnp.palette import INKS
-from pnp.params import CardGroup, TileGroup, param
+from pnp.contract.palette import INKS
+from pnp.contract.params import CardGroup, TileGroup, param
+from pnp.runtime.errors import PnpError
 
 TILE_COLOURS = ("red", "blue", "yellow")
 PAWN_COLOURS = ("black", "purple", "green", "orange", "sky", "brown")

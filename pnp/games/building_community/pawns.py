@@ -13,10 +13,10 @@ from shapely.geometry import Point
 
 from geometry.folding import TentFold
 from geometry.shapes import rounded_rect, rounded_rect_curve, symbol
-from pnp.components.standees import tent_standee
+from pnp.contract.palette import ink
+from pnp.draw.components.standees import tent_standee
+from pnp.draw.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, curved
 from pnp.games.building_community.params import BuildingCommunityParams
-from pnp.palette import ink
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, curved
 
 PAWN_SHARE = 0.56  # token diameter / tile across flats: the tile's symbols stay clear
 STANDEE_PANEL = 1.3  # a standee half's height / its width

@@ -1,5 +1,5 @@
 """Building Community's random play from any position on the compiled kernel, for the tree
-search's rollouts (`pnp.state`'s optional ``playout`` hook), and the tree search itself
+search's rollouts (`pnp.play.state`'s optional ``playout`` hook), and the tree search itself
 compiled beside it (``tree_search``, `_tree.h`).
 
 The kernel (`_search.c`'s `playout`) is the fast path's `FastBoard.options` in C on the
@@ -15,11 +15,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp import fastpath
 from pnp.games.building_community import rules
 from pnp.games.building_community.engine import FastBoard, fast_board
 from pnp.games.building_community.model import PlayModel
-from pnp.memo import PerModel
+from pnp.play import fastpath
+from pnp.play.memo import PerModel
 
 try:
     from pnp.games.building_community import _search
@@ -126,7 +126,7 @@ def turn_options(state: rules.State) -> tuple[bool, list[rules.Move]] | None:
 
 
 def playout(state: rules.State, rng: random.Random, stop: int) -> bool:
-    """`pnp.mcts.playout` on the kernel: random play from `state` until the game ends or
+    """`pnp.play.mcts.playout` on the kernel: random play from `state` until the game ends or
     `stop` turns are played, in place: the position, the counters, the history and the
     positions seen, as the readable rules leave them when played from `random.Random(n)`,
     n being the one draw from `rng`; False (no draw) where there is no kernel for this
@@ -169,7 +169,7 @@ def tree_search(
     exploration: float,
     cooperative: bool,
 ) -> dict[rules.Action, int] | None:
-    """`state.tree_search`: `pnp.mcts.MctsBot.search` from this decision on the kernel
+    """`state.tree_search`: `pnp.play.mcts.MctsBot.search` from this decision on the kernel
     (`_tree.h`), the same visits and `rng` left where the readable search leaves it; None,
     `rng` untouched, where there is no kernel for this board or the game is over."""
     t = tables(state.model)

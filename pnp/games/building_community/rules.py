@@ -1,7 +1,7 @@
 """Building Community rules: the readable reference engine, as the game-state API.
 
 Every rule of the spec is a small function over a mutable `State`, and `State` is the
-game's `pnp.state.State`: `pnp.forward.play` plays it with the generic bots. The rule tests
+game's `pnp.play.state.State`: `pnp.play.forward.play` plays it with the generic bots. The rule tests
 exercise this engine; `engine.py` (the fast path) and `solver.py` are checked against it
 (`tests/conformance/building-community.json`).
 
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pnp.games.building_community.model import PlayModel
-from pnp.outcome import CUTOFF, GameRecord, Outcome, Termination
-from pnp.state import TERMINAL
+from pnp.play.outcome import CUTOFF, GameRecord, Outcome, Termination
+from pnp.play.state import TERMINAL
 
 MAX_TURNS = 1000
 COUNTER_NAMES = ("passes", "legal_moves", "decisions", "special_turns", "isolated_left")

@@ -32,14 +32,14 @@ import heapq
 from collections.abc import Callable
 from typing import Any
 
+from pnp.contract.hooks import SolverHooks
 from pnp.games.building_community import rules, solver_proof
 from pnp.games.building_community.engine import FastBoard, fast_board
 from pnp.games.building_community.model import PlayModel
 from pnp.games.building_community.notation import label_line
 from pnp.games.building_community.params import MAX_SOLVER_BUDGET, STORED_POSITIONS
 from pnp.games.building_community.solver_bound import MAX_DROP, by_count, turns_needed
-from pnp.hooks import SolverHooks
-from pnp.outcome import SolveResult, SolveVerdict
+from pnp.play.outcome import SolveResult, SolveVerdict
 
 # Best-first passes: (weight, deepest first). A pass ranks positions by isolated tiles +
 # weight * depth, ties by depth. Deepest first finds some line soonest on large boards;
@@ -321,7 +321,7 @@ def _breadth_first(
     return line or best, shortest
 
 
-# the contract's optional members (`pnp.hooks.SolverHooks`), typed where they are named
+# the contract's optional members (`pnp.contract.hooks.SolverHooks`), typed where they are named
 HOOKS = SolverHooks[PlayModel](
     max_budget=MAX_BUDGET, default_budget=DEFAULT_BUDGET, label_line=label_line
 )

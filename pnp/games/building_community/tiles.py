@@ -17,11 +17,11 @@ from collections import Counter
 from shapely.geometry import Polygon, box
 
 from geometry import hexgrid
-from pnp.errors import PnpError
+from pnp.contract.palette import ink
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import CUT_STYLE, Component, Shape, Style, symbol_shape
 from pnp.games.building_community.params import BuildingCommunityParams
-from pnp.kit import PrintParams
-from pnp.palette import ink
-from pnp.scene import CUT_STYLE, Component, Shape, Style, symbol_shape
+from pnp.runtime.errors import PnpError
 
 SYMBOL_SHARE = 0.2  # symbol size / tile across flats
 SYMBOL_REACH = 0.395  # symbol centre from the tile centre, in tiles, towards a corner

@@ -7,9 +7,9 @@
  * `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`, `road_actions`/`boost`,
  * `spend_actions`/`escorted_moves`/`spend`, the shortage swaps, `end_turn`/`end_round`,
  * `check_win` and `nobody_can_win`. Every action list is built in the order
- * `moves.legal_actions` builds it; the random bot draws one as `pnp.chance.pick` draws it,
+ * `moves.legal_actions` builds it; the random bot draws one as `pnp.play.chance.pick` draws it,
  * the greedy bot rates each as `bots.Judge` does and draws among the best as
- * `pnp.forward.GreedyBot` does; each die is thrown as `State.sample_chance` throws it. So a
+ * `pnp.play.forward.GreedyBot` does; each die is thrown as `State.sample_chance` throws it. So a
  * seed gives the same game here and in the readable rules (tests/test_dh_kernel.py and
  * tests/conformance/desert-home.json check it, for both bots).
  *
@@ -34,8 +34,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "../../_twister.h"
-#include "../../_seed.h"
+#include "../../play/_twister.h"
+#include "../../play/_seed.h"
 
 /* The greedy bot's ratings must round as Python's doubles do, one operation at a time:
  * no fused multiply-adds (GCC would fuse them by default on hardware that has them). */
@@ -321,7 +321,7 @@ static void game_free(Game *g) {
 }
 
 /* A decision among n >= 1 options: counted as `rules.play_game` counts it, drawn as
- * `pnp.chance.pick` draws it. */
+ * `pnp.play.chance.pick` draws it. */
 static int decide(Game *g, int n) {
     g->decisions++;
     g->legal_moves += n;
@@ -329,7 +329,7 @@ static int decide(Game *g, int n) {
 }
 
 /* The greedy bot's decision among n >= 1 options rated in g->score: counted as `decide`
- * counts it; the best rated, ties drawn as `pnp.forward.GreedyBot` draws them (`pick`). */
+ * counts it; the best rated, ties drawn as `pnp.play.forward.GreedyBot` draws them (`pick`). */
 static int best(Game *g, int n) {
     g->decisions++;
     g->legal_moves += n;
@@ -1786,7 +1786,7 @@ static PyMethodDef methods[] = {
      "written back."},
     {"tree_search", tree_search, METH_VARARGS,
      "tree_search(board, state, words, budget, horizon, exploration, cooperative, scoring): "
-     "pnp.mcts's search from a State's decision (_tree.h)."},
+     "pnp.play.mcts's search from a State's decision (_tree.h)."},
     {NULL, NULL, 0, NULL},
 };
 

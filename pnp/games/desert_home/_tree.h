@@ -1,4 +1,4 @@
-/* Desert Home's positions for the compiled tree search (`pnp/_uct.h`), included at the end
+/* Desert Home's positions for the compiled tree search (`pnp/play/_uct.h`), included at the end
  * of `_kernel.c`.
  *
  * The tree walks the readable rules' steps (`state.State.apply`, `turn.apply`/`settle`/
@@ -15,7 +15,7 @@
  * The turns' leaders (a record's history) are not kept: nothing in a search reads them.
  */
 
-#include "../../_uct.h"
+#include "../../play/_uct.h"
 
 #define GAME_HEAD (offsetof(Game, acts) - offsetof(Game, tile))
 
@@ -620,7 +620,7 @@ static int tree_indices(DhTree *t, const DhPos *root, PyObject *visits) {
 }
 
 /* tree_search(board, state, words, budget, horizon, exploration, cooperative, scoring)
- *   -> ([(index in legal_actions(), visits), ...], words): `pnp.mcts.MctsBot.search` from
+ *   -> ([(index in legal_actions(), visits), ...], words): `pnp.play.mcts.MctsBot.search` from
  * a State's decision (state.py), on the twister `words` (getstate()'s 625 numbers),
  * handed back moved on. `scoring`: how the State scores the search's cut-off (2: its
  * `win_chances()`, 1: the lead on its `standing()`, 0: nothing). */

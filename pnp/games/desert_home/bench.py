@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from pnp.games.desert_home import engine
 from pnp.games.desert_home.params import DesertHomeParams
-from pnp.rates import Rate, timed
+from pnp.runtime.rates import Rate, timed
 
 GAMES = {
     "random": 4000,

@@ -13,9 +13,9 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from geometry.fan import fan_overlaps
-from pnp.checks import Finding, check_narrowest_web
+from pnp.draw.checks import Finding, check_narrowest_web
+from pnp.draw.scene import Component
 from pnp.games.desert_home.params import DesertHomeParams, colours_in_play, fan
-from pnp.scene import Component
 
 TOL = 0.01  # mm: drawing tolerance for positions and sizes (every check's)
 ANGLE_TOL = 0.1  # degrees

@@ -16,16 +16,9 @@ from shapely.geometry import LineString, box
 
 from geometry.octagons import OctagonGrid, gap_corners, gap_square
 from geometry.shapes import arrow, rounded_rect_curve, symbol
-from pnp.games.desert_home.params import (
-    COLOURS,
-    DesertHomeParams,
-    colours_in_play,
-    fan,
-    validate,
-)
-from pnp.palette import ink
-from pnp.params import PrintParams
-from pnp.scene import (
+from pnp.contract.palette import ink
+from pnp.contract.params import PrintParams
+from pnp.draw.scene import (
     CUT_STYLE,
     GUIDE_STYLE,
     Component,
@@ -35,6 +28,13 @@ from pnp.scene import (
     circle,
     curved,
     symbol_shape,
+)
+from pnp.games.desert_home.params import (
+    COLOURS,
+    DesertHomeParams,
+    colours_in_play,
+    fan,
+    validate,
 )
 
 SAND = "#D9C194"  # the desert between the slots: darker than a tile face, so tiles stand out

@@ -1,4 +1,4 @@
-"""Desert Home's bots: `pnp.forward`'s generic random and greedy bots, with the game's
+"""Desert Home's bots: `pnp.play.forward`'s generic random and greedy bots, with the game's
 evaluation for greedy. They read the public state only (never the deck's order).
 
 `random` is uniform over the legal actions at every decision. `greedy` scores each
@@ -16,8 +16,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, cast
 
-from pnp.chance import below, pick
-from pnp.forward import GreedyBot, RandomBot
 from pnp.games.desert_home import rules
 from pnp.games.desert_home.fields import Piece, frontier, moved, mover
 from pnp.games.desert_home.goal import refuge_values
@@ -44,8 +42,10 @@ from pnp.games.desert_home.rules import (
     Action,
 )
 from pnp.games.desert_home.value import distances
-from pnp.state import Bot
-from pnp.state import State as GameState
+from pnp.play.chance import below, pick
+from pnp.play.forward import GreedyBot, RandomBot
+from pnp.play.state import Bot
+from pnp.play.state import State as GameState
 
 if TYPE_CHECKING:  # the state imports this module (its playout is `play_out`)
     from pnp.games.desert_home.state import State
@@ -322,7 +322,7 @@ def play_out(state: State, rng: random.Random, stop: int) -> None:
 
 
 def make_bot(name: str, model: PlayModel | None = None) -> Bot[State]:
-    """A bot by name: `pnp.forward.RandomBot`, or `GreedyBot` over `evaluate`."""
+    """A bot by name: `pnp.play.forward.RandomBot`, or `GreedyBot` over `evaluate`."""
     if name == "random":
         return RandomBot()
     if name == "greedy":

@@ -13,7 +13,7 @@ from typing import cast
 
 from shapely.geometry import box
 
-from pnp.cards import (
+from pnp.draw.cards import (
     INK_TEXT,
     CardFormat,
     card_back,
@@ -22,7 +22,9 @@ from pnp.cards import (
     rule_deck,
     split_title,
 )
-from pnp.checks import Finding
+from pnp.draw.checks import Finding
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import Component, Item, Shape, Style, Text
 from pnp.games.desert_home.params import (
     BLADES,
     PLAYERS,
@@ -31,8 +33,6 @@ from pnp.games.desert_home.params import (
     validate,
 )
 from pnp.games.desert_home.rules import BIG_ROAD, PROTECT_COST, SMALL_ROAD, action_points
-from pnp.kit import PrintParams
-from pnp.scene import Component, Item, Shape, Style, Text
 
 GAME = "desert-home"
 TITLE = "Desert Home"

@@ -16,13 +16,16 @@ from shapely.geometry.base import BaseGeometry
 
 from geometry.octagons import connected
 from geometry.shapes import kerf_offset
-from pnp.checks import (
+from pnp.contract.palette import ink
+from pnp.draw.checks import (
     MIN_DELTA_E,
     Finding,
     check_cut_outlines,
     check_palette,
 )
-from pnp.colour import CVD_MATRICES, delta_e
+from pnp.draw.colour import CVD_MATRICES, delta_e
+from pnp.draw.kit import Kit
+from pnp.draw.scene import Component
 from pnp.games.desert_home.blade_checks import TOL, check_blades, check_pivot_fit, check_webs
 from pnp.games.desert_home.board import CAMP_FIELD
 from pnp.games.desert_home.model import PlayModel
@@ -30,9 +33,6 @@ from pnp.games.desert_home.params import DesertHomeParams, colours_in_play
 from pnp.games.desert_home.refuges import place_fill
 from pnp.games.desert_home.supply import one_can_win, supply_verdict
 from pnp.games.desert_home.tiles import BACK, FACE, GOLD
-from pnp.kit import Kit
-from pnp.palette import ink
-from pnp.scene import Component
 
 SPEC_PATH_FIELDS = 4  # the rules leave room for four path fields between refuge and camp
 MIN_MAGNET_RIM = 1.0  # mm of token round a magnet on each side

@@ -1,5 +1,5 @@
 """Desert Home's compiled kernel (`_kernel.c`) and its board, for the engine (whole games),
-and the speed-ups it attaches to the readable `State` through `pnp.fastpath` (the
+and the speed-ups it attaches to the readable `State` through `pnp.play.fastpath` (the
 search's shuffle, playout and tree search). `_kernel` is None when pnp was built without a
 C compiler."""
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp import fastpath
 from pnp.games.desert_home import rules
 from pnp.games.desert_home.model import PlayModel
 from pnp.games.desert_home.state import State
-from pnp.memo import PerModel
+from pnp.play import fastpath
+from pnp.play.memo import PerModel
 
 try:
     from pnp.games.desert_home import _kernel  # type: ignore[attr-defined]
@@ -91,14 +91,14 @@ def tree_search(
     exploration: float,
     cooperative: bool,
 ) -> dict[Any, int] | None:
-    """`pnp.mcts.MctsBot.search` from this decision, compiled (`_tree.h`): the same visits,
+    """`pnp.play.mcts.MctsBot.search` from this decision, compiled (`_tree.h`): the same visits,
     and `rng` left where the readable search leaves it; None (`rng` untouched) where the
     position is no decision."""
     assert _kernel is not None
     if state.ended is not None or state.phase == rules.P_ROLL:
         return None
     board = kernel_board(state.model)
-    kind = type(state)  # the cut-off's score, as `pnp.mcts` asks the state for it
+    kind = type(state)  # the cut-off's score, as `pnp.play.mcts` asks the state for it
     scoring = 2 if hasattr(kind, "win_chances") else 1 if hasattr(kind, "standing") else 0
 
     def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:

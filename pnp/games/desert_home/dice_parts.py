@@ -7,11 +7,11 @@ so a die's colour still reads on a greyscale print.
 from __future__ import annotations
 
 from geometry.dice import sticker_size
-from pnp.components.dice import paper_die, pip_face, sticker_block
-from pnp.errors import PnpError
+from pnp.contract.palette import ink
+from pnp.draw.components.dice import paper_die, pip_face, sticker_block
+from pnp.draw.scene import Component
 from pnp.games.desert_home.params import DesertHomeParams, colours_in_play, validate
-from pnp.palette import ink
-from pnp.scene import Component
+from pnp.runtime.errors import PnpError
 
 FACES = (1, 2, 3, 4, 5, 6)
 

@@ -1,7 +1,7 @@
-"""Desert Home – Immigration for the simulation runner: the `pnp.outcome` engine contract.
+"""Desert Home – Immigration for the simulation runner: the `pnp.play.outcome` engine contract.
 
-The readable rules (`state.State`, the `pnp.state.State` API, played through
-`pnp.forward.play` with the bots of `bots.py`) are the reference. Every game of a
+The readable rules (`state.State`, the `pnp.play.state.State` API, played through
+`pnp.play.forward.play` with the bots of `bots.py`) are the reference. Every game of a
 simulation, random or greedy, runs in the compiled kernel (`_kernel.c`, built at install
 time when a C compiler is there): the same rules, the greedy bot's ratings and the same
 random draws, so both give the same record for a seed (tests/test_dh_kernel.py and
@@ -20,9 +20,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp import fastpath
-from pnp.errors import PnpError
-from pnp.forward import play
+from pnp.contract.hooks import EngineHooks
+from pnp.contract.params import validate_params
 from pnp.games.desert_home import rules
 from pnp.games.desert_home.bots import BOT_NAMES
 from pnp.games.desert_home.bots import make_bot as make_bot
@@ -32,9 +31,10 @@ from pnp.games.desert_home.model import PlayModel, play_model
 from pnp.games.desert_home.params import DesertHomeParams, validate
 from pnp.games.desert_home.state import COUNTED, State
 from pnp.games.desert_home.state import new_state as new_state
-from pnp.hooks import EngineHooks
-from pnp.outcome import GameRecord, SimOption
-from pnp.params import validate_params
+from pnp.play import fastpath
+from pnp.play.forward import play
+from pnp.play.outcome import GameRecord, SimOption
+from pnp.runtime.errors import PnpError
 
 BOTS = BOT_NAMES
 MIN_PLAYERS = MAX_PLAYERS = DEFAULT_PLAYERS = rules.PLAYERS
@@ -57,7 +57,7 @@ COUNTERS = dict(
 )
 RATIOS = {"branching_factor": ("legal_moves", "decisions")}
 PLAYOUT_TURNS = 1
-"""Turns an mcts playout runs beyond the position searched (`pnp.mcts`'s default is 40):
+"""Turns an mcts playout runs beyond the position searched (`pnp.play.mcts`'s default is 40):
 the rest of the turn under way, played as `bots.PlayoutBot` plays, then scored by
 `State.win_chances` (the seats' values, pieces on the way counted). The search then
 weighs whole turns of its own against each other; looking a turn further (the rival's)
@@ -111,7 +111,7 @@ def play_one(
 
 def _kernel_plays() -> bool:
     """Does the kernel play here? Not where it was not built (said once per process) or
-    another implementation is chosen (`pnp.fastpath.using`)."""
+    another implementation is chosen (`pnp.play.fastpath.using`)."""
     return fastpath.runs(State, NO_KERNEL)
 
 
@@ -133,7 +133,7 @@ def _play_compiled(
     )
 
 
-# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+# the contract's optional members (`pnp.contract.hooks.EngineHooks`), typed where they are named
 HOOKS = EngineHooks[PlayModel](
     ratios=RATIOS, mcts_budget=MCTS_BUDGET, playout_turns=PLAYOUT_TURNS, warm=warm
 )

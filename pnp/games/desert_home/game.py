@@ -1,9 +1,9 @@
 """Desert Home – Immigration: its registration. What prints (`kit`) and the checks (`checks`) are
-imported when a kit is made, not when the game is resolved (`pnp.gamedef.Deferred`)."""
+imported when a kit is made, not when the game is resolved (`pnp.contract.gamedef.Deferred`)."""
 
 from __future__ import annotations
 
-from pnp.gamedef import Deferred, GameDef
+from pnp.contract.gamedef import Deferred, GameDef
 from pnp.games.desert_home import compiled, engine
 from pnp.games.desert_home.params import DesertHomeParams
 

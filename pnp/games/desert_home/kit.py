@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 
+from pnp.contract.paper import PLAIN_PAPER, STICKER_PAPER
+from pnp.draw.kit import FOLD_NOTE, Kit, KitDocument, KitSection, PrintParams, backs_note
+from pnp.draw.scene import CUT_LAYERS
 from pnp.games.desert_home.board import board
 from pnp.games.desert_home.dice_parts import dice_stickers, paper_dice
 from pnp.games.desert_home.game import SLUG, TITLE
@@ -18,9 +21,6 @@ from pnp.games.desert_home.params import (
 from pnp.games.desert_home.pieces import figure_standees, figure_tokens
 from pnp.games.desert_home.refuges import blade_overlays, blade_parts
 from pnp.games.desert_home.tiles import path_tiles, protection_cards
-from pnp.kit import FOLD_NOTE, Kit, KitDocument, KitSection, PrintParams, backs_note
-from pnp.paper import PLAIN_PAPER, STICKER_PAPER
-from pnp.scene import CUT_LAYERS
 
 # Hardware for the pivot: ISO metric screw sizes, the lengths sold, and what a bolt needs
 # beyond the stack of blades (two 1 mm washers, a nut of 0.8 d, 1 mm of thread showing).

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.errors import PnpError
 from pnp.games.desert_home.params import WATER, DesertHomeParams, colours_in_play
+from pnp.runtime.errors import PnpError
 
 # Field kinds.
 NO_FIELD, REFUGE_ENTRY, PATH, CAMP_ENTRY = -1, 0, 1, 2

@@ -13,9 +13,9 @@ from typing import Literal
 
 from geometry.fan import Fan, blade_layout
 from geometry.octagons import grid_pitch, octagon_side
-from pnp.errors import PnpError
-from pnp.palette import INKS
-from pnp.params import CardGroup, DiceGroup, param
+from pnp.contract.palette import INKS
+from pnp.contract.params import CardGroup, DiceGroup, param
+from pnp.runtime.errors import PnpError
 
 COLOURS = ("black", "white", "green", "yellow", "red", "blue")
 WATER = "blue"  # water bearers: the colour the rules single out

@@ -15,13 +15,13 @@ from shapely.ops import unary_union
 
 from geometry.folding import TentFold, tent_for_footprint
 from geometry.shapes import rounded_rect, symbol
-from pnp.components.dice import shade
-from pnp.components.standees import tent_standee
+from pnp.contract.palette import Ink, ink
+from pnp.contract.params import PrintParams
+from pnp.draw.components.dice import shade
+from pnp.draw.components.standees import tent_standee
+from pnp.draw.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
 from pnp.games.desert_home.params import DesertHomeParams, colours_in_play, validate
 from pnp.games.desert_home.refuges import tent_icon
-from pnp.palette import Ink, ink
-from pnp.params import PrintParams
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
 
 GAP = 2.0  # mm between pieces: room for scissors
 PAD = 1.5  # mm round a block of pieces

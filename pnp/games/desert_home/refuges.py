@@ -16,20 +16,11 @@ from shapely.geometry.base import BaseGeometry
 from geometry.curves import Curve
 from geometry.fan import Fan, blade_layout
 from geometry.shapes import arrow, kerf_offset, kerf_offset_curve, polygon_of, symbol
-from pnp.colour import delta_e
-from pnp.components.dice import shade
-from pnp.games.desert_home.params import (
-    PLAYERS,
-    DesertHomeParams,
-    colours_in_play,
-    fan,
-    figure_place_radius,
-    tent_place_radius,
-    validate,
-)
-from pnp.palette import Ink, ink
-from pnp.params import PrintParams
-from pnp.scene import (
+from pnp.contract.palette import Ink, ink
+from pnp.contract.params import PrintParams
+from pnp.draw.colour import delta_e
+from pnp.draw.components.dice import shade
+from pnp.draw.scene import (
     CUT_STYLE,
     DRILL_STYLE,
     INNER_CUT_STYLE,
@@ -39,6 +30,15 @@ from pnp.scene import (
     Text,
     circle,
     curved,
+)
+from pnp.games.desert_home.params import (
+    PLAYERS,
+    DesertHomeParams,
+    colours_in_play,
+    fan,
+    figure_place_radius,
+    tent_place_radius,
+    validate,
 )
 
 SAW_LINE = Style(stroke="#000000", stroke_width=0.3)

@@ -1,11 +1,11 @@
 """Desert Home – Immigration rules: the constants, the action vocabulary and the choices the
 spec leaves open, for the readable engine (`state`, `moves`, `turn`, `goal`, `fields`).
 
-A game is a `state.State` (the `pnp.state.State` API): the seat to move picks one of
+A game is a `state.State` (the `pnp.play.state.State` API): the seat to move picks one of
 `legal_actions()` and `apply`s it; at a chance node one die is thrown (`ROLL`), so a roll of
 six dice is six chance steps and a re-roll one per die thrown again. The deck is shuffled
 at set-up (`state.new_state`), the only draw made before the first turn; tiles are then
-drawn from its top. Every draw goes through `pnp.chance`, in a fixed order, so a seed fixes
+drawn from its top. Every draw goes through `pnp.play.chance`, in a fixed order, so a seed fixes
 the game here and in the compiled kernel (`_kernel.c`).
 
 Actions are int tuples, the first item their kind: (REROLL, dice mask) with mask 0 = keep;
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pnp.outcome import CUTOFF, Termination
+from pnp.play.outcome import CUTOFF, Termination
 
 PLAYERS = 2
 MAX_ROUNDS = 300

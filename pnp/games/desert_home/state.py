@@ -1,11 +1,11 @@
-"""Desert Home's game state: one position of one game, and the `pnp.state.State` API over
+"""Desert Home's game state: one position of one game, and the `pnp.play.state.State` API over
 the readable rules (`moves` lists the choices, `turn` applies them and throws the dice).
 
 A seat's action is `apply`d, then everything that needs nobody's choice runs (`turn.settle`)
 up to the next seat decision or chance node; so the legal actions are never empty, and
 their list is kept (`legal`) until the next step. The records count every seat decision,
 one legal action or more, as the compiled kernel counts them. The kernel's speed-ups of
-`resample`, `playout` and the tree search attach through `pnp.fastpath` (`compiled.py`):
+`resample`, `playout` and the tree search attach through `pnp.play.fastpath` (`compiled.py`):
 this module imports nothing compiled.
 """
 
@@ -15,8 +15,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.chance import below, pick
-from pnp.errors import PnpError
 from pnp.games.desert_home import turn
 from pnp.games.desert_home.bots import play_out
 from pnp.games.desert_home.fields import frontier_and_tiles
@@ -40,8 +38,10 @@ from pnp.games.desert_home.rules import (
     End,
 )
 from pnp.games.desert_home.value import cutoff_reward
-from pnp.outcome import GameRecord, Outcome
-from pnp.state import CHANCE, TERMINAL, EstimatesWins, PlaysOut, Resamples, Stands
+from pnp.play.chance import below, pick
+from pnp.play.outcome import GameRecord, Outcome
+from pnp.play.state import CHANCE, TERMINAL, EstimatesWins, PlaysOut, Resamples, Stands
+from pnp.runtime.errors import PnpError
 
 DIE = [(action, 1 / 6) for action in ROLLS]
 """A die's chance outcomes: each number alike."""
@@ -168,7 +168,7 @@ class State:
 
     def resample(self, rng: random.Random) -> None:
         """Shuffle the tiles still in the deck: their order is hidden from the players, so
-        a search (`pnp.mcts`) plays against a fresh order, never the one dealt (sorted
+        a search (`pnp.play.mcts`) plays against a fresh order, never the one dealt (sorted
         first, so the new order depends on the deck's contents alone): a Fisher-Yates
         shuffle on `random.Random(n)`, n one draw of `rng`, as the kernel shuffles."""
         self.deck.sort()
@@ -180,7 +180,7 @@ class State:
 
     def playout(self, rng: random.Random, stop: int) -> None:
         """Play on from here, in place, until the game is over or `turns` reaches `stop`
-        (`pnp.mcts.playout`), as `bots.PlayoutBot` plays (the greedy bot with a few random
+        (`pnp.play.mcts.playout`), as `bots.PlayoutBot` plays (the greedy bot with a few random
         choices), on a generator seeded by one draw of `rng` (the kernel plays the same
         game, `compiled.playout`; tests/test_dh_playout.py)."""
         seed = rng.getrandbits(64)
@@ -193,7 +193,7 @@ class State:
         return [float(score) for score in scores(self)]
 
     def win_chances(self) -> list[float]:
-        """Each seat's reward for a search's playout cut off here (`pnp.mcts`): the seats'
+        """Each seat's reward for a search's playout cut off here (`pnp.play.mcts`): the seats'
         values, pieces on their way counted (`value.cutoff_reward`)."""
         return cutoff_reward(self)
 
@@ -265,4 +265,4 @@ HOOKS: tuple[type[Resamples], type[PlaysOut], type[Stands], type[EstimatesWins]]
     State,
     State,
 )
-"""What `State` offers beyond the game-state API (`pnp.state`), each checked by mypy."""
+"""What `State` offers beyond the game-state API (`pnp.play.state`), each checked by mypy."""

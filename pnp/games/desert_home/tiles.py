@@ -16,10 +16,10 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from geometry.octagons import octagon
+from pnp.contract.palette import ink
+from pnp.contract.params import PrintParams
+from pnp.draw.scene import CUT_STYLE, Component, Shape, Style, Text
 from pnp.games.desert_home.params import CACTUS_SHARE, DesertHomeParams, validate
-from pnp.palette import ink
-from pnp.params import PrintParams
-from pnp.scene import CUT_STYLE, Component, Shape, Style, Text
 
 FACE = ink("beige").hex
 FACE_LINE = "#BFA97A"  # the inner border of a face: a finished look, and it hides cutting slop

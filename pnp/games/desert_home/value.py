@@ -1,7 +1,7 @@
 """Desert Home's value of a position to each seat: how near its refuge is to the goal,
 counting the pieces on their way there. The greedy bot reckons its moves with the same
 distances; a tree search scores a playout it cuts off with the values (`cutoff_reward`,
-`State.win_chances`, `pnp.mcts`).
+`State.win_chances`, `pnp.play.mcts`).
 
 Why not the refuges alone (`goal.scores`, the record's scores): a game lasts some 40
 rounds, and for most of its decisions nobody brings a piece home within the few turns a

@@ -7,7 +7,7 @@
  * deal (`deal_colours`), step 1's highest zone, step 2's draw (`draw_options`), the roll, step 3's entries and the same-colour restriction, the `redraw` and
  * `skip` stall rules, steps 4 and 5 (score, then every exploding die at once), and step
  * 6's end checks; the greedy bot rates each entry as `bots.entry_value` does. Each random
- * choice is drawn as `pnp.chance` draws it, so a seed gives the same game here and in the
+ * choice is drawn as `pnp.play.chance` draws it, so a seed gives the same game here and in the
  * readable rules (tests/test_ed_kernel.py and tests/conformance/exploding-dice.json).
  *
  * `play_seeded` also seeds the generator itself from each game's seed string, as
@@ -16,7 +16,7 @@
  *
  * `playout` plays random turns from a position at the start of a turn (a tree search's
  * rollout, `kernel.playout`), on a generator seeded as `random.Random(n)` from one number;
- * `tree_search` (`_tree.h`) runs the whole tree search of `pnp.mcts` on these positions.
+ * `tree_search` (`_tree.h`) runs the whole tree search of `pnp.play.mcts` on these positions.
  *
  * The board comes from the play model (`engine._kernel_board`): its lines, neighbours,
  * zones, start points, faces and reserve; grids up to 8 x 8 (cells are bits of a 64-bit
@@ -28,10 +28,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../_twister.h"
-#include "../../_seed.h"
-#include "../../_seed_text.h"
-#include "../../_seam.h"
+#include "../../play/_twister.h"
+#include "../../play/_seed.h"
+#include "../../play/_seed_text.h"
+#include "../../play/_seam.h"
 
 #define MAXN 8          /* the largest grid side the kernel holds */
 #define MAXC 64         /* cells */
@@ -583,7 +583,7 @@ static PyObject *game_result(const Game *g) {
     return Py_BuildValue("iiNNiN", g->turns, g->end - 1, scores, winners, g->deal, leaders);
 }
 
-/* --- the seam (`pnp/_seam.h`): whole games, playouts and the search, by named fields -- */
+/* --- the seam (`pnp/play/_seam.h`): whole games, playouts and the search, by named fields -- */
 
 /* A whole game's settings, by name (`kernel.settings`). */
 static const SeamField SETTINGS[] = {

@@ -23,7 +23,7 @@ def board(
     each zone's mask, each colour's start cell, faces and reserve, the stall rule."""
 
 Fields = dict[str, Any]
-"""Named fields: `kernel.settings`, `kernel.position`, `pnp.fastpath.search` (`pnp/_seam.h`)."""
+"""Named fields: `kernel.settings`, `kernel.position`, `pnp.play.fastpath.search` (`pnp/play/_seam.h`)."""
 
 def play(board: Board, settings: Fields, twister: tuple[int, ...]) -> tuple[Game, tuple[int, ...]]:
     """One whole game drawing from the twister state: (the game, the twister after)."""
@@ -43,5 +43,5 @@ def playout(board: Board, position: Fields, stop: int, seed: int) -> Fields:
 def tree_search(
     board: Board, position: Fields, search: Fields, words: tuple[int, ...]
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-    """`pnp.mcts.MctsBot.search` from a decision, on the twister words: the root's (index in
+    """`pnp.play.mcts.MctsBot.search` from a decision, on the twister words: the root's (index in
     the options, visits) in the order tried, and the words after."""

@@ -1,4 +1,4 @@
-/* Exploding Dice's positions for the compiled tree search (`pnp/_uct.h`).
+/* Exploding Dice's positions for the compiled tree search (`pnp/play/_uct.h`).
  *
  * A tree position is the readable `rules.State` as the kernel keeps a game: the grid by
  * colour and face (dice of one colour share their faces in a kit the kernel plays), the
@@ -9,12 +9,12 @@
  * `legal_actions()[i]`. The rollout is `kernel.playout`: a redraw under way finished on
  * these steps drawing from the search's generator, then the kernel's `play_turn_from` on
  * a generator seeded by one 64-bit draw of it. Included by `_kernel.c` after its own
- * functions; `tree_begin` is its hook for `pnp/_seam.h`'s `tree_search`.
+ * functions; `tree_begin` is its hook for `pnp/play/_seam.h`'s `tree_search`.
  */
 #ifndef ED_TREE_H
 #define ED_TREE_H
 
-#include "../../_uct.h"
+#include "../../play/_uct.h"
 
 typedef struct {
     Grid grid;

@@ -5,7 +5,7 @@ not a test: figures depend on the machine and on what else runs on it, so the an
 the command are timed in the same run, one right after the other.
 
 - The anchor: the readable rules' one-process rate (random games of the default kit, 4
-  players, seeded ``"1:i"`` as the runner seeds them, through `pnp.forward.play`).
+  players, seeded ``"1:i"`` as the runner seeds them, through `pnp.play.forward.play`).
 - The target: ``pnp simulate exploding-dice --games 200000 --jobs 2`` as a whole command
   (start-up, workers, tallies, the JSON) at least `TARGET` times the anchor.
 - Greedy games the same way (20,000 games on the kernel, beside the readable rules' and
@@ -25,7 +25,7 @@ from functools import partial
 
 from pnp.games.exploding_dice import engine, kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
-from pnp.rates import Rate, timed
+from pnp.runtime.rates import Rate, timed
 
 TARGET = 100
 GAMES = {"random": 200_000, "greedy": 20_000}

@@ -24,10 +24,9 @@ from geometry.shapes import (
     rounded_rect,
     rounded_rect_curve,
 )
-from pnp.games.exploding_dice.params import ExplodingDiceParams
-from pnp.kit import PrintParams
-from pnp.palette import ink
-from pnp.scene import (
+from pnp.contract.palette import ink
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import (
     CUT_STYLE,
     SCORE_STYLE,
     Component,
@@ -39,6 +38,7 @@ from pnp.scene import (
     halo_under,
     symbol_shape,
 )
+from pnp.games.exploding_dice.params import ExplodingDiceParams
 
 PAPER_TONE = "#FBF8F1"
 BAND_TONE = "#E9E4D8"

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pnp import state as api
-from pnp.forward import GreedyBot, RandomBot
 from pnp.games.exploding_dice.params import PlayModel
 from pnp.games.exploding_dice.rules import State, Step, preview_gains
-from pnp.outcome import bot_maker
+from pnp.play import state as api
+from pnp.play.forward import GreedyBot, RandomBot
+from pnp.play.outcome import bot_maker
 
 BOT_NAMES = ("random", "greedy")
 

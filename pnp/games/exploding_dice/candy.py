@@ -6,10 +6,10 @@ ink, as a face drawer the general sticker blocks and paper dice take.
 
 from __future__ import annotations
 
-from pnp.components.dice import corner_marks, shade
+from pnp.contract.palette import Ink
+from pnp.draw.components.dice import corner_marks, shade
+from pnp.draw.scene import Item, Shape, Style
 from pnp.games.exploding_dice.candy_shapes import candy, silhouette
-from pnp.palette import Ink
-from pnp.scene import Item, Shape, Style
 
 HALO = 0.035  # white rim round a candy, as a fraction of the face: a die-cut sticker look
 OUTLINE = "#1F1F1F"  # candy outlines: near black, softer than pure black next to colour

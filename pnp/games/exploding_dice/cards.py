@@ -20,7 +20,8 @@ from shapely.geometry import LineString, box
 
 from geometry.intersections import entries
 from geometry.shapes import rounded_rect, star
-from pnp.cards import (
+from pnp.contract.palette import ink
+from pnp.draw.cards import (
     PAPER,
     CardFormat,
     add_cut,
@@ -33,14 +34,13 @@ from pnp.cards import (
     rule_deck,
     split_title,
 )
-from pnp.checks import Finding
+from pnp.draw.checks import Finding
+from pnp.draw.kit import PrintParams
+from pnp.draw.paint import colours_at, paints
+from pnp.draw.scene import Component, Shape, Style, Text, circle, shown_on, symbol_shape
 from pnp.games.exploding_dice.params import STANDARD_FACES, ExplodingDiceParams, validate
 from pnp.games.exploding_dice.rules import TARGET  # the rules' goal, printed on the cards
 from pnp.games.exploding_dice.tin import cut_radius
-from pnp.kit import PrintParams
-from pnp.paint import colours_at, paints
-from pnp.palette import ink
-from pnp.scene import Component, Shape, Style, Text, circle, shown_on, symbol_shape
 
 GAME = "exploding-dice"
 TITLE = "Exploding Dice"

@@ -5,13 +5,13 @@ from __future__ import annotations
 from geometry.folding import FoldPlan, container
 from geometry.intersections import quarter_turn
 from geometry.shapes import centred_rounded_rect
-from pnp.checks import Finding, Level, check_cut_outlines, check_fits, check_palette
+from pnp.draw.checks import Finding, Level, check_cut_outlines, check_fits, check_palette
+from pnp.draw.kit import Kit
+from pnp.draw.scene import Component
+from pnp.draw.text import count_of
 from pnp.games.exploding_dice.engine import MIN_PLAYERS, degenerate
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel
 from pnp.games.exploding_dice.tin import CUT_TOLERANCE, TinFit, tin_fit
-from pnp.kit import Kit
-from pnp.scene import Component
-from pnp.text import count_of
 
 
 def run(kit: Kit) -> list[Finding]:

@@ -7,12 +7,12 @@ faces print exactly as they are simulated.
 from __future__ import annotations
 
 from geometry.dice import sticker_size
-from pnp.components.dice import FaceDrawer, paper_die, pip_face, sticker_block
-from pnp.errors import PnpError
+from pnp.contract.palette import ink
+from pnp.draw.components.dice import FaceDrawer, paper_die, pip_face, sticker_block
+from pnp.draw.scene import Component
 from pnp.games.exploding_dice.candy import candy_face
 from pnp.games.exploding_dice.params import ExplodingDiceParams, dice, validate
-from pnp.palette import ink
-from pnp.scene import Component
+from pnp.runtime.errors import PnpError
 
 STYLES: dict[str, tuple[FaceDrawer, str]] = {
     "pips": (pip_face, "Pip"),

@@ -4,7 +4,7 @@
 each face are bit masks, and every entry's push (landing cell, the cells that would break
 the same-colour restriction, the dice that move) is looked up by the occupancy of its
 line. It makes exactly the same random draws as the readable rules in `rules.py` played by
-`pnp.forward.play`, so both give the same game for the same seed; the conformance data
+`pnp.play.forward.play`, so both give the same game for the same seed; the conformance data
 (`tests/conformance/exploding-dice.json`) and `tests/test_ed_properties.py` check that
 game by game. Kits whose dice of one colour carry different faces play on the readable
 rules (rare, and drawing among unequal dice is itself a chance step).
@@ -21,19 +21,19 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from pnp import fastpath
-from pnp.chance import below, pick
-from pnp.errors import PnpError
-from pnp.forward import play
+from pnp.contract.hooks import EngineHooks
 from pnp.games.exploding_dice import kernel, rules
 from pnp.games.exploding_dice.bots import BOT_NAMES
 from pnp.games.exploding_dice.bots import make_bot as make_bot
 from pnp.games.exploding_dice.grid import Board
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play_model
 from pnp.games.exploding_dice.rules import Termination
-from pnp.hooks import EngineHooks
-from pnp.memo import PerModel
-from pnp.outcome import GameRecord, SimOption
+from pnp.play import fastpath
+from pnp.play.chance import below, pick
+from pnp.play.forward import play
+from pnp.play.memo import PerModel
+from pnp.play.outcome import GameRecord, SimOption
+from pnp.runtime.errors import PnpError
 
 BOTS = BOT_NAMES
 MIN_PLAYERS = 2
@@ -106,7 +106,7 @@ def play_one(
     reference: bool = False,
 ) -> GameRecord:
     """Play one game: on the kernel, else the fast path (`play_fast`). `reference=True`,
-    or the readable rules chosen (`pnp.fastpath.using`), plays the readable rules."""
+    or the readable rules chosen (`pnp.play.fastpath.using`), plays the readable rules."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     if reference or fastpath.chosen() == fastpath.READABLE:
         seat = make_bot(bot, model)
@@ -603,7 +603,7 @@ def _play_fast(
     return turns, end, scores, owners, leaders
 
 
-# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+# the contract's optional members (`pnp.contract.hooks.EngineHooks`), typed where they are named
 HOOKS = EngineHooks[PlayModel](
     playout_turns=PLAYOUT_TURNS, warm=warm, degenerate=degenerate, play_many=play_many
 )

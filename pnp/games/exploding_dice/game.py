@@ -1,9 +1,9 @@
 """Exploding Dice: its registration. What prints (`kit`) and the checks (`checks`) are
-imported when a kit is made, not when the game is resolved (`pnp.gamedef.Deferred`)."""
+imported when a kit is made, not when the game is resolved (`pnp.contract.gamedef.Deferred`)."""
 
 from __future__ import annotations
 
-from pnp.gamedef import Deferred, GameDef
+from pnp.contract.gamedef import Deferred, GameDef
 from pnp.games.exploding_dice import engine, kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 

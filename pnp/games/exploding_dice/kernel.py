@@ -9,8 +9,8 @@ compiler pnp installs without it, plays on the fast path and says so once.
 
 `playout` is `State.playout` (a tree search's rollout: random play from a position of
 the readable rules, on a generator seeded by one draw of the search's) and `tree_search`
-the whole search of `pnp.mcts` in the kernel (`_tree.h`), those rollouts included; both
-attach to the readable `State` through `pnp.fastpath`, the rules importing nothing here.
+the whole search of `pnp.play.mcts` in the kernel (`_tree.h`), those rollouts included; both
+attach to the readable `State` through `pnp.play.fastpath`, the rules importing nothing here.
 """
 
 from __future__ import annotations
@@ -19,14 +19,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pnp import fastpath, notice
 from pnp.games.exploding_dice import rules
 from pnp.games.exploding_dice.grid import Board
 from pnp.games.exploding_dice.params import PlayModel
 from pnp.games.exploding_dice.rules import State, Step, Termination
-from pnp.memo import PerModel
-from pnp.outcome import GameRecord
-from pnp.state import CHANCE
+from pnp.play import fastpath
+from pnp.play.memo import PerModel
+from pnp.play.outcome import GameRecord
+from pnp.play.state import CHANCE
+from pnp.runtime import notice
 
 try:
     from pnp.games.exploding_dice import _kernel
@@ -83,7 +84,7 @@ boards: PerModel[PlayModel, Any] = PerModel(_board)
 
 def missing() -> bool:
     """True when the kernel does not play here: not built (said once per process), or
-    another implementation chosen (`pnp.fastpath.using`)."""
+    another implementation chosen (`pnp.play.fastpath.using`)."""
     if _kernel is None:
         notice.once(NO_KERNEL)
         return True
@@ -231,7 +232,7 @@ def tree_search(
     exploration: float,
     cooperative: bool,
 ) -> dict[int, int] | None:
-    """`state.tree_search`: `pnp.mcts.MctsBot.search` from this decision, compiled
+    """`state.tree_search`: `pnp.play.mcts.MctsBot.search` from this decision, compiled
     (`_tree.h`), the same visits in the same order, `rng` left where the readable search
     leaves it; None (rng untouched) where the kernel is not built or does not play this
     kit, or the position is not a decision."""

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from pnp.errors import PnpError
+from pnp.contract.paper import STICKER_PAPER, get_paper
+from pnp.draw.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
 from pnp.games.exploding_dice.board import board, layout
 from pnp.games.exploding_dice.game import SLUG, TITLE
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model, validate
 from pnp.games.exploding_dice.scoring import score_markers, score_sheet, score_track
 from pnp.games.exploding_dice.tin import TinFit, corner_line, cover_line, must_round, tin_fit
-from pnp.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
-from pnp.paper import STICKER_PAPER, get_paper
+from pnp.runtime.errors import PnpError
 
 BACKS = "Print the back page on the reverse (flip on the long edge)."
 FOLDED = f"Backs are across the fold of their sheets: {FOLD_NOTE}."

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from geometry.intersections import Entry, entries, start_points, zone_cells
-from pnp.errors import PnpError, shown
-from pnp.params import MIN_DIE, CardGroup, DiceGroup, TinGroup, param
+from pnp.contract.params import MIN_DIE, CardGroup, DiceGroup, TinGroup, param
+from pnp.runtime.errors import PnpError, shown
 
 COLOURS = ("red", "green", "blue", "purple")
 DIE_SIZES = (10.0, 12.0, 16.0)

@@ -1,10 +1,10 @@
 """Exploding Dice rules: the readable reference engine, as the game-state API.
 
 Every rule of the spec lives here as a small function over a mutable `State` (step 3's
-entries in `entries.py`), and a turn is a walk of steps (`pnp.state`): the seat picks a
+entries in `entries.py`), and a turn is a walk of steps (`pnp.play.state`): the seat picks a
 colour to draw, a die of that colour is drawn (chance), it is rolled (chance), the seat
 picks an entry; steps 4-6 (score, explode, end checks) follow the placement at once.
-`pnp.forward.play` plays it; `engine.py` adds a table-driven fast path that makes the same
+`pnp.play.forward.play` plays it; `engine.py` adds a table-driven fast path that makes the same
 draws, and the conformance data
 (`tests/conformance/exploding-dice.json`) holds both to the same games.
 
@@ -39,14 +39,14 @@ from enum import Enum
 from functools import lru_cache
 from typing import Self
 
-from pnp import outcome
-from pnp.chance import below, pick
-from pnp.forward import play_on
 from pnp.games.exploding_dice.entries import legal_entries, restricted_entries
 from pnp.games.exploding_dice.grid import Board, push
 from pnp.games.exploding_dice.params import PlayModel
-from pnp.outcome import CUTOFF, GameRecord, Outcome
-from pnp.state import CHANCE, TERMINAL, PlaysOut, Stands
+from pnp.play import outcome
+from pnp.play.chance import below, pick
+from pnp.play.forward import play_on
+from pnp.play.outcome import CUTOFF, GameRecord, Outcome
+from pnp.play.state import CHANCE, TERMINAL, PlaysOut, Stands
 
 MAX_TURNS = 1000
 TARGET = 50
@@ -125,7 +125,7 @@ class State:
     def seat_scores(self) -> list[int]:
         return [sum(self.scores[c] for c in cs) for cs in self.owners]
 
-    # --- the game-state API (pnp.state.State) ---------------------------------------------
+    # --- the game-state API (pnp.play.state.State) ---------------------------------------------
 
     def current_player(self) -> int:
         if self.ended is not None:
@@ -175,7 +175,7 @@ class State:
 
     def standing(self) -> list[int]:
         """Each seat's points so far: how the tree search scores a playout it cuts off
-        (`pnp.mcts`; the engine's `PLAYOUT_TURNS`)."""
+        (`pnp.play.mcts`; the engine's `PLAYOUT_TURNS`)."""
         return self.seat_scores()
 
     def outcome(self) -> Outcome | None:
@@ -190,7 +190,7 @@ class State:
         return twin
 
     def playout(self, rng: random.Random, stop: int) -> None:
-        """A tree search's playout from here (`pnp.mcts.playout`), in place, until the game
+        """A tree search's playout from here (`pnp.play.mcts.playout`), in place, until the game
         ends or `turns` reaches `stop`: a redraw under way (the `redraw` stall rule) is
         finished drawing from `rng`, then random play goes on from `random.Random(n)`, n
         being one draw of `rng`, as the kernel plays it (`kernel.playout`)."""
@@ -519,4 +519,4 @@ def _names(
 
 
 HOOKS: tuple[type[Stands], type[PlaysOut]] = (State, State)
-"""What `State` offers beyond the game-state API (`pnp.state`), each checked by mypy."""
+"""What `State` offers beyond the game-state API (`pnp.play.state`), each checked by mypy."""

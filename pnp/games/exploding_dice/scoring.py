@@ -5,13 +5,13 @@ from __future__ import annotations
 from shapely.geometry import LineString, box
 
 from geometry.score_track import TrackCell, serpentine
-from pnp.cards import CardFormat, add_cut, card_base
+from pnp.contract.palette import ink
+from pnp.draw.cards import CardFormat, add_cut, card_base
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import CUT_STYLE, Component, Shape, Style, Text, circle, symbol_shape
 from pnp.games.exploding_dice.cards import corner_guides
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 from pnp.games.exploding_dice.tin import cut_radius
-from pnp.kit import PrintParams
-from pnp.palette import ink
-from pnp.scene import CUT_STYLE, Component, Shape, Style, Text, circle, symbol_shape
 
 CREAM = "#FBF8F1"
 INK = "#2B2B2B"

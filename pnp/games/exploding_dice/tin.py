@@ -12,10 +12,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pnp.cards import tin_fit_radius
+from pnp.draw.cards import tin_fit_radius
+from pnp.draw.scene import Component
+from pnp.draw.text import count_of
 from pnp.games.exploding_dice.params import ExplodingDiceParams
-from pnp.scene import Component
-from pnp.text import count_of
 
 CUT_TOLERANCE = 0.5
 """mm: how far a hand cut may stray from the crop marks; less spare than this is a warning."""

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../_twister.h"
-#include "../../_seed.h"
+#include "../../play/_twister.h"
+#include "../../play/_seed.h"
 
 #define MAXB 16          /* blobs per player (params: at most 16) */
 #define MAXD 3           /* dice (params: at most 3) */
@@ -1014,7 +1014,7 @@ static PyObject *k_hypot(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(h);
 }
 
-#include "../../_uct.h"
+#include "../../play/_uct.h"
 #include "_tree.h"
 
 static PyMethodDef methods[] = {
@@ -1022,7 +1022,7 @@ static PyMethodDef methods[] = {
     {"play", k_play, METH_VARARGS, "One whole game on the kernel."},
     {"playout", k_playout, METH_VARARGS, "Random play from a position (a tree search's rollout)."},
     {"hypot", k_hypot, METH_VARARGS, "math.hypot(x, y) as the kernel computes it."},
-    {"tree_search", k_tree_search, METH_VARARGS, "The mcts search (pnp/_uct.h) on the kernel."},
+    {"tree_search", k_tree_search, METH_VARARGS, "The mcts search (pnp/play/_uct.h) on the kernel."},
     {NULL, NULL, 0, NULL},
 };
 

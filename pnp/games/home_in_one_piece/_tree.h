@@ -1,5 +1,5 @@
-/* Home in One Piece's positions for the compiled tree search (`pnp/_uct.h`): the very
- * search `pnp.mcts.MctsBot.search` runs on `state.State`, on the kernel's own turns.
+/* Home in One Piece's positions for the compiled tree search (`pnp/play/_uct.h`): the very
+ * search `pnp.play.mcts.MctsBot.search` runs on `state.State`, on the kernel's own turns.
  *
  * A position is a `TreePos`: both seats' blobs and the turn's few numbers (what the turn
  * under way has touched included), so a clone is a memcpy. Each step loads it into the

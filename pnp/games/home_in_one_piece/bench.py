@@ -14,7 +14,7 @@ import random
 from pnp.games.home_in_one_piece import compiled, engine
 from pnp.games.home_in_one_piece.model import PlayModel
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
-from pnp.rates import Rate, timed
+from pnp.runtime.rates import Rate, timed
 
 TARGET = 10.0  # times the readable rules' games per second (issue 22)
 

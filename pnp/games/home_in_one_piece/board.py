@@ -12,6 +12,10 @@ from __future__ import annotations
 from shapely.geometry import box
 
 from geometry.shapes import rounded_rect_curve
+from pnp.contract.palette import ink
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import CUT_STYLE, PT_PER_MM, Component, Shape, Style, Text, circle, symbol_shape
+from pnp.draw.text import string_width
 from pnp.games.home_in_one_piece.params import (
     HomeInOnePieceParams,
     blob_grams,
@@ -22,10 +26,6 @@ from pnp.games.home_in_one_piece.params import (
     start_blob_radius,
     validate,
 )
-from pnp.kit import PrintParams
-from pnp.palette import ink
-from pnp.scene import CUT_STYLE, PT_PER_MM, Component, Shape, Style, Text, circle, symbol_shape
-from pnp.text import string_width
 
 TABLE = "#F6F1E7"  # warm off-white: dough of any colour shows on it
 HOME_FILL = "#DCEBDD"  # a soft green field, calm under the dough

@@ -1,9 +1,9 @@
 """Home in One Piece bots: the generic random player, and the greedy planner's bot.
 
-`random` is `pnp.forward.RandomBot`: the state's `random_action` draws its whole turn and
+`random` is `pnp.play.forward.RandomBot`: the state's `random_action` draws its whole turn and
 hands it out touch by touch (see `state.py`). `greedy` plays `greedy.take_turn`.
 
-The greedy player is its own `pnp.state.Bot`, not `pnp.forward.GreedyBot(evaluate)`: its
+The greedy player is its own `pnp.play.state.Bot`, not `pnp.play.forward.GreedyBot(evaluate)`: its
 turn is a plan of several touches, not a pick of one listed touch at a time. It plans the
 rest of the turn on a copy of the state and hands the touches out one decision at a time
 (`State.follow_plan`); from a turn under way it plans with the touches the roll has left.
@@ -14,12 +14,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp.forward import RandomBot
 from pnp.games.home_in_one_piece import greedy
 from pnp.games.home_in_one_piece.model import PlayModel
 from pnp.games.home_in_one_piece.state import Action, State
-from pnp.state import Bot
-from pnp.state import State as GameState
+from pnp.play.forward import RandomBot
+from pnp.play.state import Bot
+from pnp.play.state import State as GameState
 
 BOT_NAMES = ("random", "greedy")
 

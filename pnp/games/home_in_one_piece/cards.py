@@ -12,7 +12,7 @@ from typing import cast
 
 from shapely.geometry import box
 
-from pnp.cards import (
+from pnp.draw.cards import (
     INK_TEXT,
     CardFormat,
     card_back,
@@ -21,13 +21,13 @@ from pnp.cards import (
     rule_deck,
     split_title,
 )
-from pnp.checks import Finding
+from pnp.draw.checks import Finding
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import Component, Shape, Style, Text
+from pnp.draw.text import count_of
 from pnp.games.home_in_one_piece.dice_model import distribution
 from pnp.games.home_in_one_piece.dice_parts import describe_die
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams, dough_to_use, validate
-from pnp.kit import PrintParams
-from pnp.scene import Component, Shape, Style, Text
-from pnp.text import count_of
 
 GAME = "home-in-one-piece"
 TITLE = "Home in One Piece"

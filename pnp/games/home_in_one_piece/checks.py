@@ -16,7 +16,10 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from geometry.blobs import disc, home_fit
-from pnp.checks import Finding, check_cut_outlines, check_on_background, check_palette
+from pnp.contract.paper import get_paper
+from pnp.draw.checks import Finding, check_cut_outlines, check_on_background, check_palette
+from pnp.draw.kit import Kit
+from pnp.draw.scene import Component, Shape
 from pnp.games.home_in_one_piece.board import TABLE
 from pnp.games.home_in_one_piece.dice_model import distribution, mean
 from pnp.games.home_in_one_piece.params import (
@@ -26,9 +29,6 @@ from pnp.games.home_in_one_piece.params import (
     unit_volume,
     whole_dough_radius,
 )
-from pnp.kit import Kit
-from pnp.paper import get_paper
-from pnp.scene import Component, Shape
 
 PAGE_FURNITURE = 30.0  # mm of a page's long side taken by its header and footer
 RING_SEGMENTS = 64  # a printed circle as shapely sees it: finer than the blob discs

@@ -7,11 +7,11 @@ the game and the generator end as the readable rules leave them. What the kernel
 (turns, the end, the leaders, the counters, every blob) becomes a `State`, whose own
 `record()` makes the game's record: one place for scores and records.
 
-`playout` is the tree search's rollout (`pnp.mcts.playout`): the greedy player
+`playout` is the tree search's rollout (`pnp.play.mcts.playout`): the greedy player
 (`State.rollout_action`) from a given position, a turn under way included, on a generator
-the kernel seeds from one draw of the search's. `tree_search` is the whole search (`pnp/_uct.h`
+the kernel seeds from one draw of the search's. `tree_search` is the whole search (`pnp/play/_uct.h`
 over the kernel's positions, `_tree.h`). Both attach to the readable `State` through
-`pnp.fastpath`.
+`pnp.play.fastpath`.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import math
 import random
 from typing import Any
 
-from pnp import fastpath
 from pnp.games.home_in_one_piece import model, outlook, rules, touches
 from pnp.games.home_in_one_piece.blobs import Blob
 from pnp.games.home_in_one_piece.state import State
-from pnp.memo import PerModel
+from pnp.play import fastpath
+from pnp.play.memo import PerModel
 
 try:
     from pnp.games.home_in_one_piece import _kernel  # type: ignore[attr-defined]
@@ -40,7 +40,7 @@ NO_KERNEL = (
 
 def available() -> bool:
     """Does the kernel play here? Not where it was not built at install time (said once
-    per process) or another implementation is chosen (`pnp.fastpath.using`)."""
+    per process) or another implementation is chosen (`pnp.play.fastpath.using`)."""
     return fastpath.runs(State, NO_KERNEL)
 
 
@@ -159,7 +159,7 @@ def tree_search(
     exploration: float,
     cooperative: bool,
 ) -> dict[Any, int]:
-    """`pnp.mcts.MctsBot.search` from `position` (between turns, or at a seat's decision, a
+    """`pnp.play.mcts.MctsBot.search` from `position` (between turns, or at a seat's decision, a
     turn under way included) on the kernel: the same visits, and `rng` left where it
     leaves it."""
     assert _kernel is not None
@@ -170,7 +170,7 @@ def tree_search(
         else 1
         if callable(getattr(position, "standing", None))
         else 0
-    )  # as `pnp.mcts.MctsBot.reward` asks
+    )  # as `pnp.play.mcts.MctsBot.reward` asks
     args = (
         *_position(position),
         ended,

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from geometry.blobs import blob_face
 from geometry.dice import sticker_size
-from pnp.components.dice import FaceDrawer, paper_die, sticker_block
-from pnp.errors import PnpError
+from pnp.contract.palette import Ink
+from pnp.draw.components.dice import FaceDrawer, paper_die, sticker_block
+from pnp.draw.scene import PT_PER_MM, Component, Item, Shape, Style, Text
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams, validate
-from pnp.palette import Ink
-from pnp.scene import PT_PER_MM, Component, Item, Shape, Style, Text
+from pnp.runtime.errors import PnpError
 
 TINTS = ("#FCEFC7", "#D9ECF7", "#EFDDEA")  # pale yellow, sky, pink: one per die, no player's
 TAB_TINT = "#E6E1D6"

@@ -1,10 +1,10 @@
-"""Home in One Piece for the simulation runner: the engine contract of `pnp.outcome`.
+"""Home in One Piece for the simulation runner: the engine contract of `pnp.play.outcome`.
 
 Two implementations of one rulebook. `play_one` plays a whole game in the compiled kernel
 (`_kernel.c`, see `compiled.py`) when it was built at install time: the readable rules
 spelled out in C with the same floats and the same random draws, so a seed gives the same
 game. Without a C compiler pnp still installs, plays on the readable rules through the
-game-state API (`pnp.forward.play`), and says so once; `reference=True` plays the
+game-state API (`pnp.play.forward.play`), and says so once; `reference=True` plays the
 readable rules even with the kernel built (the kernel's cross-checks and the bench anchor).
 """
 
@@ -13,16 +13,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp.errors import PnpError
-from pnp.forward import play
+from pnp.contract.hooks import EngineHooks
 from pnp.games.home_in_one_piece import compiled, rules
 from pnp.games.home_in_one_piece.bots import BOT_NAMES
 from pnp.games.home_in_one_piece.bots import make_bot as make_bot
 from pnp.games.home_in_one_piece.model import REACH, PlayModel, play_model
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.state import State, new_game
-from pnp.hooks import EngineHooks
-from pnp.outcome import GameRecord, SimOption
+from pnp.play.forward import play
+from pnp.play.outcome import GameRecord, SimOption
+from pnp.runtime.errors import PnpError
 
 BOTS = BOT_NAMES
 TERMINATION = rules.Termination
@@ -60,7 +60,7 @@ scored on `State.win_chances()`: of 1, 2, 4, 8, 16 and 40 turns, 8 won most agai
 within the time a decision may take (docs/skilled-play.md)."""
 MCTS_EXPLORATION = 0.1
 """UCB1's constant: the win chances of a decision's touches differ by hundredths, which
-`pnp.mcts.EXPLORATION` (1.41) would drown (the search then spreads its playouts evenly)."""
+`pnp.play.mcts.EXPLORATION` (1.41) would drown (the search then spreads its playouts evenly)."""
 OPTIONS = (
     SimOption(
         "reach",
@@ -84,7 +84,7 @@ def new_state(
     model: PlayModel, players: int, rng: random.Random | None = None, **options: Any
 ) -> State:
     """The start: every blob in its circle, seat 0 to roll (no set-up draws). Always two
-    seats: `prepare` refused any other count, and `pnp.forward.play` checks the bots."""
+    seats: `prepare` refused any other count, and `pnp.play.forward.play` checks the bots."""
     return new_game(model)
 
 
@@ -114,7 +114,7 @@ def play_one(
     return play(new_state(model, players), [seat] * players, rng).record(tuple(COUNTERS))
 
 
-# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+# the contract's optional members (`pnp.contract.hooks.EngineHooks`), typed where they are named
 HOOKS = EngineHooks[PlayModel](
     ratios=RATIOS,
     totals=TOTALS,

@@ -1,9 +1,9 @@
 """Home in One Piece: its registration. What prints (`kit`) and the checks (`checks`) are
-imported when a kit is made, not when the game is resolved (`pnp.gamedef.Deferred`)."""
+imported when a kit is made, not when the game is resolved (`pnp.contract.gamedef.Deferred`)."""
 
 from __future__ import annotations
 
-from pnp.gamedef import Deferred, GameDef
+from pnp.contract.gamedef import Deferred, GameDef
 from pnp.games.home_in_one_piece import compiled, engine
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 

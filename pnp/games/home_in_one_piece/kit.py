@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pnp.contract.paper import STICKER_PAPER
+from pnp.draw.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
+from pnp.draw.text import count_of
 from pnp.games.home_in_one_piece.board import board
 from pnp.games.home_in_one_piece.cards import home_cards
 from pnp.games.home_in_one_piece.dice_parts import paper_dice, sticker_sheets
@@ -13,9 +16,6 @@ from pnp.games.home_in_one_piece.params import (
     dough_to_use,
     validate,
 )
-from pnp.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
-from pnp.paper import STICKER_PAPER
-from pnp.text import count_of
 
 
 def build_kit(params: HomeInOnePieceParams, printing: PrintParams) -> Kit:

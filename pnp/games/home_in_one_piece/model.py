@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from geometry.blobs import home_fit
-from pnp.errors import PnpError
 from pnp.games.home_in_one_piece.params import (
     HomeInOnePieceParams,
     board_size,
@@ -27,6 +26,7 @@ from pnp.games.home_in_one_piece.params import (
     unit_volume,
     validate,
 )
+from pnp.runtime.errors import PnpError
 
 APART = 1.0
 """Dough closer than this (mm, edge to edge) counts as touching: set-down blobs keep it."""

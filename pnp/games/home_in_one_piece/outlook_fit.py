@@ -21,12 +21,12 @@ from functools import partial
 
 import numpy as np
 
-from pnp.forward import play
 from pnp.games.home_in_one_piece import engine, outlook
 from pnp.games.home_in_one_piece.bots import make_bot
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.state import State, new_game
-from pnp.state import CHANCE
+from pnp.play.forward import play
+from pnp.play.state import CHANCE
 
 
 def keep(seen: list[tuple[int, tuple[float, ...]]], state: State, action: object) -> None:

@@ -23,9 +23,9 @@ from geometry.blobs import (
     start_fit,
     start_row,
 )
-from pnp.errors import PnpError
-from pnp.palette import INKS
-from pnp.params import MIN_DIE, CardGroup, DiceGroup, ScaleGroup, param, validate_params
+from pnp.contract.palette import INKS
+from pnp.contract.params import MIN_DIE, CardGroup, DiceGroup, ScaleGroup, param, validate_params
+from pnp.runtime.errors import PnpError
 
 DEFAULT_DICE = ((1, 1, 1, 1, 1, 0), (1, 1, 1, 1, 0, 0), (1, 0, 0, 0, 0, 0))
 """Die A shows a blob on five faces, die B on four, die C on one; 0 is a blank face."""
@@ -161,7 +161,7 @@ def validate(p: HomeInOnePieceParams) -> HomeInOnePieceParams:
         if len(faces) != 6:  # each face is 0 or 1 by its declaration (`dice`'s item range)
             raise PnpError(f"die {k + 1} needs six faces, got {len(faces)}")
     if len(p.die_letters) != len(p.dice):
-        from pnp.text import count_of  # the wording only: reportlab's metrics load with it
+        from pnp.draw.text import count_of  # the wording only: reportlab's metrics load with it
 
         raise PnpError(
             f"give one die letter per die: {count_of(len(p.dice), 'die', 'dice')}, "

@@ -22,7 +22,7 @@ or the turn is over. Both check every rule and say what happened.
   another of your own blobs (`landing` says where a join would end, or that it may not).
 - The win: all your dough as one blob wholly inside the home zone, checked after each turn.
 
-As a game-state API (`pnp.state.State`, in `state.py`), a turn is a chance node (the roll)
+As a game-state API (`pnp.play.state.State`, in `state.py`), a turn is a chance node (the roll)
 and then one decision a touch: a `Shift` (a blob towards a point), a `Join` (a group near a
 point) or `END` (the player is done). Targets are continuous, so an action carries its
 target as data, and `legal_actions()` lists a finite set of them (see `touches.py`).
@@ -54,8 +54,8 @@ from pnp.games.home_in_one_piece.model import (
     nearest_clear,
     nearest_in_discs,
 )
-from pnp.outcome import CUTOFF
-from pnp.outcome import Termination as BaseTermination
+from pnp.play.outcome import CUTOFF
+from pnp.play.outcome import Termination as BaseTermination
 
 MAX_TURNS = 600
 COUNTERS = (

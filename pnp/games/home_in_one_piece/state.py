@@ -1,4 +1,4 @@
-"""Home in One Piece as a game-state API (`pnp.state.State`) over the rules of `rules.py`.
+"""Home in One Piece as a game-state API (`pnp.play.state.State`) over the rules of `rules.py`.
 
 A turn is a chance node and then a decision a touch. At the chance node the blob dice are
 rolled: the outcome is the number of blobs showing (0 to the number of dice), drawn face by
@@ -21,10 +21,10 @@ on a copy of the state (`turn_copy`) and hands its touches out one decision at a
 (`follow_plan`): the random player draws all the blobs it will touch before any target, as
 it always has, so a seed plays the same game touch by touch as the kernel plays whole turns.
 
-The tree search (`pnp.mcts`) plays its rollouts with the greedy player (`rollout_action`)
+The tree search (`pnp.play.mcts`) plays its rollouts with the greedy player (`rollout_action`)
 and scores a playout it cuts off on `win_chances()` (`outlook.py`); where the kernel is
 built it plays those rollouts and the whole search (`compiled.playout`,
-`compiled.tree_search`, attached through `pnp.fastpath`; this module imports nothing
+`compiled.tree_search`, attached through `pnp.play.fastpath`; this module imports nothing
 compiled). `standing()` (the score, then how near the dough lies to its rally point) is the
 cut-off's older score, kept for a search that asks for it.
 
@@ -63,8 +63,8 @@ from pnp.games.home_in_one_piece.rules import (
     shift,
     touches_left,
 )
-from pnp.outcome import GameRecord, Outcome
-from pnp.state import CHANCE, TERMINAL, EstimatesWins, HasPolicy, ParsesActions, Stands
+from pnp.play.outcome import GameRecord, Outcome
+from pnp.play.state import CHANCE, TERMINAL, EstimatesWins, HasPolicy, ParsesActions, Stands
 
 Action = int | Move | End
 """A roll (blobs showing) at a chance node; a touch or `END` at a seat's decision."""
@@ -104,7 +104,7 @@ class State(Position):
         return True
 
     def parse_action(self, text: str) -> Action:
-        """The legal action `action_str` printed as `text` (`pnp.state.State`'s optional
+        """The legal action `action_str` printed as `text` (`pnp.play.state.State`'s optional
         hook: `legal_actions` lists only some of the continuous targets)."""
         action = parse_action(text)
         if not self.is_legal(action):
@@ -123,7 +123,7 @@ class State(Position):
         return self.follow_plan("random", random_turn, rng)
 
     def rollout_action(self, rng: random.Random) -> Action:
-        """The tree search's rollout policy (`pnp.mcts`): the greedy player's next touch."""
+        """The tree search's rollout policy (`pnp.play.mcts`): the greedy player's next touch."""
         return self.follow_plan("greedy", greedy.take_turn, rng)
 
     def follow_plan(self, who: str, planner: Planner, rng: random.Random) -> Action:
@@ -325,4 +325,4 @@ HOOKS: tuple[type[ParsesActions[Action]], type[HasPolicy], type[Stands], type[Es
     State,
     State,
 )
-"""What `State` offers beyond the game-state API (`pnp.state`), each checked by mypy."""
+"""What `State` offers beyond the game-state API (`pnp.play.state`), each checked by mypy."""

@@ -8,7 +8,7 @@
  * It reads the board from the play model (each colour's path of nodes, the safe nodes),
  * never from numbers of its own, and it draws its chance from the caller's
  * `random.Random`: the Mersenne Twister state comes in and goes back out, and a uniform
- * int below n is drawn as `pnp.chance.below` draws it. So a seed gives the same game here and in the readable
+ * int below n is drawn as `pnp.play.chance.below` draws it. So a seed gives the same game here and in the readable
  * rules (tests/test_conformance.py and test_parcheesi_kernel.py check that). For a
  * chunk of the runner's games (`play_seeded`) it seeds the generator from each game's seed
  * text itself, as `random.Random(text)` does (`_seed_text.h`): no generator state crosses.
@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../_twister.h"
-#include "../../_seed.h"
-#include "../../_seed_text.h"
-#include "../../_seam.h"
+#include "../../play/_twister.h"
+#include "../../play/_seed.h"
+#include "../../play/_seed_text.h"
+#include "../../play/_seam.h"
 
 #define COLOURS 4
 #define PAWNS 4
@@ -663,7 +663,7 @@ static int roll_results(Game *g, int c, int a, int b) {
 }
 
 /* A roll played as `state.State` plays it: the bot picks among the allowed results
- * (decision 13; `pnp.forward` counts the decision when there are several): the random or
+ * (decision 13; `pnp.play.forward` counts the decision when there are several): the random or
  * the greedy bot, or the playouts' guided player (`Game.explore`). 0, or -1. */
 /* `rules.apply_position`: colour c's pawns become the chosen result's, each pawn of
  * another colour on a space the result captures goes back to its nest, and the counters
@@ -929,7 +929,7 @@ static PyObject *game_result(const Game *g, int turns, const char *ended, const 
                          g->legal, g->entries, g->passes);
 }
 
-/* --- the seam (`pnp/_seam.h`): whole games, playouts and the search, by named fields -- */
+/* --- the seam (`pnp/play/_seam.h`): whole games, playouts and the search, by named fields -- */
 
 /* A whole game: its settings by name (`engine.settings`), the game, and what it gave. */
 typedef struct {

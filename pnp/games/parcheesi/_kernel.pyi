@@ -27,7 +27,7 @@ def results(
     """One roll's allowed results as (the mover's pawns, captured nodes), in the rules' order."""
 
 Fields = dict[str, Any]
-"""Named fields: `engine.settings`, `compiled.position`, `pnp.fastpath.search` (`pnp/_seam.h`)."""
+"""Named fields: `engine.settings`, `compiled.position`, `pnp.play.fastpath.search` (`pnp/play/_seam.h`)."""
 
 def play(board: Board, settings: Fields, twister: tuple[int, ...]) -> tuple[Game, tuple[int, ...]]:
     """One whole game: ((turns, end, pawns by colour, leaders, counters), the twister after)."""
@@ -46,6 +46,6 @@ def playout(board: Board, position: Fields, stop: int, seed: int) -> Fields:
 def tree_search(
     board: Board, position: Fields, search: Fields, twister: tuple[int, ...]
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-    """`pnp.mcts.MctsBot.search` from a decision (the roll a <= b drawn), its playouts
+    """`pnp.play.mcts.MctsBot.search` from a decision (the roll a <= b drawn), its playouts
     `playout`'s with the same `explore`: the root's (index in the roll's results, visits)
     in the order tried, and the twister after."""

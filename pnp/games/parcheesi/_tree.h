@@ -1,4 +1,4 @@
-/* Parcheesi's positions for the compiled tree search (`pnp/_uct.h`), beside its kernel.
+/* Parcheesi's positions for the compiled tree search (`pnp/play/_uct.h`), beside its kernel.
  *
  * `state.State` walked by the tree: a turn is a chance node (both dice, the lower first),
  * then the mover's choice among the roll's allowed results, listed as the kernel lists
@@ -17,7 +17,7 @@
 #ifndef PARCHEESI_TREE_H
 #define PARCHEESI_TREE_H
 
-#include "../../_uct.h"
+#include "../../play/_uct.h"
 
 enum { TREE_GOING = 0, TREE_HOME = 1, TREE_TIMEOUT = 2 }; /* `State.ended` */
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from pnp.games.parcheesi import engine
 from pnp.games.parcheesi.compiled import kernel as parcheesi_kernel
 from pnp.games.parcheesi.params import ParcheesiParams
-from pnp.rates import Rate, timed
+from pnp.runtime.rates import Rate, timed
 
 JOBS = 2
 GAMES = {2: 8000, 4: 4000}  # per player count: a few seconds of each engine

@@ -15,11 +15,11 @@ from shapely.geometry import Polygon, box
 
 from geometry import track
 from geometry.shapes import arrow, symbol
-from pnp.components.dice import shade
+from pnp.contract.palette import Ink, ink
+from pnp.draw.components.dice import shade
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
 from pnp.games.parcheesi.params import ParcheesiParams, validate
-from pnp.kit import PrintParams
-from pnp.palette import Ink, ink
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
 
 GROUND = "#F3ECDC"  # the board between the spaces: warm card, into the bleed
 SPACE = "#FFFDF8"

@@ -1,4 +1,4 @@
-"""Parcheesi's bots: the generic ones of `pnp.forward`, and the greedy bot's evaluation.
+"""Parcheesi's bots: the generic ones of `pnp.play.forward`, and the greedy bot's evaluation.
 
 `random` is the reference behaviour every engine must agree on (decision 13): it rolls
 both dice and picks uniformly among the distinct results the rules allow, from the list
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pnp.forward import GreedyBot, RandomBot
 from pnp.games.parcheesi.model import PlayModel
 from pnp.games.parcheesi.state import Action, State
 from pnp.games.parcheesi.state import greedy_value as rated
-from pnp.outcome import bot_maker
-from pnp.state import Bot
-from pnp.state import State as GameState
+from pnp.play.forward import GreedyBot, RandomBot
+from pnp.play.outcome import bot_maker
+from pnp.play.state import Bot
+from pnp.play.state import State as GameState
 
 BOT_NAMES = ("random", "greedy")
 

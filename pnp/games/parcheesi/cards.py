@@ -13,7 +13,7 @@ from typing import cast
 from shapely.geometry import box
 
 from geometry import track
-from pnp.cards import (
+from pnp.draw.cards import (
     CardFormat,
     card_back,
     colour_key,
@@ -22,11 +22,11 @@ from pnp.cards import (
     rule_deck,
     split_title,
 )
-from pnp.checks import Finding
+from pnp.draw.checks import Finding
+from pnp.draw.kit import PrintParams
+from pnp.draw.scene import Component, Shape, Style
 from pnp.games.parcheesi.params import ParcheesiParams, validate
 from pnp.games.parcheesi.pawns import PAWNS
-from pnp.kit import PrintParams
-from pnp.scene import Component, Shape, Style
 
 GAME = "parcheesi"
 TITLE = "Parcheesi"

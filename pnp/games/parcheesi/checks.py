@@ -9,16 +9,16 @@ from shapely.geometry import Point, box
 from shapely.ops import unary_union
 
 from geometry import track
-from pnp.checks import Finding, check_cut_outlines, check_palette
+from pnp.contract.paper import get_paper
+from pnp.draw.checks import Finding, check_cut_outlines, check_palette
+from pnp.draw.kit import Kit, PrintParams
+from pnp.draw.layout.page import content_box
+from pnp.draw.layout.tiling import GLUE_OVERLAP, board_extent, board_pages, frame_box, scale_label
+from pnp.draw.scene import Component
 from pnp.games.parcheesi.board import RING
 from pnp.games.parcheesi.model import PlayModel
 from pnp.games.parcheesi.params import ParcheesiParams
 from pnp.games.parcheesi.pawns import printed_pawn
-from pnp.kit import Kit, PrintParams
-from pnp.layout.page import content_box
-from pnp.layout.tiling import GLUE_OVERLAP, board_extent, board_pages, frame_box, scale_label
-from pnp.paper import get_paper
-from pnp.scene import Component
 
 SAFE_SPACES = 12  # the spec's count, not the geometry's
 LEAST_PAWN = 5.0  # mm: a smaller printed pawn cannot be cut out or picked up

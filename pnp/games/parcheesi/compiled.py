@@ -1,5 +1,5 @@
 """The compiled kernel's handle, its copy of each board, and the hooks it attaches to the
-readable rules (`pnp.fastpath`: the search's playout and the search).
+readable rules (`pnp.play.fastpath`: the search's playout and the search).
 
 `_kernel.c` is built at install time when a C compiler is there; without one `kernel` is
 None and everything plays on the readable rules. The board the kernel reads is built
@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp import fastpath
 from pnp.games.parcheesi import state as readable
 from pnp.games.parcheesi.model import PlayModel
 from pnp.games.parcheesi.rules import COUNTERS, MAX_TURNS, NEST, PAWNS, Position
 from pnp.games.parcheesi.state import State, Termination
-from pnp.memo import PerModel
+from pnp.play import fastpath
+from pnp.play.memo import PerModel
 
 try:
     from pnp.games.parcheesi import _kernel as kernel
@@ -109,7 +109,7 @@ def tree_search(
     exploration: float,
     cooperative: bool,
 ) -> dict[Position, int] | None:
-    """`pnp.mcts.MctsBot.search` from this decision in the kernel (`_tree.h`): the same
+    """`pnp.play.mcts.MctsBot.search` from this decision in the kernel (`_tree.h`): the same
     visits, `rng` left where the readable search leaves it; None, `rng` untouched, where
     the mover may roll one die (the kernel rolls both) or the position is no decision."""
     assert kernel is not None

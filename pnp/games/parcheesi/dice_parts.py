@@ -3,10 +3,10 @@ white with round black pips, so they read like the dice the rules speak of."""
 
 from __future__ import annotations
 
-from pnp.components.dice import paper_die, pip_face
+from pnp.contract.palette import Ink
+from pnp.draw.components.dice import paper_die, pip_face
+from pnp.draw.scene import Component
 from pnp.games.parcheesi.params import ParcheesiParams, validate
-from pnp.palette import Ink
-from pnp.scene import Component
 
 DICE = 2
 FACES = (1, 2, 3, 4, 5, 6)

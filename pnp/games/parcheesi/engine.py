@@ -1,4 +1,4 @@
-"""Parcheesi for the simulation runner: the engine contract (see `pnp.outcome`).
+"""Parcheesi for the simulation runner: the engine contract (see `pnp.play.outcome`).
 
 Two implementations of one rulebook. `play_one` plays a whole game in the compiled kernel
 (`_kernel.c`) when it was built at install time: the readable rules (`rules.py`) spelled
@@ -12,9 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp import fastpath
-from pnp.errors import PnpError
-from pnp.forward import play
+from pnp.contract.hooks import EngineHooks
 from pnp.games.parcheesi import rules as ref
 from pnp.games.parcheesi import state as game
 from pnp.games.parcheesi.bots import BOT_NAMES
@@ -23,8 +21,10 @@ from pnp.games.parcheesi.compiled import board as _boards
 from pnp.games.parcheesi.compiled import kernel as _kernel
 from pnp.games.parcheesi.model import PlayModel, play_model
 from pnp.games.parcheesi.params import DICE, RULES, ParcheesiParams
-from pnp.hooks import EngineHooks
-from pnp.outcome import GameRecord, SimOption
+from pnp.play import fastpath
+from pnp.play.forward import play
+from pnp.play.outcome import GameRecord, SimOption
+from pnp.runtime.errors import PnpError
 
 BOTS = BOT_NAMES
 MIN_PLAYERS = 2
@@ -103,7 +103,7 @@ def new_state(
 
 def _kernel_plays() -> bool:
     """Does the kernel play here? Not where it was not built (said once per process) or
-    another implementation is chosen (`pnp.fastpath.using`)."""
+    another implementation is chosen (`pnp.play.fastpath.using`)."""
     return fastpath.runs(game.State, NO_KERNEL)
 
 
@@ -195,7 +195,7 @@ def _play_compiled(model: PlayModel, players: int, greedy: bool, rng: random.Ran
     return _record(model, seats, turns, end, pawns, leaders, counts)
 
 
-# the contract's optional members (`pnp.hooks.EngineHooks`), typed where they are named
+# the contract's optional members (`pnp.contract.hooks.EngineHooks`), typed where they are named
 HOOKS = EngineHooks[PlayModel](
     ratios=RATIOS,
     mcts_budget=MCTS_BUDGET,

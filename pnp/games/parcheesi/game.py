@@ -1,9 +1,9 @@
 """Parcheesi (two-dice variant): its registration. What prints (`kit`) and the checks (`checks`) are
-imported when a kit is made, not when the game is resolved (`pnp.gamedef.Deferred`)."""
+imported when a kit is made, not when the game is resolved (`pnp.contract.gamedef.Deferred`)."""
 
 from __future__ import annotations
 
-from pnp.gamedef import Deferred, GameDef
+from pnp.contract.gamedef import Deferred, GameDef
 from pnp.games.parcheesi import compiled, engine
 from pnp.games.parcheesi.params import ParcheesiParams
 

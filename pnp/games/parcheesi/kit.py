@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from pnp.draw.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
+from pnp.draw.layout.tiling import scale_label
 from pnp.games.parcheesi.board import board
 from pnp.games.parcheesi.game import SLUG, TITLE
 from pnp.games.parcheesi.model import play_model
 from pnp.games.parcheesi.params import ParcheesiParams, validate
 from pnp.games.parcheesi.pawns import pawn_standees, pawn_tokens, printed_pawn
-from pnp.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
-from pnp.layout.tiling import scale_label
 
 
 def build_kit(params: ParcheesiParams, printing: PrintParams) -> Kit:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from geometry import track
+from pnp.contract.params import validate_params
 from pnp.games.parcheesi.params import ParcheesiParams, validate
-from pnp.params import validate_params
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from geometry.track import space_dimensions
-from pnp.errors import PnpError
-from pnp.palette import INKS
-from pnp.params import CardGroup, DiceGroup, ScaleGroup, param
+from pnp.contract.palette import INKS
+from pnp.contract.params import CardGroup, DiceGroup, ScaleGroup, param
+from pnp.runtime.errors import PnpError
 
 RULES = ("seed", "standard")
 DICE = ("both", "choose")

@@ -13,12 +13,12 @@ from shapely.ops import unary_union
 
 from geometry.folding import TentFold
 from geometry.shapes import rounded_rect, symbol
-from pnp.components.dice import shade
-from pnp.components.standees import tent_standee
+from pnp.contract.palette import Ink, ink
+from pnp.draw.components.dice import shade
+from pnp.draw.components.standees import tent_standee
+from pnp.draw.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
+from pnp.draw.text import string_width
 from pnp.games.parcheesi.params import ParcheesiParams, validate
-from pnp.palette import Ink, ink
-from pnp.scene import CUT_STYLE, Component, Item, Shape, Style, Text, circle, symbol_shape
-from pnp.text import string_width
 
 PAWNS = 4  # per colour (the rules' number, not a parameter)
 GAP = 2.0  # mm between pieces: room for scissors

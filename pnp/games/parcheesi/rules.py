@@ -37,8 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-from pnp.chance import below
 from pnp.games.parcheesi.model import PlayModel
+from pnp.play.chance import below
 
 if TYPE_CHECKING:  # the functions below read and change a game's state
     from pnp.games.parcheesi.state import State

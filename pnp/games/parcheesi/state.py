@@ -1,7 +1,7 @@
 """Parcheesi as the game-state API: a game's turns, seat by seat, and how it ends.
 
 The rules of a roll (which results a roll allows, and what a result does to the board)
-are `rules.py`'s; this module walks a game through them as `pnp.state.State` asks: a turn
+are `rules.py`'s; this module walks a game through them as `pnp.play.state.State` asks: a turn
 is a chance node, the roll of both dice, then the mover's choice among the results the
 roll allows, even when there is only one. A model whose `dice` is `choose` (the
 simulation's option) plays the seed's choice to roll one die: each roll then begins with
@@ -9,7 +9,7 @@ the mover's decision, both dice or one (`DICE_CHOICES`), and a roll of one die i
 node of six outcomes. By default every roll is of both dice, as decision 13's random
 player and the greedy one always roll. With option `standard` a double is followed by
 another roll in the same turn, and a third is penalised instead of played. The forward
-model (`pnp.forward.play`) counts the choices with more than one result: the engine's
+model (`pnp.play.forward.play`) counts the choices with more than one result: the engine's
 decisions and legal moves.
 """
 
@@ -20,8 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from pnp import outcome
-from pnp.chance import below, pick
 from pnp.games.parcheesi.model import PlayModel
 from pnp.games.parcheesi.rank import rank_value
 from pnp.games.parcheesi.rules import (
@@ -38,8 +36,10 @@ from pnp.games.parcheesi.rules import (
     seat_colours,
     three_doubles_penalty,
 )
-from pnp.outcome import CUTOFF, GameRecord, Outcome
-from pnp.state import CHANCE, TERMINAL, PlaysOut, Stands
+from pnp.play import outcome
+from pnp.play.chance import below, pick
+from pnp.play.outcome import CUTOFF, GameRecord, Outcome
+from pnp.play.state import CHANCE, TERMINAL, PlaysOut, Stands
 
 
 class Termination(outcome.Termination):
@@ -191,7 +191,7 @@ class State:
         self.doubles = self.rolling = 0
 
     def playout(self, rng: random.Random, stop: int) -> None:
-        """The tree search's rollout (`pnp.mcts.playout`): play by the guided player
+        """The tree search's rollout (`pnp.play.mcts.playout`): play by the guided player
         (`PLAYOUT_EXPLORE`) from here, in place, until the game is over or `turns` reaches
         `stop`, drawing from `random.Random(n)` for one draw n of `rng` (`play_guided`;
         the kernel plays the same game, `compiled.playout`)."""
@@ -307,4 +307,4 @@ def game_record(
 
 
 HOOKS: tuple[type[PlaysOut], type[Stands]] = (State, State)
-"""What `State` offers beyond the game-state API (`pnp.state`), each checked by mypy."""
+"""What `State` offers beyond the game-state API (`pnp.play.state`), each checked by mypy."""

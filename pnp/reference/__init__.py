@@ -1,0 +1,1 @@
+"""Reference data: conformance records and golden files, what a change is held to."""
