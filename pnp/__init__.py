@@ -7,6 +7,11 @@ import os
 # the user's wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from pnp import _compat
+
+# the import paths before the floor plan keep working for a release (pnp._compat)
+_compat.install()
+
 __version__ = "0.1.0"
 
 DISTRIBUTION = "pnp-kits"

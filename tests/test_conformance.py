@@ -1,6 +1,6 @@
 """Every built-in game against its conformance data (tests/conformance/<slug>.json, one
-schema; see `pnp.reference.conformance`; regenerate with ``make conformance GAME=slug``), through the
-checks `pnp.testing.conformance` gives a plugin game's suite too.
+schema; see `pnp.reference.conformance`; regenerate with ``make conformance GAME=slug``),
+through the checks `pnp.testing.conformance` gives a plugin game's suite too.
 
 For each built-in game with an engine, on every implementation it declares
 (`GameDef.implementations`: the readable rules, its kernel, any Python fast path): each

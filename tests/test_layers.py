@@ -17,8 +17,11 @@ def _named_in_contracts() -> set[str]:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     names: set[str] = set()
     for contract in config["tool"]["importlinter"]["contracts"]:
+        # a contract over a container names its layers relative to it
+        containers = contract.get("containers", [""])
         for layer in contract.get("layers", []):
-            names.update(part.strip() for part in layer.split("|"))
+            for part in layer.split("|"):
+                names.update(f"{c}.{part.strip()}" if c else part.strip() for c in containers)
         names.update(contract.get("modules", []))
         names.update(contract.get("source_modules", []))
     return {n for n in names if "*" not in n}  # a wildcard holds no module in particular

@@ -65,8 +65,10 @@ def test_simulate_imports_its_game_rules_and_nothing_that_draws(slug, tmp_path):
     others = {f"pnp.games.{p}" for p in BUILT_IN if p != pkg}
     assert not names & others, "another game was imported"
     assert not {f"pnp.games.{pkg}.{m}" for m in PRINT_SIDE} & names
-    assert not {n for n in names if n.startswith(("pnp.draw.layout", "pnp.draw.render", "pnp.draw.cards"))}
-    assert not {n for n in names if n.startswith(("pnp.build", "pnp.draw.checks", "pnp.draw.components"))}
+    drawing = ("pnp.draw.layout", "pnp.draw.render", "pnp.draw.cards")
+    assert not {n for n in names if n.startswith(drawing)}
+    print_side = ("pnp.build", "pnp.draw.checks", "pnp.draw.components")
+    assert not {n for n in names if n.startswith(print_side)}
     if slug in GEOMETRY_FREE:
         assert not top_level(names) & {"shapely", "numpy"}
 

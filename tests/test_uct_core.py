@@ -187,7 +187,7 @@ def toy(tmp_path_factory):
     out = tmp_path_factory.mktemp("uct") / f"_toy{sysconfig.get_config_var('EXT_SUFFIX')}"
     subprocess.run(
         [COMPILER, "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-std=c99",
-         "-I", sysconfig.get_paths()["include"], "-I", str(ROOT / "pnp"),
+         "-I", sysconfig.get_paths()["include"], "-I", str(ROOT / "pnp" / "play"),
          str(ROOT / "tests/uct_toy/_toy.c"), "-o", str(out)],
         check=True,
     )  # fmt: skip

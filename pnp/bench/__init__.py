@@ -539,7 +539,3 @@ def main(argv: list[str] | None = None) -> None:
         bench_stop.main([])
     if not args.no_tune and (not args.games_to_bench or "exploding-dice" in names):
         print("\n".join(tune_report()))
-
-
-if __name__ == "__main__":
-    main()

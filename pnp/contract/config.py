@@ -2,9 +2,9 @@
 
 Keys are flat: any field of the game's parameter schema (which inherits the shared groups it
 uses) or of the shared print settings. Every value is read and checked once, by the schema
-(`pnp.contract.params`); a key another game owns is as unknown here as a typo, with a "did you mean".
-`players`, the seat count `pnp simulate` and `pnp tune` play, may stand in any config of a
-game with rules (`SEATS`), so a tuned config replays its answer whole.
+(`pnp.contract.params`); a key another game owns is as unknown here as a typo, with a "did
+you mean". `players`, the seat count `pnp simulate` and `pnp tune` play, may stand in any
+config of a game with rules (`SEATS`), so a tuned config replays its answer whole.
 """
 
 from __future__ import annotations

@@ -51,7 +51,8 @@ class Spec:
     item_lo: float | None = None  # range of the numbers inside a tuple or table
     item_hi: float | None = None
     parse: Callable[[str, Any], Any] | None = None  # a field's own reading of its value
-    ink: bool = False  # the value (or each item) names a palette colour (`pnp.contract.palette.INKS`)
+    # the value (or each item) names a palette colour (`pnp.contract.palette.INKS`)
+    ink: bool = False
     file: bool = False  # the value names a file the build reads ('' for none)
     step: float | None = None  # the values allowed are lo, lo + step, ... (n even: lo 2, step 2)
 

@@ -37,7 +37,8 @@ class KitSection:
     names: tuple[str, ...]
     note: str = ""
     scale: float = 1.0  # boards in it print at this scale (the `board_scale` parameter)
-    stock: str = CARD_STOCK  # what its sheets print on (pnp.contract.paper: CARD_STOCK, STICKER_PAPER)
+    # what its sheets print on (pnp.contract.paper: CARD_STOCK, STICKER_PAPER)
+    stock: str = CARD_STOCK
     reading: bool = False
     """Its pages are read, never cut (a solution, a booklet): printed double-sided, two of
     them may share a sheet. Any other page has its own backs or nothing on its reverse."""

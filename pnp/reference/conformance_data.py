@@ -1,11 +1,11 @@
 """Rewrite a game's conformance file, ``tests/conformance/<slug>.json`` (``make conformance``).
 
-    python -m pnp.reference.conformance_data SLUG [SLUG ...]     # or: all (from the repository root)
+    python -m pnp.reference.conformance_data SLUG [SLUG ...]   # or: all (from the checkout)
 
 The cases already in the file are played and counted again on the readable rules (review
 the diff: a change is a change of the rules); a game without a file gets the default cases
-of `pnp.reference.conformance.default_cases`. It sits above the registry, which `pnp.reference.conformance`
-may not import; the tests never run it.
+of `pnp.reference.conformance.default_cases`. It sits above the registry, which
+`pnp.reference.conformance` may not import; the tests never run it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """`pnp new`'s whole job: the skeleton and the reference data of a new game, its
 conformance file and golden files, made by the same code `make conformance` and `make
-golden` run (`pnp.reference.conformance_data.rewrite`, `pnp.reference.golden.write_golden`), with the game
-registered for the moment, as its registry line or its entry point will register it."""
+golden` run (`pnp.reference.conformance_data.rewrite`, `pnp.reference.golden.write_golden`),
+with the game registered for the moment, as its registry line or its entry point will
+register it."""
 
 from __future__ import annotations
 

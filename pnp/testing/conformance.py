@@ -1,6 +1,6 @@
 """A game against its conformance data (`<folder>/<slug>.json`, the schema of
-`pnp.reference.conformance`): the file is there and covers every bot and way to finish, each recorded
-game replays step by step (its trace and its searches too) on every implementation the
+`pnp.reference.conformance`): the file is there and covers every bot and way to finish, each
+recorded game replays step by step (its trace and its searches too) on every implementation the
 game declares (`GameDef.implementations`), the bots make the recorded choices, `play_one`
 ends each seed's game as recorded on each implementation, and the perft counts hold.
 
@@ -52,7 +52,10 @@ __all__ = [
 
 
 def rewrite_hint(slug: str) -> str:
-    return f"python -m pnp.reference.conformance_data {slug} (make conformance GAME={slug}) rewrites it"
+    return (
+        f"python -m pnp.reference.conformance_data {slug} (make conformance GAME={slug}) "
+        "rewrites it"
+    )
 
 
 def load(folder: Path, slug: str) -> dict[str, Any] | None:

@@ -1,8 +1,8 @@
 """Building Community rules: the readable reference engine, as the game-state API.
 
 Every rule of the spec is a small function over a mutable `State`, and `State` is the
-game's `pnp.play.state.State`: `pnp.play.forward.play` plays it with the generic bots. The rule tests
-exercise this engine; `engine.py` (the fast path) and `solver.py` are checked against it
+game's `pnp.play.state.State`: `pnp.play.forward.play` plays it with the generic bots. The
+rule tests exercise this engine; `engine.py` (the fast path) and `solver.py` are checked against it
 (`tests/conformance/building-community.json`).
 
 Conventions (pinned by the spec): cells are ints in board order (row by row, r then q
