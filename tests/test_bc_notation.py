@@ -24,11 +24,11 @@ from pnp.contract.palette import ink
 from pnp.draw.kit import PrintParams
 from pnp.draw.render.svg import component_svg
 from pnp.games.building_community import rules
-from pnp.games.building_community.board import NAME_INK
-from pnp.games.building_community.diagrams import HIGHLIGHT_LINE, draw_line
-from pnp.games.building_community.model import play_model
-from pnp.games.building_community.notation import cell_named, label
+from pnp.games.building_community.kit.board import NAME_INK
+from pnp.games.building_community.kit.diagrams import HIGHLIGHT_LINE, draw_line
 from pnp.games.building_community.params import BuildingCommunityParams
+from pnp.games.building_community.rules.model import play_model
+from pnp.games.building_community.rules.notation import cell_named, label
 from pnp.runtime.errors import PnpError
 
 SLUG = "building-community"

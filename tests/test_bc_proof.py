@@ -15,10 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geometry import hexgrid
-from pnp.games.building_community import rules, solver, solver_bound, solver_proof
+from pnp.games.building_community import rules
 from pnp.games.building_community.engine import fast_board
-from pnp.games.building_community.model import PlayModel, play_model
+from pnp.games.building_community.fast import solver, solver_bound, solver_proof
 from pnp.games.building_community.params import BuildingCommunityParams
+from pnp.games.building_community.rules.model import PlayModel, play_model
 
 needs_kernel = pytest.mark.skipif(solver_proof._search is None, reason="no compiled search")
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnp.games.building_community import engine, rules
-from pnp.games.building_community.model import play_model
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.games.building_community.rules import PASS, End
+from pnp.games.building_community.rules.model import play_model
 from pnp.play.state import CHANCE, TERMINAL
 from pnp.play.state import State as GameState
 

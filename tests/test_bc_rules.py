@@ -20,10 +20,10 @@ import pytest
 from geometry import hexgrid
 from pnp.contract.params import validate_params
 from pnp.games.building_community import engine, rules
-from pnp.games.building_community.bots import make_bot
-from pnp.games.building_community.model import play_model
 from pnp.games.building_community.params import BuildingCommunityParams, validate
 from pnp.games.building_community.rules import PASS, End, Move
+from pnp.games.building_community.rules.bots import make_bot
+from pnp.games.building_community.rules.model import play_model
 from pnp.runtime.errors import PnpError
 
 LETTERS = "RBY"

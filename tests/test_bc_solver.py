@@ -14,15 +14,16 @@ from cli_run import bad_config_error, one_error_line, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.games.building_community import checks as bc_checks
-from pnp.games.building_community import engine, rules, solver
+from pnp.games.building_community import engine, rules
 from pnp.games.building_community.engine import fast_board
-from pnp.games.building_community.model import play_model
+from pnp.games.building_community.fast import solver
+from pnp.games.building_community.kit import checks as bc_checks
 from pnp.games.building_community.params import (
     MAX_SOLVER_BUDGET,
     STORED_POSITIONS,
     BuildingCommunityParams,
 )
+from pnp.games.building_community.rules.model import play_model
 from pnp.reference import conformance
 from pnp.runtime import progress
 

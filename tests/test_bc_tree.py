@@ -24,8 +24,8 @@ from kernels import with_hook
 
 from pnp.games import get_game
 from pnp.games.building_community import engine as bc_engine
-from pnp.games.building_community import playout as bc_playout
 from pnp.games.building_community import rules
+from pnp.games.building_community.fast import kernel as bc_playout
 from pnp.play import fastpath
 from pnp.play.mcts import EXPLORATION, PLAYOUT_TURNS, MctsBot
 from pnp.sim.command import run_simulation

@@ -29,7 +29,7 @@ from pnp.draw.cards import (
 from pnp.draw.kit import PrintParams
 from pnp.draw.scene import Component, Text
 from pnp.draw.text import font_name, string_width
-from pnp.games.exploding_dice.cards import exploding_dice_cards
+from pnp.games.exploding_dice.kit.cards import exploding_dice_cards
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 
 CARD_W, CARD_H = 84.0, 54.0  # 85 x 55 cleared the tin by 0.25 mm only (issue 17)

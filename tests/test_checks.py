@@ -18,8 +18,8 @@ from pnp.draw.checks import (
 )
 from pnp.draw.kit import PrintParams
 from pnp.draw.scene import CUT_STYLE, Component, Shape
-from pnp.games.exploding_dice.board import board
-from pnp.games.exploding_dice.checks import check_arrows, check_board_folds, check_dice_count
+from pnp.games.exploding_dice.kit.board import board
+from pnp.games.exploding_dice.kit.checks import check_arrows, check_board_folds, check_dice_count
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
 
 TIN = container(91.5, 56.9, 14.0)  # the contest tin, from the spec

@@ -10,10 +10,10 @@ import os
 
 import pytest
 
-from pnp.games.building_community import solver_proof as bc_proof
+from pnp.games.building_community.fast import solver_proof as bc_proof
 from pnp.games.desert_home import engine as dh_engine
-from pnp.games.exploding_dice import kernel as ed_kernel
-from pnp.games.home_in_one_piece import compiled as hiop_compiled
+from pnp.games.exploding_dice.fast import kernel as ed_kernel
+from pnp.games.home_in_one_piece.fast import kernel as hiop_compiled
 from pnp.games.parcheesi import engine as parcheesi_engine
 
 

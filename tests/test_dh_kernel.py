@@ -1,6 +1,6 @@
 """Desert Home's compiled kernel plays the readable rules, game by game.
 
-The kernel (`pnp/games/desert_home/_kernel.c`) plays every game of a simulation, with
+The kernel (`pnp/games/desert_home/fast/_kernel.c`) plays every game of a simulation, with
 random bots or with the greedy bot's ratings. It is checked against the readable rules (the
 State API through `pnp.play.forward.play`, with `bots.py`'s bots) on whole games from the same
 seed, for both bots: the records and the random generator afterwards, on the default kit,
@@ -21,9 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_dh_properties import kits
 
-from pnp.games.desert_home import compiled, engine, moves, rules, turn
-from pnp.games.desert_home.model import play_model
+from pnp.games.desert_home import engine, rules
+from pnp.games.desert_home.fast import kernel as compiled
 from pnp.games.desert_home.params import DesertHomeParams
+from pnp.games.desert_home.rules import moves, turn
+from pnp.games.desert_home.rules.model import play_model
 
 pytestmark = pytest.mark.skipif(
     engine._kernel is None and not os.environ.get("CI"),

@@ -20,9 +20,9 @@ from pnp.draw.checks import check_cut_outlines, has_errors, part_region
 from pnp.draw.colour import delta_e
 from pnp.draw.kit import Kit
 from pnp.draw.scene import CUT_STYLE, Component, Shape
-from pnp.games.desert_home import board, checks, dice_parts, pieces, refuges, tiles
-from pnp.games.desert_home.model import play_model
+from pnp.games.desert_home.kit import board, checks, dice_parts, pieces, refuges, tiles
 from pnp.games.desert_home.params import DesertHomeParams, colours_in_play, validate
+from pnp.games.desert_home.rules.model import play_model
 from pnp.runtime.errors import PnpError
 
 P = DesertHomeParams()

@@ -20,10 +20,8 @@ import pytest
 from kernels import with_hook, without_compiler
 from test_dh_properties import check_invariants
 
-from pnp.games.desert_home import compiled, engine
-from pnp.games.desert_home.bots import PLAYOUT_RANDOM, play_out
-from pnp.games.desert_home.goal import refuge_values
-from pnp.games.desert_home.model import PlayModel
+from pnp.games.desert_home import engine
+from pnp.games.desert_home.fast import kernel as compiled
 from pnp.games.desert_home.params import DesertHomeParams
 from pnp.games.desert_home.rules import (
     MOVE,
@@ -39,7 +37,10 @@ from pnp.games.desert_home.rules import (
     P_SWAP,
     End,
 )
-from pnp.games.desert_home.state import State, new_state
+from pnp.games.desert_home.rules.bots import PLAYOUT_RANDOM, play_out
+from pnp.games.desert_home.rules.goal import refuge_values
+from pnp.games.desert_home.rules.model import PlayModel
+from pnp.games.desert_home.rules.state import State, new_state
 from pnp.play import fastpath, mcts
 from pnp.play.chance import below
 from pnp.play.mcts import MctsBot

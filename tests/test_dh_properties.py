@@ -12,14 +12,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.games.desert_home import engine, goal, moves, rules
-from pnp.games.desert_home import turn as turn_steps
-from pnp.games.desert_home.bots import make_bot
-from pnp.games.desert_home.model import CAMP_ENTRY, play_model
+from pnp.games.desert_home import engine, rules
+from pnp.games.desert_home.kit.supply import supply_verdict
 from pnp.games.desert_home.params import DesertHomeParams
-from pnp.games.desert_home.rules import ENTER, MOVE, NONE, P_SPEND, PROTECT, STOP, THIRST, End
-from pnp.games.desert_home.state import State, new_state
-from pnp.games.desert_home.supply import supply_verdict
+from pnp.games.desert_home.rules import (
+    ENTER,
+    MOVE,
+    NONE,
+    P_SPEND,
+    PROTECT,
+    STOP,
+    THIRST,
+    End,
+    goal,
+    moves,
+)
+from pnp.games.desert_home.rules import turn as turn_steps
+from pnp.games.desert_home.rules.bots import make_bot
+from pnp.games.desert_home.rules.model import CAMP_ENTRY, play_model
+from pnp.games.desert_home.rules.state import State, new_state
 from pnp.play.forward import play
 from pnp.play.state import CHANCE, TERMINAL
 

@@ -17,11 +17,8 @@ from collections import Counter
 
 import pytest
 
-from pnp.games.desert_home import engine, goal, rules, turn
-from pnp.games.desert_home.bots import Judge, make_bot, reroll_mask
-from pnp.games.desert_home.fields import frontier
-from pnp.games.desert_home.model import CAMP_ENTRY, NO_FIELD, PATH, REFUGE_ENTRY, play_model
-from pnp.games.desert_home.moves import legal_actions, sendable
+from pnp.games.desert_home import engine, rules
+from pnp.games.desert_home.kit.supply import supply_verdict
 from pnp.games.desert_home.params import DesertHomeParams
 from pnp.games.desert_home.rules import (
     BEARER,
@@ -57,9 +54,14 @@ from pnp.games.desert_home.rules import (
     THIRST,
     TILE,
     End,
+    goal,
+    turn,
 )
-from pnp.games.desert_home.state import State, new_state
-from pnp.games.desert_home.supply import supply_verdict
+from pnp.games.desert_home.rules.bots import Judge, make_bot, reroll_mask
+from pnp.games.desert_home.rules.fields import frontier
+from pnp.games.desert_home.rules.model import CAMP_ENTRY, NO_FIELD, PATH, REFUGE_ENTRY, play_model
+from pnp.games.desert_home.rules.moves import legal_actions, sendable
+from pnp.games.desert_home.rules.state import State, new_state
 from pnp.play.state import CHANCE
 from pnp.runtime.errors import PnpError
 

@@ -11,7 +11,7 @@ from kernels import without_compiler
 
 from pnp.games.desert_home import engine
 from pnp.games.desert_home.params import DesertHomeParams
-from pnp.games.desert_home.state import State
+from pnp.games.desert_home.rules.state import State
 from pnp.runtime import notice
 
 needs_kernel = pytest.mark.skipif(engine._kernel is None, reason="the kernel was not built")

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.games.desert_home import compiled, engine
-from pnp.games.desert_home.model import PlayModel
+from pnp.games.desert_home import engine
+from pnp.games.desert_home.fast import kernel as compiled
 from pnp.games.desert_home.params import DesertHomeParams
 from pnp.games.desert_home.rules import (
     DRAW_ACTION,
@@ -37,7 +37,8 @@ from pnp.games.desert_home.rules import (
     P_SPEND,
     P_SWAP,
 )
-from pnp.games.desert_home.state import State, new_state
+from pnp.games.desert_home.rules.model import PlayModel
+from pnp.games.desert_home.rules.state import State, new_state
 from pnp.play import fastpath
 from pnp.play.mcts import PLAYOUT_TURNS, MctsBot
 from pnp.play.state import CHANCE

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_dh_rules import R, in_refuge, position
 
-from pnp.games.desert_home.value import NEAR, SCALE, cutoff_reward, value
+from pnp.games.desert_home.rules.value import NEAR, SCALE, cutoff_reward, value
 
 # Row 1 (seat 0's refuge row) has safe tiles in columns 1-4; the rest of the path is bare.
 # Three green figures stand 2 steps from seat 0's refuge entry field (which counts 1), three

@@ -24,8 +24,8 @@ from pnp.draw.components.dice import paper_die, pip_face, sticker_block
 from pnp.draw.render.svg import component_svg
 from pnp.draw.scene import PT_PER_MM, Component, Shape
 from pnp.draw.text import string_width
-from pnp.games.exploding_dice.candy import candy_face
-from pnp.games.exploding_dice.dice_parts import paper_dice, sticker_sheets
+from pnp.games.exploding_dice.kit.candy import candy_face
+from pnp.games.exploding_dice.kit.dice_parts import paper_dice, sticker_sheets
 from pnp.games.exploding_dice.params import COLOURS, ExplodingDiceParams, dice
 from pnp.runtime.errors import PnpError
 

@@ -26,7 +26,7 @@ from geometry.dice import (
 )
 from geometry.shapes import SYMBOLS
 from pnp.contract.palette import ink
-from pnp.games.exploding_dice import candy_shapes as candy_mod
+from pnp.games.exploding_dice.kit import candy_shapes as candy_mod
 from pnp.games.exploding_dice.params import COLOURS
 
 # --- independent folding -----------------------------------------------------------------

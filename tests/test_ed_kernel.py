@@ -1,6 +1,6 @@
 """Exploding Dice's compiled kernel plays the readable rules, game by game.
 
-The kernel (`pnp/games/exploding_dice/_kernel.c`) plays every random and greedy game of a
+The kernel (`pnp/games/exploding_dice/fast/_kernel.c`) plays every random and greedy game of a
 simulation on the kits it covers. It is checked against the readable rules (the State API
 through `pnp.play.forward.play`) on whole games from the same seed (the records and the
 generator afterwards) on the default kit, on every player count and option, on kits of
@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from test_ed_properties import kits
 
 from pnp.games import get_game
-from pnp.games.exploding_dice import engine, kernel, rules
+from pnp.games.exploding_dice import engine, rules
+from pnp.games.exploding_dice.fast import kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
 from pnp.play import fastpath
 from pnp.reference import conformance

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from pnp.games import get_game
 from pnp.games.exploding_dice import engine, rules
-from pnp.games.exploding_dice.bots import make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
 from pnp.games.exploding_dice.rules import Step, Termination
+from pnp.games.exploding_dice.rules.bots import make_bot
 from pnp.play.forward import play
 from pnp.play.state import CHANCE, TERMINAL
 from pnp.reference import conformance

@@ -13,9 +13,9 @@ from collections import Counter
 import pytest
 
 from pnp.games.exploding_dice import rules
-from pnp.games.exploding_dice.bots import entry_value, make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
 from pnp.games.exploding_dice.rules import Step, Termination
+from pnp.games.exploding_dice.rules.bots import entry_value, make_bot
 from pnp.play.forward import RandomBot, play
 from pnp.play.state import CHANCE
 

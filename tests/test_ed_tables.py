@@ -10,8 +10,8 @@ import random
 import pytest
 
 from pnp.games.exploding_dice import engine, rules
-from pnp.games.exploding_dice.bots import make_bot
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
+from pnp.games.exploding_dice.rules.bots import make_bot
 from pnp.play.forward import play
 
 

@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 from kernels import with_hook
 from test_ed_properties import kits
 
-from pnp.games.exploding_dice import engine, kernel, rules
-from pnp.games.exploding_dice.entries import legal_entries
+from pnp.games.exploding_dice import engine, rules
+from pnp.games.exploding_dice.fast import kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
+from pnp.games.exploding_dice.rules.entries import legal_entries
 from pnp.play import fastpath
 from pnp.play.mcts import EXPLORATION, MctsBot
 from pnp.play.state import CHANCE

@@ -22,7 +22,7 @@ from geometry.shapes import SYMBOLS, polygon_of, symbol, union_of
 from pnp.build import resolve_params
 from pnp.contract.params import PrintParams, field_hints, spec_of
 from pnp.games import get_game, registry
-from pnp.games.building_community.board import FIELD_EDGE, board
+from pnp.games.building_community.kit.board import FIELD_EDGE, board
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.runtime.errors import PnpError
 

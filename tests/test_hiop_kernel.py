@@ -1,6 +1,6 @@
 """Home in One Piece's compiled kernel plays the readable rules: turn by turn, game by game.
 
-The kernel (`pnp/games/home_in_one_piece/_kernel.c`) is what every simulation runs. It is
+The kernel (`pnp/games/home_in_one_piece/fast/_kernel.c`) is what every simulation runs. It is
 checked against the readable rules (`rules.py`, `state.py`'s random player, `bots.py`'s
 greedy planner) played through `pnp.play.forward.play`: whole games from the same seed (the
 record, every blob's final disc bit for bit, and the generator after), on the default kit
@@ -25,10 +25,11 @@ from pathlib import Path
 import pytest
 from kernels import without_compiler
 
-from pnp.games.home_in_one_piece import compiled, engine
-from pnp.games.home_in_one_piece.bots import make_bot
+from pnp.games.home_in_one_piece import engine
+from pnp.games.home_in_one_piece.fast import kernel as compiled
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
-from pnp.games.home_in_one_piece.state import State, new_game
+from pnp.games.home_in_one_piece.rules.bots import make_bot
+from pnp.games.home_in_one_piece.rules.state import State, new_game
 from pnp.play.forward import play
 from pnp.runtime import notice
 from pnp.sim.command import run_simulation

@@ -15,8 +15,10 @@ from shapely.ops import unary_union
 
 from geometry.blobs import disc
 from pnp.games.home_in_one_piece import engine, rules
-from pnp.games.home_in_one_piece.bots import make_bot
-from pnp.games.home_in_one_piece.model import (
+from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
+from pnp.games.home_in_one_piece.rules import Termination
+from pnp.games.home_in_one_piece.rules.bots import make_bot
+from pnp.games.home_in_one_piece.rules.model import (
     APART,
     clear,
     free_fraction,
@@ -25,9 +27,7 @@ from pnp.games.home_in_one_piece.model import (
     nearest_in_discs,
     play_model,
 )
-from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
-from pnp.games.home_in_one_piece.rules import Termination
-from pnp.games.home_in_one_piece.state import State, new_game
+from pnp.games.home_in_one_piece.rules.state import State, new_game
 from pnp.play.state import CHANCE, TERMINAL
 
 SOME = settings(max_examples=25, deadline=None)

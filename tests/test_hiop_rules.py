@@ -16,8 +16,7 @@ import pytest
 from shapely.geometry import box
 
 from geometry.blobs import disc
-from pnp.games.home_in_one_piece import dice_model, engine, greedy, params, rules
-from pnp.games.home_in_one_piece.model import APART, clamp, free_fraction, play_model
+from pnp.games.home_in_one_piece import engine, params, rules
 from pnp.games.home_in_one_piece.params import DEFAULT_DICE, HomeInOnePieceParams, validate
 from pnp.games.home_in_one_piece.rules import (
     END,
@@ -26,8 +25,11 @@ from pnp.games.home_in_one_piece.rules import (
     Join,
     Shift,
     Termination,
+    dice_model,
+    greedy,
 )
-from pnp.games.home_in_one_piece.state import State, new_game, parse_action
+from pnp.games.home_in_one_piece.rules.model import APART, clamp, free_fraction, play_model
+from pnp.games.home_in_one_piece.rules.state import State, new_game, parse_action
 from pnp.play.forward import play
 from pnp.play.state import CHANCE
 from pnp.runtime.errors import PnpError

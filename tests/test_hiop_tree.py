@@ -24,10 +24,11 @@ from hypothesis import strategies as st
 from kernels import with_hook
 
 from pnp.contract.gamedef import playout_turns
-from pnp.games.home_in_one_piece import compiled, engine, rules
-from pnp.games.home_in_one_piece.bots import make_bot
+from pnp.games.home_in_one_piece import engine, rules
+from pnp.games.home_in_one_piece.fast import kernel as compiled
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
-from pnp.games.home_in_one_piece.state import State, new_game
+from pnp.games.home_in_one_piece.rules.bots import make_bot
+from pnp.games.home_in_one_piece.rules.state import State, new_game
 from pnp.play import fastpath
 from pnp.play.mcts import EXPLORATION, PLAYOUT_TURNS, MctsBot
 from pnp.play.state import CHANCE

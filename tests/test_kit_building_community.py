@@ -27,7 +27,7 @@ from pnp.contract.palette import ink
 from pnp.draw.checks import has_errors
 from pnp.draw.render.svg import component_svg
 from pnp.games import get_game
-from pnp.games.building_community import checks
+from pnp.games.building_community.kit import checks
 from pnp.games.building_community.params import BuildingCommunityParams
 
 SLUG = "building-community"

@@ -24,10 +24,10 @@ from pypdf import PdfReader
 from shapely.geometry import Point, Polygon
 
 from pnp.build import build_game, kit_pages, make_kit
-from pnp.games.desert_home import checks, rules
-from pnp.games.desert_home.kit import materials
-from pnp.games.desert_home.model import play_model
+from pnp.games.desert_home import rules
+from pnp.games.desert_home.kit import checks, materials
 from pnp.games.desert_home.params import DesertHomeParams
+from pnp.games.desert_home.rules.model import play_model
 
 MM = 25.4 / 72
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}

@@ -23,7 +23,7 @@ from pypdf import PdfReader
 
 from pnp.build import build_game, check_game, make_kit
 from pnp.draw.checks import has_errors
-from pnp.games.parcheesi import checks
+from pnp.games.parcheesi.kit import checks
 
 MM = 25.4 / 72
 SVG = "{http://www.w3.org/2000/svg}"

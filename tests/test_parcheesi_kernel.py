@@ -1,6 +1,6 @@
 """Parcheesi's compiled kernel plays the readable rules: roll by roll and game by game.
 
-The kernel (`pnp/games/parcheesi/_kernel.c`) is what every simulation runs. It is checked
+The kernel (`pnp/games/parcheesi/fast/_kernel.c`) is what every simulation runs. It is checked
 against the readable rules (`rules.py`): the allowed results of the hand-made tricky
 rolls, the allowed results of every roll met in random games, and whole games from the
 same seed (records and the generator after; `test_conformance.py` replays the
@@ -26,9 +26,10 @@ from kernels import without_compiler
 from test_parcheesi_properties import MODELS, TRICKY
 
 from pnp.games import get_game
-from pnp.games.parcheesi import compiled, engine, rules
-from pnp.games.parcheesi import state as game
-from pnp.games.parcheesi.bots import make_bot
+from pnp.games.parcheesi import engine, rules
+from pnp.games.parcheesi.fast import kernel as compiled
+from pnp.games.parcheesi.rules import state as game
+from pnp.games.parcheesi.rules.bots import make_bot
 from pnp.play.state import CHANCE
 from pnp.reference import conformance
 from pnp.runtime import notice

@@ -19,8 +19,9 @@ import pytest
 from test_parcheesi_kernel import needs_kernel
 from test_parcheesi_properties import MODELS
 
-from pnp.games.parcheesi import compiled, engine, rules
-from pnp.games.parcheesi import state as game
+from pnp.games.parcheesi import engine, rules
+from pnp.games.parcheesi.fast import kernel as compiled
+from pnp.games.parcheesi.rules import state as game
 from pnp.play import fastpath, mcts
 from pnp.play.state import CHANCE
 from pnp.sim.intervals import chi_square_sf

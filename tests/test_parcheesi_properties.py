@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnp.games.parcheesi import engine, rules
-from pnp.games.parcheesi import state as game
-from pnp.games.parcheesi.bots import make_bot
-from pnp.games.parcheesi.model import play_model
 from pnp.games.parcheesi.params import ParcheesiParams
+from pnp.games.parcheesi.rules import state as game
+from pnp.games.parcheesi.rules.bots import make_bot
+from pnp.games.parcheesi.rules.model import play_model
 from pnp.play.state import CHANCE, TERMINAL
 from pnp.runtime.errors import PnpError
 

@@ -18,11 +18,11 @@ import pytest
 
 from geometry import track
 from pnp.games.parcheesi import rules
-from pnp.games.parcheesi import state as game
-from pnp.games.parcheesi.bots import make_bot
-from pnp.games.parcheesi.model import play_model
 from pnp.games.parcheesi.params import ParcheesiParams
 from pnp.games.parcheesi.rules import NEST as N
+from pnp.games.parcheesi.rules import state as game
+from pnp.games.parcheesi.rules.bots import make_bot
+from pnp.games.parcheesi.rules.model import play_model
 from pnp.play.state import CHANCE
 
 SEED = play_model(ParcheesiParams())

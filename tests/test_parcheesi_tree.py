@@ -19,9 +19,10 @@ from kernels import with_hook
 from test_parcheesi_kernel import needs_kernel
 from test_parcheesi_properties import MODELS
 
-from pnp.games.parcheesi import compiled, engine, rules
-from pnp.games.parcheesi import state as game
+from pnp.games.parcheesi import engine, rules
+from pnp.games.parcheesi.fast import kernel as compiled
 from pnp.games.parcheesi.params import ParcheesiParams
+from pnp.games.parcheesi.rules import state as game
 from pnp.play import fastpath
 from pnp.play.mcts import MctsBot
 from pnp.play.state import CHANCE

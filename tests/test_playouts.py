@@ -24,11 +24,11 @@ import pytest
 from kernels import without_compiler
 
 from pnp.games import get_game
-from pnp.games.building_community import playout as bc_playout
 from pnp.games.building_community import rules as bc_rules
-from pnp.games.exploding_dice import entries as ed_entries
+from pnp.games.building_community.fast import kernel as bc_playout
 from pnp.games.exploding_dice import rules as ed_rules
-from pnp.games.exploding_dice.grid import push
+from pnp.games.exploding_dice.rules import entries as ed_entries
+from pnp.games.exploding_dice.rules.grid import push
 from pnp.games.home_in_one_piece import rules as hiop_rules
 from pnp.play import fastpath, mcts
 from pnp.play.mcts import MctsBot

@@ -101,7 +101,7 @@ def test_a_plain_command_does_not_load_the_simulation_library(tmp_path):
 @pytest.mark.slow  # a whole kit is laid out and checked
 def test_check_loads_its_game_and_no_plotting_or_simulation(tmp_path):
     names = imported(tmp_path, "check", "exploding-dice", "--paper", "a4")
-    assert "pnp.games.exploding_dice.checks" in names  # it did check
+    assert "pnp.games.exploding_dice.kit.checks" in names  # it did check
     others = {f"pnp.games.{p}" for p in BUILT_IN if p != "exploding_dice"}
     assert not names & others
     assert "matplotlib" not in top_level(names)

@@ -14,9 +14,10 @@ import os
 import time
 from functools import partial
 
-from pnp.games.building_community import engine, solver, solver_proof
-from pnp.games.building_community.model import play_model
+from pnp.games.building_community import engine
+from pnp.games.building_community.fast import solver, solver_proof
 from pnp.games.building_community.params import MAX_SOLVER_BUDGET, BuildingCommunityParams
+from pnp.games.building_community.rules.model import play_model
 from pnp.runtime.rates import rate_of
 
 BEFORE = {2: 11, 3: 12, 4: 15, 5: 27, 6: 13}

@@ -19,13 +19,13 @@ from typing import Any
 from geometry import hexgrid
 from pnp.contract.hooks import EngineHooks
 from pnp.games.building_community import rules
-from pnp.games.building_community.bots import BOT_NAMES
-from pnp.games.building_community.bots import make_bot as make_bot
-from pnp.games.building_community.model import MAX_PLAYERS as MAX_PLAYERS
-from pnp.games.building_community.model import MIN_PLAYERS as MIN_PLAYERS
-from pnp.games.building_community.model import PlayModel, play_model
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.games.building_community.rules import End
+from pnp.games.building_community.rules.bots import BOT_NAMES
+from pnp.games.building_community.rules.bots import make_bot as make_bot
+from pnp.games.building_community.rules.model import MAX_PLAYERS as MAX_PLAYERS
+from pnp.games.building_community.rules.model import MIN_PLAYERS as MIN_PLAYERS
+from pnp.games.building_community.rules.model import PlayModel, play_model
 from pnp.play import fastpath
 from pnp.play.forward import play
 from pnp.play.outcome import GameRecord, SimOption

@@ -4,7 +4,9 @@ imported when a kit is made, not when the game is resolved (`pnp.contract.gamede
 from __future__ import annotations
 
 from pnp.contract.gamedef import Deferred, GameDef
-from pnp.games.building_community import engine, playout, solver
+from pnp.games.building_community import engine
+from pnp.games.building_community.fast import kernel as playout
+from pnp.games.building_community.fast import solver
 from pnp.games.building_community.params import BuildingCommunityParams
 
 PACKAGE = "pnp.games.building_community"

@@ -23,14 +23,14 @@ from typing import Any
 from pnp.contract.hooks import EngineHooks
 from pnp.contract.params import validate_params
 from pnp.games.desert_home import rules
-from pnp.games.desert_home.bots import BOT_NAMES
-from pnp.games.desert_home.bots import make_bot as make_bot
-from pnp.games.desert_home.compiled import _kernel as _kernel
-from pnp.games.desert_home.compiled import kernel_board as _kernel_board
-from pnp.games.desert_home.model import PlayModel, play_model
+from pnp.games.desert_home.fast.kernel import _kernel as _kernel
+from pnp.games.desert_home.fast.kernel import kernel_board as _kernel_board
 from pnp.games.desert_home.params import DesertHomeParams, validate
-from pnp.games.desert_home.state import COUNTED, State
-from pnp.games.desert_home.state import new_state as new_state
+from pnp.games.desert_home.rules.bots import BOT_NAMES
+from pnp.games.desert_home.rules.bots import make_bot as make_bot
+from pnp.games.desert_home.rules.model import PlayModel, play_model
+from pnp.games.desert_home.rules.state import COUNTED, State
+from pnp.games.desert_home.rules.state import new_state as new_state
 from pnp.play import fastpath
 from pnp.play.forward import play
 from pnp.play.outcome import GameRecord, SimOption

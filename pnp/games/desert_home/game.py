@@ -4,7 +4,8 @@ imported when a kit is made, not when the game is resolved (`pnp.contract.gamede
 from __future__ import annotations
 
 from pnp.contract.gamedef import Deferred, GameDef
-from pnp.games.desert_home import compiled, engine
+from pnp.games.desert_home import engine
+from pnp.games.desert_home.fast import kernel as compiled
 from pnp.games.desert_home.params import DesertHomeParams
 
 PACKAGE = "pnp.games.desert_home"

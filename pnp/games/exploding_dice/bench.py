@@ -23,7 +23,8 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from pnp.games.exploding_dice import engine, kernel
+from pnp.games.exploding_dice import engine
+from pnp.games.exploding_dice.fast import kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model
 from pnp.runtime.rates import Rate, timed
 

@@ -22,12 +22,13 @@ from functools import lru_cache
 from typing import Any
 
 from pnp.contract.hooks import EngineHooks
-from pnp.games.exploding_dice import kernel, rules
-from pnp.games.exploding_dice.bots import BOT_NAMES
-from pnp.games.exploding_dice.bots import make_bot as make_bot
-from pnp.games.exploding_dice.grid import Board
+from pnp.games.exploding_dice import rules
+from pnp.games.exploding_dice.fast import kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams, PlayModel, play_model
 from pnp.games.exploding_dice.rules import Termination
+from pnp.games.exploding_dice.rules.bots import BOT_NAMES
+from pnp.games.exploding_dice.rules.bots import make_bot as make_bot
+from pnp.games.exploding_dice.rules.grid import Board
 from pnp.play import fastpath
 from pnp.play.chance import below, pick
 from pnp.play.forward import play

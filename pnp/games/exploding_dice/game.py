@@ -4,7 +4,8 @@ imported when a kit is made, not when the game is resolved (`pnp.contract.gamede
 from __future__ import annotations
 
 from pnp.contract.gamedef import Deferred, GameDef
-from pnp.games.exploding_dice import engine, kernel
+from pnp.games.exploding_dice import engine
+from pnp.games.exploding_dice.fast import kernel
 from pnp.games.exploding_dice.params import ExplodingDiceParams
 
 PACKAGE = "pnp.games.exploding_dice"

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 
-from pnp.games.home_in_one_piece import compiled, engine
-from pnp.games.home_in_one_piece.model import PlayModel
+from pnp.games.home_in_one_piece import engine
+from pnp.games.home_in_one_piece.fast import kernel as compiled
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
+from pnp.games.home_in_one_piece.rules.model import PlayModel
 from pnp.runtime.rates import Rate, timed
 
 TARGET = 10.0  # times the readable rules' games per second (issue 22)

@@ -14,12 +14,13 @@ import random
 from typing import Any
 
 from pnp.contract.hooks import EngineHooks
-from pnp.games.home_in_one_piece import compiled, rules
-from pnp.games.home_in_one_piece.bots import BOT_NAMES
-from pnp.games.home_in_one_piece.bots import make_bot as make_bot
-from pnp.games.home_in_one_piece.model import REACH, PlayModel, play_model
+from pnp.games.home_in_one_piece import rules
+from pnp.games.home_in_one_piece.fast import kernel as compiled
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
-from pnp.games.home_in_one_piece.state import State, new_game
+from pnp.games.home_in_one_piece.rules.bots import BOT_NAMES
+from pnp.games.home_in_one_piece.rules.bots import make_bot as make_bot
+from pnp.games.home_in_one_piece.rules.model import REACH, PlayModel, play_model
+from pnp.games.home_in_one_piece.rules.state import State, new_game
 from pnp.play.forward import play
 from pnp.play.outcome import GameRecord, SimOption
 from pnp.runtime.errors import PnpError

@@ -4,7 +4,8 @@ imported when a kit is made, not when the game is resolved (`pnp.contract.gamede
 from __future__ import annotations
 
 from pnp.contract.gamedef import Deferred, GameDef
-from pnp.games.home_in_one_piece import compiled, engine
+from pnp.games.home_in_one_piece import engine
+from pnp.games.home_in_one_piece.fast import kernel as compiled
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 
 PACKAGE = "pnp.games.home_in_one_piece"

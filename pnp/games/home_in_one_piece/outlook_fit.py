@@ -21,10 +21,11 @@ from functools import partial
 
 import numpy as np
 
-from pnp.games.home_in_one_piece import engine, outlook
-from pnp.games.home_in_one_piece.bots import make_bot
+from pnp.games.home_in_one_piece import engine
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
-from pnp.games.home_in_one_piece.state import State, new_game
+from pnp.games.home_in_one_piece.rules import outlook
+from pnp.games.home_in_one_piece.rules.bots import make_bot
+from pnp.games.home_in_one_piece.rules.state import State, new_game
 from pnp.play.forward import play
 from pnp.play.state import CHANCE
 

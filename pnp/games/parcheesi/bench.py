@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from pnp.games.parcheesi import engine
-from pnp.games.parcheesi.compiled import kernel as parcheesi_kernel
+from pnp.games.parcheesi.fast.kernel import kernel as parcheesi_kernel
 from pnp.games.parcheesi.params import ParcheesiParams
 from pnp.runtime.rates import Rate, timed
 

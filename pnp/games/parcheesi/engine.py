@@ -14,13 +14,13 @@ from typing import Any
 
 from pnp.contract.hooks import EngineHooks
 from pnp.games.parcheesi import rules as ref
-from pnp.games.parcheesi import state as game
-from pnp.games.parcheesi.bots import BOT_NAMES
-from pnp.games.parcheesi.bots import make_bot as make_bot
-from pnp.games.parcheesi.compiled import board as _boards
-from pnp.games.parcheesi.compiled import kernel as _kernel
-from pnp.games.parcheesi.model import PlayModel, play_model
+from pnp.games.parcheesi.fast.kernel import board as _boards
+from pnp.games.parcheesi.fast.kernel import kernel as _kernel
 from pnp.games.parcheesi.params import DICE, RULES, ParcheesiParams
+from pnp.games.parcheesi.rules import state as game
+from pnp.games.parcheesi.rules.bots import BOT_NAMES
+from pnp.games.parcheesi.rules.bots import make_bot as make_bot
+from pnp.games.parcheesi.rules.model import PlayModel, play_model
 from pnp.play import fastpath
 from pnp.play.forward import play
 from pnp.play.outcome import GameRecord, SimOption

@@ -4,7 +4,8 @@ imported when a kit is made, not when the game is resolved (`pnp.contract.gamede
 from __future__ import annotations
 
 from pnp.contract.gamedef import Deferred, GameDef
-from pnp.games.parcheesi import compiled, engine
+from pnp.games.parcheesi import engine
+from pnp.games.parcheesi.fast import kernel as compiled
 from pnp.games.parcheesi.params import ParcheesiParams
 
 PACKAGE = "pnp.games.parcheesi"

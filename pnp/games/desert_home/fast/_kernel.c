@@ -1,0 +1,1797 @@
+/* Desert Home's compiled kernel: whole random and greedy games, for the simulation runner.
+ *
+ * Why C: a random game is hundreds of turns and thousands of decisions, each listing a
+ * dozen legal actions, and a designer's sweep wants many games a second (`make bench`).
+ * This is the readable rules (`state.py`, `moves.py`, `turn.py`, `goal.py`) with their
+ * bots spelled out in C, rule for rule and in the same order: `start_turn` and the throws,
+ * `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`, `road_actions`/`boost`,
+ * `spend_actions`/`escorted_moves`/`spend`, the shortage swaps, `end_turn`/`end_round`,
+ * `check_win` and `nobody_can_win`. Every action list is built in the order
+ * `moves.legal_actions` builds it; the random bot draws one as `pnp.play.chance.pick` draws it,
+ * the greedy bot rates each as `bots.Judge` does and draws among the best as
+ * `pnp.play.forward.GreedyBot` does; each die is thrown as `State.sample_chance` throws it. So a
+ * seed gives the same game here and in the readable rules (tests/test_dh_kernel.py and
+ * tests/conformance/desert-home.json check it, for both bots).
+ *
+ * A tree search's rollouts (`State.playout`, `playout` below) play here too, from any
+ * position of the readable rules, whatever the phase of its turn: `play_turn` resumes a
+ * turn where the position stands (the rest of a throw, the re-rolls, the influx, the
+ * number, the road, a drawn tile, the swaps, the spending), then whole turns follow. Those
+ * take their own draws (a generator seeded from one draw of the search's), so they follow
+ * the readable rules' random play in law, not draw for draw (tests/test_dh_playout.py).
+ *
+ * The board, the supply and the rule constants come from the play model and `rules.py`
+ * (`engine._kernel_board`), never from numbers of its own; chance comes from the caller's
+ * `random.Random` (see `_twister.h`). Reentrant: no mutable static data; a game lives in
+ * its own heap block, the board is read only, and a game runs without the GIL. Portable
+ * C99 (gcc, clang, MSVC): no compiler builtins, no 128-bit integers.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <limits.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "../../../play/_twister.h"
+#include "../../../play/_seed.h"
+
+/* The greedy bot's ratings must round as Python's doubles do, one operation at a time:
+ * no fused multiply-adds (GCC would fuse them by default on hardware that has them). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#define MAXC 256   /* cells: the largest board is 15 rows of 14 */
+#define NCOL 6     /* colours: one per die */
+#define SEATS 2
+
+/* Tile states, field kinds, directions and parts, as in rules.py and model.py. */
+enum { NONE, SAFE, THIRST, BLACK, GUARDED };
+enum { K_NONE = -1, K_REFUGE = 0, K_PATH = 1, K_CAMP = 2 };
+enum { WEST, EAST, NORTH, SOUTH };
+enum { GROUP, BEARER, BOTH };
+enum { A_DRAW, A_ENTER, A_MOVE, A_SEND, A_PROTECT, A_STOP };
+enum { ROAD_TILES = -1, ROAD_DECLINE = -2 }; /* rules.py's, beside the boosted rows */
+enum { PLAYING, END_REFUGE, END_DECK, END_TIMEOUT };
+static const char *const END_NAMES[] = {"", "refuge", "deck", "timeout"};
+
+/* --- the board ---------------------------------------------------------------------- */
+
+typedef struct {
+    int cells, width, rows, path_columns, blue, goal, tent_value;
+    int deck_safe, deck_thirst, cards;
+    int figures[NCOL], tents[NCOL];
+    /* rules.py's constants */
+    int grace, small_road, big_road, protect_cost, influx_push, tiles_chain, refuge_ends_duty;
+    int road_optional; /* the model's: a road may be let go */
+    int whole_groups;  /* the model's: a move takes a colour's whole group on a field */
+    int unplaced_step, keep_points; /* the greedy bot's (bots.py) */
+    double refuge_size;             /* the greedy bot's REFUGE_SIZE */
+    int playout_random;             /* bots.PLAYOUT_RANDOM: percent of playout choices at random */
+    double scale;                   /* value.SCALE */
+    double *near;                   /* value.NEAR ** d for d < nnear (a table: the same doubles) */
+    int nnear;
+    int maxact;        /* more actions than any position of this kit can offer (`most_actions`) */
+    int points[6][NCOL]; /* action_points(n, k) at [n - 1][k - 1] */
+    int8_t kind[MAXC];
+    int16_t step[MAXC][4];  /* -1 off the board, cells + seat into a refuge */
+    int16_t reach[MAXC][4];
+    int8_t nreach[MAXC];
+    int16_t next[MAXC][4];  /* path_next */
+    int8_t nnext[MAXC];
+    int16_t path[MAXC];
+    int npath;
+    int16_t camp[MAXC];
+    int ncamp;
+    int16_t entry[SEATS];   /* refuge entry fields */
+} Board;
+
+static const char BOARD_NAME[] = "pnp.desert_home.board";
+
+static void board_free(PyObject *capsule) {
+    Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (b) PyMem_Free(b->near);
+    PyMem_Free(b);
+}
+
+/* Read a sequence of ints into out[0..len), each in [lo, hi]; returns its length or -1. */
+static int read_ints(PyObject *seq, int16_t *out, int most, long lo, long hi) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of ints");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > most) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "the board is too large for the kernel");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v < lo || v > hi) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board number is out of range");
+            return -1;
+        }
+        out[i] = (int16_t)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* Read rows of ints (one row per cell) into rows[cells][4]; lengths into lens. */
+static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens, int exact,
+                     long lo, long hi) {
+    if (PySequence_Size(seq) != cells) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one row per cell");
+        return -1;
+    }
+    for (int i = 0; i < cells; i++) {
+        PyObject *row = PySequence_GetItem(seq, i);
+        int n = row ? read_ints(row, rows[i], 4, lo, hi) : -1;
+        Py_XDECREF(row);
+        if (n < 0) return -1;
+        if (exact && n != 4) {
+            PyErr_SetString(PyExc_ValueError, "a step row has four directions");
+            return -1;
+        }
+        if (lens) lens[i] = (int8_t)n;
+    }
+    return 0;
+}
+
+/* The weights of value.NEAR's powers into b->near: one for every distance a field can
+   have (a step over a missing tile counts `unplaced_step`). 0, or -1 with an error set. */
+static int read_doubles(PyObject *seq, Board *b) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n < (Py_ssize_t)b->unplaced_step * b->cells + 2 || n > 10000000) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "the value's weights do not cover every distance");
+        return -1;
+    }
+    b->near = PyMem_Malloc((size_t)n * sizeof(double));
+    if (!b->near) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->nnear = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b->near[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (b->near[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* More actions than any position of the kit can offer: a draw, the camp entries, the
+ * moves, the sends, the cards and a stop. A field holding f figures and t tents of a
+ * colour offers at most (f + 1)(t + 1) parts to move (`amounts`), so the fields of one
+ * colour with F figures and T tents in all offer at most F T + F + T + cells; each part
+ * moves in at most four directions, alone or with a water bearer, and a water bearer
+ * alone in four more. */
+static int most_actions(const Board *b) {
+    long n = 2 + (long)b->ncamp * NCOL * 2 + 2L * b->npath + 4L * b->cells;
+    for (int c = 0; c < NCOL; c++) {
+        long f = b->figures[c], t = b->tents[c];
+        n += 8 * (f * t + f + t + b->cells);
+    }
+    return (int)n;
+}
+
+/* board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells,
+ *       camp_cells, refuge_entries) -> capsule.
+ * numbers: (cells, width, rows, path_columns, blue, goal, tent_value, deck_safe,
+ *           deck_thirst, protection_cards, figures per colour, tents per colour);
+ * rules: (THIRST_GRACE, SMALL_ROAD, BIG_ROAD, PROTECT_COST, INFLUX_PUSH,
+ *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional, whole_groups);
+ * greedy: the greedy bot's (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM);
+ * value: value.py's (SCALE, [NEAR ** d for every distance d a field can have]);
+ * points: action_points(n, k) per n, per k. */
+static PyObject *make_board(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries, *near;
+    int16_t row[MAXC];
+    int cells;
+    Board *b = PyMem_Calloc(1, sizeof(Board));
+    if (!b) return PyErr_NoMemory();
+    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippppp)(iidi)(dO)OOOOOOOO", &b->cells,
+                          &b->width, &b->rows, &b->path_columns, &b->blue, &b->goal,
+                          &b->tent_value, &b->deck_safe, &b->deck_thirst, &b->cards, &figures,
+                          &tents, &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
+                          &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty,
+                          &b->road_optional, &b->whole_groups, &b->unplaced_step,
+                          &b->keep_points, &b->refuge_size, &b->playout_random, &b->scale,
+                          &near, &points, &kind, &step, &reach, &next, &path, &camp, &entries))
+        goto fail;
+    cells = b->cells;
+    if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
+        b->blue < 0 || b->blue >= NCOL || b->goal < 1 || b->tent_value < 1 ||
+        b->deck_safe < 0 || b->deck_thirst < 0 || b->deck_safe + b->deck_thirst > 1000000 ||
+        b->cards < 0 || b->unplaced_step < 1 || b->unplaced_step > 1000) {
+        PyErr_SetString(PyExc_ValueError, "the board's numbers are out of the kernel's range");
+        goto fail;
+    }
+    if (read_ints(figures, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
+    for (int c = 0; c < NCOL; c++) b->figures[c] = row[c];
+    if (read_ints(tents, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
+    for (int c = 0; c < NCOL; c++) b->tents[c] = row[c];
+    if (PySequence_Size(points) != 6) goto bad_colours;
+    for (int n = 0; n < 6; n++) {
+        PyObject *per_k = PySequence_GetItem(points, n);
+        int got = per_k ? read_ints(per_k, row, MAXC, 0, 1000) : -1;
+        Py_XDECREF(per_k);
+        if (got != NCOL) goto bad_colours;
+        for (int k = 0; k < NCOL; k++) b->points[n][k] = row[k];
+    }
+    if (read_ints(kind, row, MAXC, K_NONE, K_CAMP) != cells) goto bad_board;
+    for (int i = 0; i < cells; i++) b->kind[i] = (int8_t)row[i];
+    if (read_rows(step, cells, b->step, NULL, 1, -1, cells + SEATS - 1) < 0) goto fail;
+    if (read_rows(reach, cells, b->reach, b->nreach, 0, 0, cells + SEATS - 1) < 0) goto fail;
+    if (read_rows(next, cells, b->next, b->nnext, 0, 0, cells - 1) < 0) goto fail;
+    if ((b->npath = read_ints(path, b->path, MAXC, 0, cells - 1)) < 0) goto fail;
+    if ((b->ncamp = read_ints(camp, b->camp, MAXC, 0, cells - 1)) < 0) goto fail;
+    if (read_ints(entries, b->entry, SEATS, 0, cells - 1) != SEATS) goto bad_board;
+    b->maxact = most_actions(b);
+    if (read_doubles(near, b)) goto fail;
+    PyObject *capsule = PyCapsule_New(b, BOARD_NAME, board_free);
+    if (!capsule) goto fail;
+    return capsule;
+bad_colours:
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "the kernel takes six colours (one per die)");
+    goto fail;
+bad_board:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one number per cell, two refuges");
+fail:
+    PyMem_Free(b->near);
+    PyMem_Free(b);
+    return NULL;
+}
+
+/* --- a game --------------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t kind;
+    int16_t a, b;  /* SEND/PROTECT: cell; ENTER: colour, cell; MOVE: from, to */
+    int16_t c, d;  /* ENTER: tent; MOVE: part, cost */
+    int16_t e, f;  /* MOVE: figures, tents */
+} Act;
+
+typedef struct {
+    const Board *b;
+    Twister tw;
+    int8_t tile[MAXC];
+    int deadline[MAXC], colour[MAXC], figs[MAXC], tents[MAXC], bearer[MAXC];
+    int camp_figs[NCOL], camp_tents[NCOL];
+    int rfigs[SEATS][NCOL], rtents[SEATS][NCOL];
+    int arrived[SEATS], dice[NCOL], usable[NCOL];
+    int8_t *deck;
+    int ndeck, cards, seat, round, turns, points, may_stop, ended, winners;
+    int tiles_placed;
+    long throws;  /* dice thrown: with the decisions, the steps of the readable rules */
+    long deaths, water_missions, decisions, legal_moves;
+    int *leaders;
+    int nleaders, most_leaders;
+    int areas_known, camp_linked;  /* the deck end's linked fields (fixed once the deck is out) */
+    uint8_t area[SEATS][MAXC];
+    Act *acts;                   /* b->maxact of them (`game_new`) */
+    int nacts;
+    int greedy;                  /* 1: bots.py's greedy bot chooses, 0: uniform random */
+    int epsilon;                 /* greedy: percent of choices at random (bots.PlayoutBot) */
+    int dist_at;                 /* tiles_placed when `dist` was worked out (-1: never) */
+    int dist[SEATS][MAXC];       /* greedy: steps from each cell into each refuge */
+    double *score;               /* greedy: each option's rating at a decision */
+} Game;
+
+/* A game's block for board b, its fields from `tile` on zeroed, with room for every
+   action list of the kit and its ratings (and `decks` tiles); NULL out of memory. */
+static Game *game_new(const Board *b, int decks) {
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return NULL;
+    g->b = b;
+    g->dist_at = -1;
+    g->acts = PyMem_Malloc((size_t)b->maxact * sizeof(Act));
+    g->score = PyMem_Malloc((size_t)b->maxact * sizeof(double));
+    g->deck = PyMem_Malloc((size_t)decks + 1);
+    if (!g->acts || !g->score || !g->deck) {
+        PyMem_Free(g->acts);
+        PyMem_Free(g->score);
+        PyMem_Free(g->deck);
+        PyMem_Free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static void game_free(Game *g) {
+    if (!g) return;
+    PyMem_Free(g->acts);
+    PyMem_Free(g->score);
+    PyMem_Free(g->deck);
+    PyMem_Free(g->leaders);
+    PyMem_Free(g);
+}
+
+/* A decision among n >= 1 options: counted as `rules.play_game` counts it, drawn as
+ * `pnp.play.chance.pick` draws it. */
+static int decide(Game *g, int n) {
+    g->decisions++;
+    g->legal_moves += n;
+    return n == 1 ? 0 : below(&g->tw, n);
+}
+
+/* The greedy bot's decision among n >= 1 options rated in g->score: counted as `decide`
+ * counts it; the best rated, ties drawn as `pnp.play.forward.GreedyBot` draws them (`pick`). */
+static int best(Game *g, int n) {
+    g->decisions++;
+    g->legal_moves += n;
+    if (n == 1) return 0;
+    double top = g->score[0];
+    for (int i = 1; i < n; i++)
+        if (g->score[i] > top) top = g->score[i];
+    int ties = 0, first = 0;
+    for (int i = 0; i < n; i++)
+        if (g->score[i] == top && !ties++) first = i;
+    if (ties == 1) return first;
+    int k = below(&g->tw, ties);
+    for (int i = 0; i < n; i++)
+        if (g->score[i] == top && !k--) return i;
+    return first; /* not reached */
+}
+
+/* bots.PlayoutBot's draw: a choice among n > 1 taken at random instead of greedy's. */
+static int at_random(Game *g, int n) {
+    return g->epsilon && n > 1 && (int)below(&g->tw, 100) < g->epsilon;
+}
+
+/* A decision among n options: the greedy bot's (g->score filled), a random one, or in a
+ * playout (`epsilon`) greedy's but now and then a random one. */
+static int choose(Game *g, int n) {
+    return g->greedy && !at_random(g, n) ? best(g, n) : decide(g, n);
+}
+
+static void add(Game *g, int kind, int a, int b, int c, int d, int e, int f) {
+    Act *x = &g->acts[g->nacts++];
+    x->kind = (uint8_t)kind;
+    x->a = (int16_t)a;
+    x->b = (int16_t)b;
+    x->c = (int16_t)c;
+    x->d = (int16_t)d;
+    x->e = (int16_t)e;
+    x->f = (int16_t)f;
+}
+
+/* --- goal (refuge_values, goal_met, progress, check_win, record_leader) */
+
+static int goal_met(const Board *b, const int *values) {
+    int short_ = 0;
+    for (int c = 0; c < NCOL; c++)
+        if (c != b->blue && values[c] < b->goal) short_ += b->goal - values[c];
+    return values[b->blue] >= b->goal + short_;
+}
+
+static void refuge_values(const Game *g, int seat, int *values) {
+    for (int c = 0; c < NCOL; c++) values[c] = g->rfigs[seat][c] + g->b->tent_value * g->rtents[seat][c];
+}
+
+/* goal.counted: the figures of `values` (per colour) that count toward the goal. */
+static int counted(const Board *b, const int *values) {
+    int short_ = 0, total = 0;
+    for (int c = 0; c < NCOL; c++) {
+        if (c == b->blue) continue;
+        if (values[c] < b->goal) {
+            short_ += b->goal - values[c];
+            total += values[c];
+        } else {
+            total += b->goal;
+        }
+    }
+    int vb = values[b->blue], extra = vb - b->goal > 0 ? vb - b->goal : 0;
+    return total + (vb < b->goal ? vb : b->goal) + (extra < short_ ? extra : short_);
+}
+
+/* goal.progress: the figures in seat's refuge that count toward the goal. */
+static int progress(const Game *g, int seat) {
+    int values[NCOL];
+    refuge_values(g, seat, values);
+    return counted(g->b, values);
+}
+
+/* The seat leading alone after a turn, or -1 (none kept where `leaders` is NULL: a tree
+ * search's playouts read no history). */
+static void record_leader(Game *g) {
+    if (!g->leaders) return;
+    int s0 = progress(g, 0), s1 = progress(g, 1);
+    g->leaders[g->nleaders++] = s0 > s1 ? 0 : s1 > s0 ? 1 : -1;
+}
+
+static int check_win(Game *g) {
+    int values[NCOL], won = 0;
+    for (int s = 0; s < SEATS; s++) {
+        refuge_values(g, s, values);
+        if (goal_met(g->b, values)) won |= 1 << s;
+    }
+    if (!won) return 0;
+    g->ended = END_REFUGE;
+    g->winners = won;
+    g->turns++;
+    record_leader(g);
+    return 1;
+}
+
+/* --- the board (can_stand, take, put, the frontier) */
+
+static int can_stand(const Game *g, int mc, int mf, int mt, int mb, int cell) {
+    int blue = g->b->blue, tc = g->colour[cell];
+    int lone = mc == blue && mf == 1 && mt == 0;
+    if (g->b->kind[cell] == K_CAMP) {
+        if (!lone) return 0;
+        return tc == -1 || (tc != blue && g->bearer[cell] == 0);
+    }
+    if (tc == -1) return 1;
+    if (tc == mc) return mc == blue || g->bearer[cell] + mb <= 1;
+    if (lone) return tc != blue && g->bearer[cell] == 0;
+    return tc == blue && g->figs[cell] == 1 && g->tents[cell] == 0 && mb == 0;
+}
+
+/* fields.take_some: `figs` figures and `tents` tents of the group (with its water bearer
+   for BOTH), or the water bearer alone; a water bearer left without its group stands alone. */
+static void take_some(Game *g, int cell, int part, int figs, int tents) {
+    if (part == BEARER) {
+        g->bearer[cell] = 0;
+        return;
+    }
+    g->figs[cell] -= figs;
+    g->tents[cell] -= tents;
+    if (part == BOTH) g->bearer[cell] = 0;
+    if (g->figs[cell] + g->tents[cell] == 0) {
+        if (g->bearer[cell]) {
+            g->colour[cell] = g->b->blue;
+            g->figs[cell] = 1;
+            g->bearer[cell] = 0;
+        } else {
+            g->colour[cell] = -1;
+        }
+    }
+}
+
+/* fields.take: the whole part. */
+static void take(Game *g, int cell, int part) { take_some(g, cell, part, g->figs[cell], g->tents[cell]); }
+
+static void put(Game *g, int mc, int mf, int mt, int mb, int cell) {
+    const Board *b = g->b;
+    if (cell >= b->cells) {
+        int s = cell - b->cells;
+        g->rfigs[s][mc] += mf;
+        g->rtents[s][mc] += mt;
+        g->rfigs[s][b->blue] += mb;
+        g->arrived[s] += mb + (mc == b->blue ? mf : 0);
+        g->may_stop = g->may_stop || b->refuge_ends_duty;
+        return;
+    }
+    int tc = g->colour[cell];
+    if (tc == -1) {
+        g->colour[cell] = mc;
+        g->figs[cell] = mf;
+        g->tents[cell] = mt;
+        g->bearer[cell] = mb;
+    } else if (tc == mc) {
+        g->figs[cell] += mf;
+        g->tents[cell] += mt;
+        g->bearer[cell] += mb;
+    } else if (mc == b->blue) { /* a lone water bearer joins the group as its escort */
+        g->bearer[cell] = 1;
+    } else { /* the group joins a lone water bearer, who escorts it */
+        g->colour[cell] = mc;
+        g->figs[cell] = mf;
+        g->tents[cell] = mt;
+        g->bearer[cell] = 1;
+    }
+}
+
+/* An empty path field a tile may go to: next to the camp, or to a tile. */
+static int is_slot(const Game *g, int cell) {
+    const Board *b = g->b;
+    if (g->tile[cell] != NONE) return 0;
+    int ok = cell % b->width == b->path_columns;
+    for (int j = 0; !ok && j < b->nnext[cell]; j++) ok = g->tile[b->next[cell][j]] != NONE;
+    return ok;
+}
+
+/* The empty path slots a tile may go to, in path order (rules.new_frontier). */
+static int frontier(const Game *g, int16_t *out) {
+    int n = 0;
+    for (int k = 0; k < g->b->npath; k++)
+        if (is_slot(g, g->b->path[k])) out[n++] = g->b->path[k];
+    return n;
+}
+
+/* Whether the frontier has a slot (a draw, or road tiles, is on offer). Tiles are laid on
+ * empty path fields only, so once as many are laid as the path has fields it is full. */
+static int has_frontier(const Game *g) {
+    if (g->tiles_placed >= g->b->npath) return 0;
+    for (int k = 0; k < g->b->npath; k++)
+        if (is_slot(g, g->b->path[k])) return 1;
+    return 0;
+}
+
+/* rules.draw then rules.lay_drawn: the top tile is drawn (seen) before its slot is chosen. */
+static int draw(Game *g) { return g->deck[--g->ndeck]; }
+
+static void lay(Game *g, int cell, int face) {
+    g->tile[cell] = (int8_t)face;
+    g->tiles_placed++;
+}
+
+/* --- the greedy bot: bots.py's `Judge` and `reroll_mask`, rating for rating
+ *
+ * Each rating is worked out in doubles with the operations of bots.py in their order, so
+ * the ratings, their maximum and its ties are the readable bot's; tie draws then spend the
+ * same randomness. The chooser `me` is the seat to move, or the seat swapping. */
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
+/* Judge.gain: the goal progress seat's refuge would get from these pieces. */
+static int gain(const Game *g, int seat, int colour, int amount, int bearers) {
+    const Board *b = g->b;
+    int goal = b->goal, blue = b->blue, v[NCOL], counted = 0, short_ = 0;
+    refuge_values(g, seat, v);
+    for (int c = 0; c < NCOL; c++) {
+        if (c == blue) continue;
+        counted += imin(v[c], goal);
+        short_ += imax(0, goal - v[c]);
+    }
+    int vb = v[blue];
+    int before = counted + imin(vb, goal) + imin(imax(0, vb - goal), short_);
+    if (colour == blue) {
+        vb += amount;
+    } else {
+        int filled = imin(amount, imax(0, goal - v[colour]));
+        counted += filled;
+        short_ -= filled;
+    }
+    vb += bearers;
+    return counted + imin(vb, goal) + imin(imax(0, vb - goal), short_) - before;
+}
+
+/* Judge.cell_gain: what the whole field (its group and escort) is worth to seat. */
+static int cell_gain(const Game *g, int seat, int cell) {
+    if (g->colour[cell] < 0) return 0;
+    return gain(g, seat, g->colour[cell], g->figs[cell] + g->b->tent_value * g->tents[cell],
+                g->bearer[cell] ? 1 : 0);
+}
+
+static int home_row(const Game *g, int seat) { return g->b->entry[seat] / g->b->width; }
+
+/* bots.distances: steps from each cell into each refuge (a missing tile costs
+ * UNPLACED_STEP), worked out again only when a tile was laid. */
+static void distances(Game *g) {
+    const Board *b = g->b;
+    if (g->dist_at == g->tiles_placed) return;
+    g->dist_at = g->tiles_placed;
+    int16_t todo[MAXC], nxt[MAXC];
+    uint8_t queued[MAXC];
+    for (int s = 0; s < SEATS; s++) { /* relaxation to the fixed point: the shortest steps */
+        int *dist = g->dist[s], n = 1;
+        for (int i = 0; i < b->cells; i++) dist[i] = 1000000;
+        dist[b->entry[s]] = 1;
+        todo[0] = b->entry[s];
+        while (n) {
+            int m = 0;
+            memset(queued, 0, sizeof queued);
+            for (int k = 0; k < n; k++) {
+                int cell = todo[k];
+                for (int d = 0; d < 4; d++) {
+                    int nb = b->step[cell][d];
+                    if (nb < 0 || nb >= b->cells) continue;
+                    int cost = g->tile[nb] != NONE ? 1 : b->unplaced_step;
+                    if (dist[cell] + cost < dist[nb]) {
+                        dist[nb] = dist[cell] + cost;
+                        if (!queued[nb]) queued[nb] = 1, nxt[m++] = (int16_t)nb;
+                    }
+                }
+            }
+            memcpy(todo, nxt, (size_t)m * sizeof(int16_t));
+            n = m;
+        }
+    }
+}
+
+/* Judge.tile: a safe tile towards the own refuge's row, a thirst tile away from it. */
+static double rate_tile(const Game *g, int me, int cell, int face) {
+    int row = cell / g->b->width;
+    int dr = abs(row - home_row(g, me)), dt = abs(row - home_row(g, 1 - me));
+    if (face == THIRST) return dr - 1.5 * dt;
+    return 3.0 - dr + 0.3 * dt;
+}
+
+/* Judge.move */
+static double rate_move(Game *g, int me, const Act *x) {
+    const Board *b = g->b;
+    int src = x->a, dst = x->b, part = x->c, cost = x->d, other = 1 - me;
+    int mc = part == BEARER ? b->blue : g->colour[src];
+    int mf = part == BEARER ? 1 : x->e;
+    int mt = part == BEARER ? 0 : x->f;
+    int mb = part == BOTH;
+    int mine = gain(g, me, mc, mf + b->tent_value * mt, mb);
+    int theirs = gain(g, other, mc, mf + b->tent_value * mt, mb);
+    int size = mf + b->tent_value * mt + mb;
+    if (dst >= b->cells) {
+        int seat = dst - b->cells;
+        return seat == me ? (100.0 * mine + 1 + b->refuge_size * size) / cost : -100.0 * theirs - 5;
+    }
+    distances(g);
+    int closer = g->dist[me][src] - g->dist[me][dst];
+    int closer_them = g->dist[other][src] - g->dist[other][dst];
+    double score = closer * (2.0 * mine + 0.2) - closer_them * 1.0 * theirs;
+    if (g->tile[src] == BLACK) score += 20.0 * size;
+    if (g->tile[dst] == BLACK) score -= 20.0 * size;
+    else if (g->tile[dst] == THIRST) score -= 2.0 * size;
+    return score / cost;
+}
+
+/* Judge.draw: laying a safe tile in the best slot (the face is not seen yet). */
+static double rate_draw(const Game *g, int me) {
+    int16_t front[MAXC];
+    int n = frontier(g, front);
+    double top = rate_tile(g, me, front[0], SAFE);
+    for (int k = 1; k < n; k++) {
+        double v = rate_tile(g, me, front[k], SAFE);
+        if (v > top) top = v;
+    }
+    return top;
+}
+
+/* Judge.score of one spending action. */
+static double rate_spend(Game *g, int me, const Act *x) {
+    const Board *b = g->b;
+    switch (x->kind) {
+    case A_MOVE:
+        return rate_move(g, me, x);
+    case A_DRAW:
+        return rate_draw(g, me);
+    case A_ENTER: { /* Judge.enter */
+        int tent = x->c, row = x->b / b->width;
+        int useful = gain(g, me, x->a, (1 - tent) + b->tent_value * tent, 0);
+        int cost = tent ? 3 : 1;
+        return (0.5 + useful - 0.3 * abs(row - home_row(g, me))) / cost;
+    }
+    case A_SEND: { /* Judge.send */
+        int cell = x->a;
+        if (g->colour[cell] < 0 || g->colour[cell] == b->blue) return -10.0;
+        int useful = cell_gain(g, me, cell) - 1;
+        if (g->tile[cell] == BLACK) useful += 5;
+        return g->points >= 3 ? useful - 1.0 : -10.0;
+    }
+    case A_PROTECT: { /* Judge.protect */
+        int cell = x->a, mine = cell_gain(g, me, cell);
+        if (g->tile[cell] == BLACK) return 10.0 + 5.0 * mine;
+        return g->colour[cell] >= 0 ? 1.0 + 2.0 * mine : 0.5;
+    }
+    default: /* STOP */
+        return 0.0;
+    }
+}
+
+/* Judge.number: the points, and what the usable colours' fields are worth. */
+static double rate_number(const Game *g, int me, int n) {
+    const Board *b = g->b;
+    int usable[NCOL], k = 0, blue = b->blue;
+    for (int c = 0; c < NCOL; c++) k += usable[c] = g->dice[c] == n;
+    double score = (double)b->points[n - 1][k - 1];
+    for (int cell = 0; cell < b->cells; cell++) {
+        int c = g->colour[cell];
+        if (c >= 0 && (usable[c] || (g->bearer[cell] && usable[blue]))) {
+            int v = cell_gain(g, me, cell);
+            score += 0.3 * v + (g->tile[cell] == BLACK ? 6.0 * v : 0.0);
+        }
+    }
+    if (usable[blue] && g->rfigs[me][blue]) score += 1.0;
+    return score;
+}
+
+/* Judge.road: letting it go, road tiles, or a boost of `row`. */
+static double rate_road(const Game *g, int me, int row) {
+    const Board *b = g->b;
+    if (row == ROAD_DECLINE) return 0.0;
+    if (row < 0) return 3.0;
+    double score = 0.0;
+    for (int cell = row * b->width; cell < (row + 1) * b->width; cell++) {
+        if (g->colour[cell] < 0) continue;
+        if (row == home_row(g, me)) score += 2.0 * cell_gain(g, me, cell);
+        else if (row == home_row(g, 1 - me)) score -= 2.0 * cell_gain(g, 1 - me, cell);
+    }
+    return score;
+}
+
+/* bots.reroll_mask: keep a roll worth KEEP_POINTS, else keep the most common number.
+ * The bot rates that mask above the 63 others, so it is chosen with no draw. */
+static int reroll_mask(Game *g) {
+    int counts[7] = {0}, best_n = 1, best_v = -1;
+    g->decisions++;
+    g->legal_moves += 1 << NCOL;
+    for (int i = 0; i < NCOL; i++) counts[g->dice[i]]++;
+    for (int n = 1; n <= 6; n++) {
+        int v = counts[n] ? g->b->points[n - 1][counts[n] - 1] : 0;
+        if (v > best_v) best_v = v, best_n = n;
+    }
+    if (g->b->points[best_n - 1][counts[best_n] - 1] >= g->b->keep_points) return 0;
+    int keep = 1;
+    for (int n = 1; n <= 6; n++)
+        if (counts[n] >= counts[keep]) keep = n;
+    int mask = 0;
+    for (int i = 0; i < NCOL; i++)
+        if (g->dice[i] != keep) mask |= 1 << i;
+    return mask;
+}
+
+/* --- step 1: the round, the roll and the re-rolls */
+
+static void start_round(Game *g) {
+    const Board *b = g->b;
+    g->round++;
+    g->arrived[0] = g->arrived[1] = 0;
+    for (int k = 0; k < b->npath; k++) {
+        int cell = b->path[k];
+        if (g->tile[cell] == THIRST && g->colour[cell] >= 0) {
+            g->tile[cell] = BLACK;
+            g->deadline[cell] = g->round + b->grace;
+        }
+    }
+}
+
+static int count_bits(int mask) {
+    int n = 0;
+    for (; mask; mask >>= 1) n += mask & 1;
+    return n;
+}
+
+static int has_triple(const int *dice, int thrown) {
+    int counts[7] = {0};
+    for (int i = 0; i < NCOL; i++)
+        if (thrown >> i & 1) counts[dice[i]]++;
+    for (int v = 1; v <= 6; v++)
+        if (counts[v] >= 3) return 1;
+    return 0;
+}
+
+/* The re-rolls a triple offers, until a throw shows none or the roll is kept. */
+static void rerolls(Game *g) {
+    for (;;) { /* rules.REROLLS: every mask of the dice, 0 keeps the roll */
+        int mask = g->greedy && !at_random(g, 1 << NCOL) ? reroll_mask(g) : decide(g, 1 << NCOL);
+        if (!mask) return;
+        for (int i = 0; i < NCOL; i++)
+            if (mask >> i & 1) g->dice[i] = 1 + below(&g->tw, 6);
+        g->throws += count_bits(mask);
+        if (!has_triple(g->dice, mask)) return;
+    }
+}
+
+static void roll(Game *g) {
+    for (int i = 0; i < NCOL; i++) g->dice[i] = 1 + below(&g->tw, 6);
+    g->throws += NCOL;
+    if (has_triple(g->dice, (1 << NCOL) - 1)) rerolls(g);
+}
+
+/* --- step 2: influx */
+
+static int influx_cells(const Game *g, int colour, int16_t *out) {
+    const Board *b = g->b;
+    int n = 0;
+    for (int k = 0; k < b->ncamp; k++) {
+        int cell = b->camp[k], c = g->colour[cell];
+        if (c == -1) {
+            out[n++] = (int16_t)cell;
+        } else if (b->influx_push && c == colour && g->figs[cell] + g->tents[cell] == 1) {
+            int west = b->step[cell][WEST];
+            if (west >= 0 && west < b->cells && g->tile[west] != NONE &&
+                can_stand(g, c, g->figs[cell], g->tents[cell], 0, west))
+                out[n++] = (int16_t)cell;
+        }
+    }
+    return n;
+}
+
+/* moves.influx_fields: where the first of the `pending` figures may go, a free field only
+   while enough stay free for the later ones that cannot push. */
+static int influx_fields(const Game *g, const int *pending, int npending, int16_t *out) {
+    int n = influx_cells(g, pending[0], out), pushes = 0, need = 0;
+    for (int k = 0; k < n; k++) pushes += g->colour[out[k]] >= 0;
+    if (!pushes) return n;
+    int16_t room[MAXC];
+    for (int k = 1; k < npending; k++) {
+        if (!g->camp_figs[pending[k]]) continue;
+        int m = influx_cells(g, pending[k], room), push = 0;
+        for (int j = 0; j < m; j++) push |= g->colour[room[j]] >= 0;
+        need += !push;
+    }
+    if (n - pushes > need) return n;
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (g->colour[out[k]] >= 0) out[m++] = out[k];
+    return m;
+}
+
+static void influx(Game *g, int colour, int cell) {
+    int escort = 0;
+    if (g->colour[cell] >= 0) {
+        int west = g->b->step[cell][WEST];
+        int mc = g->colour[cell], mf = g->figs[cell], mt = g->tents[cell];
+        escort = g->bearer[cell]; /* a water bearer stays behind with the newcomer */
+        take(g, cell, GROUP);
+        put(g, mc, mf, mt, 0, west);
+    }
+    g->camp_figs[colour]--;
+    g->colour[cell] = colour;
+    g->figs[cell] = 1;
+    g->tents[cell] = 0;
+    g->bearer[cell] = escort;
+}
+
+static void place_influxes(Game *g, const int *pending, int npending);
+
+static void influxes(Game *g) {
+    const Board *b = g->b;
+    int low = 7, pending[NCOL], npending = 0, nlowest = 0, blue_low = 0;
+    for (int c = 0; c < NCOL; c++)
+        if (g->dice[c] < low) low = g->dice[c];
+    for (int c = 0; c < NCOL; c++) {
+        if (g->dice[c] != low) continue;
+        nlowest++;
+        if (c == b->blue) blue_low = 1;
+        else pending[npending++] = c;
+    }
+    if (blue_low && nlowest >= 3) { /* one of the other colours, of the player's choice */
+        int options[NCOL], n = 0;
+        int16_t room[MAXC]; /* rules.influx_choices: only colours that can come in */
+        for (int k = 0; k < npending; k++)
+            if (g->camp_figs[pending[k]] && influx_cells(g, pending[k], room)) options[n++] = pending[k];
+        npending = 0;
+        if (g->greedy) /* Judge.score of INFLUX_COLOUR: one figure of that colour */
+            for (int k = 0; k < n; k++) g->score[k] = gain(g, g->seat, options[k], 1, 0);
+        if (n) pending[npending++] = options[choose(g, n)];
+    }
+    place_influxes(g, pending, npending);
+}
+
+/* Each pending colour, in order, brings a figure in where it can (rules.next_influx). */
+static void place_influxes(Game *g, const int *pending, int npending) {
+    const Board *b = g->b;
+    int16_t cells[MAXC];
+    for (int k = 0; k < npending; k++) {
+        int c = pending[k];
+        if (!g->camp_figs[c]) continue;
+        int n = influx_fields(g, pending + k, npending - k, cells);
+        if (g->greedy) /* Judge.influx: near the own refuge's row */
+            for (int k = 0; k < n; k++)
+                g->score[k] = -abs(cells[k] / b->width - home_row(g, g->seat));
+        if (n) influx(g, c, cells[choose(g, n)]);
+    }
+}
+
+/* --- step 3: the number */
+
+static void choose_number(Game *g) {
+    int values[6], n = 0;
+    for (int v = 1; v <= 6; v++)
+        for (int c = 0; c < NCOL; c++)
+            if (g->dice[c] == v) {
+                values[n++] = v;
+                break;
+            }
+    if (g->greedy)
+        for (int i = 0; i < n; i++) g->score[i] = rate_number(g, g->seat, values[i]);
+    int chosen = values[choose(g, n)], k = 0;
+    for (int c = 0; c < NCOL; c++) k += g->usable[c] = g->dice[c] == chosen;
+    g->points = g->b->points[chosen - 1][k - 1];
+}
+
+/* --- step 4: a road */
+
+static int road_bonus(const Game *g) {
+    int shown[8] = {0};
+    for (int c = 0; c < NCOL; c++) shown[g->dice[c]] = 1;
+    if (shown[1] && shown[2] && shown[3] && shown[4] && shown[5] && shown[6]) return g->b->big_road;
+    if (shown[2] && shown[3] && shown[4] && shown[5] && (shown[1] || shown[6])) return g->b->small_road;
+    return 0;
+}
+
+static void boost(Game *g, int row, int steps) {
+    const Board *b = g->b;
+    for (int start = row * b->width; start < (row + 1) * b->width; start++) {
+        if (g->colour[start] < 0) continue;
+        int cell = start;
+        for (int s = 0; s < steps; s++) {
+            int west = b->step[cell][WEST];
+            if (west < 0) break;
+            int mc = g->colour[cell], mf = g->figs[cell], mt = g->tents[cell];
+            int mb = g->bearer[cell] ? 1 : 0;
+            if (west < b->cells && !can_stand(g, mc, mf, mt, mb, west)) break;
+            int joins = west < b->cells && g->colour[west] >= 0;
+            take(g, cell, BOTH);
+            put(g, mc, mf, mt, mb, west);
+            cell = west;
+            if (joins || west >= b->cells) break;
+        }
+    }
+}
+
+static void road_tiles(Game *g, int left, int last, int face);
+
+/* The road: road tiles (each beside the last) or a boost. 1 if the boost won the game. */
+static int road(Game *g, int bonus) {
+    const Board *b = g->b;
+    int roads[MAXC + 1], n = 0;
+    if (g->ndeck && has_frontier(g)) roads[n++] = ROAD_TILES;
+    for (int r = 0; r < b->rows; r++) {
+        int full = 1, used = 0;
+        for (int cell = r * b->width; cell < (r + 1) * b->width; cell++) {
+            if (b->kind[cell] == K_PATH && g->tile[cell] == NONE) full = 0;
+            if (g->colour[cell] >= 0) used = 1;
+        }
+        if (full && used) roads[n++] = r;
+    }
+    if (n && b->road_optional) roads[n++] = ROAD_DECLINE;
+    if (!n) return 0;
+    if (g->greedy)
+        for (int i = 0; i < n; i++) g->score[i] = rate_road(g, g->seat, roads[i]);
+    int row = roads[choose(g, n)];
+    if (row == ROAD_DECLINE) return 0;
+    if (row >= 0) {
+        boost(g, row, bonus);
+        return check_win(g);
+    }
+    road_tiles(g, bonus, -1, NONE);
+    return 0;
+}
+
+/* `left` road tiles, each beside `last` (any frontier slot when it is -1); `face` is a
+ * tile already in hand (NONE: the next one is drawn), as rules.next_road_tile goes on. */
+static void road_tiles(Game *g, int left, int last, int face) {
+    const Board *b = g->b;
+    int16_t cells[MAXC];
+    while (left > 0 && (face != NONE || g->ndeck)) {
+        int m = 0;
+        if (last < 0) {
+            m = frontier(g, cells);
+        } else {
+            for (int j = 0; j < b->nnext[last]; j++)
+                if (g->tile[b->next[last][j]] == NONE) cells[m++] = b->next[last][j];
+        }
+        if (!m) break;
+        if (face == NONE) face = draw(g);
+        if (g->greedy)
+            for (int i = 0; i < m; i++) g->score[i] = rate_tile(g, g->seat, cells[i], face);
+        int cell = cells[choose(g, m)];
+        lay(g, cell, face);
+        face = NONE;
+        left--;
+        last = b->tiles_chain ? cell : -1;
+    }
+}
+
+/* --- step 5: spending the points (spend_actions, escorted_moves) */
+
+static void escorted_moves(Game *g, int cell, int part, int budget, int figs, int tents) {
+    const Board *b = g->b;
+    int blue = b->blue;
+    int mc = part == BEARER ? blue : g->colour[cell];
+    int mf = part == BEARER ? 1 : figs;
+    int mt = part == BEARER ? 0 : tents;
+    int mb = part == BOTH;
+    int can_pass = mb == 1 || (mc == blue && mf > 0);
+    int lone = mc == blue && mf == 1 && mt == 0;
+    for (int d = 0; d < 4; d++) {
+        int target = b->step[cell][d], cost = 1;
+        while (cost <= budget) {
+            if (target < 0 || (target < b->cells && g->tile[target] == NONE)) break;
+            if (target >= b->cells || can_stand(g, mc, mf, mt, mb, target)) {
+                add(g, A_MOVE, cell, target, part, cost, figs, tents);
+                break;
+            }
+            if (!can_pass || (b->kind[target] == K_CAMP && !lone)) break;
+            target = b->step[target][d];
+            cost++;
+        }
+    }
+}
+
+static void spend_actions(Game *g) {
+    const Board *b = g->b;
+    int pts = g->points, blue = b->blue, cells = b->cells;
+    g->nacts = 0;
+    if (pts <= 0) return;
+    if (g->ndeck && has_frontier(g)) add(g, A_DRAW, 0, 0, 0, 0, 0, 0);
+    int16_t free_[MAXC];
+    int nfree = 0;
+    for (int k = 0; k < b->ncamp; k++)
+        if (g->colour[b->camp[k]] < 0) free_[nfree++] = b->camp[k];
+    if (nfree)
+        for (int c = 0; c < NCOL; c++) {
+            if (!g->usable[c]) continue;
+            if (g->camp_figs[c])
+                for (int k = 0; k < nfree; k++) add(g, A_ENTER, c, free_[k], 0, 0, 0, 0);
+            if (g->camp_tents[c] && pts >= 3)
+                for (int k = 0; k < nfree; k++) add(g, A_ENTER, c, free_[k], 1, 0, 0, 0);
+        }
+    int blue_ok = g->usable[blue];
+    for (int cell = 0; cell < cells; cell++) {
+        int c = g->colour[cell];
+        if (c < 0) continue;
+        /* fields.amounts: the parts of the group a move may take, the whole group first */
+        int figs = g->figs[cell], tents = g->tents[cell], whole = b->whole_groups;
+        if (g->usable[c]) {
+            if (c == blue && figs) { /* blue figures: water bearers, who may pass */
+                for (int t = tents; t >= 0; t--)
+                    for (int f = figs; f >= 0; f--)
+                        if ((f || t) && (!whole || (f == figs && t == tents)))
+                            escorted_moves(g, cell, GROUP, pts, f, t);
+            } else {
+                int16_t targets[4];
+                int n = 0;
+                for (int j = 0; j < b->nreach[cell]; j++) {
+                    int t = b->reach[cell][j];
+                    if (t >= cells) {
+                        targets[n++] = (int16_t)t;
+                    } else if (g->tile[t] != NONE) {
+                        int tc = g->colour[t];
+                        if (tc < 0 || tc == c ||
+                            (tc == blue && g->figs[t] == 1 && !g->tents[t]))
+                            targets[n++] = (int16_t)t;
+                    }
+                }
+                for (int t = tents; t >= 0; t--)
+                    for (int f = figs; f >= 0; f--)
+                        if ((f || t) && (!whole || (f == figs && t == tents)))
+                            for (int k = 0; k < n; k++)
+                                add(g, A_MOVE, cell, targets[k], GROUP, 1, f, t);
+            }
+        }
+        if (g->bearer[cell]) {
+            if (blue_ok) escorted_moves(g, cell, BEARER, pts, 0, 0);
+            if (g->usable[c] || blue_ok)
+                for (int t = tents; t >= 0; t--)
+                    for (int f = figs; f >= 0; f--)
+                        if ((f || t) && (!whole || (f == figs && t == tents)))
+                            escorted_moves(g, cell, BOTH, pts, f, t);
+        }
+    }
+    if (blue_ok) {
+        int own = g->seat;
+        if (g->rfigs[own][blue] - g->arrived[own] > 0)
+            for (int k = 0; k < b->npath; k++) {
+                int cell = b->path[k];
+                if (g->tile[cell] != NONE && !g->bearer[cell]) add(g, A_SEND, cell, 0, 0, 0, 0, 0);
+            }
+        if (pts >= b->protect_cost && g->cards > 0 && g->rfigs[own][blue] > 0)
+            for (int k = 0; k < b->npath; k++) {
+                int cell = b->path[k];
+                if (g->tile[cell] == THIRST || g->tile[cell] == BLACK)
+                    add(g, A_PROTECT, cell, 0, 0, 0, 0, 0);
+            }
+    }
+    if (g->may_stop) add(g, A_STOP, 0, 0, 0, 0, 0, 0);
+}
+
+static void swaps(Game *g, int *left);
+
+/* Step 7: the last blue figure left the camp; the seats with most blue swap half. */
+static void shortage(Game *g) {
+    const Board *b = g->b;
+    int blue = b->blue, top = 0, left[SEATS];
+    for (int s = 0; s < SEATS; s++)
+        if (g->rfigs[s][blue] > top) top = g->rfigs[s][blue];
+    if (top < 2) return;
+    for (int s = 0; s < SEATS; s++) left[s] = g->rfigs[s][blue] == top ? top / 2 : 0;
+    swaps(g, left);
+}
+
+/* The shortage swaps still due: left[s] figures of seat s, the seats in order. */
+static void swaps(Game *g, int *left) {
+    int blue = g->b->blue;
+    for (int s = 0; s < SEATS; s++) {
+        while (left[s] > 0) {
+            int options[NCOL], n = 0;
+            for (int c = 0; c < NCOL; c++)
+                if (c != blue && g->camp_figs[c] > 0) options[n++] = c;
+            if (!n) return; /* nothing to swap for: the swaps end */
+            if (g->greedy) /* Judge.score of SWAP: one figure of that colour */
+                for (int k = 0; k < n; k++) g->score[k] = gain(g, s, options[k], 1, 0);
+            int c = options[choose(g, n)];
+            g->rfigs[s][blue]--;
+            g->camp_figs[blue]++;
+            g->camp_figs[c]--;
+            g->rfigs[s][c]++;
+            left[s]--;
+        }
+    }
+}
+
+/* A tile drawn with a point (its face seen) goes to a frontier slot of the chooser's. */
+static void place(Game *g, int face) {
+    int16_t front[MAXC];
+    int n = frontier(g, front);
+    if (g->greedy)
+        for (int i = 0; i < n; i++) g->score[i] = rate_tile(g, g->seat, front[i], face);
+    lay(g, front[choose(g, n)], face);
+}
+
+/* A move bought with points (a figure, a tent, a bearer or both): 1 if it won the game. */
+static int spend_move(Game *g, const Act *x) {
+    const Board *b = g->b;
+    int src = x->a, dst = x->b, part = x->c;
+    int mc = part == BEARER ? b->blue : g->colour[src];
+    int mf = part == BEARER ? 1 : x->e;
+    int mt = part == BEARER ? 0 : x->f;
+    take_some(g, src, part, x->e, x->f);
+    put(g, mc, mf, mt, part == BOTH, dst);
+    g->points -= x->d;
+    return dst >= b->cells && check_win(g);
+}
+
+/* A figure or a tent brought in from the camp: 1 if it took the camp's last water figure
+ * (the shortage's swaps are then due). */
+static int spend_enter(Game *g, const Act *x) {
+    int c = x->a, cell = x->b, tent = x->c;
+    if (tent) {
+        g->camp_tents[c]--;
+        g->points -= 3;
+    } else {
+        g->camp_figs[c]--;
+        g->points -= 1;
+    }
+    g->colour[cell] = c;
+    g->figs[cell] = 1 - tent;
+    g->tents[cell] = tent;
+    return c == g->b->blue && !tent && g->camp_figs[c] == 0;
+}
+
+/* One use of the points. 1 if it won the game. */
+static int spend(Game *g, const Act *x) {
+    const Board *b = g->b;
+    switch (x->kind) {
+    case A_MOVE:
+        return spend_move(g, x);
+    case A_ENTER:
+        if (spend_enter(g, x)) shortage(g);
+        return 0;
+    case A_DRAW: /* draw, see the face, then choose the slot (rules.P_PLACE) */
+        place(g, draw(g));
+        g->points -= 1;
+        return 0;
+    case A_SEND:
+        g->rfigs[g->seat][b->blue]--;
+        put(g, b->blue, 1, 0, 0, x->a);
+        g->water_missions++;
+        g->points -= 1;
+        return 0;
+    case A_PROTECT:
+        g->tile[x->a] = GUARDED;
+        g->cards--;
+        g->points -= b->protect_cost;
+        return 0;
+    default: /* STOP */
+        g->points = 0;
+        return 0;
+    }
+}
+
+/* --- the turn's end: thirst, the deck end */
+
+static void end_round(Game *g) {
+    const Board *b = g->b;
+    for (int k = 0; k < b->npath; k++) {
+        int cell = b->path[k];
+        if (g->tile[cell] != BLACK || g->deadline[cell] > g->round) continue;
+        int c = g->colour[cell];
+        if (c >= 0) {
+            g->camp_figs[c] += g->figs[cell];
+            g->camp_tents[c] += g->tents[cell];
+            g->camp_figs[b->blue] += g->bearer[cell];
+            g->deaths += g->figs[cell] + b->tent_value * g->tents[cell] + g->bearer[cell];
+            take(g, cell, BOTH);
+        }
+        g->tile[cell] = THIRST;
+    }
+}
+
+/* rules.linked: placed path and refuge entry fields reachable from the starts. */
+static void linked(const Game *g, const int16_t *starts, int nstarts, uint8_t *seen) {
+    const Board *b = g->b;
+    int16_t todo[MAXC * 4 + MAXC];
+    int n = 0;
+    memset(seen, 0, MAXC);
+    for (int k = 0; k < nstarts; k++)
+        if (g->tile[starts[k]] != NONE && b->kind[starts[k]] != K_CAMP) todo[n++] = starts[k];
+    while (n) {
+        int cell = todo[--n];
+        if (seen[cell]) continue;
+        seen[cell] = 1;
+        for (int d = 0; d < 4; d++) {
+            int nb = b->step[cell][d];
+            if (nb >= 0 && nb < b->cells && b->kind[nb] != K_CAMP && g->tile[nb] != NONE && !seen[nb])
+                todo[n++] = (int16_t)nb;
+        }
+    }
+}
+
+/* rules.nobody_can_win, with the deck out (so the tiles, and the linked fields, are final). */
+static int nobody_can_win(Game *g) {
+    const Board *b = g->b;
+    int blue = b->blue, tv = b->tent_value;
+    if (!g->areas_known) {
+        int16_t starts[MAXC];
+        int n = 0;
+        uint8_t camp_side[MAXC];
+        for (int k = 0; k < b->npath; k++)
+            if (b->path[k] % b->width == b->path_columns) starts[n++] = b->path[k];
+        linked(g, starts, n, camp_side);
+        g->camp_linked = camp_side[b->entry[0]] || camp_side[b->entry[1]];
+        for (int s = 0; s < SEATS; s++) linked(g, &b->entry[s], 1, g->area[s]);
+        g->areas_known = 1;
+    }
+    if (g->camp_linked) return 0;
+    for (int s = 0; s < SEATS; s++) {
+        int values[NCOL], paths = 0;
+        refuge_values(g, s, values);
+        for (int cell = 0; cell < b->cells; cell++) {
+            if (!g->area[s][cell]) continue;
+            paths |= b->kind[cell] == K_PATH;
+            if (g->colour[cell] >= 0) {
+                values[g->colour[cell]] += g->figs[cell] + tv * g->tents[cell];
+                values[blue] += g->bearer[cell];
+            }
+        }
+        if (paths) {
+            int o = 1 - s;
+            values[blue] += g->rfigs[o][blue];
+            for (int cell = 0; cell < b->cells; cell++) {
+                if (!g->area[o][cell]) continue;
+                if (g->colour[cell] == blue) values[blue] += g->figs[cell];
+                values[blue] += g->bearer[cell];
+            }
+        }
+        if (goal_met(b, values)) return 0;
+    }
+    return 1;
+}
+
+/* --- a whole game, or the rest of one from any point of a turn */
+
+/* The phases of a turn, numbered as rules.py numbers them (P_REROLL .. P_ROLL), and the
+ * start of a turn before its throw. */
+enum { P_REROLL, P_INFLUX_COLOUR, P_INFLUX, P_NUMBER, P_ROAD, P_ROAD_TILE, P_SPEND, P_SWAP,
+       P_PLACE, P_ROLL, P_START };
+
+/* Where a turn resumes (a position of the readable rules): its phase and what that phase
+ * keeps (the dice still to throw, the influx colours still to place, the road tiles still
+ * due and the tile in hand, the swaps still due). */
+typedef struct {
+    int phase;
+    int rolling[NCOL], nrolling, thrown;
+    int pending[NCOL], npending;
+    int road_left, road_last, drawn;
+    int swaps_left[SEATS];
+} Resume;
+
+/* The turn of `g->seat` from `r` (the start of the turn when r->phase is P_START) up to
+ * its end; 1 if it won the game (then the turn is counted). */
+static int play_turn(Game *g, const Resume *r) {
+    switch (r->phase) {
+    case P_START:
+        if (g->seat == 0) start_round(g);
+        g->may_stop = 0;
+        g->points = 0;
+        roll(g);
+        influxes(g);
+        break;
+    case P_ROLL: /* the rest of a throw, one die at a time as `turn.roll` throws them */
+        for (int k = 0; k < r->nrolling; k++) g->dice[r->rolling[k]] = 1 + below(&g->tw, 6);
+        g->throws += r->nrolling;
+        if (has_triple(g->dice, r->thrown)) rerolls(g);
+        influxes(g);
+        break;
+    case P_REROLL:
+        rerolls(g);
+        influxes(g);
+        break;
+    case P_INFLUX_COLOUR: /* nothing has changed since the influx began */
+        influxes(g);
+        break;
+    case P_INFLUX:
+        place_influxes(g, r->pending, r->npending);
+        break;
+    }
+    switch (r->phase) {
+    case P_START: case P_ROLL: case P_REROLL: case P_INFLUX_COLOUR: case P_INFLUX:
+    case P_NUMBER: {
+        choose_number(g);
+        int bonus = road_bonus(g);
+        if (bonus && road(g, bonus)) return 1;
+        break;
+    }
+    case P_ROAD: /* nothing has changed since the number was chosen */
+        if (road(g, road_bonus(g))) return 1;
+        break;
+    case P_ROAD_TILE:
+        if (r->drawn != NONE) road_tiles(g, r->road_left, r->road_last, r->drawn);
+        break;
+    case P_PLACE:
+        place(g, r->drawn);
+        break;
+    case P_SWAP: {
+        int left[SEATS] = {r->swaps_left[0], r->swaps_left[1]};
+        swaps(g, left);
+        break;
+    }
+    }
+    for (;;) {
+        spend_actions(g);
+        if (!g->nacts) return 0;
+        if (g->greedy)
+            for (int i = 0; i < g->nacts; i++) g->score[i] = rate_spend(g, g->seat, &g->acts[i]);
+        if (spend(g, &g->acts[choose(g, g->nacts)])) return 1;
+        if (g->points <= 0) return 0;
+    }
+}
+
+/* Turns from `r` until the game ends or `stop` turns have been played; a cut-off leaves
+ * the next turn begun as `turn.start_turn` begins it (its dice to be thrown). */
+static void play_on(Game *g, int max_rounds, Resume *r, long stop) {
+    for (;;) {
+        if (play_turn(g, r)) return;
+        r->phase = P_START;
+        g->turns++;
+        g->points = 0;
+        record_leader(g);
+        int last = g->seat == SEATS - 1;
+        if (last) end_round(g);
+        if (!g->ndeck && nobody_can_win(g)) {
+            g->ended = END_DECK;
+            return;
+        }
+        if (last && g->round >= max_rounds) {
+            g->ended = END_TIMEOUT;
+            return;
+        }
+        g->seat = (g->seat + 1) % SEATS;
+        if (g->turns >= stop) {
+            if (g->seat == 0) start_round(g);
+            g->may_stop = 0;
+            g->points = 0;
+            return;
+        }
+    }
+}
+
+static void play_game(Game *g, int max_rounds) {
+    for (int i = g->ndeck - 1; i > 0; i--) { /* rules.setup: Fisher-Yates with `below` */
+        int j = below(&g->tw, i + 1);
+        int8_t t = g->deck[i];
+        g->deck[i] = g->deck[j];
+        g->deck[j] = t;
+    }
+    Resume r = {.phase = P_START};
+    play_on(g, max_rounds, &r, LONG_MAX);
+}
+
+static void new_game(Game *g, const Board *b) {
+    g->b = b;
+    for (int i = 0; i < b->cells; i++) {
+        g->tile[i] = b->kind[i] == K_REFUGE || b->kind[i] == K_CAMP ? SAFE : NONE;
+        g->colour[i] = -1;
+    }
+    for (int c = 0; c < NCOL; c++) {
+        g->camp_figs[c] = b->figures[c];
+        g->camp_tents[c] = b->tents[c];
+    }
+    g->ndeck = b->deck_safe + b->deck_thirst;
+    for (int i = 0; i < g->ndeck; i++) g->deck[i] = i < b->deck_safe ? SAFE : THIRST;
+    g->cards = b->cards;
+    g->dist_at = -1;
+}
+
+/* The finished game as play() returns it (see below); NULL with an exception set. */
+static PyObject *game_result(const Game *g) {
+    int nwin = (g->winners & 1) + (g->winners >> 1 & 1);
+    PyObject *winners = PyTuple_New(nwin), *leaders = PyTuple_New(g->nleaders);
+    PyObject *tw = twister_words(&g->tw);
+    if (!winners || !leaders || !tw) {
+        Py_XDECREF(winners);
+        Py_XDECREF(leaders);
+        Py_XDECREF(tw);
+        return NULL;
+    }
+    int k = 0;
+    for (int s = 0; s < SEATS; s++)
+        if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
+    for (int t = 0; t < g->nleaders; t++)
+        PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
+    return Py_BuildValue("iisNN(ii)(lllll)N", g->round, g->turns, END_NAMES[g->ended], winners,
+                         leaders, progress(g, 0), progress(g, 1), g->deaths,
+                         (long)g->tiles_placed, g->water_missions, g->decisions, g->legal_moves,
+                         tw);
+}
+
+/* play(board, max_rounds, twister, greedy=False) -> (rounds, turns, ended, winners, leaders, scores,
+ *   (deaths, tiles_placed, water_missions, decisions, legal_moves), twister) */
+static PyObject *play(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *words;
+    int max_rounds, greedy = 0;
+    if (!PyArg_ParseTuple(args, "OiO|p", &capsule, &max_rounds, &words, &greedy)) return NULL;
+    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    if (max_rounds < 1 || max_rounds > 10000000) {
+        PyErr_SetString(PyExc_ValueError, "the round limit must be from 1 to 10,000,000");
+        return NULL;
+    }
+    Game *g = game_new(b, b->deck_safe + b->deck_thirst);
+    if (!g) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    g->most_leaders = 2 * max_rounds + 1;
+    g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
+    if (!g->leaders) {
+        PyErr_NoMemory();
+    } else if (read_twister(words, &g->tw) == 0) {
+        g->greedy = greedy;
+        Py_BEGIN_ALLOW_THREADS /* the game touches no Python object: other threads run */
+        new_game(g, b);
+        play_game(g, max_rounds);
+        Py_END_ALLOW_THREADS
+        result = game_result(g);
+    }
+    game_free(g);
+    return result;
+}
+
+/* --- random play from a position of the readable rules (State.playout) */
+
+
+/* An int attribute of the state, in [lo, hi]. */
+static int get_long(PyObject *state, const char *name, long lo, long hi, long *out) {
+    PyObject *v = PyObject_GetAttrString(state, name);
+    if (!v) return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    if (x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "the state's %s is out of the kernel's range", name);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int get_int(PyObject *state, const char *name, long lo, long hi, int *out) {
+    long x;
+    if (get_long(state, name, lo, hi, &x) < 0) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+/* A list of ints (at most `most`, each in [lo, hi]) into out; its length, or -1. */
+static int read_list(PyObject *list, int *out, int most, long lo, long hi) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) > most) {
+        PyErr_SetString(PyExc_ValueError, "a state list is not a list of the kernel's size");
+        return -1;
+    }
+    int n = (int)PyList_GET_SIZE(list);
+    for (int i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (x < lo || x > hi) {
+            PyErr_SetString(PyExc_ValueError, "a state number is out of the kernel's range");
+            return -1;
+        }
+        out[i] = (int)x;
+    }
+    return n;
+}
+
+/* A list attribute of exactly n ints into out. */
+static int get_ints(PyObject *state, const char *name, int *out, int n, long lo, long hi) {
+    PyObject *v = PyObject_GetAttrString(state, name);
+    if (!v) return -1;
+    int got = read_list(v, out, n, lo, hi);
+    Py_DECREF(v);
+    if (got >= 0 && got != n) {
+        PyErr_Format(PyExc_ValueError, "the state's %s has the wrong length", name);
+        return -1;
+    }
+    return got < 0 ? -1 : 0;
+}
+
+static int set_long(PyObject *state, const char *name, long x) {
+    PyObject *v = PyLong_FromLong(x);
+    if (!v) return -1;
+    int rc = PyObject_SetAttrString(state, name, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+/* Overwrite the n items of a list attribute (booleans when `bools`). */
+static int put_ints(PyObject *state, const char *name, const int *in, int n, int bools) {
+    PyObject *list = PyObject_GetAttrString(state, name);
+    if (!list) return -1;
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        PyObject *x = bools ? PyBool_FromLong(in[i]) : PyLong_FromLong(in[i]);
+        rc = x ? PyList_SetItem(list, i, x) : -1;
+    }
+    Py_DECREF(list);
+    return rc;
+}
+
+/* A new list attribute of n ints. */
+static int set_list(PyObject *state, const char *name, const int *in, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return -1;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(in[i]);
+        if (!x) {
+            Py_DECREF(list);
+            return -1;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    int rc = PyObject_SetAttrString(state, name, list);
+    Py_DECREF(list);
+    return rc;
+}
+
+/* shuffle(list, seed): a Fisher-Yates shuffle of a list in place, drawing from a Mersenne
+ * Twister seeded with `seed` as random.Random(seed) is (State.resample's hidden order). */
+static PyObject *shuffle(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *list;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "O!K", &PyList_Type, &list, &seed)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "the list is too long to shuffle");
+        return NULL;
+    }
+    Twister tw;
+    twister_seed64(&tw, seed);
+    PyObject **items = ((PyListObject *)list)->ob_item;
+    for (Py_ssize_t i = n - 1; i > 0; i--) {
+        int j = below(&tw, (int)i + 1);
+        PyObject *t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+    Py_RETURN_NONE;
+}
+
+/* Read the position of a readable-rules State (state.py) into g and r. */
+static int read_state(Game *g, Resume *r, PyObject *state, int *max_rounds) {
+    const Board *b = g->b;
+    int n = b->cells, tmp[MAXC], rows[SEATS][NCOL];
+    long big = 1000000000L;
+    PyObject *v;
+    if (get_ints(state, "tile", tmp, n, NONE, GUARDED) < 0) return -1;
+    for (int i = 0; i < n; i++) g->tile[i] = (int8_t)tmp[i];
+    if (get_ints(state, "deadline", g->deadline, n, 0, big) < 0 ||
+        get_ints(state, "colour", g->colour, n, -1, NCOL - 1) < 0 ||
+        get_ints(state, "figs", g->figs, n, 0, big) < 0 ||
+        get_ints(state, "tents", g->tents, n, 0, big) < 0 ||
+        get_ints(state, "bearer", g->bearer, n, 0, 1) < 0 ||
+        get_ints(state, "camp_figs", g->camp_figs, NCOL, 0, big) < 0 ||
+        get_ints(state, "camp_tents", g->camp_tents, NCOL, 0, big) < 0 ||
+        get_ints(state, "arrived", g->arrived, SEATS, 0, big) < 0 ||
+        get_ints(state, "dice", g->dice, NCOL, 0, 6) < 0 ||
+        get_ints(state, "usable", g->usable, NCOL, 0, 1) < 0)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? "refuge_tents" : "refuge_figs";
+        int(*out)[NCOL] = k ? g->rtents : g->rfigs;
+        if (!(v = PyObject_GetAttrString(state, name))) return -1;
+        int ok = PyList_Check(v) && PyList_GET_SIZE(v) == SEATS;
+        for (int s = 0; ok && s < SEATS; s++)
+            ok = read_list(PyList_GET_ITEM(v, s), rows[s], NCOL, 0, big) == NCOL;
+        Py_DECREF(v);
+        if (!ok) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a refuge row has six colours");
+            return -1;
+        }
+        memcpy(out, rows, sizeof rows);
+    }
+    if (!(v = PyObject_GetAttrString(state, "deck"))) return -1;
+    int total = b->deck_safe + b->deck_thirst, *deck = PyMem_Malloc((size_t)(total + 1) * sizeof(int));
+    g->ndeck = deck ? read_list(v, deck, total, SAFE, THIRST) : -1;
+    Py_DECREF(v);
+    if (!deck) PyErr_NoMemory();
+    for (int i = 0; i < g->ndeck; i++) g->deck[i] = (int8_t)deck[i];
+    PyMem_Free(deck);
+    if (g->ndeck < 0) return -1;
+    if (get_int(state, "cards", 0, big, &g->cards) < 0 ||
+        get_int(state, "seat", 0, SEATS - 1, &g->seat) < 0 ||
+        get_int(state, "round", 0, big, &g->round) < 0 ||
+        get_int(state, "turns", 0, big, &g->turns) < 0 ||
+        get_int(state, "points", -big, big, &g->points) < 0 ||
+        get_int(state, "may_stop", 0, 1, &g->may_stop) < 0 ||
+        get_int(state, "tiles_placed", 0, big, &g->tiles_placed) < 0 ||
+        get_long(state, "deaths", 0, LONG_MAX, &g->deaths) < 0 ||
+        get_long(state, "water_missions", 0, LONG_MAX, &g->water_missions) < 0 ||
+        get_long(state, "decisions", 0, LONG_MAX, &g->decisions) < 0 ||
+        get_long(state, "legal_moves", 0, LONG_MAX, &g->legal_moves) < 0 ||
+        get_int(state, "max_rounds", 1, 10000000, max_rounds) < 0 ||
+        get_int(state, "phase", P_REROLL, P_ROLL, &r->phase) < 0 ||
+        get_int(state, "thrown", 0, (1 << NCOL) - 1, &r->thrown) < 0 ||
+        get_int(state, "road_left", -big, big, &r->road_left) < 0 ||
+        get_int(state, "road_last", -1, n - 1, &r->road_last) < 0 ||
+        get_int(state, "drawn", NONE, THIRST, &r->drawn) < 0)
+        return -1;
+    if (!(v = PyObject_GetAttrString(state, "rolling"))) return -1;
+    r->nrolling = read_list(v, r->rolling, NCOL, 0, NCOL - 1);
+    Py_DECREF(v);
+    if (!(v = PyObject_GetAttrString(state, "pending"))) return -1;
+    r->npending = r->nrolling < 0 ? -1 : read_list(v, r->pending, NCOL, 0, NCOL - 1);
+    Py_DECREF(v);
+    if (r->npending < 0) return -1;
+    if (!(v = PyObject_GetAttrString(state, "swaps"))) return -1;
+    int ok = PyList_Check(v) && PyList_GET_SIZE(v) <= SEATS;
+    r->swaps_left[0] = r->swaps_left[1] = 0;
+    for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(v); k++) {
+        int pair[2];
+        ok = read_list(PyList_GET_ITEM(v, k), pair, 2, 0, big) == 2 && pair[0] < SEATS;
+        if (ok) r->swaps_left[pair[0]] = pair[1];
+    }
+    Py_DECREF(v);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a swap is (seat, figures)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Write the position back into the State; the leaders of the turns played are appended. */
+static int write_state(const Game *g, PyObject *state, int phase) {
+    const Board *b = g->b;
+    int n = b->cells, tmp[MAXC], all[NCOL];
+    for (int i = 0; i < n; i++) tmp[i] = g->tile[i];
+    if (put_ints(state, "tile", tmp, n, 0) < 0 || put_ints(state, "deadline", g->deadline, n, 0) < 0 ||
+        put_ints(state, "colour", g->colour, n, 0) < 0 || put_ints(state, "figs", g->figs, n, 0) < 0 ||
+        put_ints(state, "tents", g->tents, n, 0) < 0 || put_ints(state, "bearer", g->bearer, n, 0) < 0 ||
+        put_ints(state, "camp_figs", g->camp_figs, NCOL, 0) < 0 ||
+        put_ints(state, "camp_tents", g->camp_tents, NCOL, 0) < 0 ||
+        put_ints(state, "arrived", g->arrived, SEATS, 0) < 0 ||
+        put_ints(state, "dice", g->dice, NCOL, 0) < 0 ||
+        put_ints(state, "usable", g->usable, NCOL, 1) < 0)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        PyObject *v = PyObject_GetAttrString(state, k ? "refuge_tents" : "refuge_figs");
+        if (!v) return -1;
+        int rc = 0;
+        for (int s = 0; s < SEATS && !rc; s++) {
+            PyObject *row = PyList_GET_ITEM(v, s);
+            for (int c = 0; c < NCOL && !rc; c++) {
+                PyObject *x = PyLong_FromLong(k ? g->rtents[s][c] : g->rfigs[s][c]);
+                rc = x ? PyList_SetItem(row, c, x) : -1;
+            }
+        }
+        Py_DECREF(v);
+        if (rc) return -1;
+    }
+    int *deck = PyMem_Malloc((size_t)(g->ndeck + 1) * sizeof(int));
+    if (!deck) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < g->ndeck; i++) deck[i] = g->deck[i];
+    int rc = set_list(state, "deck", deck, g->ndeck);
+    PyMem_Free(deck);
+    if (rc < 0) return -1;
+    PyObject *leaders = PyObject_GetAttrString(state, "leaders");
+    if (!leaders) return -1;
+    for (int t = 0; t < g->nleaders && !rc; t++) {
+        PyObject *x = PyLong_FromLong(g->leaders[t]);
+        rc = x ? PyList_Append(leaders, x) : -1;
+        Py_XDECREF(x);
+    }
+    Py_DECREF(leaders);
+    for (int i = 0; i < NCOL; i++) all[i] = i;
+    PyObject *none = PyList_New(0);
+    if (rc < 0 || !none || PyObject_SetAttrString(state, "swaps", none) < 0 ||
+        set_list(state, "pending", all, 0) < 0 ||
+        set_list(state, "rolling", all, phase == P_ROLL ? NCOL : 0) < 0 ||
+        set_long(state, "thrown", phase == P_ROLL ? (1 << NCOL) - 1 : 0) < 0 ||
+        set_long(state, "phase", phase) < 0 || set_long(state, "cards", g->cards) < 0 ||
+        set_long(state, "seat", g->seat) < 0 || set_long(state, "round", g->round) < 0 ||
+        set_long(state, "turns", g->turns) < 0 || set_long(state, "points", g->points) < 0 ||
+        PyObject_SetAttrString(state, "may_stop", g->may_stop ? Py_True : Py_False) < 0 ||
+        set_long(state, "road_left", 0) < 0 || set_long(state, "road_last", -1) < 0 ||
+        set_long(state, "drawn", NONE) < 0 || set_long(state, "tiles_placed", g->tiles_placed) < 0 ||
+        set_long(state, "deaths", g->deaths) < 0 ||
+        set_long(state, "water_missions", g->water_missions) < 0 ||
+        set_long(state, "decisions", g->decisions) < 0 ||
+        set_long(state, "legal_moves", g->legal_moves) < 0) {
+        Py_XDECREF(none);
+        return -1;
+    }
+    Py_DECREF(none);
+    return 0;
+}
+
+/* playout(board, state, seed, stop) -> (ended, winners, steps): random play from the
+ * State's position (its attributes, state.py) until the game ends or `stop` turns are
+ * played, drawing from a Mersenne Twister seeded with `seed` as random.Random(seed) is;
+ * the position is written back into the State, except what the caller sets: `ended`
+ * (an end name, "" while the game goes on), `winners` (a tuple of seats) and the steps
+ * (decisions and dice thrown) to add to `steps`. */
+static PyObject *playout(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *state;
+    unsigned long long seed;
+    long stop;
+    if (!PyArg_ParseTuple(args, "OOKl", &capsule, &state, &seed, &stop)) return NULL;
+    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!b) return NULL;
+    Game *g = game_new(b, b->deck_safe + b->deck_thirst);
+    if (!g) return PyErr_NoMemory();
+    g->greedy = 1; /* bots.PlayoutBot */
+    g->epsilon = b->playout_random;
+    Resume r;
+    int max_rounds = 0;
+    PyObject *result = NULL;
+    if (read_state(g, &r, state, &max_rounds) == 0) {
+        long decisions = g->decisions;
+        g->most_leaders = 2 * max_rounds + 3;
+        g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
+        if (!g->leaders) {
+            PyErr_NoMemory();
+        } else {
+            if (g->turns < stop && g->turns < 2 * max_rounds + 1) {
+                twister_seed64(&g->tw, seed);
+                Py_BEGIN_ALLOW_THREADS
+                play_on(g, max_rounds, &r, stop);
+                Py_END_ALLOW_THREADS
+                if (write_state(g, state, g->ended ? P_SPEND : P_ROLL) == 0) {
+                    PyObject *winners = PyTuple_New((g->winners & 1) + (g->winners >> 1 & 1));
+                    for (int s = 0, k = 0; winners && s < SEATS; s++)
+                        if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
+                    if (winners)
+                        result = Py_BuildValue("sNl", END_NAMES[g->ended], winners,
+                                               g->decisions - decisions + g->throws);
+                }
+            } else {
+                result = Py_BuildValue("s()l", "", 0L);
+            }
+        }
+    }
+    game_free(g);
+    return result;
+}
+
+#include "_tree.h"
+
+static PyMethodDef methods[] = {
+    {"board", make_board, METH_VARARGS,
+     "board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells, "
+     "camp_cells, refuge_entries): the board for play()."},
+    {"play", play, METH_VARARGS, "play(board, max_rounds, twister, greedy=False): one whole game, random or greedy."},
+    {"shuffle", shuffle, METH_VARARGS, "shuffle(list, seed): the list's items in a random order, in place."},
+    {"playout", playout, METH_VARARGS,
+     "playout(board, state, seed, stop): bots.PlayoutBot's play from a State's position, "
+     "written back."},
+    {"tree_search", tree_search, METH_VARARGS,
+     "tree_search(board, state, words, budget, horizon, exploration, cooperative, scoring): "
+     "pnp.play.mcts's search from a State's decision (_tree.h)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernel", "Desert Home's compiled game kernel (see _kernel.c).", -1,
+    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }

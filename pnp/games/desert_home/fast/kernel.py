@@ -1,0 +1,123 @@
+"""Desert Home's compiled kernel (`_kernel.c`) and its board, for the engine (whole games),
+and the speed-ups it attaches to the readable `State` through `pnp.play.fastpath` (the
+search's shuffle, playout and tree search). `_kernel` is None when pnp was built without a
+C compiler."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pnp.games.desert_home import rules
+from pnp.games.desert_home.rules.model import PlayModel
+from pnp.games.desert_home.rules.state import State
+from pnp.play import fastpath
+from pnp.play.memo import PerModel
+
+try:
+    from pnp.games.desert_home.fast import _kernel  # type: ignore[attr-defined]
+except ImportError:  # built without a C compiler: the readable rules play every game
+    _kernel = None
+
+
+def kernel_board_args(model: PlayModel) -> tuple:
+    """What `_kernel.board` takes: the board, the supply, the rules' constants, the greedy
+    bot's and the value's (its powers of `value.NEAR` as a table, so that both sides weigh
+    with the very same numbers)."""
+    from pnp.games.desert_home.rules.bots import (  # bots import the state
+        KEEP_POINTS,
+        PLAYOUT_RANDOM,
+        REFUGE_SIZE,
+    )
+    from pnp.games.desert_home.rules.value import NEAR, SCALE, UNPLACED_STEP
+
+    m = model
+    return (
+        (
+            *(m.cells, m.width, m.rows, m.path_columns, m.blue, m.goal, m.tent_value),
+            *(m.deck_safe, m.deck_thirst, m.protection_cards, m.figures, m.tents),
+        ),
+        (
+            *(rules.THIRST_GRACE, rules.SMALL_ROAD, rules.BIG_ROAD, rules.PROTECT_COST),
+            *(rules.INFLUX_PUSH, rules.ROAD_TILES_CHAIN, rules.REFUGE_ENDS_DUTY),
+            m.road_optional,
+            m.whole_groups,
+        ),
+        (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM),
+        (SCALE, [NEAR**d for d in range(UNPLACED_STEP * m.cells + 2)]),
+        [[rules.action_points(n, k) for k in range(1, 7)] for n in range(1, 7)],
+        *(m.kind, m.step, m.reach, m.path_next, m.path_cells, m.camp_cells, m.refuge_entries),
+    )
+
+
+def _build_kernel_board(model: PlayModel) -> object:
+    assert _kernel is not None
+    return _kernel.board(*kernel_board_args(model))
+
+
+kernel_board: PerModel[PlayModel, object] = PerModel(_build_kernel_board)
+"""The kernel's board for a play model, built once per model and process."""
+
+
+def resample(state: State, rng: random.Random) -> bool:
+    """`State.resample` in the kernel: the same shuffle of the same draws."""
+    assert _kernel is not None
+    state.deck.sort()
+    _kernel.shuffle(state.deck, rng.getrandbits(64))
+    return True
+
+
+def playout(state: State, rng: random.Random, stop: int) -> bool:
+    """`State.playout` in the kernel: the same game from `random.Random(n)`, n one draw of
+    `rng` (tests/test_dh_playout.py)."""
+    assert _kernel is not None
+    seed = rng.getrandbits(64)
+    if state.ended is not None or state.turns >= stop:
+        return True
+    end, winners, steps = _kernel.playout(kernel_board(state.model), state, seed, stop)
+    if end:
+        state.ended, state.winners = rules.End(end), winners
+    state.steps += steps
+    state.legal = None
+    state.memo.clear()
+    return True
+
+
+def tree_search(
+    state: State,
+    rng: random.Random,
+    budget: int,
+    playout_turns: int,
+    exploration: float,
+    cooperative: bool,
+) -> dict[Any, int] | None:
+    """`pnp.play.mcts.MctsBot.search` from this decision, compiled (`_tree.h`): the same visits,
+    and `rng` left where the readable search leaves it; None (`rng` untouched) where the
+    position is no decision."""
+    assert _kernel is not None
+    if state.ended is not None or state.phase == rules.P_ROLL:
+        return None
+    board = kernel_board(state.model)
+    kind = type(state)  # the cut-off's score, as `pnp.play.mcts` asks the state for it
+    scoring = 2 if hasattr(kind, "win_chances") else 1 if hasattr(kind, "standing") else 0
+
+    def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
+        assert _kernel is not None
+        found: tuple[list[tuple[int, int]], tuple[int, ...]] = _kernel.tree_search(
+            board, state, words, budget, playout_turns, exploration, cooperative, scoring
+        )
+        return found
+
+    return fastpath.compiled_visits(rng, state.legal_actions(), run)
+
+
+KERNEL = fastpath.attach(
+    State,
+    fastpath.Implementation(
+        "kernel",
+        _kernel is not None,
+        playout=playout,
+        tree_search=tree_search,
+        resample=resample,
+    ),
+)

@@ -1,0 +1,1031 @@
+/* Home in One Piece's compiled kernel: whole games for the simulation runner.
+ *
+ * The readable rules (rules.py, model.py, blobs.py, state.py's random player, bots.py's
+ * greedy planner) spelled out in C, drawing from the caller's Mersenne Twister as
+ * `random.Random` does, so a seed plays the same game here as there. "The same" is
+ * bit for bit: every float is computed by the same operations in the same order as the
+ * Python source, and where Python calls the C library (`x ** 2` is libm's pow, math.sin,
+ * math.cos, math.sqrt) this calls the same functions, through pointers so that the
+ * compiler cannot fold or fuse them. math.hypot is Python's own; `hypot2` below gives its
+ * correctly rounded value when that is certain and asks Python otherwise. Build without
+ * floating-point contraction (-ffp-contract=off) and never with fast-math.
+ * tests/test_hiop_kernel.py checks it game by game and position by position against the
+ * readable rules. Portable C99 plus the CPython API. `playout` plays the random player
+ * from a given position (a tree search's rollout, `compiled.playout`) on a generator
+ * seeded as `random.Random(n)` from one number.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../play/_twister.h"
+#include "../../../play/_seed.h"
+
+#define MAXB 16          /* blobs per player (params: at most 16) */
+#define MAXD 3           /* dice (params: at most 3) */
+#define MAXF 6           /* faces a die */
+#define NDISC (2 * MAXB) /* every blob on the board */
+#define MAXG 1024        /* groups of one size: C(16, 3) = 560 */
+#define MAXCAND (1 + (NDISC + MAXD) * 9 + (NDISC + MAXD) * (NDISC + MAXD) + 4)
+#define NWEIGHTS 7       /* outlook.FEATURES */
+
+/* The C library's functions as Python calls them; read through volatile pointers so the
+ * compiler cannot fold pow(x, 2.0) into x * x or fuse sin and cos into sincos. */
+static double (*const volatile lib_pow)(double, double) = pow;
+static double (*const volatile lib_sin)(double) = sin;
+static double (*const volatile lib_cos)(double) = cos;
+static double (*const volatile lib_sqrt)(double) = sqrt;
+static double (*const volatile lib_exp)(double) = exp;
+
+/* x ** 2 as Python computes it for a float: pow(|x|, 2.0) from the C library. */
+static double sq(double x) { return x == 0.0 ? 0.0 : lib_pow(fabs(x), 2.0); }
+
+/* Shortcuts that change no result. A square or a sum of squares worked out with plain
+ * products lies within a few ulps of the same worked out with `sq` (libm's pow) or of
+ * the square of `hypot2`, so where the products put it far (a relative 1e-9) from the
+ * number it is compared with, the comparison is already decided and the slow functions
+ * need not run; near it, they still decide. Non-negative arguments. */
+static int surely_above(double a, double b) { return a > b * (1.0 + 1e-9) + 1e-300; }
+static int surely_below(double a, double b) { return a * (1.0 + 1e-9) + 1e-300 < b; }
+
+/* --- math.hypot ------------------------------------------------------------------------ */
+
+/* a * b = p + e exactly (Dekker's product with Veltkamp's split). */
+static void two_prod(double a, double b, double *p, double *e) {
+    const double split = 134217729.0; /* 2^27 + 1 */
+    double ca = split * a, cb = split * b;
+    double ah = ca - (ca - a), al = a - ah;
+    double bh = cb - (cb - b), bl = b - bh;
+    *p = a * b;
+    *e = ((ah * bh - *p) + ah * bl + al * bh) + al * bl;
+}
+
+/* nextafter(h, +inf) (`way` 1) or nextafter(h, 0) (`way` -1) for a positive finite h: the
+ * neighbouring double, by its bits (a library call here was a tenth of a search's time). */
+static double beside(double h, int way) {
+    uint64_t bits;
+    memcpy(&bits, &h, sizeof bits);
+    bits = way > 0 ? bits + 1 : bits - 1;
+    memcpy(&h, &bits, sizeof h);
+    return h;
+}
+
+/* Python's math.hypot(x, y); NaN with the Python error set if the call failed (the game
+ * then reports it). */
+static double python_hypot(PyObject *math_hypot, double x, double y) {
+    PyObject *args[2] = {PyFloat_FromDouble(x), PyFloat_FromDouble(y)};
+    double h = NAN;
+    if (args[0] && args[1]) {
+        PyObject *r = PyObject_Vectorcall(math_hypot, args, 2, NULL);
+        if (r) {
+            h = PyFloat_AsDouble(r);
+            Py_DECREF(r);
+        }
+    }
+    Py_XDECREF(args[0]);
+    Py_XDECREF(args[1]);
+    return h;
+}
+
+/* math.hypot(x, y). Python's result is within a tiny fraction of an ulp of the exact
+ * root before its last rounding, so it is the correctly rounded root whenever the exact
+ * root lies clearly away from a rounding midpoint. That is decided here with exact
+ * products: h = sqrt(x^2 + y^2) rounded, and the residual x^2 + y^2 - h^2 says how far,
+ * in ulps of h, the exact root lies from h. Near a midpoint, or at extreme magnitudes,
+ * Python is asked. */
+static double hypot2(PyObject *math_hypot, double x, double y) {
+    double ax = fabs(x), ay = fabs(y);
+    if (ax < ay) { double t = ax; ax = ay; ay = t; }
+    if (ay == 0.0) return ax;
+    if (!(ax < 1e150 && ay > 1e-140)) return python_hypot(math_hypot, x, y);
+    double p1, e1, p2, e2, h, q, qe;
+    two_prod(ax, ax, &p1, &e1);
+    two_prod(ay, ay, &p2, &e2);
+    double s = p1 + p2;                 /* two-sum of the big parts */
+    double bv = s - p1;
+    double se = (p1 - (s - bv)) + (p2 - bv);
+    double lo = se + (e1 + e2);         /* the rest, far below an ulp of s */
+    h = sqrt(s + lo);
+    two_prod(h, h, &q, &qe);
+    double resid = ((s - q) - qe) + lo; /* x^2 + y^2 - h^2, to a relative 2^-100 or so */
+    /* the ulp on the exact root's side (below a power of two it is half the one above) */
+    double ulp = resid >= 0 ? beside(h, 1) - h : h - beside(h, -1);
+    double off = resid / (2.0 * h) / ulp; /* exact root - h, in those ulps */
+    if (fabs(off) < 0.4999) return h;
+    return python_hypot(math_hypot, x, y);
+}
+
+/* Python's sum() of floats: plain left-to-right addition up to 3.11, Neumaier's
+ * compensated sum from 3.12. */
+static double py_sum(const double *v, int n) {
+#if PY_VERSION_HEX >= 0x030C0000
+    double f = 0.0 + v[0], c = 0.0; /* sum() starts from the int 0 */
+    for (int i = 1; i < n; i++) {
+        double x = v[i], t = f + x;
+        if (fabs(f) >= fabs(x)) c += (f - t) + x;
+        else c += (x - t) + f;
+        f = t;
+    }
+    if (c != 0.0 && isfinite(c)) f += c;
+    return f;
+#else
+    double f = 0.0 + v[0]; /* sum() starts from the int 0 */
+    for (int i = 1; i < n; i++) f += v[i];
+    return f;
+#endif
+}
+
+/* --- the twister as random.Random draws ------------------------------------------------ */
+
+static double rand01(Twister *t) {
+    uint32_t a = genrand(t) >> 5, b = genrand(t) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* randrange(n): getrandbits(n.bit_length()) until below n. */
+static int randbelow(Twister *t, int n) {
+    int k = 0;
+    while (n >> k) k++;
+    uint32_t r;
+    do r = genrand(t) >> (32 - k);
+    while (r >= (uint32_t)n);
+    return (int)r;
+}
+
+static double uniform(Twister *t, double a, double b) { return a + (b - a) * rand01(t); }
+
+/* --- the model and the position -------------------------------------------------------- */
+
+typedef struct {
+    double width, height, home[4], reach, radii[MAXB + 1];
+    int blobs;
+    double rally[2][2], starts[2][MAXB][2];
+    int ndice, nfaces[MAXD], faces[MAXD][MAXF];
+    int nfan, nstrides, nring;
+    double fan[16][2], strides[4], ring[16][2];
+    double apart, apart_slack, eps, two_pi;
+    int nweights, most_pairs;             /* outlook.WEIGHTS, outlook.MOST_PAIRS */
+    double weights[NWEIGHTS], tempo;      /* outlook.WEIGHTS, outlook.TEMPO */
+    PyObject *hypot; /* Python's math.hypot (a reference the model holds) */
+} Model;
+
+typedef struct { int size; unsigned char idx[MAXD]; } Group;
+
+typedef struct { double x, y; int units; double r, ax, ay; } Blob;
+typedef struct { double x, y, r; } Disc;
+
+enum { C_ROLLS, C_R0, C_R1, C_R2, C_R3, C_STALLED, C_IDLE, C_TOUCHES, C_JOINS, C_BLOCKED, NC };
+
+typedef struct {
+    const Model *m;
+    Blob b[2][MAXB];
+    int n[2];
+    int seat, turns, budget, turn_over, ntouched;
+    unsigned char touched[MAXB]; /* of the seat's own blobs, by place */
+    int ended;                   /* 0 playing, 1 home, 2 timeout */
+    int winner, max_turns;
+    int *leaders;
+    long counters[NC];
+    const char *err;
+    double cand[MAXCAND][2]; /* scratch: nearest_clear's candidates */
+    Group opts[MAXG * MAXD], buf[MAXG]; /* scratch: groups */
+} Game;
+
+static double reach_of(const Model *m, double r_from, double r_to) { return m->reach * (r_from + r_to); }
+
+static void clamp(const Model *m, double x, double y, double r, double *ox, double *oy) {
+    double a = (r > x) ? r : x, lim = m->width - r;
+    *ox = (lim < a) ? lim : a;
+    double b = (r > y) ? r : y;
+    lim = m->height - r;
+    *oy = (lim < b) ? lim : b;
+}
+
+static int clear(const Model *m, double x, double y, double r, const Disc *o, int n) {
+    for (int i = 0; i < n; i++) {
+        double s = r + o[i].r + m->apart;
+        double dx = x - o[i].x, dy = y - o[i].y;
+        if (dx * dx + dy * dy < s * s) return 0;
+    }
+    return 1;
+}
+
+static int inside_all(const Model *m, double x, double y, const Disc *d, int n) {
+    for (int i = 0; i < n; i++) {
+        double dx = x - d[i].x, dy = y - d[i].y, lim = d[i].r + m->eps;
+        if (dx * dx + dy * dy > lim * lim) return 0;
+    }
+    return 1;
+}
+
+static double free_fraction(const Model *m, double x, double y, double dx, double dy, double r,
+                            const Disc *o, int n) {
+    double a = dx * dx + dy * dy;
+    if (a == 0) return 1.0;
+    double b1[NDISC], b2[NDISC];
+    int nb = 0;
+    for (int i = 0; i < n; i++) {
+        double s = r + o[i].r + m->apart;
+        double fx = x - o[i].x, fy = y - o[i].y;
+        double b = 2 * (fx * dx + fy * dy);
+        double c = fx * fx + fy * fy - s * s;
+        double disc = b * b - 4 * a * c;
+        if (disc <= 0) continue;
+        double root = lib_sqrt(disc);
+        double t1 = (-b - root) / (2 * a), t2 = (-b + root) / (2 * a);
+        if (t2 > 0 && t1 < 1) {
+            b1[nb] = (0.0 > t1) ? 0.0 : t1;
+            b2[nb++] = t2;
+        }
+    }
+    double t = 1.0;
+    int moved = 1;
+    while (moved) {
+        moved = 0;
+        for (int i = 0; i < nb; i++)
+            if (b1[i] < t && t < b2[i]) { t = b1[i]; moved = 1; }
+    }
+    return t;
+}
+
+/* Where two circles cross: 0 or 2 points into out. */
+static int crossings(const Model *m, Disc a, Disc b, double out[2][2]) {
+    double dx = b.x - a.x, dy = b.y - a.y, reach2 = a.r + b.r;
+    if (surely_above(dx * dx + dy * dy, reach2 * reach2)) return 0; /* d > a.r + b.r */
+    double d = hypot2(m->hypot, dx, dy);
+    if (d == 0 || d > a.r + b.r || d < fabs(a.r - b.r)) return 0;
+    double along = (a.r * a.r - b.r * b.r + d * d) / (2 * d);
+    double v = a.r * a.r - along * along;
+    double h = lib_sqrt((0.0 > v) ? 0.0 : v);
+    double mx = a.x + along * (b.x - a.x) / d, my = a.y + along * (b.y - a.y) / d;
+    double ox = h * (b.y - a.y) / d, oy = h * (b.x - a.x) / d;
+    out[0][0] = mx + ox; out[0][1] = my - oy;
+    out[1][0] = mx - ox; out[1][1] = my + oy;
+    return 2;
+}
+
+static int nearest_in_discs(const Model *m, double tx, double ty, const Disc *d, int n,
+                            double *px, double *py) {
+    if (inside_all(m, tx, ty, d, n)) { *px = tx; *py = ty; return 1; }
+    double c[MAXD * MAXD * 2 + MAXD + 8][2];
+    int nc = 0;
+    for (int i = 0; i < n; i++) {
+        double ex = tx - d[i].x, ey = ty - d[i].y;
+        if (surely_below(ex * ex + ey * ey, d[i].r * d[i].r)) continue; /* dd <= d[i].r */
+        double dd = hypot2(m->hypot, ex, ey);
+        if (dd > d[i].r) {
+            c[nc][0] = d[i].x + (tx - d[i].x) * d[i].r / dd;
+            c[nc][1] = d[i].y + (ty - d[i].y) * d[i].r / dd;
+            nc++;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) nc += crossings(m, d[i], d[j], c + nc);
+    int found = 0;
+    double best = 0;
+    for (int i = 0; i < nc; i++) {
+        if (!inside_all(m, c[i][0], c[i][1], d, n)) continue;
+        double k = sq(c[i][0] - tx) + sq(c[i][1] - ty);
+        if (!found || k < best) { best = k; *px = c[i][0]; *py = c[i][1]; found = 1; }
+    }
+    return found;
+}
+
+/* dx^2 + dy^2 < lim^2 as Python's `dx ** 2 + dy ** 2 < lim ** 2` decides it (libm's pow,
+ * called only where plain products cannot decide). */
+static int sq_below(double dx, double dy, double lim) {
+    double a = dx * dx + dy * dy, b = lim * lim;
+    if (surely_below(a, b)) return 1;
+    if (surely_above(a, b)) return 0;
+    return sq(dx) + sq(dy) < sq(lim);
+}
+
+/* model._towards: the point of the circle nearest (x, y). */
+static void towards(const Model *m, Disc c, double x, double y, double *px, double *py) {
+    double d = hypot2(m->hypot, x - c.x, y - c.y), ux, uy;
+    if (d > 0) { ux = (x - c.x) / d; uy = (y - c.y) / d; }
+    else { ux = 0.0; uy = 1.0; }
+    *px = c.x + ux * c.r;
+    *py = c.y + uy * c.r;
+}
+
+/* model._edge_crossings: where the circle meets the board's four lines. */
+static int edge_crossings(Disc c, const double box[4], double (*out)[2]) {
+    int n = 0;
+    for (int e = 0; e < 2; e++) {
+        double edge = box[e];
+        if (surely_above((edge - c.x) * (edge - c.x), c.r * c.r)) continue; /* h < 0 */
+        double h = c.r * c.r - sq(edge - c.x);
+        if (h >= 0) {
+            out[n][0] = edge; out[n++][1] = c.y + lib_sqrt(h);
+            out[n][0] = edge; out[n++][1] = c.y - lib_sqrt(h);
+        }
+    }
+    for (int e = 2; e < 4; e++) {
+        double edge = box[e];
+        if (surely_above((edge - c.y) * (edge - c.y), c.r * c.r)) continue; /* h < 0 */
+        double h = c.r * c.r - sq(edge - c.y);
+        if (h >= 0) {
+            out[n][0] = c.x + lib_sqrt(h); out[n++][1] = edge;
+            out[n][0] = c.x - lib_sqrt(h); out[n++][1] = edge;
+        }
+    }
+    return n;
+}
+
+/* model.nearest_clear: the nearest centre to (x, y) on the board, clear of `avoid` and
+ * inside every anchor; 0 when there is none. `cand` is scratch of MAXCAND points. */
+static int nearest_clear(const Model *m, double x, double y, double r, const Disc *avoid, int na,
+                         const Disc *anchors, int nanch, double (*cand)[2], double *px,
+                         double *py) {
+    double box[4] = {r, m->width - r, r, m->height - r};
+    Disc circles[NDISC + MAXD];
+    int nc = 0, ncirc = 0;
+    for (int k = 0; k < nanch; k++) circles[ncirc++] = anchors[k];
+    for (int i = 0; i < na; i++) {
+        double s = r + avoid[i].r + m->apart + m->apart_slack;
+        int near = 1;
+        for (int k = 0; k < nanch && near; k++)
+            near = sq_below(avoid[i].x - anchors[k].x, avoid[i].y - anchors[k].y, s + anchors[k].r);
+        if (near) circles[ncirc++] = (Disc){avoid[i].x, avoid[i].y, s};
+    }
+    clamp(m, x, y, r, &cand[nc][0], &cand[nc][1]);
+    nc++;
+    for (int i = 0; i < ncirc; i++) {
+        towards(m, circles[i], x, y, &cand[nc][0], &cand[nc][1]);
+        nc++;
+        nc += edge_crossings(circles[i], box, cand + nc);
+    }
+    for (int i = 0; i < ncirc; i++)
+        for (int j = i + 1; j < ncirc; j++) nc += crossings(m, circles[i], circles[j], cand + nc);
+    double corners[4][2] = {{box[0], box[2]}, {box[0], box[3]}, {box[1], box[2]}, {box[1], box[3]}};
+    for (int k = 0; k < 4; k++) { cand[nc][0] = corners[k][0]; cand[nc++][1] = corners[k][1]; }
+    /* min over the good ones by (distance^2, x, y) */
+    int found = 0;
+    double bk = 0, bx = 0, by = 0;
+    for (int i = 0; i < nc; i++) {
+        double cx = cand[i][0], cy = cand[i][1];
+        if (!(box[0] - 1e-9 <= cx && cx <= box[1] + 1e-9 && box[2] - 1e-9 <= cy && cy <= box[3] + 1e-9))
+            continue;
+        /* a candidate surely farther than the best cannot become it */
+        if (found && surely_above((cx - x) * (cx - x) + (cy - y) * (cy - y), bk)) continue;
+        if (!inside_all(m, cx, cy, anchors, nanch) || !clear(m, cx, cy, r, avoid, na)) continue;
+        double k = sq(cx - x) + sq(cy - y);
+        if (!found || k < bk || (k == bk && (cx < bx || (cx == bx && cy < by)))) {
+            found = 1; bk = k; bx = cx; by = cy;
+        }
+    }
+    if (!found) return 0;
+    *px = bx; *py = by;
+    return 1;
+}
+
+/* --- blobs and groups ------------------------------------------------------------------ */
+
+static Blob *own(Game *g) { return g->b[g->seat]; }
+
+static int group_units(Game *g, const Group *gr) {
+    int u = 0;
+    for (int i = 0; i < gr->size; i++) u += own(g)[gr->idx[i]].units;
+    return u;
+}
+
+static void centroid(Game *g, const Group *gr, double *cx, double *cy) {
+    double vx[MAXD], vy[MAXD];
+    int units = group_units(g, gr);
+    for (int i = 0; i < gr->size; i++) {
+        Blob *b = &own(g)[gr->idx[i]];
+        vx[i] = b->ax * b->units;
+        vy[i] = b->ay * b->units;
+    }
+    *cx = py_sum(vx, gr->size) / units;
+    *cy = py_sum(vy, gr->size) / units;
+}
+
+static int may_meet(const Model *m, const Blob *const *bs, int n) {
+    int units = 0;
+    for (int i = 0; i < n; i++) units += bs[i]->units;
+    double share = m->reach, big2 = 2 * m->radii[units];
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            double limit = share * (bs[i]->r + bs[j]->r + big2);
+            double dx = bs[i]->ax - bs[j]->ax, dy = bs[i]->ay - bs[j]->ay;
+            if (dx * dx + dy * dy > limit * limit) return 0;
+        }
+    return 1;
+}
+
+/* blobs.groups over the blobs not touched yet this turn (`rules.fresh`): groups of `size`
+ * that may meet, in itertools order (the fresh blobs keep their order, so their groups are
+ * all groups with no touched blob, in order). */
+static int groups(Game *g, int size, Group *out) {
+    const Model *m = g->m;
+    Blob *o = own(g);
+    int n = g->n[g->seat], count = 0;
+    double share = m->reach;
+    if (size == 2) {
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++) {
+                if (g->touched[i] || g->touched[j]) continue;
+                double limit = share * (o[i].r + o[j].r + 2 * m->radii[o[i].units + o[j].units]);
+                double dx = o[i].ax - o[j].ax, dy = o[i].ay - o[j].ay;
+                if (dx * dx + dy * dy <= limit * limit) {
+                    out[count].size = 2;
+                    out[count].idx[0] = (unsigned char)i;
+                    out[count++].idx[1] = (unsigned char)j;
+                }
+            }
+        return count;
+    }
+    double most = 2 * m->radii[m->blobs];
+    unsigned char near[MAXB][MAXB];
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) { /* only pairs i < j are read below */
+            double dx = o[i].ax - o[j].ax, dy = o[i].ay - o[j].ay;
+            double lim = share * (o[i].r + o[j].r + most), d2 = dx * dx + dy * dy;
+            near[i][j] = surely_below(d2, lim * lim)   ? 1
+                         : surely_above(d2, lim * lim) ? 0
+                                                       : sq(dx) + sq(dy) <= sq(lim);
+        }
+    int idx[MAXD];
+    if (size > n) return 0;
+    for (int i = 0; i < size; i++) idx[i] = i;
+    for (;;) {
+        int ok = 1;
+        for (int i = 0; i < size && ok; i++) ok = !g->touched[idx[i]];
+        for (int i = 0; i < size && ok; i++)
+            for (int j = i + 1; j < size && ok; j++) ok = near[idx[i]][idx[j]];
+        if (ok) {
+            const Blob *bs[MAXD];
+            for (int i = 0; i < size; i++) bs[i] = &o[idx[i]];
+            if (may_meet(m, bs, size) && count < MAXG) {
+                out[count].size = size;
+                for (int i = 0; i < size; i++) out[count].idx[i] = (unsigned char)idx[i];
+                count++;
+            }
+        }
+        int i = size - 1;
+        while (i >= 0 && idx[i] == i + n - size) i--;
+        if (i < 0) break;
+        idx[i]++;
+        for (int j = i + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+    }
+    return count;
+}
+
+static int in_group(const Group *gr, int i) {
+    for (int k = 0; k < gr->size; k++)
+        if (gr->idx[k] == i) return 1;
+    return 0;
+}
+
+/* Discs of all blobs but the seat's blob `skip` (-1: none) and the group's. */
+static int discs_except(Game *g, int skip, const Group *gr, Disc *out) {
+    int n = 0;
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < g->n[s]; i++) {
+            if (s == g->seat && (i == skip || (gr && in_group(gr, i)))) continue;
+            out[n++] = (Disc){g->b[s][i].x, g->b[s][i].y, g->b[s][i].r};
+        }
+    return n;
+}
+
+static int own_discs_except(Game *g, const Group *gr, Disc *out) {
+    int n = 0;
+    for (int i = 0; i < g->n[g->seat]; i++)
+        if (!in_group(gr, i)) out[n++] = (Disc){own(g)[i].x, own(g)[i].y, own(g)[i].r};
+    return n;
+}
+
+static int other_discs(Game *g, Disc *out) {
+    int s = 1 - g->seat;
+    for (int i = 0; i < g->n[s]; i++) out[i] = (Disc){g->b[s][i].x, g->b[s][i].y, g->b[s][i].r};
+    return g->n[s];
+}
+
+/* --- touching (rules.shift, rules.join) -------------------------------------------------- */
+
+static int check_own(Game *g, const int *idx, int n) {
+    if (g->turn_over) { g->err = "the turn is over"; return 0; }
+    int fresh = 0;
+    for (int i = 0; i < n; i++) fresh += !g->touched[idx[i]];
+    if (g->ntouched + fresh > g->budget) { g->err = "the roll allows fewer touches"; return 0; }
+    return 1;
+}
+
+static void touch(Game *g, int i) {
+    if (!g->touched[i]) { g->touched[i] = 1; g->ntouched++; }
+}
+
+static void shift(Game *g, int i, double tx, double ty) {
+    const Model *m = g->m;
+    if (!check_own(g, &i, 1)) return;
+    touch(g, i);
+    Blob *b = &own(g)[i];
+    double rho = reach_of(m, b->r, b->r);
+    double dx = tx - b->ax, dy = ty - b->ay;
+    if (!surely_below(dx * dx + dy * dy, rho * rho)) { /* else d <= rho */
+        double d = hypot2(m->hypot, dx, dy);
+        if (d > rho) { tx = b->ax + dx * rho / d; ty = b->ay + dy * rho / d; }
+    }
+    clamp(m, tx, ty, b->r, &tx, &ty);
+    dx = tx - b->x; dy = ty - b->y;
+    Disc o[NDISC];
+    int n = discs_except(g, i, NULL, o);
+    double t = free_fraction(m, b->x, b->y, dx, dy, b->r, o, n);
+    n = other_discs(g, o);
+    int hits_other = !clear(m, tx, ty, b->r, o, n);
+    if (t == 1.0) { b->x = tx; b->y = ty; return; }
+    b->x = b->x + t * dx;
+    b->y = b->y + t * dy;
+    if (hits_other) { g->turn_over = 1; g->counters[C_BLOCKED]++; }
+}
+
+static int group_anchor_discs(Game *g, const Group *gr, double big, Disc *out) {
+    for (int k = 0; k < gr->size; k++) {
+        Blob *b = &own(g)[gr->idx[k]];
+        out[k] = (Disc){b->ax, b->ay, reach_of(g->m, b->r, big)};
+    }
+    return gr->size;
+}
+
+static int join_spot(Game *g, const Group *gr, double tx, double ty, double *sx, double *sy) {
+    const Model *m = g->m;
+    double big = m->radii[group_units(g, gr)], px, py;
+    Disc d[MAXD];
+    int n = group_anchor_discs(g, gr, big, d);
+    clamp(m, tx, ty, big, &tx, &ty);
+    if (!nearest_in_discs(m, tx, ty, d, n, &px, &py)) return 0;
+    clamp(m, px, py, big, sx, sy);
+    return inside_all(m, *sx, *sy, d, n);
+}
+
+static int clear_spot(Game *g, const Group *gr, double tx, double ty, int of_all, double *sx,
+                      double *sy) {
+    if (!join_spot(g, gr, tx, ty, sx, sy)) return 0;
+    Disc around[NDISC];
+    int n = of_all ? discs_except(g, -1, gr, around) : own_discs_except(g, gr, around);
+    return clear(g->m, *sx, *sy, g->m->radii[group_units(g, gr)], around, n);
+}
+
+/* rules.landing: where a join aimed at (tx, ty) would set the group down, and whether it
+ * was moved apart from the other player's dough (`*apart`); 0 when the join may not. */
+static int landing(Game *g, const Group *gr, double tx, double ty, double *sx, double *sy,
+                   int *apart) {
+    const Model *m = g->m;
+    if (!clear_spot(g, gr, tx, ty, 0, sx, sy)) return 0;
+    double big = m->radii[group_units(g, gr)];
+    Disc o[NDISC];
+    int n = other_discs(g, o);
+    *apart = 0;
+    if (clear(m, *sx, *sy, big, o, n)) return 1;
+    Disc anchors[MAXD];
+    int na = group_anchor_discs(g, gr, big, anchors);
+    n = discs_except(g, -1, gr, o);
+    *apart = 1;
+    return nearest_clear(m, *sx, *sy, big, o, n, anchors, na, g->cand, sx, sy);
+}
+
+static void join(Game *g, const Group *gr, double tx, double ty) {
+    int idx[MAXD], apart;
+    for (int k = 0; k < gr->size; k++) idx[k] = gr->idx[k];
+    if (!check_own(g, idx, gr->size)) return;
+    double sx, sy;
+    if (!landing(g, gr, tx, ty, &sx, &sy, &apart)) { g->err = "a join the rules refuse"; return; }
+    int units = group_units(g, gr);
+    for (int k = 0; k < gr->size; k++) touch(g, gr->idx[k]);
+    g->turn_over = 1;
+    g->counters[C_BLOCKED] += apart;
+    Blob *b = own(g);
+    int keep = 0;
+    for (int i = 0; i < g->n[g->seat]; i++)
+        if (!in_group(gr, i)) { b[keep] = b[i]; g->touched[keep] = g->touched[i]; keep++; }
+    b[keep] = (Blob){sx, sy, units, g->m->radii[units], sx, sy};
+    g->touched[keep] = 0;
+    g->n[g->seat] = keep + 1;
+    g->counters[C_JOINS]++;
+}
+
+/* rules.touches_left: blobs the roll still lets the player touch. */
+static int touches_left(Game *g) { return g->turn_over ? 0 : g->budget - g->ntouched; }
+
+/* rules.fresh: the untouched own blobs' places, in order; how many. */
+static int fresh(Game *g, int *out) {
+    int n = 0;
+    for (int i = 0; i < g->n[g->seat]; i++)
+        if (!g->touched[i]) out[n++] = i;
+    return n;
+}
+
+/* --- the random player (state.random_turn) ---------------------------------------------- */
+
+static void random_turn(Game *g, Twister *tw) {
+    const Model *m = g->m;
+    int own_idx[MAXB], n = fresh(g, own_idx), k = touches_left(g), apart;
+    Group *opts = g->opts, *buf = g->buf;
+    if (k >= 2 && n >= 2 && rand01(tw) < 0.5) {
+        int no = 0, top = k < n ? k : n;
+        for (int size = 2; size <= top; size++) {
+            int ng = groups(g, size, buf);
+            for (int i = 0; i < ng; i++) {
+                double cx, cy, sx, sy;
+                centroid(g, &buf[i], &cx, &cy);
+                if (landing(g, &buf[i], cx, cy, &sx, &sy, &apart)) opts[no++] = buf[i];
+            }
+        }
+        if (no) {
+            Group gr = opts[randbelow(tw, no)];
+            double tx = uniform(tw, 0, m->width), ty = uniform(tw, 0, m->height), sx, sy;
+            if (!landing(g, &gr, tx, ty, &sx, &sy, &apart)) centroid(g, &gr, &tx, &ty);
+            join(g, &gr, tx, ty);
+            return;
+        }
+    }
+    /* rng.sample(fresh, min(k, n)): the pool method (n <= 16 <= 21) */
+    int take = k < n ? k : n, pool[MAXB], chosen[MAXD];
+    for (int i = 0; i < n; i++) pool[i] = own_idx[i];
+    for (int i = 0; i < take; i++) {
+        int j = randbelow(tw, n - i);
+        chosen[i] = pool[j];
+        pool[j] = pool[n - i - 1];
+    }
+    for (int i = 0; i < take; i++) {
+        if (g->turn_over) return;
+        Blob *b = &own(g)[chosen[i]];
+        double rho = reach_of(m, b->r, b->r) * lib_sqrt(rand01(tw));
+        double angle = uniform(tw, 0, m->two_pi);
+        shift(g, chosen[i], b->ax + rho * lib_cos(angle), b->ay + rho * lib_sin(angle));
+        if (g->err) return;
+    }
+}
+
+#include "_greedy.h"
+
+/* --- turns and the game ----------------------------------------------------------------- */
+
+static int at_home(const Model *m, const Blob *b) {
+    return b->x - b->r >= m->home[0] - 1e-9 && b->x + b->r <= m->home[2] + 1e-9 &&
+           b->y - b->r >= m->home[1] - 1e-9 && b->y + b->r <= m->home[3] + 1e-9;
+}
+
+static int score(Game *g, int s) {
+    int home = 0;
+    for (int i = 0; i < g->n[s]; i++)
+        if (at_home(g->m, &g->b[s][i])) home += g->b[s][i].units;
+    return g->m->blobs - g->n[s] + home;
+}
+
+static void end_turn(Game *g) {
+    g->counters[C_TOUCHES] += g->ntouched;
+    g->counters[C_IDLE] += g->ntouched == 0;
+    g->turns++;
+    int s0 = score(g, 0), s1 = score(g, 1);
+    g->leaders[g->turns - 1] = s0 > s1 ? 0 : s1 > s0 ? 1 : -1;
+    if (g->n[g->seat] == 1 && at_home(g->m, &own(g)[0])) { g->ended = 1; g->winner = g->seat; }
+    else if (g->turns >= g->max_turns) g->ended = 2;
+    g->seat = 1 - g->seat;
+}
+
+/* rules.roll's draw and count (dice_model.roll's draws): the turn's budget, and every own
+ * blob's anchor where it lies; 0, or -1 with `err` set. */
+static int roll_dice(Game *g, Twister *tw) {
+    const Model *m = g->m;
+    int allowed = 0;
+    for (int d = 0; d < m->ndice; d++) allowed += m->faces[d][randbelow(tw, m->nfaces[d])];
+    if (allowed > 3) { g->err = "no counter for that roll"; return -1; }
+    g->counters[C_ROLLS]++;
+    g->counters[C_R0 + allowed]++;
+    g->counters[C_STALLED] += allowed <= 1;
+    g->budget = allowed;
+    for (int i = 0; i < g->n[g->seat]; i++) { own(g)[i].ax = own(g)[i].x; own(g)[i].ay = own(g)[i].y; }
+    return 0;
+}
+
+/* The rest of rules.begin_turn: nothing touched yet; a blank roll's turn is over. */
+static void begin_touches(Game *g) {
+    g->ntouched = 0;
+    memset(g->touched, 0, sizeof g->touched);
+    g->turn_over = g->budget == 0;
+}
+
+enum { RANDOM = 0, GREEDY = 1 }; /* who plays the turns of `play_game` */
+
+/* Turns until the game ends or `stop` turns are played, each played by `policy`; `rolled`:
+ * the seat to move has rolled already and the turn is under way in `g` (its budget, the
+ * anchors and what it touched set), as a `State` at a seat's decision. */
+static void play_game(Game *g, int policy, Twister *tw, int stop, int rolled) {
+    while (!g->ended && g->turns < stop) {
+        if (!rolled) {
+            if (roll_dice(g, tw) < 0) return;
+            begin_touches(g);
+        }
+        rolled = 0;
+        if (touches_left(g) > 0) {
+            if (policy == GREEDY) greedy_turn(g, tw);
+            else random_turn(g, tw);
+            if (g->err || PyErr_Occurred()) return;
+        }
+        end_turn(g);
+    }
+}
+
+/* --- the Python interface --------------------------------------------------------------- */
+
+static double num(PyObject *seq, Py_ssize_t i, int *bad) {
+    PyObject *o = PySequence_GetItem(seq, i);
+    if (!o) { *bad = 1; return 0; }
+    double v = PyFloat_AsDouble(o);
+    Py_DECREF(o);
+    if (v == -1.0 && PyErr_Occurred()) *bad = 1;
+    return v;
+}
+
+static int pairs(PyObject *seq, double (*out)[2], int most, int *count) {
+    Py_ssize_t n = PySequence_Size(seq);
+    if (n < 0 || n > most) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many points");
+        return -1;
+    }
+    int bad = 0;
+    for (Py_ssize_t i = 0; i < n && !bad; i++) {
+        PyObject *p = PySequence_GetItem(seq, i);
+        if (!p) return -1;
+        out[i][0] = num(p, 0, &bad);
+        out[i][1] = num(p, 1, &bad);
+        Py_DECREF(p);
+    }
+    *count = (int)n;
+    return bad ? -1 : 0;
+}
+
+static void free_model(PyObject *cap) {
+    Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
+    if (m) Py_XDECREF(m->hypot);
+    free(m);
+}
+
+/* model(width, height, home, reach, radii, rally, starts, dice, fan, strides, ring,
+ *       apart, apart_slack, eps, two_pi, weights, tempo, most_pairs) -> capsule */
+static PyObject *k_model(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *home, *radii, *rally, *starts, *dice, *fan, *strides, *ring, *weights;
+    Model *m = calloc(1, sizeof(Model));
+    if (!m) return PyErr_NoMemory();
+    int bad = 0, cnt;
+    if (!PyArg_ParseTuple(args, "ddOdOOOOOOOddddOdi", &m->width, &m->height, &home, &m->reach,
+                          &radii, &rally, &starts, &dice, &fan, &strides, &ring, &m->apart,
+                          &m->apart_slack, &m->eps, &m->two_pi, &weights, &m->tempo,
+                          &m->most_pairs))
+        goto fail;
+    Py_ssize_t nw = PySequence_Size(weights);
+    if (nw != NWEIGHTS) goto fail_value;
+    m->nweights = (int)nw;
+    for (int i = 0; i < nw; i++) m->weights[i] = num(weights, i, &bad);
+    for (int i = 0; i < 4; i++) m->home[i] = num(home, i, &bad);
+    Py_ssize_t nr = PySequence_Size(radii);
+    if (nr < 2 || nr > MAXB + 1) { PyErr_SetString(PyExc_ValueError, "bad radii"); goto fail; }
+    m->blobs = (int)nr - 1;
+    for (int i = 0; i < nr; i++) m->radii[i] = num(radii, i, &bad);
+    if (bad || pairs(rally, m->rally, 2, &cnt) < 0 || cnt != 2) goto fail_value;
+    for (int s = 0; s < 2; s++) {
+        PyObject *st = PySequence_GetItem(starts, s);
+        if (!st) goto fail;
+        int r = pairs(st, m->starts[s], MAXB, &cnt);
+        Py_DECREF(st);
+        if (r < 0 || cnt != m->blobs) goto fail_value;
+    }
+    Py_ssize_t nd = PySequence_Size(dice);
+    if (nd < 1 || nd > MAXD) goto fail_value;
+    m->ndice = (int)nd;
+    for (int d = 0; d < nd; d++) {
+        PyObject *f = PySequence_GetItem(dice, d);
+        if (!f) goto fail;
+        Py_ssize_t nf = PySequence_Size(f);
+        if (nf < 1 || nf > MAXF) { Py_DECREF(f); goto fail_value; }
+        m->nfaces[d] = (int)nf;
+        for (int i = 0; i < nf; i++) m->faces[d][i] = (int)num(f, i, &bad);
+        Py_DECREF(f);
+    }
+    if (pairs(fan, m->fan, 16, &m->nfan) < 0 || pairs(ring, m->ring, 16, &m->nring) < 0) goto fail_value;
+    Py_ssize_t ns = PySequence_Size(strides);
+    if (ns < 0 || ns > 4) goto fail_value;
+    m->nstrides = (int)ns;
+    for (int i = 0; i < ns; i++) m->strides[i] = num(strides, i, &bad);
+    if (bad) goto fail_value;
+    PyObject *mathmod = PyImport_ImportModule("math");
+    if (!mathmod) goto fail;
+    m->hypot = PyObject_GetAttrString(mathmod, "hypot");
+    Py_DECREF(mathmod);
+    if (!m->hypot) goto fail;
+    PyObject *cap = PyCapsule_New(m, "hiop.Model", free_model);
+    if (!cap) { Py_DECREF(m->hypot); free(m); }
+    return cap;
+fail_value:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a model the kernel cannot hold");
+fail:
+    free(m);
+    return NULL;
+}
+
+static PyObject *blob_tuple(const Blob *b) {
+    return Py_BuildValue("(ddiddd)", b->x, b->y, b->units, b->r, b->ax, b->ay);
+}
+
+/* A new game record on the heap (blobs left to the caller), or NULL with an exception. */
+static Game *game_new(const Model *m, int max_turns) {
+    if (max_turns < 1) { PyErr_SetString(PyExc_ValueError, "max_turns must be positive"); return NULL; }
+    Game *g = calloc(1, sizeof(Game));
+    if (!g) { PyErr_NoMemory(); return NULL; }
+    g->leaders = malloc(sizeof(int) * (size_t)max_turns);
+    if (!g->leaders) { free(g); PyErr_NoMemory(); return NULL; }
+    g->m = m;
+    g->max_turns = max_turns;
+    g->winner = -1;
+    return g;
+}
+
+static void game_free(Game *g) {
+    free(g->leaders);
+    free(g);
+}
+
+/* (turns, end, winner, leaders from turn `first` on, counters, blobs by seat) after a
+ * kernel run; end '' (still playing), 'home' or 'timeout', winner -1 for none. */
+static PyObject *game_out(Game *g, int first) {
+    if (g->err || PyErr_Occurred()) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "home-in-one-piece kernel: %s", g->err);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    PyObject *leaders = PyTuple_New(g->turns - first);
+    PyObject *counters = PyTuple_New(NC);
+    PyObject *blobs = PyTuple_New(2);
+    if (!leaders || !counters || !blobs) goto drop;
+    for (int i = first; i < g->turns; i++) PyTuple_SET_ITEM(leaders, i - first, PyLong_FromLong(g->leaders[i]));
+    for (int i = 0; i < NC; i++) PyTuple_SET_ITEM(counters, i, PyLong_FromLong(g->counters[i]));
+    for (int s = 0; s < 2; s++) {
+        PyObject *seat = PyList_New(g->n[s]);
+        if (!seat) goto drop;
+        for (int i = 0; i < g->n[s]; i++) PyList_SET_ITEM(seat, i, blob_tuple(&g->b[s][i]));
+        PyTuple_SET_ITEM(blobs, s, seat);
+    }
+    const char *end = g->ended == 1 ? "home" : g->ended == 2 ? "timeout" : "";
+    out = Py_BuildValue("(isiNNN)", g->turns, end, g->winner, leaders, counters, blobs);
+    if (out) return out;
+drop:
+    Py_XDECREF(leaders);
+    Py_XDECREF(counters);
+    Py_XDECREF(blobs);
+    return NULL;
+}
+
+/* play(model, greedy, max_turns, twister) -> (turns, end, winner, leaders, counters,
+ * blobs by seat, twister after): random or greedy players in both seats; end 'home' or
+ * 'timeout', winner -1 for none. */
+static PyObject *k_play(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cap, *words;
+    int greedy, max_turns;
+    if (!PyArg_ParseTuple(args, "OpiO", &cap, &greedy, &max_turns, &words)) return NULL;
+    const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
+    if (!m) return NULL;
+    Twister tw;
+    if (read_twister(words, &tw) < 0) return NULL;
+    Game *g = game_new(m, max_turns);
+    if (!g) return NULL;
+    for (int s = 0; s < 2; s++) {
+        g->n[s] = m->blobs;
+        for (int i = 0; i < m->blobs; i++) {
+            double x = m->starts[s][i][0], y = m->starts[s][i][1];
+            g->b[s][i] = (Blob){x, y, 1, m->radii[1], x, y};
+        }
+    }
+    play_game(g, greedy ? GREEDY : RANDOM, &tw, max_turns, 0);
+    PyObject *game = game_out(g, 0), *out = NULL;
+    game_free(g);
+    if (!game) return NULL;
+    PyObject *after = twister_words(&tw);
+    if (after) out = Py_BuildValue("(OOOOOON)", PyTuple_GET_ITEM(game, 0), PyTuple_GET_ITEM(game, 1),
+                                   PyTuple_GET_ITEM(game, 2), PyTuple_GET_ITEM(game, 3),
+                                   PyTuple_GET_ITEM(game, 4), PyTuple_GET_ITEM(game, 5), after);
+    Py_DECREF(game);
+    return out;
+}
+
+/* Both seats' blobs, each (x, y, units, r, ax, ay), into `g`; nonzero if they do not fit
+ * (1 to MAXB a seat), with a Python error set where one was raised. */
+static int read_blobs(Game *g, PyObject *blobs) {
+    int bad = PySequence_Size(blobs) != 2;
+    for (int s = 0; s < 2 && !bad; s++) {
+        PyObject *list = PySequence_GetItem(blobs, s);
+        Py_ssize_t n = list ? PySequence_Size(list) : -1;
+        bad = n < 1 || n > MAXB;
+        for (int i = 0; i < n && !bad; i++) {
+            PyObject *b = PySequence_GetItem(list, i);
+            Blob *o = &g->b[s][i];
+            bad = !b || PySequence_Size(b) != 6;
+            if (!bad) {
+                o->x = num(b, 0, &bad);
+                o->y = num(b, 1, &bad);
+                o->units = (int)num(b, 2, &bad);
+                o->r = num(b, 3, &bad);
+                o->ax = num(b, 4, &bad);
+                o->ay = num(b, 5, &bad);
+            }
+            Py_XDECREF(b);
+        }
+        g->n[s] = (int)n;
+        Py_XDECREF(list);
+    }
+    return bad;
+}
+
+/* The turn under way: nothing touched but the own blobs at the places in `touched` (a
+ * sequence of ints); nonzero, with a Python error set, if it names a blob twice, one the
+ * seat does not have, or more than the roll allows. */
+static int read_touched(Game *g, PyObject *touched) {
+    begin_touches(g);
+    Py_ssize_t n = PySequence_Size(touched);
+    int bad = n < 0 || n > g->budget;
+    for (Py_ssize_t k = 0; k < n && !bad; k++) {
+        int i = (int)num(touched, k, &bad);
+        bad = bad || i < 0 || i >= g->n[g->seat] || g->touched[i];
+        if (!bad) { g->touched[i] = 1; g->ntouched++; }
+    }
+    if (bad && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "touched blobs the kernel cannot hold");
+    return bad;
+}
+
+/* playout(model, blobs by seat, seat, turns, rolled, budget, touched, max_turns, counters,
+ * stop, seed) -> what `game_out` gives (leaders of the turns played here only): the
+ * search's rollout policy (the greedy player) from a position between turns (`rolled`
+ * 0) or at a seat's decision (`rolled` 1, with the roll's `budget`, the anchors in the
+ * blobs and the places of the blobs touched so far), until the game ends or `stop` turns
+ * are played, on a generator seeded as `random.Random(seed)`. */
+static PyObject *k_playout(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cap, *blobs, *counters, *touched;
+    int seat, turns, rolled, budget, max_turns, stop;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOiipiOiOiK", &cap, &blobs, &seat, &turns, &rolled, &budget,
+                          &touched, &max_turns, &counters, &stop, &seed))
+        return NULL;
+    const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
+    if (!m) return NULL;
+    if (seat < 0 || seat > 1 || turns < 0 || turns >= max_turns || budget < 0 || budget > 3) {
+        PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
+        return NULL;
+    }
+    Game *g = game_new(m, max_turns);
+    if (!g) return NULL;
+    g->seat = seat;
+    g->turns = turns;
+    g->budget = budget;
+    int bad = PySequence_Size(counters) != NC;
+    for (int i = 0; i < NC && !bad; i++) g->counters[i] = (long)num(counters, i, &bad);
+    bad = bad || read_blobs(g, blobs) || read_touched(g, touched);
+    bad = bad || (!rolled && g->ntouched);
+    PyObject *out = NULL;
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blobs or counters the kernel cannot hold");
+    } else {
+        Twister tw;
+        twister_seed64(&tw, seed);
+        play_game(g, GREEDY, &tw, stop, rolled);
+        out = game_out(g, turns);
+    }
+    game_free(g);
+    return out;
+}
+
+/* hypot(model, x, y): math.hypot(x, y) as the kernel computes it (for the tests). */
+static PyObject *k_hypot(PyObject *self, PyObject *args) {
+    PyObject *cap;
+    double x, y;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Odd", &cap, &x, &y)) return NULL;
+    const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
+    if (!m) return NULL;
+    double h = hypot2(m->hypot, x, y);
+    if (PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(h);
+}
+
+#include "../../../play/_uct.h"
+#include "_tree.h"
+
+static PyMethodDef methods[] = {
+    {"model", k_model, METH_VARARGS, "The kernel's copy of a play model (a capsule)."},
+    {"play", k_play, METH_VARARGS, "One whole game on the kernel."},
+    {"playout", k_playout, METH_VARARGS, "Random play from a position (a tree search's rollout)."},
+    {"hypot", k_hypot, METH_VARARGS, "math.hypot(x, y) as the kernel computes it."},
+    {"tree_search", k_tree_search, METH_VARARGS, "The mcts search (pnp/play/_uct.h) on the kernel."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", NULL, -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }

@@ -1,0 +1,267 @@
+/* Parcheesi's positions for the compiled tree search (`pnp/play/_uct.h`), beside its kernel.
+ *
+ * `state.State` walked by the tree: a turn is a chance node (both dice, the lower first),
+ * then the mover's choice among the roll's allowed results, listed as the kernel lists
+ * them (`roll_results`, the order of `State.legal_actions()` on a compiled state); with
+ * option `standard` a double rolls again and a third is penalised instead of played. A
+ * position is a plain struct (the pawns, whose turn, the roll being played); the board,
+ * the seats and the kernel's `Game` (its roll's scratch, the `Seen` table, and the
+ * generator a playout plays on) live in the context. The playout is `State.playout`'s:
+ * one 64-bit draw of the search's generator seeds a generator of its own, and whole turns
+ * are played by `play_turn` as the kernel's `playout` plays them, by the guided player
+ * (`Game.explore`). A decision's results are listed once and kept (the root's for the
+ * whole search, the others' in a small table by position): every playout passes through
+ * the root and the tree's first levels, and listing a mid-game double's results is most of
+ * what a step costs. Included at the end of `_kernel.c`, after the kernel's own functions.
+ */
+#ifndef PARCHEESI_TREE_H
+#define PARCHEESI_TREE_H
+
+#include "../../../play/_uct.h"
+
+enum { TREE_GOING = 0, TREE_HOME = 1, TREE_TIMEOUT = 2 }; /* `State.ended` */
+
+typedef struct {
+    int8_t pawns[COLOURS][PAWNS]; /* by colour, as `State.pawns` */
+    int32_t turns;
+    int8_t seat, doubles;          /* whose turn; doubles rolled so far this turn */
+    int8_t a, b;                   /* the roll being played (lower first), 0 at a chance node */
+    int8_t ended, winner;          /* TREE_*; the winning seat, or -1 */
+} TreePos;
+
+#define TREE_KEY (COLOURS * PAWNS + 3) /* a decision's pawns, seat and roll */
+
+#define TREE_KEPT 256 /* slots of the table of listed decisions (a power of two) */
+
+typedef struct {
+    int8_t key[TREE_KEY];
+    int n, cap; /* results (n < 0: an empty slot), room for them */
+    End *ends;
+} Listing;
+
+typedef struct {
+    Game *g;       /* the kernel's scratch: its pawns are a position's while a call lasts */
+    int max_turns; /* the game's own cut-off (`rules.MAX_TURNS`) */
+    Listing root;  /* the root's results */
+    Listing kept[TREE_KEPT]; /* other decisions', each in the slot its position hashes to */
+} TreeCtx;
+
+static int tree_to_move(void *ctx, const void *pos) {
+    const TreePos *p = pos;
+    (void)ctx;
+    if (p->ended) return UCT_TERMINAL;
+    return p->a ? p->seat : UCT_CHANCE;
+}
+
+static int tree_turns(void *ctx, const void *pos) {
+    (void)ctx;
+    return ((const TreePos *)pos)->turns;
+}
+
+/* `State._end_turn`: the turn's end checks, then the next seat. */
+static void tree_end_turn(TreeCtx *t, TreePos *p) {
+    Game *g = t->g;
+    p->turns++;
+    if (has_won(g, g->seats[p->seat])) p->ended = TREE_HOME, p->winner = p->seat;
+    else if (p->turns >= t->max_turns) p->ended = TREE_TIMEOUT;
+    p->seat = (int8_t)(p->seat + 1 < g->players ? p->seat + 1 : 0);
+    p->doubles = 0;
+}
+
+static void tree_key(const TreePos *p, int8_t key[TREE_KEY]) {
+    memcpy(key, p->pawns, sizeof p->pawns);
+    key[COLOURS * PAWNS] = p->seat;
+    key[COLOURS * PAWNS + 1] = p->a;
+    key[COLOURS * PAWNS + 2] = p->b;
+}
+
+/* List the results of the roll being played at p (`roll_results`) into `into`, under
+   `key`. 0, or -1 with a Python error set. */
+static int tree_list(TreeCtx *t, const TreePos *p, const int8_t key[TREE_KEY], Listing *into) {
+    Game *g = t->g;
+    memcpy(g->pawns, p->pawns, sizeof p->pawns);
+    int n = roll_results(g, g->seats[p->seat], p->a, p->b);
+    if (n >= 0 && n > into->cap) {
+        End *ends = PyMem_Realloc(into->ends, (size_t)n * sizeof(End));
+        if (ends) into->ends = ends, into->cap = n;
+        else n = -1;
+    }
+    if (n < 0) {
+        into->n = -1;
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(into->ends, g->roll.ends, (size_t)n * sizeof(End));
+    memcpy(into->key, key, TREE_KEY);
+    into->n = n;
+    return 0;
+}
+
+/* The results of the roll being played at p and their number (`*n`): the root's, or
+   those kept in the slot p's position hashes to (listed anew into it when it holds
+   another's); NULL with a Python error set. */
+static const End *tree_results(TreeCtx *t, const TreePos *p, int *n) {
+    int8_t key[TREE_KEY];
+    tree_key(p, key);
+    Listing *at = &t->root;
+    if (at->n < 0 || memcmp(key, at->key, sizeof key)) {
+        uint32_t h = 2166136261u; /* FNV-1a */
+        for (int i = 0; i < TREE_KEY; i++) h = (h ^ (uint8_t)key[i]) * 16777619u;
+        at = &t->kept[h & (TREE_KEPT - 1)];
+        if ((at->n < 0 || memcmp(key, at->key, sizeof key)) && tree_list(t, p, key, at) < 0)
+            return NULL;
+    }
+    *n = at->n;
+    return at->ends;
+}
+
+static int tree_count(void *ctx, const void *pos) {
+    int n;
+    return tree_results(ctx, pos, &n) ? n : -1;
+}
+
+/* `State._play` of `legal_actions()[i]`: `rules.apply_position`, then the turn ends
+   unless a `standard` double rolls again. */
+static int tree_apply(void *ctx, void *pos, int i) {
+    TreeCtx *t = ctx;
+    TreePos *p = pos;
+    Game *g = t->g;
+    int n;
+    const End *ends = tree_results(t, p, &n);
+    if (!ends) return -1;
+    if (i < 0 || i >= n) {
+        PyErr_SetString(PyExc_IndexError, "no such result of the roll");
+        return -1;
+    }
+    int c = g->seats[p->seat];
+    memcpy(g->pawns, p->pawns, sizeof p->pawns);
+    apply_end(g, c, &ends[i], 0); /* the scratch game's counters are not read */
+    memcpy(p->pawns, g->pawns, sizeof p->pawns);
+    int doubled = p->a == p->b;
+    p->a = p->b = 0;
+    if (has_won(g, c) || !(g->standard && doubled)) tree_end_turn(t, p);
+    return 0;
+}
+
+/* `State.sample_chance` then `State._roll`: two dice (drawn as `roll_die` draws), the
+   lower first; a third `standard` double is penalised and ends the turn. */
+static int64_t tree_chance(void *ctx, void *pos, Twister *rng) {
+    TreeCtx *t = ctx;
+    TreePos *p = pos;
+    Game *g = t->g;
+    int x = below(rng, 6) + 1, y = below(rng, 6) + 1;
+    int lo = x < y ? x : y, hi = x < y ? y : x;
+    if (g->standard && lo == hi && ++p->doubles == 3) {
+        memcpy(g->pawns, p->pawns, sizeof p->pawns);
+        three_doubles_penalty(g, g->seats[p->seat]);
+        memcpy(p->pawns, g->pawns, sizeof p->pawns);
+        tree_end_turn(t, p);
+    } else {
+        p->a = (int8_t)lo;
+        p->b = (int8_t)hi;
+    }
+    return lo * 8 + hi;
+}
+
+/* `State.playout(rng, stop)`: one `getrandbits(64)` of the search's generator (low word
+   first) seeds the playout's own, then whole turns as the kernel's `playout` plays them. */
+static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
+    TreeCtx *t = ctx;
+    TreePos *p = pos;
+    Game *g = t->g;
+    uint64_t seed = genrand(rng);
+    seed |= (uint64_t)genrand(rng) << 32;
+    if (p->ended || p->turns >= stop) return 0;
+    twister_seed64(&g->tw, seed);
+    memcpy(g->pawns, p->pawns, sizeof p->pawns);
+    int a = p->a, d = p->b, doubles = p->doubles;
+    while (!p->ended && p->turns < stop) {
+        int c = g->seats[p->seat];
+        if (play_turn(g, c, a, d, doubles) < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a = d = doubles = 0;
+        p->turns++;
+        if (has_won(g, c)) p->ended = TREE_HOME, p->winner = p->seat;
+        else if (p->turns >= t->max_turns) p->ended = TREE_TIMEOUT;
+        p->seat = (int8_t)(p->seat + 1 < g->players ? p->seat + 1 : 0);
+    }
+    memcpy(p->pawns, g->pawns, sizeof p->pawns);
+    p->a = p->b = 0;
+    p->doubles = 0;
+    return 0;
+}
+
+/* `MctsBot.reward`'s view of a position: a win; at the turn limit each seat's pawns home
+   (`record().scores`); otherwise `State.standing()`, each seat's `rules.progress`. */
+static int tree_result(void *ctx, const void *pos, double *scores) {
+    TreeCtx *t = ctx;
+    const TreePos *p = pos;
+    Game *g = t->g;
+    for (int k = 0; k < g->players; k++) {
+        const int8_t *own = p->pawns[g->seats[k]];
+        int total = 0;
+        for (int i = 0; i < PAWNS; i++)
+            total += p->ended == TREE_TIMEOUT ? own[i] == g->b->home : own[i] + 1;
+        scores[k] = p->ended == TREE_HOME ? k == p->winner : total;
+    }
+    if (p->ended == TREE_HOME) return UCT_WON;
+    return p->ended == TREE_TIMEOUT ? UCT_CUT : UCT_STANDING;
+}
+
+/* `SeamKernel.tree`: the search's context and root from a decision (the roll a, b
+ * drawn) of a packed position (`compiled.position`), its playouts by the player
+ * `explore` names (`position_playout`'s). */
+static int tree_begin(const void *board, const void *position, UctGame *uct, void **root) {
+    const Packed *q = position;
+    if (q->turns >= q->max_turns || q->a < 1 || q->b < q->a) {
+        PyErr_SetString(PyExc_ValueError, "not a decision of a game under way");
+        return -1;
+    }
+    TreeCtx *t = PyMem_Calloc(1, sizeof(TreeCtx));
+    uct->ctx = t;
+    if (!t) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->root.n = -1;
+    for (int k = 0; k < TREE_KEPT; k++) t->kept[k].n = -1;
+    t->max_turns = q->max_turns;
+    if (!(t->g = game_at(board, q))) return -1;
+    TreePos *p = PyMem_Calloc(1, sizeof(TreePos));
+    *root = p;
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(p->pawns, t->g->pawns, sizeof p->pawns);
+    p->turns = q->turns;
+    p->seat = (int8_t)q->seat;
+    p->doubles = (int8_t)q->doubles;
+    p->a = (int8_t)q->a;
+    p->b = (int8_t)q->b;
+    p->winner = -1;
+    int8_t key[TREE_KEY];
+    tree_key(p, key);
+    if (tree_list(t, p, key, &t->root) < 0) return -1;
+    /* nothing hidden: no resample, and an action's key is its index */
+    *uct = (UctGame){.size = sizeof(TreePos), .players = t->g->players, .ctx = t,
+                     .to_move = tree_to_move, .turns = tree_turns, .count = tree_count,
+                     .apply = tree_apply, .chance = tree_chance, .playout = tree_playout,
+                     .result = tree_result};
+    return 0;
+}
+
+static void tree_end(UctGame *uct, void *root) {
+    TreeCtx *t = uct->ctx;
+    if (t) {
+        PyMem_Free(t->root.ends);
+        for (int k = 0; k < TREE_KEPT; k++) PyMem_Free(t->kept[k].ends);
+        if (t->g) free_game(t->g);
+        PyMem_Free(t);
+    }
+    PyMem_Free(root);
+}
+
+#endif
