@@ -34,7 +34,7 @@ from pnp.play.forward import play
 from pnp.runtime import notice
 from pnp.sim.command import run_simulation
 
-SOURCES = [Path(engine.__file__).with_name(n) for n in ("_kernel.c", "_greedy.h", "_tree.h")]
+SOURCES = [Path(engine.__file__).parent / "fast" / n for n in ("_kernel.c", "_greedy.h", "_tree.h")]
 needs_kernel = pytest.mark.skipif(
     not compiled.available() and not os.environ.get("CI"),
     reason="pnp was installed without a C compiler: the kernel was not built",

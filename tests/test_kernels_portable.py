@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-KERNELS = sorted(ROOT.glob("pnp/games/*/_*.c"))  # game kernels, the solver's search
-HEADERS = sorted(ROOT.glob("pnp/_*.h")) + sorted(ROOT.glob("pnp/games/*/_*.h"))
+KERNELS = sorted(ROOT.glob("pnp/games/*/fast/_*.c"))  # game kernels, the solver's search
+HEADERS = sorted(ROOT.glob("pnp/play/_*.h")) + sorted(ROOT.glob("pnp/games/*/fast/_*.h"))
 SOURCES = [*KERNELS, *HEADERS]  # every C file a kernel is built from
 COMPILERS = [c for c in ("gcc", "clang") if shutil.which(c)]
 

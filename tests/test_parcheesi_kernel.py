@@ -37,7 +37,7 @@ from pnp.sim.command import run_simulation
 
 N = rules.NEST
 GAME = get_game("parcheesi")
-SOURCE = Path(engine.__file__).with_name("_kernel.c")
+SOURCE = Path(engine.__file__).parent / "fast" / "_kernel.c"
 needs_kernel = pytest.mark.skipif(
     engine._kernel is None and not os.environ.get("CI"),
     reason="pnp was installed without a C compiler: the kernel was not built",

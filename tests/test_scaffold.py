@@ -108,7 +108,7 @@ def test_a_new_game_passes_the_suite_with_one_registry_line(tmp_path):
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert " passed" in run.stdout and "lantern" in (root / "pnp/games/__init__.py").read_text()
     # the import contracts name games by wildcard: the new game is held with no edit
-    with (pkg / "rules.py").open("a") as rules:
+    with (pkg / "rules" / "__init__.py").open("a") as rules:
         rules.write("\nimport pnp.draw.scene  # noqa: E402, F401\n")
     with (pkg / "game.py").open("a") as game:
         game.write("\nimport pnp.games.lantern_race.kit  # noqa: E402, F401\n")
@@ -288,7 +288,9 @@ def test_the_package_declares_its_game_dependency_and_rule_cards(tmp_path):
     repo = tmp_path / "lantern"
     assert {p.relative_to(repo).as_posix() for p in written} == set(listing(repo)) - {
         "lantern_race",
+        "lantern_race/rule_cards",
         "lantern_race/rules",
+        "lantern_race/kit",
         "tests",
     }
     project = tomllib.loads((repo / "pyproject.toml").read_text())
@@ -298,10 +300,10 @@ def test_the_package_declares_its_game_dependency_and_rule_cards(tmp_path):
         "lantern-race": "lantern_race.game:GAME"
     }
     data = project["tool"]["setuptools"]["package-data"]["lantern_race"]
-    cards = sorted(p.name for p in (repo / "lantern_race" / "rules").glob("*.j2"))
-    assert cards == ["rule-1-goal.j2", "rule-2-turn.j2"] and data == ["rules/*.j2"]
+    cards = sorted(p.name for p in (repo / "lantern_race" / "rule_cards").glob("*.j2"))
+    assert cards == ["rule-1-goal.j2", "rule-2-turn.j2"] and data == ["rule_cards/*.j2"]
     game = (repo / "lantern_race" / "game.py").read_text()
-    assert 'PACKAGE = "lantern_race"' in game and 'templates=(PACKAGE, "rules")' in game
+    assert 'PACKAGE = "lantern_race"' in game and 'templates=(PACKAGE, "rule_cards")' in game
     assert "class TestLanternRace(GameSuite):" in (repo / "tests" / "test_pnp.py").read_text()
     assert "pip install -e" in (repo / "README.md").read_text()
 

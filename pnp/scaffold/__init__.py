@@ -103,22 +103,30 @@ def package_layout(names: Names) -> Layout:
     return Layout(
         module=names.pkg,
         game=Path(names.pkg),
-        rules=Path(names.pkg) / "rules",
+        rules=Path(names.pkg) / "rule_cards",
         tests=Path("tests"),
         test_file=f"test_{names.pkg}.py",
-        templates='\n    templates=(PACKAGE, "rules"),  # its rule cards, package data',
+        templates='\n    templates=(PACKAGE, "rule_cards"),  # its rule cards, package data',
         imports="package",
     )
 
 
 def _template(folder: str, name: str) -> str:
     root = resources.files(__package__ or "pnp.scaffold") / "files"
-    return root.joinpath(folder, name).read_text(encoding="utf-8")
+    return root.joinpath(folder, *name.split("/")).read_text(encoding="utf-8")
 
 
 def _folder(folder: str) -> list[str]:
-    root = resources.files(__package__ or "pnp.scaffold") / "files"
-    return sorted(e.name for e in root.joinpath(folder).iterdir() if e.name.endswith(".tmpl"))
+    """The templates in `folder` and its role folders (a game's `rules/`, `kit/`), as paths
+    relative to it."""
+    root = resources.files(__package__ or "pnp.scaffold") / "files" / folder
+    names: list[str] = []
+    for entry in root.iterdir():
+        if entry.is_dir():
+            names += [f"{entry.name}/{e.name}" for e in entry.iterdir() if e.name.endswith(".tmpl")]
+        elif entry.name.endswith(".tmpl"):
+            names.append(entry.name)
+    return sorted(names)
 
 
 def _fill(text: str, mapping: dict[str, str]) -> str:

@@ -20,13 +20,13 @@ GAME = GameDef(
     "until no tile stands alone. 2-6 players.",
     default_params=BuildingCommunityParams,
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
-    checks=Deferred(f"{PACKAGE}.checks", "run"),
+    checks=Deferred(f"{PACKAGE}.kit.checks", "run"),
     engine=engine,
     # the readable rules, the Python fast path (whole games), the compiled kernel
     implementations=("readable", engine.FAST, playout.KERNEL.name),
     # the keys its play model is made from: what a sweep may change
     rule_keys=("radius", "colours", "pawn_colours", "scope"),
     solver=solver,
-    draw_line=Deferred(f"{PACKAGE}.diagrams", "draw_line"),
+    draw_line=Deferred(f"{PACKAGE}.kit.diagrams", "draw_line"),
     variants={"radius-2": {"radius": 2}, "anywhere": {"scope": "anywhere"}},
 )

@@ -19,7 +19,7 @@ GAME = GameDef(
     "of plywood blades, before your rival fills theirs. 2 players; scroll saw needed.",
     default_params=DesertHomeParams,
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
-    checks=Deferred(f"{PACKAGE}.checks", "run"),
+    checks=Deferred(f"{PACKAGE}.kit.checks", "run"),
     engine=engine,
     implementations=("readable", compiled.KERNEL.name),  # the kernel attaches to the rules
     # the keys its play model is made from: what a sweep may change

@@ -19,7 +19,7 @@ GAME = GameDef(
     "a mint-tin game.",
     default_params=ExplodingDiceParams,
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
-    checks=Deferred(f"{PACKAGE}.checks", "run"),
+    checks=Deferred(f"{PACKAGE}.kit.checks", "run"),
     engine=engine,
     # the readable rules, the Python fast path's tables, the compiled kernel
     implementations=("readable", engine.TABLES, kernel.KERNEL.name),

@@ -19,7 +19,7 @@ GAME = GameDef(
     "zone as one piece, without ever touching your rival's. 2 players, 3 blob dice.",
     default_params=HomeInOnePieceParams,
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
-    checks=Deferred(f"{PACKAGE}.checks", "run"),
+    checks=Deferred(f"{PACKAGE}.kit.checks", "run"),
     engine=engine,
     implementations=("readable", compiled.KERNEL.name),  # the kernel attaches to the rules
     # the keys its play model is made from: what a sweep may change

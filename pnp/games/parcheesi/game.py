@@ -19,7 +19,7 @@ GAME = GameDef(
     "count their bottom faces, captures earn 20. 2-4 players, two dice.",
     default_params=ParcheesiParams,
     build_kit=Deferred(f"{PACKAGE}.kit", "build_kit"),
-    checks=Deferred(f"{PACKAGE}.checks", "run"),
+    checks=Deferred(f"{PACKAGE}.kit.checks", "run"),
     engine=engine,
     implementations=("readable", compiled.KERNEL.name),  # the kernel attaches to the rules
     # the keys its play model is made from: what a sweep may change
