@@ -1,10 +1,11 @@
 """The optional members of a game's engine and solver, as one typed record each.
 
 A game's engine module declares ``HOOKS = EngineHooks[PlayModel](...)`` and its solver
-``HOOKS = SolverHooks[PlayModel](...)`` (the contracts are `pnp.contract.gamedef.Engine` and
-`pnp.contract.gamedef.Solver`), so mypy checks each name and each hook's signature where the game
-writes it; `pnp.contract.gamedef` reads them with their defaults. Kept apart from `pnp.contract.gamedef` so
-a game's rules side can name them without the registration's types.
+``HOOKS = SolverHooks[PlayModel](...)`` (the contracts are `pnp.contract.gamedef.Engine`
+and `pnp.contract.gamedef.Solver`), so mypy checks each name and each hook's signature
+where the game writes it; `pnp.contract.gamedef` reads them with their defaults. Kept apart
+from `pnp.contract.gamedef` so a game's rules side can name them without the
+registration's types.
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ from pnp.play import fastpath
 from pnp.play.memo import PerModel
 
 try:
-    from pnp.games.desert_home.fast import _kernel  # type: ignore[attr-defined]
+    from pnp.games.desert_home.fast import _kernel
 except ImportError:  # built without a C compiler: the readable rules play every game
-    _kernel = None
+    _kernel = None  # type: ignore[assignment]
 
 
 def kernel_board_args(model: PlayModel) -> tuple:

@@ -23,7 +23,8 @@ def board(
     each zone's mask, each colour's start cell, faces and reserve, the stall rule."""
 
 Fields = dict[str, Any]
-"""Named fields: `kernel.settings`, `kernel.position`, `pnp.play.fastpath.search` (`pnp/play/_seam.h`)."""
+"""Named fields: `kernel.settings`, `kernel.position`, `pnp.play.fastpath.search`
+(`pnp/play/_seam.h`)."""
 
 def play(board: Board, settings: Fields, twister: tuple[int, ...]) -> tuple[Game, tuple[int, ...]]:
     """One whole game drawing from the twister state: (the game, the twister after)."""

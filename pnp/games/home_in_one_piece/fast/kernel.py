@@ -28,9 +28,9 @@ from pnp.play import fastpath
 from pnp.play.memo import PerModel
 
 try:
-    from pnp.games.home_in_one_piece.fast import _kernel  # type: ignore[attr-defined]
+    from pnp.games.home_in_one_piece.fast import _kernel
 except ImportError:  # built without a C compiler: the readable rules play
-    _kernel = None
+    _kernel = None  # type: ignore[assignment]
 
 
 NO_KERNEL = (
@@ -113,7 +113,14 @@ def _touched(position: State) -> list[int]:
     return [position.own.index(b) for b in position.touched] if position.rolled else []
 
 
-def _position(position: State) -> tuple[Any, ...]:
+Position = tuple[
+    object, list[list[tuple[float, float, int, float, float, float]]], int, int, bool, int,
+    list[int], int,
+]
+"""What `_position` hands the kernel, field for field as `_kernel.pyi` declares it."""
+
+
+def _position(position: State) -> Position:
     """A position as the kernel's `playout` and `tree_search` take it: the model, the
     blobs, the seat, the turn, the roll under way and what it has touched, the turn limit."""
     return (

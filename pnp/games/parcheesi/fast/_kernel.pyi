@@ -27,7 +27,8 @@ def results(
     """One roll's allowed results as (the mover's pawns, captured nodes), in the rules' order."""
 
 Fields = dict[str, Any]
-"""Named fields: `engine.settings`, `compiled.position`, `pnp.play.fastpath.search` (`pnp/play/_seam.h`)."""
+"""Named fields: `engine.settings`, `compiled.position`, `pnp.play.fastpath.search`
+(`pnp/play/_seam.h`)."""
 
 def play(board: Board, settings: Fields, twister: tuple[int, ...]) -> tuple[Game, tuple[int, ...]]:
     """One whole game: ((turns, end, pawns by colour, leaders, counters), the twister after)."""
