@@ -6,11 +6,9 @@ from pnp.draw.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
 from pnp.draw.scene import Component
 from pnp.games.building_community.fast import solver
 from pnp.games.building_community.game import SLUG, TITLE
-from pnp.games.building_community.kit import diagrams
-from pnp.games.building_community.kit.board import board
+from pnp.games.building_community.kit import board, diagrams, tiles
 from pnp.games.building_community.kit.cards import rule_cards
 from pnp.games.building_community.kit.pawns import pawn_standees, pawn_tokens
-from pnp.games.building_community.kit.tiles import tiles
 from pnp.games.building_community.params import BuildingCommunityParams, validate
 from pnp.games.building_community.rules.model import PlayModel, play_model
 from pnp.runtime.errors import PnpError
@@ -21,9 +19,9 @@ def build_kit(params: BuildingCommunityParams, printing: PrintParams) -> Kit:
     validate(params)
     model = play_model(params)
     kit = Kit(SLUG, TITLE, params, printing, model=model)
-    tile_parts = tiles(params, printing, model.start_colours)
+    tile_parts = tiles.tiles(params, printing, model.start_colours)
     cards, found = rule_cards(params, printing, tile_parts)
-    kit.components.append(board(params, printing))
+    kit.components.append(board.board(params, printing))
     kit.components += tile_parts
     kit.components += pawn_tokens(params) + pawn_standees(params)
     kit.components += cards

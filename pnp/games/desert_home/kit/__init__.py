@@ -8,7 +8,7 @@ from pnp.contract.paper import PLAIN_PAPER, STICKER_PAPER
 from pnp.draw.kit import FOLD_NOTE, Kit, KitDocument, KitSection, PrintParams, backs_note
 from pnp.draw.scene import CUT_LAYERS
 from pnp.games.desert_home.game import SLUG, TITLE
-from pnp.games.desert_home.kit.board import board
+from pnp.games.desert_home.kit import board
 from pnp.games.desert_home.kit.dice_parts import dice_stickers, paper_dice
 from pnp.games.desert_home.kit.pieces import figure_standees, figure_tokens
 from pnp.games.desert_home.kit.refuges import blade_overlays, blade_parts
@@ -40,7 +40,7 @@ def build_kit(params: DesertHomeParams, printing: PrintParams) -> Kit:
     blades = blade_parts(params, printing)
     cards, card_findings = desert_home_cards(params, printing)
     guide, guide_findings = saw_guide(params, printing)
-    kit.components.append(board(params, printing))
+    kit.components.append(board.board(params, printing))
     kit.components += path_tiles(params, printing)
     kit.components.append(protection_cards(params, printing))
     kit.components += blades

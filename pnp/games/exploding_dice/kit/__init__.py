@@ -5,7 +5,7 @@ from __future__ import annotations
 from pnp.contract.paper import STICKER_PAPER, get_paper
 from pnp.draw.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
 from pnp.games.exploding_dice.game import SLUG, TITLE
-from pnp.games.exploding_dice.kit.board import board, layout
+from pnp.games.exploding_dice.kit import board
 from pnp.games.exploding_dice.kit.scoring import score_markers, score_sheet, score_track
 from pnp.games.exploding_dice.kit.tin import TinFit, corner_line, cover_line, must_round, tin_fit
 from pnp.games.exploding_dice.params import ExplodingDiceParams, play_model, validate
@@ -24,7 +24,7 @@ def build_kit(params: ExplodingDiceParams, printing: PrintParams) -> Kit:
     _check_board_fits_paper(params, printing)
     kit = Kit(SLUG, TITLE, params, printing, model=play_model(params))
     cards, card_findings = exploding_dice_cards(params, printing)
-    kit.components.append(board(params, printing))
+    kit.components.append(board.board(params, printing))
     kit.components += cards
     kit.components += [score_track(params, printing), score_sheet(params, printing)]
     kit.components.append(score_markers(params, printing))
@@ -104,7 +104,7 @@ def board_folds(n: int) -> str:
 
 def _check_board_fits_paper(p: ExplodingDiceParams, printing: PrintParams) -> None:
     """A mint-tin board must print on one sheet; say so before drawing anything."""
-    size = layout(p).size + 2 * printing.bleed
+    size = board.layout(p).size + 2 * printing.bleed
     paper = get_paper(printing.paper, printing.margin)
     room = min(paper.printable_width, paper.printable_height - 30.0)
     if size > room:

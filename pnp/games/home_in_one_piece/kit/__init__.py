@@ -6,7 +6,7 @@ from pnp.contract.paper import STICKER_PAPER
 from pnp.draw.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
 from pnp.draw.text import count_of
 from pnp.games.home_in_one_piece.game import SLUG, TITLE
-from pnp.games.home_in_one_piece.kit.board import board
+from pnp.games.home_in_one_piece.kit import board
 from pnp.games.home_in_one_piece.kit.cards import home_cards
 from pnp.games.home_in_one_piece.kit.dice_parts import paper_dice, sticker_sheets
 from pnp.games.home_in_one_piece.params import (
@@ -23,7 +23,7 @@ def build_kit(params: HomeInOnePieceParams, printing: PrintParams) -> Kit:
     params = validate(params)
     kit = Kit(SLUG, TITLE, params, printing, model=play_model(params))
     cards, card_findings = home_cards(params, printing)
-    kit.components.append(board(params, printing))
+    kit.components.append(board.board(params, printing))
     kit.components += cards
     kit.components += sticker_sheets(params)
     kit.components += paper_dice(params)

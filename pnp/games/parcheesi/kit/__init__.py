@@ -5,7 +5,7 @@ from __future__ import annotations
 from pnp.draw.kit import FOLD_NOTE, Kit, KitSection, PrintParams, backs_note
 from pnp.draw.layout.tiling import scale_label
 from pnp.games.parcheesi.game import SLUG, TITLE
-from pnp.games.parcheesi.kit.board import board
+from pnp.games.parcheesi.kit import board
 from pnp.games.parcheesi.kit.pawns import pawn_standees, pawn_tokens, printed_pawn
 from pnp.games.parcheesi.params import ParcheesiParams, validate
 from pnp.games.parcheesi.rules.model import play_model
@@ -19,7 +19,7 @@ def build_kit(params: ParcheesiParams, printing: PrintParams) -> Kit:
     validate(params)
     kit = Kit(SLUG, TITLE, params, printing, model=play_model(params))
     cards, card_findings = parcheesi_cards(params, printing)
-    kit.components.append(board(params, printing))
+    kit.components.append(board.board(params, printing))
     kit.components += pawn_tokens(params)
     kit.components += pawn_standees(params)
     kit.components += paper_dice(params)
