@@ -392,7 +392,7 @@ def test_the_game_is_registered_with_its_engine_solver_and_variants():
     [
         ("radius = 1", "'radius' must be from 2 to 8"),
         ("radius = 9", "'radius' must be from 2 to 8"),
-        ("players = 7", "'players' must be from 2 to 6"),
+        ("players = 7", "'players' is the number of players, a whole number from 2 to 6"),
         ('scope = "everywhere"', "'scope' must be one of near, anywhere"),
         ("tile_size = 12", "too small to carry its colour symbol"),
     ],

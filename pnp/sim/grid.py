@@ -191,7 +191,7 @@ def _on_step(key: str, spec: Spec, start: str, step: str | None) -> str:
         )
     if step is None:
         return _text(spec.step)
-    if not Fraction(step) / _exact(spec.step) >= 1 or _steps_to(spec, step, 0) is None:
+    if not _fraction(step) / _exact(spec.step) >= 1 or _steps_to(spec, step, 0) is None:
         raise PnpError(
             f"{where}a step of {_brief(step)} lands off its values: {_steps(key, spec)} "
             f"(give a multiple of {_text(spec.step)}, or no step)"
@@ -204,13 +204,23 @@ def _exact(x: float | None) -> Fraction:
     return Fraction(repr(x))
 
 
+def _fraction(value: Any) -> Fraction:
+    """A number or a number's text, exactly, at any length (`str` of a whole number past
+    4,300 digits, and `Fraction` of such a text, are refused by Python)."""
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        return Fraction(repr(value))
+    return Fraction(Decimal(value))
+
+
 def _steps_to(spec: Spec, value: Any, origin: float | None = None) -> int | None:
     """How many declared steps `value` lies from `origin` (the declared lower bound), when
     a whole number of them, else None; exact for numbers of any length."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
     start = spec.lo if origin is None else origin
-    k = (Fraction(str(value)) - _exact(start)) / _exact(spec.step)
+    k = (_fraction(value) - _exact(start)) / _exact(spec.step)
     return k.numerator if k.denominator == 1 else None
 
 
