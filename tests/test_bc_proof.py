@@ -111,6 +111,7 @@ def test_the_bound_never_exceeds_the_distance_on_radius_1(data):
 
 
 @pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_bound_never_exceeds_the_distance_on_radius_2(players):
     """Positions reached by random play from the start, and random colourings with the
     pawns placed at random: every one whose distance the search finds."""
@@ -196,6 +197,7 @@ def test_a_symmetric_position_is_as_far_from_a_win():
     ("players", "scope"),
     [(2, "near"), (3, "near"), pytest.param(2, "anywhere", marks=pytest.mark.slow)],
 )
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_compiled_proof_finds_the_exhaustive_distance_from_mid_game(players, scope):
     """From positions of random play (seats renamed so the pawn to move is pawn 0, which
     keeps the turn order), IDA* from threshold 0 stops at the breadth-first distance."""
@@ -232,6 +234,7 @@ def start_distance(model: PlayModel, players: int) -> int | None:
     "players",
     [2, 3, pytest.param(4, marks=pytest.mark.slow), pytest.param(6, marks=pytest.mark.slow)],
 )
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_proven_length_is_the_exhaustive_searchs_on_radius_2(players):
     model = play_model(BuildingCommunityParams(radius=2))
     result = solver.solve(model, players, 10**7)

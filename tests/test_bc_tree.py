@@ -277,6 +277,7 @@ def records(players: int, seeds: range, budget: int, **kit: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize("players, kit", [(2, {}), (3, {"radius": 2}), (2, {"radius": 2})])
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_whole_games_are_the_same_compiled_or_not(players, kit):
     """mcts seats' games, record by record, and a simulation's summary: the compiled search
     on (and used), then off (the readable search on the kernel's playouts), then the

@@ -58,6 +58,7 @@ def test_the_kernel_plays_the_readable_greedy_games_on_the_default_kit(monkeypat
     assert kinds | {rules.STOP} <= set(chosen)
 
 
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_kernel_plays_the_readable_games_on_the_default_kit():
     model = engine.prepare(DesertHomeParams(), 2)
     ends = Counter()
@@ -122,6 +123,7 @@ def test_the_kernel_plays_the_greedy_reference_games_on_every_kind_of_kit(params
     ],
 )
 @pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(
     rule, changes, bot, monkeypatch
 ):

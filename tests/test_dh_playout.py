@@ -123,6 +123,7 @@ def first_in(model: PlayModel, want: Callable[[State], bool], seeds: range) -> S
     raise AssertionError("no such position in these games")
 
 
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_a_playout_leaves_a_position_the_readable_rules_play_on():
     """From every phase of a turn, a short kernel playout and a whole one: every figure and
     tent kept, a begun turn at a cut-off, a finished game's record whole; the rules play
@@ -271,6 +272,7 @@ def test_the_kernel_plays_the_readable_playout_from_every_phase_of_a_turn(phase)
             same_game(state, state.turns + span, seed)
 
 
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_kernel_plays_the_readable_playout_through_the_shortage_swaps():
     """The shortage's swaps (rare: a kit with few figures reaches them)."""
     model = engine.prepare(DesertHomeParams(figures_per_colour=4, tents_per_colour=1), 2)

@@ -105,6 +105,7 @@ def assert_same_search(
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_compiled_search_is_the_readable_one_through_random_games(seed):
     for i, state in enumerate(decisions(MODEL, seed, every=23)):
         assert_same_search(state, budget=(1, 2, 7, 60)[i % 4], horizon=HORIZONS[i % 3], seed=i)
@@ -149,6 +150,7 @@ def test_with_the_deck_out():
     assert_same_search(limit_near(state), 400, 40, seed=1)
 
 
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_shortage_swaps():
     """The swaps (rare: a kit with few figures reaches them), with an exploration of its own."""
     model = engine.prepare(DesertHomeParams(figures_per_colour=4, tents_per_colour=1), 2)
@@ -240,6 +242,7 @@ KITS = {
         pytest.param(k, marks=pytest.mark.slow) if k == "large" else k for k in sorted(KITS)
     ],
 )
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_kits_of_other_sizes(kit):
     model = engine.prepare(KITS[kit], 2)
     for i, state in enumerate(decisions(model, 7, every=31)):
@@ -266,6 +269,7 @@ def test_any_seed_budget_horizon_and_exploration(seed, pick, budget, horizon, ex
 
 
 @pytest.mark.parametrize("without", [("win_chances",), ("win_chances", "standing")])
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_a_cut_off_scored_on_the_standing_or_on_nothing(without, monkeypatch):
     """A state without `win_chances()` (as before it had one): the search's cut-off scores
     the lead on `standing()`; without that too, nobody; in the compiled search as in the

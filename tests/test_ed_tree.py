@@ -257,6 +257,7 @@ def test_mcts_bot_calls_the_compiled_search():
         (3, ("mcts",) * 3, {}),
     ],
 )
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_whole_games_are_the_same_compiled_or_not(monkeypatch, players, bots, options):
     """Games with mcts seats (as `pnp simulate --bot mcts` plays them) give the same records
     and leave the generator alike, with the compiled search, without it (the kernel's

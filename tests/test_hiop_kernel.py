@@ -77,6 +77,7 @@ def same_game(model, bot: str, seed: str, max_turns: int | None = None) -> State
 
 @needs_kernel
 @pytest.mark.parametrize("bot", engine.BOTS)
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_kernel_games_match_the_readable_rules(bot):
     """A few whole games: equality turn by turn is the next test's, and the slow tier plays
     hundreds on the other kits; the random player's first four both win and time out."""
@@ -98,6 +99,7 @@ def test_kernel_games_match_the_readable_rules_on_other_kits(kit, bot):
 
 @needs_kernel
 @pytest.mark.parametrize("bot", engine.BOTS)
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_kernel_positions_match_the_readable_rules_after_every_turn(bot):
     """A game cut off after t turns ends where the readable rules stand after turn t."""
     turns = reference(DEFAULT, bot, random.Random("turns:1")).turns

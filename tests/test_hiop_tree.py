@@ -105,6 +105,7 @@ def test_the_sample_holds_every_kind_of_position():
 
 @pytest.mark.parametrize("budget", [1, 2, 7, pytest.param(60, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("horizon", HORIZONS)
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_compiled_search_is_the_readable_one(budget, horizon):
     for state in sample(DEFAULT, "random", budget, 23) + sample(DEFAULT, "greedy", horizon, 23):
         same_search(state, budget, horizon)

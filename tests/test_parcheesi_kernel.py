@@ -117,6 +117,7 @@ RECORDED = json.loads(
 
 @needs_kernel
 @pytest.mark.parametrize("entry", RECORDED, ids=[e["seed"] for e in RECORDED])
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_kernel_offers_the_rules_results_at_every_roll_of_the_recorded_games(entry):
     """Where the kernel would leave a recorded game: the first roll whose results differ
     (the kernel lists rolls of both dice: a choice of dice, or one die rolled, is the
@@ -143,6 +144,7 @@ SETTINGS = [
 
 @needs_kernel
 @pytest.mark.parametrize(("rules_name", "players", "bot"), SETTINGS)
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_kernel_and_readable_rules_play_the_same_games(rules_name, players, bot):
     model = MODELS[rules_name]
     a, b = random.Random(f"k:{players}"), random.Random(f"k:{players}")

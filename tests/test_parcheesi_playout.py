@@ -63,6 +63,7 @@ EXPLORE = [-1, 0, game.PLAYOUT_EXPLORE, 100]
 @pytest.mark.parametrize("rules_name", ["seed", "standard"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("steps", [0, 41, 120, 250])  # odd: the dice are rolled, mid-turn
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_kernel_playout_plays_the_readable_rules_game(rules_name, players, steps, monkeypatch):
     start = mid_game(rules_name, players, 100 * players + steps, steps)
     for seed in range(3):

@@ -74,6 +74,7 @@ def test_the_kernel_searches_a_decision():
 @needs_kernel
 @pytest.mark.parametrize("rules_name", ["seed", "standard"])
 @pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_compiled_search_is_the_readable_one(rules_name, players):
     """Early, mid-game and last decisions, every budget and horizon."""
     found = decisions(rules_name, players, 10 * players + len(rules_name), 1)
