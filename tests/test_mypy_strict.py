@@ -15,7 +15,7 @@ from mypy.options import PER_MODULE_OPTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"
-PLAY = ["engine", "rules", "state", "bots", "model"]
+PLAY = ["engine", "rules", "rules.state", "rules.bots", "rules.model"]
 """A game's play modules: its rules, its engine and its bots, strict in every game."""
 CORE = [
     "pnp.play.state",
@@ -89,11 +89,15 @@ def test_mypy_refuses_untyped_code_in_the_core_only(tmp_path: Path) -> None:
         "pnp/studio/loose.py": True,
         "geometry/loose.py": True,
         "pnp/games/lamps/engine.py": True,  # a game's play modules, in any game
-        "pnp/games/lamps/rules.py": True,
+        "pnp/games/lamps/rules/__init__.py": True,
+        "pnp/games/lamps/rules/bots.py": True,
         "pnp/loose.py": False,  # the rest of pnp keeps the default settings
-        "pnp/games/lamps/kit.py": False,  # and a game's print side
+        "pnp/games/lamps/kit/board.py": False,  # and a game's print side
     }
-    for package in ("pnp", "pnp/sim", "pnp/studio", "geometry", "pnp/games", "pnp/games/lamps"):
+    for package in (
+        "pnp", "pnp/play", "pnp/contract", "pnp/sim", "pnp/studio", "geometry", "pnp/games",
+        "pnp/games/lamps", "pnp/games/lamps/rules", "pnp/games/lamps/kit",
+    ):
         (tmp_path / package).mkdir(parents=True, exist_ok=True)
         (tmp_path / package / "__init__.py").write_text("")
     for name in files:
