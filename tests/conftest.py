@@ -34,6 +34,19 @@ def ctrl_c_raises() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _signals_as_they_were() -> Iterator[None]:
+    """Every test leaves SIGINT and SIGTERM as it found them. A command run in this process
+    that was stopped ends by ignoring both (`pnp.runtime.interrupt.finish`), as a process
+    that is exiting should; here the worker goes on, and a later test's subprocesses would
+    be born ignoring Ctrl-C."""
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for signum, handler in before.items():
+        if handler is not None and signal.getsignal(signum) is not handler:
+            signal.signal(signum, handler)
+
+
+@pytest.fixture(autouse=True)
 def _process_deadline() -> None:
     """A test's waits on its processes add up to `procs.TOTAL` at most, never minutes."""
     procs.new_test()
