@@ -77,7 +77,9 @@ def shared_tmp() -> Iterator[Path]:
 
 
 def as_nobody(where: Path, *argv: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    """`python ARGV` as `nobody`, with a home of its own in `where` (ezdxf keeps a cache)."""
+    """`python ARGV` as `nobody`, with a home of its own in `where` (ezdxf keeps a cache),
+    run from there (ezdxf looks for an `ezdxf.ini` in the working folder, which another
+    test may have left as one `nobody` cannot read)."""
     home = where / "home"
     home.mkdir(exist_ok=True)
     os.chown(home, NOBODY, NOBODY)
@@ -87,6 +89,7 @@ def as_nobody(where: Path, *argv: str, timeout: float = 60) -> subprocess.Comple
         capture_output=True,
         text=True,
         env=env,
+        cwd=home,
         timeout=timeout,
     )
 
