@@ -10,7 +10,6 @@ old name runs the new module. New code imports the new paths (or `pnp.api`).
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -70,15 +69,17 @@ def new_name(name: str) -> str | None:
     return None
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
-    """Finds an old name and loads it as the module at the new one."""
+class _Alias:
+    """Finds an old name and loads it as the module at the new one: a finder and a loader
+    by their methods alone (`importlib.abc` is not imported: it loads `tempfile` and
+    `random`, and this runs as pnp is imported, before `python -m pnp` holds Ctrl-C)."""
 
     def find_spec(
         self, fullname: str, path: object = None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
         if new_name(fullname) is None:
             return None
-        return importlib.util.spec_from_loader(fullname, self)
+        return importlib.util.spec_from_loader(fullname, self)  # type: ignore[arg-type]  # a loader by its methods
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
         return None
@@ -101,9 +102,8 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
         if new is None:
             return None
         spec = importlib.util.find_spec(new)
-        if spec is None or not isinstance(spec.loader, importlib.abc.InspectLoader):
-            return None
-        return spec.loader.get_code(new)
+        get_code = getattr(spec.loader, "get_code", None) if spec is not None else None
+        return get_code(new) if callable(get_code) else None
 
     def get_source(self, fullname: str) -> str | None:
         return None
