@@ -10,6 +10,7 @@ the process group it waited on and fails the test with one sentence saying what 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -31,6 +32,21 @@ needs_proc = Path("/proc/self/task").is_dir()
 
 _test_total = TOTAL
 _test_ends = time.monotonic() + TOTAL
+
+
+def catches_sigterm(pid: int) -> bool:
+    """Whether the process has a handler for SIGTERM: pnp's own signal handling is on.
+
+    Python catches SIGINT from its first steps but leaves SIGTERM to the system; `pnp`
+    takes SIGTERM as its first act, before loading its command line. A signal that comes
+    earlier, while Python itself starts (its `site` module), is Python's to handle, and
+    no program can: so a "while loading" moment waits for this."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = re.search(r"^SigCgt:\s*([0-9a-f]+)", status, re.MULTILINE)
+    return caught is not None and bool(int(caught.group(1), 16) >> (signal.SIGTERM - 1) & 1)
 
 
 def new_test(total: float = TOTAL) -> None:

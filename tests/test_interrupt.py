@@ -25,6 +25,7 @@ import pytest
 from procs import (
     GUARD,
     ROOT,
+    catches_sigterm,
     children,
     cpu_seconds,
     finish,
@@ -171,7 +172,12 @@ def _workers_playing(proc) -> bool:
 @pytest.mark.skipif(not needs_proc, reason="Linux")
 @pytest.mark.parametrize(
     "moment",
-    [_loading(0.05), _loading(0.15), lambda proc: len(children(proc.pid)) == 2, _workers_playing],
+    [
+        lambda proc: catches_sigterm(proc.pid),
+        _loading(0.15),
+        lambda proc: len(children(proc.pid)) == 2,
+        _workers_playing,
+    ],
     ids=["loading", "loaded", "forking", "playing"],
 )
 def test_a_double_ctrl_c_is_exit_130_at_any_moment(moment):

@@ -21,7 +21,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from procs import children, cpu_seconds, finish, kill_group, needs_proc, start, until
+from procs import (
+    catches_sigterm,
+    children,
+    cpu_seconds,
+    finish,
+    kill_group,
+    needs_proc,
+    start,
+    until,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not needs_proc, reason="Linux /proc")]
 
@@ -99,7 +108,7 @@ def stopped_like_any_command(code: int, err: str, signum: int = signal.SIGINT) -
 
 PARCHEESI = ("simulate", "parcheesi", "--games", "300000", "--jobs", "2", "--progress", "none")
 MOMENTS = {
-    "loading": parent_cpu(0.05),
+    "loading": catches_sigterm,
     "loaded": parent_cpu(0.15),
     "pool starting": forking,
     "workers starting": workers_cpu(0.01),
