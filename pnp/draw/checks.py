@@ -15,7 +15,15 @@ from geometry.folding import fits_inside
 from geometry.webs import holds_together, narrowest_web
 from pnp.contract.palette import ink
 from pnp.draw.colour import CVD_MATRICES, blend, contrast_ratio, delta_e
-from pnp.draw.paint import PAPER, linework, paints, samples, style_of, unseen_outlines
+from pnp.draw.paint import (
+    PAPER,
+    linework,
+    paints,
+    samples,
+    style_of,
+    touching,
+    unseen_outlines,
+)
 from pnp.draw.scene import LAYERS, MIN_GUIDE_CONTRAST, Component, Shape, enclosed
 from pnp.runtime.errors import PnpError
 
@@ -203,6 +211,17 @@ EDGE = 0.3  # mm: a line this close to the edge of a fill runs along it, and the
 CUT_EDGE = 0.5  # mm: the same for a cut (stickers' art runs 0.4 mm past their kiss cut)
 
 
+def far_from(line: BaseGeometry, where: np.ndarray, edge: float) -> np.ndarray:
+    """Which points lie at least `edge` from the line: the near ones are found on the
+    line's index, and only they are measured exactly."""
+    shapely.prepare(line)
+    near = shapely.dwithin(line, where, edge)
+    far = ~near
+    if near.any():
+        far[near] = shapely.distance(line, where[near]) >= edge
+    return far
+
+
 def guide_contrasts(component: Component) -> list[tuple[str, str, str, float]]:
     """(layer, line colour, ground colour, contrast ratio) for every guide line of the
     component, at the place along it where it shows least.
@@ -231,13 +250,7 @@ def guide_contrasts(component: Component) -> list[tuple[str, str, str, float]]:
             continue
         is_cut = it.layer in ("cut", "inner-cut")
         order = (LAYERS.index(it.layer), i)
-        box_ = line.envelope.buffer(1.0)
-        below = [
-            p
-            for p in painted
-            if p.order < order
-            and any(g is not None and g.intersects(box_) for g in (p.fill, p.stroke))
-        ]
+        below = [p for p in touching(painted, line.envelope.buffer(1.0)) if p.order < order]
         xs = np.array([x for x, _ in pts])
         ys = np.array([y for _, y in pts])
         where = shapely.points(xs, ys)
@@ -248,7 +261,7 @@ def guide_contrasts(component: Component) -> list[tuple[str, str, str, float]]:
         edge = CUT_EDGE if is_cut else EDGE
         for p in below:
             if p.fill is not None and p.fill_colour is not None:
-                keep &= shapely.distance(p.fill.boundary, where) >= edge
+                keep &= far_from(p.fill.boundary, where, edge)
                 for k in np.flatnonzero(shapely.contains_xy(p.fill, xs, ys)):
                     grounds[k] = blend(grounds[k], p.fill_colour, p.opacity)
             if p.stroke is not None and p.stroke_colour is not None:

@@ -100,6 +100,9 @@ def paints(component: Component, layers: tuple[str, ...] = LAYERS) -> list[Paint
         stroke = None
         if st.stroke is not None and st.stroke_width > 0:
             stroke = linework(it).buffer(st.stroke_width / 2, cap_style="flat")
+        for area in (fill, stroke):  # asked about hundreds of points: index them once
+            if area is not None:
+                shapely.prepare(area)
         out.append(
             Paint(
                 (LAYERS.index(it.layer), i),
@@ -114,13 +117,33 @@ def paints(component: Component, layers: tuple[str, ...] = LAYERS) -> list[Paint
     return out
 
 
+def sample_count(line: BaseGeometry) -> int:
+    """How many points `samples` spreads along the line: one every SAMPLE, capped."""
+    return max(2, min(MAX_SAMPLES, int(line.length / SAMPLE) + 1))
+
+
+def sample_points(line: BaseGeometry) -> np.ndarray:
+    """`samples` as shapely points (one call into GEOS for them all)."""
+    n = sample_count(line)
+    return shapely.line_interpolate_point(line, line.length * (np.arange(n) + 0.5) / n)
+
+
 def samples(line: BaseGeometry) -> list[tuple[float, float]]:
     """Points spread evenly along a line, each in the middle of its stretch."""
     if line.is_empty or line.length == 0:
         return []
-    n = max(2, min(MAX_SAMPLES, int(line.length / SAMPLE) + 1))
-    pts = [line.interpolate(line.length * (k + 0.5) / n) for k in range(n)]
-    return [(p.x, p.y) for p in pts]
+    return [(x, y) for x, y in shapely.get_coordinates(sample_points(line)).tolist()]
+
+
+def touching(painted: list[Paint], box: BaseGeometry) -> list[Paint]:
+    """The paints whose fill or stroke meets `box`: the only ones that can lie under a
+    line inside it."""
+    if not painted:
+        return []
+    fills = np.array([p.fill for p in painted], dtype=object)
+    strokes = np.array([p.stroke for p in painted], dtype=object)
+    meets = shapely.intersects(fills, box) | shapely.intersects(strokes, box)
+    return [p for p, m in zip(painted, meets.tolist(), strict=True) if m]
 
 
 def shown_along(shape: Shape, below: list[Paint]) -> list[Shape]:
@@ -131,7 +154,7 @@ def shown_along(shape: Shape, below: list[Paint]) -> list[Shape]:
     stroke, line = shape.style.stroke, shape.geom
     if stroke is None or line.is_empty or line.length == 0:
         return [shape]
-    n = max(2, min(MAX_SAMPLES, int(line.length / SAMPLE) + 1))
+    n = sample_count(line)
     mids = samples(line)
     grounds = colours_at(below, np.array([x for x, _ in mids]), np.array([y for _, y in mids]))
     weak = [contrast_ratio(stroke, g) < MIN_GUIDE_CONTRAST for g in grounds]
@@ -191,21 +214,21 @@ def edge_shown(
     area = enclosed(cut)
     if line.is_empty or area.is_empty:
         return []
-    n = max(2, min(MAX_SAMPLES, int(line.length / SAMPLE) + 1))
-    at = [line.interpolate(line.length * (k + 0.5) / n) for k in range(n)]
+    at = sample_points(line)
     inner = area.buffer(-EDGE_INSET).boundary
-    ins = [inner.interpolate(inner.project(p)) if not inner.is_empty else p for p in at]
-    reach = line.envelope.buffer(1.0)
+    # each point's nearest on the outline moved EDGE_INSET inwards
+    ins = (
+        at
+        if inner.is_empty
+        else shapely.line_interpolate_point(inner, shapely.line_locate_point(inner, at))
+    )
     if painted is None:
         painted = paints(component, painted_layers(printed))
-    below = [
-        p for p in painted if any(g is not None and g.intersects(reach) for g in (p.fill, p.stroke))
-    ]
+    below = touching(painted, line.envelope.buffer(1.0))
     shown = []
     for pts in (at, ins):
-        xs = np.array([p.x for p in pts])
-        ys = np.array([p.y for p in pts])
-        shown.append([shows_on_paper(c) for c in colours_at(below, xs, ys)])
+        xy = shapely.get_coordinates(pts)
+        shown.append([shows_on_paper(c) for c in colours_at(below, xy[:, 0], xy[:, 1])])
     return [a or b for a, b in zip(*shown, strict=True)]
 
 
