@@ -13,6 +13,7 @@ generator alone.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -109,12 +110,21 @@ def endings(
             return
 
 
-POSITIONS = [
-    *positions(),
-    *endings(rules.End.WIN, KITS[1], 2),
-    *endings(rules.End.WIN, KITS[0], 6),
-    *endings(rules.End.REPEAT, KITS[3], 2),
-]
+@functools.cache
+def all_positions() -> tuple[tuple[rules.State, set[str]], ...]:
+    """The positions the tests search from: made once per process, on first use (not while
+    pytest collects, which every worker does)."""
+    return (
+        *positions(),
+        *endings(rules.End.WIN, KITS[1], 2),
+        *endings(rules.End.WIN, KITS[0], 6),
+        *endings(rules.End.REPEAT, KITS[3], 2),
+    )
+
+
+SHARDS = 12
+"""The positions are searched in this many tests, each taking every SHARDS-th: the work
+spreads over the workers without making the positions at collection."""
 
 
 def both(
@@ -131,7 +141,7 @@ def both(
 
 
 def test_the_positions_cover_every_kind_of_decision():
-    seen = set().union(*(k for _, k in POSITIONS))
+    seen = set().union(*(k for _, k in all_positions()))
     for needed in (
         "start",
         "special",
@@ -156,7 +166,8 @@ def test_the_positions_cover_every_kind_of_decision():
 def test_the_compiled_search_runs_on_the_kernel():
     """`tree_search` answers (not None) for every position here, and draws (a choice of
     one of several actions at least)."""
-    for state, _ in POSITIONS[:: max(1, len(POSITIONS) // 12)]:
+    every = all_positions()
+    for state, _ in every[:: max(1, len(every) // 12)]:
         rng = random.Random(3)
         before = rng.getstate()
         visits = bc_playout.tree_search(state, rng, 20, PLAYOUT_TURNS, EXPLORATION, True)
@@ -174,22 +185,24 @@ COMBOS = [
 ]
 
 
-@pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_compiled_equals_readable(index):
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_compiled_equals_readable(shard):
     """Each position at the default horizon, and under two more of the combinations (they
     rotate over the positions)."""
-    state, _ = POSITIONS[index]
-    tried = [(BUDGETS[index % len(BUDGETS)], PLAYOUT_TURNS, index % 2 == 0)]
-    tried += [COMBOS[(2 * index + j) % len(COMBOS)] for j in range(2)]
-    for j, (budget, horizon, cooperative) in enumerate(tried):
-        compiled, readable = both(state, budget, horizon, cooperative, seed=index + 7 * j)
-        assert compiled == readable, (budget, horizon, cooperative)
+    every = all_positions()
+    for index in range(shard, len(every), SHARDS):
+        state, _ = every[index]
+        tried = [(BUDGETS[index % len(BUDGETS)], PLAYOUT_TURNS, index % 2 == 0)]
+        tried += [COMBOS[(2 * index + j) % len(COMBOS)] for j in range(2)]
+        for j, (budget, horizon, cooperative) in enumerate(tried):
+            compiled, readable = both(state, budget, horizon, cooperative, seed=index + 7 * j)
+            assert compiled == readable, (index, budget, horizon, cooperative)
 
 
 def test_the_turn_cap_inside_the_tree():
     """Positions three turns from the cap: some playouts end stuck, others cut off (which
     score nothing, as the game's record keeps no scores)."""
-    near = [state for state, kind in POSITIONS if "near the turn cap" in kind]
+    near = [state for state, kind in all_positions() if "near the turn cap" in kind]
     for state in near:
         for budget in (60, 400):
             for cooperative in (True, False):
@@ -226,7 +239,7 @@ def test_a_repeat_inside_the_tree():
 @pytest.mark.parametrize("budget", [1, 2, 7, 60, 400])
 def test_compiled_equals_readable_everywhere(budget):
     """Every position under every horizon and scoring."""
-    for index, (state, _) in enumerate(POSITIONS):
+    for index, (state, _) in enumerate(all_positions()):
         for horizon in (1, 2, PLAYOUT_TURNS):
             for cooperative in (True, False):
                 compiled, readable = both(state, budget, horizon, cooperative, seed=index)
