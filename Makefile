@@ -49,9 +49,11 @@ kits: $(STAMP) ## Build every registered kit for A4 and Letter into output/
 studio: $(STAMP) ## Serve pnp studio on http://127.0.0.1:8765 (STUDIO_ARGS=--open ...)
 	$(BIN)/pnp studio $(STUDIO_ARGS)
 
-# Two tiers: `test` leaves out the tests marked slow (long sweeps, property and end-to-end
-# runs, PDF parsing); `test-slow` runs only those; `test-all` runs both.
-.PHONY: test-slow test-all
+# Three tiers: `test` leaves out the tests marked slow or long; `test-slow` runs the slow
+# ones (end-to-end runs, full builds, PDF parsing: CI runs it after `test`); `test-long` the
+# runs of a minute or more that CI leaves out (each one's proof in CI: docs/testing.md);
+# `test-all` runs every test.
+.PHONY: test-slow test-long test-all
 # pytest-xdist spreads the tests over the cores (at most 4 workers; PARALLEL= runs in one);
 # worksteal: an idle worker takes tests queued on a busy one, so one long test does not
 # leave a core idle at the end of a run.
@@ -59,13 +61,16 @@ PARALLEL ?= -n auto --maxprocesses=4 --dist worksteal
 # GAME=slug: only the tests about that game: its own files and its cases of the shared tests
 # (tests/game_tests.py says how a test is known to be about a game).
 ONE_GAME = $(if $(strip $(GAME)),--game $(GAME))
-test: $(STAMP) ## The fast tier: every area covered, the slow tests left out (GAME=slug for one)
-	$(BIN)/pytest -m "not slow" $(PARALLEL) $(ONE_GAME)
+test: $(STAMP) ## The fast tier: every area covered, slow and long tests left out (GAME=slug for one)
+	$(BIN)/pytest -m "not slow and not long" $(PARALLEL) $(ONE_GAME)
 
-test-slow: $(STAMP) ## The slow tier only (GAME=slug for one)
-	$(BIN)/pytest -m slow $(PARALLEL) $(ONE_GAME)
+test-slow: $(STAMP) ## The slow tier, as CI runs it after `test` (GAME=slug for one)
+	$(BIN)/pytest -m "slow and not long" $(PARALLEL) $(ONE_GAME)
 
-test-all: $(STAMP) ## Every test, both tiers in one run, as CI does (GAME=slug for one game's)
+test-long: $(STAMP) ## Only the long runs CI leaves out (GAME=slug for one)
+	$(BIN)/pytest -m long $(PARALLEL) $(ONE_GAME)
+
+test-all: $(STAMP) ## Every test, all tiers in one run (GAME=slug for one game's)
 	$(BIN)/pytest $(PARALLEL) $(ONE_GAME)
 
 # OpenSpiel, the speed anchor of Parcheesi's bench, lives in its own venv: never a dependency.

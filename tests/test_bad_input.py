@@ -19,16 +19,30 @@ from pnp.testing.bad_input import check_build_leaves_nothing, check_never_crashe
 GAMES = list(built_in_slugs())
 
 
+# CI: every game's hundreds of hostile configs against validation, and one whole check and
+# one whole build on a config validation accepts; `make test-all` lays out five and builds two.
 @pytest.mark.slow
 @pytest.mark.parametrize("slug", GAMES)
 def test_check_never_crashes(slug):
-    check_never_crashes(slug)
+    check_never_crashes(slug, layouts=1)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("slug", GAMES)
 def test_build_never_crashes_and_a_failure_leaves_nothing(slug, tmp_path_factory):
-    check_build_leaves_nothing(slug, lambda: tmp_path_factory.mktemp("out"))
+    check_build_leaves_nothing(slug, lambda: tmp_path_factory.mktemp("out"), builds=1)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("slug", GAMES)
+def test_check_never_crashes_on_many_accepted_layouts(slug):
+    check_never_crashes(slug, examples=0, layouts=5)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("slug", GAMES)
+def test_builds_of_many_accepted_configs_never_crash(slug, tmp_path_factory):
+    check_build_leaves_nothing(slug, lambda: tmp_path_factory.mktemp("out"), examples=0, builds=2)
 
 
 @pytest.mark.parametrize("key", ["paper", "cut_bed"])

@@ -110,7 +110,7 @@ def test_the_bound_never_exceeds_the_distance_on_radius_1(data):
         assert bound_of(model, tiles, list(pawns), k) <= d
 
 
-@pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("players", [2, 3, pytest.param(4, marks=pytest.mark.long)])
 @pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_bound_never_exceeds_the_distance_on_radius_2(players):
     """Positions reached by random play from the start, and random colourings with the
@@ -195,7 +195,7 @@ def test_a_symmetric_position_is_as_far_from_a_win():
 @needs_kernel
 @pytest.mark.parametrize(
     ("players", "scope"),
-    [(2, "near"), (3, "near"), pytest.param(2, "anywhere", marks=pytest.mark.slow)],
+    [(2, "near"), (3, "near"), pytest.param(2, "anywhere", marks=pytest.mark.long)],
 )
 @pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_compiled_proof_finds_the_exhaustive_distance_from_mid_game(players, scope):
@@ -232,7 +232,7 @@ def start_distance(model: PlayModel, players: int) -> int | None:
 @needs_kernel
 @pytest.mark.parametrize(
     "players",
-    [2, 3, pytest.param(4, marks=pytest.mark.slow), pytest.param(6, marks=pytest.mark.slow)],
+    [2, 3, pytest.param(4, marks=pytest.mark.slow), pytest.param(6, marks=pytest.mark.long)],
 )
 @pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_proven_length_is_the_exhaustive_searchs_on_radius_2(players):
@@ -245,7 +245,7 @@ def test_the_proven_length_is_the_exhaustive_searchs_on_radius_2(players):
 
 
 @needs_kernel
-@pytest.mark.slow
+@pytest.mark.long  # CI: radius 2 proven and replayed (above), the solve command in test_bc_solver
 @pytest.mark.parametrize("players", [2])
 def test_radius_3_is_proven_and_its_line_replays(players):
     """The default board's proof (seconds to minutes): a line no longer than the 10-turn
@@ -260,7 +260,7 @@ def test_radius_3_is_proven_and_its_line_replays(players):
 
 
 @needs_kernel
-@pytest.mark.slow
+@pytest.mark.long  # a promise about the budget's reach, minutes of search: `make test-all`
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_default_budget_proves_the_default_board(players):
     """`pnp solve building-community` with no budget proves the shortest line on the kit's

@@ -131,7 +131,7 @@ def laws() -> dict[str, dict[int, float]]:
     }
 
 
-@pytest.mark.parametrize("n", [5, 10, 30])
+@pytest.mark.parametrize("n", [5, 10, pytest.param(30, marks=pytest.mark.long)])
 def test_mean_intervals_cover_93_percent_from_5_games(laws, n):
     for name, population in laws.items():
         got, missing = coverage(population, n)

@@ -302,11 +302,11 @@ def test_the_cover_and_the_cards_page_say_to_round_the_corners(kit_dir):
 
 
 def tin_promise(tmp: Path, values: dict) -> tuple[str, list[str]]:
-    build_game("exploding-dice", ["a4"], tmp, None, ["pdf"], values=values)
+    """The cover's words and the dice findings of one build (the checks it ran first)."""
+    built = build_game("exploding-dice", ["a4"], tmp, None, ["pdf"], values=values)
     with pdfplumber.open(tmp / "exploding-dice" / "exploding-dice-a4.pdf") as pdf:
         cover = " ".join((pdf.pages[0].extract_text() or "").split())
-    found = check_game("exploding-dice", paper="a4", values=values)
-    return cover, [f"{f.level} {f.message}" for f in found if f.component == "dice"]
+    return cover, [f"{f.level} {f.message}" for f in built.findings if f.component == "dice"]
 
 
 @pytest.mark.slow

@@ -68,8 +68,9 @@ def test_make_bench_installs_openspiel_only_for_parcheesi(checkout, game, anchor
 @pytest.mark.parametrize(
     "target, runs",
     [
-        ("test", '-m "not slow"'),
-        ("test-slow", "-m slow"),
+        ("test", '-m "not slow and not long"'),
+        ("test-slow", '-m "slow and not long"'),
+        ("test-long", "-m long"),
         ("test-all", "pytest -n"),
         ("golden", "tests/test_golden.py --update-golden"),
     ],
@@ -81,17 +82,20 @@ def test_game_picks_one_games_tests_and_golden_files(checkout, target, runs):
     assert one.strip() == f"{every.strip()} --game desert-home"
 
 
-@pytest.mark.parametrize("target", ["test", "test-slow", "test-all"])
+@pytest.mark.parametrize("target", ["test", "test-slow", "test-long", "test-all"])
 def test_the_tiers_run_on_the_cores_with_work_stealing(checkout, target):
     """An idle worker takes queued tests from a busy one: no core waits out a long test."""
     assert "--dist worksteal" in dry_run(checkout, target)
 
 
-def test_ci_runs_every_test_once_in_one_run():
-    """Both tiers in one pytest run: one collection, both cores busy to the end."""
-    ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text()
+def test_ci_runs_the_readmes_test_command_then_the_slow_tier():
+    """CI runs what the README tells a newcomer to run, then the slow tier; the long runs
+    are left to `make test-all`."""
+    root = Path(__file__).resolve().parent.parent
+    ci = (root / ".ci" / "run").read_text()
     runs = [line.split()[1] for line in ci.splitlines() if line.startswith("make test")]
-    assert runs == ["test-all"]
+    assert runs == ["test", "test-slow"]
+    assert "make test " in (root / "README.md").read_text()
 
 
 def test_make_conformance_rewrites_one_games_data_or_all(checkout):

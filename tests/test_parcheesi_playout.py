@@ -181,7 +181,11 @@ def result(state: game.State, start: int) -> tuple[int | None, int]:
 @needs_kernel
 @pytest.mark.parametrize(
     ("rules_name", "players", "seed", "steps"),
-    [("seed", 2, 1, 130), ("standard", 2, 2, 121), ("seed", 3, 4, 181)],
+    [
+        pytest.param("seed", 2, 1, 130, marks=pytest.mark.long),
+        ("standard", 2, 2, 121),
+        pytest.param("seed", 3, 4, 181, marks=pytest.mark.long),
+    ],
 )
 def test_kernel_playouts_follow_the_law_of_the_readable_play(rules_name, players, seed, steps):
     """From mid-game positions, the winners and lengths of 250 kernel playouts and of 250

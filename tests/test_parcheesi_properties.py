@@ -136,7 +136,7 @@ def test_the_game_state_api_keeps_its_laws_over_random_games(rules_name, players
     assert state.turns <= rules.MAX_TURNS
 
 
-@pytest.mark.slow
+@pytest.mark.long  # CI: the same, position by position, in the conformance replays
 @settings(max_examples=30, deadline=None)
 @given(
     st.sampled_from(["seed", "standard"]),

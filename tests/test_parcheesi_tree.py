@@ -88,7 +88,7 @@ def test_the_compiled_search_is_the_readable_one(rules_name, players):
 @needs_kernel
 @pytest.mark.slow
 @pytest.mark.parametrize("rules_name", ["seed", "standard"])
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.long)])
 def test_the_compiled_search_is_the_readable_one_at_400_playouts(rules_name, players):
     found = decisions(rules_name, players, 7 + players, 1)
     for k, state in enumerate([found[2], found[len(found) // 2], found[-2]]):

@@ -118,7 +118,17 @@ MOMENTS = {
 }
 
 
-@pytest.mark.parametrize("moment", list(MOMENTS))
+IN_CI = ("loading", "pool starting", "kernel batches")
+"""The moments CI signals at (one each while loading, forking and playing); `make
+test-all` signals at every one."""
+
+
+def in_ci_only(names: list[str], kept: tuple[str, ...]) -> list:
+    """`names` as parameters, those not `kept` marked long."""
+    return [n if n in kept else pytest.param(n, marks=pytest.mark.long) for n in names]
+
+
+@pytest.mark.parametrize("moment", in_ci_only(list(MOMENTS), IN_CI))
 def test_ctrl_c_stops_a_two_worker_run_at_any_moment(moment):
     code, _, err, cpu = stop(PARCHEESI, MOMENTS[moment], waiting_for=moment)
     stopped_like_any_command(code, err)
@@ -144,12 +154,30 @@ SEARCHES = {
 }
 
 
-@pytest.mark.parametrize(
-    "signum, group",
-    [(signal.SIGINT, True), (signal.SIGTERM, True), (signal.SIGTERM, False)],
-    ids=["ctrl-c", "sigterm-to-the-group", "kill-pid"],
-)
-@pytest.mark.parametrize("search", list(SEARCHES))
+SIGNALS = {
+    "ctrl-c": (signal.SIGINT, True),
+    "sigterm-to-the-group": (signal.SIGTERM, True),
+    "kill-pid": (signal.SIGTERM, False),
+}
+
+
+def _search_cases() -> list:
+    """Every search with every signal; CI sends Ctrl-C to each search and all three
+    signals to the first (`make test-all` sends all three to each)."""
+    first = next(iter(SEARCHES))
+    return [
+        pytest.param(
+            search,
+            *SIGNALS[how],
+            id=f"{search}-{how}",
+            marks=() if how == "ctrl-c" or search == first else pytest.mark.long,
+        )  # fmt: skip
+        for search in SEARCHES
+        for how in SIGNALS
+    ]
+
+
+@pytest.mark.parametrize(("search", "signum", "group"), _search_cases())
 def test_a_compiled_search_of_a_million_playouts_stops_on_a_signal(search, signum, group):
     """Deep in the first decision (about a second of its minute), the search sees the
     signal within a few hundred playouts and the game is left unfinished; workers hear it
@@ -187,7 +215,10 @@ def readable_pnp(tmp_path: Path, args: tuple[str, ...]) -> subprocess.Popen:
     return start(*args, module="readable_pnp", path=tmp_path)
 
 
-@pytest.mark.parametrize("jobs, moment", [("1", parent_cpu(1.0)), ("2", workers_cpu(0.8))])
+@pytest.mark.parametrize(
+    "jobs, moment",
+    [("1", parent_cpu(1.0)), pytest.param("2", workers_cpu(0.8), marks=pytest.mark.long)],
+)
 def test_the_readable_search_stops_on_ctrl_c_too(tmp_path, jobs, moment):
     """The search in Python, the compiled one's reference, at a million playouts."""
     args = ("simulate", "exploding-dice", "--games", "2", "--jobs", jobs, *MILLION)
@@ -205,8 +236,8 @@ TRACE = ("simulate", "exploding-dice", "--skill-trace", "--games", "8", *MILLION
     "signum, group, times",
     [
         (signal.SIGINT, True, 1),
-        (signal.SIGTERM, False, 1),
-        (signal.SIGINT, True, 2),
+        pytest.param(signal.SIGTERM, False, 1, marks=pytest.mark.long),
+        pytest.param(signal.SIGINT, True, 2, marks=pytest.mark.long),
     ],
     ids=["ctrl-c", "kill-pid", "ctrl-c-twice"],
 )

@@ -1,5 +1,5 @@
 """pnp's pytest plugin (the `pytest11` entry point `pnp.testing.plugin`): the option that
-rewrites golden files, the `slow` marker, and the fixtures the golden checks share.
+rewrites golden files, the `slow` and `long` markers, and the fixtures the golden checks share.
 
 Loaded in every pytest run where pnp is installed, so it imports nothing heavy until a
 fixture is asked for; `-p no:pnp.testing.plugin` leaves it out.
@@ -27,7 +27,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "slow: long property tests and end-to-end runs (deselect with -m 'not slow')"
+        "markers", "slow: property tests and end-to-end runs of a few seconds (-m 'not slow')"
+    )
+    config.addinivalue_line(
+        "markers", "long: runs of a minute or more, left to `make test-all` (-m 'not long')"
     )
 
 
