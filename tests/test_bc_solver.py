@@ -202,7 +202,9 @@ def test_the_ticker_waits_before_its_first_line():
     assert out.getvalue() == "job: 5 of 10 things\u2026\n"
 
 
-MEMORY_CAP = 350 * 1024**2  # bytes of address space: pnp starts, 10,000,000 stored positions cannot
+MEMORY_CAP = 200 * 1024**2
+"""Bytes of address space: pnp starts (it needs under 120 MB here) and the search soon
+runs out (10,000,000 stored positions cannot fit); the less room, the sooner."""
 BEYOND_THE_PROOF = "radius = 5\n"  # a board the compiled proof does not take: positions are stored
 
 
