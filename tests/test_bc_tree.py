@@ -236,7 +236,9 @@ def test_a_repeat_inside_the_tree():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("budget", [1, 2, 7, 60, 400])
+@pytest.mark.parametrize(
+    "budget", [1, 2, 7, *(pytest.param(b, marks=pytest.mark.long) for b in (60, 400))]
+)
 def test_compiled_equals_readable_everywhere(budget):
     """Every position under every horizon and scoring."""
     for index, (state, _) in enumerate(all_positions()):
