@@ -18,36 +18,46 @@ def _marks_long(node: ast.AST) -> bool:
     )
 
 
+def _calls(node: ast.AST) -> set[str]:
+    return {
+        n.func.id
+        for n in ast.walk(node)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+
+
 def long_tests(source: str) -> set[str]:
     """The test functions a module marks long, whole or in some of their parameters (in
-    their decorators, or in a module-level helper that builds their parameters)."""
+    their decorators, or through module-level helpers that build their parameters)."""
     tree = ast.parse(source)
-    helpers = {
+    functions = [f for f in tree.body if isinstance(f, ast.FunctionDef)]
+    helpers = {f.name for f in functions if not f.name.startswith("test_") and _marks_long(f)}
+    grown = True
+    while grown:  # a helper that calls a helper marks long too
+        more = {
+            f.name
+            for f in functions
+            if not f.name.startswith("test_") and f.name not in helpers and _calls(f) & helpers
+        }
+        helpers |= more
+        grown = bool(more)
+    return {
         f.name
-        for f in tree.body
-        if isinstance(f, ast.FunctionDef) and not f.name.startswith("test_") and _marks_long(f)
+        for f in functions
+        if f.name.startswith("test_")
+        and any(_marks_long(d) or _calls(d) & helpers for d in f.decorator_list)
     }
-    out = set()
-    for f in tree.body:
-        if not isinstance(f, ast.FunctionDef) or not f.name.startswith("test_"):
-            continue
-        for d in f.decorator_list:
-            called = {
-                n.func.id
-                for n in ast.walk(d)
-                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-            }
-            if _marks_long(d) or called & helpers:
-                out.add(f.name)
-    return out
 
 
 def test_the_finder_sees_a_long_mark_in_each_place_it_can_be():
     source = """
 import pytest
 
+def tier(n):
+    return pytest.mark.long if n else pytest.mark.slow
+
 def cases():
-    return [pytest.param(1, marks=pytest.mark.long)]
+    return [pytest.param(n, marks=tier(n)) for n in (0, 1)]
 
 @pytest.mark.long
 def test_whole():
