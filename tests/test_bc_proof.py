@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from geometry import hexgrid
 from pnp.games.building_community import rules
-from pnp.games.building_community.engine import fast_board
 from pnp.games.building_community.fast import solver, solver_bound, solver_proof
+from pnp.games.building_community.fast.bitboard import fast_board
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.games.building_community.rules.model import PlayModel, play_model
 
