@@ -61,7 +61,7 @@ def three_ways(board: Any, players: int, bot: str, seed: str) -> list[Any]:
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_the_kernel_plays_the_fast_paths_and_the_readable_games(kit, bot):
     board = model(**kit)
-    for players in (2, 3, 6):
+    for players in (2, 5):
         for i in range(3):
             ours, fast, readable = three_ways(board, players, bot, f"{players}:{i}")
             assert ours == fast == readable
