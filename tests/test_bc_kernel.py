@@ -121,6 +121,8 @@ def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
         play(t.kernel, {k: v for k, v in right.items() if k != "greedy"}, words)
     with pytest.raises(ValueError, match="settings field max_turn: not one the kernel knows"):
         play(t.kernel, {**right, "max_turn": 9}, words)
+    with pytest.raises(ValueError, match="settings field max_turns: out of range"):
+        play(t.kernel, {**right, "max_turns": 10**6}, words)  # its table of positions seen
     with pytest.raises(ValueError, match="settings field pawns: wrong length"):
         play(t.kernel, {**right, "pawns": right["pawns"] * 3}, words)
     with pytest.raises(ValueError, match="position field seen: missing"):

@@ -15,6 +15,7 @@
 #define BC_PLAY_H
 
 #define PO_PAIRS 512
+#define MAX_TURNS 100000 /* the longest turn cap a game or position may ask for */
 
 typedef struct {
     int W, near_scope, npairs;
@@ -84,9 +85,12 @@ static int po_options(const PlayBoard *t, const u64 *m, u64 occ, int p, int spec
  * pawn to move; the third mask is the rest of the board. */
 typedef struct { u64 m0, m1, pk; } Key;
 
+/* The positions seen, a hash table; it remembers the slots it fills (`added`) so that
+ * `seen_undo` empties them again, and a table is used again without being cleared whole. */
 typedef struct {
     Key *slots; /* pk == 0 marks an empty slot: pk always holds a set bit (see po_key) */
-    u64 mask;
+    u64 mask, *added;
+    int n_added;
 } Seen;
 
 static Key po_key(const u64 *m, const int *pawns, int players, int k) {
@@ -95,17 +99,37 @@ static Key po_key(const u64 *m, const int *pawns, int players, int k) {
     return (Key){m[0], m[1], pk};
 }
 
+static u64 seen_hash(Key key) {
+    u64 h = (key.m0 * 0x9E3779B97F4A7C15ULL) ^ (key.m1 * 0xC2B2AE3D27D4EB4FULL) ^
+            (key.pk * 0x165667B19E3779F9ULL);
+    return h ^ h >> 29;
+}
+
+/* Is the key in the table? */
+static int seen_has(const Seen *s, Key key) {
+    for (u64 i = seen_hash(key) & s->mask;; i = (i + 1) & s->mask) {
+        const Key *e = &s->slots[i];
+        if (!e->pk) return 0;
+        if (e->m0 == key.m0 && e->m1 == key.m1 && e->pk == key.pk) return 1;
+    }
+}
+
 /* Add the key; 1 if it was there already. */
 static int seen_add(Seen *s, Key key) {
-    u64 h = (key.m0 * 0x9E3779B97F4A7C15ULL) ^ (key.m1 * 0xC2B2AE3D27D4EB4FULL) ^ (key.pk * 0x165667B19E3779F9ULL);
-    for (u64 i = (h ^ h >> 29) & s->mask;; i = (i + 1) & s->mask) {
+    for (u64 i = seen_hash(key) & s->mask;; i = (i + 1) & s->mask) {
         Key *e = &s->slots[i];
         if (!e->pk) {
             *e = key;
+            if (s->added) s->added[s->n_added++] = i;
             return 0;
         }
         if (e->m0 == key.m0 && e->m1 == key.m1 && e->pk == key.pk) return 1;
     }
+}
+
+/* Empty the slots filled since `added` was last emptied. */
+static void seen_undo(Seen *s) {
+    while (s->n_added) s->slots[s->added[--s->n_added]].pk = 0;
 }
 
 static void free_playboard(PyObject *cap) { PyMem_Free(PyCapsule_GetPointer(cap, PLAYBOARD)); }
@@ -301,11 +325,23 @@ static int po_isolated(const PlayBoard *t, const u64 *m) {
     return popc(t->board & ~joined);
 }
 
-/* A hash table of `Key`s for at least `keys` of them; its slots NULL out of memory. */
+/* A hash table for at least `keys` keys; its slots NULL out of memory. */
 static Seen seen_table(Py_ssize_t keys) {
     u64 size = 16;
     while (size < 2 * (u64)(keys + 1)) size <<= 1;
-    return (Seen){PyMem_Calloc(size, sizeof(Key)), size - 1};
+    return (Seen){PyMem_Calloc(size, sizeof(Key)), size - 1, NULL, 0};
+}
+
+/* From now on remember the slots of up to `keys` keys added, for `seen_undo`; -1 out of
+ * memory. */
+static int seen_track(Seen *s, Py_ssize_t keys) {
+    s->added = PyMem_Malloc(sizeof(u64) * (size_t)keys);
+    return s->added ? 0 : -1;
+}
+
+static void seen_free(Seen *s) {
+    PyMem_Free(s->slots);
+    PyMem_Free(s->added);
 }
 
 /* --- a position, as the seam names it ----------------------------------------------- */
@@ -330,9 +366,9 @@ static const SeamField POSITION[] = {
     SEAM_U64(Packed, colour1),
     SEAM_LIST(Packed, pawns, players, 0, 63),
     SEAM_INT(Packed, to_move, 0, MAX_PAWNS - 1),
-    SEAM_INT(Packed, turns, 0, 10000000),
+    SEAM_INT(Packed, turns, 0, MAX_TURNS),
     SEAM_INT(Packed, in_a_row, 0, MAX_PAWNS),
-    SEAM_INT(Packed, max_turns, 1, 10000000),
+    SEAM_INT(Packed, max_turns, 1, MAX_TURNS),
     SEAM_U64_LIST(Packed, seen, nseen),
     SEAM_END,
 };
@@ -438,7 +474,7 @@ static int position_playout(const void *board, void *position, uint64_t seed, in
         q->isolated_left = po_isolated(t, s.m);
         status = 0;
     }
-    PyMem_Free(seen.slots);
+    seen_free(&seen);
     PyMem_Free(opts);
     return status;
 }
@@ -496,7 +532,7 @@ static const SeamField SETTINGS[] = {
     SEAM_U64(Game, colour1),
     SEAM_LIST(Game, pawns, players, 0, 63),
     SEAM_BOOL(Game, greedy),
-    SEAM_INT(Game, max_turns, 1, 10000000),
+    SEAM_INT(Game, max_turns, 1, MAX_TURNS),
     SEAM_END,
 };
 
@@ -525,7 +561,7 @@ static int game_begin(const void *board, void *game) {
     if (po_from(t, &start, 2, &g->s) < 0) return -1;
     g->seen = seen_table(g->max_turns + 1);
     g->opts = PyMem_Malloc(sizeof(PlayOption) * PO_PAIRS);
-    if (!g->seen.slots || !g->opts) {
+    if (!g->seen.slots || !g->opts || seen_track(&g->seen, g->max_turns + 1) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -534,7 +570,7 @@ static int game_begin(const void *board, void *game) {
 
 static void game_end(void *game) {
     Game *g = game;
-    PyMem_Free(g->seen.slots);
+    seen_free(&g->seen);
     PyMem_Free(g->opts);
 }
 
@@ -550,7 +586,7 @@ static int game_play(const void *board, void *game) {
     s->k = s->turns = s->in_a_row = 0;
     s->end = PO_PLAYING;
     memset(g->cnt, 0, sizeof g->cnt);
-    memset(g->seen.slots, 0, (size_t)(g->seen.mask + 1) * sizeof(Key));
+    seen_undo(&g->seen); /* the last game's */
     seen_add(&g->seen, po_key(s->m, s->pawns, s->players, 0));
     while (s->end == PO_PLAYING)
         po_turn(t, s, &g->tw, g->opts, g->greedy, g->cnt, g->max_turns, seen_hook, &g->seen);

@@ -31,8 +31,6 @@ typedef struct {
     int max_turns, cap; /* cap: the keys a walk can reach */
     Seen seen;          /* the root's positions seen; a playout adds its own, then takes them out */
     Key *path;          /* the keys reached since the root by the position in play */
-    u64 *added;         /* the slots a playout filled, in order */
-    int n_added;
     PlayOption opts[PO_PAIRS];
 } TreeCtx;
 
@@ -41,32 +39,11 @@ static int tree_seen(void *arg, Key key) {
     void **a = arg;
     const TreeCtx *c = a[0];
     const TreePos *s = a[1];
-    u64 h = (key.m0 * 0x9E3779B97F4A7C15ULL) ^ (key.m1 * 0xC2B2AE3D27D4EB4FULL) ^ (key.pk * 0x165667B19E3779F9ULL);
-    for (u64 i = (h ^ h >> 29) & c->seen.mask;; i = (i + 1) & c->seen.mask) {
-        const Key *e = &c->seen.slots[i];
-        if (!e->pk) break;
-        if (e->m0 == key.m0 && e->m1 == key.m1 && e->pk == key.pk) return 1;
-    }
+    if (seen_has(&c->seen, key)) return 1;
     for (int i = 0; i < s->depth; i++)
         if (c->path[i].m0 == key.m0 && c->path[i].m1 == key.m1 && c->path[i].pk == key.pk) return 1;
     return 0;
 }
-
-/* `seen_add` on the shared table, remembering the slot filled so it can be emptied. */
-static int tree_add(TreeCtx *c, Key key) {
-    u64 h = (key.m0 * 0x9E3779B97F4A7C15ULL) ^ (key.m1 * 0xC2B2AE3D27D4EB4FULL) ^ (key.pk * 0x165667B19E3779F9ULL);
-    for (u64 i = (h ^ h >> 29) & c->seen.mask;; i = (i + 1) & c->seen.mask) {
-        Key *e = &c->seen.slots[i];
-        if (!e->pk) {
-            *e = key;
-            c->added[c->n_added++] = i;
-            return 0;
-        }
-        if (e->m0 == key.m0 && e->m1 == key.m1 && e->pk == key.pk) return 1;
-    }
-}
-
-static int tree_add_hook(void *ctx, Key key) { return tree_add(ctx, key); }
 
 static int tree_to_move(void *ctx, const void *pos) {
     (void)ctx;
@@ -109,11 +86,10 @@ static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
     Twister tw;
     twister_seed64(&tw, lo | hi << 32);
     int cnt[4] = {0, 0, 0, 0};
-    c->n_added = 0;
-    for (int i = 0; i < s->depth; i++) tree_add(c, c->path[i]);
+    for (int i = 0; i < s->depth; i++) seen_add(&c->seen, c->path[i]);
     while (s->p.end == PO_PLAYING && s->p.turns < stop)
-        po_turn(c->t, &s->p, &tw, c->opts, 0, cnt, c->max_turns, tree_add_hook, c);
-    while (c->n_added) c->seen.slots[c->added[--c->n_added]].pk = 0; /* the root's table again */
+        po_turn(c->t, &s->p, &tw, c->opts, 0, cnt, c->max_turns, seen_hook, &c->seen);
+    seen_undo(&c->seen); /* the root's table again */
     return 0;
 }
 
@@ -145,12 +121,15 @@ static int tree_begin(const void *board, const void *position, UctGame *uct, voi
     c->cap = q->max_turns - q->turns;
     c->seen = seen_table(q->nseen / 3 + c->cap);
     c->path = PyMem_Malloc(sizeof(Key) * (size_t)c->cap);
-    c->added = PyMem_Malloc(sizeof(u64) * (size_t)(c->cap + 1));
-    if (!c->seen.slots || !c->path || !c->added) {
+    if (!c->seen.slots || !c->path) {
         PyErr_NoMemory();
         return -1;
     }
-    po_seen(q, &c->seen);
+    po_seen(q, &c->seen); /* the root's keys, kept for the whole search */
+    if (seen_track(&c->seen, c->cap + 1) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     *uct = (UctGame){.size = sizeof(TreePos), .players = q->players, .ctx = c,
                      .to_move = tree_to_move, .turns = tree_turns, .count = tree_count,
                      .apply = tree_apply, .playout = tree_playout, .result = tree_result};
@@ -160,9 +139,8 @@ static int tree_begin(const void *board, const void *position, UctGame *uct, voi
 static void tree_end(UctGame *uct, void *root) {
     TreeCtx *c = uct->ctx;
     if (c) {
-        PyMem_Free(c->seen.slots);
+        seen_free(&c->seen);
         PyMem_Free(c->path);
-        PyMem_Free(c->added);
     }
     PyMem_Free(c);
     PyMem_Free(root);
