@@ -168,7 +168,7 @@ static int read_lists(PyObject *seq, int16_t **heads, int16_t *store, int at, in
 }
 
 /* playboard(W, board, pairs, near, close, near_scope) -> capsule: the fast path's tables
- * (`engine.FastBoard`): pairs as bit pairs (a < b) in canonical order; near, close: per
+ * (`bitboard.FastBoard`): pairs as bit pairs (a < b) in canonical order; near, close: per
  * bit, the indices of the pairs both next to it and within two steps of it. */
 static PyObject *playboard(PyObject *self, PyObject *args) {
     (void)self;

@@ -1,8 +1,9 @@
-/* Building Community's compiled proof search: iterative deepening (IDA*) over whole turns.
+/* Building Community's kernel: the compiled proof search, iterative deepening (IDA*) over
+ * whole turns; and its games, through the one seam (`_play.h`, `_tree.h`).
  *
  * Why C: proving a radius-3 line shortest means exhausting every line one turn shorter
  * that the lower bound cannot cut, tens of millions of positions; the Python search over
- * big ints does a few hundred thousand a second. This is `FastBoard.options` (engine.py)
+ * big ints does a few hundred thousand a second. This is `FastBoard.options` (bitboard.py)
  * spelled out on 64-bit masks of cell indices (boards of at most 64 cells: R <= 4), rule
  * for rule, plus the bound and the transposition table of `solver_bound.py`:
  *
@@ -17,9 +18,9 @@
  * The tables (neighbour masks, swap pairs per pawn cell, distance-3 masks, symmetries)
  * come from the caller, built from the play model. No static mutable data: reentrant.
  *
- * Below the search, random play from a position for a tree search's rollouts (`playout`,
- * `moves`; see `playout.py`): the fast path's own moves on its padded axial bits; and the
- * tree search itself on them (`_tree.h`, `pnp/play/_uct.h`).
+ * After the search, the game's turn on the fast path's own padded axial bits (`_play.h`)
+ * and the tree search over it (`_tree.h`, `pnp/play/_uct.h`), which `pnp/play/_seam.h`
+ * turns into the module's `play`, `play_seeded`, `playout` and `tree_search` (`kernel.py`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -566,14 +567,14 @@ SEAM_ENTRIES(KERNEL)
 static PyMethodDef METHODS[] = {
     {"search", search, METH_VARARGS, "IDA* from the start position (see the module header)."},
     {"bound", py_bound, METH_VARARGS, "The lower bound on turns left, for an isolated mask."},
-    {"playboard", playboard, METH_VARARGS, "The fast path's tables for playout()."},
+    {"playboard", playboard, METH_VARARGS, "The fast path's tables for the game's play."},
     {"moves", moves, METH_VARARGS, "A position's legal moves in canonical order, and is it special."},
     SEAM_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "_search", "Building Community's compiled proof search.", -1, METHODS,
+    PyModuleDef_HEAD_INIT, "_search", "Building Community's kernel: proof search and games (see _search.c).", -1, METHODS,
     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&MODULE); }
