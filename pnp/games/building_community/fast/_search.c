@@ -336,19 +336,67 @@ static int dfs(Search *s, const u64 *m, u64 iso, int k, int depth, int left) {
     return 0;
 }
 
-static int read_masks(PyObject *seq, u64 *out, int n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
+/* The proof search's arguments, by name (`solver_proof.prove`): the board's tables, per
+ * cell (neighbour, distance-3 and reach masks; the swap pairs an ordinary and a special
+ * turn may make from it, flat as a, b, a, b, ..., with how many each cell has), the
+ * symmetries (cell permutations, one after another), the start (each cell's colour, the
+ * pawns' cells, pawn 0 to move), the thresholds, the node budget, the table's size (bits)
+ * and the nodes between two progress reports. `bound` reads the tables, a mask of isolated
+ * tiles and the pawns' cells in turn order from the pawn to move. */
+typedef struct {
+    u64 *nb, *far3, *ball2, *pairs, *special_pairs, *syms;
+    int n_nb, n_far3, n_ball2, n_pairs, n_special_pairs, n_syms;
+    int pairs_per_cell[MAX_CELLS], n_pairs_per_cell;
+    int special_per_cell[MAX_CELLS], n_special_per_cell;
+    int colours[MAX_CELLS], n_colours;
+    int pawns[MAX_PAWNS], players;
+    int lo, hi, table_bits;
+    u64 budget, every, isolated;
+} Proof;
+
+static const SeamField PROOF[] = {
+    SEAM_U64_LIST(Proof, nb, n_nb),
+    SEAM_U64_LIST(Proof, far3, n_far3),
+    SEAM_U64_LIST(Proof, ball2, n_ball2),
+    SEAM_U64_LIST(Proof, pairs, n_pairs),
+    SEAM_LIST(Proof, pairs_per_cell, n_pairs_per_cell, 0, MAX_CELLS * 3),
+    SEAM_U64_LIST(Proof, special_pairs, n_special_pairs),
+    SEAM_LIST(Proof, special_per_cell, n_special_per_cell, 0, MAX_CELLS * 3),
+    SEAM_U64_LIST(Proof, syms, n_syms),
+    SEAM_LIST(Proof, colours, n_colours, 0, 2),
+    SEAM_LIST(Proof, pawns, players, 0, MAX_CELLS - 1),
+    SEAM_INT(Proof, lo, 0, MAX_DEPTH - 1),
+    SEAM_INT(Proof, hi, 0, MAX_DEPTH - 1),
+    SEAM_U64(Proof, budget),
+    SEAM_INT(Proof, table_bits, 4, 30),
+    SEAM_U64(Proof, every),
+    SEAM_END,
+};
+
+static const SeamField BOUND[] = {
+    SEAM_U64_LIST(Proof, nb, n_nb),
+    SEAM_U64_LIST(Proof, far3, n_far3),
+    SEAM_U64_LIST(Proof, ball2, n_ball2),
+    SEAM_U64(Proof, isolated),
+    SEAM_LIST(Proof, pawns, players, 0, MAX_CELLS - 1),
+    SEAM_END,
+};
+
+/* The board's masks from `q` into s (1 to 64 cells, the three tables alike); 0, or -1
+ * with a ValueError. */
+static int read_board(const Proof *q, Search *s) {
+    if (q->n_nb < 1 || q->n_nb > MAX_CELLS || q->n_far3 != q->n_nb || q->n_ball2 != q->n_nb) {
+        PyErr_SetString(PyExc_ValueError, "the board: 1 to 64 cells, a mask of each kind each");
         return -1;
     }
-    for (int i = 0; i < n; i++) {
-        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+    s->n = q->n_nb;
+    s->board = s->n == 64 ? ~(u64)0 : (((u64)1 << s->n) - 1);
+    for (int c = 0; c < s->n; c++) {
+        s->nb[c] = q->nb[c];
+        s->far3[c] = q->far3[c];
+        s->ball2[c] = q->ball2[c];
+        s->nbc[c] = s->nb[c] | (u64)1 << c;
     }
-    Py_DECREF(fast);
     return 0;
 }
 
@@ -360,95 +408,84 @@ static void search_free(Search *s) {
     PyMem_Free(s);
 }
 
-static int read_pairs(PyObject *lists, Search *s, int sp) {
-    PyObject *fast = PySequence_Fast(lists, "pairs");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != s->n) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "pairs: one list per cell");
+/* One kind of swap pairs (flat `flat`, `total` numbers; `per_cell[c]` pairs for cell c)
+ * into s->pairs[sp]; 0, or -1 with an error set. */
+static int read_pairs(const u64 *flat, int total, const int *per_cell, int cells, Search *s,
+                      int sp) {
+    int at = 0;
+    if (cells != s->n) {
+        PyErr_SetString(PyExc_ValueError, "pairs: a count for each cell");
         return -1;
     }
     for (int c = 0; c < s->n; c++) {
-        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, c), "pairs row");
-        if (!row) { Py_DECREF(fast); return -1; }
-        Py_ssize_t len = PySequence_Fast_GET_SIZE(row);
+        int len = per_cell[c];
+        if (2 * (at + len) > total) {
+            PyErr_SetString(PyExc_ValueError, "pairs: fewer than the counts say");
+            return -1;
+        }
         s->pairs[sp][c] = PyMem_Malloc((size_t)(2 * len + 1) * sizeof(int16_t));
-        if (!s->pairs[sp][c]) { Py_DECREF(row); Py_DECREF(fast); PyErr_NoMemory(); return -1; }
-        for (Py_ssize_t i = 0; i < len; i++) {
-            u64 ab[2];
-            if (read_masks(PySequence_Fast_GET_ITEM(row, i), ab, 2, "a pair") < 0 ||
-                ab[0] >= (u64)s->n || ab[1] >= (u64)s->n) {
-                Py_DECREF(row);
-                Py_DECREF(fast);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a pair off the board");
+        if (!s->pairs[sp][c]) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int i = 0; i < len; i++, at++) {
+            u64 a = flat[2 * at], b = flat[2 * at + 1];
+            if (a >= (u64)s->n || b >= (u64)s->n) {
+                PyErr_SetString(PyExc_ValueError, "a pair off the board");
                 return -1;
             }
-            int a = (int)ab[0], b = (int)ab[1];
             s->pairs[sp][c][2 * i] = (int16_t)a;
             s->pairs[sp][c][2 * i + 1] = (int16_t)b;
         }
         s->pairs[sp][c][2 * len] = -1;
-        Py_DECREF(row);
     }
-    Py_DECREF(fast);
+    if (2 * at != total) {
+        PyErr_SetString(PyExc_ValueError, "pairs: more than the counts say");
+        return -1;
+    }
     return 0;
 }
 
-/* search(nb, far3, pairs, special_pairs, syms, colours, pawns, lo, hi, budget, table_bits,
- *        progress, report_every) -> (line | None, nodes, proven, per-threshold nodes)
+/* search(fields, progress) -> (line | None, nodes, proven, per-threshold nodes): the
+ * fields as `PROOF` names them; `progress(nodes, budget)` is called now and then (None:
+ * never).
  *
  * Thresholds lo..hi in turn: the first that holds a win gives the line (a list of
  * (a, b, to) cell triples, None for a pass). `proven` is the largest threshold
  * exhausted without a win (lo - 1 if none). */
 static PyObject *search(PyObject *self, PyObject *args) {
-    PyObject *nb, *far3, *ball2, *pairs, *special_pairs, *syms, *colours, *pawns, *progress;
-    int lo, hi, table_bits;
-    long long budget, every;
+    PyObject *fields, *progress;
+    Proof q;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOiiLiOL", &nb, &far3, &ball2, &pairs, &special_pairs,
-                          &syms, &colours, &pawns, &lo, &hi, &budget, &table_bits, &progress,
-                          &every))
-        return NULL;
-    Py_ssize_t n = PySequence_Size(nb), players = PySequence_Size(pawns);
-    Py_ssize_t nsyms = PySequence_Size(syms);
-    if (n < 0 || players < 0 || nsyms < 0) return NULL;
-    if (n < 1 || n > MAX_CELLS || players < 1 || players > MAX_PAWNS || nsyms < 1 ||
-        nsyms > MAX_SYMS || lo < 0 || hi >= MAX_DEPTH || table_bits < 4 || table_bits > 30) {
-        PyErr_SetString(PyExc_ValueError, "search: board, pawns, symmetries or depth out of range");
-        return NULL;
-    }
+    memset(&q, 0, sizeof q);
+    if (!PyArg_ParseTuple(args, "O!O", &PyDict_Type, &fields, &progress)) return NULL;
     Search *s = PyMem_Calloc(1, sizeof(Search));
     if (!s) return PyErr_NoMemory();
-    s->n = (int)n;
-    s->players = (int)players;
-    s->syms = (int)nsyms;
-    s->board = n == 64 ? ~(u64)0 : (((u64)1 << n) - 1);
-    s->budget = budget;
-    s->report_every = every > 0 ? every : 1 << 15;
+    if (seam_read(fields, PROOF, &q, "proof") < 0 || read_board(&q, s) < 0) goto fail;
+    if (q.players < 1 || q.n_colours != s->n || q.n_syms < s->n || q.n_syms % s->n ||
+        q.n_syms / s->n > MAX_SYMS) {
+        PyErr_SetString(PyExc_ValueError, "proof: pawns, colours or symmetries out of range");
+        goto fail;
+    }
+    if (read_pairs(q.pairs, q.n_pairs, q.pairs_per_cell, q.n_pairs_per_cell, s, 0) < 0 ||
+        read_pairs(q.special_pairs, q.n_special_pairs, q.special_per_cell,
+                   q.n_special_per_cell, s, 1) < 0)
+        goto fail;
+    s->players = q.players;
+    s->syms = q.n_syms / s->n;
+    s->budget = q.budget > (u64)LLONG_MAX ? LLONG_MAX : (long long)q.budget;
+    s->report_every = q.every > 0 && q.every < (u64)LLONG_MAX ? (long long)q.every : 1 << 15;
     s->report_at = s->report_every;
     s->progress = progress;
-    u64 col[MAX_CELLS], pw[MAX_PAWNS];
-    if (read_masks(nb, s->nb, s->n, "nb") < 0 || read_masks(far3, s->far3, s->n, "far3") < 0 ||
-        read_masks(ball2, s->ball2, s->n, "ball2") < 0 || read_masks(colours, col, s->n, "colours") < 0 ||
-        read_masks(pawns, pw, s->players, "pawns") < 0 || read_pairs(pairs, s, 0) < 0 ||
-        read_pairs(special_pairs, s, 1) < 0)
-        goto fail;
+    int lo = q.lo, hi = q.hi, table_bits = q.table_bits;
     u64 m[3] = {0, 0, 0};
-    for (int c = 0; c < s->n; c++) {
-        s->nbc[c] = s->nb[c] | (u64)1 << c;
-        if (col[c] > 2) { PyErr_SetString(PyExc_ValueError, "colours: 0, 1 or 2"); goto fail; }
-        m[col[c]] |= (u64)1 << c;
-    }
+    for (int c = 0; c < s->n; c++) m[q.colours[c]] |= (u64)1 << c;
     for (int i = 0; i < s->players; i++) {
-        if (pw[i] >= (u64)s->n) { PyErr_SetString(PyExc_ValueError, "pawn off board"); goto fail; }
-        s->pawns[i] = (int)pw[i];
+        if (q.pawns[i] >= s->n) { PyErr_SetString(PyExc_ValueError, "pawn off board"); goto fail; }
+        s->pawns[i] = q.pawns[i];
     }
     for (int g = 0; g < s->syms; g++) {
-        u64 map[MAX_CELLS];
-        PyObject *row = PySequence_GetItem(syms, g);
-        int bad = !row || read_masks(row, map, s->n, "symmetry") < 0;
-        Py_XDECREF(row);
-        if (bad) goto fail;
+        const u64 *map = q.syms + (size_t)g * (size_t)s->n;
         for (int c = 0; c < s->n; c++) {
             if (map[c] >= (u64)s->n) { PyErr_SetString(PyExc_ValueError, "symmetry"); goto fail; }
             s->cellmap[g][c] = (int8_t)map[c];
@@ -493,6 +530,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
             }
             PyObject *out = Py_BuildValue("(NLiN)", line, s->nodes, proven, per);
             search_free(s);
+            seam_free(PROOF, &q);
             return out;
         }
     }
@@ -500,42 +538,33 @@ static PyObject *search(PyObject *self, PyObject *args) {
     {
         PyObject *out = Py_BuildValue("(OLiN)", Py_None, s->nodes, proven, per);
         search_free(s);
+        seam_free(PROOF, &q);
         return out;
     }
 fail:
     search_free(s);
+    seam_free(PROOF, &q);
     return NULL;
 }
 
-/* bound(nb, far3, ball2, isolated_mask, movers) -> the lower bound, for the tests;
- * movers: the pawns' cells in turn order from the pawn to move. */
+/* bound(fields) -> the lower bound, for the tests: the fields as `BOUND` names them. */
 static PyObject *py_bound(PyObject *self, PyObject *args) {
-    PyObject *nb, *far3, *ball2, *movers;
-    unsigned long long iso;
+    PyObject *fields, *out = NULL;
+    Proof q;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOKO", &nb, &far3, &ball2, &iso, &movers)) return NULL;
-    Py_ssize_t n = PySequence_Size(nb), players = PySequence_Size(movers);
-    if (n < 0 || players < 0) return NULL;
-    if (n < 1 || n > MAX_CELLS || players > MAX_PAWNS) {
-        PyErr_SetString(PyExc_ValueError, "bound: 1 to 64 cells, at most 6 pawns");
-        return NULL;
-    }
+    memset(&q, 0, sizeof q);
+    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &fields)) return NULL;
     Search *s = PyMem_Calloc(1, sizeof(Search));
     if (!s) return PyErr_NoMemory();
-    s->n = (int)n;
-    s->players = (int)players;
-    u64 pw[MAX_PAWNS];
-    int pawns[MAX_PAWNS];
-    if (read_masks(nb, s->nb, s->n, "nb") < 0 || read_masks(far3, s->far3, s->n, "far3") < 0 ||
-        read_masks(ball2, s->ball2, s->n, "ball2") < 0 ||
-        read_masks(movers, pw, s->players, "movers") < 0) {
-        PyMem_Free(s);
-        return NULL;
+    if (seam_read(fields, BOUND, &q, "bound") == 0 && read_board(&q, s) == 0) {
+        int pawns[MAX_PAWNS];
+        s->players = q.players;
+        for (int i = 0; i < s->players; i++) pawns[i] = q.pawns[i] % s->n;
+        out = PyLong_FromLong(bound(s, q.isolated, pawns, 0));
     }
-    for (int i = 0; i < s->players; i++) pawns[i] = (int)(pw[i] % (u64)s->n);
-    int h = bound(s, (u64)iso, pawns, 0);
+    seam_free(BOUND, &q);
     PyMem_Free(s);
-    return PyLong_FromLong(h);
+    return out;
 }
 
 #include "_play.h" /* the turn on the fast path's bits: whole games, playouts, moves */

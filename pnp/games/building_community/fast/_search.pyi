@@ -7,35 +7,16 @@ from typing import Any, NewType
 Step = tuple[int, int, int] | None
 
 def search(
-    nb: Sequence[int],
-    far3: Sequence[int],
-    ball2: Sequence[int],
-    pairs: Sequence[Sequence[tuple[int, int]]],
-    special_pairs: Sequence[Sequence[tuple[int, int]]],
-    syms: Sequence[Sequence[int]],
-    colours: Sequence[int],
-    pawns: Sequence[int],
-    lo: int,
-    hi: int,
-    budget: int,
-    table_bits: int,
-    progress: Callable[[int, int], None] | None,
-    every: int,
-    /,
+    fields: dict[str, Any], progress: Callable[[int, int], None] | None, /
 ) -> tuple[list[Step] | None, int, int, list[int]]:
-    """IDA* thresholds lo..hi: (line or None, nodes, the largest threshold exhausted
-    without a win, nodes per threshold)."""
+    """IDA* thresholds lo..hi, the board's tables, the start, the budget and the table's
+    size by name (`solver_proof.prove`): (line or None, nodes, the largest threshold
+    exhausted without a win, nodes per threshold)."""
 
-def bound(
-    nb: Sequence[int],
-    far3: Sequence[int],
-    ball2: Sequence[int],
-    isolated: int,
-    movers: Sequence[int],
-    /,
-) -> int:
-    """The lower bound on turns left for a mask of isolated cells and the pawns' cells in
-    turn order from the pawn to move."""
+def bound(fields: dict[str, Any], /) -> int:
+    """The lower bound on turns left for a mask of isolated cells (``isolated``) and the
+    pawns' cells in turn order from the pawn to move (``pawns``), with the board's
+    ``nb``, ``far3`` and ``ball2`` masks."""
 
 PlayBoard = NewType("PlayBoard", object)
 """A capsule holding the fast path's tables for the play functions below."""
