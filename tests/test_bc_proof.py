@@ -178,7 +178,8 @@ def test_the_compiled_proof_names_a_field_left_out_or_wrong():
         "every": 0,
     }
     search = solver_proof._search.search
-    assert search(fields, None)[1] > 0  # as given: searched
+    line, _, proven, per = search(fields, None)  # as given: no win within 3 turns at R = 2
+    assert (line, proven, len(per)) == (None, 3, 3)
     with pytest.raises(ValueError, match="proof field every: missing"):
         search({k: v for k, v in fields.items() if k != "every"}, None)
     with pytest.raises(ValueError, match="proof field table_bit: not one the kernel knows"):
