@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from geometry import hexgrid
 from pnp.games.building_community import rules
-from pnp.games.building_community.engine import fast_board
 from pnp.games.building_community.fast import solver, solver_bound, solver_proof
+from pnp.games.building_community.fast.bitboard import fast_board
 from pnp.games.building_community.params import BuildingCommunityParams
 from pnp.games.building_community.rules.model import PlayModel, play_model
 
@@ -156,9 +156,50 @@ def test_the_compiled_bound_is_the_readable_one(radius, scope, data):
     model = play_model(BuildingCommunityParams(radius=radius, scope=scope))
     isolated = data.draw(st.integers(0, (1 << model.size) - 1))
     movers = data.draw(st.lists(st.integers(0, model.size - 1), max_size=6))
-    nb, far, reach, *_ = solver_proof._tables(model)
-    compiled = solver_proof._search.bound(nb, far, reach, isolated, movers)
+    tables = solver_proof._tables(model)
+    board = {name: tables[name] for name in ("nb", "far3", "ball2")}
+    compiled = solver_proof._search.bound({**board, "isolated": isolated, "pawns": movers})
     assert compiled == solver_bound.turns_needed(model, isolated, movers)
+
+
+@needs_kernel
+def test_the_compiled_proof_names_a_field_left_out_or_wrong():
+    """The proof's tables cross as named fields: a slip is an error naming the field."""
+    model = play_model(BuildingCommunityParams(radius=2))
+    tables = solver_proof._tables(model)
+    fields = {
+        **tables,
+        "colours": list(model.start_colours),
+        "pawns": list(model.starts(2)),
+        "lo": 1,
+        "hi": 3,
+        "budget": 1000,
+        "table_bits": 10,
+        "every": 0,
+    }
+    search = solver_proof._search.search
+    line, _, proven, per = search(fields, None)  # as given: no win within 3 turns at R = 2
+    assert (line, proven, len(per)) == (None, 3, 3)
+    with pytest.raises(ValueError, match="proof field every: missing"):
+        search({k: v for k, v in fields.items() if k != "every"}, None)
+    with pytest.raises(ValueError, match="proof field table_bit: not one the kernel knows"):
+        search({**fields, "table_bit": 10}, None)
+    with pytest.raises(ValueError, match="proof field colours: wrong length or a number out"):
+        search({**fields, "colours": [3] * model.size}, None)
+    with pytest.raises(ValueError, match="pairs: fewer than the counts say"):
+        search({**fields, "pairs": fields["pairs"][:-2]}, None)
+    with pytest.raises(ValueError, match="the board"):
+        search({**fields, "far3": fields["far3"][:-1]}, None)
+    with pytest.raises(ValueError, match="bound field pawns: wrong length"):
+        solver_proof._search.bound(
+            {
+                "nb": tables["nb"],
+                "far3": tables["far3"],
+                "ball2": tables["ball2"],
+                "isolated": 1,
+                "pawns": [0] * 7,
+            }
+        )
 
 
 # --- symmetries --------------------------------------------------------------------------

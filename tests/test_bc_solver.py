@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnp.games.building_community import engine, rules
-from pnp.games.building_community.engine import fast_board
 from pnp.games.building_community.fast import solver
+from pnp.games.building_community.fast.bitboard import fast_board
 from pnp.games.building_community.kit import checks as bc_checks
 from pnp.games.building_community.params import (
     MAX_SOLVER_BUDGET,

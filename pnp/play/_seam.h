@@ -12,6 +12,7 @@
 #ifndef PNP_SEAM_H
 #define PNP_SEAM_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,7 +20,9 @@
 
 /* --- named fields ------------------------------------------------------------------- */
 
-typedef enum { SEAM_K_INT, SEAM_K_BOOL, SEAM_K_U64, SEAM_K_DOUBLE, SEAM_K_INTS, SEAM_K_HEAP } SeamKind;
+typedef enum {
+    SEAM_K_INT, SEAM_K_BOOL, SEAM_K_U64, SEAM_K_DOUBLE, SEAM_K_INTS, SEAM_K_HEAP, SEAM_K_U64S
+} SeamKind;
 
 #define SEAM_EXACT ((size_t)-1) /* a list of exactly `len` ints */
 #define SEAM_OUT 1              /* written, never read: a result of the kernel's */
@@ -29,7 +32,7 @@ typedef struct {
     SeamKind kind;
     size_t offset; /* of the member in the struct the table describes */
     int len;       /* SEAM_K_INTS: the most ints the member holds */
-    size_t count;  /* SEAM_K_INTS, SEAM_K_HEAP: offset of the int holding how many, or SEAM_EXACT */
+    size_t count;  /* SEAM_K_INTS, _HEAP, _U64S: offset of the int holding how many, or SEAM_EXACT */
     long long lo, hi;
     int flags;
 } SeamField;
@@ -48,6 +51,9 @@ typedef struct {
 /* A result only: an int array the kernel holds elsewhere (`int *m`, `n` of them). */
 #define SEAM_HEAP_OUT(T, m, n) {#m, SEAM_K_HEAP, offsetof(T, m), 0, offsetof(T, n), 0, 0, SEAM_OUT}
 #define SEAM_OUT_INT(T, m) {#m, SEAM_K_INT, offsetof(T, m), 1, SEAM_EXACT, 0, 0, SEAM_OUT}
+/* A list of 64-bit words of any length, read into memory the seam takes (`uint64_t *m`,
+   `n` of them) and gives back after the call (`seam_free`). */
+#define SEAM_U64_LIST(T, m, n) {#m, SEAM_K_U64S, offsetof(T, m), 0, offsetof(T, n), 0, 0, 0}
 #define SEAM_END {NULL, SEAM_K_INT, 0, 0, 0, 0, 0, 0}
 
 static int *seam_int(void *base, size_t offset) { return (int *)((char *)base + offset); }
@@ -104,6 +110,25 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
                 return seam_bad(what, f->name, "wrong length or a number out of range");
             }
             if (f->count != SEAM_EXACT) *seam_int(out, f->count) = (int)n;
+        } else if (f->kind == SEAM_K_U64S) {
+            PyObject *fast = PySequence_Fast(item, "expected a sequence of ints");
+            if (!fast) return -1;
+            Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+            uint64_t *v = n < INT_MAX ? PyMem_Malloc((size_t)(n ? n : 1) * sizeof *v) : NULL;
+            *(uint64_t **)at = v; /* `seam_free` frees it, whatever happens next */
+            for (Py_ssize_t i = 0; v && i < n; i++) {
+                v[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+                if (v[i] == (unsigned long long)-1 && PyErr_Occurred()) {
+                    Py_DECREF(fast);
+                    return -1;
+                }
+            }
+            Py_DECREF(fast);
+            if (!v) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            *seam_int(out, f->count) = (int)n;
         } else {
             return seam_bad(what, f->name, "a result, not an argument");
         }
@@ -125,6 +150,16 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
     return 0;
 }
 
+/* Give back what `seam_read` took for the struct at `base` (its lists of words). */
+static void seam_free(const SeamField *fields, void *base) {
+    for (const SeamField *f = fields; f->name; f++)
+        if (f->kind == SEAM_K_U64S) {
+            uint64_t **at = (uint64_t **)((char *)base + f->offset);
+            PyMem_Free(*at);
+            *at = NULL;
+        }
+}
+
 static PyObject *seam_ints(const int *v, Py_ssize_t n) {
     PyObject *out = PyTuple_New(n);
     for (Py_ssize_t i = 0; out && i < n; i++) {
@@ -141,6 +176,7 @@ static PyObject *seam_write(const SeamField *fields, const void *in) {
     for (const SeamField *f = fields; out && f->name; f++) {
         const char *at = (const char *)in + f->offset;
         Py_ssize_t n = f->count == SEAM_EXACT ? f->len : *seam_int((void *)in, f->count);
+        if (f->kind == SEAM_K_U64S) continue; /* an argument, never handed back */
         PyObject *v = f->kind == SEAM_K_INT    ? PyLong_FromLong(*(const int *)at)
                       : f->kind == SEAM_K_BOOL ? PyBool_FromLong(*(const int *)at)
                       : f->kind == SEAM_K_U64  ? PyLong_FromUnsignedLongLong(*(const uint64_t *)at)
@@ -236,6 +272,7 @@ static PyObject *seam_play(const SeamKernel *k, PyObject *args) {
         }
     }
     k->end(game);
+    seam_free(k->settings, game);
     PyMem_Free(game);
     return out;
 }
@@ -276,6 +313,7 @@ static PyObject *seam_play_seeded(const SeamKernel *k, PyObject *args) {
         }
     }
     k->end(game);
+    seam_free(k->settings, game);
     PyMem_Free(game);
     Py_DECREF(fast);
     return out;
@@ -298,6 +336,7 @@ static PyObject *seam_playout(const SeamKernel *k, PyObject *args) {
         k->playout(board, p, (uint64_t)seed, stop) == 0)
         out = seam_write(k->after, p);
     if (k->release) k->release(p);
+    seam_free(k->position, p);
     PyMem_Free(p);
     return out;
 }
@@ -328,6 +367,7 @@ static PyObject *seam_tree_search(const SeamKernel *k, PyObject *args) {
         if (visits) out = Py_BuildValue("NN", visits, twister_words(&rng));
     }
     k->tree_end(&uct, root);
+    seam_free(k->position, p);
     PyMem_Free(p);
     return out;
 }

@@ -1,5 +1,5 @@
-"""Building Community benchmark figures: solver positions per second, games per second,
-and the radius-3 proofs of the shortest win.
+"""Building Community benchmark figures: solver positions per second, games per second (in
+the kernel and on the Python fast path), and the radius-3 proofs of the shortest win.
 
 A benchmark, not a test: figures depend on the machine and its load, so each is given
 per CPU second of this process (what an otherwise idle core would do); the proofs give
@@ -15,9 +15,10 @@ import time
 from functools import partial
 
 from pnp.games.building_community import engine
-from pnp.games.building_community.fast import solver, solver_proof
+from pnp.games.building_community.fast import kernel, solver, solver_proof
 from pnp.games.building_community.params import MAX_SOLVER_BUDGET, BuildingCommunityParams
 from pnp.games.building_community.rules.model import play_model
+from pnp.play import fastpath
 from pnp.runtime.rates import rate_of
 
 BEFORE = {2: 11, 3: 12, 4: 15, 5: 27, 6: 13}
@@ -35,6 +36,22 @@ def _games(bot: str, games: int) -> int:
     for i in range(games):
         engine.play_one(model, 2, bot, f"bench:{i}")
     return games
+
+
+def games_rows() -> list[tuple[str, str]]:
+    """Whole games a CPU second, each bot in the kernel and on the Python fast path it
+    replaces (the same games)."""
+    out = []
+    compiled = kernel._search is not None
+    for bot in engine.BOTS:
+        for name in (kernel.KERNEL.name, engine.FAST):
+            if name == kernel.KERNEL.name and not compiled:
+                out.append((f"building-community {bot} games, kernel", "n/a: not built"))
+                continue
+            with fastpath.using(name):
+                rate = rate_of(partial(_games, bot, 2000), children=False)
+            out.append((f"building-community {bot} games (R=3, 2 players), {name}", rate.text()))
+    return out
 
 
 def proof_players() -> list[int]:
@@ -65,9 +82,7 @@ def bench() -> list[tuple[str, str]]:
         ("building-community solver (R=3, 2 players)", lambda: _solve_nodes(3, 200_000)),
     ]
     out = [(label, rate_of(work, children=False).text("positions")) for label, work in rows]
-    for bot in engine.BOTS:
-        rate = rate_of(partial(_games, bot, 2000), children=False)
-        out.append((f"building-community {bot} games (R=3, 2 players)", rate.text()))
+    out.extend(games_rows())
     if solver_proof._search is None:
         out.append(("building-community proofs (R=3)", "n/a: the compiled search was not built"))
         return out

@@ -1,8 +1,9 @@
-/* Building Community's compiled proof search: iterative deepening (IDA*) over whole turns.
+/* Building Community's kernel: the compiled proof search, iterative deepening (IDA*) over
+ * whole turns; and its games, through the one seam (`_play.h`, `_tree.h`).
  *
  * Why C: proving a radius-3 line shortest means exhausting every line one turn shorter
  * that the lower bound cannot cut, tens of millions of positions; the Python search over
- * big ints does a few hundred thousand a second. This is `FastBoard.options` (engine.py)
+ * big ints does a few hundred thousand a second. This is `FastBoard.options` (bitboard.py)
  * spelled out on 64-bit masks of cell indices (boards of at most 64 cells: R <= 4), rule
  * for rule, plus the bound and the transposition table of `solver_bound.py`:
  *
@@ -17,9 +18,9 @@
  * The tables (neighbour masks, swap pairs per pawn cell, distance-3 masks, symmetries)
  * come from the caller, built from the play model. No static mutable data: reentrant.
  *
- * Below the search, random play from a position for a tree search's rollouts (`playout`,
- * `moves`; see `playout.py`): the fast path's own moves on its padded axial bits; and the
- * tree search itself on them (`_tree.h`, `pnp/play/_uct.h`).
+ * After the search, the game's turn on the fast path's own padded axial bits (`_play.h`)
+ * and the tree search over it (`_tree.h`, `pnp/play/_uct.h`), which `pnp/play/_seam.h`
+ * turns into the module's `play`, `play_seeded`, `playout` and `tree_search` (`kernel.py`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -29,6 +30,8 @@
 
 #include "../../../play/_twister.h"
 #include "../../../play/_seed.h"
+#include "../../../play/_seed_text.h"
+#include "../../../play/_seam.h"
 
 #define MAX_CELLS 64
 #define MAX_PAWNS 6
@@ -333,19 +336,67 @@ static int dfs(Search *s, const u64 *m, u64 iso, int k, int depth, int left) {
     return 0;
 }
 
-static int read_masks(PyObject *seq, u64 *out, int n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
+/* The proof search's arguments, by name (`solver_proof.prove`): the board's tables, per
+ * cell (neighbour, distance-3 and reach masks; the swap pairs an ordinary and a special
+ * turn may make from it, flat as a, b, a, b, ..., with how many each cell has), the
+ * symmetries (cell permutations, one after another), the start (each cell's colour, the
+ * pawns' cells, pawn 0 to move), the thresholds, the node budget, the table's size (bits)
+ * and the nodes between two progress reports. `bound` reads the tables, a mask of isolated
+ * tiles and the pawns' cells in turn order from the pawn to move. */
+typedef struct {
+    u64 *nb, *far3, *ball2, *pairs, *special_pairs, *syms;
+    int n_nb, n_far3, n_ball2, n_pairs, n_special_pairs, n_syms;
+    int pairs_per_cell[MAX_CELLS], n_pairs_per_cell;
+    int special_per_cell[MAX_CELLS], n_special_per_cell;
+    int colours[MAX_CELLS], n_colours;
+    int pawns[MAX_PAWNS], players;
+    int lo, hi, table_bits;
+    u64 budget, every, isolated;
+} Proof;
+
+static const SeamField PROOF[] = {
+    SEAM_U64_LIST(Proof, nb, n_nb),
+    SEAM_U64_LIST(Proof, far3, n_far3),
+    SEAM_U64_LIST(Proof, ball2, n_ball2),
+    SEAM_U64_LIST(Proof, pairs, n_pairs),
+    SEAM_LIST(Proof, pairs_per_cell, n_pairs_per_cell, 0, MAX_CELLS * 3),
+    SEAM_U64_LIST(Proof, special_pairs, n_special_pairs),
+    SEAM_LIST(Proof, special_per_cell, n_special_per_cell, 0, MAX_CELLS * 3),
+    SEAM_U64_LIST(Proof, syms, n_syms),
+    SEAM_LIST(Proof, colours, n_colours, 0, 2),
+    SEAM_LIST(Proof, pawns, players, 0, MAX_CELLS - 1),
+    SEAM_INT(Proof, lo, 0, MAX_DEPTH - 1),
+    SEAM_INT(Proof, hi, 0, MAX_DEPTH - 1),
+    SEAM_U64(Proof, budget),
+    SEAM_INT(Proof, table_bits, 4, 30),
+    SEAM_U64(Proof, every),
+    SEAM_END,
+};
+
+static const SeamField BOUND[] = {
+    SEAM_U64_LIST(Proof, nb, n_nb),
+    SEAM_U64_LIST(Proof, far3, n_far3),
+    SEAM_U64_LIST(Proof, ball2, n_ball2),
+    SEAM_U64(Proof, isolated),
+    SEAM_LIST(Proof, pawns, players, 0, MAX_CELLS - 1),
+    SEAM_END,
+};
+
+/* The board's masks from `q` into s (1 to 64 cells, the three tables alike); 0, or -1
+ * with a ValueError. */
+static int read_board(const Proof *q, Search *s) {
+    if (q->n_nb < 1 || q->n_nb > MAX_CELLS || q->n_far3 != q->n_nb || q->n_ball2 != q->n_nb) {
+        PyErr_SetString(PyExc_ValueError, "the board: 1 to 64 cells, a mask of each kind each");
         return -1;
     }
-    for (int i = 0; i < n; i++) {
-        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+    s->n = q->n_nb;
+    s->board = s->n == 64 ? ~(u64)0 : (((u64)1 << s->n) - 1);
+    for (int c = 0; c < s->n; c++) {
+        s->nb[c] = q->nb[c];
+        s->far3[c] = q->far3[c];
+        s->ball2[c] = q->ball2[c];
+        s->nbc[c] = s->nb[c] | (u64)1 << c;
     }
-    Py_DECREF(fast);
     return 0;
 }
 
@@ -357,92 +408,84 @@ static void search_free(Search *s) {
     PyMem_Free(s);
 }
 
-static int read_pairs(PyObject *lists, Search *s, int sp) {
-    PyObject *fast = PySequence_Fast(lists, "pairs");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != s->n) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "pairs: one list per cell");
+/* One kind of swap pairs (flat `flat`, `total` numbers; `per_cell[c]` pairs for cell c)
+ * into s->pairs[sp]; 0, or -1 with an error set. */
+static int read_pairs(const u64 *flat, int total, const int *per_cell, int cells, Search *s,
+                      int sp) {
+    int at = 0;
+    if (cells != s->n) {
+        PyErr_SetString(PyExc_ValueError, "pairs: a count for each cell");
         return -1;
     }
     for (int c = 0; c < s->n; c++) {
-        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, c), "pairs row");
-        if (!row) { Py_DECREF(fast); return -1; }
-        Py_ssize_t len = PySequence_Fast_GET_SIZE(row);
+        int len = per_cell[c];
+        if (2 * (at + len) > total) {
+            PyErr_SetString(PyExc_ValueError, "pairs: fewer than the counts say");
+            return -1;
+        }
         s->pairs[sp][c] = PyMem_Malloc((size_t)(2 * len + 1) * sizeof(int16_t));
-        if (!s->pairs[sp][c]) { Py_DECREF(row); Py_DECREF(fast); PyErr_NoMemory(); return -1; }
-        for (Py_ssize_t i = 0; i < len; i++) {
-            int a, b;
-            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(row, i), "ii", &a, &b)) {
-                Py_DECREF(row);
-                Py_DECREF(fast);
+        if (!s->pairs[sp][c]) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int i = 0; i < len; i++, at++) {
+            u64 a = flat[2 * at], b = flat[2 * at + 1];
+            if (a >= (u64)s->n || b >= (u64)s->n) {
+                PyErr_SetString(PyExc_ValueError, "a pair off the board");
                 return -1;
             }
             s->pairs[sp][c][2 * i] = (int16_t)a;
             s->pairs[sp][c][2 * i + 1] = (int16_t)b;
         }
         s->pairs[sp][c][2 * len] = -1;
-        Py_DECREF(row);
     }
-    Py_DECREF(fast);
+    if (2 * at != total) {
+        PyErr_SetString(PyExc_ValueError, "pairs: more than the counts say");
+        return -1;
+    }
     return 0;
 }
 
-/* search(nb, far3, pairs, special_pairs, syms, colours, pawns, lo, hi, budget, table_bits,
- *        progress, report_every) -> (line | None, nodes, proven, per-threshold nodes)
+/* search(fields, progress) -> (line | None, nodes, proven, per-threshold nodes): the
+ * fields as `PROOF` names them; `progress(nodes, budget)` is called now and then (None:
+ * never).
  *
  * Thresholds lo..hi in turn: the first that holds a win gives the line (a list of
  * (a, b, to) cell triples, None for a pass). `proven` is the largest threshold
  * exhausted without a win (lo - 1 if none). */
 static PyObject *search(PyObject *self, PyObject *args) {
-    PyObject *nb, *far3, *ball2, *pairs, *special_pairs, *syms, *colours, *pawns, *progress;
-    int lo, hi, table_bits;
-    long long budget, every;
+    PyObject *fields, *progress;
+    Proof q;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOiiLiOL", &nb, &far3, &ball2, &pairs, &special_pairs,
-                          &syms, &colours, &pawns, &lo, &hi, &budget, &table_bits, &progress,
-                          &every))
-        return NULL;
-    Py_ssize_t n = PySequence_Size(nb), players = PySequence_Size(pawns);
-    Py_ssize_t nsyms = PySequence_Size(syms);
-    if (n < 0 || players < 0 || nsyms < 0) return NULL;
-    if (n < 1 || n > MAX_CELLS || players < 1 || players > MAX_PAWNS || nsyms < 1 ||
-        nsyms > MAX_SYMS || lo < 0 || hi >= MAX_DEPTH || table_bits < 4 || table_bits > 30) {
-        PyErr_SetString(PyExc_ValueError, "search: board, pawns, symmetries or depth out of range");
-        return NULL;
-    }
+    memset(&q, 0, sizeof q);
+    if (!PyArg_ParseTuple(args, "O!O", &PyDict_Type, &fields, &progress)) return NULL;
     Search *s = PyMem_Calloc(1, sizeof(Search));
     if (!s) return PyErr_NoMemory();
-    s->n = (int)n;
-    s->players = (int)players;
-    s->syms = (int)nsyms;
-    s->board = n == 64 ? ~(u64)0 : (((u64)1 << n) - 1);
-    s->budget = budget;
-    s->report_every = every > 0 ? every : 1 << 15;
+    if (seam_read(fields, PROOF, &q, "proof") < 0 || read_board(&q, s) < 0) goto fail;
+    if (q.players < 1 || q.n_colours != s->n || q.n_syms < s->n || q.n_syms % s->n ||
+        q.n_syms / s->n > MAX_SYMS) {
+        PyErr_SetString(PyExc_ValueError, "proof: pawns, colours or symmetries out of range");
+        goto fail;
+    }
+    if (read_pairs(q.pairs, q.n_pairs, q.pairs_per_cell, q.n_pairs_per_cell, s, 0) < 0 ||
+        read_pairs(q.special_pairs, q.n_special_pairs, q.special_per_cell,
+                   q.n_special_per_cell, s, 1) < 0)
+        goto fail;
+    s->players = q.players;
+    s->syms = q.n_syms / s->n;
+    s->budget = q.budget > (u64)LLONG_MAX ? LLONG_MAX : (long long)q.budget;
+    s->report_every = q.every > 0 && q.every < (u64)LLONG_MAX ? (long long)q.every : 1 << 15;
     s->report_at = s->report_every;
     s->progress = progress;
-    u64 col[MAX_CELLS], pw[MAX_PAWNS];
-    if (read_masks(nb, s->nb, s->n, "nb") < 0 || read_masks(far3, s->far3, s->n, "far3") < 0 ||
-        read_masks(ball2, s->ball2, s->n, "ball2") < 0 || read_masks(colours, col, s->n, "colours") < 0 ||
-        read_masks(pawns, pw, s->players, "pawns") < 0 || read_pairs(pairs, s, 0) < 0 ||
-        read_pairs(special_pairs, s, 1) < 0)
-        goto fail;
+    int lo = q.lo, hi = q.hi, table_bits = q.table_bits;
     u64 m[3] = {0, 0, 0};
-    for (int c = 0; c < s->n; c++) {
-        s->nbc[c] = s->nb[c] | (u64)1 << c;
-        if (col[c] > 2) { PyErr_SetString(PyExc_ValueError, "colours: 0, 1 or 2"); goto fail; }
-        m[col[c]] |= (u64)1 << c;
-    }
+    for (int c = 0; c < s->n; c++) m[q.colours[c]] |= (u64)1 << c;
     for (int i = 0; i < s->players; i++) {
-        if (pw[i] >= (u64)s->n) { PyErr_SetString(PyExc_ValueError, "pawn off board"); goto fail; }
-        s->pawns[i] = (int)pw[i];
+        if (q.pawns[i] >= s->n) { PyErr_SetString(PyExc_ValueError, "pawn off board"); goto fail; }
+        s->pawns[i] = q.pawns[i];
     }
     for (int g = 0; g < s->syms; g++) {
-        u64 map[MAX_CELLS];
-        PyObject *row = PySequence_GetItem(syms, g);
-        int bad = !row || read_masks(row, map, s->n, "symmetry") < 0;
-        Py_XDECREF(row);
-        if (bad) goto fail;
+        const u64 *map = q.syms + (size_t)g * (size_t)s->n;
         for (int c = 0; c < s->n; c++) {
             if (map[c] >= (u64)s->n) { PyErr_SetString(PyExc_ValueError, "symmetry"); goto fail; }
             s->cellmap[g][c] = (int8_t)map[c];
@@ -487,6 +530,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
             }
             PyObject *out = Py_BuildValue("(NLiN)", line, s->nodes, proven, per);
             search_free(s);
+            seam_free(PROOF, &q);
             return out;
         }
     }
@@ -494,476 +538,72 @@ static PyObject *search(PyObject *self, PyObject *args) {
     {
         PyObject *out = Py_BuildValue("(OLiN)", Py_None, s->nodes, proven, per);
         search_free(s);
+        seam_free(PROOF, &q);
         return out;
     }
 fail:
     search_free(s);
+    seam_free(PROOF, &q);
     return NULL;
 }
 
-/* bound(nb, far3, ball2, isolated_mask, movers) -> the lower bound, for the tests;
- * movers: the pawns' cells in turn order from the pawn to move. */
+/* bound(fields) -> the lower bound, for the tests: the fields as `BOUND` names them. */
 static PyObject *py_bound(PyObject *self, PyObject *args) {
-    PyObject *nb, *far3, *ball2, *movers;
-    unsigned long long iso;
+    PyObject *fields, *out = NULL;
+    Proof q;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOKO", &nb, &far3, &ball2, &iso, &movers)) return NULL;
-    Py_ssize_t n = PySequence_Size(nb), players = PySequence_Size(movers);
-    if (n < 0 || players < 0) return NULL;
-    if (n < 1 || n > MAX_CELLS || players > MAX_PAWNS) {
-        PyErr_SetString(PyExc_ValueError, "bound: 1 to 64 cells, at most 6 pawns");
-        return NULL;
-    }
+    memset(&q, 0, sizeof q);
+    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &fields)) return NULL;
     Search *s = PyMem_Calloc(1, sizeof(Search));
     if (!s) return PyErr_NoMemory();
-    s->n = (int)n;
-    s->players = (int)players;
-    u64 pw[MAX_PAWNS];
-    int pawns[MAX_PAWNS];
-    if (read_masks(nb, s->nb, s->n, "nb") < 0 || read_masks(far3, s->far3, s->n, "far3") < 0 ||
-        read_masks(ball2, s->ball2, s->n, "ball2") < 0 ||
-        read_masks(movers, pw, s->players, "movers") < 0) {
-        PyMem_Free(s);
-        return NULL;
+    if (seam_read(fields, BOUND, &q, "bound") == 0 && read_board(&q, s) == 0) {
+        int pawns[MAX_PAWNS];
+        s->players = q.players;
+        for (int i = 0; i < s->players; i++) pawns[i] = q.pawns[i] % s->n;
+        out = PyLong_FromLong(bound(s, q.isolated, pawns, 0));
     }
-    for (int i = 0; i < s->players; i++) pawns[i] = (int)(pw[i] % (u64)s->n);
-    int h = bound(s, (u64)iso, pawns, 0);
+    seam_free(BOUND, &q);
     PyMem_Free(s);
-    return PyLong_FromLong(h);
-}
-
-/* --- random play from a position, for a tree search ------------------------------------
- *
- * `FastBoard.options` and `engine._play_fast` again, on the fast path's own padded axial
- * bits (bit (r + R) * W + (q + R), W = 2R + 2, so boards up to R = 3 fit 64 bits): a
- * cell's neighbours are six shifts of its bit. Moves come out in the readable rules'
- * canonical order and one is drawn as `rng.choice` draws (a pass draws nothing), on a
- * Mersenne Twister seeded as `random.Random(seed)`: the readable rules' very draws from
- * that generator. The positions seen before (the repeat rule) are handed over as keys. */
-
-#define PO_PAIRS 512
-
-typedef struct {
-    int W, near_scope, npairs;
-    u64 board;
-    int8_t pa[PO_PAIRS], pb[PO_PAIRS];
-    int16_t *near[64], *close[64]; /* per bit: pair indices, -1 ends */
-    int16_t lists[];
-} PlayBoard;
-
-static const char PLAYBOARD[] = "pnp.building_community.playboard";
-
-static u64 po_spread(const PlayBoard *t, u64 m) {
-    int w = t->W, w1 = t->W - 1;
-    return m << 1 | m >> 1 | m << w | m >> w | m << w1 | m >> w1;
-}
-
-static u64 po_flood(const PlayBoard *t, u64 seed, u64 mask) {
-    u64 c = seed;
-    for (;;) {
-        u64 n = (c | po_spread(t, c)) & mask;
-        if (n == c) return c;
-        c = n;
-    }
-}
-
-static int colour_at(const u64 *m, int bit) { return m[0] >> bit & 1 ? 0 : m[1] >> bit & 1 ? 1 : 2; }
-
-typedef struct { int a, b, ca, cb, left; u64 dest; } PlayOption;
-
-/* `FastBoard.options`: the pawn on bit p's swaps, each with its destinations. */
-static int po_options(const PlayBoard *t, const u64 *m, u64 occ, int p, int special, PlayOption *out) {
-    u64 ring = po_spread(t, (u64)1 << p) & t->board, n[3], x[3], y[3];
-    int stood = colour_at(m, p), k = 0;
-    for (int c = 0; c < 3; c++) n[c] = m[c] & po_spread(t, m[c]);
-    int before = popc(ring & ~(n[0] | n[1] | n[2]));
-    if (!before && !special) return 0;
-    const int16_t *list = t->near_scope ? t->near[p] : special ? NULL : t->close[p];
-    for (int i = 0; list ? list[i] >= 0 : i < t->npairs; i++) {
-        int j = list ? list[i] : i, a = t->pa[j], b = t->pb[j];
-        u64 ab = (u64)1 << a | (u64)1 << b;
-        if (occ & ab) continue;
-        int ca = colour_at(m, a), cb = colour_at(m, b);
-        if (ca == cb) continue;
-        for (int c = 0; c < 3; c++) {
-            x[c] = m[c];
-            y[c] = n[c];
-            if (c == ca || c == cb) {
-                x[c] ^= ab;
-                y[c] = x[c] & po_spread(t, x[c]);
-            }
-        }
-        u64 iso = t->board & ~(y[0] | y[1] | y[2]);
-        if (!special && popc(iso & ring) >= before) continue;
-        u64 first = po_flood(t, (u64)1 << a, x[cb]), second = po_flood(t, (u64)1 << b, x[ca]), target;
-        if (special) target = first | second;
-        else {
-            int na = popc(first), nb = popc(second);
-            target = na > nb ? first : nb > na ? second : first | second;
-        }
-        u64 dest = target & ~occ & ~x[stood];
-        if (dest) out[k++] = (PlayOption){a, b, ca, cb, popc(iso), dest};
-    }
-    return k;
-}
-
-/* A position's key: the first two colour masks and the pawns' bits (6 bits each) with the
- * pawn to move; the third mask is the rest of the board. */
-typedef struct { u64 m0, m1, pk; } Key;
-
-typedef struct {
-    Key *slots; /* pk == 0 marks an empty slot: pk always holds a set bit (see po_key) */
-    u64 mask;
-} Seen;
-
-static Key po_key(const u64 *m, const int *pawns, int players, int k) {
-    u64 pk = (u64)1 << 63 | (u64)k << 36;
-    for (int i = 0; i < players; i++) pk |= (u64)pawns[i] << (6 * i);
-    return (Key){m[0], m[1], pk};
-}
-
-/* Add the key; 1 if it was there already. */
-static int seen_add(Seen *s, Key key) {
-    u64 h = (key.m0 * 0x9E3779B97F4A7C15ULL) ^ (key.m1 * 0xC2B2AE3D27D4EB4FULL) ^ (key.pk * 0x165667B19E3779F9ULL);
-    for (u64 i = (h ^ h >> 29) & s->mask;; i = (i + 1) & s->mask) {
-        Key *e = &s->slots[i];
-        if (!e->pk) {
-            *e = key;
-            return 0;
-        }
-        if (e->m0 == key.m0 && e->m1 == key.m1 && e->pk == key.pk) return 1;
-    }
-}
-
-static void free_playboard(PyObject *cap) { PyMem_Free(PyCapsule_GetPointer(cap, PLAYBOARD)); }
-
-/* Read a list of int lists (pair indices) into t->lists from `at`; returns the next free
- * place, or -1. */
-static int read_lists(PyObject *seq, int16_t **heads, int16_t *store, int at, int cap, int npairs) {
-    if (PySequence_Size(seq) != 64) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected 64 pair lists");
-        return -1;
-    }
-    for (int bit = 0; bit < 64; bit++) {
-        PyObject *row = PySequence_GetItem(seq, bit);
-        Py_ssize_t n = row ? PySequence_Size(row) : -1;
-        if (n < 0 || at + n + 1 > cap) {
-            Py_XDECREF(row);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many pairs");
-            return -1;
-        }
-        heads[bit] = store + at;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *o = PySequence_GetItem(row, i);
-            long v = o ? PyLong_AsLong(o) : -1;
-            Py_XDECREF(o);
-            if (v < 0 || v >= npairs) {
-                Py_DECREF(row);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a pair out of range");
-                return -1;
-            }
-            store[at++] = (int16_t)v;
-        }
-        store[at++] = -1;
-        Py_DECREF(row);
-    }
-    return at;
-}
-
-/* playboard(W, board, pairs, near, close, near_scope) -> capsule: the fast path's tables
- * (`engine.FastBoard`): pairs as bit pairs (a < b) in canonical order; near, close: per
- * bit, the indices of the pairs both next to it and within two steps of it. */
-static PyObject *playboard(PyObject *self, PyObject *args) {
-    (void)self;
-    int w, near_scope;
-    unsigned long long board;
-    PyObject *pairs, *near, *close;
-    if (!PyArg_ParseTuple(args, "iKOOOp", &w, &board, &pairs, &near, &close, &near_scope)) return NULL;
-    Py_ssize_t np = PySequence_Size(pairs);
-    if (np < 0) return NULL;
-    if (np > PO_PAIRS || w < 3 || w > 10) {
-        PyErr_SetString(PyExc_ValueError, "a board too large for the playout kernel");
-        return NULL;
-    }
-    int cap = 2 * 64 * (int)(np + 1);
-    PlayBoard *t = PyMem_Calloc(1, sizeof(PlayBoard) + sizeof(int16_t) * (size_t)cap);
-    if (!t) return PyErr_NoMemory();
-    t->W = w;
-    t->board = board;
-    t->near_scope = near_scope;
-    t->npairs = (int)np;
-    for (Py_ssize_t i = 0; i < np; i++) {
-        PyObject *pr = PySequence_GetItem(pairs, i);
-        long a = -1, b = -1;
-        if (pr && PySequence_Size(pr) == 2) {
-            PyObject *x = PySequence_GetItem(pr, 0), *y = PySequence_GetItem(pr, 1);
-            a = x ? PyLong_AsLong(x) : -1;
-            b = y ? PyLong_AsLong(y) : -1;
-            Py_XDECREF(x);
-            Py_XDECREF(y);
-        }
-        Py_XDECREF(pr);
-        if (a < 0 || b < 0 || a > 63 || b > 63 || !(board >> a & 1) || !(board >> b & 1)) {
-            PyMem_Free(t);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a pair off the board");
-            return NULL;
-        }
-        t->pa[i] = (int8_t)a;
-        t->pb[i] = (int8_t)b;
-    }
-    int at = read_lists(near, t->near, t->lists, 0, cap, t->npairs);
-    if (at >= 0) at = read_lists(close, t->close, t->lists, at, cap, t->npairs);
-    if (at < 0) {
-        PyMem_Free(t);
-        return NULL;
-    }
-    PyObject *out = PyCapsule_New(t, PLAYBOARD, free_playboard);
-    if (!out) PyMem_Free(t);
     return out;
 }
 
-enum { PO_PLAYING, PO_WIN, PO_STUCK, PO_REPEAT, PO_TIMEOUT };
+#include "_play.h" /* the turn on the fast path's bits: whole games, playouts, moves */
+#include "_tree.h" /* the compiled tree search over these positions */
 
-/* A position in play: the colour masks, the pawns' bits, the pawn to move, the turns
- * played, the passes in a row and the end (PO_PLAYING while the game goes on). */
-typedef struct {
-    u64 m[3];
-    int pawns[MAX_PAWNS];
-    int players, k, turns, in_a_row, end;
-} PoPos;
+static const SeamKernel KERNEL = {
+    .board = PLAYBOARD,
+    .game_size = sizeof(Game),
+    .twister = offsetof(Game, tw),
+    .nogil = 1, /* `begin` takes every table a game needs */
+    .settings = SETTINGS,
+    .begin = game_begin,
+    .play = game_play,
+    .record = game_record,
+    .end = game_end,
+    .seed_start = seed_start,
+    .position_size = sizeof(Packed),
+    .position = POSITION,
+    .after = AFTER,
+    .playout = position_playout,
+    .release = position_release,
+    .tree = tree_begin,
+    .tree_end = tree_end,
+};
 
-static u64 po_occupied(const PoPos *s) {
-    u64 occ = 0;
-    for (int i = 0; i < s->players; i++) occ |= (u64)1 << s->pawns[i];
-    return occ;
-}
+SEAM_ENTRIES(KERNEL)
 
-/* The pawn to move's options (`po_options`), and whether its turn begins special. */
-static int po_turn_options(const PlayBoard *t, const PoPos *s, PlayOption *opts, int *special) {
-    int p = s->pawns[s->k];
-    u64 pb = (u64)1 << p, occ = po_occupied(s);
-    *special = (po_flood(t, pb, s->m[colour_at(s->m, p)]) & occ & ~pb) != 0;
-    return po_options(t, s->m, occ, p, *special, opts);
-}
-
-/* The i-th move of the options (the canonical order: by option, then destination bit):
- * its option's index, and the destination's bit in *to. */
-static int po_nth(const PlayOption *opts, int i, int *to) {
-    int j = 0;
-    while (i >= popc(opts[j].dest)) i -= popc(opts[j++].dest);
-    u64 dest = opts[j].dest;
-    while (i--) dest &= dest - 1;
-    *to = ctz(dest);
-    return j;
-}
-
-/* Play the move (option o, to the bit `to`), or a pass (o NULL), hand the turn on and run
- * the end checks in the rules' order (win, stuck, repeat, timeout). `seen` says whether
- * the position reached was seen before: it is called with the new position's key. */
-static void po_play(PoPos *s, const PlayOption *o, int to, int max_turns,
-                    int (*seen)(void *, Key), void *arg) {
-    if (o) {
-        u64 ab = (u64)1 << o->a | (u64)1 << o->b;
-        s->m[o->ca] ^= ab;
-        s->m[o->cb] ^= ab;
-        s->pawns[s->k] = to;
-        s->in_a_row = 0;
-    } else {
-        s->in_a_row++;
-    }
-    s->turns++;
-    s->k = (s->k + 1) % s->players;
-    int again = seen(arg, po_key(s->m, s->pawns, s->players, s->k));
-    if (o && o->left == 0) s->end = PO_WIN;
-    else if (s->in_a_row == s->players) s->end = PO_STUCK;
-    else if (again) s->end = PO_REPEAT;
-    else if (s->turns >= max_turns) s->end = PO_TIMEOUT;
-}
-
-/* One random turn (`rng.choice` over the moves, a pass drawing nothing): counted in cnt
- * (passes, legal moves, decisions, special turns), written to `step` (a, b, to; 255 for a
- * pass), played by `po_play`. */
-static void po_random_turn(const PlayBoard *t, PoPos *s, Twister *tw, PlayOption *opts, u64 *cnt,
-                           unsigned char *step, int max_turns, int (*seen)(void *, Key), void *arg) {
-    int special, nopt = po_turn_options(t, s, opts, &special);
-    cnt[3] += special;
-    if (!nopt) {
-        cnt[0]++;
-        step[0] = step[1] = step[2] = 255;
-        po_play(s, NULL, 0, max_turns, seen, arg);
-        return;
-    }
-    int total = 0, bits = 0, to;
-    for (int i = 0; i < nopt; i++) total += popc(opts[i].dest);
-    cnt[2]++;
-    cnt[1] += (u64)total;
-    while (total >> bits) bits++;
-    uint32_t r;
-    do r = genrand(tw) >> (32 - bits);
-    while (r >= (uint32_t)total);
-    const PlayOption *o = &opts[po_nth(opts, (int)r, &to)];
-    step[0] = (unsigned char)o->a;
-    step[1] = (unsigned char)o->b;
-    step[2] = (unsigned char)to;
-    po_play(s, o, to, max_turns, seen, arg);
-}
-
-static int seen_hook(void *seen, Key key) { return seen_add(seen, key); }
-
-/* playout(playboard, (m0, m1, m2), pawns, to_move, turns, in_a_row, counters, seen,
- * max_turns, stop, seed) -> (turns, end, (m0, m1, m2), pawns, to_move, in_a_row, counters,
- * trail): random play until the game ends or `stop` turns are played. pawns: bits;
- * counters: passes, legal moves, decisions, special turns; seen: the keys (m0, m1, pawns
- * packed 6 bits each with the pawn to move at bit 36) of the positions seen; end: 0
- * playing, then win, stuck, repeat, timeout; trail: 3 bytes a turn, a, b, to (255 for a
- * pass). */
-/* The pawns' cells (`pawn_list`, `players` of them), each on the board; -1 with a Python
- * error set. */
-static int read_pawn_cells(const PlayBoard *t, PyObject *pawn_list, int players, int *out) {
-    u64 pw[MAX_PAWNS];
-    if (read_masks(pawn_list, pw, players, "pawns") < 0) return -1;
-    for (int i = 0; i < players; i++) {
-        if (pw[i] > 63 || !(t->board >> pw[i] & 1)) {
-            PyErr_SetString(PyExc_ValueError, "a pawn off the board");
-            return -1;
-        }
-        out[i] = (int)pw[i];
-    }
-    return 0;
-}
-
-/* The positions seen so far (the state's keys, `nseen` of them) into `seen`; -1 with a
- * Python error set. */
-static int read_seen(PyObject *seen_list, Py_ssize_t nseen, Seen *seen) {
-    for (Py_ssize_t i = 0; i < nseen; i++) {
-        PyObject *key = PySequence_GetItem(seen_list, i);
-        u64 kk[3];
-        int ok = key && read_masks(key, kk, 3, "a seen key") == 0;
-        Py_XDECREF(key);
-        if (!ok) return -1;
-        seen_add(seen, (Key){kk[0], kk[1], kk[2] | (u64)1 << 63});
-    }
-    return 0;
-}
-
-static PyObject *playout(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *cap, *masks, *pawn_list, *counter_list, *seen_list;
-    int k, turns, in_a_row, max_turns, stop;
-    unsigned long long seed;
-    u64 cnt[4];
-    PoPos s = {0};
-    if (!PyArg_ParseTuple(args, "OOOiiiOOiiK", &cap, &masks, &pawn_list, &k, &turns, &in_a_row,
-                          &counter_list, &seen_list, &max_turns, &stop, &seed))
-        return NULL;
-    const PlayBoard *t = PyCapsule_GetPointer(cap, PLAYBOARD);
-    if (!t) return NULL;
-    Py_ssize_t players = PySequence_Size(pawn_list), nseen = PySequence_Size(seen_list);
-    if (players < 0 || nseen < 0) return NULL;
-    if (players < 2 || players > MAX_PAWNS || k < 0 || k >= players || turns < 0 ||
-        turns >= max_turns || read_masks(masks, s.m, 3, "colour masks") < 0 ||
-        read_masks(counter_list, cnt, 4, "counters") < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
-        return NULL;
-    }
-    if (read_pawn_cells(t, pawn_list, (int)players, s.pawns) < 0) return NULL;
-    s.players = (int)players;
-    s.k = k;
-    s.turns = turns;
-    s.in_a_row = in_a_row;
-    int steps = stop > turns ? (stop < max_turns ? stop : max_turns) - turns : 0;
-    u64 size = 16;
-    while (size < 2 * (u64)(nseen + steps + 1)) size <<= 1;
-    Seen seen = {PyMem_Calloc(size, sizeof(Key)), size - 1};
-    unsigned char *trail = PyMem_Malloc(3 * (size_t)steps + 1);
-    PlayOption *opts = PyMem_Malloc(sizeof(PlayOption) * PO_PAIRS);
-    PyObject *out = NULL;
-    if (!seen.slots || !trail || !opts) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (read_seen(seen_list, nseen, &seen) < 0) goto done;
-    Twister tw;
-    twister_seed64(&tw, seed);
-    int played = 0;
-    while (s.end == PO_PLAYING && s.turns < stop)
-        po_random_turn(t, &s, &tw, opts, cnt, trail + 3 * played++, max_turns, seen_hook, &seen);
-    PyObject *pawns_out = PyTuple_New(players);
-    if (pawns_out) {
-        for (int i = 0; i < players; i++) PyTuple_SET_ITEM(pawns_out, i, PyLong_FromLong(s.pawns[i]));
-        out = Py_BuildValue("ii(KKK)Nii(KKKK)y#", s.turns, s.end, (unsigned long long)s.m[0],
-                            (unsigned long long)s.m[1], (unsigned long long)s.m[2], pawns_out, s.k,
-                            s.in_a_row, (unsigned long long)cnt[0], (unsigned long long)cnt[1],
-                            (unsigned long long)cnt[2], (unsigned long long)cnt[3], trail,
-                            (Py_ssize_t)(3 * played));
-    }
-done:
-    PyMem_Free(seen.slots);
-    PyMem_Free(trail);
-    PyMem_Free(opts);
-    return out;
-}
-
-/* moves(playboard, (m0, m1, m2), pawns, to_move) -> (special, [(a, b, to), ...]): the
- * pawn to move's legal moves (bits) in the readable rules' canonical order, and whether it
- * begins a special turn (`rules.legal_moves`, `rules.is_special`). */
-static PyObject *moves(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *cap, *masks, *pawn_list;
-    int k;
-    u64 m[3], pw[MAX_PAWNS], occ = 0;
-    if (!PyArg_ParseTuple(args, "OOOi", &cap, &masks, &pawn_list, &k)) return NULL;
-    const PlayBoard *t = PyCapsule_GetPointer(cap, PLAYBOARD);
-    if (!t) return NULL;
-    Py_ssize_t players = PySequence_Size(pawn_list);
-    if (players < 0) return NULL;
-    if (players < 1 || players > MAX_PAWNS || k < 0 || k >= players) {
-        PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
-        return NULL;
-    }
-    if (read_masks(masks, m, 3, "colour masks") < 0 || read_masks(pawn_list, pw, (int)players, "pawns") < 0)
-        return NULL;
-    for (int i = 0; i < players; i++) {
-        if (pw[i] > 63 || !(t->board >> pw[i] & 1)) {
-            PyErr_SetString(PyExc_ValueError, "a pawn off the board");
-            return NULL;
-        }
-        occ |= (u64)1 << pw[i];
-    }
-    int p = (int)pw[k];
-    u64 pb = (u64)1 << p;
-    int special = (po_flood(t, pb, m[colour_at(m, p)]) & occ & ~pb) != 0;
-    PlayOption *opts = PyMem_Malloc(sizeof(PlayOption) * PO_PAIRS);
-    if (!opts) return PyErr_NoMemory();
-    int nopt = po_options(t, m, occ, p, special, opts);
-    PyObject *list = PyList_New(0), *out = NULL;
-    for (int i = 0; list && i < nopt; i++)
-        for (u64 d = opts[i].dest; d; d &= d - 1) {
-            PyObject *move = Py_BuildValue("(iii)", opts[i].a, opts[i].b, ctz(d));
-            if (!move || PyList_Append(list, move) < 0) Py_CLEAR(list);
-            Py_XDECREF(move);
-            if (!list) break;
-        }
-    PyMem_Free(opts);
-    if (list) out = Py_BuildValue("(NN)", PyBool_FromLong(special), list);
-    return out;
-}
-
-#include "../../../play/_uct.h"
-#include "_tree.h"
 
 static PyMethodDef METHODS[] = {
     {"search", search, METH_VARARGS, "IDA* from the start position (see the module header)."},
     {"bound", py_bound, METH_VARARGS, "The lower bound on turns left, for an isolated mask."},
-    {"playboard", playboard, METH_VARARGS, "The fast path's tables for playout()."},
-    {"playout", playout, METH_VARARGS, "Random play from a position (a tree search's rollout)."},
+    {"playboard", playboard, METH_VARARGS, "The fast path's tables for the game's play."},
     {"moves", moves, METH_VARARGS, "A position's legal moves in canonical order, and is it special."},
-    {"tree_search", tree_search, METH_VARARGS, "The mcts bot's search from a decision (see _tree.h)."},
+    SEAM_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "_search", "Building Community's compiled proof search.", -1, METHODS,
+    PyModuleDef_HEAD_INIT, "_search", "Building Community's kernel: proof search and games (see _search.c).", -1, METHODS,
     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&MODULE); }

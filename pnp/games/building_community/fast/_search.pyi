@@ -2,43 +2,24 @@
 tests call."""
 
 from collections.abc import Callable, Sequence
-from typing import NewType
+from typing import Any, NewType
 
 Step = tuple[int, int, int] | None
 
 def search(
-    nb: Sequence[int],
-    far3: Sequence[int],
-    ball2: Sequence[int],
-    pairs: Sequence[Sequence[tuple[int, int]]],
-    special_pairs: Sequence[Sequence[tuple[int, int]]],
-    syms: Sequence[Sequence[int]],
-    colours: Sequence[int],
-    pawns: Sequence[int],
-    lo: int,
-    hi: int,
-    budget: int,
-    table_bits: int,
-    progress: Callable[[int, int], None] | None,
-    every: int,
-    /,
+    fields: dict[str, Any], progress: Callable[[int, int], None] | None, /
 ) -> tuple[list[Step] | None, int, int, list[int]]:
-    """IDA* thresholds lo..hi: (line or None, nodes, the largest threshold exhausted
-    without a win, nodes per threshold)."""
+    """IDA* thresholds lo..hi, the board's tables, the start, the budget and the table's
+    size by name (`solver_proof.prove`): (line or None, nodes, the largest threshold
+    exhausted without a win, nodes per threshold)."""
 
-def bound(
-    nb: Sequence[int],
-    far3: Sequence[int],
-    ball2: Sequence[int],
-    isolated: int,
-    movers: Sequence[int],
-    /,
-) -> int:
-    """The lower bound on turns left for a mask of isolated cells and the pawns' cells in
-    turn order from the pawn to move."""
+def bound(fields: dict[str, Any], /) -> int:
+    """The lower bound on turns left for a mask of isolated cells (``isolated``) and the
+    pawns' cells in turn order from the pawn to move (``pawns``), with the board's
+    ``nb``, ``far3`` and ``ball2`` masks."""
 
 PlayBoard = NewType("PlayBoard", object)
-"""A capsule holding the fast path's tables for `playout` and `moves`."""
+"""A capsule holding the fast path's tables for the play functions below."""
 
 def playboard(
     w: int,
@@ -49,48 +30,33 @@ def playboard(
     near_scope: bool,
     /,
 ) -> PlayBoard:
-    """`engine.FastBoard`'s tables: the row width, the board's bits, the swap pairs (bits),
+    """`bitboard.FastBoard`'s tables: the row width, the board's bits, the swap pairs (bits),
     per bit the indices of the pairs next to it and within two steps of it."""
 
-def moves(
-    board: PlayBoard, masks: Sequence[int], pawns: Sequence[int], to_move: int, /
-) -> tuple[bool, list[tuple[int, int, int]]]:
-    """(special, the legal moves as bits a, b, to in canonical order)."""
+Fields = dict[str, Any]
+"""Named fields: `kernel.settings`, `kernel.position`, `pnp.play.fastpath.search`
+(`pnp/play/_seam.h`); what `moves` reads and a game or playout hands back."""
 
-def playout(
-    board: PlayBoard,
-    masks: Sequence[int],
-    pawns: Sequence[int],
-    to_move: int,
-    turns: int,
-    in_a_row: int,
-    counters: Sequence[int],
-    seen: Sequence[tuple[int, int, int]],
-    max_turns: int,
-    stop: int,
-    seed: int,
-    /,
-) -> tuple[
-    int, int, tuple[int, int, int], tuple[int, ...], int, int, tuple[int, int, int, int], bytes
-]:
-    """Random play until the end or `stop` turns, on `random.Random(seed)`'s draws: (turns,
-    end code, colour masks, pawns, to move, passes in a row, counters, the turns' trail)."""
+def moves(board: PlayBoard, position: Fields, /) -> tuple[bool, list[tuple[int, int, int]]]:
+    """The tiles of colours 0 and 1, the pawns (bits) and whose turn, by name: (special,
+    the legal moves as bits a, b, to in canonical order)."""
+
+def play(
+    board: PlayBoard, settings: Fields, twister: tuple[int, ...]
+) -> tuple[Fields, tuple[int, ...]]:
+    """One whole game drawing from the twister state: (its turns, end code and counters by
+    name, the twister after)."""
+
+def play_seeded(board: PlayBoard, settings: Fields, seeds: Sequence[str]) -> list[Fields]:
+    """One whole game per seed text, each on what `random.Random(text)` draws."""
+
+def playout(board: PlayBoard, position: Fields, stop: int, seed: int) -> Fields:
+    """Random play from a position until the end or `stop` turns, on `random.Random(seed)`'s
+    draws: the turns, whose turn, the passes in a row, the end code, what it counted, the
+    isolated tiles left and each turn's move (a | b << 8 | to << 16, -1 a pass), by name."""
 
 def tree_search(
-    board: PlayBoard,
-    masks: Sequence[int],
-    pawns: Sequence[int],
-    to_move: int,
-    turns: int,
-    in_a_row: int,
-    seen: Sequence[tuple[int, int, int]],
-    max_turns: int,
-    words: tuple[int, ...],
-    budget: int,
-    horizon: int,
-    exploration: float,
-    cooperative: bool,
-    /,
+    board: PlayBoard, position: Fields, search: Fields, words: tuple[int, ...]
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
     """`pnp.play.mcts.MctsBot.search` from this decision on the twister's 625 numbers: (the
     root's (index in the legal actions, visits) in the order tried, the twister after)."""

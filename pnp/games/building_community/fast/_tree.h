@@ -1,33 +1,36 @@
 /* Building Community's positions for the compiled tree search (`pnp/play/_uct.h`).
  *
- * A position is the playout kernel's `PoPos` (colour masks, pawns, pawn to move, turns,
- * passes in a row, the end) and the keys of the positions reached since the search's root,
- * oldest first: with the root's positions seen (a hash table shared in the context, never
- * changed by the tree) they decide the repeat rule. A playout cannot run past the root's
- * turn plus the horizon, nor past the turn cap, so a position holds at most that many keys
- * and its size is fixed for one search (a clone is a memcpy).
+ * A position is the turn's `PoPos` (colour masks, pawns, pawn to move, turns, passes in a
+ * row, the end) and how many turns it is from the search's root. The keys of the positions
+ * reached since the root live in the context, in order: `uct_search` keeps one position
+ * alive at a time (each playout's copy of the root, walked down and played out), so the
+ * first `depth` keys there are that position's own. With the root's positions seen (a
+ * hash table in the context, never changed by the tree) they decide the repeat rule. A
+ * game under way cannot pass the turn cap, so the context holds at most `max_turns -
+ * turns` keys, and a position is small and fixed in size (a clone is a memcpy).
  *
  * The callbacks are the kernel's own turn (`po_turn_options`, `po_nth`, `po_play`,
- * `po_random_turn`): a decision's i-th action is `legal_actions()[i]` (the kernel lists the
- * moves in the rules' canonical order; the state's legal actions are that list, or the one
- * pass), and a playout is `playout.playout`: one 64-bit draw from the search's twister
+ * `po_turn`): a decision's i-th action is `legal_actions()[i]` (the kernel lists the moves
+ * in the rules' canonical order; the state's legal actions are that list, or the one
+ * pass), and a playout is `kernel.playout`: one 64-bit draw from the search's twister
  * seeds `random.Random(n)`'s generator, and nothing is drawn when the game is over or the
  * cut-off reached. The game keeps no score besides the team's win: a cut-off, stuck or
- * repeated game scores nothing. Included at the end of `_search.c`.
+ * repeated game scores nothing. Included by `_search.c` after `_play.h`; `tree_begin` is
+ * its hook for `pnp/play/_seam.h`'s `tree_search`.
  */
+#ifndef BC_TREE_H
+#define BC_TREE_H
 
 typedef struct {
     PoPos p;
-    int depth; /* keys in `path` */
-    Key path[];
+    int depth; /* keys of this position's walk from the root: the context's first `depth` */
 } TreePos;
 
 typedef struct {
     const PlayBoard *t;
-    int max_turns, cap; /* cap: the keys a position can hold */
+    int max_turns, cap; /* cap: the keys a walk can reach */
     Seen seen;          /* the root's positions seen; a playout adds its own, then takes them out */
-    u64 *added;         /* the slots a playout filled, in order */
-    int n_added;
+    Key *path;          /* the keys reached since the root by the position in play */
     PlayOption opts[PO_PAIRS];
 } TreeCtx;
 
@@ -36,32 +39,11 @@ static int tree_seen(void *arg, Key key) {
     void **a = arg;
     const TreeCtx *c = a[0];
     const TreePos *s = a[1];
-    u64 h = (key.m0 * 0x9E3779B97F4A7C15ULL) ^ (key.m1 * 0xC2B2AE3D27D4EB4FULL) ^ (key.pk * 0x165667B19E3779F9ULL);
-    for (u64 i = (h ^ h >> 29) & c->seen.mask;; i = (i + 1) & c->seen.mask) {
-        const Key *e = &c->seen.slots[i];
-        if (!e->pk) break;
-        if (e->m0 == key.m0 && e->m1 == key.m1 && e->pk == key.pk) return 1;
-    }
+    if (seen_has(&c->seen, key)) return 1;
     for (int i = 0; i < s->depth; i++)
-        if (s->path[i].m0 == key.m0 && s->path[i].m1 == key.m1 && s->path[i].pk == key.pk) return 1;
+        if (c->path[i].m0 == key.m0 && c->path[i].m1 == key.m1 && c->path[i].pk == key.pk) return 1;
     return 0;
 }
-
-/* `seen_add` on the shared table, remembering the slot filled so it can be emptied. */
-static int tree_add(TreeCtx *c, Key key) {
-    u64 h = (key.m0 * 0x9E3779B97F4A7C15ULL) ^ (key.m1 * 0xC2B2AE3D27D4EB4FULL) ^ (key.pk * 0x165667B19E3779F9ULL);
-    for (u64 i = (h ^ h >> 29) & c->seen.mask;; i = (i + 1) & c->seen.mask) {
-        Key *e = &c->seen.slots[i];
-        if (!e->pk) {
-            *e = key;
-            c->added[c->n_added++] = i;
-            return 0;
-        }
-        if (e->m0 == key.m0 && e->m1 == key.m1 && e->pk == key.pk) return 1;
-    }
-}
-
-static int tree_add_hook(void *ctx, Key key) { return tree_add(ctx, key); }
 
 static int tree_to_move(void *ctx, const void *pos) {
     (void)ctx;
@@ -88,28 +70,26 @@ static int tree_apply(void *ctx, void *pos, int i) {
     const PlayOption *o = nopt ? &c->opts[po_nth(c->opts, i, &to)] : NULL;
     void *arg[2] = {c, s};
     if (s->depth >= c->cap) {
-        PyErr_SetString(PyExc_RuntimeError, "the tree ran past its horizon");
+        PyErr_SetString(PyExc_RuntimeError, "the tree ran past the turn cap");
         return -1;
     }
     po_play(&s->p, o, to, c->max_turns, tree_seen, arg);
-    s->path[s->depth++] = po_key(s->p.m, s->p.pawns, s->p.players, s->p.k);
+    c->path[s->depth++] = po_key(s->p.m, s->p.pawns, s->p.players, s->p.k);
     return 0;
 }
 
 static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
     TreeCtx *c = ctx;
     TreePos *s = pos;
-    if (s->p.end || s->p.turns >= stop) return 0; /* `playout.playout` draws nothing then */
+    if (s->p.end || s->p.turns >= stop) return 0; /* `kernel.playout` draws nothing then */
     u64 lo = genrand(rng), hi = genrand(rng); /* rng.getrandbits(64): the low word first */
     Twister tw;
     twister_seed64(&tw, lo | hi << 32);
-    u64 cnt[4] = {0, 0, 0, 0};
-    unsigned char step[3];
-    c->n_added = 0;
-    for (int i = 0; i < s->depth; i++) tree_add(c, s->path[i]);
+    int cnt[4] = {0, 0, 0, 0};
+    for (int i = 0; i < s->depth; i++) seen_add(&c->seen, c->path[i]);
     while (s->p.end == PO_PLAYING && s->p.turns < stop)
-        po_random_turn(c->t, &s->p, &tw, c->opts, cnt, step, c->max_turns, tree_add_hook, c);
-    while (c->n_added) c->seen.slots[c->added[--c->n_added]].pk = 0; /* the root's table again */
+        po_turn(c->t, &s->p, &tw, c->opts, 0, cnt, c->max_turns, seen_hook, &c->seen);
+    seen_undo(&c->seen); /* the root's table again */
     return 0;
 }
 
@@ -122,71 +102,48 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
     return UCT_WON;
 }
 
-/* tree_search(playboard, (m0, m1, m2), pawns, to_move, turns, in_a_row, seen, max_turns,
- * words, budget, horizon, exploration, cooperative) -> ([(index, visits), ...], words):
- * `pnp.play.mcts.MctsBot.search` from this decision (see `playout.tree_search`), the arguments
- * as `playout` takes them, the twister as `random.Random.getstate()`'s 625 numbers. */
-static PyObject *tree_search(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *cap, *masks, *pawn_list, *seen_list, *words;
-    int k, turns, in_a_row, max_turns, budget, horizon, cooperative;
-    double exploration;
-    if (!PyArg_ParseTuple(args, "OOOiiiOiO!iidp", &cap, &masks, &pawn_list, &k, &turns, &in_a_row,
-                          &seen_list, &max_turns, &PyTuple_Type, &words, &budget, &horizon,
-                          &exploration, &cooperative))
-        return NULL;
-    const PlayBoard *t = PyCapsule_GetPointer(cap, PLAYBOARD);
-    if (!t) return NULL;
-    Py_ssize_t players = PySequence_Size(pawn_list), nseen = PySequence_Size(seen_list);
-    if (players < 0 || nseen < 0) return NULL;
-    TreePos *root = NULL;
-    TreeCtx *c = NULL;
-    PyObject *out = NULL, *visits = NULL;
-    Twister tw;
-    if (players < 2 || players > MAX_PAWNS || k < 0 || k >= players || turns < 0 ||
-        turns >= max_turns || in_a_row < 0 || in_a_row >= players || budget < 0 || horizon < 0) {
-        PyErr_SetString(PyExc_ValueError, "not a position the kernel searches from");
-        return NULL;
-    }
-    if (read_twister(words, &tw) < 0) return NULL;
-    if (horizon > max_turns) horizon = max_turns; /* the cap ends every game first anyway */
-    int keys = horizon < max_turns - turns ? horizon : max_turns - turns;
-    size_t size = sizeof(TreePos) + sizeof(Key) * (size_t)keys;
-    root = PyMem_Calloc(1, size);
-    c = PyMem_Calloc(1, sizeof(TreeCtx));
-    if (!root || !c) {
+/* `SeamKernel.tree`: the search's context and root from a decision (`kernel.position`'s
+ * fields; the game not over). */
+static int tree_begin(const void *board, const void *position, UctGame *uct, void **root) {
+    const PlayBoard *t = board;
+    const Packed *q = position;
+    TreePos *p = PyMem_Calloc(1, sizeof(TreePos));
+    TreeCtx *c = PyMem_Calloc(1, sizeof(TreeCtx));
+    *root = p;
+    uct->ctx = c;
+    if (!p || !c) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
-    if (read_masks(masks, root->p.m, 3, "colour masks") < 0 ||
-        read_pawn_cells(t, pawn_list, (int)players, root->p.pawns) < 0)
-        goto done;
-    root->p.players = (int)players;
-    root->p.k = k;
-    root->p.turns = turns;
-    root->p.in_a_row = in_a_row;
+    if (po_position(t, q, &p->p) < 0) return -1;
     c->t = t;
-    c->max_turns = max_turns;
-    c->cap = keys;
-    u64 slots = 16;
-    while (slots < 2 * (u64)(nseen + keys + 1)) slots <<= 1;
-    c->seen = (Seen){PyMem_Calloc(slots, sizeof(Key)), slots - 1};
-    c->added = PyMem_Malloc(sizeof(u64) * (size_t)(keys + 1));
-    if (!c->seen.slots || !c->added) {
+    c->max_turns = q->max_turns;
+    c->cap = q->max_turns - q->turns;
+    c->seen = seen_table(q->nseen / 3 + c->cap);
+    c->path = PyMem_Malloc(sizeof(Key) * (size_t)c->cap);
+    if (!c->seen.slots || !c->path) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
-    if (read_seen(seen_list, nseen, &c->seen) < 0) goto done;
-    UctGame g = {size, (int)players, c, tree_to_move, tree_turns, tree_count, tree_apply,
-                 NULL, NULL, tree_playout, tree_result, NULL, NULL};
-    visits = uct_search(&g, root, &tw, budget, horizon, exploration, cooperative);
-    if (visits) out = Py_BuildValue("(NN)", visits, twister_words(&tw));
-done:
+    po_seen(q, &c->seen); /* the root's keys, kept for the whole search */
+    if (seen_track(&c->seen, c->cap + 1) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *uct = (UctGame){.size = sizeof(TreePos), .players = q->players, .ctx = c,
+                     .to_move = tree_to_move, .turns = tree_turns, .count = tree_count,
+                     .apply = tree_apply, .playout = tree_playout, .result = tree_result};
+    return 0;
+}
+
+static void tree_end(UctGame *uct, void *root) {
+    TreeCtx *c = uct->ctx;
     if (c) {
-        PyMem_Free(c->seen.slots);
-        PyMem_Free(c->added);
+        seen_free(&c->seen);
+        PyMem_Free(c->path);
     }
     PyMem_Free(c);
     PyMem_Free(root);
-    return out;
 }
+
+#endif

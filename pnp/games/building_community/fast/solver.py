@@ -34,8 +34,8 @@ from typing import Any
 
 from pnp.contract.hooks import SolverHooks
 from pnp.games.building_community import rules
-from pnp.games.building_community.engine import FastBoard, fast_board
 from pnp.games.building_community.fast import solver_proof
+from pnp.games.building_community.fast.bitboard import FastBoard, fast_board
 from pnp.games.building_community.fast.solver_bound import MAX_DROP, by_count, turns_needed
 from pnp.games.building_community.params import MAX_SOLVER_BUDGET, STORED_POSITIONS
 from pnp.games.building_community.rules.model import PlayModel

@@ -68,9 +68,11 @@ def symmetries(model: PlayModel) -> tuple[tuple[int, ...], ...]:
 
 
 @lru_cache(maxsize=16)
-def _tables(model: PlayModel) -> tuple:
-    """The kernel's board tables: neighbour masks, distance-3 masks, reach masks, swap
-    pairs per pawn cell (ordinary, special), symmetries."""
+def _tables(model: PlayModel) -> dict[str, list[int]]:
+    """The kernel's board tables as it names them (`_search.c`'s ``PROOF``): per cell the
+    neighbour, distance-3 and reach masks, and the swap pairs a pawn there may make on an
+    ordinary and on a special turn (flat, a, b, a, b, ..., with each cell's count); the
+    symmetries, one cell permutation after another. Shared: not to be changed."""
     nb = [sum(1 << n for n in row) for row in model.neighbours]
     pairs = sorted((a, b) for a in range(model.size) for b in model.neighbours[a] if a < b)
     cells = model.cells
@@ -90,14 +92,16 @@ def _tables(model: PlayModel) -> tuple:
     else:
         ordinary = [close(p) for p in range(model.size)]
         special = [pairs] * model.size
-    return (
-        nb,
-        list(near_masks(model)),
-        list(reach_masks(model)),
-        ordinary,
-        special,
-        symmetries(model),
-    )
+    return {
+        "nb": nb,
+        "far3": list(near_masks(model)),
+        "ball2": list(reach_masks(model)),
+        "pairs": [x for row in ordinary for pair in row for x in pair],
+        "pairs_per_cell": [len(row) for row in ordinary],
+        "special_pairs": [x for row in special for pair in row for x in pair],
+        "special_per_cell": [len(row) for row in special],
+        "syms": [cell for perm in symmetries(model) for cell in perm],
+    }
 
 
 def prove(
@@ -116,21 +120,15 @@ def prove(
     `budget`."""
     assert _search is not None
     tiles, pawns = position or (model.start_colours, model.starts(players))
-    nb, far, reach, ordinary, special, syms = _tables(model)
-    line, nodes, proven, per = _search.search(
-        nb,
-        far,
-        reach,
-        ordinary,
-        special,
-        syms,
-        list(tiles),
-        list(pawns),
-        lo,
-        hi,
-        budget,
-        TABLE_BITS,
-        progress,
-        every,
-    )
+    fields = {
+        **_tables(model),
+        "colours": list(tiles),
+        "pawns": list(pawns),
+        "lo": lo,
+        "hi": hi,
+        "budget": budget,
+        "table_bits": TABLE_BITS,
+        "every": every,
+    }
+    line, nodes, proven, per = _search.search(fields, progress)
     return line, nodes, proven, per
