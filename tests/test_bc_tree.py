@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kernels import with_hook
+from tiers import ci_keeps
 
 from pnp.games import get_game
 from pnp.games.building_community import engine as bc_engine
@@ -291,7 +292,9 @@ def records(players: int, seeds: range, budget: int, **kit: Any) -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize("players, kit", [(2, {}), (3, {"radius": 2}), (2, {"radius": 2})])
+@pytest.mark.parametrize(
+    "players, kit", ci_keeps([(2, {}), (3, {"radius": 2}), (2, {"radius": 2})], 2)
+)
 @pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_whole_games_are_the_same_compiled_or_not(players, kit):
     """mcts seats' games, record by record, and a simulation's summary: the compiled search

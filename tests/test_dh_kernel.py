@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_dh_properties import kits
+from tiers import ci_keeps
 
 from pnp.games.desert_home import engine, rules
 from pnp.games.desert_home.fast import kernel as compiled
@@ -122,7 +123,7 @@ def test_the_kernel_plays_the_greedy_reference_games_on_every_kind_of_kit(params
         ("largest", {"rows": 15, "path_columns": 12, "refuge_rows": (14, 0), "deck_safe": 400}),
     ],
 )
-@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("bot", ci_keeps(["random", "greedy"], 0))
 @pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_kernel_plays_whole_reference_games_on_kits_with_rare_rules(
     rule, changes, bot, monkeypatch

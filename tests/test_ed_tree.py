@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kernels import with_hook
 from test_ed_properties import kits
+from tiers import ci_keeps
 
 from pnp.games.exploding_dice import engine, rules
 from pnp.games.exploding_dice.fast import kernel
@@ -116,7 +117,7 @@ def test_the_compiled_search_is_the_readable_one(kit, players, each):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kit", sorted(KITS))
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", ci_keeps([2, 3, 4], 0, 2))
 def test_every_budget_and_horizon_from_many_positions(kit, players):
     for seed in range(3):
         for i, state in enumerate(sample(MODELS[kit], players, seed, every=7)):
@@ -251,11 +252,14 @@ def test_mcts_bot_calls_the_compiled_search():
 
 @pytest.mark.parametrize(
     ("players", "bots", "options"),
-    [
-        (4, ("mcts",) * 4, {}),
-        (2, ("mcts", "greedy"), {"two_colours": True}),
-        (3, ("mcts",) * 3, {}),
-    ],
+    ci_keeps(
+        [
+            (4, ("mcts",) * 4, {}),
+            (2, ("mcts", "greedy"), {"two_colours": True}),
+            (3, ("mcts",) * 3, {}),
+        ],
+        1,
+    ),
 )
 @pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_whole_games_are_the_same_compiled_or_not(monkeypatch, players, bots, options):

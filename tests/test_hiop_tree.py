@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kernels import with_hook
+from tiers import ci_keeps
 
 from pnp.contract.gamedef import playout_turns
 from pnp.games.home_in_one_piece import engine, rules
@@ -103,7 +104,7 @@ def test_the_sample_holds_every_kind_of_position():
     assert {rules.Termination.HOME, rules.Termination.TIMEOUT} <= ends
 
 
-@pytest.mark.parametrize("budget", [1, 2, 7, pytest.param(60, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("budget", ci_keeps([1, 2, 7, 60], 0, 2))
 @pytest.mark.parametrize("horizon", HORIZONS)
 @pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_compiled_search_is_the_readable_one(budget, horizon):
@@ -196,7 +197,7 @@ def simulate(monkeypatch, **request) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("bots", [None, "mcts,greedy", "random,mcts"])
+@pytest.mark.parametrize("bots", ci_keeps([None, "mcts,greedy", "random,mcts"], 2))
 def test_whole_games_with_mcts_seats_are_the_same_either_way(monkeypatch, bots):
     """`pnp simulate --bot mcts --games 3 --bot-budget 30` and mixed seats."""
     request = dict(games=3, bot="mcts", bots=bots, budget=30, seed=5, jobs=1)

@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kernels import without_compiler
 from test_parcheesi_properties import MODELS, TRICKY
+from tiers import ci_keeps
 
 from pnp.games import get_game
 from pnp.games.parcheesi import engine, rules
@@ -116,7 +117,7 @@ RECORDED = json.loads(
 
 
 @needs_kernel
-@pytest.mark.parametrize("entry", RECORDED, ids=[e["seed"] for e in RECORDED])
+@pytest.mark.parametrize("entry", ci_keeps(RECORDED, 0), ids=[e["seed"] for e in RECORDED])
 @pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_the_kernel_offers_the_rules_results_at_every_roll_of_the_recorded_games(entry):
     """Where the kernel would leave a recorded game: the first roll whose results differ
@@ -143,7 +144,7 @@ SETTINGS = [
 
 
 @needs_kernel
-@pytest.mark.parametrize(("rules_name", "players", "bot"), SETTINGS)
+@pytest.mark.parametrize(("rules_name", "players", "bot"), ci_keeps(SETTINGS, 1, 10))
 @pytest.mark.slow  # equality held position by position in the fast tier (conformance replays)
 def test_kernel_and_readable_rules_play_the_same_games(rules_name, players, bot):
     model = MODELS[rules_name]

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from kernels import with_hook
 from test_parcheesi_kernel import needs_kernel
 from test_parcheesi_properties import MODELS
+from tiers import ci_keeps
 
 from pnp.games.parcheesi import engine, rules
 from pnp.games.parcheesi.fast import kernel as compiled
@@ -160,7 +161,7 @@ def records(monkeypatch, how: str, players: int, rules_name: str) -> list:
 
 @needs_kernel
 @pytest.mark.slow
-@pytest.mark.parametrize("players, rules_name", [(4, "seed"), (2, "standard")])
+@pytest.mark.parametrize("players, rules_name", ci_keeps([(4, "seed"), (2, "standard")], 1))
 def test_whole_games_do_not_depend_on_the_search(monkeypatch, players, rules_name):
     searched = records(monkeypatch, "compiled", players, rules_name)
     assert searched == records(monkeypatch, "readable rules", players, rules_name)

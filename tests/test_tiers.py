@@ -32,6 +32,7 @@ def long_tests(source: str) -> set[str]:
     tree = ast.parse(source)
     functions = [f for f in tree.body if isinstance(f, ast.FunctionDef)]
     helpers = {f.name for f in functions if not f.name.startswith("test_") and _marks_long(f)}
+    helpers.add("ci_keeps")  # tests/tiers.py: marks all but the cases CI keeps
     grown = True
     while grown:  # a helper that calls a helper marks long too
         more = {
