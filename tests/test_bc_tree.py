@@ -200,6 +200,7 @@ def test_compiled_equals_readable(shard):
             assert compiled == readable, (index, budget, horizon, cooperative)
 
 
+@pytest.mark.slow  # a second or more: the fast tier stays under a minute
 def test_the_turn_cap_inside_the_tree():
     """Positions three turns from the cap: some playouts end stuck, others cut off (which
     score nothing, as the game's record keeps no scores)."""

@@ -62,6 +62,7 @@ def _imported(path: Path) -> set[str]:
     return out
 
 
+@pytest.mark.slow  # a second or more: the fast tier stays under a minute
 def test_pnp_itself_imports_no_old_path():
     """The old paths are for plugins: pnp's own code and tests name the new ones."""
     old = [

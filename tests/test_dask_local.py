@@ -57,6 +57,7 @@ def test_chunks_arriving_in_any_order_merge_as_if_played_in_order():
     assert list(backwards.turns) != list(in_order.turns)  # what the chunk order prevents
 
 
+@pytest.mark.slow  # a second or more: the fast tier stays under a minute
 def test_a_grid_on_the_local_pool_is_the_same_for_any_workers_and_chunk_size():
     jobs = grid_jobs(900)
     expected = grid_json(jobs, run_jobs(jobs, 1))

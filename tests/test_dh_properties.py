@@ -228,6 +228,7 @@ def test_a_small_deck_can_run_out_and_end_the_game():
     assert ends[End.DECK] > 0
 
 
+@pytest.mark.slow  # a second or more: the fast tier stays under a minute
 def test_a_supply_the_verdict_rejects_never_gives_a_win():
     params = DesertHomeParams(figures_per_colour=4, tents_per_colour=0)
     model = play_model(params)

@@ -120,6 +120,7 @@ def test_the_compiled_search_with_the_engines_own_settings(budget):
         same_search(state, budget, OWN, exploration=engine.MCTS_EXPLORATION)
 
 
+@pytest.mark.slow  # a second or more: the fast tier stays under a minute
 def test_the_compiled_search_near_the_turn_limit_and_cooperative():
     """Playouts cut by the game's own limit score the record (`UCT_CUT`); a cooperative
     search scores only wins."""

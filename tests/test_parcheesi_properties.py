@@ -166,6 +166,7 @@ TRICKY = [  # (pawns by colour, mover, dice): positions where shortcuts could go
 ]
 
 
+@pytest.mark.slow  # a second or more: the fast tier stays under a minute
 def test_the_engine_and_the_readable_rules_agree_game_by_game_on_the_default_kit():
     model = MODELS["seed"]
     for i in range(3):

@@ -132,6 +132,7 @@ def test_the_search_of_a_team_is_the_readable_one():
         same_search(state, 60, 40, seed=5, team=True)
 
 
+@pytest.mark.slow  # a second or more: the fast tier stays under a minute
 @needs_kernel
 @settings(max_examples=40, deadline=None)
 @given(

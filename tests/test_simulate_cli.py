@@ -164,6 +164,7 @@ def test_a_bad_config_through_the_cli_is_exit_2(simulate, tmp_path):
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.slow  # a second or more: the fast tier stays under a minute
 def test_a_sweep_runs_once_per_value_and_the_report_plots_it(simulate, tmp_path):
     r = simulate(
         "--games",
