@@ -82,3 +82,36 @@ def test_the_date_is_the_only_part_ignored():
     a = "| 1 |\n\nMade by `pnp x` (seed 1), run 2026-12-07; rerun."
     assert figures.without_date(a) == figures.without_date(a.replace("2026-12-07", "2030-01-01"))
     assert figures.without_date(a) != figures.without_date(a.replace("| 1 |", "| 2 |"))
+
+
+TUNE = {
+    "targets": [
+        {"target": "turns <= 120", "metric": "turns"},
+        {"target": "seat_gap <= 0.06", "metric": "seat_gap"},
+    ],
+    "answer": "meets every target",
+    "best": {"players": 2, "rules": "standard"},
+    "recommended": [
+        {
+            "setting": {"players": 2, "rules": "standard"},
+            "games": 4000,
+            "targets": [
+                {"value": 68.742, "ci": [68.356, 69.13], "verdict": "met"},
+                {"value": 0.012, "ci": [0.0, 0.0474], "verdict": "undecided"},
+            ],
+        }
+    ],
+    "games": {"search": 18000, "evidence": 12000, "total": 30000},
+}
+
+
+def test_the_tune_renderer_shows_each_target_with_its_interval_and_verdict():
+    table = figures.tune_table(TUNE)
+    assert table == figures.tune_table(TUNE)
+    lines = table.splitlines()
+    assert lines[0] == "| setting | `turns <= 120` | `seat_gap <= 0.06` | fresh games |"
+    assert lines[2] == (
+        "| players = 2, rules = standard | 68.7 [68.4, 69.1] met"
+        " | 0.012 [0.000, 0.047] undecided | 4,000 |"
+    )
+    assert "18,000 games of search, 12,000 of evidence" in lines[-1]
