@@ -115,3 +115,11 @@ def test_the_tune_renderer_shows_each_target_with_its_interval_and_verdict():
         " | 0.012 [0.000, 0.047] undecided | 4,000 |"
     )
     assert "18,000 games of search, 12,000 of evidence" in lines[-1]
+
+
+def test_an_unknown_name_is_one_error_line_and_no_page_written(capsys):
+    before = {f.page: (figures.DOCS / f.page).read_bytes() for f in figures.FIGURES}
+    assert figures.main(["no-such-table"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no figure table 'no-such-table'") and err.count("\n") == 1
+    assert before == {page: (figures.DOCS / page).read_bytes() for page in before}

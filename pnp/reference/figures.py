@@ -202,7 +202,10 @@ def run(figure: Figure) -> Json:
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         raise PnpError(f"figures {figure.name}: `{figure.command}` failed: {last}")
-    return json.loads(done.stdout)
+    try:
+        return json.loads(done.stdout)
+    except json.JSONDecodeError as exc:
+        raise PnpError(f"figures {figure.name}: `{figure.command}` wrote no JSON ({exc})") from exc
 
 
 def block(figure: Figure, data: Json, date: str) -> str:
@@ -264,7 +267,7 @@ def main(argv: list[str]) -> int:
     for name in names:
         try:
             path = rewrite(known[name])
-        except PnpError as exc:
+        except (PnpError, OSError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         print(f"{name}: {path.relative_to(DOCS.parent)}")
