@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help setup kits studio test bench lint golden conformance clean docs dist dist-check
+.PHONY: help setup kits studio test bench lint golden conformance clean docs docs-figures dist dist-check
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-11s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -102,6 +102,11 @@ conformance: $(STAMP) ## Regenerate tests/conformance/ from the cases in it (GAM
 # missing page or a docstring that does not render fails the build.
 docs: $(STAMP) ## Build the documentation site into site/ (open site/index.html)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# Every figure table in docs/ is a block its command writes (pnp/reference/figures.py):
+# this reruns the commands and rewrites the blocks, nothing else on the pages.
+docs-figures: $(STAMP) ## Rerun the commands behind docs/ figure tables and rewrite them (FIGURES=name for one)
+	$(BIN)/python -m pnp.reference.figures $(FIGURES)
 
 # The sdist, and a wheel built from it (with the kernels compiled), into dist/.
 dist: $(STAMP) ## Build the sdist and a wheel into dist/ (python -m build)

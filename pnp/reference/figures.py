@@ -1,0 +1,278 @@
+"""The figure tables of docs/: each one made by running a pnp command, so a page cannot drift
+from what its command gives.
+
+A page holds a generated block between `<!-- figures: NAME -->` and `<!-- /figures -->`: the
+table a registered renderer makes from the command's JSON, and a line naming the command,
+its seed and the day it was run. `make docs-figures` (`python -m pnp.reference.figures
+[NAME...]`) reruns the commands and rewrites the blocks; tests/test_docs_figures.py reruns
+them and compares the figures, the day aside.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pnp.runtime.atomic import write_text
+from pnp.runtime.errors import PnpError
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+BLOCK = re.compile(
+    r"(?P<open><!-- figures: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(?P<close><!-- /figures -->)",
+    re.DOTALL,
+)
+# The line under a table; the date is the one part a rerun may change.
+FOOTER = (
+    "Made by `{command}` (seed {seed}), run {date}; "
+    "`make docs-figures FIGURES={name}` reruns it."
+)
+DATE = re.compile(r"run \d{4}-\d{2}-\d{2};")
+
+Json = Any
+Renderer = Callable[[Json], str]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One table: where it is, the command that gives it, and how its JSON becomes markdown.
+    `tier` is how long the command takes, for the tests: `fast` (under a second or so),
+    `slow` (a few seconds) or `long` (a minute or more)."""
+
+    name: str
+    page: str
+    argv: tuple[str, ...]
+    render: Renderer
+    tier: str = "slow"
+
+    @property
+    def seed(self) -> str:
+        return self.argv[self.argv.index("--seed") + 1]
+
+    @property
+    def command(self) -> str:
+        return shlex.join(["pnp", *self.argv])
+
+
+# --- small formatting helpers ------------------------------------------------------------
+
+
+def _int(n: float) -> str:
+    return f"{n:,.0f}"
+
+
+def _plus_minus(mean: float, ci: list[float] | None, digits: int = 1) -> str:
+    """A mean with half its interval's width (the interval is near symmetric at these counts)."""
+    if not ci:
+        return f"{mean:.{digits}f}"
+    return f"{mean:.{digits}f} ± {(ci[1] - ci[0]) / 2:.{digits}f}"
+
+
+def _interval(value: float, ci: list[float] | None, digits: int = 3) -> str:
+    if not ci:
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def _table(header: list[str], rows: Iterable[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _ends(reasons: Mapping[str, int]) -> str:
+    return ", ".join(f"{k} {_int(v)}" for k, v in sorted(reasons.items()) if v)
+
+
+# --- the renderers -----------------------------------------------------------------------
+
+
+def sweep_table(data: Json) -> str:
+    """`pnp simulate --sweep ... --json`: a row per setting, a column per swept key."""
+    keys = data["sweep"] if isinstance(data["sweep"], list) else [data["sweep"]]
+    rows = []
+    for run in data["runs"]:
+        values = run["values"] if "values" in run else {keys[0]: run["value"]}
+        m = run["metrics"]
+        turns = m["duration_turns"]
+        rows.append(
+            [str(values[k]) for k in keys]
+            + [
+                _plus_minus(turns["mean"], turns.get("ci")),
+                _plus_minus(m["advantage_p1"], m.get("advantage_p1_ci"), 3),
+                _ends(run["end_reasons"]),
+            ]
+        )
+    header = [k.replace("_", " ") for k in keys] + ["turns (mean)", "seat 1 wins", "ends"]
+    return _table(header, rows)
+
+
+# Metrics read as counts a game (one decimal); the rest are shares (three).
+_MEAN_METRICS = frozenset({"turns", "lead_changes"})
+
+
+def _setting(setting: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in setting.items())
+
+
+def tune_table(data: Json) -> str:
+    """`pnp tune --json`: each recommended setting in order, every target's value with its
+    interval and verdict, then the answer and the games it took."""
+    metrics = [t["metric"] for t in data["targets"]]
+    header = ["setting"] + [f"`{t['target']}`" for t in data["targets"]] + ["fresh games"]
+    rows = []
+    for rec in data["recommended"]:
+        cells = [_setting(rec["setting"])]
+        for metric, t in zip(metrics, rec["targets"], strict=True):
+            digits = 1 if metric in _MEAN_METRICS else 3
+            cells.append(f"{_interval(t['value'], t['ci'], digits)} {t['verdict']}")
+        rows.append(cells + [_int(rec["games"])])
+    games = data["games"]
+    answer = (
+        f"Answer: **{data['answer']}**"
+        + (f" with `{_setting(data['best'])}`" if data.get("best") else "")
+        + f"; {_int(games['search'])} games of search, {_int(games['evidence'])} of evidence."
+    )
+    tied = data.get("ties")
+    if tied:
+        answer += (
+            f" The first {len(tied['settings'])} cannot be told apart at this budget"
+            f" (about {_int(tied['games_to_separate'])} games would separate them)."
+        )
+    return _table(header, rows) + "\n\n" + answer
+
+
+FIGURES: tuple[Figure, ...] = (
+    Figure(
+        "sweep-dice",
+        "sweeps-and-dask.md",
+        (
+            "simulate", "exploding-dice", "--games", "4000", "--sweep", "dice_per_colour=2..4",
+            "--sweep", "n=4,6", "--seed", "1", "--json", "-",
+        ),
+        sweep_table,
+    ),
+    Figure(
+        "sweep-hiop",
+        "sweeps-and-dask.md",
+        (
+            "simulate", "home-in-one-piece", "--bot", "greedy", "--games", "200",
+            "--sweep", "board_height=300..500:100", "--sweep", "blobs_per_player=6,8",
+            "--seed", "1", "--json", "-",
+        ),
+        sweep_table,
+    ),
+    Figure(
+        "tune-parcheesi",
+        "tune.md",
+        (
+            "tune", "parcheesi", "--target", "turns <= 120", "--target", "seat_gap <= 0.06",
+            "--over", "players,rules", "--budget", "30000games", "--jobs", "2",
+            "--seed", "1", "--json", "-",
+        ),
+        tune_table,
+        tier="long",
+    ),
+)
+
+
+def registry() -> dict[str, Figure]:
+    return {f.name: f for f in FIGURES}
+
+
+# --- running and rewriting -----------------------------------------------------------------
+
+
+def run(figure: Figure) -> Json:
+    """The command's JSON, from a fresh process (as a reader of the page would run it)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pnp", *figure.argv, "--progress", "none"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise PnpError(f"figures {figure.name}: `{figure.command}` failed: {last}")
+    try:
+        return json.loads(done.stdout)
+    except json.JSONDecodeError as exc:
+        raise PnpError(f"figures {figure.name}: `{figure.command}` wrote no JSON ({exc})") from exc
+
+
+def block(figure: Figure, data: Json, date: str) -> str:
+    """What goes between the markers: the table, a blank line, the line naming the command."""
+    footer = FOOTER.format(command=figure.command, seed=figure.seed, date=date, name=figure.name)
+    return f"{figure.render(data)}\n\n{footer}\n"
+
+
+def without_date(text: str) -> str:
+    return DATE.sub("run DATE;", text)
+
+
+def blocks(text: str) -> dict[str, str]:
+    """The generated blocks of a page, by name (a name twice on a page is an error)."""
+    found: dict[str, str] = {}
+    for m in BLOCK.finditer(text):
+        if m["name"] in found:
+            raise PnpError(f"figures {m['name']}: two blocks of that name on one page")
+        found[m["name"]] = m["body"]
+    return found
+
+
+def pages() -> dict[str, dict[str, str]]:
+    """Every page of docs/ with a block: its blocks by name."""
+    out = {}
+    for path in sorted(DOCS.rglob("*.md")):
+        found = blocks(path.read_text(encoding="utf-8"))
+        if found:
+            out[path.relative_to(DOCS).as_posix()] = found
+    return out
+
+
+def replace(text: str, name: str, body: str) -> str:
+    """The page with one block's body replaced; nothing outside the markers changes."""
+    hits = [m for m in BLOCK.finditer(text) if m["name"] == name]
+    if len(hits) != 1:
+        raise PnpError(f"figures {name}: {len(hits)} blocks of that name on the page, not 1")
+    m = hits[0]
+    return text[: m.start("body")] + body + text[m.end("body") :]
+
+
+def rewrite(figure: Figure, date: str | None = None) -> Path:
+    """Run a figure's command and write its block into its page (the page written whole)."""
+    data = run(figure)
+    path = DOCS / figure.page
+    text = path.read_text(encoding="utf-8")
+    day = date or datetime.now(UTC).date().isoformat()
+    write_text(path, replace(text, figure.name, block(figure, data, day)))
+    return path
+
+
+def main(argv: list[str]) -> int:
+    known = registry()
+    names = argv or list(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print(f"error: no figure table {unknown[0]!r}; known: {', '.join(known)}", file=sys.stderr)
+        return 2
+    for name in names:
+        try:
+            path = rewrite(known[name])
+        except (PnpError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"{name}: {path.relative_to(DOCS.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
