@@ -15,7 +15,7 @@ unexport PYTHONDONTWRITEBYTECODE
 .PHONY: help setup kits studio test bench lint golden conformance clean docs docs-figures dist dist-check
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # The install compiles these (see pyproject.toml): a change rebuilds them.
 COMPILED := pnp/play/_twister.h pnp/play/_seed.h pnp/play/_genrand_init.h pnp/play/_seed_text.h pnp/play/_uct.h pnp/play/_seam.h pnp/games/parcheesi/fast/_kernel.c pnp/games/parcheesi/fast/_tree.h pnp/games/desert_home/fast/_kernel.c pnp/games/desert_home/fast/_tree.h \
