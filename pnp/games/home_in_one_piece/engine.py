@@ -31,9 +31,10 @@ MIN_PLAYERS = MAX_PLAYERS = DEFAULT_PLAYERS = 2
 COOPERATIVE = False
 ABSTRACTION = (
     "Dough is modelled in the plane: each blob is a flat disc of fixed area that a touch "
-    "moves only so far that it still overlaps where it began the turn, and only where it is "
-    "set down counts (it may bridge over dough); joined blobs become one disc; stretching "
-    "into long shapes and breaking are not modelled."
+    "moves only so far that it still overlaps where it began the turn, or further by a "
+    "bridge over one of the other player's blobs no wider than bridge_span (set down whole "
+    "past it); otherwise only where it is set down counts; joined blobs become one disc; "
+    "stretching into long shapes and breaking are not modelled."
 )
 COUNTERS = {
     "rolls": "turns with a roll of the blob dice",
@@ -46,6 +47,7 @@ COUNTERS = {
     "touches": "blobs touched",
     "joins": "joins made",
     "blocked": "touches that reached the other player's dough and ended the turn",
+    "bridges": "touches that bridged over the other player's dough (past the rigid reach)",
 }
 TOTALS = {"rolls": {str(k): f"rolls_{k}" for k in range(4)}}  # roll counts seen, as JSON
 RATIOS = {

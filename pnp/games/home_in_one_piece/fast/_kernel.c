@@ -177,7 +177,7 @@ typedef struct { int size; unsigned char idx[MAXD]; } Group;
 typedef struct { double x, y; int units; double r, ax, ay; } Blob;
 typedef struct { double x, y, r; } Disc;
 
-enum { C_ROLLS, C_R0, C_R1, C_R2, C_R3, C_STALLED, C_IDLE, C_TOUCHES, C_JOINS, C_BLOCKED, NC };
+enum { C_ROLLS, C_R0, C_R1, C_R2, C_R3, C_STALLED, C_IDLE, C_TOUCHES, C_JOINS, C_BLOCKED, C_BRIDGES, NC };
 
 typedef struct {
     const Model *m;
@@ -197,7 +197,8 @@ typedef struct {
 static double reach_of(const Model *m, double r_from, double r_to) { return m->reach * (r_from + r_to); }
 
 /* model.bridged_reach: how far along (ux, uy) from (ax, ay) a blob of radius r may be set
- * down, a bridge over one of the other player's blobs `o` costing none of its reach. */
+ * down, the way past one of the other player's blobs `o` (stretched round it, or bridged
+ * over it no wider than m->bridge) costing none of its reach. */
 static double bridged_reach(const Model *m, double ax, double ay, double r, double ux, double uy,
                             const Disc *o, int n) {
     double rho = m->reach * (r + r);
@@ -208,9 +209,10 @@ static double bridged_reach(const Model *m, double ax, double ay, double r, doub
         double fx = o[i].x - ax, fy = o[i].y - ay;
         double along = fx * ux + fy * uy;
         if (along <= 0) continue;
-        double off = fx * fx + fy * fy - along * along, pad = o[i].r + m->apart;
-        if (off >= pad * pad || 2 * lib_sqrt(pad * pad - off) > m->bridge) continue;
-        double s = r + pad, half = lib_sqrt(s * s - off);
+        double off = fx * fx + fy * fy - along * along, pad = o[i].r + m->apart, s = r + pad;
+        if (off >= s * s || (off < pad * pad && 2 * lib_sqrt(pad * pad - off) > m->bridge))
+            continue;
+        double half = lib_sqrt(s * s - off);
         double a = along - half, b = along + half;
         int at = ns++; /* sorted as Python sorts the (start, end) pairs */
         while (at > 0 && (a < s1[at - 1] || (a == s1[at - 1] && b < s2[at - 1]))) {
@@ -591,9 +593,11 @@ static void shift(Game *g, int i, double tx, double ty) {
     double t = free_fraction(m, b->x, b->y, dx, dy, b->r, o, n);
     n = other_discs(g, o);
     int hits_other = !clear(m, tx, ty, b->r, o, n);
-    if (t == 1.0) { b->x = tx; b->y = ty; return; }
-    b->x = b->x + t * dx;
-    b->y = b->y + t * dy;
+    if (t == 1.0) { b->x = tx; b->y = ty; }
+    else { b->x = b->x + t * dx; b->y = b->y + t * dy; }
+    double rho = reach_of(m, b->r, b->r) + m->eps, ex = b->x - b->ax, ey = b->y - b->ay;
+    g->counters[C_BRIDGES] += ex * ex + ey * ey > rho * rho; /* rules.bridged */
+    if (t == 1.0) return;
     if (hits_other) { g->turn_over = 1; g->counters[C_BLOCKED]++; }
 }
 

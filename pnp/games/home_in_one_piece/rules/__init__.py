@@ -51,6 +51,7 @@ from typing import NamedTuple
 
 from pnp.games.home_in_one_piece.rules.blobs import Blob, reach
 from pnp.games.home_in_one_piece.rules.model import (
+    EPS,
     Disc,
     PlayModel,
     bridged_reach,
@@ -76,6 +77,7 @@ COUNTERS = (
     "touches",
     "joins",
     "blocked",
+    "bridges",
 )
 
 
@@ -216,6 +218,14 @@ def within_reach(state: Position, blob: Blob, tx: float, ty: float) -> tuple[flo
     return tx, ty
 
 
+def bridged(model: PlayModel, blob: Blob) -> bool:
+    """Does `blob` lie past its rigid reach (by more than rounding), so the way past
+    the other player's dough took it there?"""
+    rho = reach(model, blob.r, blob.r) + EPS
+    dx, dy = blob.x - blob.ax, blob.y - blob.ay
+    return dx * dx + dy * dy > rho * rho
+
+
 def discs_except(state: Position, skip: Sequence[Blob]) -> list[Disc]:
     return [b.disc() for seat in state.blobs for b in seat if b not in skip]
 
@@ -230,6 +240,7 @@ def shift(state: Position, blob: Blob, tx: float, ty: float) -> str:
     t = free_fraction(blob.x, blob.y, dx, dy, blob.r, discs_except(state, [blob]))
     hits_other = not clear(tx, ty, blob.r, [b.disc() for b in state.other])
     blob.x, blob.y = (tx, ty) if t == 1.0 else (blob.x + t * dx, blob.y + t * dy)
+    state.counters["bridges"] += bridged(state.model, blob)
     if t == 1.0:
         return "moved"
     if hits_other:

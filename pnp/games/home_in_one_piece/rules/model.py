@@ -5,9 +5,10 @@ is a disc of fixed area, its dough lying flat at `play_thickness` (the thicker o
 and home thicknesses, so the model's discs fit wherever the printed checks put dough).
 Joined blobs become one disc of the summed area. Moving a blob keeps part of it on the
 spot where it began the turn: its new disc must overlap the old one, and `reach` (a share
-of the two radii summed, below 1) says how far. A blob may also bridge over the other
-player's dough (`bridged_reach`): a stretch of its way that lies over one of their blobs,
-no wider than `bridge` (the kit's `bridge_span`), costs none of its reach.
+of the two radii summed, below 1) says how far. A blob may also stretch round or
+bridge over the other player's dough (`bridged_reach`): the stretch of its way past one of
+their blobs costs none of its reach, where its line crosses that blob no wider than
+`bridge` (the kit's `bridge_span`; 0 turns both off).
 
 All of this is plain arithmetic on tuples rather than shapely calls: a game makes
 thousands of these tests and must stay fast. The tests check it against shapely.
@@ -168,12 +169,13 @@ def bridged_reach(
     radius `r` may be set down, bridging over the other player's dough `others`.
 
     The rigid reach (`model.reach` of the diameter) counts the way on the board. Where the
-    line crosses one of their blobs (comes within `APART` of it), the dough can bridge it
-    if that crossing is no wider than `model.bridge`; then the whole stretch where the blob
-    could not lie beside that blob (its centre within r + their radius + `APART`) costs no
-    reach. A wider crossing does not stand and costs its length, as the rigid rule counts
-    it. Blobs the line only passes beside are not bridged. With no bridge allowed (0) this
-    is the rigid reach. Plain products and math.sqrt, in a fixed order (the kernel repeats it).
+    blob could not lie because of one of their blobs (its centre within r + their radius
+    + `APART` of that blob's), the way is free if the dough can pass: its line runs beside
+    that blob (the dough stretches round it, draping over its edge) or crosses it (within
+    `APART`) no wider than `model.bridge` (a bridge that stands). A wider crossing does not
+    stand and costs its length, as the rigid rule counts it. With no bridge allowed (0)
+    this is the rigid reach. Plain products and math.sqrt in a fixed order (the kernel
+    repeats it).
     """
     rho = model.reach * (r + r)
     if model.bridge <= 0:
@@ -186,9 +188,9 @@ def bridged_reach(
             continue
         off = fx * fx + fy * fy - along * along
         pad = orad + APART
-        if off >= pad * pad or 2 * math.sqrt(pad * pad - off) > model.bridge:
-            continue
         s = r + pad
+        if off >= s * s or (off < pad * pad and 2 * math.sqrt(pad * pad - off) > model.bridge):
+            continue
         half = math.sqrt(s * s - off)
         spans.append((along - half, along + half))
     spans.sort()
