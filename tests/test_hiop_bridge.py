@@ -13,7 +13,9 @@ import math
 import random
 
 import pytest
+from test_hiop_kernel import needs_kernel, same_game
 
+from pnp.games.home_in_one_piece import engine
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.rules import begin_turn, greedy, shift, touches
 from pnp.games.home_in_one_piece.rules.blobs import Blob
@@ -135,3 +137,10 @@ def test_the_rigid_reach_is_unchanged_where_nothing_is_bridged():
 def test_a_bridge_span_out_of_range_is_one_clear_error(span):
     with pytest.raises(PnpError, match="bridge_span"):
         play_model(HomeInOnePieceParams(bridge_span=span))
+
+
+@needs_kernel
+def test_the_kernel_bridges_as_the_readable_rules_do():
+    """A greedy game, the same bit for bit in the kernel, in which dough was bridged."""
+    model = engine.prepare(HomeInOnePieceParams(), 2)
+    assert same_game(model, "greedy", "bridges:1").counters["bridges"] > 0

@@ -36,6 +36,7 @@ from pnp.runtime.errors import PnpError
 
 P = HomeInOnePieceParams()
 MODEL = play_model(P)
+RIGID = play_model(dataclasses.replace(P, bridge_span=0))  # no stretching round, no bridges
 R1 = MODEL.radii[1]
 REACH1 = 0.9 * 2 * R1
 
@@ -289,7 +290,8 @@ def test_no_touching_the_other_players_blobs():
 
 
 def test_a_touch_onto_the_other_dough_backs_off_and_ends_the_turn():
-    state = position([(300, 150, 1), (100, 150, 1)], [(300, 200, 1)])
+    """Rigid dough (with bridges the target lies past the blob, test_hiop_bridge.py)."""
+    state = position([(300, 150, 1), (100, 150, 1)], [(300, 200, 1)], model=RIGID)
     b = state.own[0]
     assert rules.shift(state, b, 300, 1000) == "touched"
     # backed off along its move to APART from the other blob
@@ -530,12 +532,12 @@ def test_greedy_joins_when_the_roll_allows_nearest_its_rally():
 def test_greedy_sidesteps_a_head_on_block():
     """Nothing of its fan gets the blob nearer (the other's whole dough lies right in the
     way), so it moves to a clear point of its ring of steps: every eighth of a turn at its
-    full and half reach from where it began."""
+    full and half reach from where it began. Rigid dough: with bridges it goes round."""
     rx, ry = MODEL.rally[0]
     x, y = 300.0, 100.0
     ux, uy = (rx - x) / math.hypot(rx - x, ry - y), (ry - y) / math.hypot(rx - x, ry - y)
     gap = R1 + MODEL.radii[8] + APART + 0.5  # the other's whole dough, right in the way
-    state = position([(x, y, 1)], [(x + gap * ux, y + gap * uy, 8)], roll=1)
+    state = position([(x, y, 1)], [(x + gap * ux, y + gap * uy, 8)], roll=1, model=RIGID)
     blob = state.own[0]
     greedy.step(state, blob, (rx, ry))
     assert not state.touched  # no clear step gets it any nearer
