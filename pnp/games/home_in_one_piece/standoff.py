@@ -42,7 +42,8 @@ class Turns:
 def longest_run(turns: list[tuple[int, int, bool]]) -> int:
     """The longest stand-off: passes with dice in hand in a row (rolls of no blob skipped),
     counted only when both seats pass in it (0 when none)."""
-    best, run, seats = 0, 0, set()
+    best, run = 0, 0
+    seats: set[int] = set()
     for seat, rolled, touched in turns:
         if rolled == 0:
             continue

@@ -6,9 +6,10 @@ kind of turn the rules allow:
 
 - a step of each blob not touched yet this turn: the greedy player's fan (`TURNS` off the
   line from where the blob began the turn to its rally point, at each of `STRIDES` of its
-  reach that way, a bridge over the other player's dough counted) and a ring (`RING`,
-  every eighth of a turn, at the same strides), each held to the board, where it lands clear of all other dough (`clear`); when none of those is clear,
-  the clear spot of its reach nearest the rally (`model.nearest_clear`);
+  reach that way, the way past the other player's dough counted) and a ring (`RING`,
+  every eighth of a turn, at the same strides), each held to the board, where it lands
+  clear of all other dough (`clear`); when none of those is clear, the clear spot of
+  its reach nearest the rally (`model.nearest_clear`);
 - a join of each group of untouched blobs the roll lets touch that can meet: where the
   greedy player looks (aimed at the rally, at the group's centre, at a ring of points
   around it, each spot clear of all dough), and when the spot aimed at the rally is not
