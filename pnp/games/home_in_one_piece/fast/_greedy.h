@@ -7,10 +7,11 @@ static int may_meet2(Game *g, int i, int j) {
     return may_meet(g->m, bs, 2);
 }
 
-/* touches._on_board: a spot held to the board, and with bridges to its own line's reach. */
+/* touches._on_board: a spot held to the board; with bridges, one the board moved held to
+ * its own line's reach. */
 static void on_board(Game *g, int i, double x, double y, double *ox, double *oy) {
     clamp(g->m, x, y, own(g)[i].r, ox, oy);
-    if (g->m->bridge > 0) within_reach(g, i, ox, oy);
+    if (g->m->bridge > 0 && (*ox != x || *oy != y)) within_reach(g, i, ox, oy);
 }
 
 /* touches.fan_spots: the greedy tries for own blob `i`, in order; how many. */

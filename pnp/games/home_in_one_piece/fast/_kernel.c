@@ -572,13 +572,14 @@ static void within_reach(Game *g, int i, double *tx, double *ty) {
     if (d > most) { *tx = b->ax + dx * most / d; *ty = b->ay + dy * most / d; }
 }
 
-/* rules.shift_target: within reach, on the board, and a bridged target held to the board
- * held to its own line's reach again. */
+/* rules.shift_target: within reach, on the board, and with bridges a target the board
+ * moved held to its own line's reach again. */
 static void shift_target(Game *g, int i, double *tx, double *ty) {
     const Model *m = g->m;
     within_reach(g, i, tx, ty);
-    clamp(m, *tx, *ty, own(g)[i].r, tx, ty);
-    if (m->bridge > 0) within_reach(g, i, tx, ty);
+    double x = *tx, y = *ty;
+    clamp(m, x, y, own(g)[i].r, tx, ty);
+    if (m->bridge > 0 && (*tx != x || *ty != y)) within_reach(g, i, tx, ty);
 }
 
 static void shift(Game *g, int i, double tx, double ty) {

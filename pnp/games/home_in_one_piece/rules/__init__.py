@@ -201,8 +201,10 @@ def shift_target(state: Position, blob: Blob, tx: float, ty: float) -> tuple[flo
     held to the board lies on another line from the anchor, so it is held to that line's
     reach once more (a point between the anchor and one on the board is on the board)."""
     tx, ty = within_reach(state, blob, tx, ty)
-    tx, ty = clamp(state.model, tx, ty, blob.r)
-    return within_reach(state, blob, tx, ty) if state.model.bridge > 0 else (tx, ty)
+    held = clamp(state.model, tx, ty, blob.r)
+    if state.model.bridge > 0 and held != (tx, ty):
+        return within_reach(state, blob, *held)
+    return held
 
 
 def within_reach(state: Position, blob: Blob, tx: float, ty: float) -> tuple[float, float]:

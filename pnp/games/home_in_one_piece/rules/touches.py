@@ -97,10 +97,12 @@ def ring_spots(state: Position, blob: Blob) -> list[Point]:
 
 
 def _on_board(state: Position, blob: Blob, x: float, y: float) -> Point:
-    """(x, y) held to the board; with bridges, then held to the reach of its own line
-    (`rules.shift_target` sets a blob down there)."""
+    """(x, y) held to the board; with bridges, a spot the board moved is then held to the
+    reach of its own line (`rules.shift_target` sets a blob down there)."""
     spot = clamp(state.model, x, y, blob.r)
-    return within_reach(state, blob, *spot) if state.model.bridge > 0 else spot
+    if state.model.bridge > 0 and spot != (x, y):
+        return within_reach(state, blob, *spot)
+    return spot
 
 
 def step_spots(state: Position, blob: Blob) -> list[Point]:
