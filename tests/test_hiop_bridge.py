@@ -21,6 +21,7 @@ from pnp.games.home_in_one_piece.rules import begin_turn, greedy, shift, touches
 from pnp.games.home_in_one_piece.rules.blobs import Blob
 from pnp.games.home_in_one_piece.rules.model import APART, PlayModel, play_model
 from pnp.games.home_in_one_piece.rules.state import State
+from pnp.games.home_in_one_piece.standoff import longest_run
 from pnp.runtime.errors import PnpError
 
 ARC = 120.0  # mm from the corner to the fence's blobs' centres
@@ -144,3 +145,14 @@ def test_the_kernel_bridges_as_the_readable_rules_do():
     """A greedy game, the same bit for bit in the kernel, in which dough was bridged."""
     model = engine.prepare(HomeInOnePieceParams(), 2)
     assert same_game(model, "greedy", "bridges:1").counters["bridges"] > 0
+
+
+def test_a_stand_off_is_a_run_of_passes_with_dice_in_hand_by_both_seats():
+    """`standoff.longest_run`, the measure behind the docs' 100-game check: rolls of no
+    blob neither break nor lengthen a run; one seat passing alone is no stand-off."""
+    passing = [(t % 2, 2, False) for t in range(6)]
+    assert longest_run(passing) == 6
+    assert longest_run([(0, 0, False), *passing[:3], (1, 0, False), *passing[3:]]) == 6
+    assert longest_run(passing[:3] + [(1, 1, True)] + passing[3:]) == 3
+    assert longest_run([(0, 2, False), (1, 0, False)] * 6) == 0  # seat 1 rolled nothing
+    assert longest_run([]) == 0
