@@ -54,7 +54,7 @@ RATIOS = {
     "stall_share": ("stalled_turns", "rolls"),
     "touches_per_turn": ("touches", "rolls"),
 }
-MCTS_BUDGET = 800
+MCTS_BUDGET = 600
 """Playouts an mcts seat spends per decision: more than the touches a decision lists (up to
 about 220), so every first touch is tried, and few enough that the slowest decisions (the
 first turns, all sixteen blobs on the board) keep within 50 ms of CPU; 1,000 took up to
