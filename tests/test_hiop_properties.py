@@ -156,7 +156,8 @@ def signature(state: State) -> tuple:
 def test_the_state_api_keeps_its_laws_over_random_games(params, bot, seed):
     """Chance odds sum to 1 and draws are listed; END is listed first once a touch is made
     (before it only when nothing else is) and is always legal; the random and greedy
-    touches and every listed touch are legal; a clone played on leaves its original alone; games end."""
+    touches and every listed touch are legal; a clone played on leaves its original
+    alone; games end."""
     model = play_model(params)
     rng = random.Random(seed)
     state = new_game(model, max_turns=60)

@@ -585,11 +585,12 @@ def test_the_turn_ends_once_no_untouched_blob_is_left():
 
 def test_the_listed_touches_on_a_hand_worked_position():
     """Two blobs 40 mm apart and a far one, a roll of 2. Listed: no END before the turn's
-    first touch (a pass stays legal; after a touch END comes first); each blob's steps, the first the greedy player's straight stride at the rally (a full reach, 28.385
-    mm, along the line from the blob to the rally); then the one pair that can meet, first
-    at the spot of their common reach nearest the rally: the two reach circles of 0.9 x
-    (15.770 + 22.302) = 34.264 mm cross at (320, 150 + sqrt(34.264^2 - 20^2)) = (320,
-    177.820), and the rally lies up to the left of both. A roll of one lists no join."""
+    first touch (a pass stays legal; after a touch END comes first); each blob's steps, the
+    first the greedy player's straight stride at the rally (a full reach, 28.385 mm, along
+    the line from the blob to the rally); then the one pair that can meet, first at the
+    spot of their common reach nearest the rally: the two reach circles of 0.9 x (15.770 +
+    22.302) = 34.264 mm cross at (320, 150 + sqrt(34.264^2 - 20^2)) = (320, 177.820), and
+    the rally lies up to the left of both. A roll of one lists no join."""
     state = position([(300, 150, 1), (340, 150, 1), (600, 60, 1)], [], roll=2)
     rx, ry = MODEL.rally[0]
     listed = state.legal_actions()
