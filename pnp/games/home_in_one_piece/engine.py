@@ -54,12 +54,12 @@ RATIOS = {
     "stall_share": ("stalled_turns", "rolls"),
     "touches_per_turn": ("touches", "rolls"),
 }
-MCTS_BUDGET = 500
+MCTS_BUDGET = 600
 """Playouts an mcts seat spends per decision: more than the touches a decision lists (up to
 about 200), so every first touch is tried, and few enough that the slowest decisions (the
-first turns, all sixteen blobs on the board) keep within 50 ms of CPU on a loaded 2-CPU
-machine; 600 took up to 50.4 ms and 1,000 about 60 (docs/games/home-in-one-piece.md has
-the measurements, docs/skilled-play.md the skill trace)."""
+first turns, all sixteen blobs on the board) keep near 50 ms of CPU; 1,000 took up to
+about 60, and 500 lost the search its edge over greedy moving first
+(docs/games/home-in-one-piece.md has the measurements)."""
 PLAYOUT_TURNS = 8
 """Turns a playout runs, played by the greedy player (`State.rollout_action`), before it is
 scored on `State.win_chances()`: of 1, 2, 4, 8, 16 and 40 turns, 8 won most against greedy
