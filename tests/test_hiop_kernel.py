@@ -45,6 +45,8 @@ DEFAULT = engine.prepare(HomeInOnePieceParams(), 2)
 KITS = {
     "default": DEFAULT,
     "half reach": engine.prepare(HomeInOnePieceParams(), 2, reach="half"),
+    "no bridges": engine.prepare(HomeInOnePieceParams(bridge_span=0), 2),
+    "long bridges": engine.prepare(HomeInOnePieceParams(bridge_span=200), 2),
     "3 blobs": engine.prepare(HomeInOnePieceParams(blobs_per_player=3), 2),
     "16 blobs": engine.prepare(HomeInOnePieceParams(blobs_per_player=16), 2),
     "generous dice": engine.prepare(HomeInOnePieceParams(dice=((1, 1, 1, 1, 0, 0),) * 3), 2),

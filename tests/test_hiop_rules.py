@@ -36,6 +36,7 @@ from pnp.runtime.errors import PnpError
 
 P = HomeInOnePieceParams()
 MODEL = play_model(P)
+RIGID = play_model(dataclasses.replace(P, bridge_span=0))  # no stretching round, no bridges
 R1 = MODEL.radii[1]
 REACH1 = 0.9 * 2 * R1
 
@@ -289,7 +290,8 @@ def test_no_touching_the_other_players_blobs():
 
 
 def test_a_touch_onto_the_other_dough_backs_off_and_ends_the_turn():
-    state = position([(300, 150, 1), (100, 150, 1)], [(300, 200, 1)])
+    """Rigid dough (with bridges the target lies past the blob, test_hiop_bridge.py)."""
+    state = position([(300, 150, 1), (100, 150, 1)], [(300, 200, 1)], model=RIGID)
     b = state.own[0]
     assert rules.shift(state, b, 300, 1000) == "touched"
     # backed off along its move to APART from the other blob
@@ -530,12 +532,12 @@ def test_greedy_joins_when_the_roll_allows_nearest_its_rally():
 def test_greedy_sidesteps_a_head_on_block():
     """Nothing of its fan gets the blob nearer (the other's whole dough lies right in the
     way), so it moves to a clear point of its ring of steps: every eighth of a turn at its
-    full and half reach from where it began."""
+    full and half reach from where it began. Rigid dough: with bridges it goes round."""
     rx, ry = MODEL.rally[0]
     x, y = 300.0, 100.0
     ux, uy = (rx - x) / math.hypot(rx - x, ry - y), (ry - y) / math.hypot(rx - x, ry - y)
     gap = R1 + MODEL.radii[8] + APART + 0.5  # the other's whole dough, right in the way
-    state = position([(x, y, 1)], [(x + gap * ux, y + gap * uy, 8)], roll=1)
+    state = position([(x, y, 1)], [(x + gap * ux, y + gap * uy, 8)], roll=1, model=RIGID)
     blob = state.own[0]
     greedy.step(state, blob, (rx, ry))
     assert not state.touched  # no clear step gets it any nearer
@@ -582,16 +584,21 @@ def test_the_turn_ends_once_no_untouched_blob_is_left():
 
 
 def test_the_listed_touches_on_a_hand_worked_position():
-    """Two blobs 40 mm apart and a far one, a roll of 2. Listed: END first; then each blob's
-    steps, the first the greedy player's straight stride at the rally (a full reach, 28.385
-    mm, along the line from the blob to the rally); then the one pair that can meet, first
-    at the spot of their common reach nearest the rally: the two reach circles of 0.9 x
-    (15.770 + 22.302) = 34.264 mm cross at (320, 150 + sqrt(34.264^2 - 20^2)) = (320,
-    177.820), and the rally lies up to the left of both. A roll of one lists no join."""
+    """Two blobs 40 mm apart and a far one, a roll of 2. Listed: no END before the turn's
+    first touch (a pass stays legal; after a touch END comes first); each blob's steps, the
+    first the greedy player's straight stride at the rally (a full reach, 28.385 mm, along
+    the line from the blob to the rally); then the one pair that can meet, first at the
+    spot of their common reach nearest the rally: the two reach circles of 0.9 x (15.770 +
+    22.302) = 34.264 mm cross at (320, 150 + sqrt(34.264^2 - 20^2)) = (320, 177.820), and
+    the rally lies up to the left of both. A roll of one lists no join."""
     state = position([(300, 150, 1), (340, 150, 1), (600, 60, 1)], [], roll=2)
     rx, ry = MODEL.rally[0]
     listed = state.legal_actions()
-    assert listed[0] == END and len(set(listed)) == len(listed)
+    assert END not in listed and len(set(listed)) == len(listed)
+    assert state.is_legal(END)
+    touched = state.clone()
+    touched.apply(listed[0])
+    assert touched.legal_actions()[0] == END
     steps = [a for a in listed if isinstance(a, Shift)]
     joins = [a for a in listed if isinstance(a, Join)]
     assert [a.blob for a in steps] == sorted(a.blob for a in steps)  # blob by blob

@@ -31,9 +31,10 @@ MIN_PLAYERS = MAX_PLAYERS = DEFAULT_PLAYERS = 2
 COOPERATIVE = False
 ABSTRACTION = (
     "Dough is modelled in the plane: each blob is a flat disc of fixed area that a touch "
-    "moves only so far that it still overlaps where it began the turn, and only where it is "
-    "set down counts (it may bridge over dough); joined blobs become one disc; stretching "
-    "into long shapes and breaking are not modelled."
+    "moves only so far that it still overlaps where it began the turn, or further by a "
+    "bridge over one of the other player's blobs no wider than bridge_span (set down whole "
+    "past it); otherwise only where it is set down counts; joined blobs become one disc; "
+    "stretching into long shapes and breaking are not modelled."
 )
 COUNTERS = {
     "rolls": "turns with a roll of the blob dice",
@@ -46,15 +47,19 @@ COUNTERS = {
     "touches": "blobs touched",
     "joins": "joins made",
     "blocked": "touches that reached the other player's dough and ended the turn",
+    "bridges": "touches that bridged over the other player's dough (past the rigid reach)",
 }
 TOTALS = {"rolls": {str(k): f"rolls_{k}" for k in range(4)}}  # roll counts seen, as JSON
 RATIOS = {
     "stall_share": ("stalled_turns", "rolls"),
     "touches_per_turn": ("touches", "rolls"),
 }
-MCTS_BUDGET = 1000
+MCTS_BUDGET = 600
 """Playouts an mcts seat spends per decision: more than the touches a decision lists (up to
-about 220), so every first touch is tried (docs/skilled-play.md has the skill trace)."""
+about 200), so every first touch is tried, and few enough that the slowest decisions (the
+first turns, all sixteen blobs on the board) keep near 50 ms of CPU; 1,000 took up to
+about 60, and 500 lost the search its edge over greedy moving first
+(docs/games/home-in-one-piece.md has the measurements)."""
 PLAYOUT_TURNS = 8
 """Turns a playout runs, played by the greedy player (`State.rollout_action`), before it is
 scored on `State.win_chances()`: of 1, 2, 4, 8, 16 and 40 turns, 8 won most against greedy

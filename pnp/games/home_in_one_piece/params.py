@@ -66,6 +66,13 @@ class HomeInOnePieceParams(CardGroup, DiceGroup, ScaleGroup):
     board_margin: float = param(10.0, lo=0, hi=100, help="board edge to circles and home, mm")
     home_depth: float = param(130.0, lo=20, hi=2000, help="home zone, mm")
     board_height: float = param(400.0, lo=50, hi=3000, help="mm")
+    bridge_span: float = param(
+        80.0,
+        lo=0,
+        hi=500,
+        help="the widest stretch of the other's dough a bridge of dough spans and stands, mm; "
+        "0 allows no bridge",
+    )
     dough_colours: tuple[str, ...] = param(
         ("red", "blue"), min_len=2, max_len=2, help="one palette colour per player", ink=True
     )

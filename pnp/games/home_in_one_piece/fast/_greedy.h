@@ -7,6 +7,13 @@ static int may_meet2(Game *g, int i, int j) {
     return may_meet(g->m, bs, 2);
 }
 
+/* touches._on_board: a spot held to the board; with bridges, one the board moved held to
+ * its own line's reach. */
+static void on_board(Game *g, int i, double x, double y, double *ox, double *oy) {
+    clamp(g->m, x, y, own(g)[i].r, ox, oy);
+    if (g->m->bridge > 0 && (*ox != x || *oy != y)) within_reach(g, i, ox, oy);
+}
+
 /* touches.fan_spots: the greedy tries for own blob `i`, in order; how many. */
 static int fan_spots(Game *g, int i, double rx, double ry, double (*out)[2]) {
     const Model *m = g->m;
@@ -14,15 +21,18 @@ static int fan_spots(Game *g, int i, double rx, double ry, double (*out)[2]) {
     double to_go = hypot2(m->hypot, rx - b->ax, ry - b->ay);
     if (to_go == 0) return 0;
     double rho = reach_of(m, b->r, b->r);
-    double stride = (to_go < rho) ? to_go : rho;
+    Disc o[NDISC];
+    int no = m->bridge > 0 ? other_discs(g, o) : 0;
     double ux = (rx - b->ax) / to_go, uy = (ry - b->ay) / to_go;
     int n = 0;
     for (int f = 0; f < m->nfan; f++) {
         double c = m->fan[f][0], s = m->fan[f][1];
+        double vx = c * ux - s * uy, vy = s * ux + c * uy;
+        double most = no ? bridged_reach(m, b->ax, b->ay, b->r, vx, vy, o, no) : rho;
+        double stride = (to_go < most) ? to_go : most;
         for (int k = 0; k < m->nstrides; k++) {
             double d = m->strides[k] * stride;
-            clamp(m, b->ax + d * (c * ux - s * uy), b->ay + d * (s * ux + c * uy), b->r,
-                  &out[n][0], &out[n][1]);
+            on_board(g, i, b->ax + d * vx, b->ay + d * vy, &out[n][0], &out[n][1]);
             n++;
         }
     }
@@ -34,14 +44,17 @@ static int ring_spots(Game *g, int i, double (*out)[2]) {
     const Model *m = g->m;
     const Blob *b = &own(g)[i];
     double rho = reach_of(m, b->r, b->r);
-    int n = 0;
-    for (int f = 0; f < m->nring; f++)
+    Disc o[NDISC];
+    int no = m->bridge > 0 ? other_discs(g, o) : 0, n = 0;
+    for (int f = 0; f < m->nring; f++) {
+        double c = m->ring[f][0], s = m->ring[f][1];
+        double most = no ? bridged_reach(m, b->ax, b->ay, b->r, c, s, o, no) : rho;
         for (int k = 0; k < m->nstrides; k++) {
-            double d = m->strides[k] * rho;
-            clamp(m, b->ax + d * m->ring[f][0], b->ay + d * m->ring[f][1], b->r, &out[n][0],
-                  &out[n][1]);
+            double d = m->strides[k] * most;
+            on_board(g, i, b->ax + d * c, b->ay + d * s, &out[n][0], &out[n][1]);
             n++;
         }
+    }
     return n;
 }
 

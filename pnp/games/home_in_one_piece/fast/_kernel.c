@@ -160,7 +160,7 @@ static double uniform(Twister *t, double a, double b) { return a + (b - a) * ran
 /* --- the model and the position -------------------------------------------------------- */
 
 typedef struct {
-    double width, height, home[4], reach, radii[MAXB + 1];
+    double width, height, home[4], reach, bridge, radii[MAXB + 1];
     int blobs;
     double rally[2][2], starts[2][MAXB][2];
     int ndice, nfaces[MAXD], faces[MAXD][MAXF];
@@ -177,7 +177,7 @@ typedef struct { int size; unsigned char idx[MAXD]; } Group;
 typedef struct { double x, y; int units; double r, ax, ay; } Blob;
 typedef struct { double x, y, r; } Disc;
 
-enum { C_ROLLS, C_R0, C_R1, C_R2, C_R3, C_STALLED, C_IDLE, C_TOUCHES, C_JOINS, C_BLOCKED, NC };
+enum { C_ROLLS, C_R0, C_R1, C_R2, C_R3, C_STALLED, C_IDLE, C_TOUCHES, C_JOINS, C_BLOCKED, C_BRIDGES, NC };
 
 typedef struct {
     const Model *m;
@@ -195,6 +195,40 @@ typedef struct {
 } Game;
 
 static double reach_of(const Model *m, double r_from, double r_to) { return m->reach * (r_from + r_to); }
+
+/* model.bridged_reach: how far along (ux, uy) from (ax, ay) a blob of radius r may be set
+ * down, the way past one of the other player's blobs `o` (stretched round it, or bridged
+ * over it no wider than m->bridge) costing none of its reach. */
+static double bridged_reach(const Model *m, double ax, double ay, double r, double ux, double uy,
+                            const Disc *o, int n) {
+    double rho = m->reach * (r + r);
+    if (m->bridge <= 0) return rho;
+    double s1[NDISC], s2[NDISC];
+    int ns = 0;
+    for (int i = 0; i < n; i++) {
+        double fx = o[i].x - ax, fy = o[i].y - ay;
+        double along = fx * ux + fy * uy;
+        if (along <= 0) continue;
+        double off = fx * fx + fy * fy - along * along, pad = o[i].r + m->apart, s = r + pad;
+        if (off >= s * s || (off < pad * pad && 2 * lib_sqrt(pad * pad - off) > m->bridge))
+            continue;
+        double half = lib_sqrt(s * s - off);
+        double a = along - half, b = along + half;
+        int at = ns++; /* sorted as Python sorts the (start, end) pairs */
+        while (at > 0 && (a < s1[at - 1] || (a == s1[at - 1] && b < s2[at - 1]))) {
+            s1[at] = s1[at - 1]; s2[at] = s2[at - 1];
+            at--;
+        }
+        s1[at] = a; s2[at] = b;
+    }
+    double gone = 0.0, left = rho;
+    for (int i = 0; i < ns; i++) {
+        if (s1[i] - gone > left) break;
+        if (s1[i] > gone) left -= s1[i] - gone;
+        if (s2[i] > gone) gone = s2[i];
+    }
+    return gone + left;
+}
 
 static void clamp(const Model *m, double x, double y, double r, double *ox, double *oy) {
     double a = (r > x) ? r : x, lim = m->width - r;
@@ -520,27 +554,51 @@ static void touch(Game *g, int i) {
     if (!g->touched[i]) { g->touched[i] = 1; g->ntouched++; }
 }
 
+/* rules.within_reach: the target, or the furthest point own blob `i` reaches towards it. */
+static void within_reach(Game *g, int i, double *tx, double *ty) {
+    const Model *m = g->m;
+    const Blob *b = &own(g)[i];
+    double rho = reach_of(m, b->r, b->r);
+    double dx = *tx - b->ax, dy = *ty - b->ay;
+    if (surely_below(dx * dx + dy * dy, rho * rho)) return; /* d <= rho */
+    double d = hypot2(m->hypot, dx, dy);
+    if (!(d > rho)) return;
+    double most = rho;
+    if (m->bridge > 0) {
+        Disc o[NDISC];
+        int n = other_discs(g, o);
+        most = bridged_reach(m, b->ax, b->ay, b->r, dx / d, dy / d, o, n);
+    }
+    if (d > most) { *tx = b->ax + dx * most / d; *ty = b->ay + dy * most / d; }
+}
+
+/* rules.shift_target: within reach, on the board, and with bridges a target the board
+ * moved held to its own line's reach again. */
+static void shift_target(Game *g, int i, double *tx, double *ty) {
+    const Model *m = g->m;
+    within_reach(g, i, tx, ty);
+    double x = *tx, y = *ty;
+    clamp(m, x, y, own(g)[i].r, tx, ty);
+    if (m->bridge > 0 && (*tx != x || *ty != y)) within_reach(g, i, tx, ty);
+}
+
 static void shift(Game *g, int i, double tx, double ty) {
     const Model *m = g->m;
     if (!check_own(g, &i, 1)) return;
     touch(g, i);
     Blob *b = &own(g)[i];
-    double rho = reach_of(m, b->r, b->r);
-    double dx = tx - b->ax, dy = ty - b->ay;
-    if (!surely_below(dx * dx + dy * dy, rho * rho)) { /* else d <= rho */
-        double d = hypot2(m->hypot, dx, dy);
-        if (d > rho) { tx = b->ax + dx * rho / d; ty = b->ay + dy * rho / d; }
-    }
-    clamp(m, tx, ty, b->r, &tx, &ty);
-    dx = tx - b->x; dy = ty - b->y;
+    shift_target(g, i, &tx, &ty);
+    double dx = tx - b->x, dy = ty - b->y;
     Disc o[NDISC];
     int n = discs_except(g, i, NULL, o);
     double t = free_fraction(m, b->x, b->y, dx, dy, b->r, o, n);
     n = other_discs(g, o);
     int hits_other = !clear(m, tx, ty, b->r, o, n);
-    if (t == 1.0) { b->x = tx; b->y = ty; return; }
-    b->x = b->x + t * dx;
-    b->y = b->y + t * dy;
+    if (t == 1.0) { b->x = tx; b->y = ty; }
+    else { b->x = b->x + t * dx; b->y = b->y + t * dy; }
+    double rho = reach_of(m, b->r, b->r) + m->eps, ex = b->x - b->ax, ey = b->y - b->ay;
+    g->counters[C_BRIDGES] += ex * ex + ey * ey > rho * rho; /* rules.bridged */
+    if (t == 1.0) return;
     if (hits_other) { g->turn_over = 1; g->counters[C_BLOCKED]++; }
 }
 
@@ -767,7 +825,7 @@ static void free_model(PyObject *cap) {
     free(m);
 }
 
-/* model(width, height, home, reach, radii, rally, starts, dice, fan, strides, ring,
+/* model(width, height, home, reach, bridge, radii, rally, starts, dice, fan, strides, ring,
  *       apart, apart_slack, eps, two_pi, weights, tempo, most_pairs) -> capsule */
 static PyObject *k_model(PyObject *self, PyObject *args) {
     (void)self;
@@ -775,8 +833,8 @@ static PyObject *k_model(PyObject *self, PyObject *args) {
     Model *m = calloc(1, sizeof(Model));
     if (!m) return PyErr_NoMemory();
     int bad = 0, cnt;
-    if (!PyArg_ParseTuple(args, "ddOdOOOOOOOddddOdi", &m->width, &m->height, &home, &m->reach,
-                          &radii, &rally, &starts, &dice, &fan, &strides, &ring, &m->apart,
+    if (!PyArg_ParseTuple(args, "ddOddOOOOOOOddddOdi", &m->width, &m->height, &home, &m->reach,
+                          &m->bridge, &radii, &rally, &starts, &dice, &fan, &strides, &ring, &m->apart,
                           &m->apart_slack, &m->eps, &m->two_pi, &weights, &m->tempo,
                           &m->most_pairs))
         goto fail;

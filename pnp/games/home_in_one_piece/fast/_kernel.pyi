@@ -16,6 +16,7 @@ def model(
     height: float,
     home: Sequence[float],
     reach: float,
+    bridge: float,
     radii: Sequence[float],
     rally: Sequence[object],
     starts: Sequence[object],

@@ -165,8 +165,9 @@ static int join_spots(Game *g, const Group *gr, double (*out)[2]) {
     return n;
 }
 
-/* `State.legal_actions()` into c->listed: END, each untouched blob's steps, then each
- * group of untouched blobs' joins (pairs before triples); how many, -1 out of memory. */
+/* `State.legal_actions()` into c->listed: END (not before the turn's first touch when a
+ * touch is listed), each untouched blob's steps, then each group of untouched blobs'
+ * joins (pairs before triples); how many, -1 out of memory. */
 static int tree_list(TreeCtx *c) {
     Game *g = c->g;
     double spots[2 + 16][2], steps[128][2];
@@ -189,6 +190,10 @@ static int tree_list(TreeCtx *c) {
                 if (acts_push(&c->listed, (Act){JOIN, -1, g->buf[i], spots[k][0], spots[k][1]}) < 0)
                     return -1;
         }
+    }
+    if (g->ntouched == 0 && c->listed.n > 1) { /* dice in hand: no END before a touch */
+        c->listed.n--;
+        memmove(c->listed.items, c->listed.items + 1, (size_t)c->listed.n * sizeof(Act));
     }
     return c->listed.n;
 }

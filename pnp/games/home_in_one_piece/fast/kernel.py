@@ -55,6 +55,7 @@ def _build(play_model: model.PlayModel) -> object:
         m.height,
         m.home,
         m.reach,
+        m.bridge,
         m.radii,
         m.rally,
         m.starts,

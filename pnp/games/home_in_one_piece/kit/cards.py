@@ -63,6 +63,7 @@ def rules_context(p: HomeInOnePieceParams) -> dict[str, object]:
         "sticker_sizes": " or ".join(f"{d:g}" for d in p.sticker_dice),
         "paper_die": f"{p.die_size:g}",
         "can_join": any(q > 0 for n, q in dist.items() if n >= 2),
+        "bridge": f"{p.bridge_span / 10:g} cm" if p.bridge_span > 0 else "",
     }
 
 

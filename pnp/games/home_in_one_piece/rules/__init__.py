@@ -6,7 +6,9 @@ or the turn is over. Both check every rule and say what happened.
 
 - `shift` moves one touched blob towards a target. Its new disc must overlap the disc it
   had at the start of the turn (however often it is touched), within the model's reach,
-  and stay on the board. Only where it is set down matters: dough may bridge over dough.
+  and stay on the board; or it bridges: the stretch of its way over one of the other
+  player's blobs, when no wider than the model's `bridge`, costs none of the reach
+  (`model.bridged_reach`). Otherwise only where it is set down matters.
   Set down on the other player's dough, it is moved back along its move until clear by
   `APART` and the turn ends; set down on one of your own blobs, it stops short of it (a
   player does not join by accident) and the turn goes on.
@@ -29,6 +31,10 @@ target as data, and `legal_actions()` lists a finite set of them (see `touches.p
 
 Decisions the spec leaves open (each a named constant or option):
 - Blobs never break in two: the model has no reason to split dough, so that rule is moot.
+- A bridge either stands or is never built: `bridge` (the kit's `bridge_span`) is the
+  widest crossing of one of the other player's blobs that stands. A blob that bridges is
+  set down whole past the bridge: dough would drape over the wall and follow next turn.
+  Joins do not bridge (each blob may bridge the turn before).
 - All dough lies at one thickness in play (`model.play_thickness`); `reach` is an engine
   option.
 - Seat 0 plays first and starts in the leftmost circle; seats alternate along the row.
@@ -45,8 +51,10 @@ from typing import NamedTuple
 
 from pnp.games.home_in_one_piece.rules.blobs import Blob, reach
 from pnp.games.home_in_one_piece.rules.model import (
+    EPS,
     Disc,
     PlayModel,
+    bridged_reach,
     clamp,
     clear,
     free_fraction,
@@ -69,6 +77,7 @@ COUNTERS = (
     "touches",
     "joins",
     "blocked",
+    "bridges",
 )
 
 
@@ -187,13 +196,36 @@ def _check_own(state: Position, blobs: Sequence[Blob]) -> None:
 
 
 def shift_target(state: Position, blob: Blob, tx: float, ty: float) -> tuple[float, float]:
-    """The target as the rules allow it: within reach of the anchor, on the board."""
+    """The target as the rules allow it: within reach of the anchor (bridges over the
+    other player's dough counted, `model.bridged_reach`), on the board. A bridged target
+    held to the board lies on another line from the anchor, so it is held to that line's
+    reach once more (a point between the anchor and one on the board is on the board)."""
+    tx, ty = within_reach(state, blob, tx, ty)
+    held = clamp(state.model, tx, ty, blob.r)
+    if state.model.bridge > 0 and held != (tx, ty):
+        return within_reach(state, blob, *held)
+    return held
+
+
+def within_reach(state: Position, blob: Blob, tx: float, ty: float) -> tuple[float, float]:
+    """The target, or the furthest point the blob reaches on the way to it."""
     rho = reach(state.model, blob.r, blob.r)
     dx, dy = tx - blob.ax, ty - blob.ay
     d = math.hypot(dx, dy)
     if d > rho:
-        tx, ty = blob.ax + dx * rho / d, blob.ay + dy * rho / d
-    return clamp(state.model, tx, ty, blob.r)
+        others = [b.disc() for b in state.other]
+        most = bridged_reach(state.model, blob.ax, blob.ay, blob.r, dx / d, dy / d, others)
+        if d > most:
+            tx, ty = blob.ax + dx * most / d, blob.ay + dy * most / d
+    return tx, ty
+
+
+def bridged(model: PlayModel, blob: Blob) -> bool:
+    """Does `blob` lie past its rigid reach (by more than rounding), so the way past
+    the other player's dough took it there?"""
+    rho = reach(model, blob.r, blob.r) + EPS
+    dx, dy = blob.x - blob.ax, blob.y - blob.ay
+    return dx * dx + dy * dy > rho * rho
 
 
 def discs_except(state: Position, skip: Sequence[Blob]) -> list[Disc]:
@@ -210,6 +242,7 @@ def shift(state: Position, blob: Blob, tx: float, ty: float) -> str:
     t = free_fraction(blob.x, blob.y, dx, dy, blob.r, discs_except(state, [blob]))
     hits_other = not clear(tx, ty, blob.r, [b.disc() for b in state.other])
     blob.x, blob.y = (tx, ty) if t == 1.0 else (blob.x + t * dx, blob.y + t * dy)
+    state.counters["bridges"] += bridged(state.model, blob)
     if t == 1.0:
         return "moved"
     if hits_other:

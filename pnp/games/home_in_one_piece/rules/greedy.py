@@ -60,7 +60,7 @@ def sidestep(state: Position, blob: Blob, rng: random.Random) -> None:
     """A random clear point of the blob's ring of steps: blobs that block each other
     head-on (neither can get nearer its rally) would otherwise wait forever."""
     others = discs_except(state, [blob])
-    spots = [p for p in ring_spots(state.model, blob) if clear(p[0], p[1], blob.r, others)]
+    spots = [p for p in ring_spots(state, blob) if clear(p[0], p[1], blob.r, others)]
     if spots:
         shift(state, blob, *spots[rng.randrange(len(spots))])
 
@@ -113,7 +113,7 @@ def step(state: Position, blob: Blob, rally: Point) -> None:
     now = math.hypot(blob.x - rx, blob.y - ry)
     others = discs_except(state, [blob])
     tries: list[tuple[float, float, float]] = []
-    for x, y in fan_spots(state.model, blob, rally):
+    for x, y in fan_spots(state, blob, rally):
         dist = math.hypot(x - rx, y - ry)
         if not tries and dist < now - 1e-9 and clear(x, y, blob.r, others):
             shift(state, blob, x, y)  # straight on, full stride: nearest of all

@@ -5,7 +5,10 @@ is a disc of fixed area, its dough lying flat at `play_thickness` (the thicker o
 and home thicknesses, so the model's discs fit wherever the printed checks put dough).
 Joined blobs become one disc of the summed area. Moving a blob keeps part of it on the
 spot where it began the turn: its new disc must overlap the old one, and `reach` (a share
-of the two radii summed, below 1) says how far.
+of the two radii summed, below 1) says how far. A blob may also stretch round or
+bridge over the other player's dough (`bridged_reach`): the stretch of its way past one of
+their blobs costs none of its reach, where its line crosses that blob no wider than
+`bridge` (the kit's `bridge_span`; 0 turns both off).
 
 All of this is plain arithmetic on tuples rather than shapely calls: a game makes
 thousands of these tests and must stay fast. The tests check it against shapely.
@@ -54,6 +57,7 @@ class PlayModel:
     colours: tuple[str, ...]
     rally: tuple[tuple[float, float], ...]  # per seat: where its whole dough fits at home
     reach: float  # share of (old radius + new radius) a blob's centre may move in a turn
+    bridge: float = 0.0  # mm: the widest stretch of the other's dough a bridge spans (0: none)
 
 
 def play_thickness(p: HomeInOnePieceParams) -> float:
@@ -93,6 +97,7 @@ def play_model(p: HomeInOnePieceParams, reach: str = "overlap") -> PlayModel:
         colours=p.dough_colours,
         rally=fit.centres,
         reach=REACH[reach],
+        bridge=p.bridge_span,
     )
 
 
@@ -149,6 +154,55 @@ def free_fraction(
             if t1 < t < t2:
                 t, moved = t1, True
     return t
+
+
+def bridged_reach(
+    model: PlayModel,
+    ax: float,
+    ay: float,
+    r: float,
+    ux: float,
+    uy: float,
+    others: Sequence[Disc],
+) -> float:
+    """How far along the direction (ux, uy) from its turn-start spot (ax, ay) a blob of
+    radius `r` may be set down, bridging over the other player's dough `others`.
+
+    The rigid reach (`model.reach` of the diameter) counts the way on the board. Where the
+    blob could not lie because of one of their blobs (its centre within r + their radius
+    + `APART` of that blob's), the way is free if the dough can pass: its line runs beside
+    that blob (the dough stretches round it, draping over its edge) or crosses it (within
+    `APART`) no wider than `model.bridge` (a bridge that stands). A wider crossing does not
+    stand and costs its length, as the rigid rule counts it. With no bridge allowed (0)
+    this is the rigid reach. Plain products and math.sqrt in a fixed order (the kernel
+    repeats it).
+    """
+    rho = model.reach * (r + r)
+    if model.bridge <= 0:
+        return rho
+    spans = []
+    for ox, oy, orad in others:
+        fx, fy = ox - ax, oy - ay
+        along = fx * ux + fy * uy
+        if along <= 0:
+            continue
+        off = fx * fx + fy * fy - along * along
+        pad = orad + APART
+        s = r + pad
+        if off >= s * s or (off < pad * pad and 2 * math.sqrt(pad * pad - off) > model.bridge):
+            continue
+        half = math.sqrt(s * s - off)
+        spans.append((along - half, along + half))
+    spans.sort()
+    gone, left = 0.0, rho
+    for start, end in spans:
+        if start - gone > left:
+            break
+        if start > gone:
+            left -= start - gone
+        if end > gone:
+            gone = end
+    return gone + left
 
 
 def inside_all(x: float, y: float, discs: Sequence[Disc]) -> bool:

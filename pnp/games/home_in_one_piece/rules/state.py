@@ -91,8 +91,12 @@ class State(Position):
         return self.seat if self.rolled else CHANCE
 
     def legal_actions(self) -> list[Action]:
-        """`END`, then the listed touches (see `touches.py`)."""
-        return [END, *touches.options(self)]
+        """`END`, then the listed touches (see `touches.py`); before the turn's first touch
+        only the touches, when there are any. A pass with dice in hand stays legal
+        (`is_legal`), but a listed END beside a hundred near-alike steps drew the search's
+        visits from them all and two searching players passed in turn (issue 39)."""
+        listed: list[Action] = list(touches.options(self))
+        return listed if listed and not self.touched else [END, *listed]
 
     def is_legal(self, action: Action) -> bool:
         """Would `apply` accept `action` here (a listed roll, or a touch the rules allow)?"""

@@ -6,9 +6,10 @@ kind of turn the rules allow:
 
 - a step of each blob not touched yet this turn: the greedy player's fan (`TURNS` off the
   line from where the blob began the turn to its rally point, at each of `STRIDES` of its
-  reach) and a ring (`RING`, every eighth of a turn, at the same strides), each held to the
-  board, where it lands clear of all other dough (`clear`); when none of those is clear,
-  the clear spot of its reach nearest the rally (`model.nearest_clear`);
+  reach that way, the way past the other player's dough counted) and a ring (`RING`,
+  every eighth of a turn, at the same strides), each held to the board, where it lands
+  clear of all other dough (`clear`); when none of those is clear, the clear spot of
+  its reach nearest the rally (`model.nearest_clear`);
 - a join of each group of untouched blobs the roll lets touch that can meet: where the
   greedy player looks (aimed at the rally, at the group's centre, at a ring of points
   around it, each spot clear of all dough), and when the spot aimed at the rally is not
@@ -37,9 +38,16 @@ from pnp.games.home_in_one_piece.rules import (
     fresh,
     joined_radius,
     touches_left,
+    within_reach,
 )
 from pnp.games.home_in_one_piece.rules.blobs import Blob, centroid, groups, reach
-from pnp.games.home_in_one_piece.rules.model import APART, PlayModel, clamp, clear, nearest_clear
+from pnp.games.home_in_one_piece.rules.model import (
+    APART,
+    bridged_reach,
+    clamp,
+    clear,
+    nearest_clear,
+)
 
 TURNS = (0, 30, -30, 60, -60, 90, -90)  # degrees off the straight line a greedy step tries
 FAN = tuple((math.cos(math.radians(t)), math.sin(math.radians(t))) for t in TURNS)
@@ -49,36 +57,52 @@ RING = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in ran
 Point = tuple[float, float]
 
 
-def fan_spots(model: PlayModel, blob: Blob, rally: Point) -> list[Point]:
+def fan_spots(state: Position, blob: Blob, rally: Point) -> list[Point]:
     """The greedy player's tries for `blob`, in its order: straight at the rally first, a
-    full stride (the reach, or less when the rally is nearer) then half of it, each held
-    to the board; none when the blob began the turn on the rally point."""
+    full stride (the reach that way, bridges counted, or less when the rally is nearer)
+    then half of it, each held to the board; none when the blob began the turn on the
+    rally point."""
+    model = state.model
     rx, ry = rally
     to_go = math.hypot(rx - blob.ax, ry - blob.ay)
     if to_go == 0:
         return []
-    stride = min(reach(model, blob.r, blob.r), to_go)
+    rho = reach(model, blob.r, blob.r)
+    others = [b.disc() for b in state.other] if model.bridge > 0 else []
     ux, uy = (rx - blob.ax) / to_go, (ry - blob.ay) / to_go
     out = []
     for c, s in FAN:
+        vx, vy = c * ux - s * uy, s * ux + c * uy
+        most = bridged_reach(model, blob.ax, blob.ay, blob.r, vx, vy, others) if others else rho
+        stride = min(most, to_go)
         for share in STRIDES:
             d = share * stride
-            x = blob.ax + d * (c * ux - s * uy)
-            y = blob.ay + d * (s * ux + c * uy)
-            out.append(clamp(model, x, y, blob.r))
+            out.append(_on_board(state, blob, blob.ax + d * vx, blob.ay + d * vy))
     return out
 
 
-def ring_spots(model: PlayModel, blob: Blob) -> list[Point]:
+def ring_spots(state: Position, blob: Blob) -> list[Point]:
     """Every eighth of a turn around where `blob` began the turn, at each stride of its
-    reach, held to the board."""
+    reach that way (bridges counted), held to the board."""
+    model = state.model
     rho = reach(model, blob.r, blob.r)
+    others = [b.disc() for b in state.other] if model.bridge > 0 else []
     out = []
     for c, s in RING:
+        most = bridged_reach(model, blob.ax, blob.ay, blob.r, c, s, others) if others else rho
         for share in STRIDES:
-            d = share * rho
-            out.append(clamp(model, blob.ax + d * c, blob.ay + d * s, blob.r))
+            d = share * most
+            out.append(_on_board(state, blob, blob.ax + d * c, blob.ay + d * s))
     return out
+
+
+def _on_board(state: Position, blob: Blob, x: float, y: float) -> Point:
+    """(x, y) held to the board; with bridges, a spot the board moved is then held to the
+    reach of its own line (`rules.shift_target` sets a blob down there)."""
+    spot = clamp(state.model, x, y, blob.r)
+    if state.model.bridge > 0 and spot != (x, y):
+        return within_reach(state, blob, *spot)
+    return spot
 
 
 def step_spots(state: Position, blob: Blob) -> list[Point]:
@@ -88,14 +112,15 @@ def step_spots(state: Position, blob: Blob) -> list[Point]:
     others = discs_except(state, [blob])
     rally = state.model.rally[state.seat]
     rho = reach(state.model, blob.r, blob.r)
-    spots = fan_spots(state.model, blob, rally) + ring_spots(state.model, blob)
-    # every spot lies within the reach of the turn-start spot (held to the board it only
-    # comes nearer), so dough further off than the reach and both radii cannot block it
-    # (a millimetre to spare: the same answers as testing every disc, sooner)
+    spots = fan_spots(state, blob, rally) + ring_spots(state, blob)
+    # without bridges every spot lies within the reach of the turn-start spot (held to the
+    # board it only comes nearer), so dough further off than the reach and both radii
+    # cannot block it (a millimetre to spare: the same answers as testing every disc, sooner)
     near = [
         d
         for d in others
-        if (d[0] - blob.ax) ** 2 + (d[1] - blob.ay) ** 2 < (rho + blob.r + d[2] + APART + 1) ** 2
+        if state.model.bridge > 0
+        or (d[0] - blob.ax) ** 2 + (d[1] - blob.ay) ** 2 < (rho + blob.r + d[2] + APART + 1) ** 2
     ]
     found = list(dict.fromkeys(p for p in spots if clear(p[0], p[1], blob.r, near)))
     if found:
