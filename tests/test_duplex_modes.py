@@ -384,9 +384,23 @@ def _flip_of(mode: str, page: Page) -> Flip:
     return lambda x, y: (x, 2 * y0 - y)
 
 
+def _kit_modes() -> list:
+    """Every kit in long-edge duplex and Exploding Dice in every mode in CI; every kit in
+    every mode in `make test-all`."""
+    return [
+        pytest.param(
+            slug,
+            mode,
+            id=f"{slug}-{mode}",
+            marks=() if mode == "long" or slug == "exploding-dice" else pytest.mark.long,
+        )  # fmt: skip
+        for mode in ("long", "short", "none")
+        for slug in sorted(registry())
+    ]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", ["long", "short", "none"])
-@pytest.mark.parametrize("slug", sorted(registry()))
+@pytest.mark.parametrize(("slug", "mode"), _kit_modes())
 def test_every_kit_piece_with_a_back_registers(slug: str, mode: str) -> None:
     """Every kit, every document: each carded or double-sided piece's back is placed where
     its front's trim box lands after the flip or the fold, and nothing is left unpaired."""

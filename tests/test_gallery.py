@@ -11,6 +11,7 @@ import pytest
 from cli_run import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tiers import ci_keeps
 
 from pnp.build.gallery import PART_NAME, build_gallery, gallery_for, manifest_text, parse_manifest
 
@@ -160,7 +161,10 @@ def test_what_a_build_writes_reads_back(comps, sheets) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "text", ["123", "null", "[1, 2]", '{"components": 5}', '{"cut_sheets": 7}', "{", "\xff"]
+    "text",
+    ci_keeps(
+        ["123", "null", "[1, 2]", '{"components": 5}', '{"cut_sheets": 7}', "{", "\xff"], 3, 5
+    ),
 )
 def test_a_build_skips_another_games_corrupt_manifest_with_one_warning(capsys, tmp_path, text):
     bad = tmp_path / "parcheesi" / "manifest.json"

@@ -190,7 +190,7 @@ def test_every_size_parameter_at_both_bounds(slug):
     _sweep(slug, 2)
 
 
-@pytest.mark.slow
+@pytest.mark.long  # CI: every size parameter at both bounds (above), through kit and checks
 @pytest.mark.parametrize("slug", list(registry()))
 def test_every_size_parameter_on_a_dense_grid(slug):
     _sweep(slug, 8)  # with the fast test's bounds: 8 values a parameter, 6 of them inside
