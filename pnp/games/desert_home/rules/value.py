@@ -14,8 +14,9 @@ the refuge's entry field counts 0.8 of its worth, one five steps away a third of
 Why thirst is priced (`THIRST_KEEP`): a search's playout stops at the end of the turn, and
 a figure left on a thirst field dies a round or two later, beyond it. Without a price the
 search sees no loss in parking pieces there, nor in leaving them on a black field at its
-last turn, and figures die by the dozen in games between searching players. A piece on an unguarded thirst or black field is worth less the fewer turns its seat has
-left to take it off before it dies, and nothing when only the rival's turns are left.
+last turn, and figures die by the dozen in games between searching players. A piece on an
+unguarded thirst or black field is worth less the fewer turns its seat has left to take it
+off before it dies, and nothing when only the rival's turns are left.
 """
 
 from __future__ import annotations
