@@ -48,8 +48,13 @@ def doomed() -> State:
 
 
 def search_choice(state: State, compiled_search: bool) -> tuple[int, ...]:
-    """The mcts bot's choice as the game plays it (budget and horizon)."""
-    bot = MctsBot(engine.MCTS_BUDGET, playout_turns=engine.PLAYOUT_TURNS, compiled=compiled_search)
+    """The mcts bot's choice as the game plays it (budget, horizon, exploration)."""
+    bot = MctsBot(
+        engine.MCTS_BUDGET,
+        playout_turns=engine.PLAYOUT_TURNS,
+        exploration=engine.MCTS_EXPLORATION,
+        compiled=compiled_search,
+    )
     action: tuple[int, ...] = bot.choose(state, random.Random(5))
     return action
 
