@@ -23,7 +23,7 @@ except ImportError:  # built without a C compiler: the readable rules play every
 def kernel_board_args(model: PlayModel) -> tuple:
     """What `_kernel.board` takes: the board, the supply, the rules' constants, the greedy
     bot's and the value's (its powers of `value.NEAR` as a table, so that both sides weigh
-    with the very same numbers)."""
+    with the very same numbers, and its thirst weights, `value.THIRST_KEEP`)."""
     from pnp.games.desert_home.rules.bots import (  # bots import the state
         KEEP_POINTS,
         PLAYOUT_RANDOM,
