@@ -236,7 +236,8 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
                           &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty,
                           &b->road_optional, &b->whole_groups, &b->unplaced_step,
                           &b->keep_points, &b->refuge_size, &b->playout_random, &b->scale,
-                          &near, &keep, &points, &kind, &step, &reach, &next, &path, &camp, &entries))
+                          &near, &keep, &points, &kind, &step, &reach, &next, &path, &camp,
+                          &entries))
         goto fail;
     cells = b->cells;
     if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
