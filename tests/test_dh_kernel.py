@@ -177,9 +177,14 @@ def test_the_kernel_refuses_a_board_it_cannot_hold():
     huge = (300 * 6, 6, 300, *numbers[3:])
     with pytest.raises(ValueError, match="kernel's range"):
         engine._kernel.board(huge, constants, greedy, value, points, kind, *rest)
-    short = (value[0], value[1][:-1])  # a weight missing for the farthest field
+    short = (value[0], value[1][:-1], value[2])  # a weight missing for the farthest field
     with pytest.raises(ValueError, match="every distance"):
         engine._kernel.board(numbers, constants, greedy, short, points, kind, *rest)
+    for keep in ([], [0.5] * 9):  # the thirst weights: one to eight
+        with pytest.raises(ValueError, match="thirst weights"):
+            engine._kernel.board(
+                numbers, constants, greedy, (*value[:2], keep), points, kind, *rest
+            )
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])

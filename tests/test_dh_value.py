@@ -5,9 +5,10 @@ and the squashed difference worked out on paper, not read back from the code."""
 from __future__ import annotations
 
 import pytest
-from test_dh_rules import R, in_refuge, position
+from test_dh_rules import R, cell, in_refuge, position
 
-from pnp.games.desert_home.rules.value import NEAR, SCALE, cutoff_reward, value
+from pnp.games.desert_home.rules import GUARDED
+from pnp.games.desert_home.rules.value import NEAR, SCALE, THIRST_KEEP, cutoff_reward, value
 
 # Row 1 (seat 0's refuge row) has safe tiles in columns 1-4; the rest of the path is bare.
 # Three green figures stand 2 steps from seat 0's refuge entry field (which counts 1), three
@@ -52,3 +53,32 @@ def test_figures_home_count_whole_and_level_values_share_the_win():
     empty = position()
     assert value(empty, 0) == value(empty, 1) == 0
     assert cutoff_reward(empty) == [0.5, 0.5]
+
+
+# Three greens on a black field 3 steps from seat 0's refuge, two yellows on a face-up
+# thirst field 5 steps away.
+THIRSTY = """
+#  _  _    _  _    .
+.  .  kG3  .  tY2  .
+#  _  _    _  _    .
+.  _  _    _  _    .
+#  _  _    _  _    .
+"""
+
+
+def test_a_piece_thirst_may_kill_keeps_a_share_by_the_turns_left_to_save_it():
+    """Seat 0's turn, the black field killing at the end of the next round: seat 0 has two
+    turns to take the greens off (0.8 of their worth); the yellows' field turns black at
+    the next round's start and kills a round later: three turns (0.9). On seat 1's turn
+    with the black field killing at this round's end, only seat 1's turn is left: the
+    greens are worth nothing to seat 0, and the yellows 0.8 (two turns of seat 0's). A
+    protection card makes the yellows whole."""
+    assert THIRST_KEEP == (0.0, 0.5, 0.8, 0.9)
+    greens, yellows = 3 * 0.8**3, 2 * 0.8**5
+    state = position(THIRSTY)
+    state.deadline[cell(1, 2)] = state.round + 1
+    assert value(state, 0) == pytest.approx(0.8 * greens + 0.9 * yellows)
+    state.seat, state.deadline[cell(1, 2)] = 1, state.round
+    assert value(state, 0) == pytest.approx(0.8 * yellows)
+    state.tile[cell(1, 4)] = GUARDED
+    assert value(state, 0) == pytest.approx(yellows)

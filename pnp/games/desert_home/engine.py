@@ -59,12 +59,18 @@ RATIOS = {"branching_factor": ("legal_moves", "decisions")}
 PLAYOUT_TURNS = 1
 """Turns an mcts playout runs beyond the position searched (`pnp.play.mcts`'s default is 40):
 the rest of the turn under way, played as `bots.PlayoutBot` plays, then scored by
-`State.win_chances` (the seats' values, pieces on the way counted). The search then
+`State.win_chances` (the seats' values, pieces on the way counted, those thirst may kill
+priced by the turns left to save them). The search then
 weighs whole turns of its own against each other; looking a turn further (the rival's)
 won no more games and cost twice the time (docs/games/desert-home.md)."""
 MCTS_BUDGET = 1000
 """Playouts an mcts seat spends per decision by default: 1,000 beat greedy where 200 did
 not (docs/games/desert-home.md), at about 7 ms of CPU a decision (`make bench`)."""
+MCTS_EXPLORATION = 0.2
+"""UCB1's constant for an mcts seat: the cut-off's rewards of a decision's actions differ by
+hundredths, which `pnp.play.mcts.EXPLORATION` (1.41) drowns, spreading the playouts almost
+evenly; at 0.2 the search follows what the value (thirst priced) tells apart, and fewer
+figures die (docs/games/desert-home.md)."""
 OPTIONS: tuple[SimOption, ...] = ()
 ABSTRACTION = ""
 END_REASONS = rules.END_REASONS
@@ -135,5 +141,9 @@ def _play_compiled(
 
 # the contract's optional members (`pnp.contract.hooks.EngineHooks`), typed where they are named
 HOOKS = EngineHooks[PlayModel](
-    ratios=RATIOS, mcts_budget=MCTS_BUDGET, playout_turns=PLAYOUT_TURNS, warm=warm
+    ratios=RATIOS,
+    mcts_budget=MCTS_BUDGET,
+    playout_turns=PLAYOUT_TURNS,
+    mcts_exploration=MCTS_EXPLORATION,
+    warm=warm,
 )

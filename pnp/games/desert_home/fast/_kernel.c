@@ -47,6 +47,7 @@
 
 #define MAXC 256   /* cells: the largest board is 15 rows of 14 */
 #define NCOL 6     /* colours: one per die */
+#define NKEEP 8    /* value.THIRST_KEEP's most entries */
 #define SEATS 2
 
 /* Tile states, field kinds, directions and parts, as in rules.py and model.py. */
@@ -75,6 +76,8 @@ typedef struct {
     double scale;                   /* value.SCALE */
     double *near;                   /* value.NEAR ** d for d < nnear (a table: the same doubles) */
     int nnear;
+    double keep[NKEEP];             /* value.THIRST_KEEP, by a seat's turns left (the last: more) */
+    int nkeep;
     int maxact;        /* more actions than any position of this kit can offer (`most_actions`) */
     int points[6][NCOL]; /* action_points(n, k) at [n - 1][k - 1] */
     int8_t kind[MAXC];
@@ -186,6 +189,28 @@ static int most_actions(const Board *b) {
     return (int)n;
 }
 
+/* value.THIRST_KEEP into b->keep: 1 to NKEEP numbers. 0, or -1 with an error set. */
+static int read_keep(PyObject *seq, Board *b) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n < 1 || n > NKEEP) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "the thirst weights are 1 to 8 numbers");
+        return -1;
+    }
+    b->nkeep = (int)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        b->keep[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (b->keep[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
 /* board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells,
  *       camp_cells, refuge_entries) -> capsule.
  * numbers: (cells, width, rows, path_columns, blue, goal, tent_value, deck_safe,
@@ -193,23 +218,26 @@ static int most_actions(const Board *b) {
  * rules: (THIRST_GRACE, SMALL_ROAD, BIG_ROAD, PROTECT_COST, INFLUX_PUSH,
  *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional, whole_groups);
  * greedy: the greedy bot's (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM);
- * value: value.py's (SCALE, [NEAR ** d for every distance d a field can have]);
+ * value: value.py's (SCALE, [NEAR ** d for every distance d a field can have],
+ *        THIRST_KEEP);
  * points: action_points(n, k) per n, per k. */
 static PyObject *make_board(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries, *near;
+    PyObject *keep;
     int16_t row[MAXC];
     int cells;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
-    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippppp)(iidi)(dO)OOOOOOOO", &b->cells,
+    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippppp)(iidi)(dOO)OOOOOOOO", &b->cells,
                           &b->width, &b->rows, &b->path_columns, &b->blue, &b->goal,
                           &b->tent_value, &b->deck_safe, &b->deck_thirst, &b->cards, &figures,
                           &tents, &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
                           &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty,
                           &b->road_optional, &b->whole_groups, &b->unplaced_step,
                           &b->keep_points, &b->refuge_size, &b->playout_random, &b->scale,
-                          &near, &points, &kind, &step, &reach, &next, &path, &camp, &entries))
+                          &near, &keep, &points, &kind, &step, &reach, &next, &path, &camp,
+                          &entries))
         goto fail;
     cells = b->cells;
     if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
@@ -241,6 +269,7 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
     if (read_ints(entries, b->entry, SEATS, 0, cells - 1) != SEATS) goto bad_board;
     b->maxact = most_actions(b);
     if (read_doubles(near, b)) goto fail;
+    if (read_keep(keep, b)) goto fail;
     PyObject *capsule = PyCapsule_New(b, BOARD_NAME, board_free);
     if (!capsule) goto fail;
     return capsule;

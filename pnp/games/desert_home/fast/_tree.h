@@ -547,8 +547,24 @@ static int dh_playout(void *ctx, void *pos, Twister *rng, int stop) {
     return 0;
 }
 
+/* value.keep: what thirst leaves of the worth of the piece on cell to seat, by the seat's
+   turns left before it dies (on a face-up thirst field: once it turns black). */
+static double keep(const Game *g, int seat, int cell) {
+    const Board *b = g->b;
+    int rounds;
+    if (g->tile[cell] == BLACK)
+        rounds = g->deadline[cell] - g->round;
+    else if (g->tile[cell] == THIRST)
+        rounds = 1 + b->grace;
+    else
+        return 1.0;
+    int turns = rounds + (seat >= g->seat ? 1 : 0);
+    return b->keep[turns < 0 ? 0 : turns < b->nkeep - 1 ? turns : b->nkeep - 1];
+}
+
 /* value.value: seat's refuge progress plus what the pieces on the fields would add to it,
-   nearest first (a tie by field), each weighed by NEAR to the power of its distance. */
+   nearest first (a tie by field), each weighed by NEAR to the power of its distance and by
+   `keep`. */
 static double value_of(Game *g, int seat) {
     const Board *b = g->b;
     int order[MAXC], n = 0, values[NCOL];
@@ -570,7 +586,7 @@ static double value_of(Game *g, int seat) {
         values[g->colour[cell]] += g->figs[cell] + b->tent_value * g->tents[cell];
         values[b->blue] += g->bearer[cell];
         int now = counted(b, values);
-        total += (now - before) * b->near[dist[cell]];
+        total += (now - before) * b->near[dist[cell]] * keep(g, seat, cell);
         before = now;
     }
     return total;

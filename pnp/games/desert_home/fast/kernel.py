@@ -23,13 +23,13 @@ except ImportError:  # built without a C compiler: the readable rules play every
 def kernel_board_args(model: PlayModel) -> tuple:
     """What `_kernel.board` takes: the board, the supply, the rules' constants, the greedy
     bot's and the value's (its powers of `value.NEAR` as a table, so that both sides weigh
-    with the very same numbers)."""
+    with the very same numbers, and its thirst weights, `value.THIRST_KEEP`)."""
     from pnp.games.desert_home.rules.bots import (  # bots import the state
         KEEP_POINTS,
         PLAYOUT_RANDOM,
         REFUGE_SIZE,
     )
-    from pnp.games.desert_home.rules.value import NEAR, SCALE, UNPLACED_STEP
+    from pnp.games.desert_home.rules.value import NEAR, SCALE, THIRST_KEEP, UNPLACED_STEP
 
     m = model
     return (
@@ -44,7 +44,7 @@ def kernel_board_args(model: PlayModel) -> tuple:
             m.whole_groups,
         ),
         (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM),
-        (SCALE, [NEAR**d for d in range(UNPLACED_STEP * m.cells + 2)]),
+        (SCALE, [NEAR**d for d in range(UNPLACED_STEP * m.cells + 2)], list(THIRST_KEEP)),
         [[rules.action_points(n, k) for k in range(1, 7)] for n in range(1, 7)],
         *(m.kind, m.step, m.reach, m.path_next, m.path_cells, m.camp_cells, m.refuge_entries),
     )

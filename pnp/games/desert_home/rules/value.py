@@ -10,13 +10,20 @@ search learns nothing from them. A seat's value adds, for the pieces on the fiel
 each would bring its refuge (`goal.counted` of the refuge with the piece in it, less without
 it), the nearest first, each worth `NEAR` to the power of its distance in steps: a piece on
 the refuge's entry field counts 0.8 of its worth, one five steps away a third of it.
+
+Why thirst is priced (`THIRST_KEEP`): a search's playout stops at the end of the turn, and
+a figure left on a thirst field dies a round or two later, beyond it. Without a price the
+search sees no loss in parking pieces there, nor in leaving them on a black field at its
+last turn, and figures die by the dozen in games between searching players. A piece on an
+unguarded thirst or black field is worth less the fewer turns its seat has left to take it
+off before it dies, and nothing when only the rival's turns are left.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pnp.games.desert_home.rules import NONE
+from pnp.games.desert_home.rules import BLACK, NONE, THIRST, THIRST_GRACE
 from pnp.games.desert_home.rules.goal import counted, refuge_values
 
 if TYPE_CHECKING:
@@ -30,6 +37,11 @@ NEAR = 0.8
 """What a piece one step nearer its refuge is worth more, as a factor."""
 SCALE = 3.0
 """The lead in value (figures) that a cut-off playout rewards with 3/4 of a win."""
+THIRST_KEEP = (0.0, 0.5, 0.8, 0.9)
+"""What a piece on a thirst or black field keeps of its worth to a seat, by the turns
+that seat has left (its own turns, this one included when it is still to come or under
+way) to take it off before it dies: none, one, two, three or more
+(docs/games/desert-home.md measures the choice)."""
 
 
 def distances(state: State, seat: int) -> list[int]:
@@ -63,7 +75,8 @@ def new_distances(state: State, seat: int) -> list[int]:
 
 def value(state: State, seat: int) -> float:
     """Seat's refuge progress plus what the pieces on the fields would add to it, nearest
-    first, each weighed by `NEAR` to the power of its distance."""
+    first, each weighed by `NEAR` to the power of its distance and by what thirst leaves
+    of it (`keep`)."""
     m = state.model
     dist = distances(state, seat)
     values = refuge_values(state, seat)
@@ -76,9 +89,24 @@ def value(state: State, seat: int) -> float:
         values[state.colour[cell]] += state.figs[cell] + tv * state.tents[cell]
         values[blue] += state.bearer[cell]
         now = counted(values, blue, m.goal)
-        total += (now - before) * NEAR**d
+        total += (now - before) * NEAR**d * keep(state, seat, cell)
         before = now
     return total
+
+
+def keep(state: State, seat: int, cell: int) -> float:
+    """`THIRST_KEEP` of the piece on cell for seat: 1 off thirst; on a black field, by the
+    seat's turns up to the end of the round at its deadline; on a face-up thirst field, the
+    same for the deadline it will get when it turns black at the next round's start."""
+    tile = state.tile[cell]
+    if tile == BLACK:
+        rounds = state.deadline[cell] - state.round
+    elif tile == THIRST:
+        rounds = 1 + THIRST_GRACE
+    else:
+        return 1.0
+    turns = rounds + (1 if seat >= state.seat else 0)
+    return THIRST_KEEP[max(0, min(turns, len(THIRST_KEEP) - 1))]
 
 
 def cutoff_reward(state: State) -> list[float]:
