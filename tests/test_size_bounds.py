@@ -16,7 +16,7 @@ from cli_run import one_error_line, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.build import build_game, check_game
+from pnp.build import ChecksFailed, build_game, check_game
 from pnp.contract.params import MIN_DIE, field_hints, spec_of
 from pnp.draw.checks import MIN_PART, check_part_sizes, has_errors
 from pnp.draw.scene import Component
@@ -123,22 +123,28 @@ def configs(draw, slug: str) -> dict[str, float]:
     return out
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("slug", list(registry()))
-def test_a_config_that_passes_check_builds(slug):
+@pytest.mark.parametrize(
+    "examples",
+    [pytest.param(1, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.long)],
+    ids=["one", "four"],
+)
+def test_a_config_that_passes_check_builds(slug, examples):
+    """A build runs the same checks first: it either stops on their errors (or refuses a
+    value in one line) or renders every format."""
     quick = {"solver_budget": 1} if slug == "building-community" else {}
 
-    @settings(max_examples=4, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples, suppress_health_check=[HealthCheck.too_slow])
     @given(configs(slug))
     def prop(values):
         values = {**quick, **values}
         try:
-            findings = check_game(slug, paper="a4", values=values)
-        except PnpError:
-            return  # refused with one line: build refuses the same way
-        if has_errors(findings):
+            result = build_game(slug, ["a4"], Path("/dev/null"), values=values)
+        except ChecksFailed as failed:
+            assert has_errors(failed.findings)
             return
-        result = build_game(slug, ["a4"], Path("/dev/null"), values=values)
+        except PnpError:
+            return  # refused with one line
         assert result.files  # every format rendered, nothing kept
 
     prop()
