@@ -22,6 +22,7 @@ from cli_run import bad_config_error
 from cut_geometry import dxf_cut_lines, pdf_path_points, svg_arcs, svg_cut_lines, svg_path_nums
 from pypdf import PdfReader
 from shapely.geometry import Point, Polygon
+from tiers import ci_keeps
 
 from pnp.build import build_game, kit_pages, make_kit
 from pnp.games.desert_home import rules
@@ -113,7 +114,7 @@ def _octagon_cuts(page) -> list[dict]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", ci_keeps(["a4", "letter"], 0))
 def test_36_tiles_and_6_protection_cards_are_40mm_octagons(kit_of, paper):
     """The tiles on their own sheets with black backs; the protection cards (no back) on
     the last card sheet, beside the rule cards, instead of a sheet of two."""
@@ -136,7 +137,7 @@ def test_36_tiles_and_6_protection_cards_are_40mm_octagons(kit_of, paper):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper", ci_keeps(["a4", "letter"], 0))
 def test_two_player_aids_one_per_player(kit_of, paper):
     aids = sum(
         _aids(page.extract_text())
