@@ -25,16 +25,17 @@ from pnp.games.parcheesi.rules.model import PlayModel
 
 FEATURES = ("progress", "nest", "exposed")
 WEIGHTS: dict[int, tuple[float, float, float]] = {
-    2: (0.197, -0.178, -0.234),
-    3: (0.177, -0.537, -1.217),
-    4: (0.182, -0.239, -1.568),
+    2: (0.205, 0.193, -0.429),
+    3: (0.188, -0.611, -1.337),
+    4: (0.182, -0.433, -1.692),
 }
 """Log-odds per unit of each feature, over the square root of the race left, by players.
-With four players an exposed pawn costs about nine spaces of progress, with two about one."""
+With four players an exposed pawn costs about nine spaces of progress, with two about two
+(two players sit opposite and meet late)."""
 TEMPO: dict[int, tuple[float, ...]] = {
-    2: (-0.077,),
-    3: (-0.046, -0.088),
-    4: (-0.044, -0.070, -0.104),
+    2: (-0.078,),
+    3: (-0.037, -0.097),
+    4: (-0.045, -0.078, -0.133),
 }
 """Log-odds of the seats 1, 2, 3 places after the seat to move, by players."""
 
