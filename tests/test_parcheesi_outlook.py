@@ -67,7 +67,7 @@ def test_a_seat_far_behind_still_keeps_its_pawns_safe():
     spaces (12 and 24); every other play leaves a pawn within a roll of blue's. Scored by
     place, every playout gave this seat nothing, so all four plays had the same visits
     (250 each of 1,000) and the pick was a coin's; scored by the chances to win, the
-    search plays safe from every seed."""
+    search (as the engine sets it up) plays safe from every seed."""
     state = four_players(
         {
             0: [NEST, NEST, 9, 20],
@@ -79,7 +79,11 @@ def test_a_seat_far_behind_still_keeps_its_pawns_safe():
     state.apply((3, 4))
     safe = Position((NEST, NEST, 12, 24))
     assert safe in state.legal_actions() and len(state.legal_actions()) == 4
-    bot = MctsBot(budget=engine.MCTS_BUDGET, playout_turns=engine.PLAYOUT_TURNS)
+    bot = MctsBot(
+        budget=engine.MCTS_BUDGET,
+        playout_turns=engine.PLAYOUT_TURNS,
+        exploration=engine.MCTS_EXPLORATION,
+    )
     for seed in range(10):
         visits = bot.search(state.clone(), random.Random(seed))
         assert max(visits, key=lambda a: visits[a]) == safe
