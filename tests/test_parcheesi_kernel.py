@@ -169,10 +169,16 @@ def test_a_chunk_seeded_in_the_kernel_plays_the_games_of_its_seed_texts(rules_na
 def test_the_kernel_refuses_what_it_cannot_play():
     board = engine._boards(MODELS["seed"])
     kernel = engine._kernel
+    weights = [[0.0] * 6] * 3  # `outlook.win_chances`' numbers at 2, 3, 4 players
     with pytest.raises(ValueError):
-        kernel.board([[0, 1]] * 3, [False] * 4, [1] * 4)  # three colours
+        kernel.board([[0, 1]] * 3, [False] * 4, [1] * 4, weights)  # three colours
     with pytest.raises(ValueError):
-        kernel.board([[0, 9]] * 4, [False] * 4, [1] * 4)  # a node off the board
+        kernel.board([[0, 9]] * 4, [False] * 4, [1] * 4, weights)  # a node off the board
+    kernel.board([[0, 1]] * 4, [False] * 4, [1] * 4, weights)  # as given: fine
+    with pytest.raises(ValueError):
+        kernel.board([[0, 1]] * 4, [False] * 4, [1] * 4, weights[:2])  # no row for 4 players
+    with pytest.raises(ValueError):
+        kernel.board([[0, 1]] * 4, [False] * 4, [1] * 4, [[0.0] * 5] * 3)  # a number short
     two = engine.settings(MODELS["seed"], (0, 2), False)
     words = random.Random(1).getstate()[1]
     with pytest.raises(ValueError):

@@ -36,11 +36,16 @@ MCTS_BUDGET = 1000
 playouts of `PLAYOUT_TURNS`, 1,000 cost what 200 did on the Python tree, and the search
 at 1,000 beats greedy seats where 200 did not (docs/skilled-play.md: the skill trace)."""
 PLAYOUT_TURNS = 8
-"""Turns an mcts playout runs past the position searched before `State.standing()` (each
-seat's progress) scores it. A four-player game lasts about 140 turns, so playouts cut at
-the default 40 turns and scored on nothing never saw an end from the first half of a game,
-and the search played at random there. The playouts are played by the guided player
-(`state.PLAYOUT_EXPLORE`); 4 turns were weaker than 8 (docs/skilled-play.md)."""
+"""Turns an mcts playout runs past the position searched before `State.win_chances()`
+(`rules/outlook.py`: each seat's chance to win, from every seat's pawns) scores it. A
+four-player game lasts about 140 turns, so playouts cut at the default 40 turns and scored
+on nothing never saw an end from the first half of a game, and the search played at
+random there. The playouts are played by the guided player (`state.PLAYOUT_EXPLORE`); 4
+turns were weaker than 8 (docs/skilled-play.md)."""
+MCTS_EXPLORATION = 0.25
+"""UCB1's constant for the search (the default is sqrt 2): the chances to win that score a
+cut-off (`rules/outlook.py`) differ between a decision's plays by hundredths, which the
+default's exploration drowns, leaving the visits nearly even (docs/games/parcheesi.md)."""
 ABSTRACTION = ""
 TERMINATION = game.Termination
 COUNTERS = {
@@ -199,6 +204,7 @@ def _play_compiled(model: PlayModel, players: int, greedy: bool, rng: random.Ran
 HOOKS = EngineHooks[PlayModel](
     ratios=RATIOS,
     mcts_budget=MCTS_BUDGET,
+    mcts_exploration=MCTS_EXPLORATION,
     playout_turns=PLAYOUT_TURNS,
     warm=warm,
     play_many=play_many,

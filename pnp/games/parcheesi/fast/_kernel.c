@@ -27,6 +27,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@
 #define MAX_NODES 128
 #define CAPTURE_BONUS 20
 #define HOME_BONUS 10
+#define OUTLOOK (3 + COLOURS - 1) /* numbers of `outlook.win_chances` a player count */
 
 /* --- the board ---------------------------------------------------------------------- */
 
@@ -55,6 +57,8 @@ typedef struct {
     int strip[COLOURS];                /* first strip progress */
     uint8_t safe[MAX_NODES];
     uint8_t safe_at[COLOURS][MAX_HOME]; /* per colour, whether progress p is on a safe space */
+    /* `outlook.WEIGHTS` then `outlook.TEMPO` (0 past the last seat), by players 2..4 */
+    double outlook[COLOURS + 1][OUTLOOK];
     uint32_t genrand_init[MT_N]; /* init_genrand(19650218): where every seeding starts */
 } Board;
 
@@ -64,11 +68,12 @@ static void board_free(PyObject *capsule) {
     PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
 }
 
-/* board(paths, safe, strips) -> capsule: paths[c][p] the node of progress p (0..home-1). */
+/* board(paths, safe, strips, outlook) -> capsule: paths[c][p] the node of progress p
+   (0..home-1); outlook[n - 2] the `OUTLOOK` numbers of `outlook.win_chances` at n players. */
 static PyObject *make_board(PyObject *self, PyObject *args) {
-    PyObject *paths, *safe, *strips;
+    PyObject *paths, *safe, *strips, *outlook;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOO", &paths, &safe, &strips)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOO", &paths, &safe, &strips, &outlook)) return NULL;
     Board *b = PyMem_Calloc(1, sizeof(Board));
     if (!b) return PyErr_NoMemory();
     Py_ssize_t nodes = PySequence_Size(safe);
@@ -119,6 +124,26 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
         }
         b->strip[c] = (int)strip;
         for (int q = 0; q < b->home; q++) b->safe_at[c][q] = b->safe[b->path[c][q]];
+    }
+    if (PySequence_Size(outlook) != COLOURS - 1) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "outlook: a row for 2, 3, 4 players");
+        goto fail;
+    }
+    for (int n = 2; n <= COLOURS; n++) {
+        PyObject *row = PySequence_GetItem(outlook, n - 2);
+        if (!row) goto fail;
+        if (PySequence_Size(row) != OUTLOOK) {
+            Py_DECREF(row);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "outlook: 6 numbers a row");
+            goto fail;
+        }
+        for (int k = 0; k < OUTLOOK; k++) {
+            PyObject *v = PySequence_GetItem(row, k);
+            b->outlook[n][k] = v ? PyFloat_AsDouble(v) : -1.0;
+            Py_XDECREF(v);
+        }
+        Py_DECREF(row);
+        if (PyErr_Occurred()) goto fail;
     }
     genrand_init(b->genrand_init);
     return PyCapsule_New(b, BOARD_NAME, board_free);

@@ -11,9 +11,14 @@ Counts = tuple[int, int, int, int, int]
 Game = tuple[int, str, tuple[list[int], ...], tuple[int, ...], Counts]
 """turns, end, pawns by colour, the leader after each turn, counts"""
 
-def board(paths: Sequence[Sequence[int]], safe: Sequence[bool], strips: Sequence[int]) -> Board:
+def board(
+    paths: Sequence[Sequence[int]],
+    safe: Sequence[bool],
+    strips: Sequence[int],
+    outlook: Sequence[Sequence[float]],
+) -> Board:
     """Each colour's path of nodes (progress 0 .. home - 1), the safe nodes, each colour's
-    first strip progress."""
+    first strip progress, and `outlook.win_chances`' weights then tempi at 2, 3, 4 players."""
 
 def results(
     board: Board,

@@ -193,21 +193,64 @@ static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
     return 0;
 }
 
+/* The C library's exp as Python's `math.exp` calls it, through a volatile pointer so the
+   compiler cannot swap in a vector or inlined version of its own. */
+static double (*const volatile tree_exp)(double) = exp;
+
+/* `outlook.win_chances`: each seat's chance to win, the seat to move next `seat`; the
+   same terms in the same order, so the same floats. */
+static void tree_chances(const Game *g, const TreePos *p, double *out) {
+    const Board *b = g->b;
+    int players = g->players, total = 0, found[COLOURS][3];
+    const double *w = b->outlook[players];
+    for (int k = 0; k < players; k++) {
+        int c = g->seats[k], progress = 0, nest = 0, exposed = 0;
+        const int8_t *own = p->pawns[c];
+        for (int i = 0; i < PAWNS; i++) {
+            int q = own[i], twice = 0;
+            progress += q + 1;
+            if (q == NEST) {
+                nest++;
+                continue;
+            }
+            for (int j = 0; j < PAWNS; j++) twice += own[j] == q;
+            if (q < b->strip[c] && !b->safe_at[c][q] && twice < 2) exposed++;
+        }
+        found[k][0] = progress, found[k][1] = nest, found[k][2] = exposed;
+        total += progress;
+    }
+    double left = (double)(PAWNS * (b->home + 1)) - (double)total / (double)players;
+    double scale = sqrt(left > 1.0 ? left : 1.0), top = -INFINITY, norm = 0.0;
+    for (int k = 0; k < players; k++) {
+        int d = (k - p->seat + players) % players;
+        double z = w[0] * found[k][0] + w[1] * found[k][1] + w[2] * found[k][2];
+        out[k] = z / scale + (d ? w[2 + d] : 0.0);
+        if (out[k] > top) top = out[k];
+    }
+    for (int k = 0; k < players; k++) {
+        out[k] = tree_exp(out[k] - top);
+        norm += out[k];
+    }
+    for (int k = 0; k < players; k++) out[k] /= norm;
+}
+
 /* `MctsBot.reward`'s view of a position: a win; at the turn limit each seat's pawns home
-   (`record().scores`); otherwise `State.standing()`, each seat's `rules.progress`. */
+   (`record().scores`); otherwise `State.win_chances()` (`tree_chances`). */
 static int tree_result(void *ctx, const void *pos, double *scores) {
     TreeCtx *t = ctx;
     const TreePos *p = pos;
     Game *g = t->g;
+    if (p->ended == TREE_GOING) {
+        tree_chances(g, p, scores);
+        return UCT_CHANCES;
+    }
     for (int k = 0; k < g->players; k++) {
         const int8_t *own = p->pawns[g->seats[k]];
         int total = 0;
-        for (int i = 0; i < PAWNS; i++)
-            total += p->ended == TREE_TIMEOUT ? own[i] == g->b->home : own[i] + 1;
+        for (int i = 0; i < PAWNS; i++) total += own[i] == g->b->home;
         scores[k] = p->ended == TREE_HOME ? k == p->winner : total;
     }
-    if (p->ended == TREE_HOME) return UCT_WON;
-    return p->ended == TREE_TIMEOUT ? UCT_CUT : UCT_STANDING;
+    return p->ended == TREE_HOME ? UCT_WON : UCT_CUT;
 }
 
 /* `SeamKernel.tree`: the search's context and root from a decision (the roll a, b

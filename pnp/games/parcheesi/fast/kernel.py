@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pnp.games.parcheesi.rules import COUNTERS, MAX_TURNS, NEST, PAWNS, Position
+from pnp.games.parcheesi.rules import COUNTERS, MAX_TURNS, NEST, PAWNS, Position, outlook
 from pnp.games.parcheesi.rules import state as readable
 from pnp.games.parcheesi.rules.model import PlayModel
 from pnp.games.parcheesi.rules.state import State, Termination
@@ -28,8 +28,12 @@ def _board(model: PlayModel) -> kernel.Board:
     """The kernel's copy of the board: each colour's path of nodes, safe nodes, strips."""
     assert kernel is not None
     home = model.home
-    strips = [path.index(model.home_entry[c]) + 1 for c, path in enumerate(model.paths)]
-    return kernel.board([path[:home] for path in model.paths], model.safe, strips)
+    strips = [model.strip(c) for c in range(len(model.paths))]
+    weights = [
+        (*outlook.WEIGHTS[n], *outlook.TEMPO[n], *(0.0,) * (len(model.paths) - n))
+        for n in range(2, len(model.paths) + 1)
+    ]
+    return kernel.board([path[:home] for path in model.paths], model.safe, strips, weights)
 
 
 board: PerModel[PlayModel, kernel.Board] = PerModel(_board)

@@ -34,6 +34,10 @@ class PlayModel:
         """The progress of a pawn at home (71 on the standard board)."""
         return len(self.paths[0]) - 1
 
+    def strip(self, colour: int) -> int:
+        """The progress of a colour's first home-strip space (no capture from there on)."""
+        return self.paths[colour].index(self.home_entry[colour]) + 1
+
 
 def play_model(p: ParcheesiParams, rules: str | None = None) -> PlayModel:
     """The model of a valid kit; `rules` overrides the kit's own rules choice."""

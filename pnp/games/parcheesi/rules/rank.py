@@ -11,7 +11,7 @@ def safe_pawns(model: PlayModel, colour: int, own: tuple[int, ...]) -> int:
     """Pawns no opponent can capture next turn: on a safe space, in the strip or home,
     or in a blockade. Nest pawns do not count."""
     path = model.paths[colour]
-    strip = model.paths[colour].index(model.home_entry[colour]) + 1
+    strip = model.strip(colour)
     count = 0
     for p in own:
         if p == NEST:

@@ -29,6 +29,7 @@ from pnp.games.parcheesi.rules import (
     allowed_positions,
     apply_position,
     has_won,
+    outlook,
     progress,
     roll_die,
     seat_colours,
@@ -39,7 +40,7 @@ from pnp.games.parcheesi.rules.rank import rank_value
 from pnp.play import outcome
 from pnp.play.chance import below, pick
 from pnp.play.outcome import CUTOFF, GameRecord, Outcome
-from pnp.play.state import CHANCE, TERMINAL, PlaysOut, Stands
+from pnp.play.state import CHANCE, TERMINAL, EstimatesWins, PlaysOut, Stands
 
 
 class Termination(outcome.Termination):
@@ -201,9 +202,13 @@ class State:
         play_guided(self, random.Random(seed), stop, PLAYOUT_EXPLORE)
 
     def standing(self) -> list[int]:
-        """Each seat's progress (`rules.progress`), which scores a tree search's playout
-        cut off before the game ends."""
+        """Each seat's progress (`rules.progress`)."""
         return progress(self)
+
+    def win_chances(self) -> list[float]:
+        """Each seat's chance to win from here (`outlook.win_chances`), which scores a tree
+        search's playout cut off before the game ends."""
+        return outlook.win_chances(self.model, self.seats, self.pawns, self.seat)
 
     def is_terminal(self) -> bool:
         return self.ended is not None
@@ -306,5 +311,5 @@ def game_record(
     return GameRecord(turns, end, scores, winners, colours, tuple(leaders), dict(counters))
 
 
-HOOKS: tuple[type[PlaysOut], type[Stands]] = (State, State)
+HOOKS: tuple[type[PlaysOut], type[Stands], type[EstimatesWins]] = (State, State, State)
 """What `State` offers beyond the game-state API (`pnp.play.state`), each checked by mypy."""
