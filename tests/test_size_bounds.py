@@ -56,8 +56,8 @@ def test_the_smallest_die_builds(slug):
 
 def test_every_game_size_in_mm_has_a_positive_lower_bound():
     """A size of 'mm' must start above zero unless zero means 'none' (a margin, a bleed,
-    a kerf, a clearance, a corner radius, a gap or a sticker margin)."""
-    may_be_zero = ("margin", "bleed", "kerf", "clearance", "radius", "gap", "offset")
+    a kerf, a clearance, a corner radius, a gap, a sticker margin or a bridge's span)."""
+    may_be_zero = ("margin", "bleed", "kerf", "clearance", "radius", "gap", "offset", "span")
     for slug, game in registry().items():
         cls = type(game.default_params())
         hints = field_hints(cls)

@@ -36,6 +36,7 @@ GAME = GameDef(
         "board_height",
         "dough_colours",
         "dice",
+        "bridge_span",
     ),
     variants={
         "reduced": {"board_scale": 0.5},
