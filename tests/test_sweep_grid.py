@@ -267,7 +267,7 @@ def test_grid_progress_counts_settings_and_games_on_stderr_never_in_the_json(cap
     assert all(re.search(r"\d games/s\)\u2026$", ln) for ln in lines)
 
 
-def test_ctrl_c_in_a_grid_reports_the_settings_that_finished(capsys, monkeypatch):
+def test_ctrl_c_in_a_grid_reports_the_settings_that_finished(capsys, monkeypatch, ctrl_c_raises):
     real = pnp.sim.command.run_jobs
 
     def ctrl_c_in_the_second_setting(jobs, workers, progress, *rest):
