@@ -100,7 +100,7 @@ def test_tile_sizes_every_millimetre_draw_one_field():
         _assert_board_draws(round(float(tile), 1), 1.27)
 
 
-@pytest.mark.slow
+@pytest.mark.long  # CI: every millimetre, the sizes that crashed, a thousand clearances
 @pytest.mark.parametrize("clearance", [1.0, 1.27])
 def test_tile_sizes_every_tenth_of_a_millimetre_draw_one_field(clearance):
     for tile in np.arange(10.0, 200.01, 0.1):

@@ -398,12 +398,13 @@ class _Writer:
 def _cut_sheet_files(plan: Planned, write: _Writer, formats: set[str], say: Progress) -> list[Path]:
     """`cut/<name>-<n>.svg`, `.dxf` and `.lbrn2`: the parts packed onto beds, every layer
     kept (the LightBurn project with its material's laser preset)."""
+    kit = plan.kit
+    files: list[Path] = []
+    if not formats & {"svg", "dxf", "lbrn2"}:
+        return files  # no renderer loaded for a print-only build
     from pnp.draw.render.dxf import DXF_LAYER_ORDER, component_dxf
     from pnp.draw.render.laser import load_presets, sheet_notes
     from pnp.draw.render.svg import component_svg
-
-    kit = plan.kit
-    files = []
 
     presets = load_presets(kit.printing.laser_presets) if formats & {"lbrn2", "dxf"} else None
     for sheet in plan.sheets:
@@ -465,11 +466,8 @@ def _image_exports(
 
 
 def _component_files(plan: Planned, write: _Writer, formats: set[str], say: Progress) -> list[Path]:
-    """One SVG, PNG preview and DXF cut file per component (paper does not change them)."""
-    from pnp.draw.render.dxf import component_dxf
-    from pnp.draw.render.png import component_png
-    from pnp.draw.render.svg import component_svg
-
+    """One SVG, PNG preview and DXF cut file per component (paper does not change them).
+    Each renderer is imported only for its format: cairo and ezdxf take a second to load."""
     kit = plan.kit
     files = []
     comps = all_components(kit)
@@ -488,11 +486,16 @@ def _component_files(plan: Planned, write: _Writer, formats: set[str], say: Prog
     for comp in comps:
         say(f"{kit.game}: {comp.name}")
         if "svg" in formats:
-            svg = component_svg(comp)
-            files.append(write(f"svg/{comp.name}.svg", svg))
+            from pnp.draw.render.svg import component_svg
+
+            files.append(write(f"svg/{comp.name}.svg", component_svg(comp)))
         if "png" in formats:
+            from pnp.draw.render.png import component_png
+
             files.append(write(f"png/{comp.name}.png", component_png(comp)))
         if "dxf" in formats:
+            from pnp.draw.render.dxf import component_dxf
+
             dxf = component_dxf(prepare(comp, Machine(kit.printing.kerf)))
             if dxf is not None:
                 files.append(write(f"dxf/{comp.name}.dxf", dxf))
