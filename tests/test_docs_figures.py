@@ -26,12 +26,24 @@ def test_every_block_is_registered_and_every_table_has_its_block():
     assert on_pages == registered
 
 
-def test_a_block_names_its_command_and_seed():
+def test_a_block_names_each_command_and_its_seed():
     for page, found in figures.pages().items():
         for name, body in found.items():
             f = REGISTRY[name]
-            assert f"`{f.command}` (seed {f.seed})" in body, (page, name)
-            assert "--seed" in f.argv and ("--json", "-") == f.argv[-2:], name
+            for args, command in zip(f.argvs, f.commands, strict=True):
+                seed = figures.seed_of(args)
+                assert f"`{command}` (seed {seed})" in body, (page, name, command)
+                assert ("--json", "-") == args[-2:], (name, command)
+
+
+def test_a_table_of_several_commands_names_each_in_its_footer():
+    f = figures.Figure(
+        "t", "p.md", (figures.argv("simulate a --seed 1"), figures.argv("simulate b --seed 2")),
+        lambda datas: "|".join(d["x"] for d in datas),
+    )
+    out = figures.block(f, [{"x": "1"}, {"x": "2"}], "2000-01-01")
+    assert out.startswith("1|2\n\nMade by `pnp simulate a --seed 1 --json -` (seed 1) and ")
+    assert "`pnp simulate b --seed 2 --json -` (seed 2), run 2000-01-01;" in out
 
 
 @pytest.mark.parametrize("figure", _cases())

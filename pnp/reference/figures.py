@@ -2,10 +2,11 @@
 from what its command gives.
 
 A page holds a generated block between `<!-- figures: NAME -->` and `<!-- /figures -->`: the
-table a registered renderer makes from the command's JSON, and a line naming the command,
-its seed and the day it was run. `make docs-figures` (`python -m pnp.reference.figures
-[NAME...]`) reruns the commands and rewrites the blocks; tests/test_docs_figures.py reruns
-them and compares the figures, the day aside.
+table a registered renderer makes from the JSON of its command (or of several, say one per
+player count), and a line naming each command with its seed, and the day they were run.
+`make docs-figures` (`python -m pnp.reference.figures [NAME...]`) reruns the commands and
+rewrites the blocks; tests/test_docs_figures.py reruns them and compares the figures, the
+day aside.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from pnp.runtime.atomic import write_text
 from pnp.runtime.errors import PnpError
+from pnp.sim.tables import ladder_rows
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -31,35 +33,53 @@ BLOCK = re.compile(
     re.DOTALL,
 )
 # The line under a table; the date is the one part a rerun may change.
-FOOTER = (
-    "Made by `{command}` (seed {seed}), run {date}; "
-    "`make docs-figures FIGURES={name}` reruns it."
-)
+FOOTER = "Made by {commands}, run {date}; `make docs-figures FIGURES={name}` reruns it."
 DATE = re.compile(r"run \d{4}-\d{2}-\d{2};")
 
 Json = Any
-Renderer = Callable[[Json], str]
+Argv = tuple[str, ...]
+Renderer = Callable[[list[Json]], str]
+
+
+def argv(line: str) -> Argv:
+    """A pnp command line (without `pnp`) as arguments, asked for its JSON on stdout."""
+    return (*shlex.split(line), "--json", "-")
+
+
+def seed_of(args: Argv) -> str:
+    return args[args.index("--seed") + 1]
+
+
+def command_of(args: Argv) -> str:
+    return shlex.join(["pnp", *args])
 
 
 @dataclass(frozen=True)
 class Figure:
-    """One table: where it is, the command that gives it, and how its JSON becomes markdown.
-    `tier` is how long the command takes, for the tests: `fast` (under a second or so),
-    `slow` (a few seconds) or `long` (a minute or more)."""
+    """One table: where it is, the commands that give it (one, or one per row or column),
+    and how their JSON, in the same order, becomes markdown. `tier` is how long the commands
+    take together, for the tests: `fast` (under a second or so), `slow` (a few seconds) or
+    `long` (more, up to minutes)."""
 
     name: str
     page: str
-    argv: tuple[str, ...]
+    argvs: tuple[Argv, ...]
     render: Renderer
     tier: str = "slow"
 
     @property
-    def seed(self) -> str:
-        return self.argv[self.argv.index("--seed") + 1]
+    def commands(self) -> list[str]:
+        return [command_of(a) for a in self.argvs]
 
-    @property
-    def command(self) -> str:
-        return shlex.join(["pnp", *self.argv])
+    def footer(self, date: str) -> str:
+        named = [f"`{command_of(a)}` (seed {seed_of(a)})" for a in self.argvs]
+        listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+        return FOOTER.format(commands=listed, date=date, name=self.name)
+
+
+def one(render: Callable[[Json], str]) -> Renderer:
+    """A renderer of one command's JSON, for a figure of one command."""
+    return lambda datas: render(datas[0])
 
 
 # --- small formatting helpers ------------------------------------------------------------
@@ -95,8 +115,13 @@ def _ends(reasons: Mapping[str, int]) -> str:
 # --- the renderers -----------------------------------------------------------------------
 
 
-def sweep_table(data: Json) -> str:
-    """`pnp simulate --sweep ... --json`: a row per setting, a column per swept key."""
+def _counters(m: Mapping[str, Any], counters: Iterable[str]) -> list[str]:
+    return [_plus_minus(m[c]["mean"], m[c].get("ci"), 2) for c in counters]
+
+
+def sweep_table(data: Json, counters: tuple[str, ...] = ()) -> str:
+    """`pnp simulate --sweep ... --json`: a row per setting, a column per swept key (and per
+    counter asked for, its mean a game)."""
     keys = data["sweep"] if isinstance(data["sweep"], list) else [data["sweep"]]
     rows = []
     for run in data["runs"]:
@@ -108,11 +133,25 @@ def sweep_table(data: Json) -> str:
             + [
                 _plus_minus(turns["mean"], turns.get("ci")),
                 _plus_minus(m["advantage_p1"], m.get("advantage_p1_ci"), 3),
+                *_counters(m, counters),
                 _ends(run["end_reasons"]),
             ]
         )
-    header = [k.replace("_", " ") for k in keys] + ["turns (mean)", "seat 1 wins", "ends"]
+    header = [k.replace("_", " ") for k in keys] + ["turns (mean)", "seat 1 wins"]
+    header += [f"{c.replace('_', ' ')} a game" for c in counters] + ["ends"]
     return _table(header, rows)
+
+
+def with_counters(*counters: str) -> Renderer:
+    """A sweep table with a column for each of these counters (deaths, captures, ...)."""
+    return one(lambda data: sweep_table(data, counters))
+
+
+def ladder_table(data: Json) -> str:
+    """`pnp simulate --ladder --json`: the table `pnp simulate` prints (a row per designer
+    metric, a column per rung, the skill verdict last), who played each rung under it."""
+    t = ladder_rows(data)
+    return _table(t.columns, t.rows) + "\n\n" + t.caption
 
 
 # Metrics read as counts a game (one decimal); the rest are shares (three).
@@ -155,31 +194,47 @@ FIGURES: tuple[Figure, ...] = (
         "sweep-dice",
         "sweeps-and-dask.md",
         (
-            "simulate", "exploding-dice", "--games", "4000", "--sweep", "dice_per_colour=2..4",
-            "--sweep", "n=4,6", "--seed", "1", "--json", "-",
+            argv(
+                "simulate exploding-dice --games 4000 --sweep dice_per_colour=2..4"
+                " --sweep n=4,6 --seed 1"
+            ),
         ),
-        sweep_table,
+        one(sweep_table),
     ),
     Figure(
         "sweep-hiop",
         "sweeps-and-dask.md",
         (
-            "simulate", "home-in-one-piece", "--bot", "greedy", "--games", "200",
-            "--sweep", "board_height=300..500:100", "--sweep", "blobs_per_player=6,8",
-            "--seed", "1", "--json", "-",
+            argv(
+                "simulate home-in-one-piece --bot greedy --games 200"
+                " --sweep board_height=300..500:100 --sweep blobs_per_player=6,8 --seed 1"
+            ),
         ),
-        sweep_table,
+        one(sweep_table),
     ),
     Figure(
         "tune-parcheesi",
         "tune.md",
         (
-            "tune", "parcheesi", "--target", "turns <= 120", "--target", "seat_gap <= 0.06",
-            "--over", "players,rules", "--budget", "30000games", "--jobs", "2",
-            "--seed", "1", "--json", "-",
+            argv(
+                "tune parcheesi --target 'turns <= 120' --target 'seat_gap <= 0.06'"
+                " --over players,rules --budget 30000games --jobs 2 --seed 1"
+            ),
         ),
-        tune_table,
+        one(tune_table),
         tier="long",
+    ),
+    # Each game page's "who plays": its answers with every seat random, greedy and mcts.
+    *(
+        Figure(f"ladder-{game}", f"games/{game}.md", (argv(f"simulate {game} {line}"),),
+               one(ladder_table), tier)  # fmt: skip
+        for game, line, tier in (
+            ("exploding-dice", "--ladder --games 1000 --players 3 --seed 1 --jobs 2", "slow"),
+            ("building-community", "--ladder --games 1000 --players 4 --seed 1 --jobs 2", "long"),
+            ("parcheesi", "--ladder --games 1000 --ladder-games 10 --players 2 --seed 1 --jobs 2", "long"),
+            ("home-in-one-piece", "--ladder --games 1000 --ladder-games 10 --seed 1 --jobs 2", "long"),
+            ("desert-home", "--ladder --games 1000 --ladder-games 6 --seed 1 --jobs 2", "long"),
+        )
     ),
 )
 
@@ -191,27 +246,31 @@ def registry() -> dict[str, Figure]:
 # --- running and rewriting -----------------------------------------------------------------
 
 
-def run(figure: Figure) -> Json:
-    """The command's JSON, from a fresh process (as a reader of the page would run it)."""
+def run(figure: Figure) -> list[Json]:
+    """Each command's JSON, in order, each from a fresh process (as a reader of the page
+    would run it)."""
+    return [_run_one(figure.name, args) for args in figure.argvs]
+
+
+def _run_one(name: str, args: Argv) -> Json:
     done = subprocess.run(
-        [sys.executable, "-m", "pnp", *figure.argv, "--progress", "none"],
+        [sys.executable, "-m", "pnp", *args, "--progress", "none"],
         capture_output=True,
         text=True,
         check=False,
     )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise PnpError(f"figures {figure.name}: `{figure.command}` failed: {last}")
+        raise PnpError(f"figures {name}: `{command_of(args)}` failed: {last}")
     try:
         return json.loads(done.stdout)
     except json.JSONDecodeError as exc:
-        raise PnpError(f"figures {figure.name}: `{figure.command}` wrote no JSON ({exc})") from exc
+        raise PnpError(f"figures {name}: `{command_of(args)}` wrote no JSON ({exc})") from exc
 
 
-def block(figure: Figure, data: Json, date: str) -> str:
-    """What goes between the markers: the table, a blank line, the line naming the command."""
-    footer = FOOTER.format(command=figure.command, seed=figure.seed, date=date, name=figure.name)
-    return f"{figure.render(data)}\n\n{footer}\n"
+def block(figure: Figure, datas: list[Json], date: str) -> str:
+    """What goes between the markers: the table, a blank line, the line naming the commands."""
+    return f"{figure.render(datas)}\n\n{figure.footer(date)}\n"
 
 
 def without_date(text: str) -> str:
@@ -248,7 +307,7 @@ def replace(text: str, name: str, body: str) -> str:
 
 
 def rewrite(figure: Figure, date: str | None = None) -> Path:
-    """Run a figure's command and write its block into its page (the page written whole)."""
+    """Run a figure's commands and write its block into its page (the page written whole)."""
     data = run(figure)
     path = DOCS / figure.page
     text = path.read_text(encoding="utf-8")
@@ -257,9 +316,9 @@ def rewrite(figure: Figure, date: str | None = None) -> Path:
     return path
 
 
-def main(argv: list[str]) -> int:
+def main(asked: list[str]) -> int:
     known = registry()
-    names = argv or list(known)
+    names = asked or list(known)
     unknown = [n for n in names if n not in known]
     if unknown:
         print(f"error: no figure table {unknown[0]!r}; known: {', '.join(known)}", file=sys.stderr)
