@@ -38,7 +38,9 @@ def test_a_block_names_each_command_and_its_seed():
 
 def test_a_table_of_several_commands_names_each_in_its_footer():
     f = figures.Figure(
-        "t", "p.md", (figures.argv("simulate a --seed 1"), figures.argv("simulate b --seed 2")),
+        "t",
+        "p.md",
+        (figures.argv("simulate a --seed 1"), figures.argv("simulate b --seed 2")),
         lambda datas: "|".join(d["x"] for d in datas),
     )
     out = figures.block(f, [{"x": "1"}, {"x": "2"}], "2000-01-01")

@@ -24,7 +24,8 @@ from typing import Any
 
 from pnp.runtime.atomic import write_text
 from pnp.runtime.errors import PnpError
-from pnp.sim.tables import ladder_rows
+from pnp.sim.tables import ladder_rows, short_verdict
+from pnp.sim.verdicts import mean_pm, plus_minus
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -119,9 +120,9 @@ def _counters(m: Mapping[str, Any], counters: Iterable[str]) -> list[str]:
     return [_plus_minus(m[c]["mean"], m[c].get("ci"), 2) for c in counters]
 
 
-def sweep_table(data: Json, counters: tuple[str, ...] = ()) -> str:
+def sweep_table(data: Json, counters: tuple[str, ...] = (), edge: bool = False) -> str:
     """`pnp simulate --sweep ... --json`: a row per setting, a column per swept key (and per
-    counter asked for, its mean a game)."""
+    counter asked for, its mean a game; with `edge`, the first-player verdict)."""
     keys = data["sweep"] if isinstance(data["sweep"], list) else [data["sweep"]]
     rows = []
     for run in data["runs"]:
@@ -135,23 +136,108 @@ def sweep_table(data: Json, counters: tuple[str, ...] = ()) -> str:
                 _plus_minus(m["advantage_p1"], m.get("advantage_p1_ci"), 3),
                 *_counters(m, counters),
                 _ends(run["end_reasons"]),
+                *([edge_column(run)] if edge else []),
             ]
         )
     header = [k.replace("_", " ") for k in keys] + ["turns (mean)", "seat 1 wins"]
     header += [f"{c.replace('_', ' ')} a game" for c in counters] + ["ends"]
+    header += ["first-player advantage?"] if edge else []
     return _table(header, rows)
 
 
-def with_counters(*counters: str) -> Renderer:
-    """A sweep table with a column for each of these counters (deaths, captures, ...)."""
-    return one(lambda data: sweep_table(data, counters))
+def sweep_with(*counters: str, edge: bool = True) -> Renderer:
+    """A sweep table with a column for each of these counters (deaths, captures, ...) and
+    the first-player verdict."""
+    return one(lambda data: sweep_table(data, counters, edge))
 
 
-def ladder_table(data: Json) -> str:
+# The rows of a ladder every game page shows: length, the team's wins or whether games end,
+# and seat 1's share (the first-seat edge); a page adds its own counters.
+LADDER_ROWS = ("duration_turns", "completion", "seat_1", "first_player_advantage")
+
+
+def ladder_table(counters: tuple[str, ...] = ()) -> Renderer:
     """`pnp simulate --ladder --json`: the table `pnp simulate` prints (a row per designer
-    metric, a column per rung, the skill verdict last), who played each rung under it."""
-    t = ladder_rows(data)
-    return _table(t.columns, t.rows) + "\n\n" + t.caption
+    metric, a column per rung, the skill verdict last), cut to the rows a page answers with
+    (`LADDER_ROWS` and `counters`), who played each rung under it."""
+    keep = (*LADDER_ROWS, *counters)
+
+    def render(datas: list[Json]) -> str:
+        t = ladder_rows(datas[0])
+        rows = [row for key, row in zip(t.keys, t.rows, strict=True) if key in keep]
+        return _table(t.columns, rows) + "\n\n" + t.caption
+
+    return render
+
+
+# A column of a table made of several runs: its header and the cell of one run's JSON.
+Column = tuple[str, Callable[[Json], str]]
+
+
+def _said(data: Json, key: str) -> str:
+    """How a run was set up, one key: players, bot, an option or a parameter."""
+    if key in ("players", "bot"):
+        return str(data[key])
+    if key in (data.get("options") or {}):
+        return "yes" if data["options"][key] is True else str(data["options"][key])
+    return str(data["params"].get(key, "no"))
+
+
+def turns_column(data: Json) -> str:
+    d = data["metrics"]["duration_turns"]
+    return f"{mean_pm(d)} ({d['median']:.0f}, {d['p5']:.0f}–{d['p95']:.0f})"
+
+
+def ends_column(data: Json) -> str:
+    """Each way a game ended, its share of the games with its interval."""
+    n, cis = max(1, data["games"]), data.get("end_reasons_ci", {})
+    return ", ".join(
+        f"{reason} {plus_minus(100 * k / n, [100 * x for x in cis.get(reason, [])], 1, ' %')}"
+        for reason, k in data["end_reasons"].items()
+        if k
+    )
+
+
+def seats_column(data: Json) -> str:
+    m = data["metrics"]
+    return " / ".join(
+        plus_minus(r, ci)
+        for r, ci in zip(m["win_rate_by_seat"], m["win_rate_by_seat_ci"], strict=True)
+    )
+
+
+def edge_column(data: Json) -> str:
+    return short_verdict((data.get("fairness") or {}).get("first_player_advantage"))
+
+
+def counter(key: str, label: str | None = None) -> Column:
+    """A counter's mean a game (captures, deaths, ...)."""
+    return (label or f"{key.replace('_', ' ')} a game", lambda d: mean_pm(d["metrics"][key]))
+
+
+def share(key: str, label: str, digits: int = 3) -> Column:
+    """A share or mean the metrics give with its interval (`KEY` and `KEY_ci`)."""
+    return (
+        label,
+        lambda d: plus_minus(d["metrics"][key], d["metrics"].get(f"{key}_ci"), digits),
+    )
+
+
+TURNS: Column = ("turns: mean (median, p5–p95)", turns_column)
+ENDS: Column = ("ends", ends_column)
+SEATS: Column = ("seat win shares", seats_column)
+EDGE: Column = ("first-player advantage?", edge_column)
+
+
+def runs_table(setup: tuple[str, ...], columns: tuple[Column, ...]) -> Renderer:
+    """A row per command (one run each): how it was set up (`setup`'s keys), then `columns`."""
+
+    def render(datas: list[Json]) -> str:
+        header = [k.replace("_", " ") for k in setup] + [h for h, _ in columns]
+        rows = [[_said(d, k) for k in setup] + [cell(d) for _, cell in columns] for d in datas]
+        return _table(header, rows)
+
+    return render
 
 
 # Metrics read as counts a game (one decimal); the rest are shares (three).
@@ -224,16 +310,183 @@ FIGURES: tuple[Figure, ...] = (
         one(tune_table),
         tier="long",
     ),
+    Figure(
+        "answers-exploding-dice",
+        "games/exploding-dice.md",
+        tuple(
+            argv(f"simulate exploding-dice {line} --seed 1")
+            for line in (
+                "--games 20000 --players 2",
+                "--games 20000 --players 3",
+                "--games 20000 --players 4",
+                "--games 20000 --players 2 --two-colours",
+                "--bot greedy --games 4000 --players 2",
+                "--bot greedy --games 4000 --players 3",
+                "--bot greedy --games 4000 --players 4",
+            )
+        ),
+        runs_table(
+            ("players", "two_colours", "bot"),
+            (
+                TURNS,
+                ENDS,
+                share("advantage_p1", "seat-1 win share"),
+                share("lead_changes", "lead changes a game", 2),
+                share("leader_at_midgame_wins", "mid-game leader wins", 2),
+                EDGE,
+            ),
+        ),
+        tier="long",
+    ),
+    Figure(
+        "answers-parcheesi",
+        "games/parcheesi.md",
+        tuple(
+            argv(f"simulate parcheesi --games 1000 {line} --seed 1")
+            for line in (
+                "--players 2",
+                "--players 3",
+                "--players 4",
+                "--players 4 --bot greedy",
+                "--players 2 --rules standard",
+                "--players 3 --rules standard",
+                "--players 4 --rules standard",
+            )
+        ),
+        runs_table(
+            ("rules", "players", "bot"),
+            (
+                TURNS,
+                counter("decisions"),
+                counter("captures"),
+                SEATS,
+                ("branching factor", lambda d: f"{d['metrics']['branching_factor']:.1f}"),
+                EDGE,
+            ),
+        ),  # fmt: skip
+        tier="long",
+    ),
+    Figure(
+        "tune-exploding-dice",
+        "tune.md",
+        (
+            argv(
+                "tune exploding-dice --players 3 --target 'turns in 18..25'"
+                " --target 'seat_gap <= 0.05' --target 'mcts_vs_greedy >= 0.6'"
+                " --over dice_per_colour=2..12 --over n=4..8:2 --budget 60000games --jobs 2 --seed 1"
+            ),
+        ),
+        one(tune_table),
+        tier="long",
+    ),
+    Figure(
+        "tune-building-community",
+        "tune.md",
+        (
+            argv(
+                "tune building-community --bot greedy --target 'completion in 0.2..0.4'"
+                " --over players --over radius=2..4 --budget 20000games --jobs 2 --seed 1"
+            ),
+        ),
+        one(tune_table),
+        tier="long",
+    ),
+    Figure(
+        "tune-home-in-one-piece",
+        "tune.md",
+        (
+            argv(
+                "tune home-in-one-piece --bot greedy --target 'turns in 30..45'"
+                " --target 'seat_gap <= 0.1' --over blobs_per_player=4..12"
+                " --over dough_grams=100..300:25 --budget 20000games --jobs 2 --seed 1"
+            ),
+        ),
+        one(tune_table),
+        tier="long",
+    ),
+    Figure(
+        "tune-desert-home",
+        "tune.md",
+        (
+            argv(
+                "tune desert-home --bot greedy --target 'turns in 50..70'"
+                " --target 'seat_gap <= 0.05' --over goal_per_colour=3..7"
+                " --over tent_value=1..5 --budget 20000games --jobs 2 --seed 1"
+            ),
+        ),
+        one(tune_table),
+        tier="long",
+    ),
+    Figure(
+        "thirst-desert-home",
+        "games/desert-home.md",
+        (
+            argv(
+                "simulate desert-home --bot greedy --games 300"
+                " --sweep deck_thirst=0,6,12,18,24 --seed 1"
+            ),
+        ),
+        sweep_with("deaths"),
+        tier="long",
+    ),
+    Figure(
+        "deck-desert-home",
+        "games/desert-home.md",
+        (
+            argv(
+                "simulate desert-home --bot greedy --games 1000 --sweep deck_safe=2,8,14,24 --seed 1"
+            ),
+        ),
+        sweep_with("deaths"),
+        tier="long",
+    ),
+    Figure(
+        "height-home-in-one-piece",
+        "games/home-in-one-piece.md",
+        (
+            argv(
+                "simulate home-in-one-piece --bot greedy --games 1000"
+                " --sweep board_height=250,300,400,500,600 --seed 1"
+            ),
+        ),
+        sweep_with(),
+        tier="long",
+    ),
     # Each game page's "who plays": its answers with every seat random, greedy and mcts.
     *(
-        Figure(f"ladder-{game}", f"games/{game}.md", (argv(f"simulate {game} {line}"),),
-               one(ladder_table), tier)  # fmt: skip
-        for game, line, tier in (
-            ("exploding-dice", "--ladder --games 1000 --players 3 --seed 1 --jobs 2", "slow"),
-            ("building-community", "--ladder --games 1000 --players 4 --seed 1 --jobs 2", "long"),
-            ("parcheesi", "--ladder --games 1000 --ladder-games 10 --players 2 --seed 1 --jobs 2", "long"),
-            ("home-in-one-piece", "--ladder --games 1000 --ladder-games 10 --seed 1 --jobs 2", "long"),
-            ("desert-home", "--ladder --games 1000 --ladder-games 6 --seed 1 --jobs 2", "long"),
+        Figure(
+            f"ladder-{game}",
+            f"games/{game}.md",
+            (argv(f"simulate {game} {line}"),),
+            ladder_table(counters),
+            tier,
+        )  # fmt: skip
+        for game, line, counters, tier in (
+            ("exploding-dice", "--ladder --games 1000 --players 3 --seed 1 --jobs 2", (), "slow"),
+            (
+                "building-community",
+                "--ladder --games 1000 --players 4 --seed 1 --jobs 2",
+                ("passes", "isolated_left"),
+                "long",
+            ),
+            (
+                "parcheesi",
+                "--ladder --games 1000 --ladder-games 10 --players 2 --seed 1 --jobs 2",
+                ("captures",),
+                "long",
+            ),
+            (
+                "home-in-one-piece",
+                "--ladder --games 1000 --ladder-games 10 --seed 1 --jobs 2",
+                ("stalled_turns", "bridges"),
+                "long",
+            ),
+            (
+                "desert-home",
+                "--ladder --games 1000 --ladder-games 6 --seed 1 --jobs 2",
+                ("deaths",),
+                "long",
+            ),
         )
     ),
 )
