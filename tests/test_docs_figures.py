@@ -48,6 +48,14 @@ def test_a_table_of_several_commands_names_each_in_its_footer():
     assert "`pnp simulate b --seed 2 --json -` (seed 2), run 2000-01-01;" in out
 
 
+def test_each_figure_left_out_of_ci_is_named_on_the_testing_page():
+    page = (figures.DOCS / "testing.md").read_text(encoding="utf-8")
+    long = [f.name for f in figures.FIGURES if f.tier == "long"]
+    assert long, "every figure is in CI's tiers: the long row of docs/testing.md is stale"
+    assert [n for n in long if f"`{n}`" not in page] == []
+    assert [f.name for f in figures.FIGURES if f.tier == "slow"], "CI reruns no figure"
+
+
 @pytest.mark.parametrize("figure", _cases())
 def test_the_block_holds_what_its_command_gives(figure: figures.Figure):
     page = (figures.DOCS / figure.page).read_text(encoding="utf-8")
@@ -137,3 +145,68 @@ def test_an_unknown_name_is_one_error_line_and_no_page_written(capsys):
     err = capsys.readouterr().err
     assert err.startswith("error: no figure table 'no-such-table'") and err.count("\n") == 1
     assert before == {page: (figures.DOCS / page).read_bytes() for page in before}
+
+
+LADDER = {
+    "game": "g",
+    "players": 2,
+    "seed": 1,
+    "ladder": [
+        {"rung": r, "games": n, "players_said": f"every seat {r}"}
+        for r, n in (("random", 100), ("greedy", 100), ("mcts", 10))
+    ],
+    "skill": {
+        "duration_turns": {
+            "label": "turns a game (mean)",
+            "verdict": "depends on skill",
+            "rungs": {
+                "random": {"value": 50.0, "ci": [49.0, 51.0]},
+                "greedy": {"value": 40.0, "ci": [39.5, 40.5]},
+                "mcts": {"value": 30.0, "ci": [28.0, 32.0]},
+            },
+        },
+        "moves": {
+            "label": "moves a game (mean)",
+            "verdict": "holds on every rung",
+            "rungs": {r: {"value": 1.0, "ci": [0.5, 1.5]} for r in ("random", "greedy", "mcts")},
+        },
+        "deaths": {
+            "label": "deaths a game (mean)",
+            "verdict": "holds on every rung",
+            "rungs": {r: {"value": 2.0, "ci": [1.0, 3.0]} for r in ("random", "greedy", "mcts")},
+        },
+    },
+    "first_player_advantage": {"random": None, "greedy": None, "mcts": None},
+}
+
+
+def test_a_ladder_block_keeps_the_pages_rows_and_says_who_played():
+    text = figures.ladder_table(("deaths",))([LADDER])
+    lines = text.splitlines()
+    assert (
+        lines[0] == "| metric | random (100 games) | greedy (100 games) | mcts (10 games) | skill |"
+    )
+    assert (
+        lines[2]
+        == "| turns a game (mean) | 50.0 ± 1.0 | 40.0 ± 0.5 | 30.0 ± 2.0 | depends on skill |"
+    )
+    assert lines[3].startswith("| deaths a game (mean) | 2.00 ± 1.00 |")
+    assert "moves" not in text and "every seat mcts" in lines[-1]
+
+
+def test_a_table_of_several_runs_has_a_row_a_command_in_their_order():
+    runs = [
+        {
+            "players": p,
+            "bot": "random",
+            "games": 4000,
+            "params": {"rules": "seed"},
+            "end_reasons": {"reserve": 3000, "fifty": 1000, "timeout": 0},
+        }
+        for p in (2, 3)
+    ]
+    render = figures.runs_table(("rules", "players", "bot"), (figures.ENDS,))
+    header, _, first, second = render(runs).splitlines()
+    assert header == "| rules | players | bot | ends |"
+    assert first == "| seed | 2 | random | reserve 75.0 %, fifty 25.0 % |"
+    assert second.startswith("| seed | 3 | random |")

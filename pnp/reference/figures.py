@@ -59,8 +59,8 @@ def command_of(args: Argv) -> str:
 class Figure:
     """One table: where it is, the commands that give it (one, or one per row or column),
     and how their JSON, in the same order, becomes markdown. `tier` is how long the commands
-    take together, for the tests: `fast` (under a second or so), `slow` (a few seconds) or
-    `long` (more, up to minutes)."""
+    take together, for the tests: `fast` (under a second or so), `slow` (a second or two:
+    CI reruns it) or `long` (more, up to minutes: `make test-long` only)."""
 
     name: str
     page: str
@@ -286,6 +286,7 @@ FIGURES: tuple[Figure, ...] = (
             ),
         ),
         one(sweep_table),
+        tier="long",
     ),
     Figure(
         "sweep-hiop",
@@ -297,6 +298,7 @@ FIGURES: tuple[Figure, ...] = (
             ),
         ),
         one(sweep_table),
+        tier="long",
     ),
     Figure(
         "tune-parcheesi",
@@ -373,7 +375,8 @@ FIGURES: tuple[Figure, ...] = (
             argv(
                 "tune exploding-dice --players 3 --target 'turns in 18..25'"
                 " --target 'seat_gap <= 0.05' --target 'mcts_vs_greedy >= 0.6'"
-                " --over dice_per_colour=2..12 --over n=4..8:2 --budget 60000games --jobs 2 --seed 1"
+                " --over dice_per_colour=2..12 --over n=4..8:2 --budget 60000games --jobs 2"
+                " --seed 1"
             ),
         ),
         one(tune_table),
@@ -434,7 +437,8 @@ FIGURES: tuple[Figure, ...] = (
         "games/desert-home.md",
         (
             argv(
-                "simulate desert-home --bot greedy --games 1000 --sweep deck_safe=2,8,14,24 --seed 1"
+                "simulate desert-home --bot greedy --games 1000"
+                " --sweep deck_safe=2,8,14,24 --seed 1"
             ),
         ),
         sweep_with("deaths"),
@@ -483,8 +487,8 @@ FIGURES: tuple[Figure, ...] = (
             ),
             (
                 "desert-home",
-                "--ladder --games 1000 --ladder-games 6 --seed 1 --jobs 2",
-                ("deaths",),
+                "--ladder --games 1000 --ladder-games 10 --seed 1 --jobs 2",
+                ("duration_rounds", "deaths"),
                 "long",
             ),
         )
