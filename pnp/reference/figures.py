@@ -229,6 +229,24 @@ SEATS: Column = ("seat win shares", seats_column)
 EDGE: Column = ("first-player advantage?", edge_column)
 
 
+def faces_column(data: Json) -> str:
+    """Exploding Dice's faces: `standard 1–6`, one list when every colour shares it, or
+    each colour's."""
+    faces = data["params"]["faces"]
+    if not faces:
+        return "standard 1–6"
+    said = {c: " · ".join(",".join(map(str, f)) for f in sets) for c, sets in faces.items()}
+    if len(set(said.values())) == 1:
+        return next(iter(said.values()))
+    return " · ".join(f"{c} {f}" for c, f in said.items())
+
+
+def colours_column(data: Json) -> str:
+    m = data["metrics"]
+    rates, cis = m["win_rate_by_colour"], m["win_rate_by_colour_ci"]
+    return " · ".join(f"{c} {plus_minus(r, cis.get(c))}" for c, r in rates.items())
+
+
 def runs_table(setup: tuple[str, ...], columns: tuple[Column, ...]) -> Renderer:
     """A row per command (one run each): how it was set up (`setup`'s keys), then `columns`."""
 
@@ -337,6 +355,22 @@ FIGURES: tuple[Figure, ...] = (
                 share("leader_at_midgame_wins", "mid-game leader wins", 2),
                 EDGE,
             ),
+        ),
+        tier="long",
+    ),
+    Figure(
+        "faces-exploding-dice",
+        "games/exploding-dice.md",
+        tuple(
+            argv(f"simulate exploding-dice --games 20000 --players 4 --seed 1{config}")
+            for config in (
+                "",
+                " --config docs/examples/exploding-dice-low-faces.toml",
+                " --config docs/examples/exploding-dice-own-number.toml",
+            )
+        ),
+        runs_table(
+            (), (("faces", faces_column), TURNS, ENDS, ("colour win shares", colours_column))
         ),
         tier="long",
     ),
@@ -510,8 +544,10 @@ def run(figure: Figure) -> list[Json]:
 
 
 def _run_one(name: str, args: Argv) -> Json:
+    """One command's JSON, run from the repository's root (where a `--config` path starts)."""
     done = subprocess.run(
         [sys.executable, "-m", "pnp", *args, "--progress", "none"],
+        cwd=DOCS.parent,
         capture_output=True,
         text=True,
         check=False,
