@@ -247,6 +247,25 @@ def colours_column(data: Json) -> str:
     return " · ".join(f"{c} {plus_minus(r, cis.get(c))}" for c, r in rates.items())
 
 
+def bots_side_by_side(datas: list[Json]) -> str:
+    """Sweeps of one key, one per player count and bot: a row per swept value and player
+    count, a column per bot with the share of games won (a team's wins) and the turns."""
+    key = datas[0]["sweep"]
+    cells: dict[tuple[Any, int], dict[str, str]] = {}
+    bots: list[str] = []
+    for data in datas:
+        for run in data["runs"]:
+            m = run["metrics"]
+            won = plus_minus(100 * m["completion"], [100 * x for x in m["completion_ci"]], 1, " %")
+            cells.setdefault((run["value"], run["players"]), {})[run["bot"]] = (
+                f"{won} / {mean_pm(m['duration_turns'])}"
+            )
+            bots += [run["bot"]] if run["bot"] not in bots else []
+    header = [key.replace("_", " "), "players"] + [f"{b}: wins / turns" for b in bots]
+    rows = [[str(v), str(p)] + [c.get(b, "") for b in bots] for (v, p), c in sorted(cells.items())]
+    return _table(header, rows)
+
+
 def runs_table(setup: tuple[str, ...], columns: tuple[Column, ...]) -> Renderer:
     """A row per command (one run each): how it was set up (`setup`'s keys), then `columns`."""
 
@@ -372,6 +391,20 @@ FIGURES: tuple[Figure, ...] = (
         runs_table(
             (), (("faces", faces_column), TURNS, ENDS, ("colour win shares", colours_column))
         ),
+        tier="long",
+    ),
+    Figure(
+        "answers-building-community",
+        "games/building-community.md",
+        tuple(
+            argv(
+                f"simulate building-community --games 2000 --players {n}{bot}"
+                " --sweep radius=2,3 --seed 1"
+            )
+            for n in range(2, 7)
+            for bot in ("", " --bot greedy")
+        ),
+        bots_side_by_side,
         tier="long",
     ),
     Figure(
