@@ -120,6 +120,10 @@ def _counters(m: Mapping[str, Any], counters: Iterable[str]) -> list[str]:
     return [_plus_minus(m[c]["mean"], m[c].get("ci"), 2) for c in counters]
 
 
+# A counter whose name does not read as "... a game".
+_COUNTED = {"duration_rounds": "rounds (mean)"}
+
+
 def sweep_table(data: Json, counters: tuple[str, ...] = (), edge: bool = False) -> str:
     """`pnp simulate --sweep ... --json`: a row per setting, a column per swept key (and per
     counter asked for, its mean a game; with `edge`, the first-player verdict)."""
@@ -140,7 +144,7 @@ def sweep_table(data: Json, counters: tuple[str, ...] = (), edge: bool = False) 
             ]
         )
     header = [k.replace("_", " ") for k in keys] + ["turns (mean)", "seat 1 wins"]
-    header += [f"{c.replace('_', ' ')} a game" for c in counters] + ["ends"]
+    header += [_COUNTED.get(c, f"{c.replace('_', ' ')} a game") for c in counters] + ["ends"]
     header += ["first-player advantage?"] if edge else []
     return _table(header, rows)
 
@@ -496,7 +500,7 @@ FIGURES: tuple[Figure, ...] = (
                 " --sweep deck_thirst=0,6,12,18,24 --seed 1"
             ),
         ),
-        sweep_with("deaths"),
+        sweep_with("duration_rounds", "deaths"),
         tier="long",
     ),
     Figure(
@@ -508,7 +512,7 @@ FIGURES: tuple[Figure, ...] = (
                 " --sweep deck_safe=2,8,14,24 --seed 1"
             ),
         ),
-        sweep_with("deaths"),
+        sweep_with("duration_rounds", "deaths"),
         tier="long",
     ),
     Figure(
