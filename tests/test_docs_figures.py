@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.reference import figures
+from pnp.reference import figure_tables, figures
 from pnp.runtime.errors import PnpError
 
 REGISTRY = figures.registry()
@@ -80,8 +80,8 @@ SWEEP = {
 
 
 def test_the_sweep_renderer_makes_one_row_a_setting_and_repeats_itself():
-    table = figures.sweep_table(SWEEP)
-    assert table == figures.sweep_table(SWEEP)
+    table = figure_tables.sweep_table(SWEEP)
+    assert table == figure_tables.sweep_table(SWEEP)
     header, rule, row = table.splitlines()
     assert header.startswith("| dice per colour | n |")
     assert row == "| 3 | 6 | 15.6 ± 0.2 | 0.258 ± 0.014 | fifty 646, reserve 3,354 |"
@@ -128,8 +128,8 @@ TUNE = {
 
 
 def test_the_tune_renderer_shows_each_target_with_its_interval_and_verdict():
-    table = figures.tune_table(TUNE)
-    assert table == figures.tune_table(TUNE)
+    table = figure_tables.tune_table(TUNE)
+    assert table == figure_tables.tune_table(TUNE)
     lines = table.splitlines()
     assert lines[0] == "| setting | `turns <= 120` | `seat_gap <= 0.06` | fresh games |"
     assert lines[2] == (
@@ -181,7 +181,7 @@ LADDER = {
 
 
 def test_a_ladder_block_keeps_the_pages_rows_and_says_who_played():
-    text = figures.ladder_table(("deaths",))([LADDER])
+    text = figure_tables.ladder_table(("deaths",))([LADDER])
     lines = text.splitlines()
     assert (
         lines[0] == "| metric | random (100 games) | greedy (100 games) | mcts (10 games) | skill |"
@@ -205,7 +205,7 @@ def test_a_table_of_several_runs_has_a_row_a_command_in_their_order():
         }
         for p in (2, 3)
     ]
-    render = figures.runs_table(("rules", "players", "bot"), (figures.ENDS,))
+    render = figure_tables.runs_table(("rules", "players", "bot"), (figure_tables.ENDS,))
     header, _, first, second = render(runs).splitlines()
     assert header == "| rules | players | bot | ends |"
     assert first == "| seed | 2 | random | reserve 75.0 %, fifty 25.0 % |"
