@@ -2,10 +2,11 @@
 from what its command gives.
 
 A page holds a generated block between `<!-- figures: NAME -->` and `<!-- /figures -->`: the
-table a registered renderer makes from the command's JSON, and a line naming the command,
-its seed and the day it was run. `make docs-figures` (`python -m pnp.reference.figures
-[NAME...]`) reruns the commands and rewrites the blocks; tests/test_docs_figures.py reruns
-them and compares the figures, the day aside.
+table a registered renderer makes from the JSON of its command (or of several, say one per
+player count), and a line naming each command with its seed, and the day they were run.
+`make docs-figures` (`python -m pnp.reference.figures [NAME...]`) reruns the commands and
+rewrites the blocks; tests/test_docs_figures.py reruns them and compares the figures, the
+day aside.
 """
 
 from __future__ import annotations
@@ -15,12 +16,29 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
+from pnp.reference.figure_tables import (
+    EDGE,
+    ENDS,
+    SEATS,
+    TURNS,
+    Json,
+    Renderer,
+    bots_side_by_side,
+    colours_column,
+    counter,
+    faces_column,
+    ladder_table,
+    one,
+    runs_table,
+    share,
+    sweep_table,
+    sweep_with,
+    tune_table,
+)
 from pnp.runtime.atomic import write_text
 from pnp.runtime.errors import PnpError
 
@@ -31,123 +49,46 @@ BLOCK = re.compile(
     re.DOTALL,
 )
 # The line under a table; the date is the one part a rerun may change.
-FOOTER = (
-    "Made by `{command}` (seed {seed}), run {date}; "
-    "`make docs-figures FIGURES={name}` reruns it."
-)
+FOOTER = "Made by {commands}, run {date}; `make docs-figures FIGURES={name}` reruns it."
 DATE = re.compile(r"run \d{4}-\d{2}-\d{2};")
 
-Json = Any
-Renderer = Callable[[Json], str]
+Argv = tuple[str, ...]
+
+
+def argv(line: str) -> Argv:
+    """A pnp command line (without `pnp`) as arguments, asked for its JSON on stdout."""
+    return (*shlex.split(line), "--json", "-")
+
+
+def seed_of(args: Argv) -> str:
+    return args[args.index("--seed") + 1]
+
+
+def command_of(args: Argv) -> str:
+    return shlex.join(["pnp", *args])
 
 
 @dataclass(frozen=True)
 class Figure:
-    """One table: where it is, the command that gives it, and how its JSON becomes markdown.
-    `tier` is how long the command takes, for the tests: `fast` (under a second or so),
-    `slow` (a few seconds) or `long` (a minute or more)."""
+    """One table: where it is, the commands that give it (one, or one per row or column),
+    and how their JSON, in the same order, becomes markdown. `tier` is how long the commands
+    take together, for the tests: `fast` (under a second or so), `slow` (a second or two:
+    CI reruns it) or `long` (more, up to minutes: `make test-long` only)."""
 
     name: str
     page: str
-    argv: tuple[str, ...]
+    argvs: tuple[Argv, ...]
     render: Renderer
     tier: str = "slow"
 
     @property
-    def seed(self) -> str:
-        return self.argv[self.argv.index("--seed") + 1]
+    def commands(self) -> list[str]:
+        return [command_of(a) for a in self.argvs]
 
-    @property
-    def command(self) -> str:
-        return shlex.join(["pnp", *self.argv])
-
-
-# --- small formatting helpers ------------------------------------------------------------
-
-
-def _int(n: float) -> str:
-    return f"{n:,.0f}"
-
-
-def _plus_minus(mean: float, ci: list[float] | None, digits: int = 1) -> str:
-    """A mean with half its interval's width (the interval is near symmetric at these counts)."""
-    if not ci:
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} ± {(ci[1] - ci[0]) / 2:.{digits}f}"
-
-
-def _interval(value: float, ci: list[float] | None, digits: int = 3) -> str:
-    if not ci:
-        return f"{value:.{digits}f}"
-    return f"{value:.{digits}f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
-
-
-def _table(header: list[str], rows: Iterable[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def _ends(reasons: Mapping[str, int]) -> str:
-    return ", ".join(f"{k} {_int(v)}" for k, v in sorted(reasons.items()) if v)
-
-
-# --- the renderers -----------------------------------------------------------------------
-
-
-def sweep_table(data: Json) -> str:
-    """`pnp simulate --sweep ... --json`: a row per setting, a column per swept key."""
-    keys = data["sweep"] if isinstance(data["sweep"], list) else [data["sweep"]]
-    rows = []
-    for run in data["runs"]:
-        values = run["values"] if "values" in run else {keys[0]: run["value"]}
-        m = run["metrics"]
-        turns = m["duration_turns"]
-        rows.append(
-            [str(values[k]) for k in keys]
-            + [
-                _plus_minus(turns["mean"], turns.get("ci")),
-                _plus_minus(m["advantage_p1"], m.get("advantage_p1_ci"), 3),
-                _ends(run["end_reasons"]),
-            ]
-        )
-    header = [k.replace("_", " ") for k in keys] + ["turns (mean)", "seat 1 wins", "ends"]
-    return _table(header, rows)
-
-
-# Metrics read as counts a game (one decimal); the rest are shares (three).
-_MEAN_METRICS = frozenset({"turns", "lead_changes"})
-
-
-def _setting(setting: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in setting.items())
-
-
-def tune_table(data: Json) -> str:
-    """`pnp tune --json`: each recommended setting in order, every target's value with its
-    interval and verdict, then the answer and the games it took."""
-    metrics = [t["metric"] for t in data["targets"]]
-    header = ["setting"] + [f"`{t['target']}`" for t in data["targets"]] + ["fresh games"]
-    rows = []
-    for rec in data["recommended"]:
-        cells = [_setting(rec["setting"])]
-        for metric, t in zip(metrics, rec["targets"], strict=True):
-            digits = 1 if metric in _MEAN_METRICS else 3
-            cells.append(f"{_interval(t['value'], t['ci'], digits)} {t['verdict']}")
-        rows.append(cells + [_int(rec["games"])])
-    games = data["games"]
-    answer = (
-        f"Answer: **{data['answer']}**"
-        + (f" with `{_setting(data['best'])}`" if data.get("best") else "")
-        + f"; {_int(games['search'])} games of search, {_int(games['evidence'])} of evidence."
-    )
-    tied = data.get("ties")
-    if tied:
-        answer += (
-            f" The first {len(tied['settings'])} cannot be told apart at this budget"
-            f" (about {_int(tied['games_to_separate'])} games would separate them)."
-        )
-    return _table(header, rows) + "\n\n" + answer
+    def footer(self, date: str) -> str:
+        named = [f"`{command_of(a)}` (seed {seed_of(a)})" for a in self.argvs]
+        listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+        return FOOTER.format(commands=listed, date=date, name=self.name)
 
 
 FIGURES: tuple[Figure, ...] = (
@@ -155,31 +96,248 @@ FIGURES: tuple[Figure, ...] = (
         "sweep-dice",
         "sweeps-and-dask.md",
         (
-            "simulate", "exploding-dice", "--games", "4000", "--sweep", "dice_per_colour=2..4",
-            "--sweep", "n=4,6", "--seed", "1", "--json", "-",
+            argv(
+                "simulate exploding-dice --games 4000 --sweep dice_per_colour=2..4"
+                " --sweep n=4,6 --seed 1"
+            ),
         ),
-        sweep_table,
+        one(sweep_table),
+        tier="long",
     ),
     Figure(
         "sweep-hiop",
         "sweeps-and-dask.md",
         (
-            "simulate", "home-in-one-piece", "--bot", "greedy", "--games", "200",
-            "--sweep", "board_height=300..500:100", "--sweep", "blobs_per_player=6,8",
-            "--seed", "1", "--json", "-",
+            argv(
+                "simulate home-in-one-piece --bot greedy --games 200"
+                " --sweep board_height=300..500:100 --sweep blobs_per_player=6,8 --seed 1"
+            ),
         ),
-        sweep_table,
+        one(sweep_table),
+        tier="long",
     ),
     Figure(
         "tune-parcheesi",
         "tune.md",
         (
-            "tune", "parcheesi", "--target", "turns <= 120", "--target", "seat_gap <= 0.06",
-            "--over", "players,rules", "--budget", "30000games", "--jobs", "2",
-            "--seed", "1", "--json", "-",
+            argv(
+                "tune parcheesi --target 'turns <= 120' --target 'seat_gap <= 0.06'"
+                " --over players,rules --budget 30000games --jobs 2 --seed 1"
+            ),
         ),
-        tune_table,
+        one(tune_table),
         tier="long",
+    ),
+    Figure(
+        "answers-exploding-dice",
+        "games/exploding-dice.md",
+        tuple(
+            argv(f"simulate exploding-dice {line} --seed 1")
+            for line in (
+                "--games 20000 --players 2",
+                "--games 20000 --players 3",
+                "--games 20000 --players 4",
+                "--games 20000 --players 2 --two-colours",
+                "--bot greedy --games 4000 --players 2",
+                "--bot greedy --games 4000 --players 3",
+                "--bot greedy --games 4000 --players 4",
+            )
+        ),
+        runs_table(
+            ("players", "two_colours", "bot"),
+            (
+                TURNS,
+                ENDS,
+                share("advantage_p1", "seat-1 win share"),
+                share("lead_changes", "lead changes a game", 2),
+                share("leader_at_midgame_wins", "mid-game leader wins", 2),
+                EDGE,
+            ),
+        ),
+        tier="long",
+    ),
+    Figure(
+        "faces-exploding-dice",
+        "games/exploding-dice.md",
+        tuple(
+            argv(f"simulate exploding-dice --games 20000 --players 4 --seed 1{config}")
+            for config in (
+                "",
+                " --config docs/examples/exploding-dice-low-faces.toml",
+                " --config docs/examples/exploding-dice-own-number.toml",
+            )
+        ),
+        runs_table(
+            (), (("faces", faces_column), TURNS, ENDS, ("colour win shares", colours_column))
+        ),
+        tier="long",
+    ),
+    Figure(
+        "answers-building-community",
+        "games/building-community.md",
+        tuple(
+            argv(
+                f"simulate building-community --games 2000 --players {n}{bot}"
+                " --sweep radius=2,3 --seed 1"
+            )
+            for n in range(2, 7)
+            for bot in ("", " --bot greedy")
+        ),
+        bots_side_by_side,
+        tier="long",
+    ),
+    Figure(
+        "answers-parcheesi",
+        "games/parcheesi.md",
+        tuple(
+            argv(f"simulate parcheesi --games 1000 {line} --seed 1")
+            for line in (
+                "--players 2",
+                "--players 3",
+                "--players 4",
+                "--players 4 --bot greedy",
+                "--players 2 --rules standard",
+                "--players 3 --rules standard",
+                "--players 4 --rules standard",
+            )
+        ),
+        runs_table(
+            ("rules", "players", "bot"),
+            (
+                TURNS,
+                counter("decisions"),
+                counter("captures"),
+                SEATS,
+                ("branching factor", lambda d: f"{d['metrics']['branching_factor']:.1f}"),
+                EDGE,
+            ),
+        ),  # fmt: skip
+        tier="long",
+    ),
+    Figure(
+        "tune-exploding-dice",
+        "tune.md",
+        (
+            argv(
+                "tune exploding-dice --players 3 --target 'turns in 18..25'"
+                " --target 'seat_gap <= 0.05' --target 'mcts_vs_greedy >= 0.6'"
+                " --over dice_per_colour=2..12 --over n=4..8:2 --budget 60000games --jobs 2"
+                " --seed 1"
+            ),
+        ),
+        one(tune_table),
+        tier="long",
+    ),
+    Figure(
+        "tune-building-community",
+        "tune.md",
+        (
+            argv(
+                "tune building-community --bot greedy --target 'completion in 0.2..0.4'"
+                " --over players --over radius=2..4 --budget 20000games --jobs 2 --seed 1"
+            ),
+        ),
+        one(tune_table),
+        tier="long",
+    ),
+    Figure(
+        "tune-home-in-one-piece",
+        "tune.md",
+        (
+            argv(
+                "tune home-in-one-piece --bot greedy --target 'turns in 30..45'"
+                " --target 'seat_gap <= 0.1' --over blobs_per_player=4..12"
+                " --over dough_grams=100..300:25 --budget 20000games --jobs 2 --seed 1"
+            ),
+        ),
+        one(tune_table),
+        tier="long",
+    ),
+    Figure(
+        "tune-desert-home",
+        "tune.md",
+        (
+            argv(
+                "tune desert-home --bot greedy --target 'turns in 50..70'"
+                " --target 'seat_gap <= 0.05' --over goal_per_colour=3..7"
+                " --over tent_value=1..5 --budget 20000games --jobs 2 --seed 1"
+            ),
+        ),
+        one(tune_table),
+        tier="long",
+    ),
+    Figure(
+        "thirst-desert-home",
+        "games/desert-home.md",
+        (
+            argv(
+                "simulate desert-home --bot greedy --games 300"
+                " --sweep deck_thirst=0,6,12,18,24 --seed 1"
+            ),
+        ),
+        sweep_with("duration_rounds", "deaths"),
+        tier="long",
+    ),
+    Figure(
+        "deck-desert-home",
+        "games/desert-home.md",
+        (
+            argv(
+                "simulate desert-home --bot greedy --games 1000"
+                " --sweep deck_safe=2,8,14,24 --seed 1"
+            ),
+        ),
+        sweep_with("duration_rounds", "deaths"),
+        tier="long",
+    ),
+    Figure(
+        "height-home-in-one-piece",
+        "games/home-in-one-piece.md",
+        (
+            argv(
+                "simulate home-in-one-piece --bot greedy --games 1000"
+                " --sweep board_height=250,300,400,500,600 --seed 1"
+            ),
+        ),
+        sweep_with(),
+        tier="long",
+    ),
+    # Each game page's "who plays": its answers with every seat random, greedy and mcts.
+    *(
+        Figure(
+            f"ladder-{game}",
+            f"games/{game}.md",
+            (argv(f"simulate {game} {line}"),),
+            ladder_table(counters),
+            tier,
+        )  # fmt: skip
+        for game, line, counters, tier in (
+            ("exploding-dice", "--ladder --games 1000 --players 3 --seed 1 --jobs 2", (), "slow"),
+            (
+                "building-community",
+                "--ladder --games 1000 --players 4 --seed 1 --jobs 2",
+                ("passes", "isolated_left"),
+                "long",
+            ),
+            (
+                "parcheesi",
+                "--ladder --games 1000 --ladder-games 10 --players 2 --seed 1 --jobs 2",
+                ("captures",),
+                "long",
+            ),
+            (
+                "home-in-one-piece",
+                "--ladder --games 1000 --ladder-games 10 --seed 1 --jobs 2",
+                ("stalled_turns", "bridges"),
+                "long",
+            ),
+            (
+                "desert-home",
+                "--ladder --games 1000 --ladder-games 10 --seed 1 --jobs 2",
+                ("duration_rounds", "deaths"),
+                "long",
+            ),
+        )
     ),
 )
 
@@ -191,27 +349,33 @@ def registry() -> dict[str, Figure]:
 # --- running and rewriting -----------------------------------------------------------------
 
 
-def run(figure: Figure) -> Json:
-    """The command's JSON, from a fresh process (as a reader of the page would run it)."""
+def run(figure: Figure) -> list[Json]:
+    """Each command's JSON, in order, each from a fresh process (as a reader of the page
+    would run it)."""
+    return [_run_one(figure.name, args) for args in figure.argvs]
+
+
+def _run_one(name: str, args: Argv) -> Json:
+    """One command's JSON, run from the repository's root (where a `--config` path starts)."""
     done = subprocess.run(
-        [sys.executable, "-m", "pnp", *figure.argv, "--progress", "none"],
+        [sys.executable, "-m", "pnp", *args, "--progress", "none"],
+        cwd=DOCS.parent,
         capture_output=True,
         text=True,
         check=False,
     )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise PnpError(f"figures {figure.name}: `{figure.command}` failed: {last}")
+        raise PnpError(f"figures {name}: `{command_of(args)}` failed: {last}")
     try:
         return json.loads(done.stdout)
     except json.JSONDecodeError as exc:
-        raise PnpError(f"figures {figure.name}: `{figure.command}` wrote no JSON ({exc})") from exc
+        raise PnpError(f"figures {name}: `{command_of(args)}` wrote no JSON ({exc})") from exc
 
 
-def block(figure: Figure, data: Json, date: str) -> str:
-    """What goes between the markers: the table, a blank line, the line naming the command."""
-    footer = FOOTER.format(command=figure.command, seed=figure.seed, date=date, name=figure.name)
-    return f"{figure.render(data)}\n\n{footer}\n"
+def block(figure: Figure, datas: list[Json], date: str) -> str:
+    """What goes between the markers: the table, a blank line, the line naming the commands."""
+    return f"{figure.render(datas)}\n\n{figure.footer(date)}\n"
 
 
 def without_date(text: str) -> str:
@@ -248,7 +412,7 @@ def replace(text: str, name: str, body: str) -> str:
 
 
 def rewrite(figure: Figure, date: str | None = None) -> Path:
-    """Run a figure's command and write its block into its page (the page written whole)."""
+    """Run a figure's commands and write its block into its page (the page written whole)."""
     data = run(figure)
     path = DOCS / figure.page
     text = path.read_text(encoding="utf-8")
@@ -257,9 +421,9 @@ def rewrite(figure: Figure, date: str | None = None) -> Path:
     return path
 
 
-def main(argv: list[str]) -> int:
+def main(asked: list[str]) -> int:
     known = registry()
-    names = argv or list(known)
+    names = asked or list(known)
     unknown = [n for n in names if n not in known]
     if unknown:
         print(f"error: no figure table {unknown[0]!r}; known: {', '.join(known)}", file=sys.stderr)

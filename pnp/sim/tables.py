@@ -175,7 +175,7 @@ def ladder_rows(data: Mapping[str, Any]) -> Table:
         rows.append([r["label"], *cells, r["verdict"]])
         keys.append(key)
     if any(data["first_player_advantage"].values()):
-        verdicts = [_short(data["first_player_advantage"][st["rung"]]) for st in steps]
+        verdicts = [short_verdict(data["first_player_advantage"][st["rung"]]) for st in steps]
         rows.append(["first-player advantage?", *verdicts, ""])
         keys.append("first_player_advantage")
     who = "; ".join(f"{st['rung']}: {st['players_said']}" for st in steps)
@@ -188,8 +188,8 @@ def ladder_rows(data: Mapping[str, Any]) -> Table:
     )
 
 
-def _short(verdict: str | None) -> str:
-    """A first-player verdict in a ladder's narrow column."""
+def short_verdict(verdict: str | None) -> str:
+    """A first-player verdict in a narrow column (a ladder's, a docs table's)."""
     if verdict is None:
         return "n/a"
     verdict = verdict.replace("no evidence at this sample size: ", "no evidence; ")
