@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from browser import launched, require_chromium
+from shared import shared_folder
 
 from pnp.cli import command_names
 
@@ -34,10 +35,7 @@ class QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[str]:
-    """The built site's address; the server stops when the module's tests are done."""
-    out = tmp_path_factory.mktemp("site")
+def build_site(out: Path) -> None:
     built = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
@@ -47,6 +45,13 @@ def site(tmp_path_factory) -> Iterator[str]:
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert built.returncode == 0, built.stderr
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[str]:
+    """The built site's address (built once a run); the server stops when the module's tests
+    are done."""
+    out = shared_folder(tmp_path_factory, "docs-site", build_site)
     server = ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out))
     )

@@ -21,6 +21,7 @@ import pdfplumber
 import pytest
 from cli_run import bad_config_error
 from cut_geometry import svg_path_nums
+from shared import shared_folder
 
 from pnp.build import build_game, cut_sheets_of, kit_pages, make_kit
 from pnp.contract.palette import ink
@@ -39,9 +40,10 @@ SEED = Path("/work/shared/seeds/building-community.txt")
 
 @pytest.fixture(scope="module")
 def kit_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("kit")
-    build_game(SLUG, ["a4"], out, None, ["pdf", "svg"], values={"print_cut_lines": True})
-    return out / SLUG
+    def make(out: Path) -> None:
+        build_game(SLUG, ["a4"], out, None, ["pdf", "svg"], values={"print_cut_lines": True})
+
+    return shared_folder(tmp_path_factory, "bc-kit", make) / SLUG
 
 
 def paths(svg: str | Path, layer: str | None = None) -> list[ET.Element]:

@@ -19,6 +19,7 @@ import pytest
 from cut_geometry import svg_path_nums
 from pypdf import PdfReader
 from shapely.geometry import Point, Polygon, box
+from shared import shared_folder
 
 from pnp.build import build_game, check_game
 from pnp.games import get_game
@@ -53,7 +54,10 @@ def kit_of(tmp_path_factory) -> Callable[[str], Path]:
 
     def of(paper: str) -> Path:
         if paper not in built:
-            built[paper] = build(tmp_path_factory.mktemp(f"kit-{paper}"), papers=(paper,))
+            folder = shared_folder(
+                tmp_path_factory, f"ed-kit-{paper}", lambda out: build(out, papers=(paper,))
+            )
+            built[paper] = folder / "exploding-dice"
         return built[paper]
 
     return of

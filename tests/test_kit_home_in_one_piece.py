@@ -20,6 +20,7 @@ import pytest
 from cli_run import bad_config_error
 from cut_geometry import svg_path_nums
 from pypdf import PdfReader
+from shared import shared_folder
 
 from pnp.build import build_game, check_game
 
@@ -42,7 +43,7 @@ def build(tmp: Path, values: dict | None = None, formats=("pdf", "svg")) -> Path
 
 @pytest.fixture(scope="module")
 def kit_dir(tmp_path_factory) -> Path:
-    return build(tmp_path_factory.mktemp("hiop"))
+    return shared_folder(tmp_path_factory, "hiop-kit", build) / SLUG
 
 
 def svg_root(path: Path) -> ET.Element:

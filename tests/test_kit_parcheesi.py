@@ -20,6 +20,7 @@ import pytest
 from cli_run import bad_config_error, one_error_line, run
 from cut_geometry import svg_path_nums
 from pypdf import PdfReader
+from shared import shared_folder
 
 from pnp.build import build_game, check_game, make_kit
 from pnp.draw.checks import has_errors
@@ -37,11 +38,13 @@ def kit_of(tmp_path_factory) -> Callable[[str], Path]:
     (the fast tier) builds no Letter kit."""
     built: dict[str, Path] = {}
 
+    def make(paper: str) -> Callable[[Path], object]:
+        return lambda out: build_game("parcheesi", [paper], out, None, ["pdf", "svg"])
+
     def of(paper: str) -> Path:
         if paper not in built:
-            out = tmp_path_factory.mktemp(f"kit-{paper}")
-            build_game("parcheesi", [paper], out, None, ["pdf", "svg"])
-            built[paper] = out / "parcheesi"
+            folder = shared_folder(tmp_path_factory, f"parcheesi-kit-{paper}", make(paper))
+            built[paper] = folder / "parcheesi"
         return built[paper]
 
     return of

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from shared import shared_folder
 
 from pnp.build import build_game
 from pnp.contract.paper import PAPERS
@@ -52,8 +53,13 @@ def built(tmp_path_factory: pytest.TempPathFactory):
     def pdfs(slug: str, paper: str, mode: str) -> list[Path]:
         key = (slug, paper, mode)
         if key not in done:
-            out = tmp_path_factory.mktemp(f"{slug}-{paper}-{mode}")
-            build_game(slug, [paper], out, formats=["pdf"], values={"duplex": mode})
+            out = shared_folder(
+                tmp_path_factory,
+                f"sheets-{slug}-{paper}-{mode}",
+                lambda out: build_game(
+                    slug, [paper], out, formats=["pdf"], values={"duplex": mode}
+                ),
+            )
             done[key] = sorted((out / slug).glob("*.pdf"))
         return done[key]
 
