@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from pnp.bench import decisions as bench_decisions
 from pnp.bench import skill as bench_skill
 from pnp.bench.skill import SkillRow, Tally
 from pnp.sim.intervals import wilson
@@ -47,3 +48,34 @@ def test_a_match_plays_each_lineup_and_times_only_the_searchs_decisions():
     assert [t.wins for t in again] == [t.wins for t in search]  # seeded: the same games
     lines = bench_skill.table([SkillRow("exploding-dice", 2, 200, False, search, naive * 2)])
     assert lines[0].startswith("game") and "exploding-dice" in lines[2]
+
+
+def test_the_table_plays_each_player_count_a_game_takes_else_its_default():
+    assert bench_skill.player_counts("parcheesi", [2, 3, 4]) == [2, 3, 4]
+    assert bench_skill.player_counts("home-in-one-piece", [3, 4]) == [None]  # 2 only
+    assert bench_skill.player_counts("exploding-dice", []) == [None]
+
+
+def test_decision_timing_plays_every_seat_mcts_then_one_mcts_seat_in_each_place():
+    rows = bench_decisions.lineups("parcheesi", 4, 9)
+    assert [r.label for r in rows] == [
+        f"{p}p mcts vs {other}" for p in (2, 4) for other in ("mcts", "greedy")
+    ]
+    four_mixed = rows[3].games
+    assert [g.bots for g in four_mixed] == [
+        tuple("mcts" if s == k else "greedy" for s in range(4)) for k in range(4)
+    ]
+    assert len({g.seed for g in four_mixed}) == 4  # each game its own seed
+    assert all(g.bots == ("mcts", "mcts") for g in rows[0].games)
+    assert bench_decisions.player_counts("home-in-one-piece") == [2]
+
+
+def test_decision_times_are_summed_up_by_nearest_rank_percentiles():
+    times = [float(t) for t in range(1, 101)]  # 1..100 ms
+    assert bench_decisions.percentile(times, 50) == 50.0
+    assert bench_decisions.percentile(times, 99) == 99.0
+    assert bench_decisions.percentile([7.0], 99) == 7.0
+    line = bench_decisions.summary(times)
+    assert "median   50.5" in line and "p99   99.0" in line and "max  100.0" in line
+    assert f"(50 over {bench_decisions.DECISION_TARGET_MS} ms)" in line
+    assert "over" not in bench_decisions.summary([1.0, 2.0])

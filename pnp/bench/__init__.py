@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.bench import dask as bench_dask
+from pnp.bench import decisions as bench_decisions
 from pnp.bench import skill as bench_skill
 from pnp.bench import stop as bench_stop
 from pnp.games import get_game, registry
@@ -470,6 +471,32 @@ def main(argv: list[str] | None = None) -> None:
         help="the skill table's games per seat order (per team in a cooperative game)",
     )
     ap.add_argument("--skill-only", action="store_true", help="the skill table alone")
+    ap.add_argument(
+        "--skill-seed",
+        type=int,
+        default=1,
+        help="the seed of the skill table's games (and of --decisions-only's)",
+    )
+    ap.add_argument(
+        "--skill-players",
+        type=int,
+        nargs="*",
+        default=[],
+        help="the skill table's player counts: a row for each one a game takes (default: "
+        "each game's default count)",
+    )
+    ap.add_argument(
+        "--decisions-only",
+        action="store_true",
+        help="time every mcts decision over whole games (each player count, mcts vs mcts "
+        "and vs greedy) alone: median, 99th percentile, slowest",
+    )
+    ap.add_argument(
+        "--decision-games",
+        type=int,
+        default=bench_decisions.GAMES,
+        help="--decisions-only's games per player count and lineup",
+    )
     ap.add_argument("--startup-only", action="store_true", help="time the start-ups alone")
     ap.add_argument(
         "--no-dask", action="store_true", help="skip the sweep grids on the pool and on Dask"
@@ -488,12 +515,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.tune_only:
         print("\n".join(tune_report()))
         return
+    if args.decisions_only:
+        bench_decisions.main(names, args.decision_games, args.skill_seed, max(args.jobs))
+        return
     if not (args.no_startup or args.skill_only):
         print("\n".join(startup_report(args.games_to_bench or list(registry()))))
     if args.startup_only:
         return
     if not args.no_skill or args.skill_only:
-        bench_skill.main(args.skill_games, 1, max(args.jobs), names)
+        bench_skill.main(
+            args.skill_games, args.skill_seed, max(args.jobs), names, args.skill_players
+        )
     if args.skill_only:
         return
     for game in names:

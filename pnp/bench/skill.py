@@ -182,11 +182,14 @@ class SkillRow:
         return sorted(ms for t in self.search for ms in t.decision_ms)
 
 
-def skill_row(slug: str, games: int = GAMES, seed: int = 1, jobs: int = 1) -> SkillRow:
-    """Play the row's games: `games` per seat order (per team when cooperative)."""
+def skill_row(
+    slug: str, games: int = GAMES, seed: int = 1, jobs: int = 1, players: int | None = None
+) -> SkillRow:
+    """Play the row's games: `games` per seat order (per team when cooperative), with
+    `players` seats (the game's default when None)."""
     gdef = get_game(slug)
     engine = engine_for(gdef)
-    players = seat_count(gdef)
+    players = seat_count(gdef, players)
     budget = mcts_budget(engine, DEFAULT_BUDGET)
     if engine.COOPERATIVE:
         teams = [(b,) * players for b in ("mcts", "greedy", "random")]
@@ -197,6 +200,13 @@ def skill_row(slug: str, games: int = GAMES, seed: int = 1, jobs: int = 1) -> Sk
         slug, seat_orders("greedy", "random", players), range(players), games, seed, jobs
     )
     return SkillRow(slug, players, budget, False, search, greedy)
+
+
+def player_counts(slug: str, wanted: Sequence[int]) -> list[int | None]:
+    """The counts of `wanted` the game takes, or [None] (its default) when it takes none."""
+    engine = engine_for(get_game(slug))
+    taken = [p for p in wanted if engine.MIN_PLAYERS <= p <= engine.MAX_PLAYERS]
+    return list(taken) or [None]
 
 
 def _share(t: Tally) -> str:
@@ -259,12 +269,19 @@ def table(rows: Sequence[SkillRow]) -> list[str]:
                 ("greedy vs random", row.greedy),
             ):
                 seats = " / ".join(_share(t) for t in tallies)
-                lines.append(f"  {row.slug}, {label}, by seat: {seats}")
+                lines.append(f"  {row.slug} ({row.players}p), {label}, by seat: {seats}")
     return lines
 
 
-def main(games: int = GAMES, seed: int = 1, jobs: int = 1, slugs: Sequence[str] = ()) -> None:
-    """Print the table for every game with an engine (or `slugs`)."""
+def main(
+    games: int = GAMES,
+    seed: int = 1,
+    jobs: int = 1,
+    slugs: Sequence[str] = (),
+    players: Sequence[int] = (),
+) -> None:
+    """Print the table for every game with an engine (or `slugs`): a row at each of
+    `players` the game takes (its default player count when none is given or taken)."""
     names = list(slugs) or [s for s, g in registry().items() if g.engine is not None]
     print(
         f"skill (seed {seed}; 95 % Wilson intervals; CPU ms of each mcts decision with a "
@@ -272,5 +289,9 @@ def main(games: int = GAMES, seed: int = 1, jobs: int = 1, slugs: Sequence[str] 
         f"against greedy seats, one greedy seat against random ones, each seat order in turn "
         f"(a cooperative game: whole teams)"
     )
-    rows = [skill_row(slug, games, seed, jobs) for slug in names]
+    rows = [
+        skill_row(slug, games, seed, jobs, count)
+        for slug in names
+        for count in player_counts(slug, players)
+    ]
     print("\n".join(table(rows)))

@@ -18,7 +18,7 @@ static void on_board(Game *g, int i, double x, double y, double *ox, double *oy)
 static int fan_spots(Game *g, int i, double rx, double ry, double (*out)[2]) {
     const Model *m = g->m;
     const Blob *b = &own(g)[i];
-    double to_go = hypot2(m->hypot, rx - b->ax, ry - b->ay);
+    double to_go = hypot2(m, rx - b->ax, ry - b->ay);
     if (to_go == 0) return 0;
     double rho = reach_of(m, b->r, b->r);
     Disc o[NDISC];
@@ -90,7 +90,7 @@ static int best_join(Game *g, int k, double rx, double ry, Group *plan) {
         for (int i = 0; i < ng; i++) {
             double sx, sy;
             if (!greedy_spot(g, &buf[i], rx, ry, &sx, &sy)) continue;
-            double d = hypot2(g->m->hypot, sx - rx, sy - ry);
+            double d = hypot2(g->m, sx - rx, sy - ry);
             if (!found || d < best) { best = d; *plan = buf[i]; found = 1; }
         }
         if (found) return 1;
@@ -102,14 +102,14 @@ static int best_join(Game *g, int k, double rx, double ry, Group *plan) {
 static void step(Game *g, int i, double rx, double ry) {
     const Model *m = g->m;
     Blob *b = &own(g)[i];
-    double now = hypot2(m->hypot, b->x - rx, b->y - ry);
+    double now = hypot2(m, b->x - rx, b->y - ry);
     Disc o[NDISC];
     int no = discs_except(g, i, NULL, o);
     double spots[64][2], td[64], tx[64], ty[64];
     int ns = fan_spots(g, i, rx, ry, spots), nt = 0;
     for (int f = 0; f < ns; f++) {
         double x = spots[f][0], y = spots[f][1];
-        double dist = hypot2(m->hypot, x - rx, y - ry);
+        double dist = hypot2(m, x - rx, y - ry);
         if (nt == 0 && dist < now - 1e-9 && clear(m, x, y, b->r, o, no)) {
             shift(g, i, x, y);
             return;
@@ -162,7 +162,7 @@ static void greedy_turn(Game *g, Twister *tw) {
     double key[MAXB];
     for (int f = 0; f < n; f++) {
         int i = idx[f];
-        double kk = -hypot2(m->hypot, own(g)[i].x - rx, own(g)[i].y - ry);
+        double kk = -hypot2(m, own(g)[i].x - rx, own(g)[i].y - ry);
         int at = f;
         while (at > 0 && kk < key[at - 1]) { key[at] = key[at - 1]; order[at] = order[at - 1]; at--; }
         key[at] = kk;

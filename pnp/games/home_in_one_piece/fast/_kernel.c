@@ -90,31 +90,43 @@ static double python_hypot(PyObject *math_hypot, double x, double y) {
     return h;
 }
 
+/* How far the exact root of s + lo lies from the double h, in ulps of h on the root's
+ * side (below a power of two the ulp is half the one above), from the residual
+ * s + lo - h^2 worked out with exact products (to a relative 2^-100 or so). */
+static double root_offset(double s, double lo, double h) {
+    double q, qe;
+    two_prod(h, h, &q, &qe);
+    double resid = ((s - q) - qe) + lo;
+    double ulp = resid >= 0 ? beside(h, 1) - h : h - beside(h, -1);
+    return resid / (2.0 * h) / ulp;
+}
+
 /* math.hypot(x, y). Python's result is within a tiny fraction of an ulp of the exact
  * root before its last rounding, so it is the correctly rounded root whenever the exact
  * root lies clearly away from a rounding midpoint. That is decided here with exact
  * products: h = sqrt(x^2 + y^2) rounded, and the residual x^2 + y^2 - h^2 says how far,
- * in ulps of h, the exact root lies from h. Near a midpoint, or at extreme magnitudes,
- * Python is asked. */
-static double hypot2(PyObject *math_hypot, double x, double y) {
+ * in ulps of h, the exact root lies from h. The rounded sqrt of the rounded sum is a
+ * neighbour of the root's rounding about one time in ten; then the neighbour on the
+ * root's side is weighed the same way (asking Python instead was a tenth of a search's
+ * time). Near a midpoint, or at extreme magnitudes, Python is asked. */
+static double exact_hypot(PyObject *math_hypot, double x, double y) {
     double ax = fabs(x), ay = fabs(y);
     if (ax < ay) { double t = ax; ax = ay; ay = t; }
     if (ay == 0.0) return ax;
     if (!(ax < 1e150 && ay > 1e-140)) return python_hypot(math_hypot, x, y);
-    double p1, e1, p2, e2, h, q, qe;
+    double p1, e1, p2, e2;
     two_prod(ax, ax, &p1, &e1);
     two_prod(ay, ay, &p2, &e2);
     double s = p1 + p2;                 /* two-sum of the big parts */
     double bv = s - p1;
     double se = (p1 - (s - bv)) + (p2 - bv);
     double lo = se + (e1 + e2);         /* the rest, far below an ulp of s */
-    h = sqrt(s + lo);
-    two_prod(h, h, &q, &qe);
-    double resid = ((s - q) - qe) + lo; /* x^2 + y^2 - h^2, to a relative 2^-100 or so */
-    /* the ulp on the exact root's side (below a power of two it is half the one above) */
-    double ulp = resid >= 0 ? beside(h, 1) - h : h - beside(h, -1);
-    double off = resid / (2.0 * h) / ulp; /* exact root - h, in those ulps */
+    double h = sqrt(s + lo), off = root_offset(s, lo, h);
     if (fabs(off) < 0.4999) return h;
+    if (fabs(off) < 1.5) {
+        h = beside(h, off > 0 ? 1 : -1);
+        if (fabs(root_offset(s, lo, h)) < 0.4999) return h;
+    }
     return python_hypot(math_hypot, x, y);
 }
 
@@ -159,6 +171,10 @@ static double uniform(Twister *t, double a, double b) { return a + (b - a) * ran
 
 /* --- the model and the position -------------------------------------------------------- */
 
+#define HYPOT_SHIFT 53 /* a table of 2^(64 - 53) roots */
+#define HYPOT_MEMO ((size_t)1 << (64 - HYPOT_SHIFT))
+typedef struct { uint64_t x, y; double h; } HypotMemo;
+
 typedef struct {
     double width, height, home[4], reach, bridge, radii[MAXB + 1];
     int blobs;
@@ -170,7 +186,30 @@ typedef struct {
     int nweights, most_pairs;             /* outlook.WEIGHTS, outlook.MOST_PAIRS */
     double weights[NWEIGHTS], tempo;      /* outlook.WEIGHTS, outlook.TEMPO */
     PyObject *hypot; /* Python's math.hypot (a reference the model holds) */
+    HypotMemo *memo; /* a game's own table of roots (`hypot2`); NULL in the shared model */
 } Model;
+
+/* math.hypot(x, y), the last roots worked out kept in the game's table by their
+ * arguments' bits: a search asks for the same few thousand distances over and over (its
+ * playouts start from the same positions, and the greedy player weighs the same joins
+ * turn after turn), and a look-up is several times cheaper than `exact_hypot`. A root is
+ * a function of its arguments alone, so what is kept stays right; the zeroed table holds
+ * hypot(0, 0) = 0. */
+static double hypot2(const Model *m, double x, double y) {
+    if (!m->memo) return exact_hypot(m->hypot, x, y);
+    uint64_t bx, by;
+    memcpy(&bx, &x, sizeof bx);
+    memcpy(&by, &y, sizeof by);
+    HypotMemo *e = &m->memo[((bx * 0x9e3779b97f4a7c15ULL) ^ (by * 0xc2b2ae3d27d4eb4fULL)) >> HYPOT_SHIFT];
+    if (e->x == bx && e->y == by) return e->h;
+    double h = exact_hypot(m->hypot, x, y);
+    if (!isnan(h)) {
+        e->x = bx;
+        e->y = by;
+        e->h = h;
+    }
+    return h;
+}
 
 typedef struct { int size; unsigned char idx[MAXD]; } Group;
 
@@ -180,7 +219,9 @@ typedef struct { double x, y, r; } Disc;
 enum { C_ROLLS, C_R0, C_R1, C_R2, C_R3, C_STALLED, C_IDLE, C_TOUCHES, C_JOINS, C_BLOCKED, C_BRIDGES, NC };
 
 typedef struct {
-    const Model *m;
+    const Model *m;              /* `model`: the shared model with this game's own `memo` */
+    Model model;
+    HypotMemo memo[HYPOT_MEMO];
     Blob b[2][MAXB];
     int n[2];
     int seat, turns, budget, turn_over, ntouched;
@@ -289,7 +330,7 @@ static double free_fraction(const Model *m, double x, double y, double dx, doubl
 static int crossings(const Model *m, Disc a, Disc b, double out[2][2]) {
     double dx = b.x - a.x, dy = b.y - a.y, reach2 = a.r + b.r;
     if (surely_above(dx * dx + dy * dy, reach2 * reach2)) return 0; /* d > a.r + b.r */
-    double d = hypot2(m->hypot, dx, dy);
+    double d = hypot2(m, dx, dy);
     if (d == 0 || d > a.r + b.r || d < fabs(a.r - b.r)) return 0;
     double along = (a.r * a.r - b.r * b.r + d * d) / (2 * d);
     double v = a.r * a.r - along * along;
@@ -309,7 +350,7 @@ static int nearest_in_discs(const Model *m, double tx, double ty, const Disc *d,
     for (int i = 0; i < n; i++) {
         double ex = tx - d[i].x, ey = ty - d[i].y;
         if (surely_below(ex * ex + ey * ey, d[i].r * d[i].r)) continue; /* dd <= d[i].r */
-        double dd = hypot2(m->hypot, ex, ey);
+        double dd = hypot2(m, ex, ey);
         if (dd > d[i].r) {
             c[nc][0] = d[i].x + (tx - d[i].x) * d[i].r / dd;
             c[nc][1] = d[i].y + (ty - d[i].y) * d[i].r / dd;
@@ -321,8 +362,11 @@ static int nearest_in_discs(const Model *m, double tx, double ty, const Disc *d,
     int found = 0;
     double best = 0;
     for (int i = 0; i < nc; i++) {
+        double ex = c[i][0] - tx, ey = c[i][1] - ty;
+        /* a candidate surely farther than the best cannot become it */
+        if (found && surely_above(ex * ex + ey * ey, best)) continue;
         if (!inside_all(m, c[i][0], c[i][1], d, n)) continue;
-        double k = sq(c[i][0] - tx) + sq(c[i][1] - ty);
+        double k = sq(ex) + sq(ey);
         if (!found || k < best) { best = k; *px = c[i][0]; *py = c[i][1]; found = 1; }
     }
     return found;
@@ -339,7 +383,7 @@ static int sq_below(double dx, double dy, double lim) {
 
 /* model._towards: the point of the circle nearest (x, y). */
 static void towards(const Model *m, Disc c, double x, double y, double *px, double *py) {
-    double d = hypot2(m->hypot, x - c.x, y - c.y), ux, uy;
+    double d = hypot2(m, x - c.x, y - c.y), ux, uy;
     if (d > 0) { ux = (x - c.x) / d; uy = (y - c.y) / d; }
     else { ux = 0.0; uy = 1.0; }
     *px = c.x + ux * c.r;
@@ -561,7 +605,7 @@ static void within_reach(Game *g, int i, double *tx, double *ty) {
     double rho = reach_of(m, b->r, b->r);
     double dx = *tx - b->ax, dy = *ty - b->ay;
     if (surely_below(dx * dx + dy * dy, rho * rho)) return; /* d <= rho */
-    double d = hypot2(m->hypot, dx, dy);
+    double d = hypot2(m, dx, dy);
     if (!(d > rho)) return;
     double most = rho;
     if (m->bridge > 0) {
@@ -899,7 +943,9 @@ static Game *game_new(const Model *m, int max_turns) {
     if (!g) { PyErr_NoMemory(); return NULL; }
     g->leaders = malloc(sizeof(int) * (size_t)max_turns);
     if (!g->leaders) { free(g); PyErr_NoMemory(); return NULL; }
-    g->m = m;
+    g->model = *m;
+    g->model.memo = g->memo;
+    g->m = &g->model;
     g->max_turns = max_turns;
     g->winner = -1;
     return g;
@@ -1067,7 +1113,7 @@ static PyObject *k_hypot(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Odd", &cap, &x, &y)) return NULL;
     const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
     if (!m) return NULL;
-    double h = hypot2(m->hypot, x, y);
+    double h = hypot2(m, x, y);
     if (PyErr_Occurred()) return NULL;
     return PyFloat_FromDouble(h);
 }

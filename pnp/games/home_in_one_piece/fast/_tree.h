@@ -303,12 +303,12 @@ static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
  * rally point. */
 static void tree_standing(Game *g, double *scores) {
     const Model *m = g->m;
-    double far = m->blobs * hypot2(m->hypot, m->width, m->height), spread[MAXB];
+    double far = m->blobs * hypot2(m, m->width, m->height), spread[MAXB];
     for (int s = 0; s < 2; s++) {
         double rx = m->rally[s][0], ry = m->rally[s][1];
         for (int i = 0; i < g->n[s]; i++) {
             const Blob *b = &g->b[s][i];
-            spread[i] = b->units * hypot2(m->hypot, b->x - rx, b->y - ry);
+            spread[i] = b->units * hypot2(m, b->x - rx, b->y - ry);
         }
         scores[s] = (double)(score(g, s) + 1) - py_sum(spread, g->n[s]) / far;
     }
@@ -322,7 +322,7 @@ static void features(Game *g, int s, double *f) {
     double mean = 0.0, most = 0.0, cx = 0.0, cy = 0.0, spread = 0.0;
     int far = 0, home = 0, pairs = 0, n = g->n[s];
     for (int i = 0; i < n; i++) {
-        double d = hypot2(m->hypot, bl[i].x - rx, bl[i].y - ry);
+        double d = hypot2(m, bl[i].x - rx, bl[i].y - ry);
         mean += bl[i].units * d;
         if (d > most) most = d;
         far += d > reach_of(m, bl[i].r, bl[i].r);
@@ -333,7 +333,7 @@ static void features(Game *g, int s, double *f) {
     cx = cx / total;
     cy = cy / total;
     for (int i = 0; i < n; i++) {
-        spread += bl[i].units * hypot2(m->hypot, bl[i].x - cx, bl[i].y - cy);
+        spread += bl[i].units * hypot2(m, bl[i].x - cx, bl[i].y - cy);
         for (int j = i + 1; j < n; j++) {
             double limit = m->reach * (bl[i].r + bl[j].r + 2 * m->radii[bl[i].units + bl[j].units]);
             double dx = bl[i].x - bl[j].x, dy = bl[i].y - bl[j].y;
