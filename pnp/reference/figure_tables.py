@@ -28,13 +28,6 @@ def _int(n: float) -> str:
     return f"{n:,.0f}"
 
 
-def _plus_minus(mean: float, ci: list[float] | None, digits: int = 1) -> str:
-    """A mean with half its interval's width (the interval is near symmetric at these counts)."""
-    if not ci:
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} ± {(ci[1] - ci[0]) / 2:.{digits}f}"
-
-
 def _interval(value: float, ci: list[float] | None, digits: int = 3) -> str:
     if not ci:
         return f"{value:.{digits}f}"
@@ -55,7 +48,7 @@ def _ends(reasons: Mapping[str, int]) -> str:
 
 
 def _counters(m: Mapping[str, Any], counters: Iterable[str]) -> list[str]:
-    return [_plus_minus(m[c]["mean"], m[c].get("ci"), 2) for c in counters]
+    return [mean_pm(m[c], 2) for c in counters]
 
 
 # A counter whose name does not read as "... a game".
@@ -74,8 +67,8 @@ def sweep_table(data: Json, counters: tuple[str, ...] = (), edge: bool = False) 
         rows.append(
             [str(values[k]) for k in keys]
             + [
-                _plus_minus(turns["mean"], turns.get("ci")),
-                _plus_minus(m["advantage_p1"], m.get("advantage_p1_ci"), 3),
+                mean_pm(turns),
+                plus_minus(m["advantage_p1"], m.get("advantage_p1_ci"), 3),
                 *_counters(m, counters),
                 _ends(run["end_reasons"]),
                 *([edge_column(run)] if edge else []),
