@@ -94,7 +94,7 @@ def mcts_decision_ms(game: str, seconds: float, compiled: bool = True) -> tuple[
 
     def timed(playouts: int) -> tuple[float, float]:
         bot = mcts_bot(engine, playouts)
-        bot.compiled = compiled
+        bot.compiled, bot.sizing = compiled, None  # the cost of `playouts`, unsized
         cpu, wall = time.process_time(), time.perf_counter()
         bot.search(state, random.Random(2))
         return time.process_time() - cpu, time.perf_counter() - wall
