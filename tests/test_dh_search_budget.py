@@ -1,6 +1,6 @@
 """Desert Home sizes each mcts decision's playouts (`engine.mcts_sizing`): a decision with
-fewer than ten actions gets a tenth of the budget per action, one with more than eight
-points left in the turn gets the budget scaled by eight over those points; the readable
+fewer than ten actions gets a tenth of the budget per action, one with more than six
+points left in the turn gets the budget scaled by six over those points; the readable
 and the compiled search spend the same playouts and give the same visits. The positions
 are taken from seed 2's greedy game."""
 
@@ -56,10 +56,10 @@ CASES = {
     ),
     "spending, 12 points, 10 actions or more": (
         lambda s: s.phase == P_SPEND and s.points == 12 and len(s.legal_actions()) >= 10,
-        math.ceil(BUDGET * 8 / 12),
+        math.ceil(BUDGET * 6 / 12),
     ),
-    "spending, 8 points or fewer, 10 actions or more": (
-        lambda s: s.phase == P_SPEND and 0 < s.points <= 8 and len(s.legal_actions()) >= 10,
+    "spending, 6 points or fewer, 10 actions or more": (
+        lambda s: s.phase == P_SPEND and 0 < s.points <= 6 and len(s.legal_actions()) >= 10,
         BUDGET,
     ),
 }

@@ -69,7 +69,7 @@ not (docs/games/desert-home.md), at about 7 ms of CPU a decision (`make bench`).
 FULL_ACTIONS = 10
 """Actions a decision needs for the whole budget: one with fewer gets a tenth of it per
 action (`mcts_sizing`)."""
-FULL_POINTS = 8
+FULL_POINTS = 6
 """Points left in the turn up to which a decision gets the whole budget: with more, each
 playout plays more spending points, and the budget shrinks in proportion (`mcts_sizing`)."""
 
