@@ -107,9 +107,10 @@ def mcts_decision_ms(game: str, seconds: float, compiled: bool = True) -> tuple[
 
 
 def mcts_along_ms(game: str, every: int = 10) -> list[float]:
-    """CPU ms of a 1,000-playout decision at every `every`-th choice of seed 1's random
-    game (the first choice is `mcts_decision_ms`' position; later ones have more on the
-    board, and in some games more to list), sorted."""
+    """CPU ms of a decision at 1,000 playouts (sized where the game sizes its decisions, as
+    its mcts bot plays) at every `every`-th choice of seed 1's random game (the first
+    choice is `mcts_decision_ms`' position; later ones have more on the board, and in some
+    games more to list), sorted."""
     import random
 
     from pnp.play.state import CHANCE
