@@ -80,7 +80,7 @@ def mcts_sizing(state: State, budget: int) -> int:
     a rich turn costs many times a late one: the budget is cut where the turn's rest is
     long (more than `FULL_POINTS` points left) and where there is little to tell apart
     (fewer than `FULL_ACTIONS` actions: an influx colour or field, a number), which keeps
-    the slowest decision within some 50 ms of CPU (docs/games/desert-home.md)."""
+    the slowest decision within 50 ms of CPU here, as strong (docs/games/desert-home.md)."""
     actions = min(len(state.legal_actions()), FULL_ACTIONS)
     points = max(state.points, FULL_POINTS)
     share, whole = budget * actions * FULL_POINTS, FULL_ACTIONS * points
