@@ -89,6 +89,15 @@ def test_mcts_takes_the_immediate_win():
         assert MctsBot(60).choose(Guess(8, winner=5), random.Random(seed)) == 5
 
 
+def test_a_sizing_sets_a_decisions_playouts_within_the_budget():
+    """A game's `sizing` gives each decision its playouts, held to 1..budget; without
+    one every decision spends the budget."""
+    for asked, spent in ((7, 7), (0, 1), (500, 60)):
+        bot = MctsBot(60, sizing=lambda state, budget, n=asked: n)
+        assert sum(bot.search(Guess(8), random.Random(1)).values()) == spent
+    assert sum(MctsBot(60).search(Guess(8), random.Random(1)).values()) == 60
+
+
 def test_mcts_never_reads_the_die_to_come():
     """Over many seeds, the pick's parity matches the real next roll about half the time
     (a bot that peeked would always match)."""

@@ -95,7 +95,7 @@ def mcts_decision_ms(game: str, seconds: float, compiled: bool = True) -> tuple[
 
     def timed(playouts: int) -> tuple[float, float]:
         bot = mcts_bot(engine, playouts)
-        bot.compiled = compiled
+        bot.compiled, bot.sizing = compiled, None  # the cost of `playouts`, unsized
         cpu, wall = time.process_time(), time.perf_counter()
         bot.search(state, random.Random(2))
         return time.process_time() - cpu, time.perf_counter() - wall
@@ -108,9 +108,10 @@ def mcts_decision_ms(game: str, seconds: float, compiled: bool = True) -> tuple[
 
 
 def mcts_along_ms(game: str, every: int = 10) -> list[float]:
-    """CPU ms of a 1,000-playout decision at every `every`-th choice of seed 1's random
-    game (the first choice is `mcts_decision_ms`' position; later ones have more on the
-    board, and in some games more to list), sorted."""
+    """CPU ms of a decision at 1,000 playouts (sized where the game sizes its decisions, as
+    its mcts bot plays) at every `every`-th choice of seed 1's random game (the first
+    choice is `mcts_decision_ms`' position; later ones have more on the board, and in some
+    games more to list), sorted."""
     import random
 
     from pnp.play.state import CHANCE

@@ -206,6 +206,12 @@ def mcts_exploration(engine: Engine, default: float) -> float:
     return default if own is None else own
 
 
+def mcts_sizing(engine: Engine) -> Callable[[Any, int], int] | None:
+    """How the engine sizes an mcts decision's playouts (`EngineHooks.mcts_sizing`), or None:
+    the budget at every decision."""
+    return engine.HOOKS.mcts_sizing
+
+
 def max_budget(solver: Solver, default: int) -> int:
     """The most nodes the solver may be given: its own, else `default`."""
     own = solver.HOOKS.max_budget

@@ -41,6 +41,10 @@ class EngineHooks(Generic[M]):
     mcts_exploration: float | None = None
     """UCB1's exploration constant for an mcts seat (a game whose playouts are scored on
     small graded differences explores less); None: the search's own."""
+    mcts_sizing: Callable[[Any, int], int] | None = None
+    """(position, budget) -> the playouts an mcts decision there spends, at most the budget
+    (a game whose decisions differ much in what a playout costs sizes each; see
+    `pnp.play.mcts.Sizing`); None: the budget at every decision."""
     warm: Callable[[M], None] | None = None
     """Build the engine's lookup tables now, before the runner forks its workers."""
     degenerate: Callable[[M, int], str | None] | None = None

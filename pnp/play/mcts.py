@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from pnp.play import fastpath
@@ -62,6 +62,11 @@ LEAD_REWARD = 0.5
 between a share by their place between the two."""
 
 
+Sizing = Callable[[Any, int], int]
+"""(position, budget) -> the playouts a decision there spends: a game whose decisions
+differ much in what a playout costs sizes each (`MctsBot.playouts` keeps it in 1..budget)."""
+
+
 class Node:
     """One position of the tree: its visits, each seat's summed reward, its children
     (keyed by the action played, or by the chance outcome drawn)."""
@@ -76,7 +81,8 @@ class Node:
 
 
 class MctsBot:
-    """UCT with `budget` playouts per decision; `cooperative` scores the team's result."""
+    """UCT with `budget` playouts per decision (or what the game's `sizing` gives a decision,
+    at most `budget`); `cooperative` scores the team's result."""
 
     name = "mcts"
 
@@ -87,6 +93,7 @@ class MctsBot:
         playout_turns: int = PLAYOUT_TURNS,
         exploration: float = EXPLORATION,
         compiled: bool = True,
+        sizing: Sizing | None = None,
     ) -> None:
         if not 1 <= budget <= MAX_BUDGET:
             raise ValueError(f"the budget must be 1 to {MAX_BUDGET} playouts, got {budget}")
@@ -95,6 +102,14 @@ class MctsBot:
         self.playout_turns = playout_turns
         self.exploration = exploration
         self.compiled = compiled
+        self.sizing = sizing
+
+    def playouts(self, state: State[Any]) -> int:
+        """The playouts a search from `state` spends: `budget`, or what `sizing` gives there
+        (held to 1..budget). Both searches, readable and compiled, spend this many."""
+        if self.sizing is None:
+            return self.budget
+        return max(1, min(self.budget, self.sizing(state, self.budget)))
 
     def choose(self, state: State[Any], rng: random.Random) -> Any:
         """The root action visited most by `budget` playouts (a forced action at once).
@@ -111,7 +126,7 @@ class MctsBot:
         return best[below(search, len(best))]
 
     def search(self, state: State[Any], rng: random.Random) -> dict[Any, int]:
-        """`budget` playouts from `state` drawing from `rng`: each root action's visits, in
+        """`playouts(state)` playouts from `state` drawing from `rng`: each root action's visits, in
         the order the actions were first tried. On the state's compiled search when it has
         one (and `compiled` is on), else on the readable loop below. A stop (Ctrl-C,
         SIGTERM) may end it with KeyboardInterrupt: a decision of a million playouts is not
@@ -120,16 +135,17 @@ class MctsBot:
             return self._search(state, rng)
 
     def _search(self, state: State[Any], rng: random.Random) -> dict[Any, int]:
+        budget = self.playouts(state)
         fast = fastpath.active(state)
         if fast is not None and fast.tree_search is not None and self.compiled:
             visits = fast.tree_search(
-                state, rng, self.budget, self.playout_turns, self.exploration, self.cooperative
+                state, rng, budget, self.playout_turns, self.exploration, self.cooperative
             )
             if visits is not None:  # None: the kernel does not take this position or kit
                 return visits
         root = Node(state.players)
         root.untried = list(state.legal_actions())
-        for _ in range(self.budget):
+        for _ in range(budget):
             playout = state.clone()
             resample(playout, rng)
             self._playout(root, playout, rng)

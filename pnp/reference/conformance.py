@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any, TypeVar
 
-from pnp.contract.gamedef import Engine, GameDef, mcts_exploration, playout_turns
+from pnp.contract.gamedef import Engine, GameDef, mcts_exploration, mcts_sizing, playout_turns
 from pnp.contract.params import apply_values, validate_params
 from pnp.play import fastpath
 from pnp.play.forward import play
@@ -258,9 +258,9 @@ def searched(
     game: GameDef, case: Mapping[str, Any], actions: Sequence[str], step: int, who: str = READABLE
 ) -> list[list[Any]]:
     """`pnp.play.mcts.MctsBot`'s root visits at `step` of the recorded game (before its action):
-    `SEARCH_BUDGET` playouts, the engine's horizon, exploration and scoring, from a
-    generator seeded by the case's seed and the step; each root action by name, in the
-    order the search first tried them."""
+    `SEARCH_BUDGET` playouts (as the engine sizes the decision), the engine's horizon,
+    exploration and scoring, from a generator seeded by the case's seed and the step;
+    each root action by name, in the order the search first tried them."""
     _, state = start(game, case, random.Random(case["seed"]))
     walk(state, actions[:step], f"{who}, {label(case)}")
     engine = engine_of(game)
@@ -269,6 +269,7 @@ def searched(
         cooperative=engine.COOPERATIVE,
         playout_turns=playout_turns(engine, PLAYOUT_TURNS),
         exploration=mcts_exploration(engine, EXPLORATION),
+        sizing=mcts_sizing(engine),
     )
     visits = bot.search(state, random.Random(f"{case['seed']}:search:{step}"))
     return [[state.action_str(a), n] for a, n in visits.items()]

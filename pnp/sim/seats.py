@@ -10,7 +10,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.contract.gamedef import Engine, GameDef, mcts_budget, mcts_exploration, playout_turns
+from pnp.contract.gamedef import (
+    Engine,
+    GameDef,
+    mcts_budget,
+    mcts_exploration,
+    mcts_sizing,
+    playout_turns,
+)
 from pnp.play import fastpath
 from pnp.play.forward import play
 from pnp.play.mcts import DEFAULT_BUDGET, EXPLORATION, MAX_BUDGET, PLAYOUT_TURNS, MctsBot
@@ -124,12 +131,13 @@ def lineup(
 
 def mcts_bot(engine: Engine, budget: int) -> MctsBot:
     """The mcts bot as the engine declares it: its team scoring, its playouts' horizon and
-    its exploration."""
+    its exploration, and how it sizes each decision's playouts."""
     return MctsBot(
         budget,
         cooperative=engine.COOPERATIVE,
         playout_turns=playout_turns(engine, PLAYOUT_TURNS),
         exploration=mcts_exploration(engine, EXPLORATION),
+        sizing=mcts_sizing(engine),
     )
 
 

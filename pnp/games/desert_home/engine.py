@@ -66,6 +66,27 @@ won no more games and cost twice the time (docs/games/desert-home.md)."""
 MCTS_BUDGET = 1000
 """Playouts an mcts seat spends per decision by default: 1,000 beat greedy where 200 did
 not (docs/games/desert-home.md), at about 7 ms of CPU a decision (`make bench`)."""
+FULL_ACTIONS = 10
+"""Actions a decision needs for the whole budget: one with fewer gets a tenth of it per
+action (`mcts_sizing`)."""
+FULL_POINTS = 6
+"""Points left in the turn up to which a decision gets the whole budget: with more, each
+playout plays more spending points, and the budget shrinks in proportion (`mcts_sizing`)."""
+
+
+def mcts_sizing(state: State, budget: int) -> int:
+    """The playouts an mcts decision spends (`pnp.play.mcts.Sizing`). A playout plays the
+    rest of the turn, every spending point rated as greedy rates it, so a decision early in
+    a rich turn costs many times a late one: the budget is cut where the turn's rest is
+    long (more than `FULL_POINTS` points left) and where there is little to tell apart
+    (fewer than `FULL_ACTIONS` actions: an influx colour or field, a number), which keeps
+    the slowest decision within 50 ms of CPU here, as strong (docs/games/desert-home.md)."""
+    actions = min(len(state.legal_actions()), FULL_ACTIONS)
+    points = max(state.points, FULL_POINTS)
+    share, whole = budget * actions * FULL_POINTS, FULL_ACTIONS * points
+    return max(1, -(-share // whole))  # rounded up, in integers
+
+
 MCTS_EXPLORATION = 0.2
 """UCB1's constant for an mcts seat: the cut-off's rewards of a decision's actions differ by
 hundredths, which `pnp.play.mcts.EXPLORATION` (1.41) drowns, spreading the playouts almost
@@ -145,5 +166,6 @@ HOOKS = EngineHooks[PlayModel](
     mcts_budget=MCTS_BUDGET,
     playout_turns=PLAYOUT_TURNS,
     mcts_exploration=MCTS_EXPLORATION,
+    mcts_sizing=mcts_sizing,
     warm=warm,
 )
