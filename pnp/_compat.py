@@ -65,7 +65,7 @@ def new_name(name: str) -> str | None:
     """The module an old import path names now, or None when `name` did not move."""
     for old, new in MOVED.items():
         if name == old or name.startswith(old + "."):
-            return new + name[len(old):]
+            return new + name[len(old) :]
     return None
 
 

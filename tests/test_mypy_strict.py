@@ -95,8 +95,16 @@ def test_mypy_refuses_untyped_code_in_the_core_only(tmp_path: Path) -> None:
         "pnp/games/lamps/kit/board.py": False,  # and a game's print side
     }
     for package in (
-        "pnp", "pnp/play", "pnp/contract", "pnp/sim", "pnp/studio", "geometry", "pnp/games",
-        "pnp/games/lamps", "pnp/games/lamps/rules", "pnp/games/lamps/kit",
+        "pnp",
+        "pnp/play",
+        "pnp/contract",
+        "pnp/sim",
+        "pnp/studio",
+        "geometry",
+        "pnp/games",
+        "pnp/games/lamps",
+        "pnp/games/lamps/rules",
+        "pnp/games/lamps/kit",
     ):
         (tmp_path / package).mkdir(parents=True, exist_ok=True)
         (tmp_path / package / "__init__.py").write_text("")

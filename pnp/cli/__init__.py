@@ -294,9 +294,7 @@ def _register_play_commands(names: tuple[str, ...] = PLAY_COMMANDS) -> None:
     # `pnp --help` lists them in PLAY_COMMANDS' order, after the plain commands, whichever
     # were registered first in this process (a sort is stable: the plain ones keep theirs)
     rank = {name: i for i, name in enumerate(PLAY_COMMANDS)}
-    app.registered_commands.sort(
-        key=lambda c: rank.get(getattr(c.callback, "__name__", ""), -1)
-    )
+    app.registered_commands.sort(key=lambda c: rank.get(getattr(c.callback, "__name__", ""), -1))
 
 
 def command_names() -> list[str]:

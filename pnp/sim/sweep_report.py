@@ -126,9 +126,7 @@ def _numeric(values: Sequence[Any]) -> bool:
     return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
 
 
-def line_plot(
-    key: str, values: Sequence[Any], settings: Sequence[Setting], metric: Metric
-) -> str:
+def line_plot(key: str, values: Sequence[Any], settings: Sequence[Setting], metric: Metric) -> str:
     """The metric over one key's values, its 95 % interval as a band (numbers on a true
     scale, words evenly spaced)."""
     numeric = _numeric(values)

@@ -115,8 +115,14 @@ def _touched(position: State) -> list[int]:
 
 
 Position = tuple[
-    object, list[list[tuple[float, float, int, float, float, float]]], int, int, bool, int,
-    list[int], int,
+    object,
+    list[list[tuple[float, float, int, float, float, float]]],
+    int,
+    int,
+    bool,
+    int,
+    list[int],
+    int,
 ]
 """What `_position` hands the kernel, field for field as `_kernel.pyi` declares it."""
 
