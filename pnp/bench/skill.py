@@ -93,7 +93,7 @@ def seat_bots(slug: str, names: Sequence[str], model: object) -> list[Bot[Any]]:
     """The bots of a game's seats, mcts as the engine declares it (budget, horizon, team)."""
     engine = engine_for(get_game(slug))
     return [
-        mcts_bot(engine, mcts_budget(engine, DEFAULT_BUDGET))
+        mcts_bot(engine, mcts_budget(engine, len(names), DEFAULT_BUDGET))
         if name == "mcts"
         else engine.make_bot(name, model)
         for name in names
@@ -190,7 +190,7 @@ def skill_row(
     gdef = get_game(slug)
     engine = engine_for(gdef)
     players = seat_count(gdef, players)
-    budget = mcts_budget(engine, DEFAULT_BUDGET)
+    budget = mcts_budget(engine, players, DEFAULT_BUDGET)
     if engine.COOPERATIVE:
         teams = [(b,) * players for b in ("mcts", "greedy", "random")]
         tallies = match(slug, teams, [None] * 3, games, seed, jobs)
