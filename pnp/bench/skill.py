@@ -2,7 +2,8 @@
 what does a decision of the search cost, in every game with an engine.
 
 One row per game, at the game's default player count and mcts budget (its engine's
-`MCTS_BUDGET`, horizon and team scoring, as `pnp simulate --bot mcts` plays it):
+`MCTS_BUDGET`, or its `MCTS_BUDGETS` at that count, horizon and team scoring, as
+`pnp simulate --bot mcts` plays it):
 
 - **mcts vs greedy**: one mcts seat against greedy seats, the mcts seat taking each
   position in turn (each seat order its own games); its win share (a shared win split)
