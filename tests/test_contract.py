@@ -18,7 +18,9 @@ from pnp.contract.hooks import EngineHooks
 from pnp.contract.paper import PAPERS
 from pnp.games import built_in_slugs, registered
 from pnp.play.forward import play
+from pnp.play.mcts import DEFAULT_BUDGET
 from pnp.sim.command import run_simulation
+from pnp.sim.seats import lineup
 from pnp.sim.solve import run_solve
 from pnp.testing import contract
 
@@ -167,3 +169,13 @@ def test_the_rule_keys_are_the_keys_the_play_model_is_made_from(slug):
     """A game's declared `rule_keys` hold against its engine: changing any other key leaves
     the play model equal, and every declared key has a value that changes it."""
     contract.check_rule_keys(slug)
+
+
+def test_an_engine_may_set_its_mcts_budget_by_player_count():
+    """`mcts_budgets` names the counts it changes; other counts spend `mcts_budget`, and an
+    engine that declares neither spends the search's default."""
+    bare = BareEngine()
+    assert {lineup(bare, p, "mcts").budget for p in (1, 2, 3)} == {DEFAULT_BUDGET}
+    bare.HOOKS = EngineHooks(mcts_budget=50, mcts_budgets={3: 20})
+    assert [lineup(bare, p, "mcts").budget for p in (1, 2, 3)] == [50, 50, 20]
+    assert lineup(bare, 3, "mcts", budget=70).budget == 70

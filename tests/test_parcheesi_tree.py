@@ -21,6 +21,7 @@ from test_parcheesi_kernel import needs_kernel
 from test_parcheesi_properties import MODELS
 from tiers import ci_keeps
 
+from pnp.games import get_game
 from pnp.games.parcheesi import engine, rules
 from pnp.games.parcheesi.fast import kernel as compiled
 from pnp.games.parcheesi.params import ParcheesiParams
@@ -29,7 +30,7 @@ from pnp.play import fastpath
 from pnp.play.mcts import MctsBot
 from pnp.play.state import CHANCE
 from pnp.sim.command import run_simulation
-from pnp.sim.seats import Lineup, play_lineup
+from pnp.sim.seats import Lineup, engine_for, lineup, play_lineup, seat_bot
 
 BUDGETS = (1, 2, 7, 60, 400)
 HORIZONS = (1, 2, 40, engine.PLAYOUT_TURNS)
@@ -178,3 +179,19 @@ def test_a_simulation_does_not_depend_on_the_search():
     searched = run_simulation("parcheesi", **args).summary
     with with_hook(game.State, tree_search=None):
         assert run_simulation("parcheesi", **args).summary == searched
+
+
+def test_an_mcts_seat_spends_fewer_playouts_with_more_seats():
+    """A decision lists more plays with more seats' pawns out, so the seats `pnp simulate
+    --bot mcts` makes search less at four players than at two (the 50 ms target), and each
+    search spends its lineup's budget whole; a budget asked for is spent at any count."""
+    parcheesi = engine_for(get_game("parcheesi"))
+    spent = {}
+    for players in (2, 3, 4):
+        seats = lineup(parcheesi, players, "mcts")
+        bot = seat_bot(parcheesi, MODELS["seed"], "mcts", seats.budget)
+        state = decisions("seed", players, 1, 5)[3]
+        spent[players] = sum(bot.search(state, random.Random(players)).values())
+        assert spent[players] == seats.budget
+        assert lineup(parcheesi, players, "mcts", budget=1000).budget == 1000
+    assert spent[2] >= spent[3] >= spent[4] and spent[4] < spent[2]

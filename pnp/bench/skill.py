@@ -2,7 +2,8 @@
 what does a decision of the search cost, in every game with an engine.
 
 One row per game, at the game's default player count and mcts budget (its engine's
-`MCTS_BUDGET`, horizon and team scoring, as `pnp simulate --bot mcts` plays it):
+`MCTS_BUDGET`, or its `MCTS_BUDGETS` at that count, horizon and team scoring, as
+`pnp simulate --bot mcts` plays it):
 
 - **mcts vs greedy**: one mcts seat against greedy seats, the mcts seat taking each
   position in turn (each seat order its own games); its win share (a shared win split)
@@ -93,7 +94,7 @@ def seat_bots(slug: str, names: Sequence[str], model: object) -> list[Bot[Any]]:
     """The bots of a game's seats, mcts as the engine declares it (budget, horizon, team)."""
     engine = engine_for(get_game(slug))
     return [
-        mcts_bot(engine, mcts_budget(engine, DEFAULT_BUDGET))
+        mcts_bot(engine, mcts_budget(engine, len(names), DEFAULT_BUDGET))
         if name == "mcts"
         else engine.make_bot(name, model)
         for name in names
@@ -190,7 +191,7 @@ def skill_row(
     gdef = get_game(slug)
     engine = engine_for(gdef)
     players = seat_count(gdef, players)
-    budget = mcts_budget(engine, DEFAULT_BUDGET)
+    budget = mcts_budget(engine, players, DEFAULT_BUDGET)
     if engine.COOPERATIVE:
         teams = [(b,) * players for b in ("mcts", "greedy", "random")]
         tallies = match(slug, teams, [None] * 3, games, seed, jobs)

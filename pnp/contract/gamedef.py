@@ -187,9 +187,10 @@ def warm(engine: Engine, model: object) -> None:
         engine.HOOKS.warm(model)
 
 
-def mcts_budget(engine: Engine, default: int) -> int:
-    """Playouts an mcts seat spends per decision by default: the engine's own, else `default`."""
-    own = engine.HOOKS.mcts_budget
+def mcts_budget(engine: Engine, players: int, default: int) -> int:
+    """Playouts an mcts seat spends per decision by default with `players` seats: the
+    engine's own for that count, else its own, else `default`."""
+    own = engine.HOOKS.mcts_budgets.get(players, engine.HOOKS.mcts_budget)
     return default if own is None else own
 
 

@@ -35,6 +35,10 @@ class EngineHooks(Generic[M]):
     mcts_budget: int | None = None
     """Playouts an mcts seat spends per decision (a game whose readable rules are slow to
     play declares fewer); None: `pnp.play.mcts.DEFAULT_BUDGET`."""
+    mcts_budgets: Mapping[int, int] = field(default_factory=dict)
+    """``{players: playouts}``: an mcts seat's playouts per decision at a player count whose
+    decisions cost more than `mcts_budget` allows (more seats, more plays to list each
+    turn); a count not named spends `mcts_budget`."""
     playout_turns: int | None = None
     """Turns an mcts playout runs beyond the position searched (a game that scores a
     cut-off playout on its `standing()` can stop sooner); None: the search's own."""

@@ -123,7 +123,7 @@ def lineup(
             raise PnpError(f"--bots names {len(names)} bots for {players} seats, got '{bots}'")
         names = [known_bot(engine, b) for b in names]
     if budget is None:
-        budget = mcts_budget(engine, DEFAULT_BUDGET)
+        budget = mcts_budget(engine, players, DEFAULT_BUDGET)
     if not 1 <= budget <= MAX_BUDGET:
         raise PnpError(f"--bot-budget must be 1 to {MAX_BUDGET:,} playouts, got {budget}")
     return Lineup(tuple(names), budget)

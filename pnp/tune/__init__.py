@@ -102,7 +102,8 @@ def plan_tune(
         from pnp.contract.gamedef import mcts_budget
         from pnp.play.mcts import DEFAULT_BUDGET
 
-        setup = replace(setup, bot_budget=mcts_budget(engine, DEFAULT_BUDGET))
+        seats = engine.DEFAULT_PLAYERS if players is None else players
+        setup = replace(setup, bot_budget=mcts_budget(engine, seats, DEFAULT_BUDGET))
     return setup, dims, spent
 
 

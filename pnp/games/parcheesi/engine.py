@@ -35,6 +35,11 @@ MCTS_BUDGET = 1000
 """An mcts decision's playouts. With tree and playouts in the kernel (`_tree.h`) and
 playouts of `PLAYOUT_TURNS`, 1,000 cost what 200 did on the Python tree, and the search
 at 1,000 beats greedy seats where 200 did not (docs/skilled-play.md: the skill trace)."""
+MCTS_BUDGETS = {2: 850, 3: 700, 4: 650}
+"""An mcts decision's playouts by player count, within 50 ms of CPU at the slowest: each
+playout lists every roll's plays (doubles the most), and the slowest decisions at 1,000
+took about 50 ms with two players and 65-70 with three or four. The search still beats
+greedy seats at these budgets (docs/games/parcheesi.md: the decision budget)."""
 PLAYOUT_TURNS = 8
 """Turns an mcts playout runs past the position searched before `State.win_chances()`
 (`rules/outlook.py`: each seat's chance to win, from every seat's pawns) scores it. A
@@ -204,6 +209,7 @@ def _play_compiled(model: PlayModel, players: int, greedy: bool, rng: random.Ran
 HOOKS = EngineHooks[PlayModel](
     ratios=RATIOS,
     mcts_budget=MCTS_BUDGET,
+    mcts_budgets=MCTS_BUDGETS,
     mcts_exploration=MCTS_EXPLORATION,
     playout_turns=PLAYOUT_TURNS,
     warm=warm,
