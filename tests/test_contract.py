@@ -31,21 +31,31 @@ with the toy; the other real games' builds, and every real game's build of each 
 on each paper or with its print PDF parsed, run in the slow tier."""
 
 
-def _tiered(*, real_fast: bool = True, papers: tuple[str, ...] = ()) -> list:
-    """(slug[, paper]) cases: the toy's fast, `CHEAP`'s fast if `real_fast`, the rest slow."""
+DEAREST = ("desert-home", "exploding-dice")
+"""The real games whose whole builds take longest (about 15 and 9 s of CPU): CI builds and
+reads them in their own kit tests (tests/shared.py builds each kit once a run), and goes
+through the contract with them in `make test-long` only (docs/testing.md)."""
+
+
+def _tiered(
+    *, real_fast: bool = True, papers: tuple[str, ...] = (), long: tuple[str, ...] = ()
+) -> list:
+    """(slug[, paper]) cases: the toy's fast, `CHEAP`'s fast if `real_fast`, the `long`
+    games' long, the rest slow."""
     cases = []
     for slug in [*GAMES, "lamps"]:
         fast = slug == "lamps" or (real_fast and slug == CHEAP)
         for paper in papers or (None,):
             values = (slug,) if paper is None else (slug, paper)
-            marks = () if fast else pytest.mark.slow
+            marks = () if fast else pytest.mark.long if slug in long else pytest.mark.slow
             cases.append(pytest.param(*values, marks=marks, id="-".join(values)))
     return cases
 
 
 def _sheet_cases() -> list:
-    """`_tiered`'s (slug, paper) cases, the real games' Letter ones long: CI checks every real
-    game's variants on A4 (and test_print_sheets one kit's sheets on Letter in every mode)."""
+    """`_tiered`'s (slug, paper) cases, the real games' Letter ones and the `DEAREST` games'
+    long: CI checks three real games' variants on A4 (and test_print_sheets every kit's
+    sheets on A4, one kit's on Letter)."""
     return [
         pytest.param(
             *case.values,
@@ -54,7 +64,7 @@ def _sheet_cases() -> list:
             if case.values[1] == "letter" and case.values[0] != "lamps"
             else case.marks,
         )  # fmt: skip
-        for case in _tiered(real_fast=False, papers=tuple(PAPERS))
+        for case in _tiered(real_fast=False, papers=tuple(PAPERS), long=DEAREST)
     ]
 
 
@@ -81,7 +91,7 @@ def slug(request):
         yield request.param
 
 
-@pytest.mark.parametrize("slug", _tiered(), indirect=True)
+@pytest.mark.parametrize("slug", _tiered(long=DEAREST), indirect=True)
 def test_kit_builds_checks_and_renders(slug, tmp_path):
     contract.check_kit_builds(slug, tmp_path)
 

@@ -183,8 +183,13 @@ def _sweep(slug: str, points: int) -> None:
 
 @pytest.mark.parametrize(
     "slug",
-    [  # one game's bounds in the fast tier, every game's in the slow one
-        s if s == "building-community" else pytest.param(s, marks=pytest.mark.slow)
+    [  # one game's bounds in the fast tier, two more in the slow one, the dearest long
+        s
+        if s == "building-community"
+        else pytest.param(
+            s,
+            marks=pytest.mark.long if s in ("desert-home", "exploding-dice") else pytest.mark.slow,
+        )
         for s in registry()
     ],
 )
