@@ -69,21 +69,23 @@ CASES = {
         math.ceil(BUDGET * 6 / 12),
     ),
     "spending, 6 points or fewer, 10 actions or more, within the work": (
-        lambda s: s.phase == P_SPEND
-        and 0 < s.points <= 6
-        and 10 <= len(s.legal_actions()) <= 150 // s.points,
+        lambda s: (
+            s.phase == P_SPEND
+            and 0 < s.points <= 6
+            and 10 <= len(s.legal_actions()) <= 150 // s.points
+        ),
         BUDGET,
     ),
     "spending, 6 points or fewer, work over the cap": (
-        lambda s: s.phase == P_SPEND
-        and 0 < s.points <= 6
-        and len(s.legal_actions()) * s.points > 150,
+        lambda s: (
+            s.phase == P_SPEND and 0 < s.points <= 6 and len(s.legal_actions()) * s.points > 150
+        ),
         None,
     ),
     "spending, more than 6 points, work over the cap": (
-        lambda s: s.phase == P_SPEND
-        and s.points > 6
-        and len(s.legal_actions()) > 50 - 150 / s.points,
+        lambda s: (
+            s.phase == P_SPEND and s.points > 6 and len(s.legal_actions()) > 50 - 150 / s.points
+        ),
         None,
     ),
     "reroll, no points in hand": (
