@@ -82,9 +82,10 @@ WORK_CAP = 300
 """Actions rated, estimated, that a decision's playouts may spend in all, per playout of
 the budget (300,000 at the default 1,000): a playout rates about every action open at
 each spending point, so a decision costs about its playouts times (`PLAYOUT_WORK` +
-actions x points in hand, or x `POINTS_AHEAD` with none), and the dearest (a reroll's 64
-masks; more than 25 moves with 6 points, fewer with more) get fewer playouts: about a tenth of the
-decisions, 3 % of all playouts. The slowest decisions, measured in CPU time over the
+actions x points in hand, or x `POINTS_AHEAD` with none), and the dearest get fewer
+playouts: a reroll (64 masks: 738 at the default budget), a spending point with more than
+25 moves at 6 points (38 or more at 12, whose budget is halved already); about a tenth
+of the decisions, 3 % of all playouts. The slowest decisions, measured in CPU time over the
 skill table's games, lose about a quarter (docs/games/desert-home.md). An estimate from
 the position alone, never a clock, so the search stays the same for a seed."""
 
