@@ -1,6 +1,8 @@
 """Desert Home sizes each mcts decision's playouts (`engine.mcts_sizing`): a decision with
 fewer than ten actions gets a tenth of the budget per action, one with more than six
-points left in the turn gets the budget scaled by six over those points; the readable
+points left in the turn gets the budget scaled by six over those points, and no decision
+spends more than 300 actions rated per playout of the budget, a playout reckoned at 150
+plus its actions times the points in hand (4 where none are: a reroll); the readable
 and the compiled search spend the same playouts and give the same visits. The positions
 are taken from seed 2's greedy game."""
 
@@ -15,13 +17,21 @@ import pytest
 from pnp.games.desert_home import engine
 from pnp.games.desert_home.fast import kernel as compiled
 from pnp.games.desert_home.params import DesertHomeParams
-from pnp.games.desert_home.rules import P_INFLUX, P_INFLUX_COLOUR, P_SPEND
+from pnp.games.desert_home.rules import P_INFLUX, P_INFLUX_COLOUR, P_REROLL, P_SPEND
 from pnp.games.desert_home.rules.state import State
 from pnp.play.state import CHANCE
 from pnp.sim.seats import mcts_bot
 
 MODEL = engine.prepare(DesertHomeParams(), 2)
 BUDGET = 40
+WORK = BUDGET * 300
+"""The work (actions rated, estimated) a decision's playouts may spend in all."""
+
+
+def capped(state: State, playouts: int) -> int:
+    """`playouts`, or fewer where their estimated work passes `WORK`."""
+    actions, points = len(state.legal_actions()), state.points or 4
+    return min(playouts, WORK // (150 + actions * points))
 
 
 def first(found: Callable[[State], bool], seed: int = 2) -> State:
@@ -58,9 +68,29 @@ CASES = {
         lambda s: s.phase == P_SPEND and s.points == 12 and len(s.legal_actions()) >= 10,
         math.ceil(BUDGET * 6 / 12),
     ),
-    "spending, 6 points or fewer, 10 actions or more": (
-        lambda s: s.phase == P_SPEND and 0 < s.points <= 6 and len(s.legal_actions()) >= 10,
+    "spending, 6 points or fewer, 10 actions or more, within the work": (
+        lambda s: (
+            s.phase == P_SPEND
+            and 0 < s.points <= 6
+            and 10 <= len(s.legal_actions()) <= 150 // s.points
+        ),
         BUDGET,
+    ),
+    "spending, 6 points or fewer, work over the cap": (
+        lambda s: (
+            s.phase == P_SPEND and 0 < s.points <= 6 and len(s.legal_actions()) * s.points > 150
+        ),
+        None,
+    ),
+    "spending, more than 6 points, work over the cap": (
+        lambda s: (
+            s.phase == P_SPEND and s.points > 6 and len(s.legal_actions()) > 50 - 150 / s.points
+        ),
+        None,
+    ),
+    "reroll, no points in hand": (
+        lambda s: s.phase == P_REROLL and len(s.legal_actions()) == 64,
+        BUDGET * 300 // (150 + 64 * 4),
     ),
 }
 
@@ -69,6 +99,10 @@ CASES = {
 def test_a_decision_spends_its_sized_budget(case: str) -> None:
     found, playouts = CASES[case]
     state = first(found)
+    if playouts is None:  # the cap decides, below the budget the rest of the rule gives
+        points = max(state.points, 6)
+        playouts = capped(state, math.ceil(BUDGET * 6 / points))
+        assert playouts < math.ceil(BUDGET * 6 / points)
     readable = spent(state, compiled_search=False)
     assert sum(readable.values()) == playouts  # each playout passes one root action
     if compiled._kernel is not None:

@@ -72,19 +72,39 @@ action (`mcts_sizing`)."""
 FULL_POINTS = 6
 """Points left in the turn up to which a decision gets the whole budget: with more, each
 playout plays more spending points, and the budget shrinks in proportion (`mcts_sizing`)."""
+PLAYOUT_WORK = 150
+"""What one playout costs before it rates any action, in actions rated (the clone, the
+shuffle, the tree's walk and the cut-off's grading): `mcts_sizing`'s work estimate."""
+POINTS_AHEAD = 4
+"""The spending points a playout is reckoned to play where the turn's points are not
+thrown yet (none in hand: a reroll, an influx, a number), in `mcts_sizing`'s estimate."""
+WORK_CAP = 300
+"""Actions rated, estimated, that a decision's playouts may spend in all, per playout of
+the budget (300,000 at the default 1,000): a playout rates about every action open at
+each spending point, so a decision costs about its playouts times (`PLAYOUT_WORK` +
+actions x points in hand, or x `POINTS_AHEAD` with none), and the dearest get fewer
+playouts: a reroll (64 masks: 738 at the default budget), a spending point with more than
+25 moves at 6 points (38 or more at 12, whose budget is halved already); about a tenth
+of the decisions, 3 % of all playouts. The slowest decisions, measured in CPU time over the
+skill table's games, lose about a quarter (docs/games/desert-home.md). An estimate from
+the position alone, never a clock, so the search stays the same for a seed."""
 
 
 def mcts_sizing(state: State, budget: int) -> int:
     """The playouts an mcts decision spends (`pnp.play.mcts.Sizing`). A playout plays the
     rest of the turn, every spending point rated as greedy rates it, so a decision early in
     a rich turn costs many times a late one: the budget is cut where the turn's rest is
-    long (more than `FULL_POINTS` points left) and where there is little to tell apart
-    (fewer than `FULL_ACTIONS` actions: an influx colour or field, a number), which keeps
-    the slowest decision within 50 ms of CPU here, as strong (docs/games/desert-home.md)."""
-    actions = min(len(state.legal_actions()), FULL_ACTIONS)
+    long (more than `FULL_POINTS` points left), where there is little to tell apart
+    (fewer than `FULL_ACTIONS` actions: an influx colour or field, a number), and where
+    the estimated work of all its playouts passes `WORK_CAP`, which keeps the slowest
+    decision within 50 ms of CPU here, as strong (docs/games/desert-home.md)."""
+    legal = len(state.legal_actions())
+    actions = min(legal, FULL_ACTIONS)
     points = max(state.points, FULL_POINTS)
     share, whole = budget * actions * FULL_POINTS, FULL_ACTIONS * points
-    return max(1, -(-share // whole))  # rounded up, in integers
+    sized = -(-share // whole)  # rounded up, in integers
+    work = PLAYOUT_WORK + legal * (state.points or POINTS_AHEAD)
+    return max(1, min(sized, budget * WORK_CAP // work))
 
 
 MCTS_EXPLORATION = 0.2
