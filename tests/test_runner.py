@@ -205,7 +205,10 @@ played = 0
 def play_one(model, players, bot, rng, **options):
     global played
     played += 1
-    time.sleep(3600 if model["hang_after"] and played > model["hang_after"] else model["delay"])
+    if model["hang_after"] and played > model["hang_after"]:
+        os.write(1, b"hung\\n")  # the test's Ctrl-C waits for every process to be in here
+        time.sleep(3600)
+    time.sleep(model["delay"])
     turns = rng.randrange(1, 6)
     os.write(1, b"game\\n")
     return GameRecord(turns, "fifty", (1, 0), (0,), (("red",), ("blue",)), (0,) * turns)
@@ -330,9 +333,11 @@ def test_ctrl_c_stops_between_games_and_reports_every_finished_game(driver, jobs
 @pytest.mark.parametrize(("jobs", "kept"), [(1, 120), (2, 200)])
 def test_a_second_ctrl_c_stops_even_hung_games_and_reports_the_rest(driver, jobs, kept):
     # every process hangs in its 121st game; with two workers (chunks of 50) the games
-    # each has handed back are its first two chunks: 2 x 100
+    # each has handed back are its first two chunks: 2 x 100. Ctrl-C comes once every
+    # process is inside its hung game (a process between its 120th and 121st game would
+    # stop there and hand back its third chunk's 20 games)
     d = driver(800, jobs, hang_after=120)
-    d.wait_for("game", 120 * jobs)
+    d.wait_for("hung", jobs)
     d.ctrl_c()  # asks the hung games to finish: they never do
     time.sleep(0.5)
     d.ctrl_c()
