@@ -297,7 +297,7 @@ def test_only_a_decision_goes_to_the_kernel():
     )
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_whole_games_are_the_same_with_the_tree_compiled_or_not(monkeypatch):
     """The compiled tree and the readable rules alone (no kernel at all: the readable tree,
     playouts and shuffles) play the same mcts game. (The readable tree on the kernel's

@@ -151,7 +151,7 @@ def test_the_compiled_search_on_other_kits(kit):
             same_search(state, 60, horizon)
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_the_compiled_search_at_a_big_budget():
     for state in sample(DEFAULT, "random", 8, 61) + sample(DEFAULT, "greedy", 9, 31):
         for horizon in HORIZONS:

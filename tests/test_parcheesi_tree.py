@@ -165,7 +165,7 @@ def record(monkeypatch, how: str, players: int, rules_name: str) -> Any:
 
 @needs_kernel
 @pytest.mark.slow
-@pytest.mark.parametrize("players, rules_name", ci_keeps([(4, "seed"), (2, "standard")], 1))
+@pytest.mark.parametrize("players, rules_name", ci_keeps([(4, "seed"), (2, "standard")]))
 def test_whole_games_do_not_depend_on_the_search(monkeypatch, players, rules_name):
     searched = record(monkeypatch, "compiled", players, rules_name)
     assert searched == record(monkeypatch, "readable rules", players, rules_name)

@@ -26,9 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def checkout_copy(dest: Path) -> Path:
-    """The parts of this checkout a game lives in and its tests read, copied (caches and
-    outputs left out)."""
-    skip = shutil.ignore_patterns("__pycache__", "*.so", ".pytest_cache", ".hypothesis")
+    """The parts of this checkout a game lives in and its tests read, copied (the kernels,
+    test caches and outputs left out). Python's byte-code caches come along: the sources
+    keep their times, so the copy's pnp and tests load without compiling every module again."""
+    skip = shutil.ignore_patterns("*.so", ".pytest_cache", ".hypothesis")
     for part in ("pnp", "geometry", "templates", "tests", "docs"):
         shutil.copytree(ROOT / part, dest / part, ignore=skip)
     for name in ("pyproject.toml", "README.md", "mkdocs.yml", "Makefile", "LICENSE"):

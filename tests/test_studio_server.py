@@ -130,16 +130,16 @@ def test_a_port_in_use_is_one_error_line(tmp_path):
     ]
 
 
-def test_fifty_checks_and_five_builds_at_once_all_answer_correctly(tmp_path):
-    sizes = [10.0, 11.0, 12.0, 13.0, 14.0]
+def test_thirty_checks_and_three_builds_at_once_all_answer_correctly(tmp_path):
+    sizes = [10.0, 12.0, 14.0]  # a build is seconds of CPU: three of them load the slots
 
     async def load(served: Served) -> tuple[list[httpx.Response], list[dict]]:
         async with served.async_client(timeout=240) as client:
             checks = [
                 client.post(
-                    "/api/games/exploding-dice/check", json={"params": {"die_size": sizes[i % 5]}}
+                    "/api/games/exploding-dice/check", json={"params": {"die_size": sizes[i % 3]}}
                 )
-                for i in range(50)
+                for i in range(30)
             ]
             builds = [
                 client.post(
@@ -149,7 +149,7 @@ def test_fifty_checks_and_five_builds_at_once_all_answer_correctly(tmp_path):
                 for size in sizes
             ]
             answers = await asyncio.gather(*checks, *builds)
-            jobs = [r.json()["job"] for r in answers[50:]]
+            jobs = [r.json()["job"] for r in answers[30:]]
             ends = time.monotonic() + 240
             views: dict[str, dict] = {}
             while len(views) < len(jobs):
@@ -160,7 +160,7 @@ def test_fifty_checks_and_five_builds_at_once_all_answer_correctly(tmp_path):
                         if view["state"] not in ("queued", "running"):
                             views[job] = view
                 await asyncio.sleep(0.2)
-            return answers[:50], [views[j] for j in jobs]
+            return answers[:30], [views[j] for j in jobs]
 
     with running(tmp_path / "cache") as served:
         checks, builds = asyncio.run(load(served))
@@ -168,12 +168,12 @@ def test_fifty_checks_and_five_builds_at_once_all_answer_correctly(tmp_path):
         served.proc.communicate(timeout=15)
     assert all(r.status_code == 200 for r in checks)
     for i, r in enumerate(checks):  # the same parameters, the same findings
-        assert r.json() == checks[i % 5].json()
-        assert f"dice of {sizes[i % 5]:g} mm" in str(r.json()["infos"])
-    assert [b["state"] for b in builds] == ["done"] * 5
+        assert r.json() == checks[i % 3].json()
+        assert f"dice of {sizes[i % 3]:g} mm" in str(r.json()["infos"])
+    assert [b["state"] for b in builds] == ["done"] * 3
     pdfs = {b["result"]["files"][0] for b in builds}
     assert pdfs == {"exploding-dice/exploding-dice-a4.pdf"}
-    assert len({b["id"] for b in builds}) == 5
+    assert len({b["id"] for b in builds}) == 3
 
 
 # --- slow clients, a connection cap, upgrades and the terminal, on a real server ----------
