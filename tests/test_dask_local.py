@@ -106,7 +106,9 @@ def test_a_grid_on_a_local_dask_cluster_gives_the_same_json():
 
 @pytest.mark.slow
 def test_ctrl_c_on_a_dask_cluster_returns_the_finished_chunks_at_once():
-    jobs = grid_jobs(1_000_000)  # a minute of games: only a prompt cancel ends it in seconds
+    # minutes of games on two workers: only a prompt cancel ends the run within the bound,
+    # which leaves room for a loaded machine (the run cancels its 3,000 submitted chunks)
+    jobs = grid_jobs(1_000_000)
     told: list[float] = []
 
     def ctrl_c(settings: int, games: int) -> None:
@@ -115,7 +117,7 @@ def test_ctrl_c_on_a_dask_cluster_returns_the_finished_chunks_at_once():
 
     results = run_jobs(jobs, 2, ctrl_c, "local", 60.0, chunk=2000)
     returned = time.monotonic()
-    assert told and returned - told[0] < 5.0  # cancelled, not played to the end
+    assert told and returned - told[0] < 30.0  # cancelled, not played to the end
     assert results[-1].interrupted
     assert 0 < sum(r.games for r in results) < 6 * 1_000_000
 
