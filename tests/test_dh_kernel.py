@@ -157,12 +157,32 @@ def test_the_kernel_refuses_bad_arguments():
     model = engine.prepare(DesertHomeParams(), 2)
     board = engine._kernel_board(model)
     words = random.Random(1).getstate()[1]
-    with pytest.raises(ValueError, match="round limit"):
-        engine._kernel.play(board, 0, words)
+    ten = engine.settings(10, False)
+    with pytest.raises(ValueError, match="settings field max_rounds: out of range"):
+        engine._kernel.play(board, engine.settings(0, False), words)
+    with pytest.raises(ValueError, match="settings field greedy: missing"):
+        engine._kernel.play(board, {"max_rounds": 10}, words)
+    with pytest.raises(ValueError, match="settings field seats: not one the kernel knows"):
+        engine._kernel.play(board, {**ten, "seats": 2}, words)
     with pytest.raises(ValueError, match="625 numbers"):
-        engine._kernel.play(board, 10, words[:-1])
+        engine._kernel.play(board, ten, words[:-1])
     with pytest.raises(ValueError, match="PyCapsule"):
-        engine._kernel.play("not a board", 10, words)
+        engine._kernel.play("not a board", ten, words)
+    with pytest.raises(ValueError, match="1,000 bytes"):
+        engine._kernel.play_seeded(board, ten, ["x" * 1001])
+
+
+@pytest.mark.parametrize("greedy", [False, True])
+def test_a_game_seeded_from_its_text_is_the_game_on_that_seeds_generator(greedy):
+    """`play_seeded` seeds the kernel's generator from each text as `random.Random(text)`
+    does: the games `play` gives on those generators, one after another on one block."""
+    model = engine.prepare(DesertHomeParams(), 2)
+    board, settings = engine._kernel_board(model), engine.settings(300, greedy)
+    seeds = [f"5:{i}" for i in range(4)]
+    seeded = engine._kernel.play_seeded(board, settings, seeds)
+    for text, game in zip(seeds, seeded, strict=True):
+        played, _ = engine._kernel.play(board, settings, random.Random(text).getstate()[1])
+        assert game == played
 
 
 def test_the_kernel_refuses_a_board_it_cannot_hold():

@@ -210,6 +210,30 @@ def near_a_win(model: PlayModel, points: int, entries: int) -> State:
     return state
 
 
+def test_the_kernel_refuses_a_position_it_cannot_hold():
+    """A position goes to the kernel as named fields (`compiled.position`): one missing,
+    unknown or out of range, or one that does not fit the board, is a clear error."""
+    state = first_in(MODEL, lambda s: s.phase == P_SPEND, range(5))
+    board, packed = compiled.kernel_board(MODEL), compiled.position(state)
+    assert compiled._kernel.playout(board, packed, state.turns + 2, 1)["turns"] >= state.turns + 1
+    for field, bad in (("phase", P_ROLL + 1), ("seat", 2), ("dice", [7] * 6), ("scoring", 3)):
+        with pytest.raises(ValueError, match=f"position field {field}: "):
+            compiled._kernel.playout(board, {**packed, field: bad}, state.turns + 2, 1)
+    no_back = {k: v for k, v in packed.items() if k != "back_phase"}
+    with pytest.raises(ValueError, match="position field back_phase: missing"):
+        compiled._kernel.playout(board, no_back, state.turns + 2, 1)
+    with pytest.raises(ValueError, match="position field hand: not one the kernel knows"):
+        compiled._kernel.playout(board, {**packed, "hand": 1}, state.turns + 2, 1)
+    with pytest.raises(ValueError, match="one number per cell"):
+        compiled._kernel.playout(board, {**packed, "figs": state.figs[:-1]}, state.turns + 2, 1)
+    with pytest.raises(ValueError, match="safe or thirst"):
+        compiled._kernel.playout(board, {**packed, "deck": [0]}, state.turns + 2, 1)
+    words, search = random.Random(1).getstate()[1], fastpath.search(5, 10, 1.4, False)
+    at_throw = {**packed, "phase": P_ROLL, "rolling": [0]}
+    with pytest.raises(ValueError, match="no decision"):
+        compiled._kernel.tree_search(board, at_throw, search, words)
+
+
 @pytest.mark.parametrize("implementation", ["kernel", "readable"])
 def test_a_hand_worked_win_ends_every_playout(implementation):
     """One legal action, the winning move: seat 0 wins in this very turn, every time, on

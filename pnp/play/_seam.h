@@ -235,6 +235,9 @@ typedef struct {
     void (*release)(void *position);
     int (*tree)(const void *board, const void *position, UctGame *uct, void **root);
     void (*tree_end)(UctGame *uct, void *root);
+    /* Set where the tree's keys (`UctGame.key`) are not the root's indices: the seam
+       looks each root child's key up among the root's actions (`seam_root_indices`). */
+    int root_keys;
 } SeamKernel;
 
 static const void *seam_board(const SeamKernel *k, PyObject *capsule) {
@@ -341,10 +344,43 @@ static PyObject *seam_playout(const SeamKernel *k, PyObject *args) {
     return out;
 }
 
-/* tree_search(board, position, search, words) -> ([(key, visits), ...], words):
+/* A game whose tree keys its actions otherwise than by index (`SeamKernel.root_keys`)
+   gets the root's visits back by index in `legal_actions()`, as every other game does:
+   each (key, visits) of `visits` becomes (index, visits), in place. 0, or -1 with a
+   Python error. */
+static int seam_root_indices(const UctGame *g, const void *root, PyObject *visits) {
+    int n = g->count(g->ctx, root);
+    if (n < 0) return -1;
+    int64_t *keys = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *keys);
+    if (!keys) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < n; i++) keys[i] = g->key(g->ctx, root, i);
+    int rc = 0;
+    for (Py_ssize_t k = 0; !rc && k < PyList_GET_SIZE(visits); k++) {
+        PyObject *pair = PyList_GET_ITEM(visits, k);
+        int64_t key = PyLong_AsLongLong(PyTuple_GET_ITEM(pair, 0));
+        int i = 0;
+        while (i < n && keys[i] != key) i++;
+        PyObject *index = i < n ? Py_BuildValue("(iO)", i, PyTuple_GET_ITEM(pair, 1)) : NULL;
+        if (!index) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "a root key is unknown");
+            rc = -1;
+        } else {
+            PyList_SET_ITEM(visits, k, index); /* takes `index`'s reference */
+            Py_DECREF(pair);
+        }
+    }
+    PyMem_Free(keys);
+    return rc;
+}
+
+/* tree_search(board, position, search, words) -> ([(index, visits), ...], words):
    `pnp.play.mcts.MctsBot.search` from a decision (`uct_search`), drawing from the twister
    words and handing them back; `search` names the budget, horizon, exploration and
-   whether the game is cooperative. */
+   whether the game is cooperative; `index` an action's in `legal_actions()`
+   (`seam_root_indices`). */
 static PyObject *seam_tree_search(const SeamKernel *k, PyObject *args) {
     PyObject *capsule, *position, *search, *words, *out = NULL;
     if (!PyArg_ParseTuple(args, "OO!O!O", &capsule, &PyDict_Type, &position, &PyDict_Type,
@@ -364,6 +400,7 @@ static PyObject *seam_tree_search(const SeamKernel *k, PyObject *args) {
         k->tree(board, p, &uct, &root) == 0) {
         PyObject *visits = uct_search(&uct, root, &rng, s.budget, s.horizon, s.exploration,
                                       s.cooperative);
+        if (visits && k->root_keys && seam_root_indices(&uct, root, visits) < 0) Py_CLEAR(visits);
         if (visits) out = Py_BuildValue("NN", visits, twister_words(&rng));
     }
     k->tree_end(&uct, root);

@@ -67,6 +67,66 @@ def resample(state: State, rng: random.Random) -> bool:
     return True
 
 
+ENDED = (None, rules.End.REFUGE, rules.End.DECK, rules.End.TIMEOUT)
+"""How a playout ended, by the kernel's code."""
+
+CELLS = ("tile", "deadline", "colour", "figs", "tents", "bearer")
+"""A position's per-cell lists (`_kernel.c`'s ``POSITION`` names them as `State` does)."""
+COUNTS = ("camp_figs", "camp_tents", "arrived", "dice")
+"""Its other lists of numbers of a fixed length."""
+NUMBERS = (
+    *("cards", "seat", "round", "turns", "points", "tiles_placed", "deaths"),
+    *("water_missions", "decisions", "legal_moves", "phase", "thrown"),
+    *("road_left", "road_last", "drawn"),
+)
+"""Its numbers that a playout hands back."""
+
+
+def position(state: State) -> dict[str, Any]:
+    """`state` as the kernel names a position (`_kernel.c`'s ``POSITION``): `State`'s fields
+    by their names, each refuge row after the other, the swaps still due by seat, and how
+    the search scores a cut-off (`scoring`: 2 on `win_chances`, 1 on `standing`, 0 on
+    nothing, as `pnp.play.mcts` asks the state for it)."""
+    swaps_left = [0] * len(state.arrived)
+    for seat, figures in state.swaps:
+        swaps_left[seat] = figures
+    kind = type(state)
+    packed: dict[str, Any] = {name: getattr(state, name) for name in (*CELLS, *COUNTS, *NUMBERS)}
+    packed.update(
+        refuge_figs=[n for row in state.refuge_figs for n in row],
+        refuge_tents=[n for row in state.refuge_tents for n in row],
+        usable=state.usable,
+        deck=state.deck,
+        may_stop=state.may_stop,
+        max_rounds=state.max_rounds,
+        back_phase=state.back_phase,
+        rolling=state.rolling,
+        pending=state.pending,
+        swaps_left=swaps_left,
+        scoring=2 if hasattr(kind, "win_chances") else 1 if hasattr(kind, "standing") else 0,
+    )
+    return packed
+
+
+def _write_back(state: State, after: dict[str, Any]) -> None:
+    """A playout's position (`_kernel.c`'s ``AFTER``) into `state`, in place: a playout
+    stops between turns or at the game's end, so nothing of a turn under way is left."""
+    for name in (*CELLS, *COUNTS):
+        getattr(state, name)[:] = after[name]
+    for name in NUMBERS:
+        setattr(state, name, after[name])
+    state.usable[:] = [bool(n) for n in after["usable"]]
+    for name in ("refuge_figs", "refuge_tents"):
+        rows, flat = getattr(state, name), after[name]
+        width = len(flat) // len(rows)
+        for seat, row in enumerate(rows):
+            row[:] = flat[seat * width : (seat + 1) * width]
+    state.deck = state.deck[: after["ndeck"]]  # a playout draws from the top only
+    state.may_stop = after["may_stop"]
+    state.rolling, state.pending, state.swaps = list(after["rolling"]), list(after["pending"]), []
+    state.leaders.extend(after["leaders"])
+
+
 def playout(state: State, rng: random.Random, stop: int) -> bool:
     """`State.playout` in the kernel: the same game from `random.Random(n)`, n one draw of
     `rng` (tests/test_dh_playout.py)."""
@@ -74,10 +134,14 @@ def playout(state: State, rng: random.Random, stop: int) -> bool:
     seed = rng.getrandbits(64)
     if state.ended is not None or state.turns >= stop:
         return True
-    end, winners, steps = _kernel.playout(kernel_board(state.model), state, seed, stop)
-    if end:
-        state.ended, state.winners = rules.End(end), winners
-    state.steps += steps
+    after = _kernel.playout(kernel_board(state.model), position(state), stop, seed)
+    if not after["played"]:
+        return True
+    _write_back(state, after)
+    end = ENDED[after["ended"]]
+    if end is not None:
+        state.ended, state.winners = end, after["winners"]
+    state.steps += after["steps"]
     state.legal = None
     state.memo.clear()
     return True
@@ -97,18 +161,12 @@ def tree_search(
     assert _kernel is not None
     if state.ended is not None or state.phase == rules.P_ROLL:
         return None
-    board = kernel_board(state.model)
-    kind = type(state)  # the cut-off's score, as `pnp.play.mcts` asks the state for it
-    scoring = 2 if hasattr(kind, "win_chances") else 1 if hasattr(kind, "standing") else 0
-
-    def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-        assert _kernel is not None
-        found: tuple[list[tuple[int, int]], tuple[int, ...]] = _kernel.tree_search(
-            board, state, words, budget, playout_turns, exploration, cooperative, scoring
-        )
-        return found
-
-    return fastpath.compiled_visits(rng, state.legal_actions(), run)
+    board, packed = kernel_board(state.model), position(state)
+    search = fastpath.search(budget, playout_turns, exploration, cooperative)
+    run_on = _kernel
+    return fastpath.compiled_visits(
+        rng, state.legal_actions(), lambda words: run_on.tree_search(board, packed, search, words)
+    )
 
 
 KERNEL = fastpath.attach(
