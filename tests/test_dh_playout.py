@@ -180,13 +180,14 @@ def test_a_playout_takes_one_draw_and_is_the_same_for_a_seed():
 def test_the_kernels_shuffle_is_a_fisher_yates_on_a_seeded_generator():
     """`resample` shuffles in the kernel: as `below` on random.Random(seed) would."""
     for seed in (0, 7, 2**32 + 5, 2**64 - 1):
-        items = list(range(40))
-        compiled._kernel.shuffle(items, seed)
+        items = list(compiled._kernel.shuffle({"items": range(40), "seed": seed}))
         rng, expected = random.Random(seed), list(range(40))
         for i in range(39, 0, -1):
             j = below(rng, i + 1)
             expected[i], expected[j] = expected[j], expected[i]
         assert items == expected
+    with pytest.raises(ValueError, match="shuffle field seed: missing"):
+        compiled._kernel.shuffle({"items": [1, 2]})
 
 
 def near_a_win(model: PlayModel, points: int, entries: int) -> State:

@@ -15,8 +15,8 @@
  *
  * Python reaches it through the one seam, `pnp/play/_seam.h`: whole games (`play`,
  * `play_seeded`) take their settings by name (`engine.settings`), the rollouts and the
- * tree search a position packed by name (`kernel.position`); only the board and the
- * search's shuffle have entry points of their own.
+ * tree search a position packed by name (`kernel.position`); the search's shuffle takes
+ * named fields too, and only the board is built from positional arguments.
  *
  * A tree search's rollouts (`State.playout`, `position_playout` below) play here too,
  * from any position of the readable rules, whatever the phase of its turn: `play_turn` resumes a
@@ -1528,28 +1528,45 @@ static void whole_end(void *game) { game_release(&((Whole *)game)->g); }
 
 static const uint32_t *seed_start(const void *board) { return ((const Board *)board)->genrand_init; }
 
-/* shuffle(list, seed): a Fisher-Yates shuffle of a list in place, drawing from a Mersenne
- * Twister seeded with `seed` as random.Random(seed) is (State.resample's hidden order). */
-static PyObject *shuffle(PyObject *self, PyObject *args) {
+/* What `shuffle` takes, by name: the items (whole numbers) and the generator's seed. */
+typedef struct {
+    uint64_t *items;
+    int nitems;
+    uint64_t seed;
+} Shuffle;
+
+static const SeamField SHUFFLE[] = {
+    SEAM_U64_LIST(Shuffle, items, nitems),
+    SEAM_U64(Shuffle, seed),
+    SEAM_END,
+};
+
+/* shuffle({items, seed}) -> items: a Fisher-Yates shuffle of the items, drawing from a
+ * Mersenne Twister seeded with `seed` as random.Random(seed) is (State.resample's hidden
+ * order). */
+static PyObject *shuffle(PyObject *self, PyObject *fields) {
     (void)self;
-    PyObject *list;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "O!K", &PyList_Type, &list, &seed)) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(list);
-    if (n > 1000000) {
-        PyErr_SetString(PyExc_ValueError, "the list is too long to shuffle");
-        return NULL;
+    Shuffle s;
+    memset(&s, 0, sizeof s);
+    PyObject *out = NULL;
+    if (seam_read(fields, SHUFFLE, &s, "shuffle") == 0) {
+        Twister tw;
+        twister_seed64(&tw, s.seed);
+        for (int i = s.nitems - 1; i > 0; i--) {
+            int j = below(&tw, i + 1);
+            uint64_t t = s.items[i];
+            s.items[i] = s.items[j];
+            s.items[j] = t;
+        }
+        out = PyTuple_New(s.nitems);
+        for (int i = 0; out && i < s.nitems; i++) {
+            PyObject *x = PyLong_FromUnsignedLongLong(s.items[i]);
+            if (!x) Py_CLEAR(out);
+            else PyTuple_SET_ITEM(out, i, x);
+        }
     }
-    Twister tw;
-    twister_seed64(&tw, seed);
-    PyObject **items = ((PyListObject *)list)->ob_item;
-    for (Py_ssize_t i = n - 1; i > 0; i--) {
-        int j = below(&tw, (int)i + 1);
-        PyObject *t = items[i];
-        items[i] = items[j];
-        items[j] = t;
-    }
-    Py_RETURN_NONE;
+    seam_free(SHUFFLE, &s);
+    return out;
 }
 
 /* A position of the readable rules as `kernel.position` packs it (state.py's fields by
@@ -1829,7 +1846,7 @@ static PyMethodDef methods[] = {
     {"board", make_board, METH_VARARGS,
      "board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells, "
      "camp_cells, refuge_entries): the board for the seam's entry points."},
-    {"shuffle", shuffle, METH_VARARGS, "shuffle(list, seed): the list's items in a random order, in place."},
+    {"shuffle", shuffle, METH_O, "shuffle({items, seed}): the items in a random order."},
     SEAM_METHODS,
     {NULL, NULL, 0, NULL},
 };

@@ -37,8 +37,9 @@ def play(board: object, settings: Fields, twister: Sequence[int]) -> tuple[Game,
 def play_seeded(board: object, settings: Fields, seeds: Sequence[str]) -> list[Game]:
     """One whole game per seed text, each on `random.Random(text)`'s draws."""
 
-def shuffle(items: list[int], seed: int) -> None:
-    """The list's items in a random order, in place (`State.resample`)."""
+def shuffle(fields: Fields) -> tuple[int, ...]:
+    """The `items` (whole numbers) in a random order, drawn from `random.Random(seed)` as
+    `State.resample` draws."""
 
 def playout(board: object, position: Fields, stop: int, seed: int) -> Fields:
     """`bots.PlayoutBot`'s play from a position (`kernel.position`) on `random.Random(seed)`'s

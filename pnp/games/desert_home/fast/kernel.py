@@ -63,7 +63,7 @@ def resample(state: State, rng: random.Random) -> bool:
     """`State.resample` in the kernel: the same shuffle of the same draws."""
     assert _kernel is not None
     state.deck.sort()
-    _kernel.shuffle(state.deck, rng.getrandbits(64))
+    state.deck[:] = _kernel.shuffle({"items": state.deck, "seed": rng.getrandbits(64)})
     return True
 
 
