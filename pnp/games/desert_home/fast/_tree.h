@@ -508,7 +508,7 @@ static uint64_t tree_bits64(Twister *rng) {
     return low | (uint64_t)genrand(rng) << 32;
 }
 
-/* `State.resample`: the deck sorted, then shuffled as `shuffle(deck, getrandbits(64))`. */
+/* `State.resample`: the deck sorted, then shuffled as `shuffle` shuffles on `getrandbits(64)`. */
 static void dh_resample(void *ctx, void *pos, Twister *rng) {
     DhTree *t = ctx;
     DhPos *p = pos;
