@@ -21,7 +21,8 @@
 /* --- named fields ------------------------------------------------------------------- */
 
 typedef enum {
-    SEAM_K_INT, SEAM_K_BOOL, SEAM_K_U64, SEAM_K_DOUBLE, SEAM_K_INTS, SEAM_K_HEAP, SEAM_K_U64S
+    SEAM_K_INT, SEAM_K_BOOL, SEAM_K_U64, SEAM_K_DOUBLE, SEAM_K_INTS, SEAM_K_HEAP, SEAM_K_U64S,
+    SEAM_K_DOUBLES
 } SeamKind;
 
 #define SEAM_EXACT ((size_t)-1) /* a list of exactly `len` ints */
@@ -54,6 +55,8 @@ typedef struct {
 /* A list of 64-bit words of any length, read into memory the seam takes (`uint64_t *m`,
    `n` of them) and gives back after the call (`seam_free`). */
 #define SEAM_U64_LIST(T, m, n) {#m, SEAM_K_U64S, offsetof(T, m), 0, offsetof(T, n), 0, 0, 0}
+/* The same for a list of numbers read as doubles (`double *m`, `n` of them). */
+#define SEAM_DOUBLE_LIST(T, m, n) {#m, SEAM_K_DOUBLES, offsetof(T, m), 0, offsetof(T, n), 0, 0, 0}
 #define SEAM_END {NULL, SEAM_K_INT, 0, 0, 0, 0, 0, 0}
 
 static int *seam_int(void *base, size_t offset) { return (int *)((char *)base + offset); }
@@ -129,6 +132,25 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
                 return -1;
             }
             *seam_int(out, f->count) = (int)n;
+        } else if (f->kind == SEAM_K_DOUBLES) {
+            PyObject *fast = PySequence_Fast(item, "expected a sequence of numbers");
+            if (!fast) return -1;
+            Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+            double *v = n < INT_MAX ? PyMem_Malloc((size_t)(n ? n : 1) * sizeof *v) : NULL;
+            *(double **)at = v; /* `seam_free` frees it, whatever happens next */
+            for (Py_ssize_t i = 0; v && i < n; i++) {
+                v[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+                if (v[i] == -1.0 && PyErr_Occurred()) {
+                    Py_DECREF(fast);
+                    return -1;
+                }
+            }
+            Py_DECREF(fast);
+            if (!v) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            *seam_int(out, f->count) = (int)n;
         } else {
             return seam_bad(what, f->name, "a result, not an argument");
         }
@@ -150,11 +172,12 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
     return 0;
 }
 
-/* Give back what `seam_read` took for the struct at `base` (its lists of words). */
+/* Give back what `seam_read` took for the struct at `base` (its lists of words and of
+   doubles; a list the caller has taken over and set to NULL stays its own). */
 static void seam_free(const SeamField *fields, void *base) {
     for (const SeamField *f = fields; f->name; f++)
-        if (f->kind == SEAM_K_U64S) {
-            uint64_t **at = (uint64_t **)((char *)base + f->offset);
+        if (f->kind == SEAM_K_U64S || f->kind == SEAM_K_DOUBLES) {
+            void **at = (void **)((char *)base + f->offset);
             PyMem_Free(*at);
             *at = NULL;
         }
@@ -176,7 +199,7 @@ static PyObject *seam_write(const SeamField *fields, const void *in) {
     for (const SeamField *f = fields; out && f->name; f++) {
         const char *at = (const char *)in + f->offset;
         Py_ssize_t n = f->count == SEAM_EXACT ? f->len : *seam_int((void *)in, f->count);
-        if (f->kind == SEAM_K_U64S) continue; /* an argument, never handed back */
+        if (f->kind == SEAM_K_U64S || f->kind == SEAM_K_DOUBLES) continue; /* arguments only */
         PyObject *v = f->kind == SEAM_K_INT    ? PyLong_FromLong(*(const int *)at)
                       : f->kind == SEAM_K_BOOL ? PyBool_FromLong(*(const int *)at)
                       : f->kind == SEAM_K_U64  ? PyLong_FromUnsignedLongLong(*(const uint64_t *)at)

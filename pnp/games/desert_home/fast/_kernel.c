@@ -15,8 +15,8 @@
  *
  * Python reaches it through the one seam, `pnp/play/_seam.h`: whole games (`play`,
  * `play_seeded`) take their settings by name (`engine.settings`), the rollouts and the
- * tree search a position packed by name (`kernel.position`); the search's shuffle takes
- * named fields too, and only the board is built from positional arguments.
+ * tree search a position packed by name (`kernel.position`); the board
+ * (`kernel.board_fields`) and the search's shuffle take named fields too.
  *
  * A tree search's rollouts (`State.playout`, `position_playout` below) play here too,
  * from any position of the readable rules, whatever the phase of its turn: `play_turn` resumes a
@@ -109,79 +109,6 @@ static void board_free(PyObject *capsule) {
     PyMem_Free(b);
 }
 
-/* Read a sequence of ints into out[0..len), each in [lo, hi]; returns its length or -1. */
-static int read_ints(PyObject *seq, int16_t *out, int most, long lo, long hi) {
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence of ints");
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > most) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "the board is too large for the kernel");
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v < lo || v > hi) {
-            Py_DECREF(fast);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board number is out of range");
-            return -1;
-        }
-        out[i] = (int16_t)v;
-    }
-    Py_DECREF(fast);
-    return (int)n;
-}
-
-/* Read rows of ints (one row per cell) into rows[cells][4]; lengths into lens. */
-static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens, int exact,
-                     long lo, long hi) {
-    if (PySequence_Size(seq) != cells) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one row per cell");
-        return -1;
-    }
-    for (int i = 0; i < cells; i++) {
-        PyObject *row = PySequence_GetItem(seq, i);
-        int n = row ? read_ints(row, rows[i], 4, lo, hi) : -1;
-        Py_XDECREF(row);
-        if (n < 0) return -1;
-        if (exact && n != 4) {
-            PyErr_SetString(PyExc_ValueError, "a step row has four directions");
-            return -1;
-        }
-        if (lens) lens[i] = (int8_t)n;
-    }
-    return 0;
-}
-
-/* The weights of value.NEAR's powers into b->near: one for every distance a field can
-   have (a step over a missing tile counts `unplaced_step`). 0, or -1 with an error set. */
-static int read_doubles(PyObject *seq, Board *b) {
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n < (Py_ssize_t)b->unplaced_step * b->cells + 2 || n > 10000000) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "the value's weights do not cover every distance");
-        return -1;
-    }
-    b->near = PyMem_Malloc((size_t)n * sizeof(double));
-    if (!b->near) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->nnear = (int)n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        b->near[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if (b->near[i] == -1.0 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    }
-    Py_DECREF(fast);
-    return 0;
-}
-
 /* More actions than any position of the kit can offer: a draw, the camp entries, the
  * moves, the sends, the cards and a stop. A field holding f figures and t tents of a
  * colour offers at most (f + 1)(t + 1) parts to move (`amounts`), so the fields of one
@@ -197,101 +124,169 @@ static int most_actions(const Board *b) {
     return (int)n;
 }
 
-/* value.THIRST_KEEP into b->keep: 1 to NKEEP numbers. 0, or -1 with an error set. */
-static int read_keep(PyObject *seq, Board *b) {
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n < 1 || n > NKEEP) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "the thirst weights are 1 to 8 numbers");
-        return -1;
-    }
-    b->nkeep = (int)n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        b->keep[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if (b->keep[i] == -1.0 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
+/* The board as `kernel.board_fields` names it: the model's numbers and tables (a table of
+ * up to four fields a cell as four, -1 after the last), the rules' constants, the greedy
+ * bot's and the value's (`near`: NEAR ** d for every distance d a field can have,
+ * `thirst_keep`: THIRST_KEEP), `points`: action_points(n, k) at [(n - 1) * 6 + k - 1]. */
+typedef struct {
+    int cells, width, rows, path_columns, blue, goal, tent_value, deck_safe, deck_thirst;
+    int protection_cards, figures[NCOL], tents[NCOL];
+    int thirst_grace, small_road, big_road, protect_cost, influx_push, road_tiles_chain;
+    int refuge_ends_duty, road_optional, whole_groups;
+    int unplaced_step, keep_points, playout_random;
+    double refuge_size, scale;
+    double *near, *thirst_keep;
+    int nnear, nthirst_keep;
+    int points[6 * NCOL];
+    int kind[MAXC], step[4 * MAXC], reach[4 * MAXC], path_next[4 * MAXC];
+    int path_cells[MAXC], camp_cells[MAXC], refuge_entries[SEATS];
+    int nkind, nstep, nreach, npath_next, npath_cells, ncamp_cells;
+} BoardFields;
+
+/* an int checked in `board_from`, with the board's other numbers */
+#define BOARD_INT(m) SEAM_INT(BoardFields, m, INT_MIN, INT_MAX)
+static const SeamField BOARD[] = {
+    BOARD_INT(cells),
+    BOARD_INT(width),
+    BOARD_INT(rows),
+    BOARD_INT(path_columns),
+    BOARD_INT(blue),
+    BOARD_INT(goal),
+    BOARD_INT(tent_value),
+    BOARD_INT(deck_safe),
+    BOARD_INT(deck_thirst),
+    BOARD_INT(protection_cards),
+    SEAM_INTS(BoardFields, figures, 0, 30000),
+    SEAM_INTS(BoardFields, tents, 0, 30000),
+    BOARD_INT(thirst_grace),
+    BOARD_INT(small_road),
+    BOARD_INT(big_road),
+    BOARD_INT(protect_cost),
+    SEAM_BOOL(BoardFields, influx_push),
+    SEAM_BOOL(BoardFields, road_tiles_chain),
+    SEAM_BOOL(BoardFields, refuge_ends_duty),
+    SEAM_BOOL(BoardFields, road_optional),
+    SEAM_BOOL(BoardFields, whole_groups),
+    BOARD_INT(unplaced_step),
+    BOARD_INT(keep_points),
+    SEAM_DOUBLE(BoardFields, refuge_size),
+    BOARD_INT(playout_random),
+    SEAM_DOUBLE(BoardFields, scale),
+    SEAM_DOUBLE_LIST(BoardFields, near, nnear),
+    SEAM_DOUBLE_LIST(BoardFields, thirst_keep, nthirst_keep),
+    SEAM_INTS(BoardFields, points, 0, 1000),
+    SEAM_LIST(BoardFields, kind, nkind, K_NONE, K_CAMP),
+    SEAM_LIST(BoardFields, step, nstep, -1, MAXC - 1),
+    SEAM_LIST(BoardFields, reach, nreach, -1, MAXC - 1),
+    SEAM_LIST(BoardFields, path_next, npath_next, -1, MAXC - 1),
+    SEAM_LIST(BoardFields, path_cells, npath_cells, 0, MAXC - 1),
+    SEAM_LIST(BoardFields, camp_cells, ncamp_cells, 0, MAXC - 1),
+    SEAM_INTS(BoardFields, refuge_entries, 0, MAXC - 1),
+    SEAM_END,
+};
+#undef BOARD_INT
+
+/* A table of four numbers a cell (`flat`, -1 after a row's last unless `exact`), each
+ * below `end`, into rows (their lengths into lens). 0, or -1 with a ValueError. */
+static int board_rows(const int *flat, int cells, int end, int exact, int16_t (*rows)[4],
+                      int8_t *lens) {
+    for (int i = 0; i < cells; i++) {
+        int n = 0;
+        for (int d = 0; d < 4; d++) {
+            int v = flat[4 * i + d];
+            if (v >= end || (v >= 0 && !exact && d > n)) { /* a field after a -1 */
+                PyErr_SetString(PyExc_ValueError, "a board table's row is not of this board");
+                return -1;
+            }
+            rows[i][d] = (int16_t)v;
+            n += v >= 0 || exact;
         }
+        if (lens) lens[i] = (int8_t)n;
     }
-    Py_DECREF(fast);
     return 0;
 }
 
-/* board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells,
- *       camp_cells, refuge_entries) -> capsule.
- * numbers: (cells, width, rows, path_columns, blue, goal, tent_value, deck_safe,
- *           deck_thirst, protection_cards, figures per colour, tents per colour);
- * rules: (THIRST_GRACE, SMALL_ROAD, BIG_ROAD, PROTECT_COST, INFLUX_PUSH,
- *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional, whole_groups);
- * greedy: the greedy bot's (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM);
- * value: value.py's (SCALE, [NEAR ** d for every distance d a field can have],
- *        THIRST_KEEP);
- * points: action_points(n, k) per n, per k. */
-static PyObject *make_board(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries, *near;
-    PyObject *keep;
-    int16_t row[MAXC];
-    int cells;
-    Board *b = PyMem_Calloc(1, sizeof(Board));
-    if (!b) return PyErr_NoMemory();
-    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippppp)(iidi)(dOO)OOOOOOOO", &b->cells,
-                          &b->width, &b->rows, &b->path_columns, &b->blue, &b->goal,
-                          &b->tent_value, &b->deck_safe, &b->deck_thirst, &b->cards, &figures,
-                          &tents, &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
-                          &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty,
-                          &b->road_optional, &b->whole_groups, &b->unplaced_step,
-                          &b->keep_points, &b->refuge_size, &b->playout_random, &b->scale,
-                          &near, &keep, &points, &kind, &step, &reach, &next, &path, &camp,
-                          &entries))
-        goto fail;
-    cells = b->cells;
-    if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
-        b->blue < 0 || b->blue >= NCOL || b->goal < 1 || b->tent_value < 1 ||
-        b->deck_safe < 0 || b->deck_thirst < 0 || b->deck_safe + b->deck_thirst > 1000000 ||
-        b->cards < 0 || b->unplaced_step < 1 || b->unplaced_step > 1000) {
+/* The board's fields (read) into b; 0, or -1 with a ValueError. */
+static int board_from(Board *b, BoardFields *f) {
+    int cells = f->cells;
+    if (cells < 1 || cells + SEATS > MAXC || f->width < 3 || f->rows * f->width != cells ||
+        f->blue < 0 || f->blue >= NCOL || f->goal < 1 || f->tent_value < 1 ||
+        f->deck_safe < 0 || f->deck_thirst < 0 || f->deck_safe + f->deck_thirst > 1000000 ||
+        f->protection_cards < 0 || f->unplaced_step < 1 || f->unplaced_step > 1000) {
         PyErr_SetString(PyExc_ValueError, "the board's numbers are out of the kernel's range");
-        goto fail;
+        return -1;
     }
-    if (read_ints(figures, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
-    for (int c = 0; c < NCOL; c++) b->figures[c] = row[c];
-    if (read_ints(tents, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
-    for (int c = 0; c < NCOL; c++) b->tents[c] = row[c];
-    if (PySequence_Size(points) != 6) goto bad_colours;
-    for (int n = 0; n < 6; n++) {
-        PyObject *per_k = PySequence_GetItem(points, n);
-        int got = per_k ? read_ints(per_k, row, MAXC, 0, 1000) : -1;
-        Py_XDECREF(per_k);
-        if (got != NCOL) goto bad_colours;
-        for (int k = 0; k < NCOL; k++) b->points[n][k] = row[k];
+    if (f->nkind != cells || f->nstep != 4 * cells || f->nreach != 4 * cells ||
+        f->npath_next != 4 * cells) {
+        PyErr_SetString(PyExc_ValueError, "expected one number per cell (four in a table)");
+        return -1;
     }
-    if (read_ints(kind, row, MAXC, K_NONE, K_CAMP) != cells) goto bad_board;
-    for (int i = 0; i < cells; i++) b->kind[i] = (int8_t)row[i];
-    if (read_rows(step, cells, b->step, NULL, 1, -1, cells + SEATS - 1) < 0) goto fail;
-    if (read_rows(reach, cells, b->reach, b->nreach, 0, 0, cells + SEATS - 1) < 0) goto fail;
-    if (read_rows(next, cells, b->next, b->nnext, 0, 0, cells - 1) < 0) goto fail;
-    if ((b->npath = read_ints(path, b->path, MAXC, 0, cells - 1)) < 0) goto fail;
-    if ((b->ncamp = read_ints(camp, b->camp, MAXC, 0, cells - 1)) < 0) goto fail;
-    if (read_ints(entries, b->entry, SEATS, 0, cells - 1) != SEATS) goto bad_board;
+    *b = (Board){
+        .cells = cells, .width = f->width, .rows = f->rows, .path_columns = f->path_columns,
+        .blue = f->blue, .goal = f->goal, .tent_value = f->tent_value,
+        .deck_safe = f->deck_safe, .deck_thirst = f->deck_thirst, .cards = f->protection_cards,
+        .grace = f->thirst_grace, .small_road = f->small_road, .big_road = f->big_road,
+        .protect_cost = f->protect_cost, .influx_push = f->influx_push,
+        .tiles_chain = f->road_tiles_chain, .refuge_ends_duty = f->refuge_ends_duty,
+        .road_optional = f->road_optional, .whole_groups = f->whole_groups,
+        .unplaced_step = f->unplaced_step, .keep_points = f->keep_points,
+        .refuge_size = f->refuge_size, .playout_random = f->playout_random, .scale = f->scale,
+    };
+    memcpy(b->figures, f->figures, sizeof b->figures);
+    memcpy(b->tents, f->tents, sizeof b->tents);
+    memcpy(b->points, f->points, sizeof b->points);
+    for (int i = 0; i < cells; i++) b->kind[i] = (int8_t)f->kind[i];
+    if (board_rows(f->step, cells, cells + SEATS, 1, b->step, NULL) < 0 ||
+        board_rows(f->reach, cells, cells + SEATS, 0, b->reach, b->nreach) < 0 ||
+        board_rows(f->path_next, cells, cells, 0, b->next, b->nnext) < 0)
+        return -1;
+    const int lists[] = {f->npath_cells, f->ncamp_cells, SEATS};
+    const int *in[] = {f->path_cells, f->camp_cells, f->refuge_entries};
+    int16_t *out[] = {b->path, b->camp, b->entry};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < lists[k]; i++) {
+            if (in[k][i] >= cells) {
+                PyErr_SetString(PyExc_ValueError, "a board list names a cell off the board");
+                return -1;
+            }
+            out[k][i] = (int16_t)in[k][i];
+        }
+    b->npath = f->npath_cells;
+    b->ncamp = f->ncamp_cells;
     b->maxact = most_actions(b);
-    if (read_doubles(near, b)) goto fail;
-    if (read_keep(keep, b)) goto fail;
+    if (f->nnear < f->unplaced_step * cells + 2 || f->nnear > 10000000) {
+        PyErr_SetString(PyExc_ValueError, "the value's weights do not cover every distance");
+        return -1;
+    }
+    if (f->nthirst_keep < 1 || f->nthirst_keep > NKEEP) {
+        PyErr_SetString(PyExc_ValueError, "the thirst weights are 1 to 8 numbers");
+        return -1;
+    }
+    b->nkeep = f->nthirst_keep;
+    memcpy(b->keep, f->thirst_keep, (size_t)b->nkeep * sizeof(double));
+    b->nnear = f->nnear;
+    b->near = f->near; /* the board's now: `board_free` frees it */
+    f->near = NULL;
     genrand_init(b->genrand_init);
-    PyObject *capsule = PyCapsule_New(b, BOARD_NAME, board_free);
-    if (!capsule) goto fail;
+    return 0;
+}
+
+/* board(fields) -> capsule: the board of `kernel.board_fields`, by name. */
+static PyObject *make_board(PyObject *self, PyObject *fields) {
+    (void)self;
+    BoardFields *f = PyMem_Calloc(1, sizeof(BoardFields));
+    Board *b = PyMem_Calloc(1, sizeof(Board));
+    PyObject *capsule = NULL;
+    if (!f || !b) PyErr_NoMemory();
+    else if (seam_read(fields, BOARD, f, "board") == 0 && board_from(b, f) == 0)
+        capsule = PyCapsule_New(b, BOARD_NAME, board_free);
+    if (f) seam_free(BOARD, f);
+    PyMem_Free(f);
+    if (!capsule && b) {
+        PyMem_Free(b->near);
+        PyMem_Free(b);
+    }
     return capsule;
-bad_colours:
-    if (!PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "the kernel takes six colours (one per die)");
-    goto fail;
-bad_board:
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one number per cell, two refuges");
-fail:
-    PyMem_Free(b->near);
-    PyMem_Free(b);
-    return NULL;
 }
 
 /* --- a game --------------------------------------------------------------------------- */
@@ -1843,9 +1838,7 @@ static const SeamKernel KERNEL = {
 SEAM_ENTRIES(KERNEL)
 
 static PyMethodDef methods[] = {
-    {"board", make_board, METH_VARARGS,
-     "board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells, "
-     "camp_cells, refuge_entries): the board for the seam's entry points."},
+    {"board", make_board, METH_O, "board(fields): the board for the seam's entry points, by name."},
     {"shuffle", shuffle, METH_O, "shuffle({items, seed}): the items in a random order."},
     SEAM_METHODS,
     {NULL, NULL, 0, NULL},

@@ -13,22 +13,8 @@ Fields = dict[str, Any]
 """Named fields: `engine.settings`, `kernel.position`, `pnp.play.fastpath.search`
 (`pnp/play/_seam.h`)."""
 
-def board(
-    numbers: Sequence[object],
-    rules: Sequence[int | bool],
-    greedy: Sequence[int | float],
-    value: Sequence[object],
-    points: Sequence[Sequence[int]],
-    kind: Sequence[int],
-    step: Sequence[int],
-    reach: Sequence[object],
-    path_next: Sequence[object],
-    path_cells: Sequence[int],
-    camp_cells: Sequence[int],
-    refuge_entries: Sequence[int],
-) -> object:
-    """The board for the entry points below (a capsule): `kernel.kernel_board_args` lists
-    what goes in."""
+def board(fields: Fields) -> object:
+    """The board for the entry points below (a capsule), by name: `kernel.board_fields`."""
 
 def play(board: object, settings: Fields, twister: Sequence[int]) -> tuple[Game, tuple[int, ...]]:
     """One whole game, random or greedy, from the twister's words: (the game, the words

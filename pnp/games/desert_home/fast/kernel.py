@@ -20,10 +20,16 @@ except ImportError:  # built without a C compiler: the readable rules play every
     _kernel = None  # type: ignore[assignment]
 
 
-def kernel_board_args(model: PlayModel) -> tuple:
-    """What `_kernel.board` takes: the board, the supply, the rules' constants, the greedy
-    bot's and the value's (its powers of `value.NEAR` as a table, so that both sides weigh
-    with the very same numbers, and its thirst weights, `value.THIRST_KEEP`)."""
+def _table(rows: tuple[tuple[int, ...], ...]) -> list[int]:
+    """A table of up to four fields a cell as four numbers a cell, -1 after a row's last."""
+    return [n for row in rows for n in (*row, *(-1,) * (4 - len(row)))]
+
+
+def board_fields(model: PlayModel) -> dict[str, Any]:
+    """The kernel's board by name (`_kernel.c`'s ``BOARD``): the model's numbers and tables,
+    the rules' constants, the greedy bot's and the value's (its powers of `value.NEAR` as
+    a table, so that both sides weigh with the very same numbers, and its thirst weights,
+    `value.THIRST_KEEP`)."""
     from pnp.games.desert_home.rules.bots import (  # bots import the state
         KEEP_POINTS,
         PLAYOUT_RANDOM,
@@ -32,27 +38,37 @@ def kernel_board_args(model: PlayModel) -> tuple:
     from pnp.games.desert_home.rules.value import NEAR, SCALE, THIRST_KEEP, UNPLACED_STEP
 
     m = model
-    return (
-        (
-            *(m.cells, m.width, m.rows, m.path_columns, m.blue, m.goal, m.tent_value),
-            *(m.deck_safe, m.deck_thirst, m.protection_cards, m.figures, m.tents),
-        ),
-        (
-            *(rules.THIRST_GRACE, rules.SMALL_ROAD, rules.BIG_ROAD, rules.PROTECT_COST),
-            *(rules.INFLUX_PUSH, rules.ROAD_TILES_CHAIN, rules.REFUGE_ENDS_DUTY),
-            m.road_optional,
-            m.whole_groups,
-        ),
-        (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM),
-        (SCALE, [NEAR**d for d in range(UNPLACED_STEP * m.cells + 2)], list(THIRST_KEEP)),
-        [[rules.action_points(n, k) for k in range(1, 7)] for n in range(1, 7)],
-        *(m.kind, m.step, m.reach, m.path_next, m.path_cells, m.camp_cells, m.refuge_entries),
+    own = (
+        *("cells", "width", "rows", "path_columns", "blue", "goal", "tent_value"),
+        *("deck_safe", "deck_thirst", "protection_cards", "figures", "tents", "kind"),
+        *("path_cells", "camp_cells", "refuge_entries", "road_optional", "whole_groups"),
     )
+    return {
+        **{name: getattr(m, name) for name in own},
+        "step": [n for row in m.step for n in row],  # four a cell, -1 off the board
+        "reach": _table(m.reach),
+        "path_next": _table(m.path_next),
+        "thirst_grace": rules.THIRST_GRACE,
+        "small_road": rules.SMALL_ROAD,
+        "big_road": rules.BIG_ROAD,
+        "protect_cost": rules.PROTECT_COST,
+        "influx_push": rules.INFLUX_PUSH,
+        "road_tiles_chain": rules.ROAD_TILES_CHAIN,
+        "refuge_ends_duty": rules.REFUGE_ENDS_DUTY,
+        "unplaced_step": UNPLACED_STEP,
+        "keep_points": KEEP_POINTS,
+        "refuge_size": REFUGE_SIZE,
+        "playout_random": PLAYOUT_RANDOM,
+        "scale": SCALE,
+        "near": [NEAR**d for d in range(UNPLACED_STEP * m.cells + 2)],
+        "thirst_keep": THIRST_KEEP,
+        "points": [rules.action_points(n, k) for n in range(1, 7) for k in range(1, 7)],
+    }
 
 
 def _build_kernel_board(model: PlayModel) -> object:
     assert _kernel is not None
-    return _kernel.board(*kernel_board_args(model))
+    return _kernel.board(board_fields(model))
 
 
 kernel_board: PerModel[PlayModel, object] = PerModel(_build_kernel_board)
