@@ -157,34 +157,62 @@ def test_the_kernel_refuses_bad_arguments():
     model = engine.prepare(DesertHomeParams(), 2)
     board = engine._kernel_board(model)
     words = random.Random(1).getstate()[1]
-    with pytest.raises(ValueError, match="round limit"):
-        engine._kernel.play(board, 0, words)
+    ten = engine.settings(10, False)
+    with pytest.raises(ValueError, match="settings field max_rounds: out of range"):
+        engine._kernel.play(board, engine.settings(0, False), words)
+    with pytest.raises(ValueError, match="settings field greedy: missing"):
+        engine._kernel.play(board, {"max_rounds": 10}, words)
+    with pytest.raises(ValueError, match="settings field seats: not one the kernel knows"):
+        engine._kernel.play(board, {**ten, "seats": 2}, words)
     with pytest.raises(ValueError, match="625 numbers"):
-        engine._kernel.play(board, 10, words[:-1])
+        engine._kernel.play(board, ten, words[:-1])
     with pytest.raises(ValueError, match="PyCapsule"):
-        engine._kernel.play("not a board", 10, words)
+        engine._kernel.play("not a board", ten, words)
+    with pytest.raises(ValueError, match="1,000 bytes"):
+        engine._kernel.play_seeded(board, ten, ["x" * 1001])
+
+
+@pytest.mark.parametrize("greedy", [False, True])
+def test_a_game_seeded_from_its_text_is_the_game_on_that_seeds_generator(greedy):
+    """`play_seeded` seeds the kernel's generator from each text as `random.Random(text)`
+    does: the games `play` gives on those generators, one after another on one block."""
+    model = engine.prepare(DesertHomeParams(), 2)
+    board, settings = engine._kernel_board(model), engine.settings(300, greedy)
+    seeds = [f"5:{i}" for i in range(4)]
+    seeded = engine._kernel.play_seeded(board, settings, seeds)
+    for text, game in zip(seeds, seeded, strict=True):
+        played, _ = engine._kernel.play(board, settings, random.Random(text).getstate()[1])
+        assert game == played
 
 
 def test_the_kernel_refuses_a_board_it_cannot_hold():
+    """The board goes to the kernel by name (`compiled.board_fields`): a field missing,
+    unknown or of the wrong size, or numbers the kernel cannot hold, is a clear error."""
     model = engine.prepare(DesertHomeParams(), 2)
-    numbers, constants, greedy, value, points, kind, *rest = compiled.kernel_board_args(model)
-    engine._kernel.board(numbers, constants, greedy, value, points, kind, *rest)  # fine
-    seven = (*numbers[:-2], (*numbers[-2], 3), numbers[-1])
-    with pytest.raises(ValueError, match="six colours"):
-        engine._kernel.board(seven, constants, greedy, value, points, kind, *rest)
+    fields = compiled.board_fields(model)
+    engine._kernel.board(fields)  # fine
+    with pytest.raises(ValueError, match="board field figures: wrong length"):
+        engine._kernel.board({**fields, "figures": (*fields["figures"], 3)})  # seven colours
+    with pytest.raises(ValueError, match="board field goal: missing"):
+        engine._kernel.board({k: v for k, v in fields.items() if k != "goal"})
+    with pytest.raises(ValueError, match="board field seats: not one the kernel knows"):
+        engine._kernel.board({**fields, "seats": 2})
     with pytest.raises(ValueError, match="one number per cell"):
-        engine._kernel.board(numbers, constants, greedy, value, points, kind[:-1], *rest)
-    huge = (300 * 6, 6, 300, *numbers[3:])
+        engine._kernel.board({**fields, "kind": fields["kind"][:-1]})
     with pytest.raises(ValueError, match="kernel's range"):
-        engine._kernel.board(huge, constants, greedy, value, points, kind, *rest)
-    short = (value[0], value[1][:-1], value[2])  # a weight missing for the farthest field
-    with pytest.raises(ValueError, match="every distance"):
-        engine._kernel.board(numbers, constants, greedy, short, points, kind, *rest)
+        engine._kernel.board({**fields, "cells": 300 * 6, "width": 6, "rows": 300})
+    with pytest.raises(ValueError, match="every distance"):  # a weight missing for the farthest
+        engine._kernel.board({**fields, "near": fields["near"][:-1]})
     for keep in ([], [0.5] * 9):  # the thirst weights: one to eight
         with pytest.raises(ValueError, match="thirst weights"):
-            engine._kernel.board(
-                numbers, constants, greedy, (*value[:2], keep), points, kind, *rest
-            )
+            engine._kernel.board({**fields, "thirst_keep": keep})
+    gap = list(fields["reach"])
+    row = next(i for i in range(0, len(gap), 4) if gap[i] >= 0 and gap[i + 1] >= 0)
+    gap[row] = -1  # a field after a row's end
+    with pytest.raises(ValueError, match="row is not of this board"):
+        engine._kernel.board({**fields, "reach": gap})
+    with pytest.raises(ValueError, match="off the board"):
+        engine._kernel.board({**fields, "path_cells": [fields["cells"]]})
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])

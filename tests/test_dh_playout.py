@@ -180,13 +180,14 @@ def test_a_playout_takes_one_draw_and_is_the_same_for_a_seed():
 def test_the_kernels_shuffle_is_a_fisher_yates_on_a_seeded_generator():
     """`resample` shuffles in the kernel: as `below` on random.Random(seed) would."""
     for seed in (0, 7, 2**32 + 5, 2**64 - 1):
-        items = list(range(40))
-        compiled._kernel.shuffle(items, seed)
+        items = list(compiled._kernel.shuffle({"items": range(40), "seed": seed}))
         rng, expected = random.Random(seed), list(range(40))
         for i in range(39, 0, -1):
             j = below(rng, i + 1)
             expected[i], expected[j] = expected[j], expected[i]
         assert items == expected
+    with pytest.raises(ValueError, match="shuffle field seed: missing"):
+        compiled._kernel.shuffle({"items": [1, 2]})
 
 
 def near_a_win(model: PlayModel, points: int, entries: int) -> State:
@@ -208,6 +209,30 @@ def near_a_win(model: PlayModel, points: int, entries: int) -> State:
     state.usable = [k == c for k in range(len(model.colours))]
     state.legal = None
     return state
+
+
+def test_the_kernel_refuses_a_position_it_cannot_hold():
+    """A position goes to the kernel as named fields (`compiled.position`): one missing,
+    unknown or out of range, or one that does not fit the board, is a clear error."""
+    state = first_in(MODEL, lambda s: s.phase == P_SPEND, range(5))
+    board, packed = compiled.kernel_board(MODEL), compiled.position(state)
+    assert compiled._kernel.playout(board, packed, state.turns + 2, 1)["turns"] >= state.turns + 1
+    for field, bad in (("phase", P_ROLL + 1), ("seat", 2), ("dice", [7] * 6), ("scoring", 3)):
+        with pytest.raises(ValueError, match=f"position field {field}: "):
+            compiled._kernel.playout(board, {**packed, field: bad}, state.turns + 2, 1)
+    no_back = {k: v for k, v in packed.items() if k != "back_phase"}
+    with pytest.raises(ValueError, match="position field back_phase: missing"):
+        compiled._kernel.playout(board, no_back, state.turns + 2, 1)
+    with pytest.raises(ValueError, match="position field hand: not one the kernel knows"):
+        compiled._kernel.playout(board, {**packed, "hand": 1}, state.turns + 2, 1)
+    with pytest.raises(ValueError, match="one number per cell"):
+        compiled._kernel.playout(board, {**packed, "figs": state.figs[:-1]}, state.turns + 2, 1)
+    with pytest.raises(ValueError, match="safe or thirst"):
+        compiled._kernel.playout(board, {**packed, "deck": [0]}, state.turns + 2, 1)
+    words, search = random.Random(1).getstate()[1], fastpath.search(5, 10, 1.4, False)
+    at_throw = {**packed, "phase": P_ROLL, "rolling": [0]}
+    with pytest.raises(ValueError, match="no decision"):
+        compiled._kernel.tree_search(board, at_throw, search, words)
 
 
 @pytest.mark.parametrize("implementation", ["kernel", "readable"])

@@ -21,7 +21,8 @@
 /* --- named fields ------------------------------------------------------------------- */
 
 typedef enum {
-    SEAM_K_INT, SEAM_K_BOOL, SEAM_K_U64, SEAM_K_DOUBLE, SEAM_K_INTS, SEAM_K_HEAP, SEAM_K_U64S
+    SEAM_K_INT, SEAM_K_BOOL, SEAM_K_U64, SEAM_K_DOUBLE, SEAM_K_INTS, SEAM_K_HEAP, SEAM_K_U64S,
+    SEAM_K_DOUBLES
 } SeamKind;
 
 #define SEAM_EXACT ((size_t)-1) /* a list of exactly `len` ints */
@@ -54,6 +55,8 @@ typedef struct {
 /* A list of 64-bit words of any length, read into memory the seam takes (`uint64_t *m`,
    `n` of them) and gives back after the call (`seam_free`). */
 #define SEAM_U64_LIST(T, m, n) {#m, SEAM_K_U64S, offsetof(T, m), 0, offsetof(T, n), 0, 0, 0}
+/* The same for a list of numbers read as doubles (`double *m`, `n` of them). */
+#define SEAM_DOUBLE_LIST(T, m, n) {#m, SEAM_K_DOUBLES, offsetof(T, m), 0, offsetof(T, n), 0, 0, 0}
 #define SEAM_END {NULL, SEAM_K_INT, 0, 0, 0, 0, 0, 0}
 
 static int *seam_int(void *base, size_t offset) { return (int *)((char *)base + offset); }
@@ -129,6 +132,25 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
                 return -1;
             }
             *seam_int(out, f->count) = (int)n;
+        } else if (f->kind == SEAM_K_DOUBLES) {
+            PyObject *fast = PySequence_Fast(item, "expected a sequence of numbers");
+            if (!fast) return -1;
+            Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+            double *v = n < INT_MAX ? PyMem_Malloc((size_t)(n ? n : 1) * sizeof *v) : NULL;
+            *(double **)at = v; /* `seam_free` frees it, whatever happens next */
+            for (Py_ssize_t i = 0; v && i < n; i++) {
+                v[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+                if (v[i] == -1.0 && PyErr_Occurred()) {
+                    Py_DECREF(fast);
+                    return -1;
+                }
+            }
+            Py_DECREF(fast);
+            if (!v) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            *seam_int(out, f->count) = (int)n;
         } else {
             return seam_bad(what, f->name, "a result, not an argument");
         }
@@ -150,11 +172,12 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
     return 0;
 }
 
-/* Give back what `seam_read` took for the struct at `base` (its lists of words). */
+/* Give back what `seam_read` took for the struct at `base` (its lists of words and of
+   doubles; a list the caller has taken over and set to NULL stays its own). */
 static void seam_free(const SeamField *fields, void *base) {
     for (const SeamField *f = fields; f->name; f++)
-        if (f->kind == SEAM_K_U64S) {
-            uint64_t **at = (uint64_t **)((char *)base + f->offset);
+        if (f->kind == SEAM_K_U64S || f->kind == SEAM_K_DOUBLES) {
+            void **at = (void **)((char *)base + f->offset);
             PyMem_Free(*at);
             *at = NULL;
         }
@@ -176,7 +199,7 @@ static PyObject *seam_write(const SeamField *fields, const void *in) {
     for (const SeamField *f = fields; out && f->name; f++) {
         const char *at = (const char *)in + f->offset;
         Py_ssize_t n = f->count == SEAM_EXACT ? f->len : *seam_int((void *)in, f->count);
-        if (f->kind == SEAM_K_U64S) continue; /* an argument, never handed back */
+        if (f->kind == SEAM_K_U64S || f->kind == SEAM_K_DOUBLES) continue; /* arguments only */
         PyObject *v = f->kind == SEAM_K_INT    ? PyLong_FromLong(*(const int *)at)
                       : f->kind == SEAM_K_BOOL ? PyBool_FromLong(*(const int *)at)
                       : f->kind == SEAM_K_U64  ? PyLong_FromUnsignedLongLong(*(const uint64_t *)at)
@@ -235,6 +258,9 @@ typedef struct {
     void (*release)(void *position);
     int (*tree)(const void *board, const void *position, UctGame *uct, void **root);
     void (*tree_end)(UctGame *uct, void *root);
+    /* Set where the tree's keys (`UctGame.key`) are not the root's indices: the seam
+       looks each root child's key up among the root's actions (`seam_root_indices`). */
+    int root_keys;
 } SeamKernel;
 
 static const void *seam_board(const SeamKernel *k, PyObject *capsule) {
@@ -341,10 +367,43 @@ static PyObject *seam_playout(const SeamKernel *k, PyObject *args) {
     return out;
 }
 
-/* tree_search(board, position, search, words) -> ([(key, visits), ...], words):
+/* A game whose tree keys its actions otherwise than by index (`SeamKernel.root_keys`)
+   gets the root's visits back by index in `legal_actions()`, as every other game does:
+   each (key, visits) of `visits` becomes (index, visits), in place. 0, or -1 with a
+   Python error. */
+static int seam_root_indices(const UctGame *g, const void *root, PyObject *visits) {
+    int n = g->count(g->ctx, root);
+    if (n < 0) return -1;
+    int64_t *keys = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *keys);
+    if (!keys) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < n; i++) keys[i] = g->key(g->ctx, root, i);
+    int rc = 0;
+    for (Py_ssize_t k = 0; !rc && k < PyList_GET_SIZE(visits); k++) {
+        PyObject *pair = PyList_GET_ITEM(visits, k);
+        int64_t key = PyLong_AsLongLong(PyTuple_GET_ITEM(pair, 0));
+        int i = 0;
+        while (i < n && keys[i] != key) i++;
+        PyObject *index = i < n ? Py_BuildValue("(iO)", i, PyTuple_GET_ITEM(pair, 1)) : NULL;
+        if (!index) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "a root key is unknown");
+            rc = -1;
+        } else {
+            PyList_SET_ITEM(visits, k, index); /* takes `index`'s reference */
+            Py_DECREF(pair);
+        }
+    }
+    PyMem_Free(keys);
+    return rc;
+}
+
+/* tree_search(board, position, search, words) -> ([(index, visits), ...], words):
    `pnp.play.mcts.MctsBot.search` from a decision (`uct_search`), drawing from the twister
    words and handing them back; `search` names the budget, horizon, exploration and
-   whether the game is cooperative. */
+   whether the game is cooperative; `index` an action's in `legal_actions()`
+   (`seam_root_indices`). */
 static PyObject *seam_tree_search(const SeamKernel *k, PyObject *args) {
     PyObject *capsule, *position, *search, *words, *out = NULL;
     if (!PyArg_ParseTuple(args, "OO!O!O", &capsule, &PyDict_Type, &position, &PyDict_Type,
@@ -364,6 +423,7 @@ static PyObject *seam_tree_search(const SeamKernel *k, PyObject *args) {
         k->tree(board, p, &uct, &root) == 0) {
         PyObject *visits = uct_search(&uct, root, &rng, s.budget, s.horizon, s.exploration,
                                       s.cooperative);
+        if (visits && k->root_keys && seam_root_indices(&uct, root, visits) < 0) Py_CLEAR(visits);
         if (visits) out = Py_BuildValue("NN", visits, twister_words(&rng));
     }
     k->tree_end(&uct, root);

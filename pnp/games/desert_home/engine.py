@@ -162,6 +162,11 @@ def _kernel_plays() -> bool:
     return fastpath.runs(State, NO_KERNEL)
 
 
+def settings(max_rounds: int, greedy: bool) -> dict[str, Any]:
+    """A whole game's settings as the kernel names them (`_kernel.c`'s ``SETTINGS``)."""
+    return {"max_rounds": max_rounds, "greedy": greedy}
+
+
 def _play_compiled(
     model: PlayModel, rng: random.Random, max_rounds: int, greedy: bool = False
 ) -> GameRecord:
@@ -170,8 +175,8 @@ def _play_compiled(
     generator end as the rules leave them."""
     assert _kernel is not None
     version, words, gauss = rng.getstate()
-    rounds, turns, end, winners, leaders, scores, counts, words = _kernel.play(
-        _kernel_board(model), max_rounds, words, greedy
+    (rounds, turns, end, winners, leaders, scores, counts), words = _kernel.play(
+        _kernel_board(model), settings(max_rounds, greedy), words
     )
     rng.setstate((version, words, gauss))
     counters = dict(zip(COUNTERS, (rounds, *counts), strict=True))

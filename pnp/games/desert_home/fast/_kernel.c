@@ -13,8 +13,13 @@
  * seed gives the same game here and in the readable rules (tests/test_dh_kernel.py and
  * tests/conformance/desert-home.json check it, for both bots).
  *
- * A tree search's rollouts (`State.playout`, `playout` below) play here too, from any
- * position of the readable rules, whatever the phase of its turn: `play_turn` resumes a
+ * Python reaches it through the one seam, `pnp/play/_seam.h`: whole games (`play`,
+ * `play_seeded`) take their settings by name (`engine.settings`), the rollouts and the
+ * tree search a position packed by name (`kernel.position`); the board
+ * (`kernel.board_fields`) and the search's shuffle take named fields too.
+ *
+ * A tree search's rollouts (`State.playout`, `position_playout` below) play here too,
+ * from any position of the readable rules, whatever the phase of its turn: `play_turn` resumes a
  * turn where the position stands (the rest of a throw, the re-rolls, the influx, the
  * number, the road, a drawn tile, the swaps, the spending), then whole turns follow. Those
  * take their own draws (a generator seeded from one draw of the search's), so they follow
@@ -36,6 +41,8 @@
 
 #include "../../../play/_twister.h"
 #include "../../../play/_seed.h"
+#include "../../../play/_seed_text.h"
+#include "../../../play/_seam.h"
 
 /* The greedy bot's ratings must round as Python's doubles do, one operation at a time:
  * no fused multiply-adds (GCC would fuse them by default on hardware that has them). */
@@ -91,6 +98,7 @@ typedef struct {
     int16_t camp[MAXC];
     int ncamp;
     int16_t entry[SEATS];   /* refuge entry fields */
+    uint32_t genrand_init[MT_N]; /* init_genrand(19650218): where every text seeding starts */
 } Board;
 
 static const char BOARD_NAME[] = "pnp.desert_home.board";
@@ -99,79 +107,6 @@ static void board_free(PyObject *capsule) {
     Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
     if (b) PyMem_Free(b->near);
     PyMem_Free(b);
-}
-
-/* Read a sequence of ints into out[0..len), each in [lo, hi]; returns its length or -1. */
-static int read_ints(PyObject *seq, int16_t *out, int most, long lo, long hi) {
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence of ints");
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > most) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "the board is too large for the kernel");
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v < lo || v > hi) {
-            Py_DECREF(fast);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board number is out of range");
-            return -1;
-        }
-        out[i] = (int16_t)v;
-    }
-    Py_DECREF(fast);
-    return (int)n;
-}
-
-/* Read rows of ints (one row per cell) into rows[cells][4]; lengths into lens. */
-static int read_rows(PyObject *seq, int cells, int16_t (*rows)[4], int8_t *lens, int exact,
-                     long lo, long hi) {
-    if (PySequence_Size(seq) != cells) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one row per cell");
-        return -1;
-    }
-    for (int i = 0; i < cells; i++) {
-        PyObject *row = PySequence_GetItem(seq, i);
-        int n = row ? read_ints(row, rows[i], 4, lo, hi) : -1;
-        Py_XDECREF(row);
-        if (n < 0) return -1;
-        if (exact && n != 4) {
-            PyErr_SetString(PyExc_ValueError, "a step row has four directions");
-            return -1;
-        }
-        if (lens) lens[i] = (int8_t)n;
-    }
-    return 0;
-}
-
-/* The weights of value.NEAR's powers into b->near: one for every distance a field can
-   have (a step over a missing tile counts `unplaced_step`). 0, or -1 with an error set. */
-static int read_doubles(PyObject *seq, Board *b) {
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n < (Py_ssize_t)b->unplaced_step * b->cells + 2 || n > 10000000) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "the value's weights do not cover every distance");
-        return -1;
-    }
-    b->near = PyMem_Malloc((size_t)n * sizeof(double));
-    if (!b->near) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->nnear = (int)n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        b->near[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if (b->near[i] == -1.0 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    }
-    Py_DECREF(fast);
-    return 0;
 }
 
 /* More actions than any position of the kit can offer: a draw, the camp entries, the
@@ -189,100 +124,169 @@ static int most_actions(const Board *b) {
     return (int)n;
 }
 
-/* value.THIRST_KEEP into b->keep: 1 to NKEEP numbers. 0, or -1 with an error set. */
-static int read_keep(PyObject *seq, Board *b) {
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence of numbers");
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n < 1 || n > NKEEP) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "the thirst weights are 1 to 8 numbers");
-        return -1;
-    }
-    b->nkeep = (int)n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        b->keep[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if (b->keep[i] == -1.0 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
+/* The board as `kernel.board_fields` names it: the model's numbers and tables (a table of
+ * up to four fields a cell as four, -1 after the last), the rules' constants, the greedy
+ * bot's and the value's (`near`: NEAR ** d for every distance d a field can have,
+ * `thirst_keep`: THIRST_KEEP), `points`: action_points(n, k) at [(n - 1) * 6 + k - 1]. */
+typedef struct {
+    int cells, width, rows, path_columns, blue, goal, tent_value, deck_safe, deck_thirst;
+    int protection_cards, figures[NCOL], tents[NCOL];
+    int thirst_grace, small_road, big_road, protect_cost, influx_push, road_tiles_chain;
+    int refuge_ends_duty, road_optional, whole_groups;
+    int unplaced_step, keep_points, playout_random;
+    double refuge_size, scale;
+    double *near, *thirst_keep;
+    int nnear, nthirst_keep;
+    int points[6 * NCOL];
+    int kind[MAXC], step[4 * MAXC], reach[4 * MAXC], path_next[4 * MAXC];
+    int path_cells[MAXC], camp_cells[MAXC], refuge_entries[SEATS];
+    int nkind, nstep, nreach, npath_next, npath_cells, ncamp_cells;
+} BoardFields;
+
+/* an int checked in `board_from`, with the board's other numbers */
+#define BOARD_INT(m) SEAM_INT(BoardFields, m, INT_MIN, INT_MAX)
+static const SeamField BOARD[] = {
+    BOARD_INT(cells),
+    BOARD_INT(width),
+    BOARD_INT(rows),
+    BOARD_INT(path_columns),
+    BOARD_INT(blue),
+    BOARD_INT(goal),
+    BOARD_INT(tent_value),
+    BOARD_INT(deck_safe),
+    BOARD_INT(deck_thirst),
+    BOARD_INT(protection_cards),
+    SEAM_INTS(BoardFields, figures, 0, 30000),
+    SEAM_INTS(BoardFields, tents, 0, 30000),
+    BOARD_INT(thirst_grace),
+    BOARD_INT(small_road),
+    BOARD_INT(big_road),
+    BOARD_INT(protect_cost),
+    SEAM_BOOL(BoardFields, influx_push),
+    SEAM_BOOL(BoardFields, road_tiles_chain),
+    SEAM_BOOL(BoardFields, refuge_ends_duty),
+    SEAM_BOOL(BoardFields, road_optional),
+    SEAM_BOOL(BoardFields, whole_groups),
+    BOARD_INT(unplaced_step),
+    BOARD_INT(keep_points),
+    SEAM_DOUBLE(BoardFields, refuge_size),
+    BOARD_INT(playout_random),
+    SEAM_DOUBLE(BoardFields, scale),
+    SEAM_DOUBLE_LIST(BoardFields, near, nnear),
+    SEAM_DOUBLE_LIST(BoardFields, thirst_keep, nthirst_keep),
+    SEAM_INTS(BoardFields, points, 0, 1000),
+    SEAM_LIST(BoardFields, kind, nkind, K_NONE, K_CAMP),
+    SEAM_LIST(BoardFields, step, nstep, -1, MAXC - 1),
+    SEAM_LIST(BoardFields, reach, nreach, -1, MAXC - 1),
+    SEAM_LIST(BoardFields, path_next, npath_next, -1, MAXC - 1),
+    SEAM_LIST(BoardFields, path_cells, npath_cells, 0, MAXC - 1),
+    SEAM_LIST(BoardFields, camp_cells, ncamp_cells, 0, MAXC - 1),
+    SEAM_INTS(BoardFields, refuge_entries, 0, MAXC - 1),
+    SEAM_END,
+};
+#undef BOARD_INT
+
+/* A table of four numbers a cell (`flat`, -1 after a row's last unless `exact`), each
+ * below `end`, into rows (their lengths into lens). 0, or -1 with a ValueError. */
+static int board_rows(const int *flat, int cells, int end, int exact, int16_t (*rows)[4],
+                      int8_t *lens) {
+    for (int i = 0; i < cells; i++) {
+        int n = 0;
+        for (int d = 0; d < 4; d++) {
+            int v = flat[4 * i + d];
+            if (v >= end || (v >= 0 && !exact && d > n)) { /* a field after a -1 */
+                PyErr_SetString(PyExc_ValueError, "a board table's row is not of this board");
+                return -1;
+            }
+            rows[i][d] = (int16_t)v;
+            n += v >= 0 || exact;
         }
+        if (lens) lens[i] = (int8_t)n;
     }
-    Py_DECREF(fast);
     return 0;
 }
 
-/* board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells,
- *       camp_cells, refuge_entries) -> capsule.
- * numbers: (cells, width, rows, path_columns, blue, goal, tent_value, deck_safe,
- *           deck_thirst, protection_cards, figures per colour, tents per colour);
- * rules: (THIRST_GRACE, SMALL_ROAD, BIG_ROAD, PROTECT_COST, INFLUX_PUSH,
- *         ROAD_TILES_CHAIN, REFUGE_ENDS_DUTY, road_optional, whole_groups);
- * greedy: the greedy bot's (UNPLACED_STEP, KEEP_POINTS, REFUGE_SIZE, PLAYOUT_RANDOM);
- * value: value.py's (SCALE, [NEAR ** d for every distance d a field can have],
- *        THIRST_KEEP);
- * points: action_points(n, k) per n, per k. */
-static PyObject *make_board(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *figures, *tents, *points, *kind, *step, *reach, *next, *path, *camp, *entries, *near;
-    PyObject *keep;
-    int16_t row[MAXC];
-    int cells;
-    Board *b = PyMem_Calloc(1, sizeof(Board));
-    if (!b) return PyErr_NoMemory();
-    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiOO)(iiiippppp)(iidi)(dOO)OOOOOOOO", &b->cells,
-                          &b->width, &b->rows, &b->path_columns, &b->blue, &b->goal,
-                          &b->tent_value, &b->deck_safe, &b->deck_thirst, &b->cards, &figures,
-                          &tents, &b->grace, &b->small_road, &b->big_road, &b->protect_cost,
-                          &b->influx_push, &b->tiles_chain, &b->refuge_ends_duty,
-                          &b->road_optional, &b->whole_groups, &b->unplaced_step,
-                          &b->keep_points, &b->refuge_size, &b->playout_random, &b->scale,
-                          &near, &keep, &points, &kind, &step, &reach, &next, &path, &camp,
-                          &entries))
-        goto fail;
-    cells = b->cells;
-    if (cells < 1 || cells + SEATS > MAXC || b->width < 3 || b->rows * b->width != cells ||
-        b->blue < 0 || b->blue >= NCOL || b->goal < 1 || b->tent_value < 1 ||
-        b->deck_safe < 0 || b->deck_thirst < 0 || b->deck_safe + b->deck_thirst > 1000000 ||
-        b->cards < 0 || b->unplaced_step < 1 || b->unplaced_step > 1000) {
+/* The board's fields (read) into b; 0, or -1 with a ValueError. */
+static int board_from(Board *b, BoardFields *f) {
+    int cells = f->cells;
+    if (cells < 1 || cells + SEATS > MAXC || f->width < 3 || f->rows * f->width != cells ||
+        f->blue < 0 || f->blue >= NCOL || f->goal < 1 || f->tent_value < 1 ||
+        f->deck_safe < 0 || f->deck_thirst < 0 || f->deck_safe + f->deck_thirst > 1000000 ||
+        f->protection_cards < 0 || f->unplaced_step < 1 || f->unplaced_step > 1000) {
         PyErr_SetString(PyExc_ValueError, "the board's numbers are out of the kernel's range");
-        goto fail;
+        return -1;
     }
-    if (read_ints(figures, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
-    for (int c = 0; c < NCOL; c++) b->figures[c] = row[c];
-    if (read_ints(tents, row, MAXC, 0, 30000) != NCOL) goto bad_colours;
-    for (int c = 0; c < NCOL; c++) b->tents[c] = row[c];
-    if (PySequence_Size(points) != 6) goto bad_colours;
-    for (int n = 0; n < 6; n++) {
-        PyObject *per_k = PySequence_GetItem(points, n);
-        int got = per_k ? read_ints(per_k, row, MAXC, 0, 1000) : -1;
-        Py_XDECREF(per_k);
-        if (got != NCOL) goto bad_colours;
-        for (int k = 0; k < NCOL; k++) b->points[n][k] = row[k];
+    if (f->nkind != cells || f->nstep != 4 * cells || f->nreach != 4 * cells ||
+        f->npath_next != 4 * cells) {
+        PyErr_SetString(PyExc_ValueError, "expected one number per cell (four in a table)");
+        return -1;
     }
-    if (read_ints(kind, row, MAXC, K_NONE, K_CAMP) != cells) goto bad_board;
-    for (int i = 0; i < cells; i++) b->kind[i] = (int8_t)row[i];
-    if (read_rows(step, cells, b->step, NULL, 1, -1, cells + SEATS - 1) < 0) goto fail;
-    if (read_rows(reach, cells, b->reach, b->nreach, 0, 0, cells + SEATS - 1) < 0) goto fail;
-    if (read_rows(next, cells, b->next, b->nnext, 0, 0, cells - 1) < 0) goto fail;
-    if ((b->npath = read_ints(path, b->path, MAXC, 0, cells - 1)) < 0) goto fail;
-    if ((b->ncamp = read_ints(camp, b->camp, MAXC, 0, cells - 1)) < 0) goto fail;
-    if (read_ints(entries, b->entry, SEATS, 0, cells - 1) != SEATS) goto bad_board;
+    *b = (Board){
+        .cells = cells, .width = f->width, .rows = f->rows, .path_columns = f->path_columns,
+        .blue = f->blue, .goal = f->goal, .tent_value = f->tent_value,
+        .deck_safe = f->deck_safe, .deck_thirst = f->deck_thirst, .cards = f->protection_cards,
+        .grace = f->thirst_grace, .small_road = f->small_road, .big_road = f->big_road,
+        .protect_cost = f->protect_cost, .influx_push = f->influx_push,
+        .tiles_chain = f->road_tiles_chain, .refuge_ends_duty = f->refuge_ends_duty,
+        .road_optional = f->road_optional, .whole_groups = f->whole_groups,
+        .unplaced_step = f->unplaced_step, .keep_points = f->keep_points,
+        .refuge_size = f->refuge_size, .playout_random = f->playout_random, .scale = f->scale,
+    };
+    memcpy(b->figures, f->figures, sizeof b->figures);
+    memcpy(b->tents, f->tents, sizeof b->tents);
+    memcpy(b->points, f->points, sizeof b->points);
+    for (int i = 0; i < cells; i++) b->kind[i] = (int8_t)f->kind[i];
+    if (board_rows(f->step, cells, cells + SEATS, 1, b->step, NULL) < 0 ||
+        board_rows(f->reach, cells, cells + SEATS, 0, b->reach, b->nreach) < 0 ||
+        board_rows(f->path_next, cells, cells, 0, b->next, b->nnext) < 0)
+        return -1;
+    const int lists[] = {f->npath_cells, f->ncamp_cells, SEATS};
+    const int *in[] = {f->path_cells, f->camp_cells, f->refuge_entries};
+    int16_t *out[] = {b->path, b->camp, b->entry};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < lists[k]; i++) {
+            if (in[k][i] >= cells) {
+                PyErr_SetString(PyExc_ValueError, "a board list names a cell off the board");
+                return -1;
+            }
+            out[k][i] = (int16_t)in[k][i];
+        }
+    b->npath = f->npath_cells;
+    b->ncamp = f->ncamp_cells;
     b->maxact = most_actions(b);
-    if (read_doubles(near, b)) goto fail;
-    if (read_keep(keep, b)) goto fail;
-    PyObject *capsule = PyCapsule_New(b, BOARD_NAME, board_free);
-    if (!capsule) goto fail;
+    if (f->nnear < f->unplaced_step * cells + 2 || f->nnear > 10000000) {
+        PyErr_SetString(PyExc_ValueError, "the value's weights do not cover every distance");
+        return -1;
+    }
+    if (f->nthirst_keep < 1 || f->nthirst_keep > NKEEP) {
+        PyErr_SetString(PyExc_ValueError, "the thirst weights are 1 to 8 numbers");
+        return -1;
+    }
+    b->nkeep = f->nthirst_keep;
+    memcpy(b->keep, f->thirst_keep, (size_t)b->nkeep * sizeof(double));
+    b->nnear = f->nnear;
+    b->near = f->near; /* the board's now: `board_free` frees it */
+    f->near = NULL;
+    genrand_init(b->genrand_init);
+    return 0;
+}
+
+/* board(fields) -> capsule: the board of `kernel.board_fields`, by name. */
+static PyObject *make_board(PyObject *self, PyObject *fields) {
+    (void)self;
+    BoardFields *f = PyMem_Calloc(1, sizeof(BoardFields));
+    Board *b = PyMem_Calloc(1, sizeof(Board));
+    PyObject *capsule = NULL;
+    if (!f || !b) PyErr_NoMemory();
+    else if (seam_read(fields, BOARD, f, "board") == 0 && board_from(b, f) == 0)
+        capsule = PyCapsule_New(b, BOARD_NAME, board_free);
+    if (f) seam_free(BOARD, f);
+    PyMem_Free(f);
+    if (!capsule && b) {
+        PyMem_Free(b->near);
+        PyMem_Free(b);
+    }
     return capsule;
-bad_colours:
-    if (!PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "the kernel takes six colours (one per die)");
-    goto fail;
-bad_board:
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one number per cell, two refuges");
-fail:
-    PyMem_Free(b->near);
-    PyMem_Free(b);
-    return NULL;
 }
 
 /* --- a game --------------------------------------------------------------------------- */
@@ -320,20 +324,33 @@ typedef struct {
     double *score;               /* greedy: each option's rating at a decision */
 } Game;
 
-/* A game's block for board b, its fields from `tile` on zeroed, with room for every
-   action list of the kit and its ratings (and `decks` tiles); NULL out of memory. */
-static Game *game_new(const Board *b, int decks) {
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    if (!g) return NULL;
+/* Room in the zeroed game g on board b for every action list of the kit and its ratings
+   (and `decks` tiles); 0, or -1 out of memory (what was taken is `game_release`d). */
+static int game_init(Game *g, const Board *b, int decks) {
     g->b = b;
     g->dist_at = -1;
     g->acts = PyMem_Malloc((size_t)b->maxact * sizeof(Act));
     g->score = PyMem_Malloc((size_t)b->maxact * sizeof(double));
     g->deck = PyMem_Malloc((size_t)decks + 1);
-    if (!g->acts || !g->score || !g->deck) {
-        PyMem_Free(g->acts);
-        PyMem_Free(g->score);
-        PyMem_Free(g->deck);
+    return g->acts && g->score && g->deck ? 0 : -1;
+}
+
+static void game_release(Game *g) {
+    PyMem_Free(g->acts);
+    PyMem_Free(g->score);
+    PyMem_Free(g->deck);
+    PyMem_Free(g->leaders);
+    g->acts = NULL;
+    g->score = NULL;
+    g->deck = NULL;
+    g->leaders = NULL;
+}
+
+/* A game's own block for board b (`game_init`); NULL out of memory. */
+static Game *game_new(const Board *b, int decks) {
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (g && game_init(g, b, decks) < 0) {
+        game_release(g);
         PyMem_Free(g);
         return NULL;
     }
@@ -342,10 +359,7 @@ static Game *game_new(const Board *b, int decks) {
 
 static void game_free(Game *g) {
     if (!g) return;
-    PyMem_Free(g->acts);
-    PyMem_Free(g->score);
-    PyMem_Free(g->deck);
-    PyMem_Free(g->leaders);
+    game_release(g);
     PyMem_Free(g);
 }
 
@@ -1429,393 +1443,404 @@ static void new_game(Game *g, const Board *b) {
     g->dist_at = -1;
 }
 
-/* The finished game as play() returns it (see below); NULL with an exception set. */
-static PyObject *game_result(const Game *g) {
-    int nwin = (g->winners & 1) + (g->winners >> 1 & 1);
-    PyObject *winners = PyTuple_New(nwin), *leaders = PyTuple_New(g->nleaders);
-    PyObject *tw = twister_words(&g->tw);
-    if (!winners || !leaders || !tw) {
-        Py_XDECREF(winners);
-        Py_XDECREF(leaders);
-        Py_XDECREF(tw);
-        return NULL;
-    }
+/* The seats that won, in order, into out; how many. */
+static int winner_seats(const Game *g, int *out) {
     int k = 0;
     for (int s = 0; s < SEATS; s++)
-        if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
-    for (int t = 0; t < g->nleaders; t++)
-        PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
-    return Py_BuildValue("iisNN(ii)(lllll)N", g->round, g->turns, END_NAMES[g->ended], winners,
+        if (g->winners >> s & 1) out[k++] = s;
+    return k;
+}
+
+/* --- the seam (`pnp/play/_seam.h`): whole games, playouts and the search, by named fields */
+
+/* A whole game: its settings by name (`engine.settings`) and the game. */
+typedef struct {
+    Game g;
+    int max_rounds, greedy;
+} Whole;
+
+static const SeamField SETTINGS[] = {
+    SEAM_INT(Whole, max_rounds, 1, 10000000),
+    SEAM_BOOL(Whole, greedy),
+    SEAM_END,
+};
+
+static int whole_begin(const void *board, void *game) {
+    Whole *w = game;
+    const Board *b = board;
+    if (game_init(&w->g, b, b->deck_safe + b->deck_thirst) == 0) {
+        w->g.most_leaders = 2 * w->max_rounds + 1;
+        w->g.leaders = PyMem_Malloc((size_t)w->g.most_leaders * sizeof(int));
+    }
+    if (!w->g.acts || !w->g.score || !w->g.deck || !w->g.leaders) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->g.greedy = w->greedy;
+    return 0;
+}
+
+/* A game from the start; touches nothing of Python's (the seam lets the GIL go). */
+static int whole_play(const void *board, void *game) {
+    Whole *w = game;
+    Game *g = &w->g;
+    int8_t *deck = g->deck;
+    int *leaders = g->leaders, most_leaders = g->most_leaders;
+    Act *acts = g->acts;
+    double *score = g->score;
+    /* a game played before on this block (`play_seeded`) leaves nothing behind */
+    memset((char *)g + offsetof(Game, tile), 0, offsetof(Game, acts) - offsetof(Game, tile));
+    g->deck = deck;
+    g->leaders = leaders;
+    g->most_leaders = most_leaders;
+    g->acts = acts;
+    g->score = score;
+    g->nacts = 0;
+    g->dist_at = -1;
+    new_game(g, board);
+    play_game(g, w->max_rounds);
+    return 0;
+}
+
+/* (rounds, turns, ended, winners, leaders, scores, (deaths, tiles_placed, water_missions,
+ * decisions, legal_moves)); NULL with an exception set. */
+static PyObject *whole_record(const void *board, const void *game) {
+    (void)board;
+    const Game *g = &((const Whole *)game)->g;
+    int seats[SEATS], nwin = winner_seats(g, seats);
+    PyObject *winners = seam_ints(seats, nwin), *leaders = seam_ints(g->leaders, g->nleaders);
+    if (!winners || !leaders) {
+        Py_XDECREF(winners);
+        Py_XDECREF(leaders);
+        return NULL;
+    }
+    return Py_BuildValue("iisNN(ii)(lllll)", g->round, g->turns, END_NAMES[g->ended], winners,
                          leaders, progress(g, 0), progress(g, 1), g->deaths,
-                         (long)g->tiles_placed, g->water_missions, g->decisions, g->legal_moves,
-                         tw);
+                         (long)g->tiles_placed, g->water_missions, g->decisions, g->legal_moves);
 }
 
-/* play(board, max_rounds, twister, greedy=False) -> (rounds, turns, ended, winners, leaders, scores,
- *   (deaths, tiles_placed, water_missions, decisions, legal_moves), twister) */
-static PyObject *play(PyObject *self, PyObject *args) {
+static void whole_end(void *game) { game_release(&((Whole *)game)->g); }
+
+static const uint32_t *seed_start(const void *board) { return ((const Board *)board)->genrand_init; }
+
+/* What `shuffle` takes, by name: the items (whole numbers) and the generator's seed. */
+typedef struct {
+    uint64_t *items;
+    int nitems;
+    uint64_t seed;
+} Shuffle;
+
+static const SeamField SHUFFLE[] = {
+    SEAM_U64_LIST(Shuffle, items, nitems),
+    SEAM_U64(Shuffle, seed),
+    SEAM_END,
+};
+
+/* shuffle({items, seed}) -> items: a Fisher-Yates shuffle of the items, drawing from a
+ * Mersenne Twister seeded with `seed` as random.Random(seed) is (State.resample's hidden
+ * order). */
+static PyObject *shuffle(PyObject *self, PyObject *fields) {
     (void)self;
-    PyObject *capsule, *words;
-    int max_rounds, greedy = 0;
-    if (!PyArg_ParseTuple(args, "OiO|p", &capsule, &max_rounds, &words, &greedy)) return NULL;
-    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
-    if (max_rounds < 1 || max_rounds > 10000000) {
-        PyErr_SetString(PyExc_ValueError, "the round limit must be from 1 to 10,000,000");
-        return NULL;
+    Shuffle s;
+    memset(&s, 0, sizeof s);
+    PyObject *out = NULL;
+    if (seam_read(fields, SHUFFLE, &s, "shuffle") == 0) {
+        Twister tw;
+        twister_seed64(&tw, s.seed);
+        for (int i = s.nitems - 1; i > 0; i--) {
+            int j = below(&tw, i + 1);
+            uint64_t t = s.items[i];
+            s.items[i] = s.items[j];
+            s.items[j] = t;
+        }
+        out = PyTuple_New(s.nitems);
+        for (int i = 0; out && i < s.nitems; i++) {
+            PyObject *x = PyLong_FromUnsignedLongLong(s.items[i]);
+            if (!x) Py_CLEAR(out);
+            else PyTuple_SET_ITEM(out, i, x);
+        }
     }
+    seam_free(SHUFFLE, &s);
+    return out;
+}
+
+/* A position of the readable rules as `kernel.position` packs it (state.py's fields by
+ * their names, a refuge row per seat one after the other, the swaps due by seat), with
+ * the search's cut-off score (`scoring`: 2 `value.cutoff_reward`, 1 the lead on
+ * `goal.scores`, 0 nothing). After a playout: whether it played, the position's fields
+ * again (the deck's tiles left: a playout only draws from its top), how it ended, its
+ * winners, the leader after each turn played and the steps taken. */
+typedef struct {
+    int tile[MAXC], deadline[MAXC], colour[MAXC], figs[MAXC], tents[MAXC], bearer[MAXC];
+    int ntile, ndeadline, ncolour, nfigs, ntents, nbearer;
+    int camp_figs[NCOL], camp_tents[NCOL], refuge_figs[SEATS * NCOL], refuge_tents[SEATS * NCOL];
+    int arrived[SEATS], dice[NCOL], usable[NCOL];
+    uint64_t *deck;
+    int ndeck, cards, seat, round, turns, points, may_stop, tiles_placed;
+    int deaths, water_missions, decisions, legal_moves;
+    int max_rounds, phase, back_phase, thrown, road_left, road_last, drawn;
+    int rolling[NCOL], nrolling, pending[NCOL], npending, swaps_left[SEATS];
+    int scoring;
+    int played, ended, winners[SEATS], nwinners, steps, nleaders;
+    int *leaders;
+} Packed;
+
+#define BIG 1000000000
+static const SeamField POSITION[] = {
+    SEAM_LIST(Packed, tile, ntile, NONE, GUARDED),
+    SEAM_LIST(Packed, deadline, ndeadline, 0, BIG),
+    SEAM_LIST(Packed, colour, ncolour, -1, NCOL - 1),
+    SEAM_LIST(Packed, figs, nfigs, 0, BIG),
+    SEAM_LIST(Packed, tents, ntents, 0, BIG),
+    SEAM_LIST(Packed, bearer, nbearer, 0, 1),
+    SEAM_INTS(Packed, camp_figs, 0, BIG),
+    SEAM_INTS(Packed, camp_tents, 0, BIG),
+    SEAM_INTS(Packed, refuge_figs, 0, BIG),
+    SEAM_INTS(Packed, refuge_tents, 0, BIG),
+    SEAM_INTS(Packed, arrived, 0, BIG),
+    SEAM_INTS(Packed, dice, 0, 6),
+    SEAM_INTS(Packed, usable, 0, 1),
+    SEAM_U64_LIST(Packed, deck, ndeck),
+    SEAM_INT(Packed, cards, 0, BIG),
+    SEAM_INT(Packed, seat, 0, SEATS - 1),
+    SEAM_INT(Packed, round, 0, BIG),
+    SEAM_INT(Packed, turns, 0, BIG),
+    SEAM_INT(Packed, points, -BIG, BIG),
+    SEAM_BOOL(Packed, may_stop),
+    SEAM_INT(Packed, tiles_placed, 0, BIG),
+    SEAM_INT(Packed, deaths, 0, INT_MAX),
+    SEAM_INT(Packed, water_missions, 0, INT_MAX),
+    SEAM_INT(Packed, decisions, 0, INT_MAX),
+    SEAM_INT(Packed, legal_moves, 0, INT_MAX),
+    SEAM_INT(Packed, max_rounds, 1, 10000000),
+    SEAM_INT(Packed, phase, P_REROLL, P_ROLL),
+    SEAM_INT(Packed, back_phase, P_REROLL, P_ROLL),
+    SEAM_INT(Packed, thrown, 0, (1 << NCOL) - 1),
+    SEAM_INT(Packed, road_left, -BIG, BIG),
+    SEAM_INT(Packed, road_last, -1, MAXC - 1),
+    SEAM_INT(Packed, drawn, NONE, THIRST),
+    SEAM_LIST(Packed, rolling, nrolling, 0, NCOL - 1),
+    SEAM_LIST(Packed, pending, npending, 0, NCOL - 1),
+    SEAM_INTS(Packed, swaps_left, 0, BIG),
+    SEAM_INT(Packed, scoring, 0, 2),
+    SEAM_END,
+};
+
+static const SeamField AFTER[] = {
+    SEAM_OUT_INT(Packed, played),
+    SEAM_LIST(Packed, tile, ntile, 0, 0),
+    SEAM_LIST(Packed, deadline, ndeadline, 0, 0),
+    SEAM_LIST(Packed, colour, ncolour, 0, 0),
+    SEAM_LIST(Packed, figs, nfigs, 0, 0),
+    SEAM_LIST(Packed, tents, ntents, 0, 0),
+    SEAM_LIST(Packed, bearer, nbearer, 0, 0),
+    SEAM_INTS(Packed, camp_figs, 0, 0),
+    SEAM_INTS(Packed, camp_tents, 0, 0),
+    SEAM_INTS(Packed, refuge_figs, 0, 0),
+    SEAM_INTS(Packed, refuge_tents, 0, 0),
+    SEAM_INTS(Packed, arrived, 0, 0),
+    SEAM_INTS(Packed, dice, 0, 0),
+    SEAM_INTS(Packed, usable, 0, 0),
+    SEAM_OUT_INT(Packed, ndeck),
+    SEAM_OUT_INT(Packed, cards),
+    SEAM_OUT_INT(Packed, seat),
+    SEAM_OUT_INT(Packed, round),
+    SEAM_OUT_INT(Packed, turns),
+    SEAM_OUT_INT(Packed, points),
+    SEAM_BOOL(Packed, may_stop),
+    SEAM_OUT_INT(Packed, tiles_placed),
+    SEAM_OUT_INT(Packed, deaths),
+    SEAM_OUT_INT(Packed, water_missions),
+    SEAM_OUT_INT(Packed, decisions),
+    SEAM_OUT_INT(Packed, legal_moves),
+    SEAM_OUT_INT(Packed, phase),
+    SEAM_OUT_INT(Packed, thrown),
+    SEAM_OUT_INT(Packed, road_left),
+    SEAM_OUT_INT(Packed, road_last),
+    SEAM_OUT_INT(Packed, drawn),
+    SEAM_LIST(Packed, rolling, nrolling, 0, 0),
+    SEAM_LIST(Packed, pending, npending, 0, 0),
+    SEAM_OUT_INT(Packed, ended),
+    SEAM_LIST(Packed, winners, nwinners, 0, 0),
+    SEAM_HEAP_OUT(Packed, leaders, nleaders),
+    SEAM_OUT_INT(Packed, steps),
+    SEAM_END,
+};
+
+/* The packed position q into g (its board set, its buffers taken) and the turn's resume
+ * point r; 0, or -1 with a ValueError for what the board cannot hold. */
+static int game_from(Game *g, Resume *r, const Packed *q) {
+    const Board *b = g->b;
+    int n = b->cells, total = b->deck_safe + b->deck_thirst;
+    const int lens[] = {q->ntile, q->ndeadline, q->ncolour, q->nfigs, q->ntents, q->nbearer};
+    for (int k = 0; k < 6; k++)
+        if (lens[k] != n) {
+            PyErr_SetString(PyExc_ValueError, "a position's per-field lists have one number per cell");
+            return -1;
+        }
+    if (q->ndeck > total || q->road_last >= n) {
+        PyErr_SetString(PyExc_ValueError, "the position is not one of this board");
+        return -1;
+    }
+    for (int i = 0; i < q->ndeck; i++) {
+        if (q->deck[i] != SAFE && q->deck[i] != THIRST) {
+            PyErr_SetString(PyExc_ValueError, "a deck's tile is safe or thirst");
+            return -1;
+        }
+        g->deck[i] = (int8_t)q->deck[i];
+    }
+    g->ndeck = q->ndeck;
+    for (int i = 0; i < n; i++) {
+        g->tile[i] = (int8_t)q->tile[i];
+        g->deadline[i] = q->deadline[i];
+        g->colour[i] = q->colour[i];
+        g->figs[i] = q->figs[i];
+        g->tents[i] = q->tents[i];
+        g->bearer[i] = q->bearer[i];
+    }
+    memcpy(g->camp_figs, q->camp_figs, sizeof g->camp_figs);
+    memcpy(g->camp_tents, q->camp_tents, sizeof g->camp_tents);
+    memcpy(g->rfigs, q->refuge_figs, sizeof g->rfigs);
+    memcpy(g->rtents, q->refuge_tents, sizeof g->rtents);
+    memcpy(g->arrived, q->arrived, sizeof g->arrived);
+    memcpy(g->dice, q->dice, sizeof g->dice);
+    memcpy(g->usable, q->usable, sizeof g->usable);
+    g->cards = q->cards;
+    g->seat = q->seat;
+    g->round = q->round;
+    g->turns = q->turns;
+    g->points = q->points;
+    g->may_stop = q->may_stop;
+    g->tiles_placed = q->tiles_placed;
+    g->deaths = q->deaths;
+    g->water_missions = q->water_missions;
+    g->decisions = q->decisions;
+    g->legal_moves = q->legal_moves;
+    memset(r, 0, sizeof *r);
+    r->phase = q->phase;
+    r->thrown = q->thrown;
+    r->road_left = q->road_left;
+    r->road_last = q->road_last;
+    r->drawn = q->drawn;
+    r->nrolling = q->nrolling;
+    r->npending = q->npending;
+    memcpy(r->rolling, q->rolling, sizeof r->rolling);
+    memcpy(r->pending, q->pending, sizeof r->pending);
+    memcpy(r->swaps_left, q->swaps_left, sizeof r->swaps_left);
+    return 0;
+}
+
+/* The game g back into q, as `phase` leaves the turn (P_ROLL: its dice all to throw). */
+static void game_to(const Game *g, Packed *q, int phase) {
+    for (int i = 0; i < g->b->cells; i++) {
+        q->tile[i] = g->tile[i];
+        q->deadline[i] = g->deadline[i];
+        q->colour[i] = g->colour[i];
+        q->figs[i] = g->figs[i];
+        q->tents[i] = g->tents[i];
+        q->bearer[i] = g->bearer[i];
+    }
+    memcpy(q->camp_figs, g->camp_figs, sizeof q->camp_figs);
+    memcpy(q->camp_tents, g->camp_tents, sizeof q->camp_tents);
+    memcpy(q->refuge_figs, g->rfigs, sizeof q->refuge_figs);
+    memcpy(q->refuge_tents, g->rtents, sizeof q->refuge_tents);
+    memcpy(q->arrived, g->arrived, sizeof q->arrived);
+    memcpy(q->dice, g->dice, sizeof q->dice);
+    memcpy(q->usable, g->usable, sizeof q->usable);
+    q->ndeck = g->ndeck;
+    q->cards = g->cards;
+    q->seat = g->seat;
+    q->round = g->round;
+    q->turns = g->turns;
+    q->points = g->points;
+    q->may_stop = g->may_stop;
+    q->tiles_placed = g->tiles_placed;
+    q->deaths = (int)g->deaths;
+    q->water_missions = (int)g->water_missions;
+    q->decisions = (int)g->decisions;
+    q->legal_moves = (int)g->legal_moves;
+    q->phase = phase;
+    q->nrolling = phase == P_ROLL ? NCOL : 0;
+    for (int c = 0; c < NCOL; c++) q->rolling[c] = c;
+    q->thrown = phase == P_ROLL ? (1 << NCOL) - 1 : 0;
+    q->npending = 0;
+    q->road_left = 0;
+    q->road_last = -1;
+    q->drawn = NONE;
+    q->ended = g->ended;
+    q->nwinners = winner_seats(g, q->winners);
+}
+
+/* `SeamKernel.playout`: `bots.PlayoutBot`'s play from the packed position until the game
+ * ends or `stop` turns are played, drawing from a Mersenne Twister seeded with `seed` as
+ * random.Random(seed) is; `played` 0 (the rest untouched) where no turn is left to play. */
+static int position_playout(const void *board, void *position, uint64_t seed, int stop) {
+    const Board *b = board;
+    Packed *q = position;
     Game *g = game_new(b, b->deck_safe + b->deck_thirst);
-    if (!g) return PyErr_NoMemory();
-    PyObject *result = NULL;
-    g->most_leaders = 2 * max_rounds + 1;
-    g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
-    if (!g->leaders) {
-        PyErr_NoMemory();
-    } else if (read_twister(words, &g->tw) == 0) {
-        g->greedy = greedy;
-        Py_BEGIN_ALLOW_THREADS /* the game touches no Python object: other threads run */
-        new_game(g, b);
-        play_game(g, max_rounds);
-        Py_END_ALLOW_THREADS
-        result = game_result(g);
-    }
-    game_free(g);
-    return result;
-}
-
-/* --- random play from a position of the readable rules (State.playout) */
-
-
-/* An int attribute of the state, in [lo, hi]. */
-static int get_long(PyObject *state, const char *name, long lo, long hi, long *out) {
-    PyObject *v = PyObject_GetAttrString(state, name);
-    if (!v) return -1;
-    long x = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    if (x < lo || x > hi) {
-        PyErr_Format(PyExc_ValueError, "the state's %s is out of the kernel's range", name);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
-static int get_int(PyObject *state, const char *name, long lo, long hi, int *out) {
-    long x;
-    if (get_long(state, name, lo, hi, &x) < 0) return -1;
-    *out = (int)x;
-    return 0;
-}
-
-/* A list of ints (at most `most`, each in [lo, hi]) into out; its length, or -1. */
-static int read_list(PyObject *list, int *out, int most, long lo, long hi) {
-    if (!PyList_Check(list) || PyList_GET_SIZE(list) > most) {
-        PyErr_SetString(PyExc_ValueError, "a state list is not a list of the kernel's size");
-        return -1;
-    }
-    int n = (int)PyList_GET_SIZE(list);
-    for (int i = 0; i < n; i++) {
-        long x = PyLong_AsLong(PyList_GET_ITEM(list, i));
-        if (x == -1 && PyErr_Occurred()) return -1;
-        if (x < lo || x > hi) {
-            PyErr_SetString(PyExc_ValueError, "a state number is out of the kernel's range");
-            return -1;
-        }
-        out[i] = (int)x;
-    }
-    return n;
-}
-
-/* A list attribute of exactly n ints into out. */
-static int get_ints(PyObject *state, const char *name, int *out, int n, long lo, long hi) {
-    PyObject *v = PyObject_GetAttrString(state, name);
-    if (!v) return -1;
-    int got = read_list(v, out, n, lo, hi);
-    Py_DECREF(v);
-    if (got >= 0 && got != n) {
-        PyErr_Format(PyExc_ValueError, "the state's %s has the wrong length", name);
-        return -1;
-    }
-    return got < 0 ? -1 : 0;
-}
-
-static int set_long(PyObject *state, const char *name, long x) {
-    PyObject *v = PyLong_FromLong(x);
-    if (!v) return -1;
-    int rc = PyObject_SetAttrString(state, name, v);
-    Py_DECREF(v);
-    return rc;
-}
-
-/* Overwrite the n items of a list attribute (booleans when `bools`). */
-static int put_ints(PyObject *state, const char *name, const int *in, int n, int bools) {
-    PyObject *list = PyObject_GetAttrString(state, name);
-    if (!list) return -1;
-    int rc = 0;
-    for (int i = 0; i < n && !rc; i++) {
-        PyObject *x = bools ? PyBool_FromLong(in[i]) : PyLong_FromLong(in[i]);
-        rc = x ? PyList_SetItem(list, i, x) : -1;
-    }
-    Py_DECREF(list);
-    return rc;
-}
-
-/* A new list attribute of n ints. */
-static int set_list(PyObject *state, const char *name, const int *in, int n) {
-    PyObject *list = PyList_New(n);
-    if (!list) return -1;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(in[i]);
-        if (!x) {
-            Py_DECREF(list);
-            return -1;
-        }
-        PyList_SET_ITEM(list, i, x);
-    }
-    int rc = PyObject_SetAttrString(state, name, list);
-    Py_DECREF(list);
-    return rc;
-}
-
-/* shuffle(list, seed): a Fisher-Yates shuffle of a list in place, drawing from a Mersenne
- * Twister seeded with `seed` as random.Random(seed) is (State.resample's hidden order). */
-static PyObject *shuffle(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *list;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "O!K", &PyList_Type, &list, &seed)) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(list);
-    if (n > 1000000) {
-        PyErr_SetString(PyExc_ValueError, "the list is too long to shuffle");
-        return NULL;
-    }
-    Twister tw;
-    twister_seed64(&tw, seed);
-    PyObject **items = ((PyListObject *)list)->ob_item;
-    for (Py_ssize_t i = n - 1; i > 0; i--) {
-        int j = below(&tw, (int)i + 1);
-        PyObject *t = items[i];
-        items[i] = items[j];
-        items[j] = t;
-    }
-    Py_RETURN_NONE;
-}
-
-/* Read the position of a readable-rules State (state.py) into g and r. */
-static int read_state(Game *g, Resume *r, PyObject *state, int *max_rounds) {
-    const Board *b = g->b;
-    int n = b->cells, tmp[MAXC], rows[SEATS][NCOL];
-    long big = 1000000000L;
-    PyObject *v;
-    if (get_ints(state, "tile", tmp, n, NONE, GUARDED) < 0) return -1;
-    for (int i = 0; i < n; i++) g->tile[i] = (int8_t)tmp[i];
-    if (get_ints(state, "deadline", g->deadline, n, 0, big) < 0 ||
-        get_ints(state, "colour", g->colour, n, -1, NCOL - 1) < 0 ||
-        get_ints(state, "figs", g->figs, n, 0, big) < 0 ||
-        get_ints(state, "tents", g->tents, n, 0, big) < 0 ||
-        get_ints(state, "bearer", g->bearer, n, 0, 1) < 0 ||
-        get_ints(state, "camp_figs", g->camp_figs, NCOL, 0, big) < 0 ||
-        get_ints(state, "camp_tents", g->camp_tents, NCOL, 0, big) < 0 ||
-        get_ints(state, "arrived", g->arrived, SEATS, 0, big) < 0 ||
-        get_ints(state, "dice", g->dice, NCOL, 0, 6) < 0 ||
-        get_ints(state, "usable", g->usable, NCOL, 0, 1) < 0)
-        return -1;
-    for (int k = 0; k < 2; k++) {
-        const char *name = k ? "refuge_tents" : "refuge_figs";
-        int(*out)[NCOL] = k ? g->rtents : g->rfigs;
-        if (!(v = PyObject_GetAttrString(state, name))) return -1;
-        int ok = PyList_Check(v) && PyList_GET_SIZE(v) == SEATS;
-        for (int s = 0; ok && s < SEATS; s++)
-            ok = read_list(PyList_GET_ITEM(v, s), rows[s], NCOL, 0, big) == NCOL;
-        Py_DECREF(v);
-        if (!ok) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a refuge row has six colours");
-            return -1;
-        }
-        memcpy(out, rows, sizeof rows);
-    }
-    if (!(v = PyObject_GetAttrString(state, "deck"))) return -1;
-    int total = b->deck_safe + b->deck_thirst, *deck = PyMem_Malloc((size_t)(total + 1) * sizeof(int));
-    g->ndeck = deck ? read_list(v, deck, total, SAFE, THIRST) : -1;
-    Py_DECREF(v);
-    if (!deck) PyErr_NoMemory();
-    for (int i = 0; i < g->ndeck; i++) g->deck[i] = (int8_t)deck[i];
-    PyMem_Free(deck);
-    if (g->ndeck < 0) return -1;
-    if (get_int(state, "cards", 0, big, &g->cards) < 0 ||
-        get_int(state, "seat", 0, SEATS - 1, &g->seat) < 0 ||
-        get_int(state, "round", 0, big, &g->round) < 0 ||
-        get_int(state, "turns", 0, big, &g->turns) < 0 ||
-        get_int(state, "points", -big, big, &g->points) < 0 ||
-        get_int(state, "may_stop", 0, 1, &g->may_stop) < 0 ||
-        get_int(state, "tiles_placed", 0, big, &g->tiles_placed) < 0 ||
-        get_long(state, "deaths", 0, LONG_MAX, &g->deaths) < 0 ||
-        get_long(state, "water_missions", 0, LONG_MAX, &g->water_missions) < 0 ||
-        get_long(state, "decisions", 0, LONG_MAX, &g->decisions) < 0 ||
-        get_long(state, "legal_moves", 0, LONG_MAX, &g->legal_moves) < 0 ||
-        get_int(state, "max_rounds", 1, 10000000, max_rounds) < 0 ||
-        get_int(state, "phase", P_REROLL, P_ROLL, &r->phase) < 0 ||
-        get_int(state, "thrown", 0, (1 << NCOL) - 1, &r->thrown) < 0 ||
-        get_int(state, "road_left", -big, big, &r->road_left) < 0 ||
-        get_int(state, "road_last", -1, n - 1, &r->road_last) < 0 ||
-        get_int(state, "drawn", NONE, THIRST, &r->drawn) < 0)
-        return -1;
-    if (!(v = PyObject_GetAttrString(state, "rolling"))) return -1;
-    r->nrolling = read_list(v, r->rolling, NCOL, 0, NCOL - 1);
-    Py_DECREF(v);
-    if (!(v = PyObject_GetAttrString(state, "pending"))) return -1;
-    r->npending = r->nrolling < 0 ? -1 : read_list(v, r->pending, NCOL, 0, NCOL - 1);
-    Py_DECREF(v);
-    if (r->npending < 0) return -1;
-    if (!(v = PyObject_GetAttrString(state, "swaps"))) return -1;
-    int ok = PyList_Check(v) && PyList_GET_SIZE(v) <= SEATS;
-    r->swaps_left[0] = r->swaps_left[1] = 0;
-    for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(v); k++) {
-        int pair[2];
-        ok = read_list(PyList_GET_ITEM(v, k), pair, 2, 0, big) == 2 && pair[0] < SEATS;
-        if (ok) r->swaps_left[pair[0]] = pair[1];
-    }
-    Py_DECREF(v);
-    if (!ok) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a swap is (seat, figures)");
-        return -1;
-    }
-    return 0;
-}
-
-/* Write the position back into the State; the leaders of the turns played are appended. */
-static int write_state(const Game *g, PyObject *state, int phase) {
-    const Board *b = g->b;
-    int n = b->cells, tmp[MAXC], all[NCOL];
-    for (int i = 0; i < n; i++) tmp[i] = g->tile[i];
-    if (put_ints(state, "tile", tmp, n, 0) < 0 || put_ints(state, "deadline", g->deadline, n, 0) < 0 ||
-        put_ints(state, "colour", g->colour, n, 0) < 0 || put_ints(state, "figs", g->figs, n, 0) < 0 ||
-        put_ints(state, "tents", g->tents, n, 0) < 0 || put_ints(state, "bearer", g->bearer, n, 0) < 0 ||
-        put_ints(state, "camp_figs", g->camp_figs, NCOL, 0) < 0 ||
-        put_ints(state, "camp_tents", g->camp_tents, NCOL, 0) < 0 ||
-        put_ints(state, "arrived", g->arrived, SEATS, 0) < 0 ||
-        put_ints(state, "dice", g->dice, NCOL, 0) < 0 ||
-        put_ints(state, "usable", g->usable, NCOL, 1) < 0)
-        return -1;
-    for (int k = 0; k < 2; k++) {
-        PyObject *v = PyObject_GetAttrString(state, k ? "refuge_tents" : "refuge_figs");
-        if (!v) return -1;
-        int rc = 0;
-        for (int s = 0; s < SEATS && !rc; s++) {
-            PyObject *row = PyList_GET_ITEM(v, s);
-            for (int c = 0; c < NCOL && !rc; c++) {
-                PyObject *x = PyLong_FromLong(k ? g->rtents[s][c] : g->rfigs[s][c]);
-                rc = x ? PyList_SetItem(row, c, x) : -1;
-            }
-        }
-        Py_DECREF(v);
-        if (rc) return -1;
-    }
-    int *deck = PyMem_Malloc((size_t)(g->ndeck + 1) * sizeof(int));
-    if (!deck) {
+    if (!g) {
         PyErr_NoMemory();
         return -1;
     }
-    for (int i = 0; i < g->ndeck; i++) deck[i] = g->deck[i];
-    int rc = set_list(state, "deck", deck, g->ndeck);
-    PyMem_Free(deck);
-    if (rc < 0) return -1;
-    PyObject *leaders = PyObject_GetAttrString(state, "leaders");
-    if (!leaders) return -1;
-    for (int t = 0; t < g->nleaders && !rc; t++) {
-        PyObject *x = PyLong_FromLong(g->leaders[t]);
-        rc = x ? PyList_Append(leaders, x) : -1;
-        Py_XDECREF(x);
-    }
-    Py_DECREF(leaders);
-    for (int i = 0; i < NCOL; i++) all[i] = i;
-    PyObject *none = PyList_New(0);
-    if (rc < 0 || !none || PyObject_SetAttrString(state, "swaps", none) < 0 ||
-        set_list(state, "pending", all, 0) < 0 ||
-        set_list(state, "rolling", all, phase == P_ROLL ? NCOL : 0) < 0 ||
-        set_long(state, "thrown", phase == P_ROLL ? (1 << NCOL) - 1 : 0) < 0 ||
-        set_long(state, "phase", phase) < 0 || set_long(state, "cards", g->cards) < 0 ||
-        set_long(state, "seat", g->seat) < 0 || set_long(state, "round", g->round) < 0 ||
-        set_long(state, "turns", g->turns) < 0 || set_long(state, "points", g->points) < 0 ||
-        PyObject_SetAttrString(state, "may_stop", g->may_stop ? Py_True : Py_False) < 0 ||
-        set_long(state, "road_left", 0) < 0 || set_long(state, "road_last", -1) < 0 ||
-        set_long(state, "drawn", NONE) < 0 || set_long(state, "tiles_placed", g->tiles_placed) < 0 ||
-        set_long(state, "deaths", g->deaths) < 0 ||
-        set_long(state, "water_missions", g->water_missions) < 0 ||
-        set_long(state, "decisions", g->decisions) < 0 ||
-        set_long(state, "legal_moves", g->legal_moves) < 0) {
-        Py_XDECREF(none);
-        return -1;
-    }
-    Py_DECREF(none);
-    return 0;
-}
-
-/* playout(board, state, seed, stop) -> (ended, winners, steps): random play from the
- * State's position (its attributes, state.py) until the game ends or `stop` turns are
- * played, drawing from a Mersenne Twister seeded with `seed` as random.Random(seed) is;
- * the position is written back into the State, except what the caller sets: `ended`
- * (an end name, "" while the game goes on), `winners` (a tuple of seats) and the steps
- * (decisions and dice thrown) to add to `steps`. */
-static PyObject *playout(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *capsule, *state;
-    unsigned long long seed;
-    long stop;
-    if (!PyArg_ParseTuple(args, "OOKl", &capsule, &state, &seed, &stop)) return NULL;
-    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
-    Game *g = game_new(b, b->deck_safe + b->deck_thirst);
-    if (!g) return PyErr_NoMemory();
     g->greedy = 1; /* bots.PlayoutBot */
     g->epsilon = b->playout_random;
     Resume r;
-    int max_rounds = 0;
-    PyObject *result = NULL;
-    if (read_state(g, &r, state, &max_rounds) == 0) {
+    int rc = game_from(g, &r, q);
+    if (rc == 0 && q->turns < stop && q->turns < 2 * q->max_rounds + 1) {
         long decisions = g->decisions;
-        g->most_leaders = 2 * max_rounds + 3;
+        g->most_leaders = 2 * q->max_rounds + 3;
         g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
         if (!g->leaders) {
             PyErr_NoMemory();
+            rc = -1;
         } else {
-            if (g->turns < stop && g->turns < 2 * max_rounds + 1) {
-                twister_seed64(&g->tw, seed);
-                Py_BEGIN_ALLOW_THREADS
-                play_on(g, max_rounds, &r, stop);
-                Py_END_ALLOW_THREADS
-                if (write_state(g, state, g->ended ? P_SPEND : P_ROLL) == 0) {
-                    PyObject *winners = PyTuple_New((g->winners & 1) + (g->winners >> 1 & 1));
-                    for (int s = 0, k = 0; winners && s < SEATS; s++)
-                        if (g->winners >> s & 1) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
-                    if (winners)
-                        result = Py_BuildValue("sNl", END_NAMES[g->ended], winners,
-                                               g->decisions - decisions + g->throws);
-                }
-            } else {
-                result = Py_BuildValue("s()l", "", 0L);
-            }
+            twister_seed64(&g->tw, seed);
+            Py_BEGIN_ALLOW_THREADS
+            play_on(g, q->max_rounds, &r, stop);
+            Py_END_ALLOW_THREADS
+            game_to(g, q, g->ended ? P_SPEND : P_ROLL);
+            q->played = 1;
+            q->steps = (int)(g->decisions - decisions + g->throws);
+            q->leaders = g->leaders; /* the position's now: `position_release` frees it */
+            q->nleaders = g->nleaders;
+            g->leaders = NULL;
         }
     }
     game_free(g);
-    return result;
+    return rc;
 }
+
+static void position_release(void *position) { PyMem_Free(((Packed *)position)->leaders); }
 
 #include "_tree.h"
 
+static const SeamKernel KERNEL = {
+    .board = BOARD_NAME,
+    .game_size = sizeof(Whole),
+    .twister = offsetof(Whole, g.tw),
+    .nogil = 1, /* a game touches no Python object: other threads run */
+    .settings = SETTINGS,
+    .begin = whole_begin,
+    .play = whole_play,
+    .record = whole_record,
+    .end = whole_end,
+    .seed_start = seed_start,
+    .position_size = sizeof(Packed),
+    .position = POSITION,
+    .after = AFTER,
+    .playout = position_playout,
+    .release = position_release,
+    .tree = tree_begin,
+    .tree_end = tree_end,
+    .root_keys = 1, /* an action's key encodes the action (`tree_key`) */
+};
+
+SEAM_ENTRIES(KERNEL)
+
 static PyMethodDef methods[] = {
-    {"board", make_board, METH_VARARGS,
-     "board(numbers, rules, greedy, value, points, kind, step, reach, path_next, path_cells, "
-     "camp_cells, refuge_entries): the board for play()."},
-    {"play", play, METH_VARARGS, "play(board, max_rounds, twister, greedy=False): one whole game, random or greedy."},
-    {"shuffle", shuffle, METH_VARARGS, "shuffle(list, seed): the list's items in a random order, in place."},
-    {"playout", playout, METH_VARARGS,
-     "playout(board, state, seed, stop): bots.PlayoutBot's play from a State's position, "
-     "written back."},
-    {"tree_search", tree_search, METH_VARARGS,
-     "tree_search(board, state, words, budget, horizon, exploration, cooperative, scoring): "
-     "pnp.play.mcts's search from a State's decision (_tree.h)."},
+    {"board", make_board, METH_O, "board(fields): the board for the seam's entry points, by name."},
+    {"shuffle", shuffle, METH_O, "shuffle({items, seed}): the items in a random order."},
+    SEAM_METHODS,
     {NULL, NULL, 0, NULL},
 };
 

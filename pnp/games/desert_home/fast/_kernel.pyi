@@ -1,51 +1,40 @@
-"""The compiled kernel's interface (`_kernel.c`, its tree search in `_tree.h`): what
-`kernel.py`, `engine.py` and the tests call."""
+"""The compiled kernel's interface (`_kernel.c`, its tree search in `_tree.h`, its entry
+points `pnp/play/_seam.h`'s): what `kernel.py`, `engine.py` and the tests call."""
 
 from collections.abc import Sequence
+from typing import Any
 
 Counts = tuple[int, int, int, int, int]
 """deaths, tiles placed, water missions, decisions, legal moves"""
-Game = tuple[
-    int, int, str, tuple[int, ...], tuple[int, ...], tuple[int, int], Counts, tuple[int, ...]
-]
-"""rounds, turns, the end's name, winners, the leader after each turn, scores, counts, the
-twister after"""
+Game = tuple[int, int, str, tuple[int, ...], tuple[int, ...], tuple[int, int], Counts]
+"""rounds, turns, the end's name, winners, the leader after each turn, scores, counts"""
 
-def board(
-    numbers: Sequence[object],
-    rules: Sequence[int | bool],
-    greedy: Sequence[int | float],
-    value: Sequence[object],
-    points: Sequence[Sequence[int]],
-    kind: Sequence[int],
-    step: Sequence[int],
-    reach: Sequence[object],
-    path_next: Sequence[object],
-    path_cells: Sequence[int],
-    camp_cells: Sequence[int],
-    refuge_entries: Sequence[int],
-) -> object:
-    """The board for `play` (a capsule): `kernel.kernel_board_args` lists what goes in."""
+Fields = dict[str, Any]
+"""Named fields: `engine.settings`, `kernel.position`, `pnp.play.fastpath.search`
+(`pnp/play/_seam.h`)."""
 
-def play(board: object, max_rounds: int, twister: Sequence[int], greedy: bool = False) -> Game:
-    """One whole game, random or greedy, from the twister's words (and the words after)."""
+def board(fields: Fields) -> object:
+    """The board for the entry points below (a capsule), by name: `kernel.board_fields`."""
 
-def shuffle(items: list[int], seed: int) -> None:
-    """The list's items in a random order, in place (`State.resample`)."""
+def play(board: object, settings: Fields, twister: Sequence[int]) -> tuple[Game, tuple[int, ...]]:
+    """One whole game, random or greedy, from the twister's words: (the game, the words
+    after)."""
 
-def playout(board: object, state: object, seed: int, stop: int) -> tuple[str, tuple[int, ...], int]:
-    """`bots.PlayoutBot`'s play from a `State`'s position, written back into it: (the end's
-    name or "", winners, steps played)."""
+def play_seeded(board: object, settings: Fields, seeds: Sequence[str]) -> list[Game]:
+    """One whole game per seed text, each on `random.Random(text)`'s draws."""
+
+def shuffle(fields: Fields) -> tuple[int, ...]:
+    """The `items` (whole numbers) in a random order, drawn from `random.Random(seed)` as
+    `State.resample` draws."""
+
+def playout(board: object, position: Fields, stop: int, seed: int) -> Fields:
+    """`bots.PlayoutBot`'s play from a position (`kernel.position`) on `random.Random(seed)`'s
+    draws: whether it played, the position after, the end's code (0 going, 1 refuge, 2
+    deck, 3 timeout), winners, the leader after each turn played and the steps taken, by
+    name."""
 
 def tree_search(
-    board: object,
-    state: object,
-    twister: Sequence[int],
-    budget: int,
-    horizon: int,
-    exploration: float,
-    cooperative: bool,
-    scoring: int,
+    board: object, position: Fields, search: Fields, twister: Sequence[int]
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-    """`pnp.play.mcts`' search from a `State`'s decision: (the root's visits by action index,
-    the twister after)."""
+    """`pnp.play.mcts`' search from a decision (`kernel.position`): (the root's visits by
+    action index, the twister after)."""

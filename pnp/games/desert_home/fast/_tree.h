@@ -508,7 +508,7 @@ static uint64_t tree_bits64(Twister *rng) {
     return low | (uint64_t)genrand(rng) << 32;
 }
 
-/* `State.resample`: the deck sorted, then shuffled as `shuffle(deck, getrandbits(64))`. */
+/* `State.resample`: the deck sorted, then shuffled as `shuffle` shuffles on `getrandbits(64)`. */
 static void dh_resample(void *ctx, void *pos, Twister *rng) {
     DhTree *t = ctx;
     DhPos *p = pos;
@@ -613,89 +613,57 @@ static int dh_result(void *ctx, const void *pos, double *scores) {
     return t->scoring ? UCT_STANDING : UCT_GOING;
 }
 
-/* The root's children as (index in `legal_actions()`, visits): each key looked up in the
-   root's own list, in place. 0, or -1 with a Python error. */
-static int tree_indices(DhTree *t, const DhPos *root, PyObject *visits) {
-    tree_load(t, root);
-    int n = tree_list(t, root);
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(visits); k++) {
-        PyObject *pair = PyList_GET_ITEM(visits, k);
-        int64_t key = PyLong_AsLongLong(PyTuple_GET_ITEM(pair, 0));
-        int i = 0;
-        while (i < n && tree_key(t, root, i) != key) i++;
-        if (i == n) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "a root key is unknown");
-            return -1;
-        }
-        PyObject *index = Py_BuildValue("(iO)", i, PyTuple_GET_ITEM(pair, 1));
-        if (!index) return -1;
-        PyList_SET_ITEM(visits, k, index); /* takes `index`'s reference */
-        Py_DECREF(pair);
-    }
-    return 0;
-}
-
-/* tree_search(board, state, words, budget, horizon, exploration, cooperative, scoring)
- *   -> ([(index in legal_actions(), visits), ...], words): `pnp.play.mcts.MctsBot.search` from
- * a State's decision (state.py), on the twister `words` (getstate()'s 625 numbers),
- * handed back moved on. `scoring`: how the State scores the search's cut-off (2: its
- * `win_chances()`, 1: the lead on its `standing()`, 0: nothing). */
-static PyObject *tree_search(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *capsule, *state, *words, *visits = NULL, *result = NULL;
-    int budget, horizon, cooperative, scoring;
-    double exploration;
-    if (!PyArg_ParseTuple(args, "OOOiidpi", &capsule, &state, &words, &budget, &horizon,
-                          &exploration, &cooperative, &scoring))
-        return NULL;
-    const Board *b = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!b) return NULL;
+/* `SeamKernel.tree`: the search's context and root from a decision of a packed position
+ * (`kernel.position`), its cut-off scored as `scoring` says; the seam turns the root's
+ * keys back into indices in `legal_actions()`. */
+static int tree_begin(const void *board, const void *position, UctGame *uct, void **root) {
+    const Board *b = board;
+    const Packed *q = position;
     int total = b->deck_safe + b->deck_thirst;
-    DhTree t = {.scoring = scoring};
-    Twister *rng = PyMem_Malloc(sizeof(Twister));
-    DhPos *root = PyMem_Calloc(1, sizeof(DhPos) + (size_t)total + 1);
-    t.g = game_new(b, total);
-    if (!rng || !root || !t.g) {
+    DhTree *t = PyMem_Calloc(1, sizeof(DhTree));
+    uct->ctx = t;
+    DhPos *p = t ? PyMem_Calloc(1, sizeof(DhPos) + (size_t)total + 1) : NULL;
+    *root = p;
+    if (p) t->g = game_new(b, total);
+    if (!t || !p || !t->g) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
-    Game *g = t.g;
+    t->scoring = q->scoring;
+    t->max_rounds = q->max_rounds;
+    Game *g = t->g;
     g->greedy = 1; /* bots.PlayoutBot plays the playouts (`greedy` lies beyond the head) */
     g->epsilon = b->playout_random;
     Resume r;
-    if (read_twister(words, rng) < 0 || read_state(g, &r, state, &t.max_rounds) < 0) goto done;
-    int back_phase;
-    if (get_int(state, "back_phase", P_REROLL, P_ROLL, &back_phase) < 0) goto done;
-    g->leaders = NULL; /* no turn's leader kept: the search reads no history */
-    root->phase = r.phase;
-    root->back_phase = back_phase;
-    root->thrown = r.thrown;
-    root->nrolling = r.nrolling;
-    root->npending = r.npending;
-    root->road_left = r.road_left;
-    root->road_last = r.road_last;
-    root->drawn = r.drawn;
-    memcpy(root->rolling, r.rolling, sizeof r.rolling);
-    memcpy(root->pending, r.pending, sizeof r.pending);
-    memcpy(root->swaps_left, r.swaps_left, sizeof r.swaps_left);
-    tree_store(&t, root);
-    if (root->phase == P_ROLL || tree_list(&t, root) < 1) {
+    if (game_from(g, &r, q) < 0) return -1;
+    p->phase = r.phase;
+    p->back_phase = q->back_phase;
+    p->thrown = r.thrown;
+    p->nrolling = r.nrolling;
+    p->npending = r.npending;
+    p->road_left = r.road_left;
+    p->road_last = r.road_last;
+    p->drawn = r.drawn;
+    memcpy(p->rolling, r.rolling, sizeof r.rolling);
+    memcpy(p->pending, r.pending, sizeof r.pending);
+    memcpy(p->swaps_left, r.swaps_left, sizeof r.swaps_left);
+    tree_store(t, p);
+    if (p->phase == P_ROLL || tree_list(t, p) < 1) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the position is no decision");
-        goto done;
+        return -1;
     }
-    UctGame game = {
-        .size = sizeof(DhPos) + (size_t)total + 1, .players = SEATS, .ctx = &t,
+    *uct = (UctGame){
+        .size = sizeof(DhPos) + (size_t)total + 1, .players = SEATS, .ctx = t,
         .to_move = dh_to_move, .turns = dh_turns, .count = dh_count, .apply = dh_apply,
         .chance = dh_chance, .resample = dh_resample, .playout = dh_playout,
         .result = dh_result, .key = dh_key, .apply_key = dh_apply_key,
     };
-    visits = uct_search(&game, root, rng, budget, horizon, exploration, cooperative);
-    if (visits && tree_indices(&t, root, visits) < 0) Py_CLEAR(visits);
-    if (visits) result = Py_BuildValue("ON", visits, twister_words(rng));
-done:
-    Py_XDECREF(visits);
-    game_free(t.g);
+    return 0;
+}
+
+static void tree_end(UctGame *uct, void *root) {
+    DhTree *t = uct->ctx;
+    if (t) game_free(t->g);
+    PyMem_Free(t);
     PyMem_Free(root);
-    PyMem_Free(rng);
-    return result;
 }
