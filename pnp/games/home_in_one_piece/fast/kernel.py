@@ -100,18 +100,8 @@ def settings(greedy: bool, max_turns: int) -> dict[str, Any]:
 
 def _blobs(after: dict[str, Any]) -> list[list[Blob]]:
     """Each seat's blobs from what the kernel hands back (seat 0's first)."""
-    found = [
-        Blob(x=x, y=y, units=units, r=r, ax=ax, ay=ay)
-        for x, y, units, r, ax, ay in zip(
-            after["x"],
-            after["y"],
-            after["units"],
-            after["r"],
-            after["ax"],
-            after["ay"],
-            strict=True,
-        )
-    ]
+    attributes = (after[name] for name in ("x", "y", "units", "r", "ax", "ay"))  # Blob's order
+    found = [Blob(*b) for b in zip(*attributes, strict=True)]
     first = after["blobs"][0]
     return [found[:first], found[first:]]
 
