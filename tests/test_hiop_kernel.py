@@ -31,6 +31,7 @@ from pnp.games.home_in_one_piece.fast import kernel as compiled
 from pnp.games.home_in_one_piece.params import HomeInOnePieceParams
 from pnp.games.home_in_one_piece.rules.bots import make_bot
 from pnp.games.home_in_one_piece.rules.state import State, new_game
+from pnp.play import fastpath
 from pnp.play.forward import play
 from pnp.runtime import notice
 from pnp.sim.command import run_simulation
@@ -130,6 +131,56 @@ def test_kernel_hypot_is_math_hypot():
     pairs += [(3e-320, 4e-320), (1e308, 1e308), (0.0, -2.5), (-0.0, 0.0)]
     for x, y in pairs:
         assert compiled.hypot(DEFAULT, x, y) == math.hypot(x, y), (x, y)
+
+
+@needs_kernel
+def test_a_game_per_seed_text_is_the_game_random_random_of_that_text_plays():
+    """`play_seeded` seeds the kernel's generator from each text as `random.Random(text)`
+    does: its records are the readable rules' games from those seeds."""
+    assert compiled._kernel is not None
+    texts = ["11:0", "11:1", "seed text"]
+    found = compiled._kernel.play_seeded(
+        compiled.kernel_model(DEFAULT), compiled.settings(False, 40), texts
+    )
+    for text, after in zip(texts, found, strict=True):
+        slow = reference(DEFAULT, "random", random.Random(text), 40)
+        assert after["turns"] == slow.turns
+        assert list(after["leaders"]) == slow.leaders
+        assert {c: after[c] for c in slow.counters} == slow.counters
+        assert list(after["x"]) == [b.x for seat in slow.blobs for b in seat]
+
+
+@needs_kernel
+def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
+    """The model, settings and positions cross the seam as named fields: a slip is an
+    error naming the field, never a game played on a shifted argument."""
+    assert compiled._kernel is not None
+    kernel, board = compiled._kernel, compiled.kernel_model(DEFAULT)
+    fields = compiled.model_fields(DEFAULT)
+    with pytest.raises(ValueError, match="model field tempo: missing"):
+        kernel.model({k: v for k, v in fields.items() if k != "tempo"})
+    with pytest.raises(ValueError, match="model field weights: wrong length"):
+        kernel.model({**fields, "weights": [*fields["weights"], 1.0]})
+    with pytest.raises(ValueError, match="a model the kernel cannot hold"):
+        kernel.model({**fields, "starts": fields["starts"][:-2]})
+    words = random.Random(1).getstate()[1]
+    with pytest.raises(ValueError, match="settings field greed: not one the kernel knows"):
+        kernel.play(board, {**compiled.settings(True, 40), "greed": True}, words)
+    state = new_game(DEFAULT)
+    packed = compiled.position(state)
+    with pytest.raises(ValueError, match="position field bridges: missing"):
+        kernel.playout(board, {k: v for k, v in packed.items() if k != "bridges"}, 9, 1)
+    with pytest.raises(ValueError, match="position field seat: out of range"):
+        kernel.playout(board, {**packed, "seat": 2}, 9, 1)
+    with pytest.raises(ValueError, match="blobs the kernel cannot hold"):
+        kernel.playout(board, {**packed, "x": packed["x"][:-1]}, 9, 1)
+    with pytest.raises(ValueError, match="touched blobs the kernel cannot hold"):
+        kernel.playout(board, {**packed, "touched": [0]}, 9, 1)  # before a roll
+    search = fastpath.search(10, 8, 0.1, False)
+    with pytest.raises(ValueError, match="search field budget: out of range"):
+        kernel.tree_search(board, packed, {**search, "budget": 0}, words)
+    with pytest.raises(ValueError, match="point field y: missing"):
+        kernel.hypot(board, {"x": 3.0})
 
 
 def simulate(monkeypatch, games: int, jobs: int, bot: str) -> tuple[str, str]:

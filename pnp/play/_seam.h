@@ -22,7 +22,7 @@
 
 typedef enum {
     SEAM_K_INT, SEAM_K_BOOL, SEAM_K_U64, SEAM_K_DOUBLE, SEAM_K_INTS, SEAM_K_HEAP, SEAM_K_U64S,
-    SEAM_K_DOUBLES
+    SEAM_K_DOUBLES, SEAM_K_F64S
 } SeamKind;
 
 #define SEAM_EXACT ((size_t)-1) /* a list of exactly `len` ints */
@@ -32,8 +32,9 @@ typedef struct {
     const char *name;
     SeamKind kind;
     size_t offset; /* of the member in the struct the table describes */
-    int len;       /* SEAM_K_INTS: the most ints the member holds */
-    size_t count;  /* SEAM_K_INTS, _HEAP, _U64S: offset of the int holding how many, or SEAM_EXACT */
+    int len;       /* SEAM_K_INTS, _DOUBLES: the most numbers the member holds */
+    size_t count;  /* SEAM_K_INTS, _DOUBLES, _HEAP, _U64S, _F64S: offset of the int holding how many,
+                      or SEAM_EXACT */
     long long lo, hi;
     int flags;
 } SeamField;
@@ -49,14 +50,20 @@ typedef struct {
     {#m, SEAM_K_INTS, offsetof(T, m), SEAM_MEMBER_LEN(T, m), SEAM_EXACT, lo, hi, 0}
 #define SEAM_LIST(T, m, n, lo, hi) \
     {#m, SEAM_K_INTS, offsetof(T, m), SEAM_MEMBER_LEN(T, m), offsetof(T, n), lo, hi, 0}
+/* The same for a double array member (a two-dimensional one counts its doubles, row by row). */
+#define SEAM_DOUBLES_LEN(T, m) ((int)(sizeof(((T *)0)->m) / sizeof(double)))
+#define SEAM_DOUBLES(T, m) \
+    {#m, SEAM_K_DOUBLES, offsetof(T, m), SEAM_DOUBLES_LEN(T, m), SEAM_EXACT, 0, 0, 0}
+#define SEAM_DOUBLE_LIST(T, m, n) \
+    {#m, SEAM_K_DOUBLES, offsetof(T, m), SEAM_DOUBLES_LEN(T, m), offsetof(T, n), 0, 0, 0}
 /* A result only: an int array the kernel holds elsewhere (`int *m`, `n` of them). */
 #define SEAM_HEAP_OUT(T, m, n) {#m, SEAM_K_HEAP, offsetof(T, m), 0, offsetof(T, n), 0, 0, SEAM_OUT}
 #define SEAM_OUT_INT(T, m) {#m, SEAM_K_INT, offsetof(T, m), 1, SEAM_EXACT, 0, 0, SEAM_OUT}
 /* A list of 64-bit words of any length, read into memory the seam takes (`uint64_t *m`,
    `n` of them) and gives back after the call (`seam_free`). */
 #define SEAM_U64_LIST(T, m, n) {#m, SEAM_K_U64S, offsetof(T, m), 0, offsetof(T, n), 0, 0, 0}
-/* The same for a list of numbers read as doubles (`double *m`, `n` of them). */
-#define SEAM_DOUBLE_LIST(T, m, n) {#m, SEAM_K_DOUBLES, offsetof(T, m), 0, offsetof(T, n), 0, 0, 0}
+/* The same for a list of numbers of any length read as doubles (`double *m`, `n` of them). */
+#define SEAM_F64_LIST(T, m, n) {#m, SEAM_K_F64S, offsetof(T, m), 0, offsetof(T, n), 0, 0, 0}
 #define SEAM_END {NULL, SEAM_K_INT, 0, 0, 0, 0, 0, 0}
 
 static int *seam_int(void *base, size_t offset) { return (int *)((char *)base + offset); }
@@ -113,6 +120,22 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
                 return seam_bad(what, f->name, "wrong length or a number out of range");
             }
             if (f->count != SEAM_EXACT) *seam_int(out, f->count) = (int)n;
+        } else if (f->kind == SEAM_K_DOUBLES) {
+            PyObject *fast = PySequence_Fast(item, "expected a sequence of numbers");
+            if (!fast) return -1;
+            Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+            int ok = f->count == SEAM_EXACT ? n == f->len : n <= f->len;
+            for (Py_ssize_t i = 0; ok && i < n; i++) {
+                double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+                ok = !(v == -1.0 && PyErr_Occurred());
+                ((double *)at)[i] = v;
+            }
+            Py_DECREF(fast);
+            if (!ok) {
+                if (PyErr_Occurred()) return -1;
+                return seam_bad(what, f->name, "wrong length");
+            }
+            if (f->count != SEAM_EXACT) *seam_int(out, f->count) = (int)n;
         } else if (f->kind == SEAM_K_U64S) {
             PyObject *fast = PySequence_Fast(item, "expected a sequence of ints");
             if (!fast) return -1;
@@ -132,7 +155,7 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
                 return -1;
             }
             *seam_int(out, f->count) = (int)n;
-        } else if (f->kind == SEAM_K_DOUBLES) {
+        } else if (f->kind == SEAM_K_F64S) {
             PyObject *fast = PySequence_Fast(item, "expected a sequence of numbers");
             if (!fast) return -1;
             Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -176,11 +199,21 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
    doubles; a list the caller has taken over and set to NULL stays its own). */
 static void seam_free(const SeamField *fields, void *base) {
     for (const SeamField *f = fields; f->name; f++)
-        if (f->kind == SEAM_K_U64S || f->kind == SEAM_K_DOUBLES) {
+        if (f->kind == SEAM_K_U64S || f->kind == SEAM_K_F64S) {
             void **at = (void **)((char *)base + f->offset);
             PyMem_Free(*at);
             *at = NULL;
         }
+}
+
+static PyObject *seam_doubles(const double *v, Py_ssize_t n) {
+    PyObject *out = PyTuple_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        PyObject *x = PyFloat_FromDouble(v[i]);
+        if (!x) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, i, x);
+    }
+    return out;
 }
 
 static PyObject *seam_ints(const int *v, Py_ssize_t n) {
@@ -199,13 +232,14 @@ static PyObject *seam_write(const SeamField *fields, const void *in) {
     for (const SeamField *f = fields; out && f->name; f++) {
         const char *at = (const char *)in + f->offset;
         Py_ssize_t n = f->count == SEAM_EXACT ? f->len : *seam_int((void *)in, f->count);
-        if (f->kind == SEAM_K_U64S || f->kind == SEAM_K_DOUBLES) continue; /* arguments only */
+        if (f->kind == SEAM_K_U64S || f->kind == SEAM_K_F64S) continue; /* arguments only */
         PyObject *v = f->kind == SEAM_K_INT    ? PyLong_FromLong(*(const int *)at)
                       : f->kind == SEAM_K_BOOL ? PyBool_FromLong(*(const int *)at)
                       : f->kind == SEAM_K_U64  ? PyLong_FromUnsignedLongLong(*(const uint64_t *)at)
                       : f->kind == SEAM_K_DOUBLE ? PyFloat_FromDouble(*(const double *)at)
                       : f->kind == SEAM_K_INTS   ? seam_ints((const int *)at, n)
-                                                 : seam_ints(*(int *const *)at, n);
+                      : f->kind == SEAM_K_DOUBLES ? seam_doubles((const double *)at, n)
+                                                  : seam_ints(*(int *const *)at, n);
         if (!v || PyDict_SetItemString(out, f->name, v) < 0) Py_CLEAR(out);
         Py_XDECREF(v);
     }

@@ -16,13 +16,17 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../../play/_twister.h"
 #include "../../../play/_seed.h"
+#include "../../../play/_seed_text.h"
+#include "../../../play/_seam.h"
 
 #define MAXB 16          /* blobs per player (params: at most 16) */
 #define MAXD 3           /* dice (params: at most 3) */
@@ -834,115 +838,131 @@ static void play_game(Game *g, int policy, Twister *tw, int stop, int rolled) {
     }
 }
 
-/* --- the Python interface --------------------------------------------------------------- */
+/* --- the seam (`pnp/play/_seam.h`): the model, whole games, playouts, the search -------- */
 
-static double num(PyObject *seq, Py_ssize_t i, int *bad) {
-    PyObject *o = PySequence_GetItem(seq, i);
-    if (!o) { *bad = 1; return 0; }
-    double v = PyFloat_AsDouble(o);
-    Py_DECREF(o);
-    if (v == -1.0 && PyErr_Occurred()) *bad = 1;
-    return v;
-}
+/* The play model and the rules' constants as `compiled.model_fields` names them: points
+ * as x, y pairs one after the other (`starts`: seat 0's then seat 1's), and the dice as
+ * their faces die after die (`faces`) with each die's number of sides (`sides`). */
+typedef struct {
+    double width, height, home[4], reach, bridge, radii[MAXB + 1], rally[2][2];
+    double starts[2 * MAXB * 2], fan[16][2], strides[4], ring[16][2];
+    double apart, apart_slack, eps, two_pi, weights[NWEIGHTS], tempo;
+    int faces[MAXD * MAXF], sides[MAXD], most_pairs;
+    int nradii, nstarts, nfan, nstrides, nring, nfaces, nsides;
+} Spec;
 
-static int pairs(PyObject *seq, double (*out)[2], int most, int *count) {
-    Py_ssize_t n = PySequence_Size(seq);
-    if (n < 0 || n > most) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many points");
-        return -1;
-    }
-    int bad = 0;
-    for (Py_ssize_t i = 0; i < n && !bad; i++) {
-        PyObject *p = PySequence_GetItem(seq, i);
-        if (!p) return -1;
-        out[i][0] = num(p, 0, &bad);
-        out[i][1] = num(p, 1, &bad);
-        Py_DECREF(p);
-    }
-    *count = (int)n;
-    return bad ? -1 : 0;
-}
+static const SeamField MODEL[] = {
+    SEAM_DOUBLE(Spec, width),
+    SEAM_DOUBLE(Spec, height),
+    SEAM_DOUBLES(Spec, home),
+    SEAM_DOUBLE(Spec, reach),
+    SEAM_DOUBLE(Spec, bridge),
+    SEAM_DOUBLE_LIST(Spec, radii, nradii),
+    SEAM_DOUBLES(Spec, rally),
+    SEAM_DOUBLE_LIST(Spec, starts, nstarts),
+    SEAM_LIST(Spec, faces, nfaces, INT_MIN, INT_MAX),
+    SEAM_LIST(Spec, sides, nsides, 1, MAXF),
+    SEAM_DOUBLE_LIST(Spec, fan, nfan),
+    SEAM_DOUBLE_LIST(Spec, strides, nstrides),
+    SEAM_DOUBLE_LIST(Spec, ring, nring),
+    SEAM_DOUBLE(Spec, apart),
+    SEAM_DOUBLE(Spec, apart_slack),
+    SEAM_DOUBLE(Spec, eps),
+    SEAM_DOUBLE(Spec, two_pi),
+    SEAM_DOUBLES(Spec, weights),
+    SEAM_DOUBLE(Spec, tempo),
+    SEAM_INT(Spec, most_pairs, 0, INT_MAX),
+    SEAM_END,
+};
+
+static const char MODEL_NAME[] = "hiop.Model";
 
 static void free_model(PyObject *cap) {
-    Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
+    Model *m = PyCapsule_GetPointer(cap, MODEL_NAME);
     if (m) Py_XDECREF(m->hypot);
     free(m);
 }
 
-/* model(width, height, home, reach, bridge, radii, rally, starts, dice, fan, strides, ring,
- *       apart, apart_slack, eps, two_pi, weights, tempo, most_pairs) -> capsule */
-static PyObject *k_model(PyObject *self, PyObject *args) {
+/* The Model of a read Spec; 0, or -1 with a ValueError. */
+static int model_of(const Spec *s, Model *m) {
+    int faces = 0;
+    for (int d = 0; d < s->nsides; d++) faces += s->sides[d];
+    if (s->nradii < 2 || s->nstarts != 2 * (s->nradii - 1) * 2 || s->nsides < 1 ||
+        faces != s->nfaces || s->nfan % 2 || s->nring % 2) {
+        PyErr_SetString(PyExc_ValueError, "a model the kernel cannot hold");
+        return -1;
+    }
+    m->width = s->width;
+    m->height = s->height;
+    memcpy(m->home, s->home, sizeof m->home);
+    m->reach = s->reach;
+    m->bridge = s->bridge;
+    m->blobs = s->nradii - 1;
+    memcpy(m->radii, s->radii, (size_t)s->nradii * sizeof(double));
+    memcpy(m->rally, s->rally, sizeof m->rally);
+    for (int k = 0; k < s->nstarts; k++)
+        m->starts[k / (2 * m->blobs)][k / 2 % m->blobs][k % 2] = s->starts[k];
+    m->ndice = s->nsides;
+    for (int d = 0, k = 0; d < s->nsides; d++) {
+        m->nfaces[d] = s->sides[d];
+        for (int i = 0; i < s->sides[d]; i++) m->faces[d][i] = s->faces[k++];
+    }
+    m->nfan = s->nfan / 2;
+    memcpy(m->fan, s->fan, sizeof m->fan);
+    m->nstrides = s->nstrides;
+    memcpy(m->strides, s->strides, sizeof m->strides);
+    m->nring = s->nring / 2;
+    memcpy(m->ring, s->ring, sizeof m->ring);
+    m->apart = s->apart;
+    m->apart_slack = s->apart_slack;
+    m->eps = s->eps;
+    m->two_pi = s->two_pi;
+    m->nweights = NWEIGHTS;
+    memcpy(m->weights, s->weights, sizeof m->weights);
+    m->tempo = s->tempo;
+    m->most_pairs = s->most_pairs;
+    return 0;
+}
+
+/* model(fields) -> capsule: the kernel's copy of a play model, the board of every entry. */
+static PyObject *k_model(PyObject *self, PyObject *fields) {
     (void)self;
-    PyObject *home, *radii, *rally, *starts, *dice, *fan, *strides, *ring, *weights;
+    Spec s;
+    memset(&s, 0, sizeof s);
+    if (seam_read(fields, MODEL, &s, "model") < 0) return NULL;
     Model *m = calloc(1, sizeof(Model));
     if (!m) return PyErr_NoMemory();
-    int bad = 0, cnt;
-    if (!PyArg_ParseTuple(args, "ddOddOOOOOOOddddOdi", &m->width, &m->height, &home, &m->reach,
-                          &m->bridge, &radii, &rally, &starts, &dice, &fan, &strides, &ring, &m->apart,
-                          &m->apart_slack, &m->eps, &m->two_pi, &weights, &m->tempo,
-                          &m->most_pairs))
-        goto fail;
-    Py_ssize_t nw = PySequence_Size(weights);
-    if (nw != NWEIGHTS) goto fail_value;
-    m->nweights = (int)nw;
-    for (int i = 0; i < nw; i++) m->weights[i] = num(weights, i, &bad);
-    for (int i = 0; i < 4; i++) m->home[i] = num(home, i, &bad);
-    Py_ssize_t nr = PySequence_Size(radii);
-    if (nr < 2 || nr > MAXB + 1) { PyErr_SetString(PyExc_ValueError, "bad radii"); goto fail; }
-    m->blobs = (int)nr - 1;
-    for (int i = 0; i < nr; i++) m->radii[i] = num(radii, i, &bad);
-    if (bad || pairs(rally, m->rally, 2, &cnt) < 0 || cnt != 2) goto fail_value;
-    for (int s = 0; s < 2; s++) {
-        PyObject *st = PySequence_GetItem(starts, s);
-        if (!st) goto fail;
-        int r = pairs(st, m->starts[s], MAXB, &cnt);
-        Py_DECREF(st);
-        if (r < 0 || cnt != m->blobs) goto fail_value;
+    if (model_of(&s, m) < 0) {
+        free(m);
+        return NULL;
     }
-    Py_ssize_t nd = PySequence_Size(dice);
-    if (nd < 1 || nd > MAXD) goto fail_value;
-    m->ndice = (int)nd;
-    for (int d = 0; d < nd; d++) {
-        PyObject *f = PySequence_GetItem(dice, d);
-        if (!f) goto fail;
-        Py_ssize_t nf = PySequence_Size(f);
-        if (nf < 1 || nf > MAXF) { Py_DECREF(f); goto fail_value; }
-        m->nfaces[d] = (int)nf;
-        for (int i = 0; i < nf; i++) m->faces[d][i] = (int)num(f, i, &bad);
-        Py_DECREF(f);
-    }
-    if (pairs(fan, m->fan, 16, &m->nfan) < 0 || pairs(ring, m->ring, 16, &m->nring) < 0) goto fail_value;
-    Py_ssize_t ns = PySequence_Size(strides);
-    if (ns < 0 || ns > 4) goto fail_value;
-    m->nstrides = (int)ns;
-    for (int i = 0; i < ns; i++) m->strides[i] = num(strides, i, &bad);
-    if (bad) goto fail_value;
     PyObject *mathmod = PyImport_ImportModule("math");
-    if (!mathmod) goto fail;
-    m->hypot = PyObject_GetAttrString(mathmod, "hypot");
-    Py_DECREF(mathmod);
-    if (!m->hypot) goto fail;
-    PyObject *cap = PyCapsule_New(m, "hiop.Model", free_model);
-    if (!cap) { Py_DECREF(m->hypot); free(m); }
+    if (mathmod) {
+        m->hypot = PyObject_GetAttrString(mathmod, "hypot");
+        Py_DECREF(mathmod);
+    }
+    if (!m->hypot) {
+        free(m);
+        return NULL;
+    }
+    PyObject *cap = PyCapsule_New(m, MODEL_NAME, free_model);
+    if (!cap) {
+        Py_DECREF(m->hypot);
+        free(m);
+    }
     return cap;
-fail_value:
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a model the kernel cannot hold");
-fail:
-    free(m);
-    return NULL;
 }
 
-static PyObject *blob_tuple(const Blob *b) {
-    return Py_BuildValue("(ddiddd)", b->x, b->y, b->units, b->r, b->ax, b->ay);
-}
-
-/* A new game record on the heap (blobs left to the caller), or NULL with an exception. */
+/* A game of up to `max_turns` turns on a copy of `m` with its own table of roots, nothing
+ * on the board yet; NULL with an exception. */
 static Game *game_new(const Model *m, int max_turns) {
-    if (max_turns < 1) { PyErr_SetString(PyExc_ValueError, "max_turns must be positive"); return NULL; }
     Game *g = calloc(1, sizeof(Game));
-    if (!g) { PyErr_NoMemory(); return NULL; }
+    if (!g) return (Game *)PyErr_NoMemory();
     g->leaders = malloc(sizeof(int) * (size_t)max_turns);
-    if (!g->leaders) { free(g); PyErr_NoMemory(); return NULL; }
+    if (!g->leaders) {
+        free(g);
+        return (Game *)PyErr_NoMemory();
+    }
     g->model = *m;
     g->model.memo = g->memo;
     g->m = &g->model;
@@ -952,54 +972,173 @@ static Game *game_new(const Model *m, int max_turns) {
 }
 
 static void game_free(Game *g) {
-    free(g->leaders);
+    if (g) free(g->leaders);
     free(g);
 }
 
-/* (turns, end, winner, leaders from turn `first` on, counters, blobs by seat) after a
- * kernel run; end '' (still playing), 'home' or 'timeout', winner -1 for none. */
-static PyObject *game_out(Game *g, int first) {
-    if (g->err || PyErr_Occurred()) {
-        if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "home-in-one-piece kernel: %s", g->err);
-        return NULL;
-    }
-    PyObject *out = NULL;
-    PyObject *leaders = PyTuple_New(g->turns - first);
-    PyObject *counters = PyTuple_New(NC);
-    PyObject *blobs = PyTuple_New(2);
-    if (!leaders || !counters || !blobs) goto drop;
-    for (int i = first; i < g->turns; i++) PyTuple_SET_ITEM(leaders, i - first, PyLong_FromLong(g->leaders[i]));
-    for (int i = 0; i < NC; i++) PyTuple_SET_ITEM(counters, i, PyLong_FromLong(g->counters[i]));
-    for (int s = 0; s < 2; s++) {
-        PyObject *seat = PyList_New(g->n[s]);
-        if (!seat) goto drop;
-        for (int i = 0; i < g->n[s]; i++) PyList_SET_ITEM(seat, i, blob_tuple(&g->b[s][i]));
-        PyTuple_SET_ITEM(blobs, s, seat);
-    }
-    const char *end = g->ended == 1 ? "home" : g->ended == 2 ? "timeout" : "";
-    out = Py_BuildValue("(isiNNN)", g->turns, end, g->winner, leaders, counters, blobs);
-    if (out) return out;
-drop:
-    Py_XDECREF(leaders);
-    Py_XDECREF(counters);
-    Py_XDECREF(blobs);
-    return NULL;
+/* -1 with a Python error set if the game stopped on an error (the kernel's or Python's). */
+static int game_failed(const Game *g) {
+    if (!g->err && !PyErr_Occurred()) return 0;
+    if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "home-in-one-piece kernel: %s", g->err);
+    return -1;
 }
 
-/* play(model, greedy, max_turns, twister) -> (turns, end, winner, leaders, counters,
- * blobs by seat, twister after): random or greedy players in both seats; end 'home' or
- * 'timeout', winner -1 for none. */
-static PyObject *k_play(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *cap, *words;
-    int greedy, max_turns;
-    if (!PyArg_ParseTuple(args, "OpiO", &cap, &greedy, &max_turns, &words)) return NULL;
-    const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
-    if (!m) return NULL;
-    Twister tw;
-    if (read_twister(words, &tw) < 0) return NULL;
-    Game *g = game_new(m, max_turns);
+/* A position as `compiled.position` names it: every blob (seat 0's, then seat 1's; how
+ * many each in `blobs`), the seat to move, turns played, whether it has rolled, the roll's
+ * budget, the places of the own blobs the turn has touched, the turn limit, how the game
+ * ended (0 going, 1 home, 2 timeout), the winner or -1, what a cut-off is scored on (2
+ * `win_chances()`, 1 `standing()`, 0 neither, as `MctsBot.reward` asks) and the counters
+ * by name. After a playout, and as a whole game's record: the blobs, seat, turns, end,
+ * winner, the leader after each turn played (here only) and the counters. */
+typedef struct {
+    double x[NDISC], y[NDISC], r[NDISC], ax[NDISC], ay[NDISC];
+    int units[NDISC], nx, ny, nr, nax, nay, nunits;
+    int blobs[2], seat, turns, rolled, budget, touched[MAXB], ntouched, max_turns;
+    int ended, winner, scoring;
+    int rolls, rolls_0, rolls_1, rolls_2, rolls_3, stalled_turns, idle_turns, touches, joins,
+        blocked, bridges;
+    int *leaders, nleaders;
+    Game *g; /* a playout's game, freed by `position_release` */
+} Packed;
+
+/* Where each of the counters (C_ROLLS, ...) lies in a Packed. */
+static const size_t COUNTER_AT[NC] = {
+    offsetof(Packed, rolls),         offsetof(Packed, rolls_0),    offsetof(Packed, rolls_1),
+    offsetof(Packed, rolls_2),       offsetof(Packed, rolls_3),    offsetof(Packed, stalled_turns),
+    offsetof(Packed, idle_turns),    offsetof(Packed, touches),    offsetof(Packed, joins),
+    offsetof(Packed, blocked),       offsetof(Packed, bridges),
+};
+
+#define COUNTER_FIELDS                                                                   \
+    SEAM_INT(Packed, rolls, 0, INT_MAX), SEAM_INT(Packed, rolls_0, 0, INT_MAX),           \
+        SEAM_INT(Packed, rolls_1, 0, INT_MAX), SEAM_INT(Packed, rolls_2, 0, INT_MAX),     \
+        SEAM_INT(Packed, rolls_3, 0, INT_MAX), SEAM_INT(Packed, stalled_turns, 0, INT_MAX), \
+        SEAM_INT(Packed, idle_turns, 0, INT_MAX), SEAM_INT(Packed, touches, 0, INT_MAX),  \
+        SEAM_INT(Packed, joins, 0, INT_MAX), SEAM_INT(Packed, blocked, 0, INT_MAX),       \
+        SEAM_INT(Packed, bridges, 0, INT_MAX)
+
+#define BLOB_FIELDS                                                                       \
+    SEAM_DOUBLE_LIST(Packed, x, nx), SEAM_DOUBLE_LIST(Packed, y, ny),                     \
+        SEAM_LIST(Packed, units, nunits, 1, 2 * MAXB), SEAM_DOUBLE_LIST(Packed, r, nr),   \
+        SEAM_DOUBLE_LIST(Packed, ax, nax), SEAM_DOUBLE_LIST(Packed, ay, nay)
+
+static const SeamField POSITION[] = {
+    BLOB_FIELDS,
+    SEAM_INTS(Packed, blobs, 1, MAXB),
+    SEAM_INT(Packed, seat, 0, 1),
+    SEAM_INT(Packed, turns, 0, 100000000),
+    SEAM_BOOL(Packed, rolled),
+    SEAM_INT(Packed, budget, 0, 3),
+    SEAM_LIST(Packed, touched, ntouched, 0, MAXB - 1),
+    SEAM_INT(Packed, max_turns, 1, 100000000),
+    SEAM_INT(Packed, ended, 0, 2),
+    SEAM_INT(Packed, winner, -1, 1),
+    SEAM_INT(Packed, scoring, 0, 2),
+    COUNTER_FIELDS,
+    SEAM_END,
+};
+
+static const SeamField AFTER[] = {
+    BLOB_FIELDS,
+    SEAM_INTS(Packed, blobs, 0, 0),
+    SEAM_OUT_INT(Packed, seat),
+    SEAM_OUT_INT(Packed, turns),
+    SEAM_OUT_INT(Packed, ended),
+    SEAM_OUT_INT(Packed, winner),
+    SEAM_HEAP_OUT(Packed, leaders, nleaders),
+    COUNTER_FIELDS,
+    SEAM_END,
+};
+
+/* A game at a packed position; NULL with an exception if it is none the kernel holds
+ * (blobs' lists of unequal lengths, a blob touched twice, one the seat does not have, more
+ * touched than the roll allows, or touched before a roll). */
+static Game *game_at(const Model *m, const Packed *q) {
+    int n = q->blobs[0] + q->blobs[1];
+    if (q->nx != n || q->ny != n || q->nr != n || q->nax != n || q->nay != n || q->nunits != n) {
+        PyErr_SetString(PyExc_ValueError, "blobs the kernel cannot hold");
+        return NULL;
+    }
+    Game *g = game_new(m, q->max_turns);
     if (!g) return NULL;
+    for (int s = 0, k = 0; s < 2; s++) {
+        g->n[s] = q->blobs[s];
+        for (int i = 0; i < q->blobs[s]; i++, k++)
+            g->b[s][i] = (Blob){q->x[k], q->y[k], q->units[k], q->r[k], q->ax[k], q->ay[k]};
+    }
+    g->seat = q->seat;
+    g->turns = q->turns;
+    g->budget = q->budget;
+    g->ended = q->ended;
+    g->winner = q->winner;
+    for (int c = 0; c < NC; c++) g->counters[c] = *(const int *)((const char *)q + COUNTER_AT[c]);
+    begin_touches(g);
+    int bad = q->ntouched > q->budget || (!q->rolled && q->ntouched);
+    for (int k = 0; k < q->ntouched && !bad; k++) {
+        int i = q->touched[k];
+        bad = i >= g->n[g->seat] || g->touched[i];
+        g->touched[i] = 1;
+        g->ntouched++;
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "touched blobs the kernel cannot hold");
+        game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* `g` packed for the caller, with the leaders of its turns from `first` on. */
+static void pack(Packed *q, Game *g, int first) {
+    for (int s = 0, k = 0; s < 2; s++) {
+        q->blobs[s] = g->n[s];
+        for (int i = 0; i < g->n[s]; i++, k++) {
+            const Blob *b = &g->b[s][i];
+            q->x[k] = b->x;
+            q->y[k] = b->y;
+            q->units[k] = b->units;
+            q->r[k] = b->r;
+            q->ax[k] = b->ax;
+            q->ay[k] = b->ay;
+        }
+    }
+    q->nx = q->ny = q->nr = q->nax = q->nay = q->nunits = g->n[0] + g->n[1];
+    q->seat = g->seat;
+    q->turns = g->turns;
+    q->ended = g->ended;
+    q->winner = g->winner;
+    q->leaders = g->leaders + first;
+    q->nleaders = g->turns - first;
+    for (int c = 0; c < NC; c++) *(int *)((char *)q + COUNTER_AT[c]) = (int)g->counters[c];
+}
+
+/* A whole game: random or greedy players in both seats, from the model's start. */
+typedef struct {
+    Game *g;
+    Twister tw;
+    int greedy, max_turns;
+} Whole;
+
+static const SeamField SETTINGS[] = {
+    SEAM_BOOL(Whole, greedy),
+    SEAM_INT(Whole, max_turns, 1, 100000000),
+    SEAM_END,
+};
+
+static int whole_begin(const void *board, void *game) {
+    Whole *w = game;
+    w->g = game_new(board, w->max_turns);
+    return w->g ? 0 : -1;
+}
+
+static int whole_play(const void *board, void *game) {
+    const Model *m = board;
+    Whole *w = game;
+    Game *g = w->g;
+    g->seat = g->turns = g->budget = g->ended = 0;
+    g->winner = -1;
+    g->err = NULL;
+    memset(g->counters, 0, sizeof g->counters);
     for (int s = 0; s < 2; s++) {
         g->n[s] = m->blobs;
         for (int i = 0; i < m->blobs; i++) {
@@ -1007,126 +1146,93 @@ static PyObject *k_play(PyObject *self, PyObject *args) {
             g->b[s][i] = (Blob){x, y, 1, m->radii[1], x, y};
         }
     }
-    play_game(g, greedy ? GREEDY : RANDOM, &tw, max_turns, 0);
-    PyObject *game = game_out(g, 0), *out = NULL;
-    game_free(g);
-    if (!game) return NULL;
-    PyObject *after = twister_words(&tw);
-    if (after) out = Py_BuildValue("(OOOOOON)", PyTuple_GET_ITEM(game, 0), PyTuple_GET_ITEM(game, 1),
-                                   PyTuple_GET_ITEM(game, 2), PyTuple_GET_ITEM(game, 3),
-                                   PyTuple_GET_ITEM(game, 4), PyTuple_GET_ITEM(game, 5), after);
-    Py_DECREF(game);
-    return out;
+    play_game(g, w->greedy ? GREEDY : RANDOM, &w->tw, w->max_turns, 0);
+    return 0; /* an error is the record's to report */
 }
 
-/* Both seats' blobs, each (x, y, units, r, ax, ay), into `g`; nonzero if they do not fit
- * (1 to MAXB a seat), with a Python error set where one was raised. */
-static int read_blobs(Game *g, PyObject *blobs) {
-    int bad = PySequence_Size(blobs) != 2;
-    for (int s = 0; s < 2 && !bad; s++) {
-        PyObject *list = PySequence_GetItem(blobs, s);
-        Py_ssize_t n = list ? PySequence_Size(list) : -1;
-        bad = n < 1 || n > MAXB;
-        for (int i = 0; i < n && !bad; i++) {
-            PyObject *b = PySequence_GetItem(list, i);
-            Blob *o = &g->b[s][i];
-            bad = !b || PySequence_Size(b) != 6;
-            if (!bad) {
-                o->x = num(b, 0, &bad);
-                o->y = num(b, 1, &bad);
-                o->units = (int)num(b, 2, &bad);
-                o->r = num(b, 3, &bad);
-                o->ax = num(b, 4, &bad);
-                o->ay = num(b, 5, &bad);
-            }
-            Py_XDECREF(b);
-        }
-        g->n[s] = (int)n;
-        Py_XDECREF(list);
-    }
-    return bad;
+static PyObject *whole_record(const void *board, const void *game) {
+    (void)board;
+    Game *g = ((const Whole *)game)->g;
+    if (game_failed(g) < 0) return NULL;
+    Packed q;
+    pack(&q, g, 0);
+    return seam_write(AFTER, &q);
 }
 
-/* The turn under way: nothing touched but the own blobs at the places in `touched` (a
- * sequence of ints); nonzero, with a Python error set, if it names a blob twice, one the
- * seat does not have, or more than the roll allows. */
-static int read_touched(Game *g, PyObject *touched) {
-    begin_touches(g);
-    Py_ssize_t n = PySequence_Size(touched);
-    int bad = n < 0 || n > g->budget;
-    for (Py_ssize_t k = 0; k < n && !bad; k++) {
-        int i = (int)num(touched, k, &bad);
-        bad = bad || i < 0 || i >= g->n[g->seat] || g->touched[i];
-        if (!bad) { g->touched[i] = 1; g->ntouched++; }
-    }
-    if (bad && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "touched blobs the kernel cannot hold");
-    return bad;
+static void whole_end(void *game) { game_free(((Whole *)game)->g); }
+
+static const uint32_t *seed_start(const void *board) {
+    (void)board;
+    return GENRAND_INIT;
 }
 
-/* playout(model, blobs by seat, seat, turns, rolled, budget, touched, max_turns, counters,
- * stop, seed) -> what `game_out` gives (leaders of the turns played here only): the
- * search's rollout policy (the greedy player) from a position between turns (`rolled`
- * 0) or at a seat's decision (`rolled` 1, with the roll's `budget`, the anchors in the
- * blobs and the places of the blobs touched so far), until the game ends or `stop` turns
- * are played, on a generator seeded as `random.Random(seed)`. */
-static PyObject *k_playout(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *cap, *blobs, *counters, *touched;
-    int seat, turns, rolled, budget, max_turns, stop;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OOiipiOiOiK", &cap, &blobs, &seat, &turns, &rolled, &budget,
-                          &touched, &max_turns, &counters, &stop, &seed))
-        return NULL;
-    const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
-    if (!m) return NULL;
-    if (seat < 0 || seat > 1 || turns < 0 || turns >= max_turns || budget < 0 || budget > 3) {
+/* The search's rollout policy (the greedy player) from a position between turns (not
+ * `rolled`) or at a seat's decision (`rolled`, with the roll's `budget`, the anchors in
+ * the blobs and the places of the blobs touched so far), until the game ends or `stop`
+ * turns are played, on a generator seeded as `random.Random(seed)`. */
+static int position_playout(const void *board, void *position, uint64_t seed, int stop) {
+    Packed *q = position;
+    if (q->turns >= q->max_turns) {
         PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
-        return NULL;
+        return -1;
     }
-    Game *g = game_new(m, max_turns);
-    if (!g) return NULL;
-    g->seat = seat;
-    g->turns = turns;
-    g->budget = budget;
-    int bad = PySequence_Size(counters) != NC;
-    for (int i = 0; i < NC && !bad; i++) g->counters[i] = (long)num(counters, i, &bad);
-    bad = bad || read_blobs(g, blobs) || read_touched(g, touched);
-    bad = bad || (!rolled && g->ntouched);
-    PyObject *out = NULL;
-    if (bad) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blobs or counters the kernel cannot hold");
-    } else {
-        Twister tw;
-        twister_seed64(&tw, seed);
-        play_game(g, GREEDY, &tw, stop, rolled);
-        out = game_out(g, turns);
-    }
-    game_free(g);
-    return out;
+    Game *g = q->g = game_at(board, q);
+    if (!g) return -1;
+    Twister tw;
+    twister_seed64(&tw, seed);
+    play_game(g, GREEDY, &tw, stop, q->rolled);
+    if (game_failed(g) < 0) return -1;
+    pack(q, g, q->turns);
+    return 0;
 }
 
-/* hypot(model, x, y): math.hypot(x, y) as the kernel computes it (for the tests). */
+static void position_release(void *position) { game_free(((Packed *)position)->g); }
+
+typedef struct { double x, y; } Point;
+
+static const SeamField POINT[] = {SEAM_DOUBLE(Point, x), SEAM_DOUBLE(Point, y), SEAM_END};
+
+/* hypot(model, {x, y}): math.hypot(x, y) as the kernel computes it (for the tests). */
 static PyObject *k_hypot(PyObject *self, PyObject *args) {
-    PyObject *cap;
-    double x, y;
     (void)self;
-    if (!PyArg_ParseTuple(args, "Odd", &cap, &x, &y)) return NULL;
-    const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
-    if (!m) return NULL;
-    double h = hypot2(m, x, y);
+    PyObject *cap, *fields;
+    Point p;
+    if (!PyArg_ParseTuple(args, "OO!", &cap, &PyDict_Type, &fields)) return NULL;
+    const Model *m = PyCapsule_GetPointer(cap, MODEL_NAME);
+    if (!m || seam_read(fields, POINT, &p, "point") < 0) return NULL;
+    double h = hypot2(m, p.x, p.y);
     if (PyErr_Occurred()) return NULL;
     return PyFloat_FromDouble(h);
 }
 
-#include "../../../play/_uct.h"
 #include "_tree.h"
 
+static const SeamKernel KERNEL = {
+    .board = MODEL_NAME,
+    .game_size = sizeof(Whole),
+    .twister = offsetof(Whole, tw),
+    .nogil = 0, /* math.hypot is Python's where its root is in doubt */
+    .settings = SETTINGS,
+    .begin = whole_begin,
+    .play = whole_play,
+    .record = whole_record,
+    .end = whole_end,
+    .seed_start = seed_start,
+    .position_size = sizeof(Packed),
+    .position = POSITION,
+    .after = AFTER,
+    .playout = position_playout,
+    .release = position_release,
+    .tree = tree_begin,
+    .tree_end = tree_end,
+};
+
+SEAM_ENTRIES(KERNEL)
+
 static PyMethodDef methods[] = {
-    {"model", k_model, METH_VARARGS, "The kernel's copy of a play model (a capsule)."},
-    {"play", k_play, METH_VARARGS, "One whole game on the kernel."},
-    {"playout", k_playout, METH_VARARGS, "Random play from a position (a tree search's rollout)."},
-    {"hypot", k_hypot, METH_VARARGS, "math.hypot(x, y) as the kernel computes it."},
-    {"tree_search", k_tree_search, METH_VARARGS, "The mcts search (pnp/play/_uct.h) on the kernel."},
+    {"model", k_model, METH_O, "model(fields): the kernel's copy of a play model (a capsule)."},
+    {"hypot", k_hypot, METH_VARARGS, "hypot(model, {x, y}): math.hypot as the kernel computes it."},
+    SEAM_METHODS,
     {NULL, NULL, 0, NULL},
 };
 

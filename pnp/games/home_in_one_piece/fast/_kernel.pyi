@@ -1,81 +1,38 @@
-"""The compiled kernel's interface (`_kernel.c`, its tree search in `_tree.h`): what
-`kernel.py` and the tests call."""
-
 from collections.abc import Sequence
+from typing import Any, NewType
 
-BlobTuple = tuple[float, float, int, float, float, float]
-"""x, y, units, r, ax, ay"""
-Blobs = tuple[list[BlobTuple], list[BlobTuple]]
-"""each seat's blobs"""
-Run = tuple[int, str, int, tuple[int, ...], tuple[int, ...], Blobs]
-"""turns, the end ('' while playing, 'home', 'timeout'), winner (-1 for none), the leader
-after each turn played, the counters, the blobs"""
+Model = NewType("Model", object)
+"""A capsule holding the kernel's copy of a play model: the board of every entry point."""
 
-def model(
-    width: float,
-    height: float,
-    home: Sequence[float],
-    reach: float,
-    bridge: float,
-    radii: Sequence[float],
-    rally: Sequence[object],
-    starts: Sequence[object],
-    dice: Sequence[object],
-    fan: Sequence[object],
-    strides: Sequence[object],
-    ring: Sequence[object],
-    apart: float,
-    apart_slack: float,
-    eps: float,
-    two_pi: float,
-    weights: Sequence[float],
-    tempo: float,
-    most_pairs: int,
-) -> object:
-    """The kernel's copy of a play model and of the rules' constants (a capsule)."""
+Fields = dict[str, Any]
+"""Named fields: `compiled.model_fields`, `compiled.settings`, `compiled.position`,
+`pnp.play.fastpath.search` (`pnp/play/_seam.h`)."""
+
+def model(fields: Fields) -> Model:
+    """The kernel's copy of a play model and of the rules' constants."""
+
+def hypot(model: Model, point: Fields) -> float:
+    """`math.hypot(x, y)` of the point's x and y as the kernel computes it."""
 
 def play(
-    model: object, greedy: bool, max_turns: int, twister: Sequence[int]
-) -> tuple[int, str, int, tuple[int, ...], tuple[int, ...], Blobs, tuple[int, ...]]:
-    """One whole game, random or greedy players in both seats: a `Run` and the twister
-    after."""
+    model: Model, settings: Fields, twister: tuple[int, ...]
+) -> tuple[Fields, tuple[int, ...]]:
+    """One whole game, random or greedy players in both seats: (the blobs (seat 0's then
+    seat 1's, how many each in `blobs`), seat, turns, end code (1 home, 2 timeout), winner
+    or -1, the leader after each turn and the counters, by name; the twister after)."""
 
-def playout(
-    model: object,
-    blobs: Sequence[Sequence[BlobTuple]],
-    seat: int,
-    turns: int,
-    rolled: bool,
-    budget: int,
-    touched: Sequence[int],
-    max_turns: int,
-    counters: Sequence[int],
-    stop: int,
-    seed: int,
-) -> Run:
-    """The search's rollout policy from a position until the game ends or `stop` turns are
-    played (the leaders of the turns played here only)."""
+def play_seeded(model: Model, settings: Fields, seeds: Sequence[str]) -> list[Fields]:
+    """One whole game per seed text, each on `random.Random(text)`'s draws, as `play`
+    gives a game."""
 
-def hypot(model: object, x: float, y: float) -> float:
-    """`math.hypot(x, y)` as the kernel computes it."""
+def playout(model: Model, position: Fields, stop: int, seed: int) -> Fields:
+    """The search's rollout policy (the greedy player) from a position until the game ends
+    or `stop` turns are played, on `random.Random(seed)`'s draws: the position after, by
+    name, as `play` gives a game (the leaders of the turns played here only; end code 0
+    while the game goes on)."""
 
 def tree_search(
-    model: object,
-    blobs: Sequence[Sequence[BlobTuple]],
-    seat: int,
-    turns: int,
-    rolled: bool,
-    budget: int,
-    touched: Sequence[int],
-    max_turns: int,
-    ended: int,
-    winner: int,
-    scoring: int,
-    twister: Sequence[int],
-    playouts: int,
-    horizon: int,
-    exploration: float,
-    cooperative: bool,
+    model: Model, position: Fields, search: Fields, twister: tuple[int, ...]
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-    """`pnp.play.mcts`' search from a position: (the root's visits by child index, the
-    twister after)."""
+    """`pnp.play.mcts.MctsBot.search` from a position: the root's (child index, visits) in
+    the order tried, and the twister after."""

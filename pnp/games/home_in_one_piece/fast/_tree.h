@@ -386,58 +386,44 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
     return UCT_CUT;
 }
 
-/* tree_search(model, blobs by seat, seat, turns, rolled, budget, touched, max_turns,
- * ended, winner, scoring, twister, playouts, horizon, exploration, cooperative) ->
- * ([(index, visits)], twister after): `uct_search` from a position between turns or at a
- * seat's decision (`touched`: the places of the blobs the turn has touched; `ended` 0
- * playing, 1 home, 2 timeout; `winner` -1 for none; `scoring` 2 the state offers
- * `win_chances()`, 1 `standing()` only, 0 neither, as `MctsBot.reward` asks). */
-static PyObject *k_tree_search(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *cap, *blobs, *touched, *words;
-    int seat, turns, rolled, budget, max_turns, ended, winner, scoring, playouts, horizon;
-    int cooperative;
-    double exploration;
-    if (!PyArg_ParseTuple(args, "OOiipiOiiiiOiidp", &cap, &blobs, &seat, &turns, &rolled,
-                          &budget, &touched, &max_turns, &ended, &winner, &scoring, &words,
-                          &playouts, &horizon, &exploration, &cooperative))
-        return NULL;
-    const Model *m = PyCapsule_GetPointer(cap, "hiop.Model");
-    if (!m) return NULL;
-    if (seat < 0 || seat > 1 || turns < 0 || turns > max_turns || budget < 0 || budget > 3 ||
-        ended < 0 || ended > 2 || winner < -1 || winner > 1 || (!ended && turns == max_turns) ||
-        scoring < 0 || scoring > 2) {
+/* `SeamKernel.tree`: the search's context and root from a packed position (between turns,
+ * or at a seat's decision), a cut-off scored as its `scoring` says. */
+static int tree_begin(const void *board, const void *position, UctGame *uct, void **root) {
+    const Packed *q = position;
+    if (q->turns > q->max_turns || (!q->ended && q->turns == q->max_turns)) {
         PyErr_SetString(PyExc_ValueError, "not a position the kernel searches from");
-        return NULL;
+        return -1;
     }
-    Twister tw;
-    if (read_twister(words, &tw) < 0) return NULL;
-    Game *g = game_new(m, max_turns);
-    if (!g) return NULL;
-    TreePos root = {0};
-    PyObject *out = NULL;
-    g->seat = seat;
-    g->budget = budget;
-    if (read_blobs(g, blobs) || read_touched(g, touched) || (!rolled && g->ntouched)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "blobs the kernel cannot hold");
-    } else {
-        g->turns = turns;
-        g->ended = ended;
-        g->winner = winner;
-        tree_store(&root, g);
-        root.rolled = rolled;
-        TreeCtx ctx = {g, NULL, scoring, {NULL, 0, 0}, {NULL, 0, 0}};
-        UctGame game = {sizeof(TreePos), 2, &ctx, tree_to_move, tree_turns, tree_count,
-                        tree_apply, tree_chance, NULL, tree_playout, tree_result, tree_key,
-                        tree_apply_key};
-        PyObject *children = uct_search(&game, &root, &tw, playouts, horizon, exploration,
-                                        cooperative);
-        PyObject *after = children ? twister_words(&tw) : NULL;
-        if (after) out = Py_BuildValue("(NN)", children, after);
-        else Py_XDECREF(children);
-        free(ctx.listed.items);
-        free(ctx.table.items);
+    TreeCtx *c = PyMem_Calloc(1, sizeof(TreeCtx));
+    uct->ctx = c;
+    if (!c) {
+        PyErr_NoMemory();
+        return -1;
     }
-    game_free(g);
-    return out;
+    c->scoring = q->scoring;
+    if (!(c->g = game_at(board, q))) return -1;
+    TreePos *p = PyMem_Calloc(1, sizeof(TreePos));
+    *root = p;
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    tree_store(p, c->g);
+    p->rolled = q->rolled;
+    *uct = (UctGame){.size = sizeof(TreePos), .players = 2, .ctx = c, .to_move = tree_to_move,
+                     .turns = tree_turns, .count = tree_count, .apply = tree_apply,
+                     .chance = tree_chance, .playout = tree_playout, .result = tree_result,
+                     .key = tree_key, .apply_key = tree_apply_key};
+    return 0;
+}
+
+static void tree_end(UctGame *uct, void *root) {
+    TreeCtx *c = uct->ctx;
+    if (c) {
+        free(c->listed.items);
+        free(c->table.items);
+        game_free(c->g);
+        PyMem_Free(c);
+    }
+    PyMem_Free(root);
 }

@@ -1,11 +1,12 @@
 """Home in One Piece on the compiled kernel (`_kernel.c`): whole games, handed back as the
 readable rules' final `State`.
 
-The kernel takes the play model once (`kernel_model`), then plays a game drawing from the
-caller's `random.Random` state (its Mersenne Twister words handed over and taken back), so
-the game and the generator end as the readable rules leave them. What the kernel returns
-(turns, the end, the leaders, the counters, every blob) becomes a `State`, whose own
-`record()` makes the game's record: one place for scores and records.
+Everything crosses `pnp/play/_seam.h` as named fields: the kernel takes the play model once
+(`kernel_model`, from `model_fields`), then plays a game drawing from the caller's
+`random.Random` state (its Mersenne Twister words handed over and taken back), so the game
+and the generator end as the readable rules leave them. What the kernel returns (turns,
+the end, the leaders, the counters, every blob) becomes a `State`, whose own `record()`
+makes the game's record: one place for scores and records.
 
 `playout` is the tree search's rollout (`pnp.play.mcts.playout`): the greedy player
 (`State.rollout_action`) from a given position, a turn under way included, on a generator
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from pnp.games.home_in_one_piece import rules
@@ -45,35 +47,63 @@ def available() -> bool:
     return fastpath.runs(State, NO_KERNEL)
 
 
-def _build(play_model: model.PlayModel) -> object:
-    """The kernel's copy of the model and of the rules', the listed steps' and the
-    outlook's constants."""
-    assert _kernel is not None
+def model_fields(play_model: model.PlayModel) -> dict[str, Any]:
+    """A play model and the rules', the listed steps' and the outlook's constants as the
+    kernel names them (`_kernel.c`'s ``MODEL``): points as x, y pairs one after the
+    other, the dice as their faces die after die and each die's number of sides."""
     m = play_model
-    return _kernel.model(
-        m.width,
-        m.height,
-        m.home,
-        m.reach,
-        m.bridge,
-        m.radii,
-        m.rally,
-        m.starts,
-        m.dice,
-        touches.FAN,
-        touches.STRIDES,
-        touches.RING,
-        model.APART,
-        model.APART_SLACK,
-        model.EPS,
-        2 * math.pi,
-        outlook.WEIGHTS,
-        outlook.TEMPO,
-        outlook.MOST_PAIRS,
-    )
+    return {
+        "width": m.width,
+        "height": m.height,
+        "home": m.home,
+        "reach": m.reach,
+        "bridge": m.bridge,
+        "radii": m.radii,
+        "rally": _flat(m.rally),
+        "starts": [v for seat in m.starts for v in _flat(seat)],
+        "faces": [face for die in m.dice for face in die],
+        "sides": [len(die) for die in m.dice],
+        "fan": _flat(touches.FAN),
+        "strides": touches.STRIDES,
+        "ring": _flat(touches.RING),
+        "apart": model.APART,
+        "apart_slack": model.APART_SLACK,
+        "eps": model.EPS,
+        "two_pi": 2 * math.pi,
+        "weights": outlook.WEIGHTS,
+        "tempo": outlook.TEMPO,
+        "most_pairs": outlook.MOST_PAIRS,
+    }
 
 
-kernel_model: PerModel[model.PlayModel, object] = PerModel(_build)
+def _flat(points: Sequence[Sequence[float]]) -> list[float]:
+    """Points as the kernel takes them: x, y, x, y, ..."""
+    return [v for point in points for v in point]
+
+
+def _build(play_model: model.PlayModel) -> _kernel.Model:
+    """The kernel's copy of the model and of the rules' constants."""
+    assert _kernel is not None
+    return _kernel.model(model_fields(play_model))
+
+
+kernel_model: PerModel[model.PlayModel, _kernel.Model] = PerModel(_build)
+
+ENDED = (None, rules.Termination.HOME, rules.Termination.TIMEOUT)
+"""How a game ended, by the kernel's code."""
+
+
+def settings(greedy: bool, max_turns: int) -> dict[str, Any]:
+    """A whole game's settings as the kernel names them (`_kernel.c`'s ``SETTINGS``)."""
+    return {"greedy": greedy, "max_turns": max_turns}
+
+
+def _blobs(after: dict[str, Any]) -> list[list[Blob]]:
+    """Each seat's blobs from what the kernel hands back (seat 0's first)."""
+    attributes = (after[name] for name in ("x", "y", "units", "r", "ax", "ay"))  # Blob's order
+    found = [Blob(*b) for b in zip(*attributes, strict=True)]
+    first = after["blobs"][0]
+    return [found[:first], found[first:]]
 
 
 def play(
@@ -86,27 +116,25 @@ def play(
     position as a readable `State`."""
     assert _kernel is not None
     version, words, gauss = rng.getstate()
-    turns, end, winner, leaders, counts, blobs, words = _kernel.play(
-        kernel_model(play_model), greedy, max_turns, words
-    )
+    after, words = _kernel.play(kernel_model(play_model), settings(greedy, max_turns), words)
     rng.setstate((version, words, gauss))
     return State(
         model=play_model,
-        blobs=[[Blob(*b) for b in seat] for seat in blobs],
-        seat=turns % 2,
-        turns=turns,
-        ended=rules.Termination(end),
-        winner=None if winner < 0 else winner,
+        blobs=_blobs(after),
+        seat=after["seat"],
+        turns=after["turns"],
+        ended=ENDED[after["ended"]],
+        winner=None if after["winner"] < 0 else after["winner"],
         max_turns=max_turns,
-        leaders=list(leaders),
-        counters=dict(zip(rules.COUNTERS, counts, strict=True)),
+        leaders=list(after["leaders"]),
+        counters={c: after[c] for c in rules.COUNTERS},
     )
 
 
 def hypot(play_model: model.PlayModel, x: float, y: float) -> float:
     """`math.hypot` as the kernel computes it (for the tests)."""
     assert _kernel is not None
-    return float(_kernel.hypot(kernel_model(play_model), x, y))
+    return _kernel.hypot(kernel_model(play_model), {"x": x, "y": y})
 
 
 def _touched(position: State) -> list[int]:
@@ -114,98 +142,82 @@ def _touched(position: State) -> list[int]:
     return [position.own.index(b) for b in position.touched] if position.rolled else []
 
 
-Position = tuple[
-    object,
-    list[list[tuple[float, float, int, float, float, float]]],
-    int,
-    int,
-    bool,
-    int,
-    list[int],
-    int,
-]
-"""What `_position` hands the kernel, field for field as `_kernel.pyi` declares it."""
-
-
-def _position(position: State) -> Position:
-    """A position as the kernel's `playout` and `tree_search` take it: the model, the
-    blobs, the seat, the turn, the roll under way and what it has touched, the turn limit."""
-    return (
-        kernel_model(position.model),
-        [[(b.x, b.y, b.units, b.r, b.ax, b.ay) for b in seat] for seat in position.blobs],
-        position.seat,
-        position.turns,
-        position.rolled,
-        position.budget,
-        _touched(position),
-        position.max_turns,
+def position(state: State) -> dict[str, Any]:
+    """`state` as the kernel names a position (`_kernel.c`'s ``POSITION``): every blob
+    (seat 0's, then seat 1's), the seat, the turn, the roll under way and what it has
+    touched, the turn limit, the end, the winner, what a search's cut-off is scored on
+    (as `pnp.play.mcts.MctsBot.reward` asks) and the counters."""
+    flat = [b for seat in state.blobs for b in seat]
+    scoring = (
+        2
+        if callable(getattr(state, "win_chances", None))
+        else 1
+        if callable(getattr(state, "standing", None))
+        else 0
     )
+    return {
+        "x": [b.x for b in flat],
+        "y": [b.y for b in flat],
+        "units": [b.units for b in flat],
+        "r": [b.r for b in flat],
+        "ax": [b.ax for b in flat],
+        "ay": [b.ay for b in flat],
+        "blobs": [len(seat) for seat in state.blobs],
+        "seat": state.seat,
+        "turns": state.turns,
+        "rolled": state.rolled,
+        "budget": state.budget,
+        "touched": _touched(state),
+        "max_turns": state.max_turns,
+        "ended": ENDED.index(state.ended),
+        "winner": -1 if state.winner is None else state.winner,
+        "scoring": scoring,
+        **{c: state.counters[c] for c in rules.COUNTERS},
+    }
 
 
-def playout(position: State, rng: random.Random, stop: int) -> bool:
+def playout(state: State, rng: random.Random, stop: int) -> bool:
     """The search's rollout policy (the greedy player, `State.rollout_action`) from
-    `position` (between turns, or at a seat's decision, a turn under way included) until
+    `state` (between turns, or at a seat's decision, a turn under way included) until
     the game ends or `stop` turns are played, in place: its law and the very draws
     `random.Random(n)` gives the readable rules, n being the one draw taken from `rng`."""
     assert _kernel is not None
-    if position.ended is not None or position.turns >= stop:
+    if state.ended is not None or state.turns >= stop:
         return True
-    turns, end, winner, leaders, counts, blobs = _kernel.playout(
-        *_position(position),
-        [position.counters[c] for c in rules.COUNTERS],
-        stop,
-        rng.getrandbits(64),
-    )
-    position.blobs = [[Blob(*b) for b in seat] for seat in blobs]
-    position.seat ^= (turns - position.turns) & 1
-    position.turns, position.rolled, position.touched, position.moves = turns, False, [], []
-    position.ended = rules.Termination(end) if end else None
-    position.winner = None if winner < 0 else winner
-    position.leaders += leaders
-    position.counters = dict(zip(rules.COUNTERS, counts, strict=True))
+    after = _kernel.playout(kernel_model(state.model), position(state), stop, rng.getrandbits(64))
+    state.blobs = _blobs(after)
+    state.seat, state.turns = after["seat"], after["turns"]
+    state.rolled, state.touched, state.moves = False, [], []
+    state.ended = ENDED[after["ended"]]
+    state.winner = None if after["winner"] < 0 else after["winner"]
+    state.leaders += after["leaders"]
+    state.counters = {c: after[c] for c in rules.COUNTERS}
     return True
 
 
 def tree_search(
-    position: State,
+    state: State,
     rng: random.Random,
     budget: int,
     playout_turns: int,
     exploration: float,
     cooperative: bool,
 ) -> dict[Any, int]:
-    """`pnp.play.mcts.MctsBot.search` from `position` (between turns, or at a seat's decision, a
-    turn under way included) on the kernel: the same visits, and `rng` left where it
-    leaves it."""
+    """`pnp.play.mcts.MctsBot.search` from `state` (between turns, or at a seat's
+    decision, a turn under way included) on the kernel: the same visits, and `rng` left
+    where it leaves it."""
     assert _kernel is not None
-    ended = 0 if position.ended is None else 1 if position.ended is rules.Termination.HOME else 2
-    scoring = (
-        2
-        if callable(getattr(position, "win_chances", None))
-        else 1
-        if callable(getattr(position, "standing", None))
-        else 0
-    )  # as `pnp.play.mcts.MctsBot.reward` asks
-    args = (
-        *_position(position),
-        ended,
-        -1 if position.winner is None else position.winner,
-        scoring,
-    )
+    on, packed = kernel_model(state.model), position(state)
+    search = fastpath.search(budget, playout_turns, exploration, cooperative)
     # the root's children: a decision's actions by index, else the rolls (blobs showing)
-    live = position.rolled and position.ended is None
-    legal: list[Any] = position.legal_actions() if live else []
-    if not position.rolled:
-        legal = list(range(len(position.model.dice) + 1))
-
-    def run(words: tuple[int, ...]) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
-        assert _kernel is not None
-        children, after = _kernel.tree_search(
-            *args, words, budget, playout_turns, exploration, cooperative
-        )
-        return children, after
-
-    return fastpath.compiled_visits(rng, legal, run)
+    live = state.rolled and state.ended is None
+    legal: list[Any] = state.legal_actions() if live else []
+    if not state.rolled:
+        legal = list(range(len(state.model.dice) + 1))
+    run_on = _kernel
+    return fastpath.compiled_visits(
+        rng, legal, lambda words: run_on.tree_search(on, packed, search, words)
+    )
 
 
 KERNEL = fastpath.attach(
