@@ -129,7 +129,7 @@ def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
         kernel._search.playout(t.kernel, {k: v for k, v in packed.items() if k != "seen"}, 9, 1)
     with pytest.raises(ValueError, match="position field to_move: out of range"):
         kernel._search.playout(t.kernel, {**packed, "to_move": 6}, 99, 1)
-    search = fastpath.search(10, 40, 0.7, True)
+    search = fastpath.SearchSettings(10, 40, 0.7, True).fields()
     with pytest.raises(ValueError, match="search field budget: out of range"):
         kernel._search.tree_search(t.kernel, packed, {**search, "budget": 0}, words)
     with pytest.raises(ValueError, match="position field colour0: missing"):

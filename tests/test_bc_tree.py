@@ -171,7 +171,9 @@ def test_the_compiled_search_runs_on_the_kernel():
     for state, _ in every[:: max(1, len(every) // 12)]:
         rng = random.Random(3)
         before = rng.getstate()
-        visits = bc_playout.tree_search(state, rng, 20, PLAYOUT_TURNS, EXPLORATION, True)
+        visits = bc_playout.tree_search(
+            state, rng, fastpath.SearchSettings(20, PLAYOUT_TURNS, EXPLORATION, True)
+        )
         assert visits is not None and sum(visits.values()) == 20
         assert set(visits) <= set(state.legal_actions())
         assert rng.getstate() != before or len(state.legal_actions()) == 1
@@ -276,7 +278,12 @@ def test_no_kernel_no_compiled_search():
     for state in (big, over):
         rng = random.Random(5)
         before = rng.getstate()
-        assert bc_playout.tree_search(state, rng, 10, PLAYOUT_TURNS, EXPLORATION, True) is None
+        assert (
+            bc_playout.tree_search(
+                state, rng, fastpath.SearchSettings(10, PLAYOUT_TURNS, EXPLORATION, True)
+            )
+            is None
+        )
         assert rng.getstate() == before
     compiled, readable = both(big, 5, 3, True, 1)
     assert compiled == readable

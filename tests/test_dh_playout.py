@@ -229,7 +229,10 @@ def test_the_kernel_refuses_a_position_it_cannot_hold():
         compiled._kernel.playout(board, {**packed, "figs": state.figs[:-1]}, state.turns + 2, 1)
     with pytest.raises(ValueError, match="safe or thirst"):
         compiled._kernel.playout(board, {**packed, "deck": [0]}, state.turns + 2, 1)
-    words, search = random.Random(1).getstate()[1], fastpath.search(5, 10, 1.4, False)
+    words, search = (
+        random.Random(1).getstate()[1],
+        fastpath.SearchSettings(5, 10, 1.4, False).fields(),
+    )
     at_throw = {**packed, "phase": P_ROLL, "rolling": [0]}
     with pytest.raises(ValueError, match="no decision"):
         compiled._kernel.tree_search(board, at_throw, search, words)

@@ -94,7 +94,9 @@ def assert_same_search(
     fast_rng, slow_rng = random.Random(seed), random.Random(seed)
     before = state.clone()
     assert (
-        compiled.tree_search(state, random.Random(seed), budget, horizon, exploration, False)
+        compiled.tree_search(
+            state, random.Random(seed), fastpath.SearchSettings(budget, horizon, exploration, False)
+        )
         is not None
     )
     fast = MctsBot(budget, compiled=True, **kw).search(state, fast_rng)
@@ -289,11 +291,12 @@ def test_only_a_decision_goes_to_the_kernel():
     state = new_state(MODEL, 2, rng)
     assert state.phase == P_ROLL
     search = random.Random(2)
-    assert compiled.tree_search(state, search, 10, 40, 1.4, False) is None
+    assert compiled.tree_search(state, search, fastpath.SearchSettings(10, 40, 1.4, False)) is None
     assert search.getstate() == random.Random(2).getstate()
     state.playout(rng, 10**9)
     assert (
-        state.ended is not None and compiled.tree_search(state, search, 10, 40, 1.4, False) is None
+        state.ended is not None
+        and compiled.tree_search(state, search, fastpath.SearchSettings(10, 40, 1.4, False)) is None
     )
 
 

@@ -190,7 +190,7 @@ def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
         kernel._kernel.playout(board, {k: v for k, v in packed.items() if k != "quiet"}, 99, 1)
     with pytest.raises(ValueError, match="position field cells: wrong length"):
         kernel._kernel.playout(board, {**packed, "cells": packed["cells"] + [-1] * 64}, 99, 1)
-    search = fastpath.search(10, 40, 0.7, False)
+    search = fastpath.SearchSettings(10, 40, 0.7, False).fields()
     with pytest.raises(ValueError, match="search field budget: out of range"):
         kernel._kernel.tree_search(board, packed, {**search, "budget": 0}, words)
 

@@ -89,7 +89,9 @@ def same_search(
     """The compiled search gives the readable one's visits, in order, and leaves the
     generator where it leaves it."""
     ours, theirs = random.Random(seed), random.Random(seed)
-    compiled = kernel.tree_search(state, ours, budget, horizon, EXPLORATION, cooperative)
+    compiled = kernel.tree_search(
+        state, ours, fastpath.SearchSettings(budget, horizon, EXPLORATION, cooperative)
+    )
     assert compiled is not None  # the kernel really searched
     bot = MctsBot(budget, cooperative=cooperative, playout_turns=horizon, compiled=False)
     readable = bot.search(state, theirs)
@@ -232,7 +234,9 @@ def test_a_kit_the_kernel_does_not_play_is_searched_on_the_readable_rules():
     state = game(model, 4, 1)[0]
     rng = random.Random(5)
     before = rng.getstate()
-    assert kernel.tree_search(state, rng, 10, 40, EXPLORATION, False) is None
+    assert (
+        kernel.tree_search(state, rng, fastpath.SearchSettings(10, 40, EXPLORATION, False)) is None
+    )
     assert rng.getstate() == before  # untouched
     a, b = random.Random(5), random.Random(5)
     assert MctsBot(10).search(state, a) == MctsBot(10, compiled=False).search(state, b)

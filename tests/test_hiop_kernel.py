@@ -176,7 +176,7 @@ def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
         kernel.playout(board, {**packed, "x": packed["x"][:-1]}, 9, 1)
     with pytest.raises(ValueError, match="touched blobs the kernel cannot hold"):
         kernel.playout(board, {**packed, "touched": [0]}, 9, 1)  # before a roll
-    search = fastpath.search(10, 8, 0.1, False)
+    search = fastpath.SearchSettings(10, 8, 0.1, False).fields()
     with pytest.raises(ValueError, match="search field budget: out of range"):
         kernel.tree_search(board, packed, {**search, "budget": 0}, words)
     with pytest.raises(ValueError, match="point field y: missing"):

@@ -77,7 +77,9 @@ def same_search(
     the generator left in the same state. Returns the visits."""
     seed = f"{state.turns}:{budget}:{horizon}"
     ours, theirs = random.Random(seed), random.Random(seed)
-    fast = compiled.tree_search(state, ours, budget, horizon, exploration, cooperative)
+    fast = compiled.tree_search(
+        state, ours, fastpath.SearchSettings(budget, horizon, exploration, cooperative)
+    )
     bot = MctsBot(budget, cooperative, horizon, exploration, compiled=False)
     slow = bot.search(state, theirs)
     assert fast is not None

@@ -69,7 +69,9 @@ def same_search(state: game.State, budget: int, horizon: int, seed: int, team: b
 def test_the_kernel_searches_a_decision():
     """The seam is in use: the state's compiled search answers (not the fallback)."""
     state = decisions("seed", 4, 1, 5)[3]
-    visits = compiled.tree_search(state, random.Random(1), 50, 8, 1.4, False)
+    visits = compiled.tree_search(
+        state, random.Random(1), fastpath.SearchSettings(50, 8, 1.4, False)
+    )
     assert visits is not None and set(visits) <= set(state.legal_actions())
     assert sum(visits.values()) == 50
 

@@ -164,7 +164,11 @@ class Race:
 fastpath.attach(
     Race,
     fastpath.Implementation(
-        "kernel", True, tree_search=lambda race, *args: race.compiled_search(*args)
+        "kernel",
+        True,
+        tree_search=lambda race, rng, s: race.compiled_search(
+            rng, s.budget, s.horizon, s.exploration, s.cooperative
+        ),
     ),
 )
 

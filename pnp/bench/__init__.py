@@ -156,7 +156,11 @@ def search_runs_on(game: str) -> str:
         horizon += " scored on the standing"
     fast = fastpath.active(state)
     tree = None if fast is None else fast.tree_search
-    if tree is not None and tree(state.clone(), random.Random(0), 1, 1, 1.0, False) is not None:
+    if (
+        tree is not None
+        and tree(state.clone(), random.Random(0), fastpath.SearchSettings(1, 1, 1.0, False))
+        is not None
+    ):
         return f"tree and {horizon} in the kernel"
     if fast is not None and fast.playout is not None:
         return f"{horizon} in the kernel, the tree in Python"

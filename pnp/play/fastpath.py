@@ -7,9 +7,10 @@ the readable rules do, draw for draw, so a seed plays the same game whichever on
 
 - ``playout(state, rng, stop) -> bool``: the readable `State.playout` (see `pnp.play.state`),
   in place; False, with `rng` untouched, where it does not take the position or kit.
-- ``tree_search(state, rng, budget, playout_turns, exploration, cooperative)``: the root
-  visits of `pnp.play.mcts.MctsBot`'s readable search, `rng` left where that search leaves
-  it; None, `rng` untouched, where it does not take the position.
+- ``tree_search(state, rng, settings)``: the root visits of `pnp.play.mcts.MctsBot`'s
+  readable search with those `SearchSettings`, `rng` left where that search leaves it;
+  None, `rng` untouched, where it does not take the position. A game hands the settings
+  on whole (`SearchSettings.fields`), so a new setting of the search changes no game.
 - ``resample(state, rng) -> bool``: the readable `State.resample` (a hidden order drawn
   anew); False, `rng` untouched, where it does not take the state.
 
@@ -39,7 +40,7 @@ ENVIRONMENT = "PNP_IMPLEMENTATION"
 """The variable that names the implementation to run (``readable``, or ``kernel``)."""
 
 Playout = Callable[[Any, random.Random, int], bool]
-TreeSearch = Callable[[Any, random.Random, int, int, float, bool], "dict[Any, int] | None"]
+TreeSearch = Callable[[Any, random.Random, "SearchSettings"], "dict[Any, int] | None"]
 Resample = Callable[[Any, random.Random], bool]
 
 
@@ -144,17 +145,26 @@ def using(name: str | None) -> Iterator[None]:
         _chosen[0] = previous
 
 
-def search(
-    budget: int, playout_turns: int, exploration: float, cooperative: bool
-) -> dict[str, Any]:
-    """The tree search's settings as every kernel's ``tree_search`` names them
-    (`pnp/play/_seam.h`'s ``SEAM_SEARCH``)."""
-    return {
-        "budget": budget,
-        "horizon": playout_turns,
-        "exploration": exploration,
-        "cooperative": cooperative,
-    }
+@dataclass(frozen=True)
+class SearchSettings:
+    """One decision's tree search, as `pnp.play.mcts.MctsBot` runs it: its playouts, how
+    many turns a playout plays before it is scored, the exploration constant and whether
+    the seats share one score."""
+
+    budget: int
+    horizon: int
+    exploration: float
+    cooperative: bool
+
+    def fields(self) -> dict[str, Any]:
+        """The settings as every kernel's ``tree_search`` names them
+        (`pnp/play/_seam.h`'s ``SEAM_SEARCH``)."""
+        return {
+            "budget": self.budget,
+            "horizon": self.horizon,
+            "exploration": self.exploration,
+            "cooperative": self.cooperative,
+        }
 
 
 def compiled_visits(

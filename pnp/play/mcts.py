@@ -138,9 +138,10 @@ class MctsBot:
         budget = self.playouts(state)
         fast = fastpath.active(state)
         if fast is not None and fast.tree_search is not None and self.compiled:
-            visits = fast.tree_search(
-                state, rng, budget, self.playout_turns, self.exploration, self.cooperative
+            settings = fastpath.SearchSettings(
+                budget, self.playout_turns, self.exploration, self.cooperative
             )
+            visits = fast.tree_search(state, rng, settings)
             if visits is not None:  # None: the kernel does not take this position or kit
                 return visits
         root = Node(state.players)

@@ -233,10 +233,7 @@ def playout(state: rules.State, rng: random.Random, stop: int) -> bool:
 def tree_search(
     state: rules.State,
     rng: random.Random,
-    budget: int,
-    playout_turns: int,
-    exploration: float,
-    cooperative: bool,
+    settings: fastpath.SearchSettings,
 ) -> dict[rules.Action, int] | None:
     """`state.tree_search`: `pnp.play.mcts.MctsBot.search` from this decision on the kernel
     (`_tree.h`), the same visits and `rng` left where the readable search leaves it; None,
@@ -245,7 +242,7 @@ def tree_search(
     if t is None or state.ended is not None:
         return None
     packed = position(state, t)
-    search = fastpath.search(budget, playout_turns, exploration, cooperative)
+    search = settings.fields()
     return fastpath.compiled_visits(
         rng,
         state.legal_actions(),

@@ -166,10 +166,7 @@ def playout(state: State, rng: random.Random, stop: int) -> bool:
 def tree_search(
     state: State,
     rng: random.Random,
-    budget: int,
-    playout_turns: int,
-    exploration: float,
-    cooperative: bool,
+    settings: fastpath.SearchSettings,
 ) -> dict[Any, int] | None:
     """`pnp.play.mcts.MctsBot.search` from this decision, compiled (`_tree.h`): the same visits,
     and `rng` left where the readable search leaves it; None (`rng` untouched) where the
@@ -178,7 +175,7 @@ def tree_search(
     if state.ended is not None or state.phase == rules.P_ROLL:
         return None
     board, packed = kernel_board(state.model), position(state)
-    search = fastpath.search(budget, playout_turns, exploration, cooperative)
+    search = settings.fields()
     run_on = _kernel
     return fastpath.compiled_visits(
         rng, state.legal_actions(), lambda words: run_on.tree_search(board, packed, search, words)

@@ -227,10 +227,7 @@ def playout(state: State, rng: random.Random, stop: int) -> bool:
 def tree_search(
     state: State,
     rng: random.Random,
-    budget: int,
-    playout_turns: int,
-    exploration: float,
-    cooperative: bool,
+    settings: fastpath.SearchSettings,
 ) -> dict[int, int] | None:
     """`state.tree_search`: `pnp.play.mcts.MctsBot.search` from this decision, compiled
     (`_tree.h`), the same visits in the same order, `rng` left where the readable search
@@ -240,7 +237,7 @@ def tree_search(
     if board is None or state.current_player() < 0:
         return None
     packed = position(state)
-    search = fastpath.search(budget, playout_turns, exploration, cooperative)
+    search = settings.fields()
     return fastpath.compiled_visits(
         rng,
         state.legal_actions(),

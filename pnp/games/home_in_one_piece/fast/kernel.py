@@ -198,17 +198,14 @@ def playout(state: State, rng: random.Random, stop: int) -> bool:
 def tree_search(
     state: State,
     rng: random.Random,
-    budget: int,
-    playout_turns: int,
-    exploration: float,
-    cooperative: bool,
+    settings: fastpath.SearchSettings,
 ) -> dict[Any, int]:
     """`pnp.play.mcts.MctsBot.search` from `state` (between turns, or at a seat's
     decision, a turn under way included) on the kernel: the same visits, and `rng` left
     where it leaves it."""
     assert _kernel is not None
     on, packed = kernel_model(state.model), position(state)
-    search = fastpath.search(budget, playout_turns, exploration, cooperative)
+    search = settings.fields()
     # the root's children: a decision's actions by index, else the rolls (blobs showing)
     live = state.rolled and state.ended is None
     legal: list[Any] = state.legal_actions() if live else []

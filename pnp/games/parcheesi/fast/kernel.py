@@ -108,10 +108,7 @@ def playout(state: State, rng: random.Random, stop: int) -> bool:
 def tree_search(
     state: State,
     rng: random.Random,
-    budget: int,
-    playout_turns: int,
-    exploration: float,
-    cooperative: bool,
+    settings: fastpath.SearchSettings,
 ) -> dict[Position, int] | None:
     """`pnp.play.mcts.MctsBot.search` from this decision in the kernel (`_tree.h`): the same
     visits, `rng` left where the readable search leaves it; None, `rng` untouched, where
@@ -120,7 +117,7 @@ def tree_search(
     if state.dice is None or state.ended is not None or state.model.dice == "choose":
         return None
     packed, on = position(state), board(state.model)
-    search = fastpath.search(budget, playout_turns, exploration, cooperative)
+    search = settings.fields()
     run_on = kernel
     return fastpath.compiled_visits(
         rng,
