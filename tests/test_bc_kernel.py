@@ -136,6 +136,30 @@ def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
         kernel._search.moves(t.kernel, {"colour1": 0, "pawns": [], "to_move": 0})
 
 
+def test_the_kernel_names_a_board_field_that_is_wrong():
+    """The fast tables cross the seam by name too (`kernel.playboard_fields`): a field
+    missing, misspelt, extra or out of range is an error naming it."""
+    fast = engine.fast_board(model())
+    fields = kernel.playboard_fields(fast)
+    playboard = kernel._search.playboard
+    playboard(fields)  # as given: fine
+    with pytest.raises(ValueError, match="playboard field near_scope: missing"):
+        playboard({k: v for k, v in fields.items() if k != "near_scope"})
+    with pytest.raises(ValueError, match="playboard field width: not one the kernel knows"):
+        playboard({**fields, "width": fields["W"]})
+    with pytest.raises(ValueError, match="playboard field W: out of range"):
+        playboard({**fields, "W": 11})
+    off = next(b for b in range(64) if not fast.board >> b & 1)
+    with pytest.raises(ValueError, match="playboard field pairs: a pair off the board"):
+        playboard({**fields, "pairs": [off, *fields["pairs"][1:]]})
+    with pytest.raises(ValueError, match="playboard field pairs: two bits a pair"):
+        playboard({**fields, "pairs": fields["pairs"][:-1]})
+    with pytest.raises(ValueError, match="playboard field close: expected 64 lists"):
+        playboard({**fields, "close": fields["close"][:-1]})
+    with pytest.raises(ValueError, match="playboard field near: a pair out of range"):
+        playboard({**fields, "near": [len(fields["pairs"]) // 2, *fields["near"]]})
+
+
 def test_the_kernel_refuses_a_position_it_cannot_hold():
     t, _, packed = a_position()
     playout = kernel._search.playout

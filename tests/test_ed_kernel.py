@@ -196,21 +196,25 @@ def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
 
 
 def test_the_kernel_refuses_a_board_it_cannot_hold():
-    args = kernel.board_args(DEFAULT)
-    kernel._kernel.board(*args)  # as given: fine
-    with pytest.raises(ValueError, match="8 x 8"):
-        kernel._kernel.board(10, *args[1:])
-    lines = [line[:-1] for line in args[1]]
-    with pytest.raises(ValueError, match="wrong length"):
-        kernel._kernel.board(args[0], lines, *args[2:])
-    with pytest.raises(ValueError, match="at least one entry"):
-        kernel._kernel.board(args[0], [], *args[2:])
-    neighbours = [0, *args[2][1:]]
-    with pytest.raises(ValueError, match="n x n grid"):
-        kernel._kernel.board(args[0], args[1], neighbours, *args[3:])
-    faces = [[0, 1, 2, 3, 4, 5]] * 4
-    with pytest.raises(ValueError, match="out of range"):
-        kernel._kernel.board(*args[:5], faces, *args[6:])
+    """The board goes by name (`kernel.board_fields`): a field missing, misspelt, extra or
+    out of range is an error naming it, as is a table that is not of the grid."""
+    fields = kernel.board_fields(DEFAULT)
+    kernel._kernel.board(fields)  # as given: fine
+    with pytest.raises(ValueError, match="board field skip: missing"):
+        kernel._kernel.board({k: v for k, v in fields.items() if k != "skip"})
+    with pytest.raises(ValueError, match="board field stall: not one the kernel knows"):
+        kernel._kernel.board({**fields, "stall": True})
+    with pytest.raises(ValueError, match="board field n: out of range"):
+        kernel._kernel.board({**fields, "n": 10})
+    with pytest.raises(ValueError, match="board field lines: wrong length"):
+        kernel._kernel.board({**fields, "lines": fields["lines"][:-1]})
+    with pytest.raises(ValueError, match="board field lines: expected at least one entry"):
+        kernel._kernel.board({**fields, "lines": []})
+    neighbours = [0, *fields["neighbours"][1:]]
+    with pytest.raises(ValueError, match="board field neighbours: not those of an n x n grid"):
+        kernel._kernel.board({**fields, "neighbours": neighbours})
+    with pytest.raises(ValueError, match="board field faces: .*out of range"):
+        kernel._kernel.board({**fields, "faces": [0, 1, 2, 3, 4, 5] * 4})
 
 
 def test_threads_play_kernel_games_side_by_side():

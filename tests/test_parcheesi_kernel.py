@@ -46,9 +46,8 @@ needs_kernel = pytest.mark.skipif(
 
 
 def kernel_results(state: game.State, dice: tuple[int, ...]) -> list[tuple[tuple, int]]:
-    pawns = [state.pawns[c] for c in range(4)]
     board = engine._boards(state.model)
-    return engine._kernel.results(board, state.seats, pawns, state.colour, *dice, state.standard)
+    return engine._kernel.results(board, compiled.query(state, dice))
 
 
 def reference_results(state: game.State, dice: tuple[int, ...]) -> list[tuple[tuple, int]]:
@@ -169,16 +168,18 @@ def test_a_chunk_seeded_in_the_kernel_plays_the_games_of_its_seed_texts(rules_na
 def test_the_kernel_refuses_what_it_cannot_play():
     board = engine._boards(MODELS["seed"])
     kernel = engine._kernel
-    weights = [[0.0] * 6] * 3  # `outlook.win_chances`' numbers at 2, 3, 4 players
-    with pytest.raises(ValueError):
-        kernel.board([[0, 1]] * 3, [False] * 4, [1] * 4, weights)  # three colours
-    with pytest.raises(ValueError):
-        kernel.board([[0, 9]] * 4, [False] * 4, [1] * 4, weights)  # a node off the board
-    kernel.board([[0, 1]] * 4, [False] * 4, [1] * 4, weights)  # as given: fine
-    with pytest.raises(ValueError):
-        kernel.board([[0, 1]] * 4, [False] * 4, [1] * 4, weights[:2])  # no row for 4 players
-    with pytest.raises(ValueError):
-        kernel.board([[0, 1]] * 4, [False] * 4, [1] * 4, [[0.0] * 5] * 3)  # a number short
+    fields = compiled.board_fields(MODELS["seed"])
+    kernel.board(fields)  # as given: fine
+    with pytest.raises(ValueError, match="board field strips: missing"):
+        kernel.board({k: v for k, v in fields.items() if k != "strips"})
+    with pytest.raises(ValueError, match="board field strip: not one the kernel knows"):
+        kernel.board({**fields, "strip": 1})
+    with pytest.raises(ValueError, match="board field paths: expected four equally long"):
+        kernel.board({**fields, "paths": fields["paths"][:-1]})
+    with pytest.raises(ValueError, match="board field paths: a node off the board"):
+        kernel.board({**fields, "paths": [len(fields["safe"])] * len(fields["paths"])})
+    with pytest.raises(ValueError, match="board field outlook: wrong length"):
+        kernel.board({**fields, "outlook": fields["outlook"][:-1]})  # a number short
     two = engine.settings(MODELS["seed"], (0, 2), False)
     words = random.Random(1).getstate()[1]
     with pytest.raises(ValueError):
@@ -191,10 +192,16 @@ def test_the_kernel_refuses_what_it_cannot_play():
         kernel.play(board, {k: v for k, v in two.items() if k != "greedy"}, words)
     with pytest.raises(ValueError):
         kernel.play_seeded(board, two, ["x" * 1001])  # too long a seed
-    with pytest.raises(ValueError):
-        kernel.results(board, (0, 2), [[N] * 4] * 4, 1, 5, 6, False)  # the mover not seated
-    with pytest.raises(ValueError):
-        kernel.results(board, (0, 2), [[N] * 4] * 4, 0, 0, 6, False)  # a die showing 0
+    asked = {"seats": (0, 2), "pawns": [N] * 16, "colour": 0, "a": 5, "b": 6, "standard": False}
+    kernel.results(board, asked)  # as given: fine
+    with pytest.raises(ValueError, match="query field colour: the mover has no seat"):
+        kernel.results(board, {**asked, "colour": 1})
+    with pytest.raises(ValueError, match="query field a: out of range"):
+        kernel.results(board, {**asked, "a": 0})  # a die showing 0
+    with pytest.raises(ValueError, match="query field dice: not one the kernel knows"):
+        kernel.results(board, {**asked, "dice": (5, 6)})
+    with pytest.raises(ValueError, match="query field standard: missing"):
+        kernel.results(board, {k: v for k, v in asked.items() if k != "standard"})
 
 
 def simulate_without_kernel(monkeypatch, games: int, jobs: int) -> tuple[str, str]:

@@ -134,86 +134,85 @@ static void seen_undo(Seen *s) {
 
 static void free_playboard(PyObject *cap) { PyMem_Free(PyCapsule_GetPointer(cap, PLAYBOARD)); }
 
-/* Read a list of int lists (pair indices) into t->lists from `at`; returns the next free
- * place, or -1. */
-static int read_lists(PyObject *seq, int16_t **heads, int16_t *store, int at, int cap, int npairs) {
-    if (PySequence_Size(seq) != 64) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected 64 pair lists");
-        return -1;
+/* The fast path's tables (`bitboard.FastBoard`) as `kernel.Tables` names them: the row
+ * width `W`, the board's bits, the swap pairs as bits (a < b, two numbers a pair) in
+ * canonical order, `near` and `close`: per bit, the indices of the pairs both next to it
+ * and within two steps of it, each bit's list ended by -1, and `near_scope`. */
+typedef struct {
+    int W, near_scope, npairs, nnear, nclose;
+    u64 board;
+    int pairs[2 * PO_PAIRS], near[64 * (PO_PAIRS + 1)], close[64 * (PO_PAIRS + 1)];
+} PlayFields;
+
+static const SeamField PLAY_FIELDS[] = {
+    SEAM_INT(PlayFields, W, 3, 10),
+    SEAM_U64(PlayFields, board),
+    SEAM_LIST(PlayFields, pairs, npairs, 0, 63),
+    SEAM_LIST(PlayFields, near, nnear, -1, PO_PAIRS - 1),
+    SEAM_LIST(PlayFields, close, nclose, -1, PO_PAIRS - 1),
+    SEAM_BOOL(PlayFields, near_scope),
+    SEAM_END,
+};
+
+/* One of `f`'s per-bit lists (`n` numbers, 64 runs each ended by -1, each below `npairs`)
+ * into heads and store from `at`: the next free place, or -1 with a ValueError naming it. */
+static int read_lists(const char *name, const int *flat, int n, int npairs, int16_t **heads,
+                      int16_t *store, int at) {
+    int bit = 0;
+    heads[0] = store + at;
+    for (int i = 0; i < n; i++) {
+        if (bit == 64) return seam_bad("playboard", name, "more than 64 lists");
+        if (flat[i] >= npairs) return seam_bad("playboard", name, "a pair out of range");
+        store[at++] = (int16_t)flat[i];
+        if (flat[i] < 0 && ++bit < 64) heads[bit] = store + at;
     }
-    for (int bit = 0; bit < 64; bit++) {
-        PyObject *row = PySequence_GetItem(seq, bit);
-        Py_ssize_t n = row ? PySequence_Size(row) : -1;
-        if (n < 0 || at + n + 1 > cap) {
-            Py_XDECREF(row);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many pairs");
-            return -1;
-        }
-        heads[bit] = store + at;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *o = PySequence_GetItem(row, i);
-            long v = o ? PyLong_AsLong(o) : -1;
-            Py_XDECREF(o);
-            if (v < 0 || v >= npairs) {
-                Py_DECREF(row);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a pair out of range");
-                return -1;
-            }
-            store[at++] = (int16_t)v;
-        }
-        store[at++] = -1;
-        Py_DECREF(row);
-    }
+    if (bit != 64) return seam_bad("playboard", name, "expected 64 lists, each ended by -1");
     return at;
 }
 
-/* playboard(W, board, pairs, near, close, near_scope) -> capsule: the fast path's tables
- * (`bitboard.FastBoard`): pairs as bit pairs (a < b) in canonical order; near, close: per
- * bit, the indices of the pairs both next to it and within two steps of it. */
-static PyObject *playboard(PyObject *self, PyObject *args) {
-    (void)self;
-    int w, near_scope;
-    unsigned long long board;
-    PyObject *pairs, *near, *close;
-    if (!PyArg_ParseTuple(args, "iKOOOp", &w, &board, &pairs, &near, &close, &near_scope)) return NULL;
-    Py_ssize_t np = PySequence_Size(pairs);
-    if (np < 0) return NULL;
-    if (np > PO_PAIRS || w < 3 || w > 10) {
-        PyErr_SetString(PyExc_ValueError, "a board too large for the playout kernel");
+/* The tables' fields (read) into a new PlayBoard, or NULL with a ValueError. */
+static PlayBoard *playboard_from(const PlayFields *f) {
+    if (f->npairs % 2) {
+        seam_bad("playboard", "pairs", "two bits a pair");
         return NULL;
     }
-    int cap = 2 * 64 * (int)(np + 1);
+    int np = f->npairs / 2, cap = f->nnear + f->nclose;
     PlayBoard *t = PyMem_Calloc(1, sizeof(PlayBoard) + sizeof(int16_t) * (size_t)cap);
-    if (!t) return PyErr_NoMemory();
-    t->W = w;
-    t->board = board;
-    t->near_scope = near_scope;
-    t->npairs = (int)np;
-    for (Py_ssize_t i = 0; i < np; i++) {
-        PyObject *pr = PySequence_GetItem(pairs, i);
-        long a = -1, b = -1;
-        if (pr && PySequence_Size(pr) == 2) {
-            PyObject *x = PySequence_GetItem(pr, 0), *y = PySequence_GetItem(pr, 1);
-            a = x ? PyLong_AsLong(x) : -1;
-            b = y ? PyLong_AsLong(y) : -1;
-            Py_XDECREF(x);
-            Py_XDECREF(y);
-        }
-        Py_XDECREF(pr);
-        if (a < 0 || b < 0 || a > 63 || b > 63 || !(board >> a & 1) || !(board >> b & 1)) {
+    if (!t) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    t->W = f->W;
+    t->board = f->board;
+    t->near_scope = f->near_scope;
+    t->npairs = np;
+    for (int i = 0; i < np; i++) {
+        int a = f->pairs[2 * i], b = f->pairs[2 * i + 1];
+        if (!(f->board >> a & 1) || !(f->board >> b & 1)) {
             PyMem_Free(t);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a pair off the board");
+            seam_bad("playboard", "pairs", "a pair off the board");
             return NULL;
         }
         t->pa[i] = (int8_t)a;
         t->pb[i] = (int8_t)b;
     }
-    int at = read_lists(near, t->near, t->lists, 0, cap, t->npairs);
-    if (at >= 0) at = read_lists(close, t->close, t->lists, at, cap, t->npairs);
+    int at = read_lists("near", f->near, f->nnear, np, t->near, t->lists, 0);
+    if (at >= 0) at = read_lists("close", f->close, f->nclose, np, t->close, t->lists, at);
     if (at < 0) {
         PyMem_Free(t);
         return NULL;
     }
+    return t;
+}
+
+/* playboard(fields) -> capsule: the fast path's tables by name (`PLAY_FIELDS`). */
+static PyObject *playboard(PyObject *self, PyObject *fields) {
+    (void)self;
+    PlayFields *f = PyMem_Calloc(1, sizeof(PlayFields));
+    if (!f) return PyErr_NoMemory();
+    PlayBoard *t = seam_read(fields, PLAY_FIELDS, f, "playboard") == 0 ? playboard_from(f) : NULL;
+    PyMem_Free(f);
+    if (!t) return NULL;
     PyObject *out = PyCapsule_New(t, PLAYBOARD, free_playboard);
     if (!out) PyMem_Free(t);
     return out;

@@ -596,7 +596,7 @@ SEAM_ENTRIES(KERNEL)
 static PyMethodDef METHODS[] = {
     {"search", search, METH_VARARGS, "IDA* from the start position (see the module header)."},
     {"bound", py_bound, METH_VARARGS, "The lower bound on turns left, for an isolated mask."},
-    {"playboard", playboard, METH_VARARGS, "The fast path's tables for the game's play."},
+    {"playboard", playboard, METH_O, "The fast path's tables for the game's play, by name."},
     {"moves", moves, METH_VARARGS, "A position's legal moves in canonical order, and is it special."},
     SEAM_METHODS,
     {NULL, NULL, 0, NULL},

@@ -21,17 +21,10 @@ def bound(fields: dict[str, Any], /) -> int:
 PlayBoard = NewType("PlayBoard", object)
 """A capsule holding the fast path's tables for the play functions below."""
 
-def playboard(
-    w: int,
-    board: int,
-    pairs: Sequence[tuple[int, int]],
-    near: Sequence[Sequence[int]],
-    close: Sequence[Sequence[int]],
-    near_scope: bool,
-    /,
-) -> PlayBoard:
-    """`bitboard.FastBoard`'s tables: the row width, the board's bits, the swap pairs (bits),
-    per bit the indices of the pairs next to it and within two steps of it."""
+def playboard(fields: dict[str, Any], /) -> PlayBoard:
+    """`bitboard.FastBoard`'s tables by name (`kernel.playboard_fields`): the row width,
+    the board's bits, the swap pairs (bits), per bit the indices of the pairs next to it
+    and within two steps of it."""
 
 Fields = dict[str, Any]
 """Named fields: `kernel.settings`, `kernel.position`, `pnp.play.fastpath.search`

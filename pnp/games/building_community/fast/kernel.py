@@ -36,18 +36,34 @@ PASSED = -1
 """A pass among the kernel's moves (a move is a | b << 8 | to << 16, on bits)."""
 
 
+def playboard_fields(board: FastBoard) -> dict[str, Any]:
+    """The fast tables by name (`_play.h`'s ``PLAY_FIELDS``): the row width, the board's
+    bits, the swap pairs as bits (two numbers a pair), and per bit the indices of the
+    pairs next to it (`near`) and within two steps of it (`close`), each bit's ended by -1."""
+    index = {p[:2]: j for j, p in enumerate(board.pairs)}
+
+    def per_bit(lists: Sequence[Sequence[tuple[int, int, int]]]) -> list[int]:
+        return [
+            j
+            for b in range(64)
+            for j in (*(index[p[:2]] for p in (lists[b] if b < len(lists) else ())), -1)
+        ]
+
+    return {
+        "W": board.W,
+        "board": board.board,
+        "pairs": [bit for p in board.pairs for bit in p[:2]],
+        "near": per_bit(board.near),
+        "close": per_bit(board.close),
+        "near_scope": board.near_scope,
+    }
+
+
 class Tables:
     """The kernel's copy of one board's fast tables, and the maps between cells and bits."""
 
     def __init__(self, model: PlayModel, board: FastBoard) -> None:
-        index = {p[:2]: j for j, p in enumerate(board.pairs)}
-        span = range(64)
-        near = [[index[p[:2]] for p in board.near[b]] if b < len(board.near) else [] for b in span]
-        close = [
-            [index[p[:2]] for p in board.close[b]] if b < len(board.close) else [] for b in span
-        ]
-        pairs = [p[:2] for p in board.pairs]
-        self.kernel = _search.playboard(board.W, board.board, pairs, near, close, board.near_scope)
+        self.kernel = _search.playboard(playboard_fields(board))
         self.fast = board
         self.board = board.board
         self.bit_of = board.bit_of

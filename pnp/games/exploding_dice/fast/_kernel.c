@@ -83,68 +83,38 @@ static void board_free(PyObject *capsule) {
     PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
 }
 
-/* Read a sequence of exactly `len` ints, each in [lo, hi], into out; 0 or -1. */
-static int read_ints(PyObject *seq, int *out, Py_ssize_t len, long lo, long hi) {
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence of ints");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != len) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "a board list has the wrong length for the kernel");
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v < lo || v > hi) {
-            Py_DECREF(fast);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board number is out of range");
-            return -1;
-        }
-        out[i] = (int)v;
-    }
-    Py_DECREF(fast);
-    return 0;
-}
-
-/* Read one list of int lists (rows of `len` ints in [lo, hi]); returns the row count. */
-static int read_rows(PyObject *seq, int *out, int most, Py_ssize_t len, long lo, long hi) {
-    Py_ssize_t rows = PySequence_Size(seq);
-    if (rows < 0) return -1;
-    if (rows > most) {
-        PyErr_SetString(PyExc_ValueError, "the board is too large for the kernel");
-        return -1;
-    }
-    for (Py_ssize_t r = 0; r < rows; r++) {
-        PyObject *row = PySequence_GetItem(seq, r);
-        int ok = row ? read_ints(row, out + r * len, len, lo, hi) : -1;
-        Py_XDECREF(row);
-        if (ok < 0) return -1;
-    }
-    return (int)rows;
-}
-
-/* board(n, lines, neighbours, zones, starts, faces, reserve, skip) -> capsule.
- * lines: per entry, the n cells from the far border to the entry; neighbours: per cell,
- * its neighbour mask (checked against the grid's shape); zones: per colour, its cells'
- * mask; starts: per colour, its start cell; faces: per colour, its dice's six faces (the
- * kernel plays kits whose dice of one colour share their faces); reserve: per colour, the
- * dice off the board at the start; skip: the `skip` stall rule (else `redraw`). */
-static PyObject *make_board(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *lines, *neighbours, *zones, *starts, *faces, *reserve;
+/* The board as `kernel.board_fields` names it: the grid side `n`; `lines`, per entry the
+ * n cells from the far border to the entry, row after row; `neighbours`, per cell its
+ * neighbour mask (checked against the grid's shape); `zones`, per colour its cells' mask;
+ * `starts`, per colour its start cell; `faces`, per colour its dice's six faces, row after
+ * row (the kernel plays kits whose dice of one colour share their faces); `reserve`, per
+ * colour the dice off the board at the start; `skip`, the `skip` stall rule (else `redraw`). */
+typedef struct {
     int n, skip;
-    if (!PyArg_ParseTuple(args, "iOOOOOOp", &n, &lines, &neighbours, &zones, &starts, &faces,
-                          &reserve, &skip))
-        return NULL;
-    if (n < 2 || n > MAXN) {
-        PyErr_SetString(PyExc_ValueError, "the kernel holds grids of 2 x 2 to 8 x 8");
-        return NULL;
-    }
-    Board *b = PyMem_Calloc(1, sizeof(Board));
-    if (!b) return PyErr_NoMemory();
-    int cells = n * n, row[MAXE * MAXN], ok = 0;
+    int lines[MAXE * MAXN], starts[NCOL], faces[NCOL * FACES], reserve[NCOL];
+    int nlines;
+    uint64_t *neighbours, *zones;
+    int nneighbours, nzones;
+} BoardFields;
+
+static const SeamField BOARD[] = {
+    SEAM_INT(BoardFields, n, 2, MAXN),
+    SEAM_LIST(BoardFields, lines, nlines, 0, MAXC - 1),
+    SEAM_U64_LIST(BoardFields, neighbours, nneighbours),
+    SEAM_U64_LIST(BoardFields, zones, nzones),
+    SEAM_INTS(BoardFields, starts, 0, MAXC - 1),
+    SEAM_INTS(BoardFields, faces, 1, FACES),
+    SEAM_INTS(BoardFields, reserve, 0, 1000000),
+    SEAM_BOOL(BoardFields, skip),
+    SEAM_END,
+};
+
+/* The board's fields (read) into b; 0, or -1 with a ValueError naming what is wrong. */
+static int board_from(Board *b, const BoardFields *f) {
+    int n = f->n, cells = n * n;
     b->n = n;
     b->cells = cells;
-    b->skip = skip;
+    b->skip = f->skip;
     b->full = cells == 64 ? ~(uint64_t)0 : bit(cells) - 1;
     b->not_first_col = b->full;
     b->not_last_col = b->full;
@@ -152,69 +122,57 @@ static PyObject *make_board(PyObject *self, PyObject *args) {
         b->not_first_col &= ~bit(r * n);
         b->not_last_col &= ~bit(r * n + n - 1);
     }
-    b->entries = read_rows(lines, row, MAXE, n, 0, cells - 1);
-    if (b->entries < 1) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected at least one entry");
-        goto done;
-    }
+    if (f->nlines % n) return seam_bad("board", "lines", "wrong length (n cells an entry)");
+    b->entries = f->nlines / n;
+    if (b->entries < 1) return seam_bad("board", "lines", "expected at least one entry");
     for (int e = 0; e < b->entries; e++)
         for (int j = 0; j < n; j++) {
-            b->line[e][j] = (int8_t)row[e * n + j];
-            b->lmask[e] |= bit(row[e * n + j]);
+            int cell = f->lines[e * n + j];
+            if (cell >= cells) return seam_bad("board", "lines", "a cell off the grid");
+            b->line[e][j] = (int8_t)cell;
+            b->lmask[e] |= bit(cell);
         }
     while ((b->entries - 1) >> b->entry_bits) b->entry_bits++;
-    PyObject *fast = PySequence_Fast(neighbours, "expected the neighbour masks");
-    if (!fast) goto done;
-    if (PySequence_Fast_GET_SIZE(fast) == cells) {
-        ok = 1;
-        for (int i = 0; i < cells && ok; i++) {
-            b->nb[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-            ok = !PyErr_Occurred() && b->nb[i] == around(b, bit(i));
-        }
+    int ok = f->nneighbours == cells;
+    for (int i = 0; i < cells && ok; i++) {
+        b->nb[i] = f->neighbours[i];
+        ok = b->nb[i] == around(b, bit(i));
     }
-    Py_DECREF(fast);
-    if (!ok) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "the neighbours are not those of an n x n grid");
-        goto done;
+    if (!ok) return seam_bad("board", "neighbours", "not those of an n x n grid");
+    ok = f->nzones == NCOL;
+    for (int z = 0; z < NCOL && ok; z++) {
+        b->zone[z] = f->zones[z];
+        ok = !(b->zone[z] & ~b->full);
     }
-    ok = 0;
-    fast = PySequence_Fast(zones, "expected the zone masks");
-    if (!fast) goto done;
-    if (PySequence_Fast_GET_SIZE(fast) == NCOL) {
-        ok = 1;
-        for (int z = 0; z < NCOL && ok; z++) {
-            b->zone[z] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, z));
-            ok = !PyErr_Occurred() && !(b->zone[z] & ~b->full);
-        }
-    }
-    Py_DECREF(fast);
-    if (!ok) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected four zone masks");
-        goto done;
-    }
+    if (!ok) return seam_bad("board", "zones", "expected four masks of the grid's cells");
     for (int i = 0; i < cells; i++) {
         b->zone_of[i] = -1;
         for (int z = 0; z < NCOL; z++)
             if (b->zone[z] >> i & 1) b->zone_of[i] = (int8_t)z;
     }
-    ok = 0;
-    if (read_ints(starts, b->start, NCOL, 0, cells - 1) < 0) goto done;
-    if (read_rows(faces, row, NCOL, FACES, 1, FACES) != NCOL) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected four face lists");
-        goto done;
+    for (int c = 0; c < NCOL; c++) {
+        if (f->starts[c] >= cells) return seam_bad("board", "starts", "a cell off the grid");
+        b->start[c] = f->starts[c];
+        b->reserve[c] = f->reserve[c];
+        for (int k = 0; k < FACES; k++) b->faces[c][k] = f->faces[c * FACES + k];
     }
-    for (int c = 0; c < NCOL; c++)
-        for (int k = 0; k < FACES; k++) b->faces[c][k] = row[c * FACES + k];
-    if (read_ints(reserve, b->reserve, NCOL, 0, 1000000) < 0) goto done;
     genrand_init(b->genrand_init);
-    ok = 1;
-done:
-    if (!ok) {
-        PyMem_Free(b);
-        return NULL;
-    }
-    return PyCapsule_New(b, BOARD_NAME, board_free);
+    return 0;
+}
+
+/* board(fields) -> capsule: the board of `kernel.board_fields`, by name. */
+static PyObject *make_board(PyObject *self, PyObject *fields) {
+    (void)self;
+    BoardFields f;
+    memset(&f, 0, sizeof f);
+    Board *b = PyMem_Calloc(1, sizeof(Board));
+    PyObject *capsule = NULL;
+    if (!b) PyErr_NoMemory();
+    else if (seam_read(fields, BOARD, &f, "board") == 0 && board_from(b, &f) == 0)
+        capsule = PyCapsule_New(b, BOARD_NAME, board_free);
+    seam_free(BOARD, &f);
+    if (!capsule) PyMem_Free(b);
+    return capsule;
 }
 
 /* --- a game ------------------------------------------------------------------------- */
@@ -811,8 +769,7 @@ static const SeamKernel KERNEL = {
 SEAM_ENTRIES(KERNEL)
 
 static PyMethodDef methods[] = {
-    {"board", make_board, METH_VARARGS,
-     "board(n, lines, neighbours, zones, starts, faces, reserve, skip): the board for play()."},
+    {"board", make_board, METH_O, "board(fields): the board for play(), by name."},
     SEAM_METHODS,
     {"seeded", seeded, METH_VARARGS, "seeded(text): random.Random(text)'s twister words."},
     {NULL, NULL, 0, NULL},

@@ -9,22 +9,14 @@ Board = NewType("Board", object)
 Game = tuple[int, int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
 """turns, end (an index into `kernel.ENDS`), scores by seat, winners, deal, leaders"""
 
-def board(
-    n: int,
-    lines: Sequence[Sequence[int]],
-    neighbours: Sequence[int],
-    zones: Sequence[int],
-    starts: Sequence[int],
-    faces: Sequence[Sequence[int]],
-    reserve: Sequence[int],
-    skip: bool,
-) -> Board:
-    """The grid side, each entry's cells (far border first), each cell's neighbour mask,
-    each zone's mask, each colour's start cell, faces and reserve, the stall rule."""
-
 Fields = dict[str, Any]
-"""Named fields: `kernel.settings`, `kernel.position`, `pnp.play.fastpath.search`
-(`pnp/play/_seam.h`)."""
+"""Named fields: `kernel.board_fields`, `kernel.settings`, `kernel.position`,
+`pnp.play.fastpath.search` (`pnp/play/_seam.h`)."""
+
+def board(fields: Fields) -> Board:
+    """The board by name: the grid side, each entry's cells (far border first, row after
+    row), each cell's neighbour mask, each zone's mask, each colour's start cell, faces and
+    reserve, the stall rule."""
 
 def play(board: Board, settings: Fields, twister: tuple[int, ...]) -> tuple[Game, tuple[int, ...]]:
     """One whole game drawing from the twister state: (the game, the twister after)."""

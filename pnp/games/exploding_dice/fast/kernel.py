@@ -55,28 +55,29 @@ def covers(model: PlayModel) -> bool:
     return uniform and len(model.colours) == 4 and model.n <= MAX_N
 
 
-def board_args(model: PlayModel) -> tuple[Any, ...]:
-    """What `_kernel.board` takes: the grid side, each entry's line, each cell's neighbour
-    mask, each zone's mask, the start cells, each colour's faces and reserve, the stall rule."""
+def board_fields(model: PlayModel) -> dict[str, Any]:
+    """The kernel's board by name (`_kernel.c`'s ``BOARD``): the grid side, each entry's
+    line (row after row), each cell's neighbour mask, each zone's mask, the start cells,
+    each colour's faces (row after row) and reserve, the stall rule."""
     board = Board.of(model)
     colours = range(len(model.colours))
-    return (
-        model.n,
-        board.lines,
-        [sum(1 << j for j in nbs) for nbs in board.neighbours],
-        [sum(1 << c for c in cells) for cells in board.zones],
-        board.starts,
-        [next(d.faces for d in model.dice if d.colour == c) for c in colours],
-        [sum(d.colour == c for d in model.dice) - 1 for c in colours],
-        model.stall == "skip",
-    )
+    return {
+        "n": model.n,
+        "lines": [cell for line in board.lines for cell in line],
+        "neighbours": [sum(1 << j for j in nbs) for nbs in board.neighbours],
+        "zones": [sum(1 << c for c in cells) for cells in board.zones],
+        "starts": list(board.starts),
+        "faces": [f for c in colours for f in next(d.faces for d in model.dice if d.colour == c)],
+        "reserve": [sum(d.colour == c for d in model.dice) - 1 for c in colours],
+        "skip": model.stall == "skip",
+    }
 
 
 def _board(model: PlayModel) -> Any:
     """The kernel's copy of the board, or None for a kit it does not cover."""
     if _kernel is None or not covers(model):
         return None
-    return _kernel.board(*board_args(model))
+    return _kernel.board(board_fields(model))
 
 
 boards: PerModel[PlayModel, Any] = PerModel(_board)

@@ -68,88 +68,63 @@ static void board_free(PyObject *capsule) {
     PyMem_Free(PyCapsule_GetPointer(capsule, BOARD_NAME));
 }
 
-/* board(paths, safe, strips, outlook) -> capsule: paths[c][p] the node of progress p
-   (0..home-1); outlook[n - 2] the `OUTLOOK` numbers of `outlook.win_chances` at n players. */
-static PyObject *make_board(PyObject *self, PyObject *args) {
-    PyObject *paths, *safe, *strips, *outlook;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOO", &paths, &safe, &strips, &outlook)) return NULL;
-    Board *b = PyMem_Calloc(1, sizeof(Board));
-    if (!b) return PyErr_NoMemory();
-    Py_ssize_t nodes = PySequence_Size(safe);
-    if (PySequence_Size(paths) != COLOURS || PySequence_Size(strips) != COLOURS || nodes < 1 ||
-        nodes > MAX_NODES) {
-        PyMem_Free(b);
-        PyErr_SetString(PyExc_ValueError, "the kernel takes 4 colours and at most 128 nodes");
-        return NULL;
-    }
-    b->nodes = (int)nodes;
+/* The board as `kernel.board_fields` names it: `paths`, each colour's path of nodes
+ * (progress 0 .. home - 1), colour after colour; `safe`, per node whether it is safe;
+ * `strips`, each colour's first strip progress; `outlook`, `outlook.win_chances`' `OUTLOOK`
+ * numbers at 2, 3 and 4 players, row after row. */
+typedef struct {
+    int paths[COLOURS * MAX_HOME], safe[MAX_NODES], strips[COLOURS];
+    int npaths, nodes;
+    double outlook[(COLOURS - 1) * OUTLOOK];
+} BoardFields;
+
+static const SeamField BOARD[] = {
+    SEAM_LIST(BoardFields, paths, npaths, 0, MAX_NODES - 1),
+    SEAM_LIST(BoardFields, safe, nodes, 0, 1),
+    SEAM_INTS(BoardFields, strips, 0, MAX_HOME),
+    SEAM_DOUBLES(BoardFields, outlook),
+    SEAM_END,
+};
+
+/* The board's fields (read) into b; 0, or -1 with a ValueError naming what is wrong. */
+static int board_from(Board *b, const BoardFields *f) {
+    int nodes = f->nodes, home = f->npaths / COLOURS;
+    if (nodes < 1) return seam_bad("board", "safe", "expected one flag per node");
+    if (home < 1 || f->npaths % COLOURS)
+        return seam_bad("board", "paths", "expected four equally long paths");
+    b->nodes = nodes;
+    b->home = home;
     memset(b->progress, 0xff, sizeof b->progress); /* -1: not on that path */
-    for (Py_ssize_t n = 0; n < nodes; n++) {
-        PyObject *v = PySequence_GetItem(safe, n);
-        int t = v ? PyObject_IsTrue(v) : -1;
-        Py_XDECREF(v);
-        if (t < 0) goto fail;
-        b->safe[n] = (uint8_t)t;
-    }
+    for (int n = 0; n < nodes; n++) b->safe[n] = (uint8_t)f->safe[n];
     for (int c = 0; c < COLOURS; c++) {
-        PyObject *path = PySequence_GetItem(paths, c);
-        if (!path) goto fail;
-        Py_ssize_t len = PySequence_Size(path);
-        if (c == 0) b->home = (int)len;
-        if (len != b->home || len < 1 || len > MAX_HOME) {
-            Py_DECREF(path);
-            PyErr_SetString(PyExc_ValueError, "paths must be equally long, at most 126 spaces");
-            goto fail;
-        }
-        for (Py_ssize_t p = 0; p < len; p++) {
-            PyObject *v = PySequence_GetItem(path, p);
-            long node = v ? PyLong_AsLong(v) : -1;
-            Py_XDECREF(v);
-            if (node < 0 || node >= nodes) {
-                Py_DECREF(path);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a path node is off the board");
-                goto fail;
-            }
+        for (int p = 0; p < home; p++) {
+            int node = f->paths[c * home + p];
+            if (node >= nodes) return seam_bad("board", "paths", "a node off the board");
             b->path[c][p] = (int16_t)node;
             b->progress[c][node] = (int16_t)p;
         }
-        Py_DECREF(path);
-        PyObject *v = PySequence_GetItem(strips, c);
-        long strip = v ? PyLong_AsLong(v) : -1;
-        Py_XDECREF(v);
-        if (strip < 0 || strip > b->home) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a strip is off the path");
-            goto fail;
-        }
-        b->strip[c] = (int)strip;
-        for (int q = 0; q < b->home; q++) b->safe_at[c][q] = b->safe[b->path[c][q]];
+        if (f->strips[c] > home) return seam_bad("board", "strips", "a strip off the path");
+        b->strip[c] = f->strips[c];
+        for (int q = 0; q < home; q++) b->safe_at[c][q] = b->safe[b->path[c][q]];
     }
-    if (PySequence_Size(outlook) != COLOURS - 1) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "outlook: a row for 2, 3, 4 players");
-        goto fail;
-    }
-    for (int n = 2; n <= COLOURS; n++) {
-        PyObject *row = PySequence_GetItem(outlook, n - 2);
-        if (!row) goto fail;
-        if (PySequence_Size(row) != OUTLOOK) {
-            Py_DECREF(row);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "outlook: 6 numbers a row");
-            goto fail;
-        }
-        for (int k = 0; k < OUTLOOK; k++) {
-            PyObject *v = PySequence_GetItem(row, k);
-            b->outlook[n][k] = v ? PyFloat_AsDouble(v) : -1.0;
-            Py_XDECREF(v);
-        }
-        Py_DECREF(row);
-        if (PyErr_Occurred()) goto fail;
-    }
+    for (int n = 2; n <= COLOURS; n++)
+        for (int k = 0; k < OUTLOOK; k++) b->outlook[n][k] = f->outlook[(n - 2) * OUTLOOK + k];
     genrand_init(b->genrand_init);
-    return PyCapsule_New(b, BOARD_NAME, board_free);
-fail:
-    PyMem_Free(b);
-    return NULL;
+    return 0;
+}
+
+/* board(fields) -> capsule: the board of `kernel.board_fields`, by name. */
+static PyObject *make_board(PyObject *self, PyObject *fields) {
+    (void)self;
+    BoardFields *f = PyMem_Calloc(1, sizeof(BoardFields));
+    Board *b = PyMem_Calloc(1, sizeof(Board));
+    PyObject *capsule = NULL;
+    if (!f || !b) PyErr_NoMemory();
+    else if (seam_read(fields, BOARD, f, "board") == 0 && board_from(b, f) == 0)
+        capsule = PyCapsule_New(b, BOARD_NAME, board_free);
+    PyMem_Free(f);
+    if (!capsule) PyMem_Free(b);
+    return capsule;
 }
 
 /* --- one roll ------------------------------------------------------------------------ */
@@ -808,58 +783,6 @@ static int leader(const Game *g) {
 }
 
 
-/* The seats' colours: 2 to 4 different colours 0..3. 0, or -1 with an exception. */
-static int read_seats(PyObject *seats, Game *g) {
-    g->players = (int)PySequence_Size(seats);
-    if (g->players < 2 || g->players > COLOURS) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "2 to 4 seats");
-        return -1;
-    }
-    for (int k = 0; k < g->players; k++) {
-        PyObject *v = PySequence_GetItem(seats, k);
-        long colour = v ? PyLong_AsLong(v) : -1;
-        Py_XDECREF(v);
-        if (colour < 0 || colour >= COLOURS) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a seat's colour is 0 to 3");
-            return -1;
-        }
-        for (int j = 0; j < k; j++)
-            if (g->seats[j] == colour) {
-                PyErr_SetString(PyExc_ValueError, "two seats with one colour");
-                return -1;
-            }
-        g->seats[k] = (int)colour;
-    }
-    return 0;
-}
-
-/* The pawns of a given position: `pawns[c]` colour c's 4 progress values (an unplayed
- * colour's list may be empty). 0, or -1 with an exception. */
-static int read_pawns(PyObject *pawns, Game *g) {
-    if (PySequence_Size(pawns) != COLOURS) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "pawns are given for 4 colours");
-        return -1;
-    }
-    for (int c = 0; c < COLOURS; c++) {
-        PyObject *list = PySequence_GetItem(pawns, c);
-        if (!list) return -1;
-        Py_ssize_t len = PySequence_Size(list);
-        for (int i = 0; i < PAWNS; i++) {
-            PyObject *v = i < len ? PySequence_GetItem(list, i) : NULL;
-            long p = v ? PyLong_AsLong(v) : NEST;
-            Py_XDECREF(v);
-            if (p < NEST || p > g->b->home) {
-                Py_DECREF(list);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a pawn is off its path");
-                return -1;
-            }
-            g->pawns[c][i] = (int8_t)p;
-        }
-        Py_DECREF(list);
-    }
-    return 0;
-}
-
 /* The pawns by colour as lists (an unplayed colour's empty), for the caller's state. */
 static PyObject *pawn_lists(const Game *g) {
     PyObject *pawns = PyTuple_New(COLOURS);
@@ -872,53 +795,6 @@ static PyObject *pawn_lists(const Game *g) {
         PyTuple_SET_ITEM(pawns, c, list);
     }
     return pawns;
-}
-
-/* results(board, seats, pawns, colour, a, b, standard) -> [(own, captured), ...]: the
- * allowed results of one roll from a given position, as `rules.allowed_positions` lists
- * them (for tests on hand-made positions). `pawns[c]`: colour c's 4 progress values. */
-static PyObject *results(PyObject *self, PyObject *args) {
-    PyObject *capsule, *seats, *pawns;
-    int colour, a, b, standard;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOiiip", &capsule, &seats, &pawns, &colour, &a, &b, &standard))
-        return NULL;
-    Board *bd = PyCapsule_GetPointer(capsule, BOARD_NAME);
-    if (!bd) return NULL;
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    if (!g) return PyErr_NoMemory();
-    PyObject *out = NULL;
-    g->explore = -1;
-    g->b = bd;
-    g->standard = standard;
-    if (read_seats(seats, g) < 0) goto done;
-    if (a < 1 || a > 6 || b < 1 || b > 6 || PySequence_Size(pawns) != COLOURS) {
-        PyErr_SetString(PyExc_ValueError, "dice are 1 to 6; pawns are given for 4 colours");
-        goto done;
-    }
-    int mover = 0;
-    for (int k = 0; k < g->players; k++) mover |= g->seats[k] == colour;
-    if (!mover) {
-        PyErr_SetString(PyExc_ValueError, "the mover has no seat");
-        goto done;
-    }
-    if (read_pawns(pawns, g) < 0) goto done;
-    int n = roll_results(g, colour, a, b);
-    if (n < 0) { PyErr_NoMemory(); goto done; }
-    out = PyList_New(n);
-    for (int k = 0; out && k < n; k++) {
-        const End *e = &g->roll.ends[k];
-        PyObject *hi = PyLong_FromUnsignedLongLong(e->cap[1]), *lo = PyLong_FromUnsignedLongLong(e->cap[0]);
-        PyObject *sh = PyLong_FromLong(64), *up = hi && sh ? PyNumber_Lshift(hi, sh) : NULL;
-        PyObject *cap = up && lo ? PyNumber_Or(up, lo) : NULL;
-        PyObject *item = cap ? Py_BuildValue("((iiii)N)", e->own[0], e->own[1], e->own[2], e->own[3], cap) : NULL;
-        Py_XDECREF(hi); Py_XDECREF(lo); Py_XDECREF(sh); Py_XDECREF(up);
-        if (!item) { Py_CLEAR(out); break; }
-        PyList_SET_ITEM(out, k, item);
-    }
-done:
-    free_game(g);
-    return out;
 }
 
 /* A whole game from the start on g's generator, `leaders[t]` the leader after turn t:
@@ -989,6 +865,72 @@ static int set_seats(Game *g, const int *seats, int players) {
     }
     g->players = players;
     return 0;
+}
+
+/* A test's query (`kernel.results`): the seats' colours, each colour's four pawns
+ * (progress, NEST in the nest), the mover's colour, the two dice, the rules. */
+typedef struct {
+    int seats[COLOURS], players, pawns[COLOURS * PAWNS], colour, a, b, standard;
+} Query;
+
+static const SeamField QUERY[] = {
+    SEAM_LIST(Query, seats, players, 0, COLOURS - 1),
+    SEAM_INTS(Query, pawns, NEST, MAX_HOME),
+    SEAM_INT(Query, colour, 0, COLOURS - 1),
+    SEAM_INT(Query, a, 1, 6),
+    SEAM_INT(Query, b, 1, 6),
+    SEAM_BOOL(Query, standard),
+    SEAM_END,
+};
+
+/* results(board, query) -> [(own, captured), ...]: the allowed results of one roll from
+ * a given position, as `rules.allowed_positions` lists them (for tests on hand-made
+ * positions); the query by name (`QUERY`). */
+static PyObject *results(PyObject *self, PyObject *args) {
+    PyObject *capsule, *fields;
+    Query q;
+    (void)self;
+    if (!PyArg_UnpackTuple(args, "results", 2, 2, &capsule, &fields)) return NULL;
+    Board *bd = PyCapsule_GetPointer(capsule, BOARD_NAME);
+    if (!bd || seam_read(fields, QUERY, &q, "query") < 0) return NULL;
+    Game *g = PyMem_Calloc(1, sizeof(Game));
+    if (!g) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    g->explore = -1;
+    g->b = bd;
+    g->standard = q.standard;
+    if (set_seats(g, q.seats, q.players) < 0) goto done;
+    int mover = 0;
+    for (int k = 0; k < g->players; k++) mover |= g->seats[k] == q.colour;
+    if (!mover) {
+        seam_bad("query", "colour", "the mover has no seat");
+        goto done;
+    }
+    for (int c = 0; c < COLOURS; c++)
+        for (int i = 0; i < PAWNS; i++) {
+            int p = q.pawns[c * PAWNS + i];
+            if (p > bd->home) {
+                seam_bad("query", "pawns", "a pawn is off its path");
+                goto done;
+            }
+            g->pawns[c][i] = (int8_t)p;
+        }
+    int n = roll_results(g, q.colour, q.a, q.b);
+    if (n < 0) { PyErr_NoMemory(); goto done; }
+    out = PyList_New(n);
+    for (int k = 0; out && k < n; k++) {
+        const End *e = &g->roll.ends[k];
+        PyObject *hi = PyLong_FromUnsignedLongLong(e->cap[1]), *lo = PyLong_FromUnsignedLongLong(e->cap[0]);
+        PyObject *sh = PyLong_FromLong(64), *up = hi && sh ? PyNumber_Lshift(hi, sh) : NULL;
+        PyObject *cap = up && lo ? PyNumber_Or(up, lo) : NULL;
+        PyObject *item = cap ? Py_BuildValue("((iiii)N)", e->own[0], e->own[1], e->own[2], e->own[3], cap) : NULL;
+        Py_XDECREF(hi); Py_XDECREF(lo); Py_XDECREF(sh); Py_XDECREF(up);
+        if (!item) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, k, item);
+    }
+done:
+    free_game(g);
+    return out;
 }
 
 static int whole_begin(const void *board, void *game) {
@@ -1183,9 +1125,9 @@ static const SeamKernel KERNEL = {
 SEAM_ENTRIES(KERNEL)
 
 static PyMethodDef methods[] = {
-    {"board", make_board, METH_VARARGS, "board(paths, safe, strips): the board for play()."},
+    {"board", make_board, METH_O, "board(fields): the board for play(), by name."},
     {"results", results, METH_VARARGS,
-     "results(board, seats, pawns, colour, a, b, standard): one roll's allowed results."},
+     "results(board, query): one roll's allowed results, the query by name."},
     SEAM_METHODS,
     {NULL, NULL, 0, NULL},
 };

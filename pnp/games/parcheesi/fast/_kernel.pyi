@@ -11,29 +11,19 @@ Counts = tuple[int, int, int, int, int]
 Game = tuple[int, str, tuple[list[int], ...], tuple[int, ...], Counts]
 """turns, end, pawns by colour, the leader after each turn, counts"""
 
-def board(
-    paths: Sequence[Sequence[int]],
-    safe: Sequence[bool],
-    strips: Sequence[int],
-    outlook: Sequence[Sequence[float]],
-) -> Board:
-    """Each colour's path of nodes (progress 0 .. home - 1), the safe nodes, each colour's
-    first strip progress, and `outlook.win_chances`' weights then tempi at 2, 3, 4 players."""
-
-def results(
-    board: Board,
-    seats: Sequence[int],
-    pawns: Sequence[Sequence[int]],
-    colour: int,
-    a: int,
-    b: int,
-    standard: bool,
-) -> list[tuple[tuple[int, int, int, int], int]]:
-    """One roll's allowed results as (the mover's pawns, captured nodes), in the rules' order."""
-
 Fields = dict[str, Any]
-"""Named fields: `engine.settings`, `compiled.position`, `pnp.play.fastpath.search`
-(`pnp/play/_seam.h`)."""
+"""Named fields: `compiled.board_fields`, `compiled.query`, `engine.settings`,
+`compiled.position`, `pnp.play.fastpath.search` (`pnp/play/_seam.h`)."""
+
+def board(fields: Fields) -> Board:
+    """The board by name: each colour's path of nodes (progress 0 .. home - 1), the safe
+    nodes, each colour's first strip progress, and `outlook.win_chances`' weights then
+    tempi at 2, 3, 4 players."""
+
+def results(board: Board, query: Fields) -> list[tuple[tuple[int, int, int, int], int]]:
+    """One roll's allowed results as (the mover's pawns, captured nodes), in the rules'
+    order: the seats, pawns (four a colour), mover's colour, dice a and b and the rules,
+    by name."""
 
 def play(board: Board, settings: Fields, twister: tuple[int, ...]) -> tuple[Game, tuple[int, ...]]:
     """One whole game: ((turns, end, pawns by colour, leaders, counters), the twister after)."""

@@ -24,16 +24,28 @@ except ImportError:  # built without a C compiler: the readable rules play
     kernel = None  # type: ignore[assignment]
 
 
-def _board(model: PlayModel) -> kernel.Board:
-    """The kernel's copy of the board: each colour's path of nodes, safe nodes, strips."""
-    assert kernel is not None
+def board_fields(model: PlayModel) -> dict[str, Any]:
+    """The kernel's board by name (`_kernel.c`'s ``BOARD``): each colour's path of nodes
+    (colour after colour), the safe nodes, the strips, and `outlook.win_chances`' weights
+    then tempi at 2, 3, 4 players (row after row, 0 past the last seat)."""
     home = model.home
-    strips = [model.strip(c) for c in range(len(model.paths))]
-    weights = [
-        (*outlook.WEIGHTS[n], *outlook.TEMPO[n], *(0.0,) * (len(model.paths) - n))
-        for n in range(2, len(model.paths) + 1)
-    ]
-    return kernel.board([path[:home] for path in model.paths], model.safe, strips, weights)
+    colours = len(model.paths)
+    return {
+        "paths": [node for path in model.paths for node in path[:home]],
+        "safe": list(model.safe),
+        "strips": [model.strip(c) for c in range(colours)],
+        "outlook": [
+            w
+            for n in range(2, colours + 1)
+            for w in (*outlook.WEIGHTS[n], *outlook.TEMPO[n], *(0.0,) * (colours - n))
+        ],
+    }
+
+
+def _board(model: PlayModel) -> kernel.Board:
+    """The kernel's copy of the board (`board_fields`)."""
+    assert kernel is not None
+    return kernel.board(board_fields(model))
 
 
 board: PerModel[PlayModel, kernel.Board] = PerModel(_board)
@@ -63,6 +75,21 @@ def position(state: State) -> dict[str, Any]:
     }
 
 
+def query(state: State, dice: tuple[int, ...]) -> dict[str, Any]:
+    """A roll of both dice from `state` as the kernel's ``QUERY`` names it: the seats'
+    colours, each colour's four pawns (an unplayed colour's in the nest), the mover, the
+    dice, the rules."""
+    a, b = dice
+    return {
+        "seats": state.seats,
+        "pawns": [p for own in state.pawns for p in (own or [NEST] * PAWNS)],
+        "colour": state.colour,
+        "a": a,
+        "b": b,
+        "standard": state.standard,
+    }
+
+
 def results(state: State) -> tuple[Position, ...] | None:
     """A roll of both dice's results as the kernel lists them: `State.legal_actions`, in
     the same order (the tests hold the two roll by roll; the readable rules list their
@@ -70,9 +97,7 @@ def results(state: State) -> tuple[Position, ...] | None:
     assert kernel is not None
     if state.dice is None or len(state.dice) != 2:
         return None
-    found = kernel.results(
-        board(state.model), state.seats, state.pawns, state.colour, *state.dice, state.standard
-    )
+    found = kernel.results(board(state.model), query(state, state.dice))
     return tuple([Position(own, captured) for own, captured in found])
 
 
