@@ -136,34 +136,19 @@ static int seam_read(PyObject *dict, const SeamField *fields, void *out, const c
                 return seam_bad(what, f->name, "wrong length");
             }
             if (f->count != SEAM_EXACT) *seam_int(out, f->count) = (int)n;
-        } else if (f->kind == SEAM_K_U64S) {
-            PyObject *fast = PySequence_Fast(item, "expected a sequence of ints");
-            if (!fast) return -1;
-            Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-            uint64_t *v = n < INT_MAX ? PyMem_Malloc((size_t)(n ? n : 1) * sizeof *v) : NULL;
-            *(uint64_t **)at = v; /* `seam_free` frees it, whatever happens next */
-            for (Py_ssize_t i = 0; v && i < n; i++) {
-                v[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-                if (v[i] == (unsigned long long)-1 && PyErr_Occurred()) {
-                    Py_DECREF(fast);
-                    return -1;
-                }
-            }
-            Py_DECREF(fast);
-            if (!v) {
-                PyErr_NoMemory();
-                return -1;
-            }
-            *seam_int(out, f->count) = (int)n;
-        } else if (f->kind == SEAM_K_F64S) {
+        } else if (f->kind == SEAM_K_U64S || f->kind == SEAM_K_F64S) {
+            /* 64-bit words or doubles: either way eight bytes a number */
+            int words = f->kind == SEAM_K_U64S;
             PyObject *fast = PySequence_Fast(item, "expected a sequence of numbers");
             if (!fast) return -1;
             Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-            double *v = n < INT_MAX ? PyMem_Malloc((size_t)(n ? n : 1) * sizeof *v) : NULL;
-            *(double **)at = v; /* `seam_free` frees it, whatever happens next */
+            void *v = n < INT_MAX ? PyMem_Malloc((size_t)(n ? n : 1) * sizeof(uint64_t)) : NULL;
+            *(void **)at = v; /* `seam_free` frees it, whatever happens next */
             for (Py_ssize_t i = 0; v && i < n; i++) {
-                v[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-                if (v[i] == -1.0 && PyErr_Occurred()) {
+                PyObject *x = PySequence_Fast_GET_ITEM(fast, i);
+                if (words) ((uint64_t *)v)[i] = PyLong_AsUnsignedLongLong(x);
+                else ((double *)v)[i] = PyFloat_AsDouble(x);
+                if (PyErr_Occurred()) {
                     Py_DECREF(fast);
                     return -1;
                 }

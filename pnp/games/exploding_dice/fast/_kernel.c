@@ -18,7 +18,7 @@
  * rollout, `kernel.playout`), on a generator seeded as `random.Random(n)` from one number;
  * `tree_search` (`_tree.h`) runs the whole tree search of `pnp.play.mcts` on these positions.
  *
- * The board comes from the play model (`engine._kernel_board`): its lines, neighbours,
+ * The board comes from the play model (`kernel.board_fields`, by name): its lines, neighbours,
  * zones, start points, faces and reserve; grids up to 8 x 8 (cells are bits of a 64-bit
  * word). Reentrant: no mutable static data; a game lives on the caller's stack and heap
  * and runs without the GIL. Portable C99 (gcc, clang, MSVC): no compiler builtins.
