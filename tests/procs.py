@@ -69,7 +69,7 @@ def _expired(what: str, guard: float, proc: subprocess.Popen | None) -> NoReturn
     pytest.fail(f"{what}: not within {bound}{killed}", pytrace=False)
 
 
-def _default_sigint() -> None:
+def default_sigint() -> None:
     """In the child: Ctrl-C as a terminal gives it, even if this shell ignores SIGINT."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
@@ -87,7 +87,7 @@ def start(
     another module (a test's own wrapper of pnp, found in `path`)."""
 
     def prepare() -> None:
-        _default_sigint()
+        default_sigint()
         if then is not None:
             then()
 

@@ -20,6 +20,7 @@ from typing import IO, Any
 
 import httpx2 as httpx
 from cli_run import pnp
+from procs import default_sigint
 from starlette.testclient import TestClient
 
 from pnp.contract.params import toml_literal
@@ -149,6 +150,7 @@ def running(cache: Path, *args: str, env: dict[str, str] | None = None) -> Itera
         text=True,
         env=env,
         start_new_session=True,
+        preexec_fn=default_sigint,  # a terminal's Ctrl-C, even where this shell ignores it
     )
     url = f"http://127.0.0.1:{port}"
     try:

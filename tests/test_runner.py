@@ -29,7 +29,17 @@ from pathlib import Path
 
 import pytest
 from cli_run import one_error_line
-from procs import children, cpu_seconds, finish, gone, kill_group, needs_proc, start, until
+from procs import (
+    children,
+    cpu_seconds,
+    default_sigint,
+    finish,
+    gone,
+    kill_group,
+    needs_proc,
+    start,
+    until,
+)
 
 from pnp.contract.hooks import EngineHooks
 from pnp.play.outcome import GameRecord
@@ -252,10 +262,6 @@ class Lines:
             assert self.seen[-1] != "EOF" or text == "EOF", why()
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 class Driver(Lines):
     """The driver in its own session; its stdout lines arrive on a queue."""
 
@@ -272,7 +278,7 @@ class Driver(Lines):
             text=True,
             env=env,
             start_new_session=True,
-            preexec_fn=_default_sigint,  # Ctrl-C works even if this shell ignores it
+            preexec_fn=default_sigint,  # Ctrl-C works even if this shell ignores it
         )
         threading.Thread(target=self._read, daemon=True).start()
 
