@@ -2,9 +2,10 @@
 started by the test (the venv's `dask` command, random free ports) and torn down after it.
 
 The grid gives the same JSON as one process playing it in order, also when one of the two
-workers is killed mid-grid; a worker whose pnp is another version refuses the run at
-connect (its version is read on the worker: the test gives it another `pnp` distribution
-first on its path).
+workers is killed mid-grid, and the scheduler never holds more than a few unfinished
+chunks a thread, whatever the size of the grid; a worker whose pnp is another version
+refuses the run at connect (its version is read on the worker: the test gives it another
+`pnp` distribution first on its path).
 """
 
 from __future__ import annotations
@@ -159,7 +160,7 @@ def test_a_grid_keeps_a_few_chunks_a_thread_on_the_scheduler_not_the_whole_grid(
         most_at_once, left = watcher.run_on_scheduler(most)
     assert grid_json(jobs, results) == expected
     assert left == 0
-    assert 2 <= most_at_once <= 2 * dask_backend.IN_FLIGHT_A_THREAD < 6 * 60
+    assert 0 < most_at_once <= 2 * dask_backend.IN_FLIGHT_A_THREAD < 6 * 60
 
 
 def test_a_worker_with_another_pnp_version_is_refused_at_connect(cluster, tmp_path):
