@@ -2,9 +2,10 @@
 started by the test (the venv's `dask` command, random free ports) and torn down after it.
 
 The grid gives the same JSON as one process playing it in order, also when one of the two
-workers is killed mid-grid; a worker whose pnp is another version refuses the run at
-connect (its version is read on the worker: the test gives it another `pnp` distribution
-first on its path).
+workers is killed mid-grid, and the scheduler never holds more than a few unfinished
+chunks a thread, whatever the size of the grid; a worker whose pnp is another version
+refuses the run at connect (its version is read on the worker: the test gives it another
+`pnp` distribution first on its path).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dask_grid import grid_jobs, grid_json
 
 from pnp import DISTRIBUTION
 from pnp.runtime.errors import PnpError
+from pnp.sim import dask_backend
 from pnp.sim.runner import run_jobs
 
 distributed = pytest.importorskip("distributed")
@@ -119,6 +121,46 @@ def test_a_worker_killed_mid_grid_leaves_the_json_unchanged(cluster):
     assert doomed.poll() is not None and told[0] < 6 * 50_000 / 2
     assert not results[-1].interrupted and len(results) == 6
     assert grid_json(jobs, results) == expected
+
+
+def test_a_grid_keeps_a_few_chunks_a_thread_on_the_scheduler_not_the_whole_grid(cluster):
+    """What the scheduler holds unfinished is what a Ctrl-C must cancel: a few chunks for
+    each of the cluster's threads, however many chunks the grid is cut in. A plugin on the
+    scheduler follows every chunk's state and keeps the most ever unfinished at once."""
+    from distributed.diagnostics.plugin import SchedulerPlugin
+
+    class Unfinished(SchedulerPlugin):  # nested: pickled by value for the scheduler
+        name = "pnp-test-unfinished-chunks"
+
+        def __init__(self) -> None:
+            self.keys: set[str] = set()
+            self.most = 0
+
+        def transition(self, key, start, finish, *args, **kwargs) -> None:
+            if not str(key).startswith("pnp-chunk-"):
+                return
+            if finish in ("waiting", "queued", "processing", "no-worker"):
+                self.keys.add(key)
+            else:
+                self.keys.discard(key)
+            self.most = max(self.most, len(self.keys))
+
+    def most(dask_scheduler) -> tuple[int, int]:  # run on the scheduler
+        plugin = dask_scheduler.plugins[Unfinished.name]
+        return plugin.most, len(plugin.keys)
+
+    cluster.worker()
+    cluster.worker()
+    cluster.wait_for(2)
+    jobs = grid_jobs(3000)  # 6 x 60 chunks of 50 games
+    expected = grid_json(jobs, run_jobs(jobs, 1))
+    with distributed.Client(cluster.address, timeout=READY) as watcher:
+        watcher.register_plugin(Unfinished())
+        results = run_jobs(jobs, 2, None, cluster.address, 30.0, chunk=50)
+        most_at_once, left = watcher.run_on_scheduler(most)
+    assert grid_json(jobs, results) == expected
+    assert left == 0
+    assert 0 < most_at_once <= 2 * dask_backend.IN_FLIGHT_A_THREAD < 6 * 60
 
 
 def test_a_worker_with_another_pnp_version_is_refused_at_connect(cluster, tmp_path):

@@ -107,7 +107,8 @@ def test_a_grid_on_a_local_dask_cluster_gives_the_same_json():
 @pytest.mark.slow
 def test_ctrl_c_on_a_dask_cluster_returns_the_finished_chunks_at_once():
     # minutes of games on two workers: only a prompt cancel ends the run within the bound,
-    # which leaves room for a loaded machine (the run cancels its 3,000 submitted chunks)
+    # which leaves room for a loaded machine (of the grid's 3,000 chunks, the run cancels
+    # the few on the cluster: test_dask_cluster.py holds that number to a few a thread)
     jobs = grid_jobs(1_000_000)
     told: list[float] = []
 

@@ -1,13 +1,19 @@
 """Games played on a Dask cluster: `pnp simulate --scheduler tcp://host:8786` (or `local`).
 
 Dask (`pip install 'pnp-kits[dask]'`) is imported here only, and only when a run asks for it.
-Every chunk of every job is submitted at once, each a pure function of (job, start, stop),
-so Dask may rerun one on another worker when a worker dies and the tallies are the same;
-they are merged in chunk order (`pnp.sim.merge`), so the JSON of a seed is byte-identical
-to the local pool's. A job's data (engine, model, bot...) is a kilobyte or two pickled, and
-rides with each of its tasks: a task depending on a data task (or on scattered data) would
-be placed on the worker holding that data, leaving the others idle, and scattered data
-lost with a worker could not be rebuilt. A worker unpickles a job once (`load_job` caches).
+The chunks of every job are submitted in job order, each a pure function of (job, start,
+stop), so Dask may rerun one on another worker when a worker dies and the tallies are the
+same; they are merged in chunk order (`pnp.sim.merge`), so the JSON of a seed is
+byte-identical to the local pool's, whatever order they finish in. At most `in_flight`
+chunks (a few for each thread of the cluster) are on the cluster at a time, and each one
+that finishes makes room for the next: a Ctrl-C cancels only those, so it is as quick for
+any size of grid (cancelling a whole grid costs in proportion to its size), and the first
+tallies come back without waiting for the scheduler to take in the whole grid.
+
+A job's data (engine, model, bot...) is a kilobyte or two pickled, and rides with each of
+its tasks: a task depending on a data task (or on scattered data) would be placed on the
+worker holding that data, leaving the others idle, and scattered data lost with a worker
+could not be rebuilt. A worker unpickles a job once (`load_job` caches).
 
 Reaching the scheduler and waiting for a worker take at most `--scheduler-timeout` seconds
 (a day at most: `check_timeout`), and Ctrl-C or SIGTERM ends that wait at once
@@ -22,10 +28,12 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import itertools
 import logging
 import multiprocessing
 import os
 import pickle
+import queue
 import signal
 import time
 import uuid
@@ -50,6 +58,7 @@ LONELY = 1.0  # seconds between looks at whether the cluster still has a worker
 MOST_TIMEOUT = 86_400.0  # seconds --scheduler-timeout may be: a day
 GRACE = 1.0  # seconds past the timeout before a scheduler that never answers is left
 TASKS_A_THREAD = 8  # tasks a grid is cut in, for each thread of the cluster
+IN_FLIGHT_A_THREAD = 4  # chunks on the cluster for each of its threads (`in_flight`)
 MOST_GAMES = 5000  # games a task at most (a second or so of a quick engine's games)
 MOST_SLOW_GAMES = 50  # the same for seats that think (mcts): seconds a game
 LOCAL_CONFIG: dict[str, Any] = {
@@ -114,7 +123,8 @@ def play_on_dask(
 ) -> str | None:
     """Play every game of `jobs` into `tallies` on the cluster at `scheduler` (`chunk`
     games a task, or `chunk_sizes`); the reason the run stopped early when a worker's loss
-    could not be made good (None otherwise, or after Ctrl-C, which cancels what is left)."""
+    could not be made good (None otherwise, or after Ctrl-C, which cancels the chunks in
+    flight)."""
     check_timeout(timeout)
     with ExitStack() as stack:
         try:
@@ -282,52 +292,76 @@ def _play(
     progress: Callable[[], None],
     ctrl_c: RunStop,
 ) -> str | None:
-    from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
     run = uuid.uuid4().hex[:12]
     data = [pickle.dumps(job.data(), protocol=pickle.HIGHEST_PROTOCOL) for job in jobs]
-    where: dict[str, tuple[int, int]] = {}
-    futures = []
-    for i, k, a, b in tasks:  # earlier jobs first, so the first settings finish first
-        key = f"pnp-chunk-{run}-{i}-{k}"
-        where[key] = (i, k)
-        futures.append(client.submit(play_task, data[i], a, b, key=key, priority=len(jobs) - i))
-    waiting = as_completed(futures, loop=client.loop)
+    todo = iter(tasks)  # earlier jobs first, so the first settings finish first
+    flying: dict[str, tuple[Any, int, int]] = {}  # key: future, job, chunk number
+    done: queue.SimpleQueue[Any] = queue.SimpleQueue()  # futures as they finish
+    window = in_flight(client.nthreads())
     failure: str | None = None
     lonely_since: float | None = None
     looked = time.monotonic()
     try:
-        while not waiting.is_empty() and not ctrl_c.count:
-            done = waiting.next_batch(block=False)
-            for future in done:
+        while not ctrl_c.count:
+            for i, k, a, b in itertools.islice(todo, max(0, window - len(flying))):
+                key = f"pnp-chunk-{run}-{i}-{k}"
+                future = client.submit(play_task, data[i], a, b, key=key, priority=len(jobs) - i)
+                flying[key] = (future, i, k)
+                future.add_done_callback(done.put)
+            if not flying:
+                break
+            finished = _finished(done, flying)
+            for future in finished:
                 try:
                     acc = future.result()
                 except KilledWorker as exc:
                     failure = f"Dask gave up on a chunk: {_reason(exc)}"
                     break
-                i, k = where[future.key]
+                _, i, k = flying.pop(future.key)
                 tallies[i].add(k, acc)
             if failure:
                 break
-            if done:
+            if finished:
                 try:
                     progress()
                 except KeyboardInterrupt:  # Ctrl-C reaching us some other way
                     ctrl_c.note()
-            else:
-                time.sleep(POLL)
             now = time.monotonic()
             if now - looked >= LONELY:  # a cluster whose workers all left would wait forever
                 looked = now
-                alone = not client.nthreads()
-                lonely_since = (lonely_since or now) if alone else None
+                threads = client.nthreads()
+                window = in_flight(threads)  # workers come and go
+                lonely_since = (lonely_since or now) if not threads else None
                 if lonely_since is not None and now - lonely_since > timeout:
                     failure = f"every Dask worker left (none for {timeout:g} s)"
                     break
     finally:
-        client.cancel([f for f in futures if not f.done()])
+        client.cancel([future for future, _, _ in flying.values() if not future.done()])
     return failure
+
+
+def in_flight(threads: dict[str, int]) -> int:
+    """Chunks a cluster of `threads` (worker: threads) is given at a time:
+    `IN_FLIGHT_A_THREAD` for each thread (at least one thread's worth, while it has none).
+    One is played while the others wait on the scheduler, which hands a worker its next as
+    soon as its last is done, without waiting for this process to submit one; a faster
+    worker takes more."""
+    return IN_FLIGHT_A_THREAD * max(1, sum(threads.values()))
+
+
+def _finished(done: queue.SimpleQueue[Any], flying: dict[str, tuple[Any, int, int]]) -> list[Any]:
+    """The futures of `flying` that finished since the last look, waiting up to `POLL`
+    seconds for the first (so a Ctrl-C is seen within that time)."""
+    out: list[Any] = []
+    try:
+        out.append(done.get(timeout=POLL))
+        while True:
+            out.append(done.get_nowait())
+    except queue.Empty:
+        pass
+    return [f for f in out if f.key in flying]
 
 
 def _reason(exc: BaseException) -> str:

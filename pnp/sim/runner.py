@@ -7,7 +7,7 @@ any ``jobs``.
 Games go to workers in chunks, at most `IN_FLIGHT` chunks per worker at a time (`pool`),
 and only tallies come back, so memory stays flat however many games a run asks for. A
 sweep's grid is one `run_jobs` call: the chunks of all its settings share one pool, or go
-to a Dask cluster at once (`dask_backend`); either way each setting's tallies are merged
+to a Dask cluster a few at a time (`dask_backend`); either way each setting's tallies are merged
 in chunk order (`merge`), so the JSON is the same for any backend, workers and chunk size.
 
 Ctrl-C or SIGTERM (`pnp.runtime.interrupt.RunStop`): the first raises a shared flag that every
@@ -158,8 +158,8 @@ def run_jobs(
 
     `scheduler` names where the games are played: None for this machine's own process
     pool, a Dask scheduler's address, or 'local' for a Dask cluster on this machine
-    (`pnp.sim.dask_backend`, with `workers` processes). Every chunk of every job is
-    handed out at once, so the workers stay busy until the last job is done; `chunk`
+    (`pnp.sim.dask_backend`, with `workers` processes). The chunks of all the jobs form
+    one queue, so the workers stay busy until the last job is done; `chunk`
     fixes the games per chunk (the tallies are the same for any). At `deadline` (a
     `time.monotonic()` time) the run stops as on a first Ctrl-C, said by no one: the games
     being played end and what finished is reported, cut short (`pnp tune`'s time budget).
