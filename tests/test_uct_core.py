@@ -347,8 +347,8 @@ def driven(toy, race: Race, rng: random.Random, stop: int, bot: int) -> tuple:
     """(end, generator state) of `_drive.h`'s `drive_play` on the toy from `race`."""
     over = {None: 0, End.HOME: 1, End.CUT: 2}[race.over]
     end, words = toy.drive(
-        race.players, race.goal, race.limit, tuple(race.pos), race.seat, race.turns,
-        race.die, over, race.winner, rng.getstate()[1], stop, bot,
+        race.players, race.goal, race.limit, race.keyed, tuple(race.pos), race.seat,
+        race.turns, race.die, over, race.winner, rng.getstate()[1], stop, bot,
     )  # fmt: skip
     return end, words
 
@@ -373,13 +373,16 @@ def played(race: Race, rng: random.Random, stop: int, bot: int) -> tuple:
     limit=st.sampled_from([6, 30]),
     more=st.sampled_from([0, 1, 3, 1000]),
     bot=st.sampled_from([0, 1, 2]),
+    keyed=st.booleans(),
 )
 def test_whole_games_over_the_hooks_are_the_readable_games(
-    toy, seed, moves, players, limit, more, bot
+    toy, seed, moves, players, limit, more, bot, keyed
 ):
-    """From any position (a die in hand or not), to the end or to `more` turns on."""
+    """From any position (a die in hand or not), to the end or to `more` turns on, the
+    bots naming their actions by key (`apply_key`) or by index."""
     rng = random.Random(seed)
     race = Race(toy, players=players, limit=limit)
+    race.keyed = keyed
     for _ in range(moves):
         if race.is_terminal():
             break

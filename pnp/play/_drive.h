@@ -17,23 +17,26 @@
 
 #include "_uct.h"
 
-/* A bot's choice at a decision: the index of its action in `legal_actions()`, drawn from
-   `rng` as the readable bot draws it; -1 with a Python error set. */
-typedef int (*DriveChoose)(void *ctx, const void *pos, Twister *rng);
+/* A bot's choice at a decision, drawn from `rng` as the readable bot draws it: the action
+   as the game's `apply_key` names it where it has one, else its index in
+   `legal_actions()`; -1 with a Python error set. */
+typedef int64_t (*DriveChoose)(void *ctx, const void *pos, Twister *rng);
 
 /* The random bot (`State.random_action`): the game's own draw where it has one, else a
-   uniform index among the decision's options. */
-static inline int drive_random(const UctGame *g, const void *pos, Twister *rng) {
+   uniform choice among the decision's options (by key where the game keys them). */
+static inline int64_t drive_random(const UctGame *g, const void *pos, Twister *rng) {
     if (g->random) return g->random(g->ctx, pos, rng);
     int count = g->count(g->ctx, pos);
-    return count < 0 ? -1 : below(rng, count);
+    if (count < 0) return -1;
+    int i = below(rng, count);
+    return g->apply_key ? g->key(g->ctx, pos, i) : i;
 }
 
 /* The seat to move at a decision plays what `choose` picks (NULL: the random bot). 0, or
    -1 with a Python error set. */
 static inline int drive_decide(const UctGame *g, void *pos, Twister *rng, DriveChoose choose) {
-    int i = choose ? choose(g->ctx, pos, rng) : drive_random(g, pos, rng);
-    return i < 0 ? -1 : g->apply(g->ctx, pos, i);
+    int64_t action = choose ? choose(g->ctx, pos, rng) : drive_random(g, pos, rng);
+    return action < 0 ? -1 : uct_apply(g, pos, action);
 }
 
 /* One step from a position that is not over: a chance point drawn, or a decision taken

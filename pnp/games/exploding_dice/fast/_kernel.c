@@ -414,6 +414,7 @@ static void new_game(Game *g, const Board *b, Tree *t, Position *p) {
     t->standing = 0;
     memcpy(t->seat_colours, g->seat_colours, sizeof t->seat_colours);
     t->leaders = g->leaders;
+    t->lists = 0; /* the bots test or rate each entry themselves */
     memset(p, 0, sizeof *p);
     for (int c = 0; c < NCOL; c++) {
         put(b, &p->grid, b->start[c], c, 1);
@@ -583,6 +584,7 @@ static const SeamKernel KERNEL = {
     .release = position_release,
     .tree = tree_begin,
     .tree_end = tree_end,
+    .root_keys = 1, /* the tree keys an action by its colour or entry (`cb_key`) */
 };
 
 SEAM_ENTRIES(KERNEL)

@@ -21,7 +21,8 @@ typedef struct {
     Grid grid;
     int reserve[NCOL], scores[NCOL];
     int seat, turns, quiet, end, step;
-    uint64_t options; /* a decision's choices, a bit each: colours or entries */
+    uint64_t options; /* a decision's choices, a bit each: colours, or entries where listed */
+    uint64_t own;     /* at an entry: cells the die in hand may not touch (0: restriction lifted) */
     int tried, ntried; /* the colours drawn this turn: a bit each, how many */
     int colour, face, first_colour, first_face; /* the die in hand; the turn's first */
 } Position;
@@ -31,6 +32,8 @@ typedef struct {
     int players, each, max_turns, target, standing;
     int seat_colours[NCOL][NCOL];
     int *leaders; /* per turn the sole leading seat or -1, where a game keeps them (else NULL) */
+    int lists;    /* list a decision's entries (the search's nodes); else only the bots,
+                     which test or rate each entry themselves, read an entry decision */
     Twister tw;   /* a playout's own generator, seeded from the search's */
 } Tree;
 
@@ -111,6 +114,18 @@ static uint64_t entries_for(const Board *b, const Grid *g, uint64_t own) {
     return out;
 }
 
+/* The first entry where such a die may go in, as a bit (0: none). */
+static uint64_t any_entry(const Board *b, const Grid *g, uint64_t own) {
+    for (int e = 0; e < b->entries; e++)
+        if (fits(b, g, e, own)) return (uint64_t)1 << e;
+    return 0;
+}
+
+/* The entries of an entry decision: listed, or found now. */
+static uint64_t entry_options(const Tree *t, const Position *p) {
+    return t->lists ? p->options : entries_for(t->b, &p->grid, p->own);
+}
+
 /* `rules.after_roll`: the entries for the die in hand, or the `redraw` rule's next colour
  * (the first die and roll going in unrestricted when every colour fails), or under the
  * `skip` rule the die back and the turn on to steps 4-6. */
@@ -121,7 +136,8 @@ static void tree_after_roll(const Tree *t, Position *p, int face) {
         p->first_colour = p->colour;
         p->first_face = face;
     }
-    uint64_t legal = entries_for(b, &p->grid, p->grid.cm[p->colour]);
+    p->own = p->grid.cm[p->colour];
+    uint64_t legal = t->lists ? entries_for(b, &p->grid, p->own) : any_entry(b, &p->grid, p->own);
     if (!legal && !b->skip) {
         p->reserve[p->colour]++;
         int untried = in_reserve(p->reserve) & ~p->tried, options[NCOL];
@@ -133,7 +149,8 @@ static void tree_after_roll(const Tree *t, Position *p, int face) {
         p->colour = p->first_colour; /* nothing fits: the first die goes in anyway */
         p->face = p->first_face;
         p->reserve[p->colour]--;
-        legal = entries_for(b, &p->grid, 0);
+        p->own = 0;
+        legal = t->lists ? entries_for(b, &p->grid, 0) : any_entry(b, &p->grid, 0);
     }
     if (legal) {
         p->step = STEP_ENTRY;
@@ -195,6 +212,18 @@ static int cb_apply(void *ctx, void *pos, int i) {
     return 0;
 }
 
+/* An action's key: the colour or the entry itself (a node of the search keeps it; a
+   whole game's bots name their choice so, no list needed). */
+static int64_t cb_key(void *ctx, const void *pos, int i) {
+    (void)ctx;
+    return nth_bit(((const Position *)pos)->options, i);
+}
+
+static int cb_apply_key(void *ctx, void *pos, int64_t key) {
+    tree_play(ctx, pos, (int)key);
+    return 0;
+}
+
 static int64_t cb_chance(void *ctx, void *pos, Twister *rng) { return tree_chance(ctx, pos, rng); }
 
 static UctGame ed_steps(Tree *t);
@@ -210,14 +239,19 @@ static int cb_playout(void *ctx, void *pos, Twister *rng, int stop) {
     Tree *t = ctx;
     Position *p = pos;
     UctGame steps = ed_steps(t);
-    while (p->end == PLAYING && p->turns < stop && redrawing(p))
-        if (drive_step(&steps, p, rng, NULL) < 0) return -1;
-    if (p->end != PLAYING || p->turns >= stop) return 0;
-    uint64_t seed = genrand(rng);
-    seed |= (uint64_t)genrand(rng) << 32;
-    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)}; /* `random.Random(seed)` */
-    init_by_array(&t->tw, t->b->genrand_init, key, key[1] ? 2 : 1);
-    return drive_play(&steps, p, &t->tw, NULL, stop);
+    int lists = t->lists, status = 0;
+    t->lists = 0; /* the random bot tests each entry it draws: no list to make */
+    while (!status && p->end == PLAYING && p->turns < stop && redrawing(p))
+        status = drive_step(&steps, p, rng, NULL);
+    if (!status && p->end == PLAYING && p->turns < stop) {
+        uint64_t seed = genrand(rng);
+        seed |= (uint64_t)genrand(rng) << 32;
+        uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)}; /* `random.Random(seed)` */
+        init_by_array(&t->tw, t->b->genrand_init, key, key[1] ? 2 : 1);
+        status = drive_play(&steps, p, &t->tw, NULL, stop);
+    }
+    t->lists = lists;
+    return status;
 }
 
 /* `MctsBot.reward`'s reading: a finished game's winners (the top seats), the seats'
@@ -240,15 +274,20 @@ static int cb_result(void *ctx, const void *pos, double *scores) {
 }
 
 /* `State.random_action`: a colour by `pick`, an entry by rejection (any entry until a
- * legal one); its index among the options. */
-static int ed_random(void *ctx, const void *pos, Twister *rng) {
+ * legal one); the colour or the entry (`cb_key`). */
+static int64_t ed_random(void *ctx, const void *pos, Twister *rng) {
     const Tree *t = ctx;
     const Position *p = pos;
-    if (p->step == STEP_COLOUR) return below(rng, bit_count(p->options));
+    if (p->step == STEP_COLOUR) return nth_bit(p->options, below(rng, bit_count(p->options)));
     int e;
-    do e = below(rng, t->b->entries);
-    while (!(p->options >> e & 1));
-    return bit_count(p->options & (((uint64_t)1 << e) - 1));
+    if (t->lists) {
+        do e = below(rng, t->b->entries);
+        while (!(p->options >> e & 1));
+    } else {
+        do e = below(rng, t->b->entries);
+        while (!fits(t->b, &p->grid, e, p->own));
+    }
+    return e;
 }
 
 /* The greedy bot's rating of entry e: the seat's own colours' gain minus the best
@@ -273,20 +312,21 @@ static int entry_value(const Tree *t, const Position *p, int e) {
 }
 
 /* The greedy bot (`bots`): a colour as the random bot draws it; the best-rated entry,
- * ties by `pick`. */
-static int ed_greedy(void *ctx, const void *pos, Twister *rng) {
+ * ties by `pick` (the colour or the entry, `cb_key`). */
+static int64_t ed_greedy(void *ctx, const void *pos, Twister *rng) {
     const Tree *t = ctx;
     const Position *p = pos;
-    int n = bit_count(p->options), best[MAXE], nbest = 0, top = 0, i = 0;
-    if (p->step == STEP_COLOUR) return below(rng, n);
-    if (n == 1) return 0;
-    for (uint64_t m = p->options; m; m &= m - 1, i++) {
-        int v = entry_value(t, p, lowest(m));
+    if (p->step == STEP_COLOUR) return ed_random(ctx, pos, rng);
+    uint64_t legal = entry_options(t, p);
+    int best[MAXE], nbest = 0, top = 0;
+    if (bit_count(legal) == 1) return lowest(legal);
+    for (uint64_t m = legal; m; m &= m - 1) {
+        int e = lowest(m), v = entry_value(t, p, e);
         if (nbest == 0 || v > top) {
             top = v;
             nbest = 0;
         }
-        if (v == top) best[nbest++] = i;
+        if (v == top) best[nbest++] = e;
     }
     return best[below(rng, nbest)];
 }
@@ -296,7 +336,8 @@ static UctGame ed_steps(Tree *t) {
     return (UctGame){.size = sizeof(Position), .players = t->players, .ctx = t,
                      .to_move = cb_to_move, .turns = cb_turns, .count = cb_count,
                      .apply = cb_apply, .chance = cb_chance, .playout = cb_playout,
-                     .result = cb_result, .random = ed_random};
+                     .result = cb_result, .key = cb_key, .apply_key = cb_apply_key,
+                     .random = ed_random};
 }
 
 /* The step machine and its position from a position of the readable rules
@@ -344,6 +385,10 @@ static int position_from(const Board *b, const Packed *q, Tree *t, Position *p) 
     p->face = q->face;
     p->first_colour = q->first_colour;
     p->first_face = q->first_face;
+    if (p->step == STEP_ENTRY) { /* restricted, unless nothing fitted and the first die went in */
+        p->own = p->grid.cm[p->colour];
+        if (!any_entry(b, &p->grid, p->own)) p->own = 0;
+    }
     return 0;
 }
 
@@ -365,6 +410,7 @@ static int tree_begin(const void *board, const void *position, UctGame *uct, voi
         return -1;
     }
     if (position_from(b, q, t, p) < 0) return -1;
+    t->lists = 1;
     *uct = ed_steps(t);
     return 0;
 }
