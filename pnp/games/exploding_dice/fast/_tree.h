@@ -6,9 +6,12 @@
  * colour chosen, a die taken, rolled, an entry chosen; the `redraw` stall rule's further
  * colours; steps 4-6 after the placement). A decision's options are a bit each, listed in
  * the rules' order (colours and entries ascending), so `apply(i)` plays the readable
- * `legal_actions()[i]`. Its hooks (`ed_steps`, a `UctGame`) serve the tree search
- * (`pnp/play/_uct.h`) and the whole games and playouts of `pnp/play/_drive.h`; the bots
- * are `ed_random` (`State.random_action`'s draws) and `ed_greedy` (`bots`' greedy bot).
+ * `legal_actions()[i]`; an action's key is the colour or the entry itself. Its hooks
+ * (`ed_steps`, a `UctGame`) serve the tree search (`pnp/play/_uct.h`) and the whole games
+ * and playouts of `pnp/play/_drive.h`; the bots are `ed_random` (`State.random_action`'s
+ * draws) and `ed_greedy` (`bots`' greedy bot). Only the search's nodes need an entry
+ * decision's whole list (`Tree.lists`): elsewhere a roll checks that some entry fits, the
+ * random bot tests just the entries it draws, and the greedy bot lists the ones it rates.
  * Included by `_kernel.c` after its grid and the packed position; `tree_begin` is its
  * hook for `pnp/play/_seam.h`'s `tree_search`.
  */
@@ -21,7 +24,7 @@ typedef struct {
     Grid grid;
     int reserve[NCOL], scores[NCOL];
     int seat, turns, quiet, end, step;
-    uint64_t options; /* a decision's choices, a bit each: colours, or entries where listed */
+    uint64_t options; /* a decision's choices, a bit each (entries: where `Tree.lists`) */
     uint64_t own;     /* at an entry: cells the die in hand may not touch (0: restriction lifted) */
     int tried, ntried; /* the colours drawn this turn: a bit each, how many */
     int colour, face, first_colour, first_face; /* the die in hand; the turn's first */
