@@ -18,7 +18,7 @@ help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[1m%-13s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # The install compiles these (see pyproject.toml): a change rebuilds them.
-COMPILED := pnp/play/_twister.h pnp/play/_seed.h pnp/play/_genrand_init.h pnp/play/_seed_text.h pnp/play/_uct.h pnp/play/_seam.h pnp/games/parcheesi/fast/_kernel.c pnp/games/parcheesi/fast/_tree.h pnp/games/desert_home/fast/_kernel.c pnp/games/desert_home/fast/_tree.h \
+COMPILED := pnp/play/_twister.h pnp/play/_seed.h pnp/play/_genrand_init.h pnp/play/_seed_text.h pnp/play/_uct.h pnp/play/_drive.h pnp/play/_seam.h pnp/games/parcheesi/fast/_kernel.c pnp/games/parcheesi/fast/_tree.h pnp/games/desert_home/fast/_kernel.c pnp/games/desert_home/fast/_tree.h \
 	pnp/games/home_in_one_piece/fast/_kernel.c pnp/games/home_in_one_piece/fast/_greedy.h pnp/games/home_in_one_piece/fast/_tree.h \
 	pnp/games/building_community/fast/_search.c pnp/games/building_community/fast/_play.h pnp/games/building_community/fast/_tree.h \
 	pnp/games/exploding_dice/fast/_kernel.c pnp/games/exploding_dice/fast/_tree.h

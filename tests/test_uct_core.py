@@ -6,7 +6,12 @@ decision, terminal), the search's own cut-off scored on the game's win chances, 
 standing or on nothing, the game's own cut-off scored on its record, a hidden value
 redrawn per playout, cooperative scoring, one seat to three. The same visits (order
 included) and the same generator afterwards, or the core and `pnp.play.mcts` have drifted
-apart. Each game's own tests check its callbacks the same way."""
+apart. Each game's own tests check its callbacks the same way.
+
+The whole-game driver over the same hooks (`pnp/play/_drive.h`) is held to the readable
+loop of a whole game: the same end and the same generator afterwards, with the random bot
+as `pick` draws it, with a game's own random draw (a `random` hook) and with a bot rule of
+the game's own, to the end or to a turn to stop at."""
 
 from __future__ import annotations
 
@@ -313,3 +318,84 @@ def test_a_kernel_that_does_not_take_the_position_leaves_the_readable_search():
         race.clone(), rng_b
     )
     assert rng_a.getstate() == rng_b.getstate()
+
+
+def rejecting(race: Race, rng: random.Random) -> str:
+    """A random bot that draws otherwise than `pick`: any action until a legal one (the
+    toy's `random` hook, `r_reject`)."""
+    legal = race.legal_actions()
+    while True:
+        action = ACTIONS[below(rng, 3)]
+        if action in legal:
+            return action
+
+
+def chaser(race: Race, rng: random.Random) -> str:
+    """A bot rule of the toy's own (`r_chaser`): push a seat that is ahead, else advance
+    or rest at random."""
+    legal = race.legal_actions()
+    if "push" in legal and race.pos[(race.seat + 1) % race.players] > race.pos[race.seat]:
+        return "push"
+    return legal[-1] if below(rng, 2) else legal[0]
+
+
+BOTS = (Race.random_action, rejecting, chaser)
+"""The readable bots of `drive`'s `bot` argument, in its order."""
+
+
+def driven(toy, race: Race, rng: random.Random, stop: int, bot: int) -> tuple:
+    """(end, generator state) of `_drive.h`'s `drive_play` on the toy from `race`."""
+    over = {None: 0, End.HOME: 1, End.CUT: 2}[race.over]
+    end, words = toy.drive(
+        race.players, race.goal, race.limit, race.keyed, tuple(race.pos), race.seat,
+        race.turns, race.die, over, race.winner, rng.getstate()[1], stop, bot,
+    )  # fmt: skip
+    return end, words
+
+
+def played(race: Race, rng: random.Random, stop: int, bot: int) -> tuple:
+    """The same on the readable rules: chance drawn, every seat playing `BOTS[bot]`."""
+    while not race.is_terminal() and race.turns < stop:
+        if race.current_player() == CHANCE:
+            race.apply(race.sample_chance(rng))
+        else:
+            race.apply(BOTS[bot](race, rng))
+    over = {None: 0, End.HOME: 1, End.CUT: 2}[race.over]
+    end = (tuple(race.pos), race.seat, race.turns, race.die, over, race.winner)
+    return end, rng.getstate()[1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    moves=st.integers(0, 30),
+    players=st.integers(1, 3),
+    limit=st.sampled_from([6, 30]),
+    more=st.sampled_from([0, 1, 3, 1000]),
+    bot=st.sampled_from([0, 1, 2]),
+    keyed=st.booleans(),
+)
+def test_whole_games_over_the_hooks_are_the_readable_games(
+    toy, seed, moves, players, limit, more, bot, keyed
+):
+    """From any position (a die in hand or not), to the end or to `more` turns on, the
+    bots naming their actions by key (`apply_key`) or by index."""
+    rng = random.Random(seed)
+    race = Race(toy, players=players, limit=limit)
+    race.keyed = keyed
+    for _ in range(moves):
+        if race.is_terminal():
+            break
+        player = race.current_player()
+        race.apply(race.sample_chance(rng) if player == CHANCE else race.random_action(rng))
+    stop = race.turns + more
+    ours = driven(toy, race, random.Random(seed + 1), stop, bot)
+    assert ours == played(race.clone(), random.Random(seed + 1), stop, bot)
+
+
+def test_the_driver_comparison_can_fail(toy):
+    """Each bot plays its own games (the driver really takes the hook it is given), so
+    the equality above is a real check."""
+    race = Race(toy, players=2)
+    ends = {driven(toy, race, random.Random(5), 1000, bot)[0] for bot in range(3)}
+    assert len(ends) == 3

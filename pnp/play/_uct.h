@@ -71,6 +71,10 @@ typedef struct {
        a key names, as the readable `apply` takes it (a game that hides something). */
     int64_t (*key)(void *ctx, const void *pos, int i);
     int (*apply_key)(void *ctx, void *pos, int64_t key);
+    /* Optional: `random_action(rng)`, drawing as the state's method draws, as `apply_key`
+       takes it (else its index in `legal_actions()`), for a game whose random bot is not
+       a uniform `pick` among the options (`_drive.h`'s whole games; NULL: `pick`). */
+    int64_t (*random)(void *ctx, const void *pos, Twister *rng);
 } UctGame;
 
 typedef struct {

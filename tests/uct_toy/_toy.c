@@ -1,8 +1,9 @@
-/* A toy race for checking `pnp/play/_uct.h` against `pnp.play.mcts`' readable search (tests only).
- * Its rules are `tests/uct_toy/race.py`'s; built by tests/test_uct_core.py. */
+/* A toy race for checking `pnp/play/_uct.h` against `pnp.play.mcts`' readable search, and
+ * `pnp/play/_drive.h`'s whole games against a readable loop (tests only). Its rules are
+ * `tests/test_uct_core.py`'s `Race`; built by tests/test_uct_core.py and test_drive.py. */
 #include "_twister.h"
 #include "_seed.h"
-#include "_uct.h"
+#include "_drive.h"
 
 typedef struct {
     int players, goal, limit, standing, hidden, keyed, chances;
@@ -140,8 +141,59 @@ static PyObject *tree_search(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NN)", children, twister_words(&rng));
 }
 
+/* A bot's choice out[i] as the driver takes it: the action's key where the race is keyed. */
+static int64_t r_chosen(const Rules *k, const int out[3], int i) { return k->keyed ? out[i] : i; }
+
+/* A random bot that draws otherwise than `pick`: any action until a legal one. */
+static int64_t r_reject(void *ctx, const void *p, Twister *rng) {
+    int out[3], n = r_actions(ctx, p, out), kind;
+    for (;;) {
+        kind = below(rng, 3);
+        for (int i = 0; i < n; i++)
+            if (out[i] == kind) return r_chosen(ctx, out, i);
+    }
+}
+
+/* A bot rule of the toy's own: push a seat that is ahead, else advance or rest at random. */
+static int64_t r_chaser(void *ctx, const void *p, Twister *rng) {
+    const Rules *k = ctx;
+    const Race *r = p;
+    int out[3], n = r_actions(k, r, out);
+    if (n == 3 && r->pos[(r->seat + 1) % k->players] > r->pos[r->seat]) return r_chosen(k, out, 1);
+    return r_chosen(k, out, below(rng, 2) ? n - 1 : 0);
+}
+
+/* drive(players, goal, limit, keyed, pos, seat, turns, die, over, winner, words, stop, bot)
+   -> ((pos, seat, turns, die, over, winner), words): `drive_play` from a position, every
+   seat the random bot (`bot` 0), the random bot of a `random` hook (1) or the chaser (2),
+   the actions named by key (`keyed`) or by index. */
+static PyObject *drive(PyObject *self, PyObject *args) {
+    Rules k = {0};
+    Race r = {{0}};
+    PyObject *pos, *words;
+    int stop, bot;
+    Twister rng;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiipOiiiiiOii", &k.players, &k.goal, &k.limit, &k.keyed, &pos,
+                          &r.seat, &r.turns, &r.die, &r.over, &r.winner, &words, &stop, &bot))
+        return NULL;
+    for (int s = 0; s < k.players; s++) r.pos[s] = (int)PyLong_AsLong(PyTuple_GetItem(pos, s));
+    if (PyErr_Occurred() || read_twister(words, &rng) < 0) return NULL;
+    UctGame g = {.size = sizeof(Race), .players = k.players, .ctx = &k, .to_move = r_to_move,
+                 .turns = r_turns, .count = r_count, .apply = r_apply, .chance = r_chance,
+                 .playout = r_playout, .result = r_result, .key = k.keyed ? r_key : NULL,
+                 .apply_key = k.keyed ? r_apply_key : NULL, .random = bot == 1 ? r_reject : NULL};
+    if (drive_play(&g, &r, &rng, bot == 2 ? r_chaser : NULL, stop) < 0) return NULL;
+    PyObject *end = PyTuple_New(k.players);
+    for (int s = 0; end && s < k.players; s++) PyTuple_SET_ITEM(end, s, PyLong_FromLong(r.pos[s]));
+    if (!end) return NULL;
+    return Py_BuildValue("((Niiiii)N)", end, r.seat, r.turns, r.die, r.over, r.winner,
+                         twister_words(&rng));
+}
+
 static PyMethodDef methods[] = {
     {"tree_search", tree_search, METH_VARARGS, "uct_search on the toy race."},
+    {"drive", drive, METH_VARARGS, "drive_play on the toy race."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,21 +2,23 @@
  *
  * Why C: a random game is only twenty-odd turns, so a designer's 200,000-game sweep is
  * bound by what each game costs around it (seeding, the record), and the Python fast path
- * (`engine._play_fast`) spends most of its time there. This kernel plays the same rules in
- * the same order as `rules.py` (and its table-driven twin `engine._play_fast`): the colour
- * deal (`deal_colours`), step 1's highest zone, step 2's draw (`draw_options`), the roll, step 3's entries and the same-colour restriction, the `redraw` and
- * `skip` stall rules, steps 4 and 5 (score, then every exploding die at once), and step
- * 6's end checks; the greedy bot rates each entry as `bots.entry_value` does. Each random
- * choice is drawn as `pnp.play.chance` draws it, so a seed gives the same game here and in the
- * readable rules (tests/test_ed_kernel.py and tests/conformance/exploding-dice.json).
+ * (`engine._play_fast`) spends most of its time there. The kernel's rules are its step
+ * machine (`_tree.h`): the readable `rules.State` walked step by step, the colour dealt
+ * (`deal_colours`), step 1's highest zone, step 2's draw (`draw_options`), the roll, step
+ * 3's entries and the same-colour restriction, the `redraw` and `skip` stall rules, steps
+ * 4 and 5 (score, then every exploding die at once) and step 6's end checks. Whole games
+ * and playouts are `pnp/play/_drive.h`'s, over that machine's hooks: the random bot draws
+ * as `State.random_action` does, the greedy bot rates each entry as `bots.entry_value`
+ * does, so a seed gives the same game here and in the readable rules
+ * (tests/test_ed_kernel.py and tests/conformance/exploding-dice.json).
  *
  * `play_seeded` also seeds the generator itself from each game's seed string, as
  * `random.Random(str)` does (SHA-512 of the text, then `init_by_array`), so a chunk of
  * the runner's games costs no Python generator at all.
  *
- * `playout` plays random turns from a position at the start of a turn (a tree search's
+ * `playout` plays random turns from a position of the readable rules (a tree search's
  * rollout, `kernel.playout`), on a generator seeded as `random.Random(n)` from one number;
- * `tree_search` (`_tree.h`) runs the whole tree search of `pnp.play.mcts` on these positions.
+ * `tree_search` runs the whole tree search of `pnp.play.mcts` on the same machine.
  *
  * The board comes from the play model (`kernel.board_fields`, by name): its lines, neighbours,
  * zones, start points, faces and reserve; grids up to 8 x 8 (cells are bits of a 64-bit
@@ -32,6 +34,7 @@
 #include "../../../play/_seed.h"
 #include "../../../play/_seed_text.h"
 #include "../../../play/_seam.h"
+#include "../../../play/_drive.h"
 
 #define MAXN 8          /* the largest grid side the kernel holds */
 #define MAXC 64         /* cells */
@@ -49,6 +52,8 @@ typedef struct {
     int8_t line[MAXE][MAXN]; /* per entry: cells from the far border to the entry */
     uint64_t lmask[MAXE];
     uint64_t nb[MAXC];       /* orthogonal neighbours */
+    uint64_t side[MAXE][MAXN]; /* per entry and dice on its line: the landing cell's
+                                  neighbours off the line (`fits`) */
     uint64_t zone[NCOL];     /* each zone's cells */
     int8_t zone_of[MAXC];    /* each cell's zone, -1 for none */
     int start[NCOL];
@@ -77,6 +82,14 @@ static int lowest(uint64_t m) {
         43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
         44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
     return debruijn[((m & (0 - m)) * 0x03f79d71b4cb0a89ULL) >> 58];
+}
+
+/* How many bits of m are set (a few shifts and masks, whatever their number). */
+static int bit_count(uint64_t m) {
+    m -= (m >> 1) & 0x5555555555555555ULL;
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
 }
 
 static void board_free(PyObject *capsule) {
@@ -139,6 +152,8 @@ static int board_from(Board *b, const BoardFields *f) {
         ok = b->nb[i] == around(b, bit(i));
     }
     if (!ok) return seam_bad("board", "neighbours", "not those of an n x n grid");
+    for (int e = 0; e < b->entries; e++)
+        for (int j = 0; j < n; j++) b->side[e][j] = b->nb[b->line[e][j]] & ~b->lmask[e];
     ok = f->nzones == NCOL;
     for (int z = 0; z < NCOL && ok; z++) {
         b->zone[z] = f->zones[z];
@@ -175,24 +190,13 @@ static PyObject *make_board(PyObject *self, PyObject *fields) {
     return capsule;
 }
 
-/* --- a game ------------------------------------------------------------------------- */
+/* --- the grid ------------------------------------------------------------------------- */
 
 typedef struct {
     uint8_t face[MAXC], colour[MAXC];
     uint64_t occ, cm[NCOL], fm[FACES + 1]; /* occupied, per colour, per face */
     int zv[NCOL];                          /* each zone's value: the faces on it */
 } Grid;
-
-typedef struct {
-    Twister tw;
-    Grid grid;
-    int players, each, greedy, max_turns, target;
-    int owner[NCOL]; /* seat of each colour, -1 when nobody plays it */
-    int seat_colours[NCOL][NCOL], seat_count[NCOL];
-    int reserve[NCOL], scores[NCOL];
-    int deal, turns, seat, quiet, leader, end;
-    int *leaders; /* per turn: the sole leading seat, or -1 */
-} Game;
 
 static void put(const Board *b, Grid *g, int cell, int colour, int face) {
     uint64_t m = bit(cell);
@@ -212,27 +216,18 @@ static void take(const Board *b, Grid *g, int cell) {
     g->fm[g->face[cell]] &= ~m;
 }
 
-/* Entry e's landing cell (right behind its line's dice), or -1 when the line is full;
- * *bad gets the cells where a die of the new die's colour would touch it after the push
- * (its neighbours off the line, and the old cell of the die that ends next to it). */
-static int landing(const Board *b, uint64_t occ, int e, uint64_t *bad) {
-    const int8_t *line = b->line[e];
-    int held = 0, last = -1;
-    for (int j = 0; j < b->n; j++)
-        if (occ >> line[j] & 1) {
-            held++;
-            last = line[j];
-        }
-    if (held == b->n) return -1;
-    int land = line[held];
-    *bad = (b->nb[land] & ~b->lmask[e]) | (last >= 0 ? bit(last) : 0);
-    return land;
-}
-
-/* Can a die whose colour's cells are `own` go in at e? (own = 0: the restriction lifted) */
+/* Can a die whose colour's cells are `own` go in at e (own = 0: the restriction lifted)?
+ * Its line must have room, and after the push no die of its colour may touch it: none on
+ * the landing cell's neighbours off the line (right behind the line's dice, `side`), nor
+ * the line's die nearest the entry, which ends next to it. */
 static int fits(const Board *b, const Grid *g, int e, uint64_t own) {
-    uint64_t bad = 0;
-    return landing(b, g->occ, e, &bad) >= 0 && !(own & bad);
+    uint64_t on = g->occ & b->lmask[e];
+    int held = 0, j = b->n - 1;
+    for (uint64_t m = on; m; m &= m - 1) held++;
+    if (held == b->n || (own & b->side[e][held])) return 0;
+    if (!(own & on)) return 1;
+    while (!(on >> b->line[e][j] & 1)) j--; /* the die nearest the entry */
+    return !(own >> b->line[e][j] & 1);
 }
 
 /* Slide the die in at e: the line's dice pack against the far border in their order, the
@@ -275,55 +270,6 @@ static void gains_on(const Board *b, const Grid *g, int gains[NCOL], uint64_t *b
 
 /* The greedy bot's rating of entry e: its own colours' gain minus the best opponent's
  * (`bots.entry_value`). */
-static int entry_value(const Board *b, const Game *g, int e, int colour, int face) {
-    Grid after = g->grid;
-    int gains[NCOL], mine = 0, best = 0, first = 1;
-    uint64_t boom;
-    push(b, &after, e, colour, face);
-    gains_on(b, &after, gains, &boom);
-    for (int s = 0; s < g->players; s++) {
-        int v = 0;
-        for (int k = 0; k < g->seat_count[s]; k++) v += gains[g->seat_colours[s][k]];
-        if (s == g->seat) {
-            mine = v;
-        } else if (first || v > best) {
-            best = v;
-            first = 0;
-        }
-    }
-    return mine - best;
-}
-
-/* A uniform entry where the die may go in: greedy's best (ties uniform), or random's by
- * rejection (any entry until one fits), as `State.random_action` draws. */
-static int choose_entry(const Board *b, Game *g, uint64_t own, int colour, int face) {
-    if (!g->greedy) {
-        for (;;) {
-            int e = b->entry_bits ? (int)(genrand(&g->tw) >> (32 - b->entry_bits)) : 0;
-            if (e < b->entries && fits(b, &g->grid, e, own)) return e;
-        }
-    }
-    int legal[MAXE], best[MAXE], nlegal = 0, nbest = 0, top = 0;
-    for (int e = 0; e < b->entries; e++)
-        if (fits(b, &g->grid, e, own)) legal[nlegal++] = e;
-    if (nlegal == 1) return legal[0];
-    for (int k = 0; k < nlegal; k++) {
-        int v = entry_value(b, g, legal[k], colour, face);
-        if (nbest == 0 || v > top) {
-            top = v;
-            nbest = 0;
-        }
-        if (v == top) best[nbest++] = legal[k];
-    }
-    return best[below(&g->tw, nbest)];
-}
-
-static int any_fits(const Board *b, const Grid *g, uint64_t own) {
-    for (int e = 0; e < b->entries; e++)
-        if (fits(b, g, e, own)) return 1;
-    return 0;
-}
-
 /* The lowest-scoring colours among `among` (a bit per colour), in colour order. */
 static int lowest_scoring(const int scores[NCOL], int among, int *out) {
     int low = 0, n = 0, any = 0;
@@ -342,12 +288,6 @@ static int in_reserve(const int reserve[NCOL]) {
     for (int c = 0; c < NCOL; c++)
         if (reserve[c]) m |= 1 << c;
     return m;
-}
-
-static int bit_count(uint64_t m) {
-    int n = 0;
-    for (; m; m &= m - 1) n++;
-    return n;
 }
 
 /* The i-th set bit of m (the i-th option in the rules' order). */
@@ -379,210 +319,6 @@ static int draw_options(const int zv[NCOL], const int reserve[NCOL], const int s
     int avail = in_reserve(reserve);
     return avail & lowest_colours ? avail & lowest_colours : avail;
 }
-
-static int roll(Game *g, const Board *b, int colour) {
-    return b->faces[colour][below(&g->tw, FACES)];
-}
-
-/* Set-up (`rules.new_game`): the start dice showing 1, and the colours dealt at random:
- * one of the 24 orderings of the colours (`rules._deals`, in itertools' order). */
-static void new_game(Game *g, const Board *b) {
-    int order[NCOL], left[NCOL] = {0, 1, 2, 3}, nleft = NCOL, k;
-    memset(&g->grid, 0, sizeof g->grid);
-    for (int c = 0; c < NCOL; c++) {
-        put(b, &g->grid, b->start[c], c, 1);
-        g->reserve[c] = b->reserve[c];
-        g->scores[c] = 0;
-        g->owner[c] = -1;
-    }
-    g->deal = below(&g->tw, 24);
-    k = g->deal;
-    for (int i = 0, f = 6; i < NCOL; i++) { /* the deal-th permutation, lexicographic */
-        int j = k / f;
-        k %= f;
-        order[i] = left[j];
-        for (int m = j; m < nleft - 1; m++) left[m] = left[m + 1];
-        nleft--;
-        if (i < NCOL - 1) f /= NCOL - 1 - i;
-    }
-    for (int s = 0; s < g->players; s++) {
-        g->seat_count[s] = g->each;
-        for (int j = 0; j < g->each; j++) {
-            g->seat_colours[s][j] = order[s * g->each + j];
-            g->owner[order[s * g->each + j]] = s;
-        }
-    }
-    g->turns = g->seat = g->quiet = 0;
-    g->leader = -1;
-    g->end = g->grid.occ == b->full ? END_FULL : PLAYING;
-}
-
-/* Steps 1 and 2: the colour to draw (`draw_options`, a uniform choice among them), or -1
- * when the reserve is empty. */
-static int draw_colour(Game *g) {
-    int options = draw_options(g->grid.zv, g->reserve, g->scores);
-    if (!options) return -1;
-    return nth_bit((uint64_t)options, below(&g->tw, bit_count((uint64_t)options)));
-}
-
-/* One turn (steps 1 to 6; `rules.begin_turn` .. `end_turn`), or the rest of one under way
- * when `colour` >= 0: the turn's first colour drawn, its die out of the reserve if
- * `taken`, showing `face` if face > 0 (then the entry is all that is left to choose). */
-static void play_turn_from(Game *g, const Board *b, int colour, int taken, int face) {
-    int placed = 0, gains[NCOL];
-    uint64_t own, boom;
-    if (colour < 0) colour = draw_colour(g);
-    if (colour < 0) {
-        g->end = END_RESERVE;
-        return;
-    }
-    if (!taken) g->reserve[colour]--;
-    if (face <= 0) face = roll(g, b, colour);
-    own = g->grid.cm[colour];
-    int ok = any_fits(b, &g->grid, own);
-    if (!ok && !b->skip) { /* the redraw stall rule, colour by colour */
-        int first_colour = colour, first_face = face, tried = 1 << colour, options[NCOL];
-        g->reserve[colour]++;
-        while (!ok) {
-            int untried = in_reserve(g->reserve) & ~tried;
-            if (!untried) break;
-            colour = options[below(&g->tw, lowest_scoring(g->scores, untried, options))];
-            tried |= 1 << colour;
-            g->reserve[colour]--;
-            face = roll(g, b, colour);
-            own = g->grid.cm[colour];
-            ok = any_fits(b, &g->grid, own);
-            if (!ok) g->reserve[colour]++;
-        }
-        if (!ok) { /* nothing fits: the first die and roll go in, the restriction lifted */
-            colour = first_colour;
-            face = first_face;
-            g->reserve[colour]--;
-            own = 0;
-            ok = 1;
-        }
-    }
-    if (ok) {
-        push(b, &g->grid, choose_entry(b, g, own, colour, face), colour, face);
-        placed = 1;
-    } else { /* skip: the die goes back, the turn goes on */
-        g->reserve[colour]++;
-    }
-    gains_on(b, &g->grid, gains, &boom);
-    int gained = boom != 0, best = 0;
-    for (int c = 0; c < NCOL; c++) {
-        gained |= gains[c] != 0;
-        g->scores[c] += gains[c];
-        if (g->scores[c] > best) best = g->scores[c];
-    }
-    for (uint64_t m = boom; m; m &= m - 1) { /* all at once, after every die scored */
-        int i = lowest(m);
-        g->reserve[g->grid.colour[i]]++;
-        take(b, &g->grid, i);
-    }
-    if (gained) {
-        int top = -1, leader = -1;
-        for (int s = 0; s < g->players; s++) {
-            int v = 0;
-            for (int k = 0; k < g->seat_count[s]; k++) v += g->scores[g->seat_colours[s][k]];
-            if (v > top) {
-                top = v;
-                leader = s;
-            } else if (v == top) {
-                leader = -1;
-            }
-        }
-        g->leader = leader;
-    }
-    g->quiet = gained || placed ? 0 : g->quiet + 1;
-    g->leaders[g->turns++] = g->leader;
-    if (gained && best >= g->target)
-        g->end = END_FIFTY;
-    else if (g->grid.occ == b->full)
-        g->end = END_FULL;
-    else if (g->quiet >= g->players)
-        g->end = END_STALLED;
-    else if (g->turns >= g->max_turns)
-        g->end = END_TIMEOUT;
-    g->seat = (g->seat + 1) % g->players;
-}
-
-static void play_turn(Game *g, const Board *b) { play_turn_from(g, b, -1, 0, 0); }
-
-static void play_game(Game *g, const Board *b) {
-    new_game(g, b);
-    while (g->end == PLAYING) play_turn(g, b);
-}
-
-/* (turns, end, scores by seat, winners, deal, leaders): the GameRecord `kernel._record`
- * makes (`rules.game_record`'s seat scores and `top_seats`); the end is an index into
- * `kernel.ENDS` from END_FIFTY on, the deal one into `rules._deals`. */
-static PyObject *game_result(const Game *g) {
-    int seat_scores[NCOL], top = 0, nwin = 0, k = 0;
-    for (int s = 0; s < g->players; s++) {
-        seat_scores[s] = 0;
-        for (int j = 0; j < g->seat_count[s]; j++) seat_scores[s] += g->scores[g->seat_colours[s][j]];
-        if (s == 0 || seat_scores[s] > top) top = seat_scores[s];
-    }
-    for (int s = 0; s < g->players; s++) nwin += seat_scores[s] == top;
-    PyObject *scores = PyTuple_New(g->players), *winners = PyTuple_New(nwin);
-    PyObject *leaders = PyTuple_New(g->turns);
-    if (!scores || !winners || !leaders) {
-        Py_XDECREF(scores);
-        Py_XDECREF(winners);
-        Py_XDECREF(leaders);
-        return NULL;
-    }
-    for (int s = 0; s < g->players; s++) {
-        PyTuple_SET_ITEM(scores, s, PyLong_FromLong(seat_scores[s]));
-        if (seat_scores[s] == top) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
-    }
-    for (int t = 0; t < g->turns; t++) PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
-    return Py_BuildValue("iiNNiN", g->turns, g->end - 1, scores, winners, g->deal, leaders);
-}
-
-/* --- the seam (`pnp/play/_seam.h`): whole games, playouts and the search, by named fields -- */
-
-/* A whole game's settings, by name (`kernel.settings`). */
-static const SeamField SETTINGS[] = {
-    SEAM_INT(Game, players, 2, NCOL),
-    SEAM_INT(Game, each, 1, NCOL),
-    SEAM_BOOL(Game, greedy),
-    SEAM_INT(Game, max_turns, 1, 10000000),
-    SEAM_INT(Game, target, 0, 1000000000),
-    SEAM_END,
-};
-
-/* Check a game's settings and take its leaders' list; 0, or -1 with an exception set. */
-static int game_begin(const void *board, void *game) {
-    (void)board;
-    Game *g = game;
-    if (g->players * g->each > NCOL) {
-        PyErr_SetString(PyExc_ValueError, "2 to 4 players, each with at least one colour");
-        return -1;
-    }
-    g->leaders = PyMem_Malloc((size_t)g->max_turns * sizeof(int));
-    if (!g->leaders) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
-}
-
-static void game_end(void *game) { PyMem_Free(((Game *)game)->leaders); }
-
-static int game_play(const void *board, void *game) {
-    play_game(game, board);
-    return 0;
-}
-
-static PyObject *game_record(const void *board, const void *game) {
-    (void)board;
-    return game_result(game);
-}
-
-static const uint32_t *seed_start(const void *board) { return ((const Board *)board)->genrand_init; }
-
 /* A position of the readable rules as `kernel.position` packs it, and what a playout
  * hands back: the cells as colour * 8 + face or -1, the reserve by colour, `step` a
  * `rules.Step` by its order, the options and the colours tried in the rules' order, the
@@ -640,89 +376,174 @@ static const SeamField AFTER[] = {
     SEAM_END,
 };
 
-/* A game in the middle from a packed position: its settings, seats, grid and counts
- * (0, or -1 with an exception set; `game_end` frees it either way). */
-static int game_from(const Board *b, const Packed *q, Game *g) {
-    if (q->nowners != q->players * q->each || q->seat >= q->players ||
-        q->leader >= q->players || q->turns >= q->max_turns || q->ncells != b->cells) {
-        PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
+#include "_tree.h" /* the step machine: the rules, turn by turn, step by step */
+
+/* --- whole games ---------------------------------------------------------------------- */
+
+typedef struct {
+    Twister tw;
+    int players, each, greedy, max_turns, target;
+    int seat_colours[NCOL][NCOL]; /* each seat's colours, `each` of them */
+    int scores[NCOL];             /* by colour, at the end */
+    int deal, turns, end;
+    int *leaders; /* per turn: the sole leading seat, or -1 */
+} Game;
+
+/* Set-up (`rules.new_game`): the colours dealt at random, one of the 24 orderings of the
+ * colours (`rules._deals`, in itertools' order); the start dice showing 1; the first
+ * turn begun. `t` and `p` become the game's step machine and its position. */
+static void new_game(Game *g, const Board *b, Tree *t, Position *p) {
+    int order[NCOL], left[NCOL] = {0, 1, 2, 3}, nleft = NCOL, k;
+    g->deal = below(&g->tw, 24);
+    k = g->deal;
+    for (int i = 0, f = 6; i < NCOL; i++) { /* the deal-th permutation, lexicographic */
+        int j = k / f;
+        k %= f;
+        order[i] = left[j];
+        for (int m = j; m < nleft - 1; m++) left[m] = left[m + 1];
+        nleft--;
+        if (i < NCOL - 1) f /= NCOL - 1 - i;
+    }
+    for (int s = 0; s < g->players; s++)
+        for (int j = 0; j < g->each; j++) g->seat_colours[s][j] = order[s * g->each + j];
+    t->b = b;
+    t->players = g->players;
+    t->each = g->each;
+    t->max_turns = g->max_turns;
+    t->target = g->target;
+    t->standing = 0;
+    memcpy(t->seat_colours, g->seat_colours, sizeof t->seat_colours);
+    t->leaders = g->leaders;
+    t->lists = 0; /* the bots test or rate each entry themselves */
+    memset(p, 0, sizeof *p);
+    for (int c = 0; c < NCOL; c++) {
+        put(b, &p->grid, b->start[c], c, 1);
+        p->reserve[c] = b->reserve[c];
+    }
+    p->end = PLAYING;
+    tree_begin_turn(t, p);
+}
+
+/* (turns, end, scores by seat, winners, deal, leaders): the GameRecord `kernel._record`
+ * makes (`rules.game_record`'s seat scores and `top_seats`); the end is an index into
+ * `kernel.ENDS` from END_FIFTY on, the deal one into `rules._deals`. */
+static PyObject *game_result(const Game *g) {
+    int seat_scores[NCOL], top = 0, nwin = 0, k = 0;
+    for (int s = 0; s < g->players; s++) {
+        seat_scores[s] = 0;
+        for (int j = 0; j < g->each; j++) seat_scores[s] += g->scores[g->seat_colours[s][j]];
+        if (s == 0 || seat_scores[s] > top) top = seat_scores[s];
+    }
+    for (int s = 0; s < g->players; s++) nwin += seat_scores[s] == top;
+    PyObject *scores = PyTuple_New(g->players), *winners = PyTuple_New(nwin);
+    PyObject *leaders = PyTuple_New(g->turns);
+    if (!scores || !winners || !leaders) {
+        Py_XDECREF(scores);
+        Py_XDECREF(winners);
+        Py_XDECREF(leaders);
+        return NULL;
+    }
+    for (int s = 0; s < g->players; s++) {
+        PyTuple_SET_ITEM(scores, s, PyLong_FromLong(seat_scores[s]));
+        if (seat_scores[s] == top) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
+    }
+    for (int t = 0; t < g->turns; t++) PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
+    return Py_BuildValue("iiNNiN", g->turns, g->end - 1, scores, winners, g->deal, leaders);
+}
+
+
+/* --- the seam (`pnp/play/_seam.h`): whole games, playouts and the search, by named fields -- */
+
+/* A whole game's settings, by name (`kernel.settings`). */
+static const SeamField SETTINGS[] = {
+    SEAM_INT(Game, players, 2, NCOL),
+    SEAM_INT(Game, each, 1, NCOL),
+    SEAM_BOOL(Game, greedy),
+    SEAM_INT(Game, max_turns, 1, 10000000),
+    SEAM_INT(Game, target, 0, 1000000000),
+    SEAM_END,
+};
+
+/* Check a game's settings and take its leaders' list; 0, or -1 with an exception set. */
+static int game_begin(const void *board, void *game) {
+    (void)board;
+    Game *g = game;
+    if (g->players * g->each > NCOL) {
+        PyErr_SetString(PyExc_ValueError, "2 to 4 players, each with at least one colour");
         return -1;
     }
-    g->players = q->players;
-    g->each = q->each;
-    g->max_turns = q->max_turns;
-    g->target = q->target;
-    if (game_begin(b, g) < 0) return -1;
-    for (int c = 0; c < NCOL; c++) g->owner[c] = -1;
-    for (int s = 0; s < q->players; s++) {
-        g->seat_count[s] = q->each;
-        for (int k = 0; k < q->each; k++) {
-            g->seat_colours[s][k] = q->owners[s * q->each + k];
-            g->owner[g->seat_colours[s][k]] = s;
-        }
+    g->leaders = PyMem_Malloc((size_t)g->max_turns * sizeof(int));
+    if (!g->leaders) {
+        PyErr_NoMemory();
+        return -1;
     }
-    for (int i = 0; i < b->cells; i++)
-        if (q->cells[i] >= 0) {
-            if (q->cells[i] % 8 < 1 || q->cells[i] % 8 > FACES) {
-                PyErr_SetString(PyExc_ValueError, "a face the kernel cannot hold");
-                return -1;
-            }
-            put(b, &g->grid, i, q->cells[i] / 8, q->cells[i] % 8);
-        }
-    memcpy(g->reserve, q->reserve, sizeof g->reserve);
-    memcpy(g->scores, q->scores, sizeof g->scores);
-    g->seat = q->seat;
-    g->turns = q->turns;
-    g->quiet = q->quiet;
-    g->leader = q->leader;
     return 0;
 }
 
-/* Random play from the seat's turn (at its start, or under way from its first colour
- * drawn, as `play_turn_from` says) until the game ends or `stop` turns are played, on
+static void game_end(void *game) { PyMem_Free(((Game *)game)->leaders); }
+
+/* One whole game from the set-up: `_drive.h` over the step machine, every seat the
+ * random bot or the greedy one. */
+static int game_play(const void *board, void *game) {
+    Game *g = game;
+    Tree t;
+    Position p;
+    new_game(g, board, &t, &p);
+    UctGame steps = ed_steps(&t);
+    drive_play(&steps, &p, &g->tw, g->greedy ? ed_greedy : NULL, INT_MAX);
+    memcpy(g->scores, p.scores, sizeof g->scores);
+    g->turns = p.turns;
+    g->end = p.end;
+    return 0;
+}
+
+static PyObject *game_record(const void *board, const void *game) {
+    (void)board;
+    return game_result(game);
+}
+
+static const uint32_t *seed_start(const void *board) { return ((const Board *)board)->genrand_init; }
+
+/* Random play from a position of the readable rules (at a turn's start, or under way from
+ * its first colour drawn) until the game ends or `stop` turns are played, on
  * `random.Random(seed)`. */
 static int position_playout(const void *board, void *position, uint64_t seed, int stop) {
     const Board *b = board;
     Packed *q = position;
-    int under_way = q->ntried > 0;
-    int colour = under_way ? q->colour : -1, taken = under_way && q->step != STEP_TAKE;
-    int face = under_way && q->step == STEP_ENTRY ? q->face : 0;
-    Game *g = PyMem_Calloc(1, sizeof(Game));
-    if (!g) {
+    Tree *t = PyMem_Calloc(1, sizeof(Tree));
+    Position p;
+    int status = -1, *leaders = PyMem_Malloc((size_t)q->max_turns * sizeof(int));
+    if (!t || !leaders) {
         PyErr_NoMemory();
-        return -1;
-    }
-    int status = game_from(b, q, g);
-    if (!status && colour >= 0 && !taken && !g->reserve[colour]) {
-        PyErr_SetString(PyExc_ValueError, "no die of that colour left to draw");
-        status = -1;
-    }
-    if (!status) {
-        int turns = g->turns;
-        twister_seed64(&g->tw, seed);
-        Py_BEGIN_ALLOW_THREADS
-        if (colour >= 0 && g->turns < stop) play_turn_from(g, b, colour, taken, face);
-        while (g->end == PLAYING && g->turns < stop) play_turn(g, b);
-        Py_END_ALLOW_THREADS
-        for (int i = 0; i < b->cells; i++)
-            q->cells[i] = g->grid.occ >> i & 1 ? g->grid.colour[i] * 8 + g->grid.face[i] : -1;
-        memcpy(q->reserve, g->reserve, sizeof q->reserve);
-        memcpy(q->scores, g->scores, sizeof q->scores);
-        q->seat = g->seat;
-        q->turns = g->turns;
-        q->quiet = g->quiet;
-        q->end = g->end;
-        q->nleaders = g->turns - turns;
-        q->leaders = PyMem_Malloc((size_t)(q->nleaders ? q->nleaders : 1) * sizeof(int));
-        if (!q->leaders) {
-            PyErr_NoMemory();
-            status = -1;
+    } else if (position_from(b, q, t, &p) == 0) {
+        if (p.step == STEP_TAKE && q->ntried && !p.reserve[p.colour]) {
+            PyErr_SetString(PyExc_ValueError, "no die of that colour left to draw");
         } else {
-            memcpy(q->leaders, g->leaders + turns, (size_t)q->nleaders * sizeof(int));
+            int turns = p.turns;
+            UctGame steps = ed_steps(t);
+            t->leaders = leaders;
+            twister_seed64(&t->tw, seed);
+            Py_BEGIN_ALLOW_THREADS
+            if (!q->ntried && p.turns < stop) tree_begin_turn(t, &p); /* options anew */
+            drive_play(&steps, &p, &t->tw, NULL, stop);
+            Py_END_ALLOW_THREADS
+            for (int i = 0; i < b->cells; i++)
+                q->cells[i] = p.grid.occ >> i & 1 ? p.grid.colour[i] * 8 + p.grid.face[i] : -1;
+            memcpy(q->reserve, p.reserve, sizeof q->reserve);
+            memcpy(q->scores, p.scores, sizeof q->scores);
+            q->seat = p.seat;
+            q->turns = p.turns;
+            q->quiet = p.quiet;
+            q->end = p.end;
+            q->nleaders = p.turns - turns;
+            memmove(leaders, leaders + turns, (size_t)q->nleaders * sizeof(int));
+            q->leaders = leaders;
+            leaders = NULL;
+            status = 0;
         }
     }
-    game_end(g);
-    PyMem_Free(g);
+    PyMem_Free(leaders);
+    PyMem_Free(t);
     return status;
 }
 
@@ -744,7 +565,6 @@ static PyObject *seeded(PyObject *self, PyObject *args) {
     return twister_words(&t);
 }
 
-#include "_tree.h" /* the compiled tree search over these positions */
 
 static const SeamKernel KERNEL = {
     .board = BOARD_NAME,
@@ -764,6 +584,7 @@ static const SeamKernel KERNEL = {
     .release = position_release,
     .tree = tree_begin,
     .tree_end = tree_end,
+    .root_keys = 1, /* the tree keys an action by its colour or entry (`cb_key`) */
 };
 
 SEAM_ENTRIES(KERNEL)
