@@ -95,7 +95,7 @@ def test_sizes_that_crashed_draw_one_field(tile, clearance):
     _assert_board_draws(tile, clearance)
 
 
-@pytest.mark.slow
+@pytest.mark.long  # CI: the sizes that crashed, and 100 clearances at one of them
 def test_tile_sizes_every_millimetre_draw_one_field():
     for tile in np.arange(10.0, 200.1, 1.0):
         _assert_board_draws(round(float(tile), 1), 1.27)
@@ -183,13 +183,8 @@ def _sweep(slug: str, points: int) -> None:
 
 @pytest.mark.parametrize(
     "slug",
-    [  # one game's bounds in the fast tier, two more in the slow one, the dearest long
-        s
-        if s == "building-community"
-        else pytest.param(
-            s,
-            marks=pytest.mark.long if s in ("desert-home", "exploding-dice") else pytest.mark.slow,
-        )
+    [  # one game's bounds in the fast tier, the others' in the long one
+        s if s == "building-community" else pytest.param(s, marks=pytest.mark.long)
         for s in registry()
     ],
 )

@@ -201,11 +201,11 @@ def simulate(monkeypatch, **request) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("bots", "games"), ci_keeps([(None, 3), ("mcts,greedy", 3), ("random,mcts", 1)], 2)
+    ("bots", "games"), ci_keeps([(None, 3), ("mcts,greedy", 3), ("random,mcts", 1)])
 )
 def test_whole_games_with_mcts_seats_are_the_same_either_way(monkeypatch, bots, games):
-    """`pnp simulate --bot mcts --games 3 --bot-budget 30` and mixed seats (CI: one game
-    of a mixed table; the readable search plays a game in about half a minute)."""
+    """`pnp simulate --bot mcts --games 3 --bot-budget 30` and mixed seats (long: the
+    readable search plays a game in about half a minute)."""
     request = dict(games=games, bot="mcts", bots=bots, budget=30, seed=5, jobs=1)
     searched = []
 

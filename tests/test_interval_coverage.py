@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from tiers import ci_keeps
 
 from pnp.play.outcome import GameRecord
 from pnp.sim import intervals as iv
@@ -131,7 +132,7 @@ def laws() -> dict[str, dict[int, float]]:
     }
 
 
-@pytest.mark.parametrize("n", [5, 10, pytest.param(30, marks=pytest.mark.long)])
+@pytest.mark.parametrize("n", ci_keeps([5, 10, 30], 0))
 def test_mean_intervals_cover_93_percent_from_5_games(laws, n):
     for name, population in laws.items():
         got, missing = coverage(population, n)

@@ -5,7 +5,8 @@ page and a blank marked so, or two pages to read; a single-sided range has neith
 nor blanks; and no text anywhere is cut short with an ellipsis.
 
 One kit, on A4 and long-edge duplex, stays in the fast tier; the others on A4 in long-edge
-duplex, and one kit in every mode on both papers, are slow; the rest is long."""
+duplex are slow; the other modes and papers are long (each mode's sheets are laid out for
+every kit in tests/test_duplex_modes.py)."""
 
 from __future__ import annotations
 
@@ -23,15 +24,12 @@ MODES = ("long", "short", "none")
 FAST = ("building-community", "a4", "long")
 
 
-IN_CI = "exploding-dice"
-"""CI reads every kit on A4 in long-edge duplex, this one's in the other modes too and on
-Letter in long-edge duplex; `make test-all` reads every kit in every mode on both papers."""
-
-
 def _tier(slug: str, paper: str, mode: str) -> tuple:
+    """CI reads every kit on A4 in long-edge duplex; `make test-all` every kit in every mode
+    on both papers."""
     if (slug, paper, mode) == FAST:
         return ()
-    if (paper, mode) == ("a4", "long") or (slug == IN_CI and (paper == "a4" or mode == "long")):
+    if (paper, mode) == ("a4", "long"):
         return (pytest.mark.slow,)
     return (pytest.mark.long,)
 
@@ -99,7 +97,7 @@ def test_no_text_is_cut_short(slug, paper, mode, built) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", ["long", "none"])
+@pytest.mark.parametrize("mode", ["long", pytest.param("none", marks=pytest.mark.long)])
 def test_each_print_job_is_a_pdf_of_its_own(mode: str, tmp_path: Path) -> None:
     """`jobs` (--split-by-stock) writes each range the cover names as a PDF of its own:
     the same pages, in order, on one stock, and together the whole kit."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import one_error_line, run
+from tiers import ci_keeps
 
 import pnp.scaffold.data
 from pnp.runtime.errors import PnpError
@@ -67,10 +68,11 @@ def test_an_existing_game_or_a_folder_that_is_no_checkout_is_refused(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_new_game_passes_the_suite_with_one_registry_line(tmp_path):
+@pytest.mark.parametrize("tier", ci_keeps(["not slow and not long", "slow and not long"], 0))
+def test_a_new_game_passes_the_suite_with_one_registry_line(tmp_path, tier):
     """As a new user: `pnp new`, add the line it prints, and every test that takes the
-    game in the tiers CI runs (the contract, golden, conformance and its own tests) passes;
-    its files are lint-clean and typed."""
+    game (the contract, golden, conformance and its own tests) passes, the fast tier's in
+    CI and the slow tier's in the long one; its files are lint-clean and typed."""
     root = checkout_copy(tmp_path)
     run = subprocess.run(
         [sys.executable, "-m", "pnp", "new", "lantern-race"],
@@ -100,7 +102,7 @@ def test_a_new_game_passes_the_suite_with_one_registry_line(tmp_path):
         )
         assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", "not long"]
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", tier]
         + ["-k", "lantern", "tests"],
         cwd=root,
         capture_output=True,

@@ -471,7 +471,7 @@ TRUNCATED = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [1280, 1440])
+@pytest.mark.parametrize("width", [1280, pytest.param(1440, marks=pytest.mark.long)])
 def test_no_input_or_caption_is_truncated_at_the_usual_widths(page, server, width):
     """Every game's form and each of its tabs, at a laptop's and a desktop's width: the
     text of every input (its placeholder when empty), choice, label and caption fits."""
@@ -494,6 +494,7 @@ def test_no_input_or_caption_is_truncated_at_the_usual_widths(page, server, widt
     assert {k: v for k, v in found.items() if v} == {}
 
 
+@pytest.mark.long
 def test_tune_finds_settings_watches_the_trials_and_loads_the_best_into_the_form(page):
     """The Tune tab: a target and a parameter picked on the page, the trials watched, the
     answer the CLI's for the same request, and the best setting loaded into the form."""
