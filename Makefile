@@ -38,7 +38,7 @@ endif
 
 # The distribution is `pnp-kits` (pyproject.toml); a venv made before the rename also holds
 # it as `pnp`, which would keep a second claim on the `pnp` script: it goes first.
-$(STAMP): pyproject.toml $(COMPILED)
+$(STAMP): pyproject.toml setup.py $(COMPILED)
 	$(PYTHON) -m venv $(VENV)
 	$(PREPARE_INSTALLER)
 	@$(BIN)/python -m pip uninstall --quiet --yes pnp >/dev/null 2>&1 || true
@@ -97,7 +97,7 @@ bench: $(STAMP) $(BENCH_ANCHOR) ## Benchmarks for every game with an engine (GAM
 	$(if $(BENCH_ANCHOR),OPEN_SPIEL_PYTHON=$(CURDIR)/$(BENCH_VENV)/bin/python )$(BIN)/python -m pnp.bench $(GAME) $(BENCH_ARGS)
 
 lint: $(STAMP) ## Ruff over the code and tests; import-linter holds the layers; mypy the types
-	$(BIN)/ruff check pnp geometry tests docs/hooks
+	$(BIN)/ruff check pnp geometry tests docs/hooks setup.py
 	$(BIN)/lint-imports
 	$(BIN)/mypy pnp geometry
 

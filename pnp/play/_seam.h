@@ -451,9 +451,21 @@ static PyObject *seam_tree_search(const SeamKernel *k, PyObject *args) {
     return out;
 }
 
+/* The SHA-256 of the C files a kernel was compiled from, defined by setup.py's build hook
+   ("" where something else compiled it): tests/test_kernel_sources.py holds it to the
+   checkout's files, so a kernel left from an earlier build is caught, not played. */
+#ifndef PNP_SOURCES
+#define PNP_SOURCES ""
+#endif
+
 /* The module functions of a game's `SeamKernel` (`kernel`): put SEAM_ENTRIES(kernel) after
    it and SEAM_METHODS in the module's method table. */
 #define SEAM_ENTRIES(kernel)                                                                 \
+    static PyObject *seam_entry_sources(PyObject *self, PyObject *unused) {                  \
+        (void)self;                                                                          \
+        (void)unused;                                                                        \
+        return PyUnicode_FromString(PNP_SOURCES);                                            \
+    }                                                                                        \
     static PyObject *seam_entry_play(PyObject *self, PyObject *args) {                       \
         (void)self;                                                                          \
         return seam_play(&kernel, args);                                                     \
@@ -472,6 +484,8 @@ static PyObject *seam_tree_search(const SeamKernel *k, PyObject *args) {
     }
 
 #define SEAM_METHODS                                                                          \
+    {"sources", seam_entry_sources, METH_NOARGS,                                              \
+     "sources(): the SHA-256 of the C files this kernel was compiled from."},                \
     {"play", seam_entry_play, METH_VARARGS,                                                   \
      "play(board, settings, words): one whole game on the caller's generator; (record, words)."}, \
     {"play_seeded", seam_entry_play_seeded, METH_VARARGS,                                     \
