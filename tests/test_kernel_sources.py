@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import tomllib
 from pathlib import Path
 
@@ -51,3 +52,30 @@ def test_the_digest_changes_with_any_byte_of_any_listed_file(tmp_path):
     (tmp_path / "b.h").write_text("#define B 1\n")
     (tmp_path / "c.h").write_text("#define B 1\n")
     assert hook.sources_digest(["a.c", "c.h"], tmp_path) != before
+
+
+def _included(path: Path, seen: set[Path]) -> set[Path]:
+    """`path` and every file it includes with `#include "..."`, followed through."""
+    if path in seen:
+        return seen
+    seen.add(path)
+    for name in re.findall(r'^\s*#\s*include\s+"([^"]+)"', path.read_text(), flags=re.M):
+        _included((path.parent / name).resolve(), seen)
+    return seen
+
+
+@pytest.mark.parametrize("ext", _extensions(), ids=lambda e: e["name"])
+def test_a_kernel_lists_every_file_it_includes_so_an_edit_rebuilds_it(ext):
+    listed = {(ROOT / p).resolve() for p in [*ext["sources"], *ext.get("depends", [])]}
+    found: set[Path] = set()
+    for source in ext["sources"]:
+        _included((ROOT / source).resolve(), found)
+    assert sorted(p.relative_to(ROOT) for p in found - listed) == [], "missing from depends"
+    assert sorted(p.relative_to(ROOT) for p in listed - found) == [], "listed, never included"
+
+
+def test_the_makefile_rebuilds_on_the_files_the_kernels_list():
+    text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    compiled = set(re.search(r"^COMPILED := (.*)$", text, flags=re.M)[1].split())
+    listed = {p for e in _extensions() for p in [*e["sources"], *e.get("depends", [])]}
+    assert compiled == listed
