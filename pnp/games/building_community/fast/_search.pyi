@@ -53,3 +53,6 @@ def tree_search(
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
     """`pnp.play.mcts.MctsBot.search` from this decision on the twister's 625 numbers: (the
     root's (index in the legal actions, visits) in the order tried, the twister after)."""
+
+def sources() -> str:
+    """The SHA-256 of the C files this kernel was compiled from (setup.py stamps it)."""

@@ -38,3 +38,6 @@ def tree_search(
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
     """`pnp.play.mcts`' search from a decision (`kernel.position`): (the root's visits by
     action index, the twister after)."""
+
+def sources() -> str:
+    """The SHA-256 of the C files this kernel was compiled from (setup.py stamps it)."""

@@ -38,3 +38,6 @@ def tree_search(
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
     """`pnp.play.mcts.MctsBot.search` from a decision, on the twister words: the root's (index in
     the options, visits) in the order tried, and the words after."""
+
+def sources() -> str:
+    """The SHA-256 of the C files this kernel was compiled from (setup.py stamps it)."""

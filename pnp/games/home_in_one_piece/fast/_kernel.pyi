@@ -36,3 +36,6 @@ def tree_search(
 ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
     """`pnp.play.mcts.MctsBot.search` from a position: the root's (child index, visits) in
     the order tried, and the twister after."""
+
+def sources() -> str:
+    """The SHA-256 of the C files this kernel was compiled from (setup.py stamps it)."""

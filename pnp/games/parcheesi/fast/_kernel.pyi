@@ -45,3 +45,6 @@ def tree_search(
     """`pnp.play.mcts.MctsBot.search` from a decision (the roll a <= b drawn), its playouts
     `playout`'s with the same `explore`: the root's (index in the roll's results, visits)
     in the order tried, and the twister after."""
+
+def sources() -> str:
+    """The SHA-256 of the C files this kernel was compiled from (setup.py stamps it)."""
