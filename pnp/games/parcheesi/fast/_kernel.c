@@ -4,7 +4,9 @@
  * (decisions 11-13), a game is a hundred turns or more, and a simulation plays thousands
  * of games (issue 9): that search is the cost, so it lives here. It is the reference
  * engine (`rules.py`, walked turn by turn by `state.py`) spelled out in C, rule for rule:
- * `legal_steps`, `take_step`, `complete_plays`, `allowed_positions`, a `State`'s turn.
+ * `legal_steps`, `take_step`, `complete_plays`, `allowed_positions`; a `State`'s turn is
+ * the step machine in `_tree.h`, and whole games and playouts are `pnp/play/_drive.h`'s
+ * over it (the random bot, the greedy one, the playouts' guided player).
  * It reads the board from the play model (each colour's path of nodes, the safe nodes),
  * never from numbers of its own, and it draws its chance from the caller's
  * `random.Random`: the Mersenne Twister state comes in and goes back out, and a uniform
