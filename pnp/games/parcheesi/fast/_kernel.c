@@ -4,7 +4,9 @@
  * (decisions 11-13), a game is a hundred turns or more, and a simulation plays thousands
  * of games (issue 9): that search is the cost, so it lives here. It is the reference
  * engine (`rules.py`, walked turn by turn by `state.py`) spelled out in C, rule for rule:
- * `legal_steps`, `take_step`, `complete_plays`, `allowed_positions`, a `State`'s turn.
+ * `legal_steps`, `take_step`, `complete_plays`, `allowed_positions`; a `State`'s turn is
+ * the step machine in `_tree.h`, and whole games and playouts are `pnp/play/_drive.h`'s
+ * over it (the random bot, the greedy one, the playouts' guided player).
  * It reads the board from the play model (each colour's path of nodes, the safe nodes),
  * never from numbers of its own, and it draws its chance from the caller's
  * `random.Random`: the Mersenne Twister state comes in and goes back out, and a uniform
@@ -520,14 +522,14 @@ static void sort_keys(uint64_t *e, uint64_t *tmp, int n) {
 
 typedef struct {
     const Board *b;
-    int players, greedy, standard;
+    int players, standard;
     int seats[COLOURS];
     int8_t pawns[COLOURS][PAWNS];
     long captures, decisions, legal, entries, passes;
     Twister tw;
     Roll roll;
     int explore; /* a guided player (the playouts'): percent of choices made at random, the
-                    rest greedy's; -1: `greedy` says who plays */
+                    rest greedy's; -1: none (a whole game's bot) */
 } Game;
 
 /* A game's memory: what its rolls grew, then the game. */
@@ -662,9 +664,6 @@ static int roll_results(Game *g, int c, int a, int b) {
     return m;
 }
 
-/* A roll played as `state.State` plays it: the bot picks among the allowed results
- * (decision 13; `pnp.play.forward` counts the decision when there are several): the random or
- * the greedy bot, or the playouts' guided player (`Game.explore`). 0, or -1. */
 /* `rules.apply_position`: colour c's pawns become the chosen result's, each pawn of
  * another colour on a space the result captures goes back to its nest, and the counters
  * (passes, entries from the `nest` pawns that stood there, captures) move on. */
@@ -701,39 +700,6 @@ static void apply_end(Game *g, int c, const End *chosen, int nest) {
     }
 }
 
-static int play_roll(Game *g, int c, int a, int b) {
-    Roll *r = &g->roll;
-    int m;
-    const int8_t *own = g->pawns[c];
-    int n = roll_results(g, c, a, b);
-    if (n < 0) return -1;
-    int nest = 0;
-    for (int i = 0; i < PAWNS; i++) nest += own[i] == NEST;
-    if (n > 1) {
-        g->decisions++;
-        g->legal += n;
-        /* `state.guided_action`: a draw says whether this choice is random or greedy's */
-        if (g->explore >= 0 ? (int)below(&g->tw, 100) >= g->explore : g->greedy) {
-            int top[3], rank[3]; /* the best so far kept in order, in one pass */
-            m = 0;
-            for (int k = 0; k < n; k++) {
-                greedy_rank(g, c, &r->ends[k], rank);
-                int cmp = m ? rank_cmp(rank, top) : 1;
-                if (cmp > 0) {
-                    memcpy(top, rank, sizeof top);
-                    m = 0;
-                }
-                if (cmp >= 0) r->ends[m++] = r->ends[k];
-            }
-            n = m;
-        }
-    }
-    const End *chosen = &r->ends[n == 1 ? 0 : below(&g->tw, n)];
-
-    apply_end(g, c, chosen, nest);
-    return 0;
-}
-
 static int has_won(const Game *g, int c) {
     for (int i = 0; i < PAWNS; i++)
         if (g->pawns[c][i] != g->b->home) return 0;
@@ -748,26 +714,6 @@ static void three_doubles_penalty(Game *g, int c) {
         if (p != NEST && p != g->b->home && (best < 0 || p > g->pawns[c][best])) best = i;
     }
     if (best >= 0) g->pawns[c][best] = NEST;
-}
-
-/* A turn of colour c, as `state.State` plays it: with option `standard` a double is
- * followed by another roll, and a third double is penalised instead of played. A turn
- * already under way starts from its drawn roll (a, d; a = 0: none yet) with `doubles`
- * counted so far, this roll's included. 0, or -1 out of memory. */
-static int play_turn(Game *g, int c, int a, int d, int doubles) {
-    for (;;) {
-        if (!a) {
-            a = below(&g->tw, 6) + 1;
-            d = below(&g->tw, 6) + 1;
-            if (g->standard && a == d && ++doubles == 3) {
-                three_doubles_penalty(g, c);
-                return 0;
-            }
-        }
-        if (play_roll(g, c, a, d) < 0) return -1;
-        if (has_won(g, c) || !(g->standard && a == d)) return 0;
-        a = 0;
-    }
 }
 
 /* `rules.progress`' leader after a turn: the seat with the most progress, -1 if tied. */
@@ -795,25 +741,6 @@ static PyObject *pawn_lists(const Game *g) {
         PyTuple_SET_ITEM(pawns, c, list);
     }
     return pawns;
-}
-
-/* A whole game from the start on g's generator, `leaders[t]` the leader after turn t:
- * its number of turns, how it ended in `ended` ("home" or "timeout"); -1 out of memory. */
-static int play_game(Game *g, int max_turns, int *leaders, const char **ended) {
-    for (int c = 0; c < COLOURS; c++)
-        for (int i = 0; i < PAWNS; i++) g->pawns[c][i] = NEST;
-    g->captures = g->decisions = g->legal = g->entries = g->passes = 0;
-    int turns = 0, seat = 0;
-    *ended = NULL;
-    while (!*ended) {
-        int c = g->seats[seat];
-        if (play_turn(g, c, 0, 0, 0) < 0) return -1;
-        leaders[turns++] = leader(g);
-        if (has_won(g, c)) *ended = "home";
-        else if (turns >= max_turns) *ended = "timeout";
-        seat = seat + 1 < g->players ? seat + 1 : 0;
-    }
-    return turns;
 }
 
 /* A played game for the caller: (turns, ended, pawns, leaders, (captures, decisions,
@@ -936,7 +863,6 @@ done:
 static int whole_begin(const void *board, void *game) {
     Whole *w = game;
     w->g.b = board;
-    w->g.greedy = w->greedy;
     w->g.standard = w->standard;
     w->g.explore = -1;
     if (set_seats(&w->g, w->seats, w->players) < 0) return -1;
@@ -946,13 +872,6 @@ static int whole_begin(const void *board, void *game) {
         return -1;
     }
     return 0;
-}
-
-static int whole_play(const void *board, void *game) {
-    (void)board;
-    Whole *w = game;
-    w->turns = play_game(&w->g, w->max_turns, w->leaders, &w->ended);
-    return w->turns < 0 ? -1 : 0;
 }
 
 static PyObject *whole_record(const void *board, const void *game) {
@@ -1047,6 +966,31 @@ static Game *game_at(const Board *b, const Packed *q) {
     return g;
 }
 
+static void position_release(void *position) { PyMem_Free(((Packed *)position)->leaders); }
+
+#include "_tree.h" /* the step machine: a turn step by step */
+
+/* --- whole games and playouts: `pnp/play/_drive.h` over the step machine ---------------- */
+
+/* A whole game from the start on the game's generator, every seat the random or greedy
+ * bot; each turn's leader in `leaders`. */
+static int whole_play(const void *board, void *game) {
+    (void)board;
+    Whole *w = game;
+    Game *g = &w->g;
+    TreeCtx t = {.g = g, .max_turns = w->max_turns, .listed = -1, .leaders = w->leaders};
+    TreePos p;
+    memset(&p, 0, sizeof p);
+    memset(p.pawns, NEST, sizeof p.pawns);
+    p.winner = -1;
+    g->captures = g->decisions = g->legal = g->entries = g->passes = 0;
+    if (tree_forward(&t, &p, tree_player(g, w->greedy), INT_MAX) < 0) return -1;
+    memcpy(g->pawns, p.pawns, sizeof p.pawns);
+    w->turns = p.turns;
+    w->ended = p.ended == TREE_HOME ? "home" : "timeout";
+    return 0;
+}
+
 /* Play from a position, as `State.playout` asks: whole turns while the game goes on and
  * fewer than `stop` turns are played (a turn under way, its roll (a, b) drawn, is
  * finished first; a = 0 at a chance node), by the random player (`explore` -1) or the
@@ -1055,41 +999,40 @@ static Game *game_at(const Board *b, const Packed *q) {
  * player (`state.play_randomly`, `state.play_guided`), and the same draws. */
 static int position_playout(const void *board, void *position, uint64_t seed, int stop) {
     Packed *q = position;
-    int a = q->a, d = q->b, doubles = q->doubles, seat = q->seat, turns = q->turns;
-    if (a != 0 && (a < 1 || d < 1)) {
+    if (q->a != 0 && (q->a < 1 || q->b < 1)) {
         PyErr_SetString(PyExc_ValueError, "not a position of a game under way");
         return -1;
     }
     Game *g = game_at(board, q);
     if (!g) return -1;
-    int status = 0, played = 0;
     twister_seed64(&g->tw, seed);
-    int most = stop - turns < q->max_turns - turns ? stop - turns : q->max_turns - turns;
+    int most = stop - q->turns < q->max_turns - q->turns ? stop - q->turns : q->max_turns - q->turns;
     q->leaders = PyMem_Malloc((size_t)(most > 0 ? most : 1) * sizeof(int));
-    q->ended = 0;
-    q->winner = -1;
-    if (!q->leaders) status = -1;
-    while (!status && !q->ended && turns < stop) {
-        int c = g->seats[seat];
-        if (play_turn(g, c, a, d, doubles) < 0) {
-            status = -1;
-            break;
-        }
-        a = d = doubles = 0;
-        turns++;
-        q->leaders[played++] = leader(g);
-        if (has_won(g, c)) q->ended = 1, q->winner = seat;
-        else if (turns >= q->max_turns) q->ended = 2;
-        seat = seat + 1 < g->players ? seat + 1 : 0;
-    }
-    if (status) {
+    if (!q->leaders) {
+        free_game(g);
         PyErr_NoMemory();
-    } else {
+        return -1;
+    }
+    TreeCtx t = {.g = g, .max_turns = q->max_turns, .listed = -1, .leaders = q->leaders,
+                 .from = q->turns};
+    TreePos p;
+    memset(&p, 0, sizeof p);
+    memcpy(p.pawns, g->pawns, sizeof p.pawns);
+    p.turns = q->turns;
+    p.seat = (int8_t)q->seat;
+    p.doubles = (int8_t)q->doubles;
+    p.a = (int8_t)q->a;
+    p.b = (int8_t)q->b;
+    p.winner = -1;
+    int status = tree_forward(&t, &p, tree_player(g, 0), stop);
+    if (!status) {
         for (int c = 0; c < COLOURS; c++)
-            for (int i = 0; i < PAWNS; i++) q->pawns[c * PAWNS + i] = g->pawns[c][i];
-        q->seat = seat;
-        q->turns = turns;
-        q->nleaders = played;
+            for (int i = 0; i < PAWNS; i++) q->pawns[c * PAWNS + i] = p.pawns[c][i];
+        q->seat = p.seat;
+        q->nleaders = p.turns - q->turns;
+        q->turns = p.turns;
+        q->ended = p.ended;
+        q->winner = p.winner;
         q->captures = (int)g->captures;
         q->entries = (int)g->entries;
         q->passes = (int)g->passes;
@@ -1098,9 +1041,6 @@ static int position_playout(const void *board, void *position, uint64_t seed, in
     return status;
 }
 
-static void position_release(void *position) { PyMem_Free(((Packed *)position)->leaders); }
-
-#include "_tree.h"
 
 static const SeamKernel KERNEL = {
     .board = BOARD_NAME,
