@@ -27,15 +27,6 @@ typedef struct {
     unsigned char touched[MAXB]; /* of the seat's own blobs, by place */
 } TreePos;
 
-enum { END_TURN = 0, STEP = 1, JOIN = 2 };
-
-typedef struct {
-    int kind;
-    int blob;    /* a step's blob */
-    Group group; /* a join's blobs */
-    double x, y; /* the target */
-} Act;
-
 typedef struct {
     Act *items;
     int n, cap;
@@ -47,7 +38,13 @@ typedef struct {
     int scoring;     /* a cut-off's score: 2 `win_chances()`, 1 `standing()`, 0 none */
     Acts listed;     /* the last decision listed */
     Acts table;      /* every action a child of the tree is keyed by, by key */
+    Plan plan;       /* the turn a bot plans (`tree_planned`), its touches keyed PLANNED + j */
+    int planned, plan_greedy, plan_seat, plan_turns; /* whose turn it is, if `planned` */
 } TreeCtx;
+
+/* The keys of a bot's planned touches (`Plan.acts[j]` is PLANNED + j), far past the
+   tree's table. */
+#define PLANNED ((int64_t)1 << 40)
 
 static int acts_push(Acts *a, Act act) {
     if (a->n == a->cap) {
@@ -253,6 +250,10 @@ static int tree_apply(void *ctx, void *pos, int i) {
 /* `apply` of the action a key names. */
 static int tree_apply_key(void *ctx, void *pos, int64_t key) {
     TreeCtx *c = ctx;
+    if (key >= PLANNED && c->planned && key - PLANNED <= c->plan.n) {
+        Act a = c->plan.acts[key - PLANNED];
+        return tree_step(c, pos, &a);
+    }
     if (key < 0 || key >= c->table.n) {
         PyErr_SetString(PyExc_RuntimeError, "home-in-one-piece kernel: no such action");
         return -1;
@@ -282,22 +283,70 @@ static int64_t tree_chance(void *ctx, void *pos, Twister *rng) {
     return g->budget;
 }
 
-/* `compiled.playout(state, rng, stop)`. */
-static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
-    TreeCtx *c = ctx;
-    TreePos *p = pos;
-    if (tree_failed(c) < 0) return -1;
-    if (p->ended || p->turns >= stop) return 0;
-    uint64_t lo = genrand(rng), hi = genrand(rng); /* getrandbits(64): low word first */
-    Twister tw;
-    twister_seed64(&tw, lo | hi << 32);
-    tree_load(c->g, p);
-    play_game(c->g, GREEDY, &tw, stop, p->rolled);
-    if (tree_failed(c) < 0) return -1;
-    tree_store(p, c->g);
-    p->rolled = 0;
+/* --- the bots, for whole games and playouts (`pnp/play/_drive.h`) ---------------------- */
+
+/* `State.follow_plan`: the next touch of the turn the bot (`greedy`, else the random
+ * player) plans, as a key (PLANNED + j), the planned END once it is played out. The turn
+ * is planned on the scratch game the first time the bot is asked this turn, drawing from
+ * `rng` as the readable planner draws (nothing when the roll leaves nothing to touch);
+ * a touch the plan did not make is planned afresh. -1 with a Python error set. */
+static int64_t tree_planned(TreeCtx *c, const TreePos *p, Twister *rng, int greedy) {
+    Plan *plan = &c->plan;
+    int j = 0;
+    if (c->planned && c->plan_greedy == greedy && c->plan_seat == p->seat &&
+        c->plan_turns == p->turns)
+        while (j <= plan->n && plan->before[j] != p->ntouched) j++;
+    if (!c->planned || c->plan_greedy != greedy || c->plan_seat != p->seat ||
+        c->plan_turns != p->turns || j > plan->n) {
+        if (tree_failed(c) < 0) return -1;
+        Game *g = c->g;
+        long counters[NC]; /* the plan's touches count when they are played */
+        tree_load(g, p);
+        memcpy(counters, g->counters, sizeof counters);
+        plan->n = 0;
+        if (touches_left(g) > 0) {
+            g->planning = plan;
+            if (greedy) greedy_turn(g, rng);
+            else random_turn(g, rng);
+            g->planning = NULL;
+        }
+        memcpy(g->counters, counters, sizeof counters);
+        if (tree_failed(c) < 0) return -1;
+        plan->acts[plan->n] = (Act){END_TURN, -1, {0, {0}}, 0, 0};
+        plan->before[plan->n] = g->ntouched;
+        c->planned = 1;
+        c->plan_greedy = greedy;
+        c->plan_seat = p->seat;
+        c->plan_turns = p->turns;
+        j = 0;
+    }
+    return PLANNED + j;
+}
+
+/* The random player (`State.random_action`): `UctGame.random`. */
+static int64_t tree_random(void *ctx, const void *pos, Twister *rng) {
+    return tree_planned(ctx, pos, rng, 0);
+}
+
+/* The greedy player (`State.rollout_action`, the greedy bot): a `DriveChoose`. */
+static int64_t tree_greedy(void *ctx, const void *pos, Twister *rng) {
+    return tree_planned(ctx, pos, rng, 1);
+}
+
+/* Play on from `p` in place by `choose` (NULL: the random player) until the game ends or
+ * `stop` turns are played, a plan of an earlier walk forgotten. 0, or -1 with a Python
+ * error set (a failed roll's included). */
+static int tree_drive(const UctGame *uct, TreePos *p, Twister *rng, DriveChoose choose, int stop) {
+    TreeCtx *c = uct->ctx;
+    c->planned = 0;
+    if (drive_play(uct, p, rng, choose, stop) < 0 || tree_failed(c) < 0) return -1;
+    tree_load(c->g, p); /* the scratch game is the position reached, for `pack` */
     return 0;
 }
+
+/* `compiled.playout(state, rng, stop)`: the greedy player on a generator seeded from one
+ * 64-bit draw of the search's. */
+static int tree_playout(void *ctx, void *pos, Twister *rng, int stop);
 
 /* `State.standing()`: each seat's score, and under one point its dough's nearness to its
  * rally point. */
@@ -386,6 +435,26 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
     return UCT_CUT;
 }
 
+/* The step hooks over `c`'s scratch game. */
+static UctGame tree_steps(TreeCtx *c) {
+    return (UctGame){.size = sizeof(TreePos), .players = 2, .ctx = c, .to_move = tree_to_move,
+                     .turns = tree_turns, .count = tree_count, .apply = tree_apply,
+                     .chance = tree_chance, .playout = tree_playout, .result = tree_result,
+                     .key = tree_key, .apply_key = tree_apply_key, .random = tree_random};
+}
+
+static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
+    TreeCtx *c = ctx;
+    TreePos *p = pos;
+    if (tree_failed(c) < 0) return -1;
+    if (p->ended || p->turns >= stop) return 0;
+    uint64_t lo = genrand(rng), hi = genrand(rng); /* getrandbits(64): low word first */
+    Twister tw;
+    twister_seed64(&tw, lo | hi << 32);
+    UctGame uct = tree_steps(c);
+    return tree_drive(&uct, p, &tw, tree_greedy, stop);
+}
+
 /* `SeamKernel.tree`: the search's context and root from a packed position (between turns,
  * or at a seat's decision), a cut-off scored as its `scoring` says. */
 static int tree_begin(const void *board, const void *position, UctGame *uct, void **root) {
@@ -410,10 +479,7 @@ static int tree_begin(const void *board, const void *position, UctGame *uct, voi
     }
     tree_store(p, c->g);
     p->rolled = q->rolled;
-    *uct = (UctGame){.size = sizeof(TreePos), .players = 2, .ctx = c, .to_move = tree_to_move,
-                     .turns = tree_turns, .count = tree_count, .apply = tree_apply,
-                     .chance = tree_chance, .playout = tree_playout, .result = tree_result,
-                     .key = tree_key, .apply_key = tree_apply_key};
+    *uct = tree_steps(c);
     return 0;
 }
 
