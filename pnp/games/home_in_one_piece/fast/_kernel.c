@@ -232,15 +232,24 @@ typedef struct {
     double x, y; /* the target */
 } Act;
 
-/* A turn's touches as a bot plans them on a scratch copy (`State.follow_plan`): each with
- * how many blobs the turn had touched before it, and after the last (`before[n]`). */
+enum { C_ROLLS, C_R0, C_R1, C_R2, C_R3, C_STALLED, C_IDLE, C_TOUCHES, C_JOINS, C_BLOCKED, C_BRIDGES, NC };
+
+/* The seat's side of a turn: its blobs and what the turn has touched, and the counters. */
 typedef struct {
-    Act acts[MAXB + 1];
-    int before[MAXB + 1];
+    Blob own[MAXB];
+    int n, ntouched, turn_over;
+    unsigned char touched[MAXB];
+    long counters[NC];
+} Side;
+
+/* A turn's touches as a bot plans them on a scratch copy (`State.follow_plan`), at most
+ * one a die, then END; `side[j]` is the turn before touch j, `side[n]` after the last, so
+ * a planned touch is played by taking what it left, not worked out again. */
+typedef struct {
+    Act acts[MAXD + 1];
+    Side side[MAXD + 1];
     int n;
 } Plan;
-
-enum { C_ROLLS, C_R0, C_R1, C_R2, C_R3, C_STALLED, C_IDLE, C_TOUCHES, C_JOINS, C_BLOCKED, C_BRIDGES, NC };
 
 typedef struct {
     const Model *m;              /* `model`: the shared model with this game's own `memo` */
@@ -619,12 +628,31 @@ static int check_own(Game *g, const int *idx, int n) {
     return 1;
 }
 
+/* The seat's side of the turn as it stands. */
+static void side_of(const Game *g, Side *s) {
+    s->n = g->n[g->seat];
+    memcpy(s->own, g->b[g->seat], (size_t)s->n * sizeof(Blob));
+    s->ntouched = g->ntouched;
+    s->turn_over = g->turn_over;
+    memcpy(s->touched, g->touched, sizeof s->touched);
+    memcpy(s->counters, g->counters, sizeof s->counters);
+}
+
+/* The seat's side of the turn set back as `s` holds it (the counters aside). */
+static void side_set(Game *g, const Side *s) {
+    memcpy(g->b[g->seat], s->own, (size_t)s->n * sizeof(Blob));
+    g->n[g->seat] = s->n;
+    g->ntouched = s->ntouched;
+    g->turn_over = s->turn_over;
+    memcpy(g->touched, s->touched, sizeof g->touched);
+}
+
 /* Note a touch the planner makes (`Game.planning`), before it touches anything. */
 static void note(Game *g, Act a) {
     Plan *p = g->planning;
-    if (!p || p->n >= MAXB) return;
+    if (!p || p->n >= MAXD) return; /* each touch takes a die's blob: never */
     p->acts[p->n] = a;
-    p->before[p->n++] = g->ntouched;
+    side_of(g, &p->side[p->n++]);
 }
 
 static void touch(Game *g, int i) {

@@ -40,6 +40,7 @@ typedef struct {
     Acts table;      /* every action a child of the tree is keyed by, by key */
     Plan plan;       /* the turn a bot plans (`tree_planned`), its touches keyed PLANNED + j */
     int planned, plan_greedy, plan_seat, plan_turns; /* whose turn it is, if `planned` */
+    TreePos *live;   /* a position the driver walks (`tree_drive`): `g` holds it whole */
 } TreeCtx;
 
 /* The keys of a bot's planned touches (`Plan.acts[j]` is PLANNED + j), far past the
@@ -85,6 +86,27 @@ static void tree_store(TreePos *p, const Game *g) {
     p->ended = g->ended;
     p->winner = g->winner;
     memcpy(p->touched, g->touched, sizeof p->touched);
+    p->ntouched = g->ntouched;
+}
+
+/* Position `p` into the scratch game, unless it is there already (the driver's). */
+static void tree_at(TreeCtx *c, const TreePos *p) {
+    if (p != c->live) tree_load(c->g, p);
+}
+
+/* The scratch game back into `p`; into the driver's only what the steps read of it (its
+ * blobs stay in the game until the walk ends). */
+static void tree_put(TreeCtx *c, TreePos *p) {
+    const Game *g = c->g;
+    if (p != c->live) {
+        tree_store(p, g);
+        return;
+    }
+    p->seat = g->seat;
+    p->turns = g->turns;
+    p->budget = g->budget;
+    p->ended = g->ended;
+    p->winner = g->winner;
     p->ntouched = g->ntouched;
 }
 
@@ -198,7 +220,7 @@ static int tree_list(TreeCtx *c) {
 static int tree_count(void *ctx, const void *pos) {
     TreeCtx *c = ctx;
     if (tree_failed(c) < 0) return -1;
-    tree_load(c->g, pos);
+    tree_at(c, pos);
     int count = tree_list(c);
     if (count < 0) {
         PyErr_NoMemory();
@@ -228,16 +250,36 @@ static void tree_play(Game *g, const Act *a) {
     if (a->kind == END_TURN || touches_left(g) == 0 || fresh(g, idx) == 0) end_turn(g);
 }
 
-static int tree_step(TreeCtx *c, void *pos, const Act *a) {
-    Game *g = c->g;
-    if (tree_failed(c) < 0) return -1;
-    tree_load(g, pos);
-    tree_play(g, a);
-    if (tree_failed(c) < 0) return -1;
-    TreePos *p = pos;
+/* The loaded game, played on, back into `p`. */
+static void tree_stored(TreeCtx *c, TreePos *p) {
+    const Game *g = c->g;
     int over = g->seat != p->seat || g->ended;
-    tree_store(p, g);
+    tree_put(c, p);
     if (over) p->rolled = 0;
+}
+
+/* (The driver's position needs no look for an earlier failure: it stops at the first.) */
+static int tree_step(TreeCtx *c, void *pos, const Act *a) {
+    if (pos != c->live && tree_failed(c) < 0) return -1;
+    tree_at(c, pos);
+    tree_play(c->g, a);
+    if (tree_failed(c) < 0) return -1;
+    tree_stored(c, pos);
+    return 0;
+}
+
+/* Planned touch j played by taking the turn as the plan left it after that touch (the
+ * plan was made from this very position), and its counts; as `tree_play` ends it. */
+static int tree_follow(TreeCtx *c, TreePos *p, int j) {
+    Game *g = c->g;
+    const Side *from = &c->plan.side[j], *to = &c->plan.side[j + 1];
+    if (p != c->live && tree_failed(c) < 0) return -1;
+    tree_at(c, p);
+    side_set(g, to);
+    for (int k = 0; k < NC; k++) g->counters[k] += to->counters[k] - from->counters[k];
+    int idx[MAXB];
+    if (touches_left(g) == 0 || fresh(g, idx) == 0) end_turn(g); /* which cannot fail */
+    tree_stored(c, p);
     return 0;
 }
 
@@ -251,7 +293,9 @@ static int tree_apply(void *ctx, void *pos, int i) {
 static int tree_apply_key(void *ctx, void *pos, int64_t key) {
     TreeCtx *c = ctx;
     if (key >= PLANNED && c->planned && key - PLANNED <= c->plan.n) {
-        Act a = c->plan.acts[key - PLANNED];
+        int j = (int)(key - PLANNED);
+        if (j < c->plan.n) return tree_follow(c, pos, j);
+        Act a = c->plan.acts[j];
         return tree_step(c, pos, &a);
     }
     if (key < 0 || key >= c->table.n) {
@@ -267,7 +311,7 @@ static int64_t tree_chance(void *ctx, void *pos, Twister *rng) {
     TreeCtx *c = ctx;
     Game *g = c->g;
     TreePos *p = pos;
-    tree_load(g, p);
+    tree_at(c, p);
     if (roll_dice(g, rng) < 0) { /* dice the kit's checks refuse: stop the walk here */
         c->err = g->err;
         p->ended = 2;
@@ -279,7 +323,7 @@ static int64_t tree_chance(void *ctx, void *pos, Twister *rng) {
         end_turn(g);
         p->rolled = 0;
     }
-    tree_store(p, g);
+    tree_put(c, p);
     return g->budget;
 }
 
@@ -295,14 +339,14 @@ static int64_t tree_planned(TreeCtx *c, const TreePos *p, Twister *rng, int gree
     int j = 0;
     if (c->planned && c->plan_greedy == greedy && c->plan_seat == p->seat &&
         c->plan_turns == p->turns)
-        while (j <= plan->n && plan->before[j] != p->ntouched) j++;
+        while (j <= plan->n && plan->side[j].ntouched != p->ntouched) j++;
     if (!c->planned || c->plan_greedy != greedy || c->plan_seat != p->seat ||
         c->plan_turns != p->turns || j > plan->n) {
-        if (tree_failed(c) < 0) return -1;
+        if (p != c->live && tree_failed(c) < 0) return -1;
         Game *g = c->g;
-        long counters[NC]; /* the plan's touches count when they are played */
-        tree_load(g, p);
-        memcpy(counters, g->counters, sizeof counters);
+        Side start; /* the planner plays on the game itself: then it is put back */
+        tree_at(c, p);
+        side_of(g, &start);
         plan->n = 0;
         if (touches_left(g) > 0) {
             g->planning = plan;
@@ -310,10 +354,11 @@ static int64_t tree_planned(TreeCtx *c, const TreePos *p, Twister *rng, int gree
             else random_turn(g, rng);
             g->planning = NULL;
         }
-        memcpy(g->counters, counters, sizeof counters);
         if (tree_failed(c) < 0) return -1;
         plan->acts[plan->n] = (Act){END_TURN, -1, {0, {0}}, 0, 0};
-        plan->before[plan->n] = g->ntouched;
+        side_of(g, &plan->side[plan->n]);
+        side_set(g, &start);
+        memcpy(g->counters, start.counters, sizeof start.counters);
         c->planned = 1;
         c->plan_greedy = greedy;
         c->plan_seat = p->seat;
@@ -339,8 +384,12 @@ static int64_t tree_greedy(void *ctx, const void *pos, Twister *rng) {
 static int tree_drive(const UctGame *uct, TreePos *p, Twister *rng, DriveChoose choose, int stop) {
     TreeCtx *c = uct->ctx;
     c->planned = 0;
-    if (drive_play(uct, p, rng, choose, stop) < 0 || tree_failed(c) < 0) return -1;
-    tree_load(c->g, p); /* the scratch game is the position reached, for `pack` */
+    tree_load(c->g, p);
+    c->live = p;
+    int status = drive_play(uct, p, rng, choose, stop);
+    c->live = NULL;
+    if (status < 0 || tree_failed(c) < 0) return -1;
+    tree_store(p, c->g); /* the game stays the position reached, for `pack` */
     return 0;
 }
 
