@@ -1,4 +1,6 @@
-/* Home in One Piece's compiled kernel: whole games for the simulation runner.
+/* Home in One Piece's compiled kernel: its rules, its bots and its step machine (`_tree.h`),
+ * on which the shared driver (`pnp/play/_drive.h`) plays whole games for the simulation
+ * runner, playouts and the tree search's rollouts.
  *
  * The readable rules (rules.py, model.py, blobs.py, state.py's random player, bots.py's
  * greedy planner) spelled out in C, drawing from the caller's Mersenne Twister as
@@ -10,7 +12,7 @@
  * correctly rounded value when that is certain and asks Python otherwise. Build without
  * floating-point contraction (-ffp-contract=off) and never with fast-math.
  * tests/test_hiop_kernel.py checks it game by game and position by position against the
- * readable rules. Portable C99 plus the CPython API. `playout` plays the random player
+ * readable rules. Portable C99 plus the CPython API. `playout` plays the greedy player
  * from a given position (a tree search's rollout, `compiled.playout`) on a generator
  * seeded as `random.Random(n)` from one number.
  */

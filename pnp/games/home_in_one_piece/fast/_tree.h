@@ -1,5 +1,6 @@
-/* Home in One Piece's positions for the compiled tree search (`pnp/play/_uct.h`): the very
- * search `pnp.play.mcts.MctsBot.search` runs on `state.State`, on the kernel's own turns.
+/* Home in One Piece's step machine: its positions for the compiled tree search
+ * (`pnp/play/_uct.h`), the very search `pnp.play.mcts.MctsBot.search` runs on `state.State`,
+ * and for the shared driver (`pnp/play/_drive.h`) that plays whole games and playouts.
  *
  * A position is a `TreePos`: both seats' blobs and the turn's few numbers (what the turn
  * under way has touched included), so a clone is a memcpy. Each step loads it into the
@@ -16,7 +17,15 @@
  * The actions of every decision the tree lists are kept in `ctx` (`table`), and a child
  * is keyed by its action's place there (`UctGame.key`): a step of the tree plays the
  * action it names without listing the decision again. The root is listed first, so its
- * keys are its actions' places in `legal_actions()`. Included by _kernel.c, after its own
+ * keys are its actions' places in `legal_actions()`.
+ *
+ * The bots play as `State.follow_plan` does: the random player (`UctGame.random`) and the
+ * greedy one (a `DriveChoose`) plan the rest of the turn on the scratch game, drawing as
+ * the old whole-turn functions drew, and hand its touches out one decision at a time,
+ * keyed past the table (PLANNED + j). A planned touch is played by taking what it left
+ * (`Plan.side`), so a turn is worked out once. While the driver walks a position
+ * (`tree_drive`), the scratch game holds it whole and the position only the numbers the
+ * steps read; it is stored whole when the walk ends. Included by _kernel.c, after its own
  * functions.
  */
 
@@ -393,10 +402,6 @@ static int tree_drive(const UctGame *uct, TreePos *p, Twister *rng, DriveChoose 
     return 0;
 }
 
-/* `compiled.playout(state, rng, stop)`: the greedy player on a generator seeded from one
- * 64-bit draw of the search's. */
-static int tree_playout(void *ctx, void *pos, Twister *rng, int stop);
-
 /* `State.standing()`: each seat's score, and under one point its dough's nearness to its
  * rally point. */
 static void tree_standing(Game *g, double *scores) {
@@ -484,6 +489,8 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
     return UCT_CUT;
 }
 
+static int tree_playout(void *ctx, void *pos, Twister *rng, int stop);
+
 /* The step hooks over `c`'s scratch game. */
 static UctGame tree_steps(TreeCtx *c) {
     return (UctGame){.size = sizeof(TreePos), .players = 2, .ctx = c, .to_move = tree_to_move,
@@ -492,6 +499,8 @@ static UctGame tree_steps(TreeCtx *c) {
                      .key = tree_key, .apply_key = tree_apply_key, .random = tree_random};
 }
 
+/* `compiled.playout(state, rng, stop)`: the greedy player on a generator seeded from one
+ * 64-bit draw of the search's. */
 static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
     TreeCtx *c = ctx;
     TreePos *p = pos;
