@@ -1168,6 +1168,7 @@ static int whole_begin(const void *board, void *game) {
         PyErr_NoMemory();
         return -1;
     }
+    tree_steps(w->c);
     w->c->g = game_new(board, w->max_turns);
     return w->c->g ? 0 : -1;
 }
@@ -1192,8 +1193,7 @@ static int whole_play(const void *board, void *game) {
     TreePos p;
     tree_store(&p, g);
     p.rolled = 0;
-    UctGame uct = tree_steps(w->c);
-    tree_drive(&uct, &p, &w->tw, w->greedy ? tree_greedy : NULL, INT_MAX);
+    tree_drive(w->c, &p, &w->tw, w->greedy ? tree_greedy : NULL, INT_MAX);
     return 0; /* an error is the record's to report */
 }
 
@@ -1234,8 +1234,8 @@ static int position_playout(const void *board, void *position, uint64_t seed, in
     p.rolled = q->rolled;
     Twister tw;
     twister_seed64(&tw, seed);
-    UctGame uct = tree_steps(&c);
-    if (tree_drive(&uct, &p, &tw, tree_greedy, stop) < 0) return -1;
+    tree_steps(&c);
+    if (tree_drive(&c, &p, &tw, tree_greedy, stop) < 0) return -1;
     pack(q, c.g, q->turns);
     return 0;
 }

@@ -50,6 +50,7 @@ typedef struct {
     Plan plan;       /* the turn a bot plans (`tree_planned`), its touches keyed PLANNED + j */
     int planned, plan_greedy, plan_seat, plan_turns; /* whose turn it is, if `planned` */
     TreePos *live;   /* a position the driver walks (`tree_drive`): `g` holds it whole */
+    UctGame steps;   /* the hooks over this context (`tree_steps`), for the driver */
 } TreeCtx;
 
 /* The keys of a bot's planned touches (`Plan.acts[j]` is PLANNED + j), far past the
@@ -390,12 +391,11 @@ static int64_t tree_greedy(void *ctx, const void *pos, Twister *rng) {
 /* Play on from `p` in place by `choose` (NULL: the random player) until the game ends or
  * `stop` turns are played, a plan of an earlier walk forgotten. 0, or -1 with a Python
  * error set (a failed roll's included). */
-static int tree_drive(const UctGame *uct, TreePos *p, Twister *rng, DriveChoose choose, int stop) {
-    TreeCtx *c = uct->ctx;
+static int tree_drive(TreeCtx *c, TreePos *p, Twister *rng, DriveChoose choose, int stop) {
     c->planned = 0;
     tree_load(c->g, p);
     c->live = p;
-    int status = drive_play(uct, p, rng, choose, stop);
+    int status = drive_play(&c->steps, p, rng, choose, stop);
     c->live = NULL;
     if (status < 0 || tree_failed(c) < 0) return -1;
     tree_store(p, c->g); /* the game stays the position reached, for `pack` */
@@ -489,16 +489,6 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
     return UCT_CUT;
 }
 
-static int tree_playout(void *ctx, void *pos, Twister *rng, int stop);
-
-/* The step hooks over `c`'s scratch game. */
-static UctGame tree_steps(TreeCtx *c) {
-    return (UctGame){.size = sizeof(TreePos), .players = 2, .ctx = c, .to_move = tree_to_move,
-                     .turns = tree_turns, .count = tree_count, .apply = tree_apply,
-                     .chance = tree_chance, .playout = tree_playout, .result = tree_result,
-                     .key = tree_key, .apply_key = tree_apply_key, .random = tree_random};
-}
-
 /* `compiled.playout(state, rng, stop)`: the greedy player on a generator seeded from one
  * 64-bit draw of the search's. */
 static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
@@ -509,8 +499,17 @@ static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
     uint64_t lo = genrand(rng), hi = genrand(rng); /* getrandbits(64): low word first */
     Twister tw;
     twister_seed64(&tw, lo | hi << 32);
-    UctGame uct = tree_steps(c);
-    return tree_drive(&uct, p, &tw, tree_greedy, stop);
+    return tree_drive(c, p, &tw, tree_greedy, stop);
+}
+
+/* The step hooks over `c`'s scratch game, kept in `c` for the driver too. */
+static UctGame tree_steps(TreeCtx *c) {
+    c->steps = (UctGame){.size = sizeof(TreePos), .players = 2, .ctx = c,
+                         .to_move = tree_to_move, .turns = tree_turns, .count = tree_count,
+                         .apply = tree_apply, .chance = tree_chance, .playout = tree_playout,
+                         .result = tree_result, .key = tree_key, .apply_key = tree_apply_key,
+                         .random = tree_random};
+    return c->steps;
 }
 
 /* `SeamKernel.tree`: the search's context and root from a packed position (between turns,
