@@ -1,4 +1,6 @@
-/* Home in One Piece's compiled kernel: whole games for the simulation runner.
+/* Home in One Piece's compiled kernel: its rules, its bots and its step machine (`_tree.h`),
+ * on which the shared driver (`pnp/play/_drive.h`) plays whole games for the simulation
+ * runner, playouts and the tree search's rollouts.
  *
  * The readable rules (rules.py, model.py, blobs.py, state.py's random player, bots.py's
  * greedy planner) spelled out in C, drawing from the caller's Mersenne Twister as
@@ -10,7 +12,7 @@
  * correctly rounded value when that is certain and asks Python otherwise. Build without
  * floating-point contraction (-ffp-contract=off) and never with fast-math.
  * tests/test_hiop_kernel.py checks it game by game and position by position against the
- * readable rules. Portable C99 plus the CPython API. `playout` plays the random player
+ * readable rules. Portable C99 plus the CPython API. `playout` plays the greedy player
  * from a given position (a tree search's rollout, `compiled.playout`) on a generator
  * seeded as `random.Random(n)` from one number.
  */
@@ -27,6 +29,7 @@
 #include "../../../play/_seed.h"
 #include "../../../play/_seed_text.h"
 #include "../../../play/_seam.h"
+#include "../../../play/_drive.h"
 
 #define MAXB 16          /* blobs per player (params: at most 16) */
 #define MAXD 3           /* dice (params: at most 3) */
@@ -220,7 +223,35 @@ typedef struct { int size; unsigned char idx[MAXD]; } Group;
 typedef struct { double x, y; int units; double r, ax, ay; } Blob;
 typedef struct { double x, y, r; } Disc;
 
+enum { END_TURN = 0, STEP = 1, JOIN = 2 };
+
+/* A touch as the step machine (`_tree.h`) plays it: a step's blob or a join's blobs, and
+ * the target `shift` or `join` was given; or the end of the turn. */
+typedef struct {
+    int kind;
+    int blob;    /* a step's blob */
+    Group group; /* a join's blobs */
+    double x, y; /* the target */
+} Act;
+
 enum { C_ROLLS, C_R0, C_R1, C_R2, C_R3, C_STALLED, C_IDLE, C_TOUCHES, C_JOINS, C_BLOCKED, C_BRIDGES, NC };
+
+/* The seat's side of a turn: its blobs and what the turn has touched, and the counters. */
+typedef struct {
+    Blob own[MAXB];
+    int n, ntouched, turn_over;
+    unsigned char touched[MAXB];
+    long counters[NC];
+} Side;
+
+/* A turn's touches as a bot plans them on a scratch copy (`State.follow_plan`), at most
+ * one a die, then END; `side[j]` is the turn before touch j, `side[n]` after the last, so
+ * a planned touch is played by taking what it left, not worked out again. */
+typedef struct {
+    Act acts[MAXD + 1];
+    Side side[MAXD + 1];
+    int n;
+} Plan;
 
 typedef struct {
     const Model *m;              /* `model`: the shared model with this game's own `memo` */
@@ -235,6 +266,7 @@ typedef struct {
     int *leaders;
     long counters[NC];
     const char *err;
+    Plan *planning; /* where `shift` and `join` note their touches while a turn is planned */
     double cand[MAXCAND][2]; /* scratch: nearest_clear's candidates */
     Group opts[MAXG * MAXD], buf[MAXG]; /* scratch: groups */
 } Game;
@@ -598,6 +630,33 @@ static int check_own(Game *g, const int *idx, int n) {
     return 1;
 }
 
+/* The seat's side of the turn as it stands. */
+static void side_of(const Game *g, Side *s) {
+    s->n = g->n[g->seat];
+    memcpy(s->own, g->b[g->seat], (size_t)s->n * sizeof(Blob));
+    s->ntouched = g->ntouched;
+    s->turn_over = g->turn_over;
+    memcpy(s->touched, g->touched, sizeof s->touched);
+    memcpy(s->counters, g->counters, sizeof s->counters);
+}
+
+/* The seat's side of the turn set back as `s` holds it (the counters aside). */
+static void side_set(Game *g, const Side *s) {
+    memcpy(g->b[g->seat], s->own, (size_t)s->n * sizeof(Blob));
+    g->n[g->seat] = s->n;
+    g->ntouched = s->ntouched;
+    g->turn_over = s->turn_over;
+    memcpy(g->touched, s->touched, sizeof g->touched);
+}
+
+/* Note a touch the planner makes (`Game.planning`), before it touches anything. */
+static void note(Game *g, Act a) {
+    Plan *p = g->planning;
+    if (!p || p->n >= MAXD) return; /* each touch takes a die's blob: never */
+    p->acts[p->n] = a;
+    side_of(g, &p->side[p->n++]);
+}
+
 static void touch(Game *g, int i) {
     if (!g->touched[i]) { g->touched[i] = 1; g->ntouched++; }
 }
@@ -633,6 +692,7 @@ static void shift_target(Game *g, int i, double *tx, double *ty) {
 static void shift(Game *g, int i, double tx, double ty) {
     const Model *m = g->m;
     if (!check_own(g, &i, 1)) return;
+    note(g, (Act){STEP, i, {0, {0}}, tx, ty});
     touch(g, i);
     Blob *b = &own(g)[i];
     shift_target(g, i, &tx, &ty);
@@ -701,6 +761,7 @@ static void join(Game *g, const Group *gr, double tx, double ty) {
     if (!check_own(g, idx, gr->size)) return;
     double sx, sy;
     if (!landing(g, gr, tx, ty, &sx, &sy, &apart)) { g->err = "a join the rules refuse"; return; }
+    note(g, (Act){JOIN, -1, *gr, tx, ty});
     int units = group_units(g, gr);
     for (int k = 0; k < gr->size; k++) touch(g, gr->idx[k]);
     g->turn_over = 1;
@@ -815,27 +876,6 @@ static void begin_touches(Game *g) {
     g->ntouched = 0;
     memset(g->touched, 0, sizeof g->touched);
     g->turn_over = g->budget == 0;
-}
-
-enum { RANDOM = 0, GREEDY = 1 }; /* who plays the turns of `play_game` */
-
-/* Turns until the game ends or `stop` turns are played, each played by `policy`; `rolled`:
- * the seat to move has rolled already and the turn is under way in `g` (its budget, the
- * anchors and what it touched set), as a `State` at a seat's decision. */
-static void play_game(Game *g, int policy, Twister *tw, int stop, int rolled) {
-    while (!g->ended && g->turns < stop) {
-        if (!rolled) {
-            if (roll_dice(g, tw) < 0) return;
-            begin_touches(g);
-        }
-        rolled = 0;
-        if (touches_left(g) > 0) {
-            if (policy == GREEDY) greedy_turn(g, tw);
-            else random_turn(g, tw);
-            if (g->err || PyErr_Occurred()) return;
-        }
-        end_turn(g);
-    }
 }
 
 /* --- the seam (`pnp/play/_seam.h`): the model, whole games, playouts, the search -------- */
@@ -976,13 +1016,6 @@ static void game_free(Game *g) {
     free(g);
 }
 
-/* -1 with a Python error set if the game stopped on an error (the kernel's or Python's). */
-static int game_failed(const Game *g) {
-    if (!g->err && !PyErr_Occurred()) return 0;
-    if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "home-in-one-piece kernel: %s", g->err);
-    return -1;
-}
-
 /* A position as `compiled.position` names it: every blob (seat 0's, then seat 1's; how
  * many each in `blobs`), the seat to move, turns played, whether it has rolled, the roll's
  * budget, the places of the own blobs the turn has touched, the turn limit, how the game
@@ -1112,9 +1145,12 @@ static void pack(Packed *q, Game *g, int first) {
     for (int c = 0; c < NC; c++) *(int *)((char *)q + COUNTER_AT[c]) = (int)g->counters[c];
 }
 
-/* A whole game: random or greedy players in both seats, from the model's start. */
+#include "_tree.h"
+
+/* A whole game: random or greedy players in both seats, from the model's start, played
+ * by the shared driver over the step machine (`tree_drive`). */
 typedef struct {
-    Game *g;
+    TreeCtx *c;
     Twister tw;
     int greedy, max_turns;
 } Whole;
@@ -1127,15 +1163,23 @@ static const SeamField SETTINGS[] = {
 
 static int whole_begin(const void *board, void *game) {
     Whole *w = game;
-    w->g = game_new(board, w->max_turns);
-    return w->g ? 0 : -1;
+    w->c = PyMem_Calloc(1, sizeof(TreeCtx));
+    if (!w->c) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    tree_steps(w->c);
+    w->c->g = game_new(board, w->max_turns);
+    return w->c->g ? 0 : -1;
 }
 
 static int whole_play(const void *board, void *game) {
     const Model *m = board;
     Whole *w = game;
-    Game *g = w->g;
-    g->seat = g->turns = g->budget = g->ended = 0;
+    Game *g = w->c->g;
+    w->c->err = NULL;
+    g->seat = g->turns = g->budget = g->ended = g->ntouched = 0;
+    memset(g->touched, 0, sizeof g->touched);
     g->winner = -1;
     g->err = NULL;
     memset(g->counters, 0, sizeof g->counters);
@@ -1146,20 +1190,27 @@ static int whole_play(const void *board, void *game) {
             g->b[s][i] = (Blob){x, y, 1, m->radii[1], x, y};
         }
     }
-    play_game(g, w->greedy ? GREEDY : RANDOM, &w->tw, w->max_turns, 0);
+    TreePos p;
+    tree_store(&p, g);
+    p.rolled = 0;
+    tree_drive(w->c, &p, &w->tw, w->greedy ? tree_greedy : NULL, INT_MAX);
     return 0; /* an error is the record's to report */
 }
 
 static PyObject *whole_record(const void *board, const void *game) {
     (void)board;
-    Game *g = ((const Whole *)game)->g;
-    if (game_failed(g) < 0) return NULL;
+    TreeCtx *c = ((const Whole *)game)->c;
+    if (tree_failed(c) < 0) return NULL;
     Packed q;
-    pack(&q, g, 0);
+    pack(&q, c->g, 0);
     return seam_write(AFTER, &q);
 }
 
-static void whole_end(void *game) { game_free(((Whole *)game)->g); }
+static void whole_end(void *game) {
+    TreeCtx *c = ((Whole *)game)->c;
+    if (c) game_free(c->g);
+    PyMem_Free(c);
+}
 
 static const uint32_t *seed_start(const void *board) {
     (void)board;
@@ -1176,13 +1227,16 @@ static int position_playout(const void *board, void *position, uint64_t seed, in
         PyErr_SetString(PyExc_ValueError, "not a position the kernel plays on from");
         return -1;
     }
-    Game *g = q->g = game_at(board, q);
-    if (!g) return -1;
+    TreeCtx c = {.g = q->g = game_at(board, q)};
+    if (!c.g) return -1;
+    TreePos p;
+    tree_store(&p, c.g);
+    p.rolled = q->rolled;
     Twister tw;
     twister_seed64(&tw, seed);
-    play_game(g, GREEDY, &tw, stop, q->rolled);
-    if (game_failed(g) < 0) return -1;
-    pack(q, g, q->turns);
+    tree_steps(&c);
+    if (tree_drive(&c, &p, &tw, tree_greedy, stop) < 0) return -1;
+    pack(q, c.g, q->turns);
     return 0;
 }
 
@@ -1204,8 +1258,6 @@ static PyObject *k_hypot(PyObject *self, PyObject *args) {
     if (PyErr_Occurred()) return NULL;
     return PyFloat_FromDouble(h);
 }
-
-#include "_tree.h"
 
 static const SeamKernel KERNEL = {
     .board = MODEL_NAME,

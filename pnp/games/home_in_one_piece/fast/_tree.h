@@ -1,5 +1,6 @@
-/* Home in One Piece's positions for the compiled tree search (`pnp/play/_uct.h`): the very
- * search `pnp.play.mcts.MctsBot.search` runs on `state.State`, on the kernel's own turns.
+/* Home in One Piece's step machine: its positions for the compiled tree search
+ * (`pnp/play/_uct.h`), the very search `pnp.play.mcts.MctsBot.search` runs on `state.State`,
+ * and for the shared driver (`pnp/play/_drive.h`) that plays whole games and playouts.
  *
  * A position is a `TreePos`: both seats' blobs and the turn's few numbers (what the turn
  * under way has touched included), so a clone is a memcpy. Each step loads it into the
@@ -16,7 +17,15 @@
  * The actions of every decision the tree lists are kept in `ctx` (`table`), and a child
  * is keyed by its action's place there (`UctGame.key`): a step of the tree plays the
  * action it names without listing the decision again. The root is listed first, so its
- * keys are its actions' places in `legal_actions()`. Included by _kernel.c, after its own
+ * keys are its actions' places in `legal_actions()`.
+ *
+ * The bots play as `State.follow_plan` does: the random player (`UctGame.random`) and the
+ * greedy one (a `DriveChoose`) plan the rest of the turn on the scratch game, drawing as
+ * the old whole-turn functions drew, and hand its touches out one decision at a time,
+ * keyed past the table (PLANNED + j). A planned touch is played by taking what it left
+ * (`Plan.side`), so a turn is worked out once. While the driver walks a position
+ * (`tree_drive`), the scratch game holds it whole and the position only the numbers the
+ * steps read; it is stored whole when the walk ends. Included by _kernel.c, after its own
  * functions.
  */
 
@@ -26,15 +35,6 @@ typedef struct {
     int seat, turns, budget, rolled, ended, winner, ntouched;
     unsigned char touched[MAXB]; /* of the seat's own blobs, by place */
 } TreePos;
-
-enum { END_TURN = 0, STEP = 1, JOIN = 2 };
-
-typedef struct {
-    int kind;
-    int blob;    /* a step's blob */
-    Group group; /* a join's blobs */
-    double x, y; /* the target */
-} Act;
 
 typedef struct {
     Act *items;
@@ -47,7 +47,15 @@ typedef struct {
     int scoring;     /* a cut-off's score: 2 `win_chances()`, 1 `standing()`, 0 none */
     Acts listed;     /* the last decision listed */
     Acts table;      /* every action a child of the tree is keyed by, by key */
+    Plan plan;       /* the turn a bot plans (`tree_planned`), its touches keyed PLANNED + j */
+    int planned, plan_greedy, plan_seat, plan_turns; /* whose turn it is, if `planned` */
+    TreePos *live;   /* a position the driver walks (`tree_drive`): `g` holds it whole */
+    UctGame steps;   /* the hooks over this context (`tree_steps`), for the driver */
 } TreeCtx;
+
+/* The keys of a bot's planned touches (`Plan.acts[j]` is PLANNED + j), far past the
+   tree's table. */
+#define PLANNED ((int64_t)1 << 40)
 
 static int acts_push(Acts *a, Act act) {
     if (a->n == a->cap) {
@@ -88,6 +96,27 @@ static void tree_store(TreePos *p, const Game *g) {
     p->ended = g->ended;
     p->winner = g->winner;
     memcpy(p->touched, g->touched, sizeof p->touched);
+    p->ntouched = g->ntouched;
+}
+
+/* Position `p` into the scratch game, unless it is there already (the driver's). */
+static void tree_at(TreeCtx *c, const TreePos *p) {
+    if (p != c->live) tree_load(c->g, p);
+}
+
+/* The scratch game back into `p`; into the driver's only what the steps read of it (its
+ * blobs stay in the game until the walk ends). */
+static void tree_put(TreeCtx *c, TreePos *p) {
+    const Game *g = c->g;
+    if (p != c->live) {
+        tree_store(p, g);
+        return;
+    }
+    p->seat = g->seat;
+    p->turns = g->turns;
+    p->budget = g->budget;
+    p->ended = g->ended;
+    p->winner = g->winner;
     p->ntouched = g->ntouched;
 }
 
@@ -201,7 +230,7 @@ static int tree_list(TreeCtx *c) {
 static int tree_count(void *ctx, const void *pos) {
     TreeCtx *c = ctx;
     if (tree_failed(c) < 0) return -1;
-    tree_load(c->g, pos);
+    tree_at(c, pos);
     int count = tree_list(c);
     if (count < 0) {
         PyErr_NoMemory();
@@ -231,16 +260,36 @@ static void tree_play(Game *g, const Act *a) {
     if (a->kind == END_TURN || touches_left(g) == 0 || fresh(g, idx) == 0) end_turn(g);
 }
 
-static int tree_step(TreeCtx *c, void *pos, const Act *a) {
-    Game *g = c->g;
-    if (tree_failed(c) < 0) return -1;
-    tree_load(g, pos);
-    tree_play(g, a);
-    if (tree_failed(c) < 0) return -1;
-    TreePos *p = pos;
+/* The loaded game, played on, back into `p`. */
+static void tree_stored(TreeCtx *c, TreePos *p) {
+    const Game *g = c->g;
     int over = g->seat != p->seat || g->ended;
-    tree_store(p, g);
+    tree_put(c, p);
     if (over) p->rolled = 0;
+}
+
+/* (The driver's position needs no look for an earlier failure: it stops at the first.) */
+static int tree_step(TreeCtx *c, void *pos, const Act *a) {
+    if (pos != c->live && tree_failed(c) < 0) return -1;
+    tree_at(c, pos);
+    tree_play(c->g, a);
+    if (tree_failed(c) < 0) return -1;
+    tree_stored(c, pos);
+    return 0;
+}
+
+/* Planned touch j played by taking the turn as the plan left it after that touch (the
+ * plan was made from this very position), and its counts; as `tree_play` ends it. */
+static int tree_follow(TreeCtx *c, TreePos *p, int j) {
+    Game *g = c->g;
+    const Side *from = &c->plan.side[j], *to = &c->plan.side[j + 1];
+    if (p != c->live && tree_failed(c) < 0) return -1;
+    tree_at(c, p);
+    side_set(g, to);
+    for (int k = 0; k < NC; k++) g->counters[k] += to->counters[k] - from->counters[k];
+    int idx[MAXB];
+    if (touches_left(g) == 0 || fresh(g, idx) == 0) end_turn(g); /* which cannot fail */
+    tree_stored(c, p);
     return 0;
 }
 
@@ -253,6 +302,12 @@ static int tree_apply(void *ctx, void *pos, int i) {
 /* `apply` of the action a key names. */
 static int tree_apply_key(void *ctx, void *pos, int64_t key) {
     TreeCtx *c = ctx;
+    if (key >= PLANNED && c->planned && key - PLANNED <= c->plan.n) {
+        int j = (int)(key - PLANNED);
+        if (j < c->plan.n) return tree_follow(c, pos, j);
+        Act a = c->plan.acts[j];
+        return tree_step(c, pos, &a);
+    }
     if (key < 0 || key >= c->table.n) {
         PyErr_SetString(PyExc_RuntimeError, "home-in-one-piece kernel: no such action");
         return -1;
@@ -266,7 +321,7 @@ static int64_t tree_chance(void *ctx, void *pos, Twister *rng) {
     TreeCtx *c = ctx;
     Game *g = c->g;
     TreePos *p = pos;
-    tree_load(g, p);
+    tree_at(c, p);
     if (roll_dice(g, rng) < 0) { /* dice the kit's checks refuse: stop the walk here */
         c->err = g->err;
         p->ended = 2;
@@ -278,24 +333,72 @@ static int64_t tree_chance(void *ctx, void *pos, Twister *rng) {
         end_turn(g);
         p->rolled = 0;
     }
-    tree_store(p, g);
+    tree_put(c, p);
     return g->budget;
 }
 
-/* `compiled.playout(state, rng, stop)`. */
-static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
-    TreeCtx *c = ctx;
-    TreePos *p = pos;
-    if (tree_failed(c) < 0) return -1;
-    if (p->ended || p->turns >= stop) return 0;
-    uint64_t lo = genrand(rng), hi = genrand(rng); /* getrandbits(64): low word first */
-    Twister tw;
-    twister_seed64(&tw, lo | hi << 32);
+/* --- the bots, for whole games and playouts (`pnp/play/_drive.h`) ---------------------- */
+
+/* `State.follow_plan`: the next touch of the turn the bot (`greedy`, else the random
+ * player) plans, as a key (PLANNED + j), the planned END once it is played out. The turn
+ * is planned on the scratch game the first time the bot is asked this turn, drawing from
+ * `rng` as the readable planner draws (nothing when the roll leaves nothing to touch);
+ * a touch the plan did not make is planned afresh. -1 with a Python error set. */
+static int64_t tree_planned(TreeCtx *c, const TreePos *p, Twister *rng, int greedy) {
+    Plan *plan = &c->plan;
+    int j = 0;
+    if (c->planned && c->plan_greedy == greedy && c->plan_seat == p->seat &&
+        c->plan_turns == p->turns)
+        while (j <= plan->n && plan->side[j].ntouched != p->ntouched) j++;
+    if (!c->planned || c->plan_greedy != greedy || c->plan_seat != p->seat ||
+        c->plan_turns != p->turns || j > plan->n) {
+        if (p != c->live && tree_failed(c) < 0) return -1;
+        Game *g = c->g;
+        Side start; /* the planner plays on the game itself: then it is put back */
+        tree_at(c, p);
+        side_of(g, &start);
+        plan->n = 0;
+        if (touches_left(g) > 0) {
+            g->planning = plan;
+            if (greedy) greedy_turn(g, rng);
+            else random_turn(g, rng);
+            g->planning = NULL;
+        }
+        if (tree_failed(c) < 0) return -1;
+        plan->acts[plan->n] = (Act){END_TURN, -1, {0, {0}}, 0, 0};
+        side_of(g, &plan->side[plan->n]);
+        side_set(g, &start);
+        memcpy(g->counters, start.counters, sizeof start.counters);
+        c->planned = 1;
+        c->plan_greedy = greedy;
+        c->plan_seat = p->seat;
+        c->plan_turns = p->turns;
+        j = 0;
+    }
+    return PLANNED + j;
+}
+
+/* The random player (`State.random_action`): `UctGame.random`. */
+static int64_t tree_random(void *ctx, const void *pos, Twister *rng) {
+    return tree_planned(ctx, pos, rng, 0);
+}
+
+/* The greedy player (`State.rollout_action`, the greedy bot): a `DriveChoose`. */
+static int64_t tree_greedy(void *ctx, const void *pos, Twister *rng) {
+    return tree_planned(ctx, pos, rng, 1);
+}
+
+/* Play on from `p` in place by `choose` (NULL: the random player) until the game ends or
+ * `stop` turns are played, a plan of an earlier walk forgotten. 0, or -1 with a Python
+ * error set (a failed roll's included). */
+static int tree_drive(TreeCtx *c, TreePos *p, Twister *rng, DriveChoose choose, int stop) {
+    c->planned = 0;
     tree_load(c->g, p);
-    play_game(c->g, GREEDY, &tw, stop, p->rolled);
-    if (tree_failed(c) < 0) return -1;
-    tree_store(p, c->g);
-    p->rolled = 0;
+    c->live = p;
+    int status = drive_play(&c->steps, p, rng, choose, stop);
+    c->live = NULL;
+    if (status < 0 || tree_failed(c) < 0) return -1;
+    tree_store(p, c->g); /* the game stays the position reached, for `pack` */
     return 0;
 }
 
@@ -386,6 +489,29 @@ static int tree_result(void *ctx, const void *pos, double *scores) {
     return UCT_CUT;
 }
 
+/* `compiled.playout(state, rng, stop)`: the greedy player on a generator seeded from one
+ * 64-bit draw of the search's. */
+static int tree_playout(void *ctx, void *pos, Twister *rng, int stop) {
+    TreeCtx *c = ctx;
+    TreePos *p = pos;
+    if (tree_failed(c) < 0) return -1;
+    if (p->ended || p->turns >= stop) return 0;
+    uint64_t lo = genrand(rng), hi = genrand(rng); /* getrandbits(64): low word first */
+    Twister tw;
+    twister_seed64(&tw, lo | hi << 32);
+    return tree_drive(c, p, &tw, tree_greedy, stop);
+}
+
+/* The step hooks over `c`'s scratch game, kept in `c` for the driver too. */
+static UctGame tree_steps(TreeCtx *c) {
+    c->steps = (UctGame){.size = sizeof(TreePos), .players = 2, .ctx = c,
+                         .to_move = tree_to_move, .turns = tree_turns, .count = tree_count,
+                         .apply = tree_apply, .chance = tree_chance, .playout = tree_playout,
+                         .result = tree_result, .key = tree_key, .apply_key = tree_apply_key,
+                         .random = tree_random};
+    return c->steps;
+}
+
 /* `SeamKernel.tree`: the search's context and root from a packed position (between turns,
  * or at a seat's decision), a cut-off scored as its `scoring` says. */
 static int tree_begin(const void *board, const void *position, UctGame *uct, void **root) {
@@ -410,10 +536,7 @@ static int tree_begin(const void *board, const void *position, UctGame *uct, voi
     }
     tree_store(p, c->g);
     p->rolled = q->rolled;
-    *uct = (UctGame){.size = sizeof(TreePos), .players = 2, .ctx = c, .to_move = tree_to_move,
-                     .turns = tree_turns, .count = tree_count, .apply = tree_apply,
-                     .chance = tree_chance, .playout = tree_playout, .result = tree_result,
-                     .key = tree_key, .apply_key = tree_apply_key};
+    *uct = tree_steps(c);
     return 0;
 }
 
