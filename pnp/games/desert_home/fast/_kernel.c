@@ -3,10 +3,12 @@
  * Why C: a random game is hundreds of turns and thousands of decisions, each listing a
  * dozen legal actions, and a designer's sweep wants many games a second (`make bench`).
  * This is the readable rules (`state.py`, `moves.py`, `turn.py`, `goal.py`) with their
- * bots spelled out in C, rule for rule and in the same order: `start_turn` and the throws,
- * `reroll`, `begin_influx`/`influx_cells`/`influx`, `choose_number`, `road_actions`/`boost`,
- * `spend_actions`/`escorted_moves`/`spend`, the shortage swaps, `end_turn`/`end_round`,
- * `check_win` and `nobody_can_win`. Every action list is built in the order
+ * bots spelled out in C, rule for rule and in the same order: the pieces of a turn here
+ * (`influx_cells`/`influx`, `road_bonus`/`boost`, `spend_actions`/`escorted_moves`, the
+ * moves and entries, `end_round`, `check_win` and `nobody_can_win`), the turn itself as the
+ * step machine of `_tree.h` (`turn.py`'s phases, one decision or one die at a time), and
+ * whole games and playouts as `pnp/play/_drive.h`'s over those steps, every bot a
+ * `DriveChoose` (`tree_choose`). Every action list is built in the order
  * `moves.legal_actions` builds it; the random bot draws one as `pnp.play.chance.pick` draws it,
  * the greedy bot rates each as `bots.Judge` does and draws among the best as
  * `pnp.play.forward.GreedyBot` does; each die is thrown as `State.sample_chance` throws it. So a
@@ -19,9 +21,8 @@
  * (`kernel.board_fields`) and the search's shuffle take named fields too.
  *
  * A tree search's rollouts (`State.playout`, `position_playout` below) play here too,
- * from any position of the readable rules, whatever the phase of its turn: `play_turn` resumes a
- * turn where the position stands (the rest of a throw, the re-rolls, the influx, the
- * number, the road, a drawn tile, the swaps, the spending), then whole turns follow. Those
+ * from any position of the readable rules, whatever the phase of its turn: the step
+ * machine takes the turn on where the position stands, then whole turns follow. Those
  * take their own draws (a generator seeded from one draw of the search's), so they follow
  * the readable rules' random play in law, not draw for draw (tests/test_dh_playout.py).
  *
@@ -43,6 +44,7 @@
 #include "../../../play/_seed.h"
 #include "../../../play/_seed_text.h"
 #include "../../../play/_seam.h"
+#include "../../../play/_drive.h"
 
 /* The greedy bot's ratings must round as Python's doubles do, one operation at a time:
  * no fused multiply-adds (GCC would fuse them by default on hardware that has them). */
@@ -363,20 +365,9 @@ static void game_free(Game *g) {
     PyMem_Free(g);
 }
 
-/* A decision among n >= 1 options: counted as `rules.play_game` counts it, drawn as
- * `pnp.play.chance.pick` draws it. */
-static int decide(Game *g, int n) {
-    g->decisions++;
-    g->legal_moves += n;
-    return n == 1 ? 0 : below(&g->tw, n);
-}
-
-/* The greedy bot's decision among n >= 1 options rated in g->score: counted as `decide`
- * counts it; the best rated, ties drawn as `pnp.play.forward.GreedyBot` draws them (`pick`). */
-static int best(Game *g, int n) {
-    g->decisions++;
-    g->legal_moves += n;
-    if (n == 1) return 0;
+/* The greedy bot's choice among n > 1 options rated in g->score: the best rated, ties
+ * drawn as `pnp.play.forward.GreedyBot` draws them (`pick`). */
+static int best(const Game *g, Twister *rng, int n) {
     double top = g->score[0];
     for (int i = 1; i < n; i++)
         if (g->score[i] > top) top = g->score[i];
@@ -384,21 +375,10 @@ static int best(Game *g, int n) {
     for (int i = 0; i < n; i++)
         if (g->score[i] == top && !ties++) first = i;
     if (ties == 1) return first;
-    int k = below(&g->tw, ties);
+    int k = below(rng, ties);
     for (int i = 0; i < n; i++)
         if (g->score[i] == top && !k--) return i;
     return first; /* not reached */
-}
-
-/* bots.PlayoutBot's draw: a choice among n > 1 taken at random instead of greedy's. */
-static int at_random(Game *g, int n) {
-    return g->epsilon && n > 1 && (int)below(&g->tw, 100) < g->epsilon;
-}
-
-/* A decision among n options: the greedy bot's (g->score filled), a random one, or in a
- * playout (`epsilon`) greedy's but now and then a random one. */
-static int choose(Game *g, int n) {
-    return g->greedy && !at_random(g, n) ? best(g, n) : decide(g, n);
 }
 
 static void add(Game *g, int kind, int a, int b, int c, int d, int e, int f) {
@@ -760,8 +740,6 @@ static double rate_road(const Game *g, int me, int row) {
  * The bot rates that mask above the 63 others, so it is chosen with no draw. */
 static int reroll_mask(Game *g) {
     int counts[7] = {0}, best_n = 1, best_v = -1;
-    g->decisions++;
-    g->legal_moves += 1 << NCOL;
     for (int i = 0; i < NCOL; i++) counts[g->dice[i]]++;
     for (int n = 1; n <= 6; n++) {
         int v = counts[n] ? g->b->points[n - 1][counts[n] - 1] : 0;
@@ -792,12 +770,6 @@ static void start_round(Game *g) {
     }
 }
 
-static int count_bits(int mask) {
-    int n = 0;
-    for (; mask; mask >>= 1) n += mask & 1;
-    return n;
-}
-
 static int has_triple(const int *dice, int thrown) {
     int counts[7] = {0};
     for (int i = 0; i < NCOL; i++)
@@ -805,24 +777,6 @@ static int has_triple(const int *dice, int thrown) {
     for (int v = 1; v <= 6; v++)
         if (counts[v] >= 3) return 1;
     return 0;
-}
-
-/* The re-rolls a triple offers, until a throw shows none or the roll is kept. */
-static void rerolls(Game *g) {
-    for (;;) { /* rules.REROLLS: every mask of the dice, 0 keeps the roll */
-        int mask = g->greedy && !at_random(g, 1 << NCOL) ? reroll_mask(g) : decide(g, 1 << NCOL);
-        if (!mask) return;
-        for (int i = 0; i < NCOL; i++)
-            if (mask >> i & 1) g->dice[i] = 1 + below(&g->tw, 6);
-        g->throws += count_bits(mask);
-        if (!has_triple(g->dice, mask)) return;
-    }
-}
-
-static void roll(Game *g) {
-    for (int i = 0; i < NCOL; i++) g->dice[i] = 1 + below(&g->tw, 6);
-    g->throws += NCOL;
-    if (has_triple(g->dice, (1 << NCOL) - 1)) rerolls(g);
 }
 
 /* --- step 2: influx */
@@ -880,64 +834,6 @@ static void influx(Game *g, int colour, int cell) {
     g->bearer[cell] = escort;
 }
 
-static void place_influxes(Game *g, const int *pending, int npending);
-
-static void influxes(Game *g) {
-    const Board *b = g->b;
-    int low = 7, pending[NCOL], npending = 0, nlowest = 0, blue_low = 0;
-    for (int c = 0; c < NCOL; c++)
-        if (g->dice[c] < low) low = g->dice[c];
-    for (int c = 0; c < NCOL; c++) {
-        if (g->dice[c] != low) continue;
-        nlowest++;
-        if (c == b->blue) blue_low = 1;
-        else pending[npending++] = c;
-    }
-    if (blue_low && nlowest >= 3) { /* one of the other colours, of the player's choice */
-        int options[NCOL], n = 0;
-        int16_t room[MAXC]; /* rules.influx_choices: only colours that can come in */
-        for (int k = 0; k < npending; k++)
-            if (g->camp_figs[pending[k]] && influx_cells(g, pending[k], room)) options[n++] = pending[k];
-        npending = 0;
-        if (g->greedy) /* Judge.score of INFLUX_COLOUR: one figure of that colour */
-            for (int k = 0; k < n; k++) g->score[k] = gain(g, g->seat, options[k], 1, 0);
-        if (n) pending[npending++] = options[choose(g, n)];
-    }
-    place_influxes(g, pending, npending);
-}
-
-/* Each pending colour, in order, brings a figure in where it can (rules.next_influx). */
-static void place_influxes(Game *g, const int *pending, int npending) {
-    const Board *b = g->b;
-    int16_t cells[MAXC];
-    for (int k = 0; k < npending; k++) {
-        int c = pending[k];
-        if (!g->camp_figs[c]) continue;
-        int n = influx_fields(g, pending + k, npending - k, cells);
-        if (g->greedy) /* Judge.influx: near the own refuge's row */
-            for (int k = 0; k < n; k++)
-                g->score[k] = -abs(cells[k] / b->width - home_row(g, g->seat));
-        if (n) influx(g, c, cells[choose(g, n)]);
-    }
-}
-
-/* --- step 3: the number */
-
-static void choose_number(Game *g) {
-    int values[6], n = 0;
-    for (int v = 1; v <= 6; v++)
-        for (int c = 0; c < NCOL; c++)
-            if (g->dice[c] == v) {
-                values[n++] = v;
-                break;
-            }
-    if (g->greedy)
-        for (int i = 0; i < n; i++) g->score[i] = rate_number(g, g->seat, values[i]);
-    int chosen = values[choose(g, n)], k = 0;
-    for (int c = 0; c < NCOL; c++) k += g->usable[c] = g->dice[c] == chosen;
-    g->points = g->b->points[chosen - 1][k - 1];
-}
-
 /* --- step 4: a road */
 
 static int road_bonus(const Game *g) {
@@ -965,60 +861,6 @@ static void boost(Game *g, int row, int steps) {
             cell = west;
             if (joins || west >= b->cells) break;
         }
-    }
-}
-
-static void road_tiles(Game *g, int left, int last, int face);
-
-/* The road: road tiles (each beside the last) or a boost. 1 if the boost won the game. */
-static int road(Game *g, int bonus) {
-    const Board *b = g->b;
-    int roads[MAXC + 1], n = 0;
-    if (g->ndeck && has_frontier(g)) roads[n++] = ROAD_TILES;
-    for (int r = 0; r < b->rows; r++) {
-        int full = 1, used = 0;
-        for (int cell = r * b->width; cell < (r + 1) * b->width; cell++) {
-            if (b->kind[cell] == K_PATH && g->tile[cell] == NONE) full = 0;
-            if (g->colour[cell] >= 0) used = 1;
-        }
-        if (full && used) roads[n++] = r;
-    }
-    if (n && b->road_optional) roads[n++] = ROAD_DECLINE;
-    if (!n) return 0;
-    if (g->greedy)
-        for (int i = 0; i < n; i++) g->score[i] = rate_road(g, g->seat, roads[i]);
-    int row = roads[choose(g, n)];
-    if (row == ROAD_DECLINE) return 0;
-    if (row >= 0) {
-        boost(g, row, bonus);
-        return check_win(g);
-    }
-    road_tiles(g, bonus, -1, NONE);
-    return 0;
-}
-
-/* `left` road tiles, each beside `last` (any frontier slot when it is -1); `face` is a
- * tile already in hand (NONE: the next one is drawn), as rules.next_road_tile goes on. */
-static void road_tiles(Game *g, int left, int last, int face) {
-    const Board *b = g->b;
-    int16_t cells[MAXC];
-    while (left > 0 && (face != NONE || g->ndeck)) {
-        int m = 0;
-        if (last < 0) {
-            m = frontier(g, cells);
-        } else {
-            for (int j = 0; j < b->nnext[last]; j++)
-                if (g->tile[b->next[last][j]] == NONE) cells[m++] = b->next[last][j];
-        }
-        if (!m) break;
-        if (face == NONE) face = draw(g);
-        if (g->greedy)
-            for (int i = 0; i < m; i++) g->score[i] = rate_tile(g, g->seat, cells[i], face);
-        int cell = cells[choose(g, m)];
-        lay(g, cell, face);
-        face = NONE;
-        left--;
-        last = b->tiles_chain ? cell : -1;
     }
 }
 
@@ -1125,49 +967,6 @@ static void spend_actions(Game *g) {
     if (g->may_stop) add(g, A_STOP, 0, 0, 0, 0, 0, 0);
 }
 
-static void swaps(Game *g, int *left);
-
-/* Step 7: the last blue figure left the camp; the seats with most blue swap half. */
-static void shortage(Game *g) {
-    const Board *b = g->b;
-    int blue = b->blue, top = 0, left[SEATS];
-    for (int s = 0; s < SEATS; s++)
-        if (g->rfigs[s][blue] > top) top = g->rfigs[s][blue];
-    if (top < 2) return;
-    for (int s = 0; s < SEATS; s++) left[s] = g->rfigs[s][blue] == top ? top / 2 : 0;
-    swaps(g, left);
-}
-
-/* The shortage swaps still due: left[s] figures of seat s, the seats in order. */
-static void swaps(Game *g, int *left) {
-    int blue = g->b->blue;
-    for (int s = 0; s < SEATS; s++) {
-        while (left[s] > 0) {
-            int options[NCOL], n = 0;
-            for (int c = 0; c < NCOL; c++)
-                if (c != blue && g->camp_figs[c] > 0) options[n++] = c;
-            if (!n) return; /* nothing to swap for: the swaps end */
-            if (g->greedy) /* Judge.score of SWAP: one figure of that colour */
-                for (int k = 0; k < n; k++) g->score[k] = gain(g, s, options[k], 1, 0);
-            int c = options[choose(g, n)];
-            g->rfigs[s][blue]--;
-            g->camp_figs[blue]++;
-            g->camp_figs[c]--;
-            g->rfigs[s][c]++;
-            left[s]--;
-        }
-    }
-}
-
-/* A tile drawn with a point (its face seen) goes to a frontier slot of the chooser's. */
-static void place(Game *g, int face) {
-    int16_t front[MAXC];
-    int n = frontier(g, front);
-    if (g->greedy)
-        for (int i = 0; i < n; i++) g->score[i] = rate_tile(g, g->seat, front[i], face);
-    lay(g, front[choose(g, n)], face);
-}
-
 /* A move bought with points (a figure, a tent, a bearer or both): 1 if it won the game. */
 static int spend_move(Game *g, const Act *x) {
     const Board *b = g->b;
@@ -1196,36 +995,6 @@ static int spend_enter(Game *g, const Act *x) {
     g->figs[cell] = 1 - tent;
     g->tents[cell] = tent;
     return c == g->b->blue && !tent && g->camp_figs[c] == 0;
-}
-
-/* One use of the points. 1 if it won the game. */
-static int spend(Game *g, const Act *x) {
-    const Board *b = g->b;
-    switch (x->kind) {
-    case A_MOVE:
-        return spend_move(g, x);
-    case A_ENTER:
-        if (spend_enter(g, x)) shortage(g);
-        return 0;
-    case A_DRAW: /* draw, see the face, then choose the slot (rules.P_PLACE) */
-        place(g, draw(g));
-        g->points -= 1;
-        return 0;
-    case A_SEND:
-        g->rfigs[g->seat][b->blue]--;
-        put(g, b->blue, 1, 0, 0, x->a);
-        g->water_missions++;
-        g->points -= 1;
-        return 0;
-    case A_PROTECT:
-        g->tile[x->a] = GUARDED;
-        g->cards--;
-        g->points -= b->protect_cost;
-        return 0;
-    default: /* STOP */
-        g->points = 0;
-        return 0;
-    }
 }
 
 /* --- the turn's end: thirst, the deck end */
@@ -1308,12 +1077,11 @@ static int nobody_can_win(Game *g) {
     return 1;
 }
 
-/* --- a whole game, or the rest of one from any point of a turn */
+/* --- a turn's phases, a new game */
 
-/* The phases of a turn, numbered as rules.py numbers them (P_REROLL .. P_ROLL), and the
- * start of a turn before its throw. */
+/* The phases of a turn, numbered as rules.py numbers them (P_REROLL .. P_ROLL). */
 enum { P_REROLL, P_INFLUX_COLOUR, P_INFLUX, P_NUMBER, P_ROAD, P_ROAD_TILE, P_SPEND, P_SWAP,
-       P_PLACE, P_ROLL, P_START };
+       P_PLACE, P_ROLL };
 
 /* Where a turn resumes (a position of the readable rules): its phase and what that phase
  * keeps (the dice still to throw, the influx colours still to place, the road tiles still
@@ -1325,107 +1093,6 @@ typedef struct {
     int road_left, road_last, drawn;
     int swaps_left[SEATS];
 } Resume;
-
-/* The turn of `g->seat` from `r` (the start of the turn when r->phase is P_START) up to
- * its end; 1 if it won the game (then the turn is counted). */
-static int play_turn(Game *g, const Resume *r) {
-    switch (r->phase) {
-    case P_START:
-        if (g->seat == 0) start_round(g);
-        g->may_stop = 0;
-        g->points = 0;
-        roll(g);
-        influxes(g);
-        break;
-    case P_ROLL: /* the rest of a throw, one die at a time as `turn.roll` throws them */
-        for (int k = 0; k < r->nrolling; k++) g->dice[r->rolling[k]] = 1 + below(&g->tw, 6);
-        g->throws += r->nrolling;
-        if (has_triple(g->dice, r->thrown)) rerolls(g);
-        influxes(g);
-        break;
-    case P_REROLL:
-        rerolls(g);
-        influxes(g);
-        break;
-    case P_INFLUX_COLOUR: /* nothing has changed since the influx began */
-        influxes(g);
-        break;
-    case P_INFLUX:
-        place_influxes(g, r->pending, r->npending);
-        break;
-    }
-    switch (r->phase) {
-    case P_START: case P_ROLL: case P_REROLL: case P_INFLUX_COLOUR: case P_INFLUX:
-    case P_NUMBER: {
-        choose_number(g);
-        int bonus = road_bonus(g);
-        if (bonus && road(g, bonus)) return 1;
-        break;
-    }
-    case P_ROAD: /* nothing has changed since the number was chosen */
-        if (road(g, road_bonus(g))) return 1;
-        break;
-    case P_ROAD_TILE:
-        if (r->drawn != NONE) road_tiles(g, r->road_left, r->road_last, r->drawn);
-        break;
-    case P_PLACE:
-        place(g, r->drawn);
-        break;
-    case P_SWAP: {
-        int left[SEATS] = {r->swaps_left[0], r->swaps_left[1]};
-        swaps(g, left);
-        break;
-    }
-    }
-    for (;;) {
-        spend_actions(g);
-        if (!g->nacts) return 0;
-        if (g->greedy)
-            for (int i = 0; i < g->nacts; i++) g->score[i] = rate_spend(g, g->seat, &g->acts[i]);
-        if (spend(g, &g->acts[choose(g, g->nacts)])) return 1;
-        if (g->points <= 0) return 0;
-    }
-}
-
-/* Turns from `r` until the game ends or `stop` turns have been played; a cut-off leaves
- * the next turn begun as `turn.start_turn` begins it (its dice to be thrown). */
-static void play_on(Game *g, int max_rounds, Resume *r, long stop) {
-    for (;;) {
-        if (play_turn(g, r)) return;
-        r->phase = P_START;
-        g->turns++;
-        g->points = 0;
-        record_leader(g);
-        int last = g->seat == SEATS - 1;
-        if (last) end_round(g);
-        if (!g->ndeck && nobody_can_win(g)) {
-            g->ended = END_DECK;
-            return;
-        }
-        if (last && g->round >= max_rounds) {
-            g->ended = END_TIMEOUT;
-            return;
-        }
-        g->seat = (g->seat + 1) % SEATS;
-        if (g->turns >= stop) {
-            if (g->seat == 0) start_round(g);
-            g->may_stop = 0;
-            g->points = 0;
-            return;
-        }
-    }
-}
-
-static void play_game(Game *g, int max_rounds) {
-    for (int i = g->ndeck - 1; i > 0; i--) { /* rules.setup: Fisher-Yates with `below` */
-        int j = below(&g->tw, i + 1);
-        int8_t t = g->deck[i];
-        g->deck[i] = g->deck[j];
-        g->deck[j] = t;
-    }
-    Resume r = {.phase = P_START};
-    play_on(g, max_rounds, &r, LONG_MAX);
-}
 
 static void new_game(Game *g, const Board *b) {
     g->b = b;
@@ -1477,28 +1144,6 @@ static int whole_begin(const void *board, void *game) {
         return -1;
     }
     w->g.greedy = w->greedy;
-    return 0;
-}
-
-/* A game from the start; touches nothing of Python's (the seam lets the GIL go). */
-static int whole_play(const void *board, void *game) {
-    Whole *w = game;
-    Game *g = &w->g;
-    int8_t *deck = g->deck;
-    int *leaders = g->leaders, most_leaders = g->most_leaders;
-    Act *acts = g->acts;
-    double *score = g->score;
-    /* a game played before on this block (`play_seeded`) leaves nothing behind */
-    memset((char *)g + offsetof(Game, tile), 0, offsetof(Game, acts) - offsetof(Game, tile));
-    g->deck = deck;
-    g->leaders = leaders;
-    g->most_leaders = most_leaders;
-    g->acts = acts;
-    g->score = score;
-    g->nacts = 0;
-    g->dist_at = -1;
-    new_game(g, board);
-    play_game(g, w->max_rounds);
     return 0;
 }
 
@@ -1771,6 +1416,45 @@ static void game_to(const Game *g, Packed *q, int phase) {
     q->nwinners = winner_seats(g, q->winners);
 }
 
+static void position_release(void *position) { PyMem_Free(((Packed *)position)->leaders); }
+
+#include "_tree.h"
+
+/* A game from the start; touches nothing of Python's (the seam lets the GIL go). */
+static int whole_play(const void *board, void *game) {
+    Whole *w = game;
+    Game *g = &w->g;
+    int8_t *deck = g->deck;
+    int *leaders = g->leaders, most_leaders = g->most_leaders;
+    Act *acts = g->acts;
+    double *score = g->score;
+    /* a game played before on this block (`play_seeded`) leaves nothing behind */
+    memset((char *)g + offsetof(Game, tile), 0, offsetof(Game, acts) - offsetof(Game, tile));
+    g->deck = deck;
+    g->leaders = leaders;
+    g->most_leaders = most_leaders;
+    g->acts = acts;
+    g->score = score;
+    g->nacts = 0;
+    g->dist_at = -1;
+    new_game(g, board);
+    for (int i = g->ndeck - 1; i > 0; i--) { /* rules.setup: Fisher-Yates with `below` */
+        int j = below(&g->tw, i + 1);
+        int8_t t = g->deck[i];
+        g->deck[i] = g->deck[j];
+        g->deck[j] = t;
+    }
+    DhTree t = {.g = g, .max_rounds = w->max_rounds, .live = 1};
+    DhPos p;
+    memset(&p, 0, sizeof p);
+    p.road_last = -1;
+    p.drawn = NONE;
+    tree_start_turn(&t, &p);
+    tree_store(&t, &p);
+    UctGame uct = tree_game(&t, sizeof p);
+    return drive_play(&uct, &p, &g->tw, tree_choose, INT_MAX);
+}
+
 /* `SeamKernel.playout`: `bots.PlayoutBot`'s play from the packed position until the game
  * ends or `stop` turns are played, drawing from a Mersenne Twister seeded with `seed` as
  * random.Random(seed) is; `played` 0 (the rest untouched) where no turn is left to play. */
@@ -1778,41 +1462,43 @@ static int position_playout(const void *board, void *position, uint64_t seed, in
     const Board *b = board;
     Packed *q = position;
     Game *g = game_new(b, b->deck_safe + b->deck_thirst);
-    if (!g) {
+    DhPos *p = PyMem_Calloc(1, sizeof(DhPos));
+    if (g) {
+        g->most_leaders = 2 * q->max_rounds + 3;
+        g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
+    }
+    if (!g || !p || !g->leaders) {
+        PyMem_Free(p);
+        game_free(g);
         PyErr_NoMemory();
         return -1;
     }
     g->greedy = 1; /* bots.PlayoutBot */
     g->epsilon = b->playout_random;
-    Resume r;
-    int rc = game_from(g, &r, q);
-    if (rc == 0 && q->turns < stop && q->turns < 2 * q->max_rounds + 1) {
+    DhTree t = {.g = g, .max_rounds = q->max_rounds, .live = 1};
+    UctGame uct = tree_game(&t, sizeof *p);
+    /* a position of the rules is settled already: settling it moves nothing */
+    int rc = tree_resume(&t, p, q);
+    int due = q->turns < stop && q->turns < 2 * q->max_rounds + 1; /* else `played` stays 0 */
+    if (rc == 0 && due) rc = tree_settle(&t, p);
+    if (rc == 0 && due) {
         long decisions = g->decisions;
-        g->most_leaders = 2 * q->max_rounds + 3;
-        g->leaders = PyMem_Malloc((size_t)g->most_leaders * sizeof(int));
-        if (!g->leaders) {
-            PyErr_NoMemory();
-            rc = -1;
-        } else {
-            twister_seed64(&g->tw, seed);
-            Py_BEGIN_ALLOW_THREADS
-            play_on(g, q->max_rounds, &r, stop);
-            Py_END_ALLOW_THREADS
-            game_to(g, q, g->ended ? P_SPEND : P_ROLL);
-            q->played = 1;
-            q->steps = (int)(g->decisions - decisions + g->throws);
-            q->leaders = g->leaders; /* the position's now: `position_release` frees it */
-            q->nleaders = g->nleaders;
-            g->leaders = NULL;
-        }
+        twister_seed64(&g->tw, seed);
+        Py_BEGIN_ALLOW_THREADS
+        rc = drive_play(&uct, p, &g->tw, tree_choose, stop);
+        Py_END_ALLOW_THREADS
+        game_to(g, q, g->ended ? P_SPEND : P_ROLL);
+        q->played = 1;
+        q->steps = (int)(g->decisions - decisions + g->throws);
+        q->leaders = g->leaders; /* the position's now: `position_release` frees it */
+        q->nleaders = g->nleaders;
+        g->leaders = NULL;
     }
+    PyMem_Free(p);
     game_free(g);
     return rc;
 }
 
-static void position_release(void *position) { PyMem_Free(((Packed *)position)->leaders); }
-
-#include "_tree.h"
 
 static const SeamKernel KERNEL = {
     .board = BOARD_NAME,

@@ -5,9 +5,10 @@
  * `skip`/`roll`): one seat decision or one die at a time, whatever the phase of the turn,
  * with each decision's actions listed in `moves.legal_actions`' order, so an action's
  * index here is its index there. The kernel's own pieces of a turn do the work (the
- * spending list, moves, influx fields, boosts, the turn's end checks); its playouts
- * (`play_on`, resumed from the position's phase as `playout` resumes a State's) play the
- * rollouts, seeded by one draw of the search's generator as `State.playout` seeds them.
+ * spending list, moves, influx fields, boosts, the turn's end checks). The same steps play
+ * whole games and playouts (`pnp/play/_drive.h`, each bot a `tree_choose`) on a live
+ * position: the work game is then the game itself, never copied. A rollout of the search
+ * is seeded by one draw of its generator as `State.playout` seeds it.
  *
  * A position is the kernel's game fields from `tile` up to its scratch (`acts`), copied as
  * bytes into one work `Game` (which holds the action list and the deck buffer)
@@ -35,9 +36,13 @@ typedef struct {
                       `goal.scores` (State.standing), 0 on nothing (a State without them) */
     int nopt;
     int16_t opt[MAXC]; /* a decision's options other than spending: masks, cells, colours */
+    int live;   /* 1: the work game is the position's game (a whole game, a playout): a
+                   position keeps only its turn's phase and the copies read without a load */
+    int listed; /* the options listed by the last `tree_settle` at a decision (0: none) */
 } DhTree;
 
 static void tree_load(DhTree *t, const DhPos *p) {
+    if (t->live) return;
     Game *g = t->g;
     int8_t *deck = g->deck;
     int *leaders = g->leaders;
@@ -50,13 +55,14 @@ static void tree_load(DhTree *t, const DhPos *p) {
 
 static void tree_store(const DhTree *t, DhPos *p) {
     const Game *g = t->g;
-    memcpy(p->head, (const char *)g + offsetof(Game, tile), GAME_HEAD);
-    memcpy(p->deck, g->deck, (size_t)g->ndeck);
     p->ended = g->ended;
     p->winners = g->winners;
     p->seat = g->seat;
     p->turns = g->turns;
     p->ndeck = g->ndeck;
+    if (t->live) return;
+    memcpy(p->head, (const char *)g + offsetof(Game, tile), GAME_HEAD);
+    memcpy(p->deck, g->deck, (size_t)g->ndeck);
     for (int s = 0; s < SEATS; s++) p->progress[s] = progress(g, s);
 }
 
@@ -417,9 +423,14 @@ missing:
    a die to throw or the end. 0, or -1 with a Python error. */
 static int tree_settle(DhTree *t, DhPos *p) {
     Game *g = t->g;
+    t->listed = 0;
     while (!g->ended && p->phase != P_ROLL) {
         int n = tree_list(t, p);
-        if (n) return n < 0 ? -1 : 0;
+        if (n < 0) return -1;
+        if (n) {
+            t->listed = n;
+            return 0;
+        }
         switch (p->phase) {
         case P_ROAD:
         case P_ROAD_TILE:
@@ -496,6 +507,7 @@ static int64_t dh_chance(void *ctx, void *pos, Twister *rng) {
     DhTree *t = ctx;
     int number = 1 + below(rng, 6);
     tree_load(t, pos);
+    t->g->throws++;
     tree_roll(t, pos, number);
     tree_settle(t, pos); /* a phase's listing raises only for a phase the rules lack */
     tree_store(t, pos);
@@ -525,7 +537,58 @@ static void dh_resample(void *ctx, void *pos, Twister *rng) {
     }
 }
 
-/* `State.playout`: one draw seeds the kernel's random play from the position's phase. */
+/* --- the bots of whole games and playouts (`_drive.h`), on a live position */
+
+/* bots.Judge's ratings of the listed decision's n options into g->score (the chooser is
+   the seat to move, or the seat swapping). */
+static void tree_rate(DhTree *t, const DhPos *p, int n) {
+    Game *g = t->g;
+    int me = g->seat;
+    for (int i = 0; i < n; i++) {
+        int o = t->opt[i];
+        switch (p->phase) {
+        case P_SPEND: g->score[i] = rate_spend(g, me, &g->acts[i]); break;
+        case P_INFLUX_COLOUR: g->score[i] = gain(g, me, o, 1, 0); break; /* one figure */
+        case P_INFLUX: g->score[i] = -abs(o / g->b->width - home_row(g, me)); break;
+        case P_NUMBER: g->score[i] = rate_number(g, me, o); break;
+        case P_ROAD: g->score[i] = rate_road(g, me, o); break;
+        case P_SWAP: g->score[i] = gain(g, tree_swapper(p), o, 1, 0); break;
+        default: g->score[i] = rate_tile(g, me, o, p->drawn); /* P_ROAD_TILE, P_PLACE */
+        }
+    }
+}
+
+/* A `DriveChoose` for every bot of the kernel, as `g->greedy` and `g->epsilon` say: the
+   random bot (`pick`), the greedy one (`bots.Judge`, `reroll_mask`, ties by `pick`), or
+   `bots.PlayoutBot` (greedy, but `epsilon` percent of choices among several at random).
+   Each decision is counted as `rules.play_game` counts it. The key of the choice. */
+static int64_t tree_choose(void *ctx, const void *pos, Twister *rng) {
+    DhTree *t = ctx;
+    const DhPos *p = pos;
+    Game *g = t->g;
+    int n = t->listed > 0 ? t->listed : tree_list(t, p), i = 0;
+    if (n < 1) return -1;
+    g->decisions++;
+    g->legal_moves += n;
+    if (n > 1) {
+        if (g->greedy && !(g->epsilon && (int)below(rng, 100) < g->epsilon)) {
+            if (p->phase == P_REROLL) {
+                i = reroll_mask(g); /* rated above the 63 others: no draw */
+            } else {
+                tree_rate(t, p, n);
+                i = best(g, rng, n);
+            }
+        } else {
+            i = below(rng, n);
+        }
+    }
+    return tree_key(t, p, i);
+}
+
+static UctGame tree_game(DhTree *t, size_t size);
+
+/* `State.playout`: one draw seeds `bots.PlayoutBot`'s play (`tree_choose`) from the
+   position, whatever the phase of its turn. */
 static int dh_playout(void *ctx, void *pos, Twister *rng, int stop) {
     DhTree *t = ctx;
     DhPos *p = pos;
@@ -534,17 +597,15 @@ static int dh_playout(void *ctx, void *pos, Twister *rng, int stop) {
     Game *g = t->g;
     tree_load(t, p);
     g->dist_at = -1; /* the distances kept were another position's */
-    Resume r = {.phase = p->phase, .nrolling = p->nrolling, .thrown = p->thrown,
-                .npending = p->npending, .road_left = p->road_left, .road_last = p->road_last,
-                .drawn = p->drawn};
-    memcpy(r.rolling, p->rolling, sizeof r.rolling);
-    memcpy(r.pending, p->pending, sizeof r.pending);
-    memcpy(r.swaps_left, p->swaps_left, sizeof r.swaps_left);
     twister_seed64(&g->tw, seed);
-    play_on(g, t->max_rounds, &r, stop);
-    p->phase = g->ended ? P_SPEND : P_ROLL;
+    t->live = 1;
+    t->listed = 0;
+    UctGame live = tree_game(t, 0);
+    int rc = drive_play(&live, p, &g->tw, tree_choose, stop);
+    t->live = 0;
+    if (g->ended) p->phase = P_SPEND;
     tree_store(t, p);
-    return 0;
+    return rc;
 }
 
 /* value.keep: what thirst leaves of the worth of the piece on cell to seat, by the seat's
@@ -613,6 +674,36 @@ static int dh_result(void *ctx, const void *pos, double *scores) {
     return t->scoring ? UCT_STANDING : UCT_GOING;
 }
 
+/* The hooks over positions of the context t, `size` bytes each. */
+static UctGame tree_game(DhTree *t, size_t size) {
+    return (UctGame){
+        .size = size, .players = SEATS, .ctx = t,
+        .to_move = dh_to_move, .turns = dh_turns, .count = dh_count, .apply = dh_apply,
+        .chance = dh_chance, .resample = dh_resample, .playout = dh_playout,
+        .result = dh_result, .key = dh_key, .apply_key = dh_apply_key,
+    };
+}
+
+/* The packed position q into the work game and p (its turn's phase and what it keeps);
+   0, or -1 with a ValueError for what the board cannot hold. */
+static int tree_resume(DhTree *t, DhPos *p, const Packed *q) {
+    Resume r;
+    if (game_from(t->g, &r, q) < 0) return -1;
+    p->phase = r.phase;
+    p->back_phase = q->back_phase;
+    p->thrown = r.thrown;
+    p->nrolling = r.nrolling;
+    p->npending = r.npending;
+    p->road_left = r.road_left;
+    p->road_last = r.road_last;
+    p->drawn = r.drawn;
+    memcpy(p->rolling, r.rolling, sizeof r.rolling);
+    memcpy(p->pending, r.pending, sizeof r.pending);
+    memcpy(p->swaps_left, r.swaps_left, sizeof r.swaps_left);
+    tree_store(t, p);
+    return 0;
+}
+
 /* `SeamKernel.tree`: the search's context and root from a decision of a packed position
  * (`kernel.position`), its cut-off scored as `scoring` says; the seam turns the root's
  * keys back into indices in `legal_actions()`. */
@@ -634,30 +725,12 @@ static int tree_begin(const void *board, const void *position, UctGame *uct, voi
     Game *g = t->g;
     g->greedy = 1; /* bots.PlayoutBot plays the playouts (`greedy` lies beyond the head) */
     g->epsilon = b->playout_random;
-    Resume r;
-    if (game_from(g, &r, q) < 0) return -1;
-    p->phase = r.phase;
-    p->back_phase = q->back_phase;
-    p->thrown = r.thrown;
-    p->nrolling = r.nrolling;
-    p->npending = r.npending;
-    p->road_left = r.road_left;
-    p->road_last = r.road_last;
-    p->drawn = r.drawn;
-    memcpy(p->rolling, r.rolling, sizeof r.rolling);
-    memcpy(p->pending, r.pending, sizeof r.pending);
-    memcpy(p->swaps_left, r.swaps_left, sizeof r.swaps_left);
-    tree_store(t, p);
+    if (tree_resume(t, p, q) < 0) return -1;
     if (p->phase == P_ROLL || tree_list(t, p) < 1) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "the position is no decision");
         return -1;
     }
-    *uct = (UctGame){
-        .size = sizeof(DhPos) + (size_t)total + 1, .players = SEATS, .ctx = t,
-        .to_move = dh_to_move, .turns = dh_turns, .count = dh_count, .apply = dh_apply,
-        .chance = dh_chance, .resample = dh_resample, .playout = dh_playout,
-        .result = dh_result, .key = dh_key, .apply_key = dh_apply_key,
-    };
+    *uct = tree_game(t, sizeof(DhPos) + (size_t)total + 1);
     return 0;
 }
 
