@@ -23,8 +23,9 @@
  * A tree search's rollouts (`State.playout`, `position_playout` below) play here too,
  * from any position of the readable rules, whatever the phase of its turn: the step
  * machine takes the turn on where the position stands, then whole turns follow. Those
- * take their own draws (a generator seeded from one draw of the search's), so they follow
- * the readable rules' random play in law, not draw for draw (tests/test_dh_playout.py).
+ * take their own draws (a generator seeded from one draw of the search's) and play
+ * `bots.PlayoutBot`'s game draw for draw, as the readable `State.playout` does
+ * (tests/test_dh_playout.py).
  *
  * The board, the supply and the rule constants come from the play model and `rules.py`
  * (`engine._kernel_board`), never from numbers of its own; chance comes from the caller's
