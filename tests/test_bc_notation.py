@@ -145,6 +145,7 @@ def test_column_letters_stand_under_each_column_foot(kit_dir):
         assert 0 < y - (foot[1] + foot[2] / 2) < 6.0  # just under it, in the margin
 
 
+@pytest.mark.slow  # reads the whole board page; the names' places are held in the fast tier
 def test_the_kit_pdf_prints_every_name_on_the_board_page(kit_dir):
     with pdfplumber.open(kit_dir / "building-community-a4.pdf") as pdf:
         (board,) = [

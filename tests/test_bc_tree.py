@@ -141,6 +141,7 @@ def both(
     return out[0], out[1]
 
 
+@pytest.mark.slow  # checks the test's own positions, which the fast tier searches
 def test_the_positions_cover_every_kind_of_decision():
     seen = set().union(*(k for _, k in all_positions()))
     for needed in (

@@ -183,8 +183,8 @@ def _sweep(slug: str, points: int) -> None:
 
 @pytest.mark.parametrize(
     "slug",
-    [  # one game's bounds in the fast tier, the others' in the long one
-        s if s == "building-community" else pytest.param(s, marks=pytest.mark.long)
+    [  # one game's bounds in the slow tier (CI), the others' in the long one
+        pytest.param(s, marks=pytest.mark.slow if s == "building-community" else pytest.mark.long)
         for s in registry()
     ],
 )

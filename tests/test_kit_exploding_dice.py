@@ -99,6 +99,7 @@ def test_every_page_says_print_at_100_and_has_scale_bars(kit_of, paper):
             assert "Print at 100 %" in text and "50 mm" in text and "1 in" in text
 
 
+@pytest.mark.slow  # reads every line of the board page; the pitch: test_grid_geometry.py
 def test_board_intersections_are_die_plus_clearance_apart_in_the_pdf(kit_dir):
     """The 4 x 4 dots of the board page, measured in the A4 PDF: 10 mm dice + 3 mm."""
     with pdfplumber.open(kit_dir / "exploding-dice-a4.pdf") as pdf:
@@ -363,7 +364,8 @@ def test_the_cover_states_the_tins_inner_size_and_corner_radius(kit_dir):
     )
 
 
-@pytest.mark.parametrize("variant", ["", pytest.param("pinwheel-16mm", marks=pytest.mark.slow)])
+@pytest.mark.slow  # reads the cover's lines; the folds themselves are held in test_board_folds.py
+@pytest.mark.parametrize("variant", ["", "pinwheel-16mm"])
 def test_the_cover_folds_the_board_on_as_many_lines_as_it_has(variant, kit_dir, tmp_path):
     """10 mm dice: the board folds in half, one dashed line; 16 mm dice: a 98.2 mm board
     folds in quarters to fit the tin, two dashed lines, and the cover says both."""

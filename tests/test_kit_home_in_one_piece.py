@@ -101,6 +101,7 @@ def test_home_zone_is_130_mm_deep_along_the_top_and_labelled_home(kit_dir):
     assert "home" in [t.text for t in root.iter(f"{NS}text")]
 
 
+@pytest.mark.slow  # a second build (the real-size board); tiling is held in test_tiling.py
 def test_the_real_size_board_is_tiled_over_several_sheets_with_a_map(a4_pages):
     texts = a4_pages[1:]  # the cover lists them too
     tiles = [t for t in texts if "Board — tile" in t]
