@@ -5,12 +5,15 @@ random bots or with the greedy bot's ratings. It is checked against the readable
 State API through `pnp.play.forward.play`, with `bots.py`'s bots) on whole games from the same
 seed, for both bots: the records and the random generator afterwards, on the default kit,
 on kits of every size (hypothesis), on the largest board the parameters allow and on kits
-that reach the rare rules (the deck's end, the shortage). Threads may play kernel games
-side by side (it keeps no state between calls and lets the GIL go).
+that reach the rare rules (the deck's end, the shortage), one game at a time and in the
+batches the runner hands it (`play_many`: it seeds its own generator there, as
+`random.Random(text)` does). Threads may play kernel games side by side (it keeps no state
+between calls and lets the GIL go).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 from collections import Counter
@@ -27,6 +30,8 @@ from pnp.games.desert_home.fast import kernel as compiled
 from pnp.games.desert_home.params import DesertHomeParams
 from pnp.games.desert_home.rules import moves, turn
 from pnp.games.desert_home.rules.model import play_model
+from pnp.play import fastpath
+from pnp.sim.worker import play_chunk
 
 pytestmark = pytest.mark.skipif(
     engine._kernel is None and not os.environ.get("CI"),
@@ -183,6 +188,46 @@ def test_a_game_seeded_from_its_text_is_the_game_on_that_seeds_generator(greedy)
     for text, game in zip(seeds, seeded, strict=True):
         played, _ = engine._kernel.play(board, settings, random.Random(text).getstate()[1])
         assert game == played
+        named = {"turns", "end", "winners", "scores", "leaders", *engine.COUNTERS}
+        assert set(game) == named  # a record by name: each field the engine reads, no other
+
+
+@pytest.mark.parametrize("groups", ["split", "whole"])
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_a_batch_of_seeds_plays_the_games_one_by_one_plays(bot, groups):
+    """`play_many`, the runner's path: the kernel seeds each game from its text itself and
+    hands back records by name, the games `play_one` plays on those seeds' generators."""
+    model = engine.prepare(DesertHomeParams(groups=groups), 2)
+    seeds = [f"9:{i}" for i in range(40)]
+    batch = engine.play_many(model, 2, bot, seeds)
+    assert batch == [engine.play_one(model, 2, bot, random.Random(s)) for s in seeds]
+    assert len({(g.end, g.turns) for g in batch}) > 10  # games that differ, not one repeated
+    short = engine.play_many(model, 2, bot, seeds[:4], max_rounds=12)
+    assert short == [engine.play_one(model, 2, bot, s, max_rounds=12) for s in seeds[:4]]
+    assert short is not None and max(g.counters["duration_rounds"] for g in short) <= 12
+
+
+def test_without_the_kernel_play_many_leaves_the_games_to_play_one():
+    """On the readable rules there is no batch: the runner plays game by game, the same
+    games (`play_many` still refuses an unknown bot)."""
+    model = engine.prepare(DesertHomeParams(), 2)
+    seeds = [f"9:{i}" for i in range(3)]
+    batch = engine.play_many(model, 2, "greedy", seeds)
+    with fastpath.using(fastpath.READABLE):
+        assert engine.play_many(model, 2, "greedy", seeds) is None
+        assert batch == [engine.play_one(model, 2, "greedy", random.Random(s)) for s in seeds]
+    with pytest.raises(ValueError, match="unknown bot 'mcts'"):
+        engine.play_many(model, 2, "mcts", seeds)
+
+
+def test_the_runner_tallies_batches_as_it_tallies_games(monkeypatch):
+    """`play_chunk` hands the kernel batches (more than one here): the tallies are those of
+    game-by-game play."""
+    model = engine.prepare(DesertHomeParams(), 2)
+    batched = play_chunk(engine, model, 2, "random", 3, 0, 250, {})
+    monkeypatch.setattr(engine, "HOOKS", dataclasses.replace(engine.HOOKS, play_many=None))
+    one_by_one = play_chunk(engine, model, 2, "random", 3, 0, 250, {})
+    assert batched == one_by_one and batched.games == 250
 
 
 def test_the_kernel_refuses_a_board_it_cannot_hold():

@@ -4,14 +4,16 @@ The kernel (`pnp/games/home_in_one_piece/fast/_kernel.c`) is what every simulati
 checked against the readable rules (`rules.py`, `state.py`'s random player, `bots.py`'s
 greedy planner) played through `pnp.play.forward.play`: whole games from the same seed (the
 record, every blob's final disc bit for bit, and the generator after), on the default kit
-and on kits that crowd the board or change the dice and the reach; the position after
-every turn (a game cut off at each turn count); and its `math.hypot`, the one float it
+and on kits that crowd the board or change the dice and the reach, one game at a time and
+in the batches the runner hands it (`play_many`, seeded in C from each text); the position
+after every turn (a game cut off at each turn count); and its `math.hypot`, the one float it
 does not compute the way Python does. Without the kernel pnp plays on the readable rules,
 says so once, and gives the same JSON.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -35,6 +37,7 @@ from pnp.play import fastpath
 from pnp.play.forward import play
 from pnp.runtime import notice
 from pnp.sim.command import run_simulation
+from pnp.sim.worker import play_chunk
 
 SOURCES = [Path(engine.__file__).parent / "fast" / n for n in ("_kernel.c", "_greedy.h", "_tree.h")]
 needs_kernel = pytest.mark.skipif(
@@ -148,6 +151,42 @@ def test_a_game_per_seed_text_is_the_game_random_random_of_that_text_plays():
         assert list(after["leaders"]) == slow.leaders
         assert {c: after[c] for c in slow.counters} == slow.counters
         assert list(after["x"]) == [b.x for seat in slow.blobs for b in seat]
+
+
+@needs_kernel
+@pytest.mark.parametrize(("kit", "options"), [("default", {}), ("half reach", {"reach": "half"})])
+@pytest.mark.parametrize("bot", engine.BOTS)
+def test_a_batch_of_seeds_plays_the_games_one_by_one_plays(bot, kit, options):
+    """`play_many`, the runner's path (the options as the runner passes them; `prepare`
+    built them into the model): the kernel seeds each game from its text itself, and the
+    records are those `play_one` gives on those seeds' generators."""
+    model, seeds = KITS[kit], [f"9:{i}" for i in range(40)]
+    batch = engine.play_many(model, 2, bot, seeds, **options)
+    assert batch == [engine.play_one(model, 2, bot, random.Random(s), **options) for s in seeds]
+    assert len({tuple(g.counters.values()) for g in batch}) > 10  # not one game repeated
+
+
+@needs_kernel
+def test_without_the_kernel_play_many_leaves_the_games_to_play_one():
+    """On the readable rules there is no batch: the runner plays game by game, the same
+    games (`play_many` still refuses an unknown bot)."""
+    seeds = [f"9:{i}" for i in range(3)]
+    batch = engine.play_many(DEFAULT, 2, "greedy", seeds)
+    with fastpath.using(fastpath.READABLE):
+        assert engine.play_many(DEFAULT, 2, "greedy", seeds) is None
+        assert batch == [engine.play_one(DEFAULT, 2, "greedy", random.Random(s)) for s in seeds]
+    with pytest.raises(ValueError, match="unknown bot 'mcts'"):
+        engine.play_many(DEFAULT, 2, "mcts", seeds)
+
+
+@needs_kernel
+def test_the_runner_tallies_batches_as_it_tallies_games(monkeypatch):
+    """`play_chunk` hands the kernel batches (more than one here): the tallies are those of
+    game-by-game play."""
+    batched = play_chunk(engine, DEFAULT, 2, "greedy", 3, 0, 250, {})
+    monkeypatch.setattr(engine, "HOOKS", dataclasses.replace(engine.HOOKS, play_many=None))
+    one_by_one = play_chunk(engine, DEFAULT, 2, "greedy", 3, 0, 250, {})
+    assert batched == one_by_one and batched.games == 250
 
 
 @needs_kernel

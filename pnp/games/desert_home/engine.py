@@ -6,9 +6,10 @@ simulation, random or greedy, runs in the compiled kernel (`_kernel.c`, built at
 time when a C compiler is there): the same rules, the greedy bot's ratings and the same
 random draws, so both give the same record for a seed (tests/test_dh_kernel.py and
 tests/conformance/desert-home.json check that game by game; `play_one(...,
-reference=True)` plays the readable rules). Without the kernel games play on the readable
-rules, and pnp says so once. Seats own refuges, not colours, so
-records name no colours. A turn is one player's turn; a round is both players' turns.
+reference=True)` plays the readable rules); `play_many` hands it the runner's seeds a
+batch at a time. Without the kernel games play on the readable rules, and pnp says so once.
+Seats own refuges, not colours, so records name no colours. A turn is one player's turn; a
+round is both players' turns.
 
 End reasons (`TERMINATION`): ``refuge`` (a refuge met the goal: its owner wins), ``deck``
 (the deck is empty and `goal.nobody_can_win`), ``timeout`` (the end of round
@@ -18,6 +19,7 @@ End reasons (`TERMINATION`): ``refuge`` (a refuge met the goal: its owner wins),
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from pnp.contract.hooks import EngineHooks
@@ -167,6 +169,25 @@ def settings(max_rounds: int, greedy: bool) -> dict[str, Any]:
     return {"max_rounds": max_rounds, "greedy": greedy}
 
 
+def play_many(
+    model: PlayModel,
+    players: int,
+    bot: str,
+    seeds: Sequence[str],
+    max_rounds: int = rules.MAX_ROUNDS,
+) -> list[GameRecord] | None:
+    """The games `play_one` plays from `random.Random(s)` for each seed text `s`, all in one
+    call to the kernel, which seeds its generator from each text itself (no generator is
+    built, read and written back per game); None where the kernel does not play here (the
+    runner then plays game by game, on the readable rules)."""
+    make_bot(bot, model)  # an unknown bot is a ValueError here too
+    if not _kernel_plays():
+        return None
+    assert _kernel is not None
+    games = _kernel.play_seeded(_kernel_board(model), settings(max_rounds, bot == "greedy"), seeds)
+    return [_record(game) for game in games]
+
+
 def _play_compiled(
     model: PlayModel, rng: random.Random, max_rounds: int, greedy: bool = False
 ) -> GameRecord:
@@ -175,13 +196,21 @@ def _play_compiled(
     generator end as the rules leave them."""
     assert _kernel is not None
     version, words, gauss = rng.getstate()
-    (rounds, turns, end, winners, leaders, scores, counts), words = _kernel.play(
-        _kernel_board(model), settings(max_rounds, greedy), words
-    )
+    game, words = _kernel.play(_kernel_board(model), settings(max_rounds, greedy), words)
     rng.setstate((version, words, gauss))
-    counters = dict(zip(COUNTERS, (rounds, *counts), strict=True))
+    return _record(game)
+
+
+def _record(game: dict[str, Any]) -> GameRecord:
+    """The runner's record of a game the kernel played, read by name (`_kernel.c`'s
+    ``RECORD``: its counters go by `COUNTERS`' names)."""
     return GameRecord(
-        turns=turns, end=end, scores=scores, winners=winners, leaders=leaders, counters=counters
+        turns=game["turns"],
+        end=game["end"],
+        scores=game["scores"],
+        winners=game["winners"],
+        leaders=game["leaders"],
+        counters={name: game[name] for name in COUNTERS},
     )
 
 
@@ -193,4 +222,5 @@ HOOKS = EngineHooks[PlayModel](
     mcts_exploration=MCTS_EXPLORATION,
     mcts_sizing=mcts_sizing,
     warm=warm,
+    play_many=play_many,
 )

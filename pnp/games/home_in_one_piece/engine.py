@@ -6,11 +6,13 @@ spelled out in C with the same floats and the same random draws, so a seed gives
 game. Without a C compiler pnp still installs, plays on the readable rules through the
 game-state API (`pnp.play.forward.play`), and says so once; `reference=True` plays the
 readable rules even with the kernel built (the kernel's cross-checks and the bench anchor).
+`play_many` hands the kernel the runner's seeds a batch at a time.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from pnp.contract.hooks import EngineHooks
@@ -120,6 +122,19 @@ def play_one(
     return play(new_state(model, players), [seat] * players, rng).record(tuple(COUNTERS))
 
 
+def play_many(
+    model: PlayModel, players: int, bot: str, seeds: Sequence[str], **options: Any
+) -> list[GameRecord] | None:
+    """The games `play_one` plays from `random.Random(s)` for each seed text `s`, all in one
+    call to the kernel, which seeds its generator from each text itself (no generator is
+    built, read and written back per game); None where the kernel does not play here (the
+    runner then plays game by game, on the readable rules). The options are in the model."""
+    seat = make_bot(bot, model)  # an unknown bot is a ValueError here too
+    if not compiled.available():
+        return None
+    return [state.record() for state in compiled.play_seeded(model, seat.name == "greedy", seeds)]
+
+
 # the contract's optional members (`pnp.contract.hooks.EngineHooks`), typed where they are named
 HOOKS = EngineHooks[PlayModel](
     ratios=RATIOS,
@@ -128,4 +143,5 @@ HOOKS = EngineHooks[PlayModel](
     playout_turns=PLAYOUT_TURNS,
     mcts_exploration=MCTS_EXPLORATION,
     warm=warm,
+    play_many=play_many,
 )

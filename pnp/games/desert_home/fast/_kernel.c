@@ -1148,21 +1148,47 @@ static int whole_begin(const void *board, void *game) {
     return 0;
 }
 
-/* (rounds, turns, ended, winners, leaders, scores, (deaths, tiles_placed, water_missions,
- * decisions, legal_moves)); NULL with an exception set. */
+/* A whole game's record as `engine._record` reads it, by name, so no field is taken for
+ * its neighbour: the turns, the winners, each seat's progress (`scores`), the leader after
+ * each turn, the counters under `engine.COUNTERS`' names (the rounds begun as
+ * `duration_rounds`) and, set by `whole_record`, the end's name. */
+typedef struct {
+    int duration_rounds, turns, winners[SEATS], nwinners, scores[SEATS];
+    uint64_t deaths, tiles_placed, water_missions, decisions, legal_moves; /* longs, not cut */
+    int *leaders, nleaders;
+} Record;
+
+static const SeamField RECORD[] = {
+    SEAM_OUT_INT(Record, duration_rounds),
+    SEAM_OUT_INT(Record, turns),
+    SEAM_LIST(Record, winners, nwinners, 0, SEATS - 1),
+    SEAM_INTS(Record, scores, 0, 0),
+    SEAM_HEAP_OUT(Record, leaders, nleaders),
+    SEAM_U64(Record, deaths),
+    SEAM_U64(Record, tiles_placed),
+    SEAM_U64(Record, water_missions),
+    SEAM_U64(Record, decisions),
+    SEAM_U64(Record, legal_moves),
+    SEAM_END,
+};
+
+/* `SeamKernel.record`: the game as a dict of `RECORD`'s fields and its `end`; NULL with an
+ * exception set. */
 static PyObject *whole_record(const void *board, const void *game) {
     (void)board;
     const Game *g = &((const Whole *)game)->g;
-    int seats[SEATS], nwin = winner_seats(g, seats);
-    PyObject *winners = seam_ints(seats, nwin), *leaders = seam_ints(g->leaders, g->nleaders);
-    if (!winners || !leaders) {
-        Py_XDECREF(winners);
-        Py_XDECREF(leaders);
-        return NULL;
-    }
-    return Py_BuildValue("iisNN(ii)(lllll)", g->round, g->turns, END_NAMES[g->ended], winners,
-                         leaders, progress(g, 0), progress(g, 1), g->deaths,
-                         (long)g->tiles_placed, g->water_missions, g->decisions, g->legal_moves);
+    Record r = {
+        .duration_rounds = g->round, .turns = g->turns,
+        .scores = {progress(g, 0), progress(g, 1)},
+        .deaths = (uint64_t)g->deaths, .tiles_placed = (uint64_t)g->tiles_placed,
+        .water_missions = (uint64_t)g->water_missions, .decisions = (uint64_t)g->decisions,
+        .legal_moves = (uint64_t)g->legal_moves, .leaders = g->leaders, .nleaders = g->nleaders,
+    };
+    r.nwinners = winner_seats(g, r.winners);
+    PyObject *out = seam_write(RECORD, &r), *end = PyUnicode_FromString(END_NAMES[g->ended]);
+    if (!out || !end || PyDict_SetItemString(out, "end", end) < 0) Py_CLEAR(out);
+    Py_XDECREF(end);
+    return out;
 }
 
 static void whole_end(void *game) { game_release(&((Whole *)game)->g); }

@@ -4,14 +4,14 @@ points `pnp/play/_seam.h`'s): what `kernel.py`, `engine.py` and the tests call."
 from collections.abc import Sequence
 from typing import Any
 
-Counts = tuple[int, int, int, int, int]
-"""deaths, tiles placed, water missions, decisions, legal moves"""
-Game = tuple[int, int, str, tuple[int, ...], tuple[int, ...], tuple[int, int], Counts]
-"""rounds, turns, the end's name, winners, the leader after each turn, scores, counts"""
-
 Fields = dict[str, Any]
 """Named fields: `engine.settings`, `kernel.position`, `pnp.play.fastpath.search`
 (`pnp/play/_seam.h`)."""
+
+Game = dict[str, Any]
+"""A whole game's record by name (`_kernel.c`'s ``RECORD``): `turns`, `end` (its name),
+`winners`, `scores` (each seat's progress), `leaders` (after each turn) and the counters
+under `engine.COUNTERS`' names (`duration_rounds`, `deaths`, `tiles_placed`, ...)."""
 
 def board(fields: Fields) -> object:
     """The board for the entry points below (a capsule), by name: `kernel.board_fields`."""

@@ -4,7 +4,8 @@ readable rules' final `State`.
 Everything crosses `pnp/play/_seam.h` as named fields: the kernel takes the play model once
 (`kernel_model`, from `model_fields`), then plays a game drawing from the caller's
 `random.Random` state (its Mersenne Twister words handed over and taken back), so the game
-and the generator end as the readable rules leave them. What the kernel returns (turns,
+and the generator end as the readable rules leave them, or a batch of games from seed texts
+(`play_seeded`), each on what `random.Random(text)` draws. What the kernel returns (turns,
 the end, the leaders, the counters, every blob) becomes a `State`, whose own `record()`
 makes the game's record: one place for scores and records.
 
@@ -118,6 +119,25 @@ def play(
     version, words, gauss = rng.getstate()
     after, words = _kernel.play(kernel_model(play_model), settings(greedy, max_turns), words)
     rng.setstate((version, words, gauss))
+    return _final(play_model, after, max_turns)
+
+
+def play_seeded(
+    play_model: model.PlayModel,
+    greedy: bool,
+    seeds: Sequence[str],
+    max_turns: int = rules.MAX_TURNS,
+) -> list[State]:
+    """`play` on `random.Random(text)` for each seed text, all in one call: the kernel
+    seeds its generator from each text itself."""
+    assert _kernel is not None
+    games = _kernel.play_seeded(kernel_model(play_model), settings(greedy, max_turns), seeds)
+    return [_final(play_model, after, max_turns) for after in games]
+
+
+def _final(play_model: model.PlayModel, after: dict[str, Any], max_turns: int) -> State:
+    """A whole game's record from the kernel (`_kernel.c`'s ``AFTER``, by name) as the
+    readable rules' final `State`."""
     return State(
         model=play_model,
         blobs=_blobs(after),
