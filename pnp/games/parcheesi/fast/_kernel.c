@@ -728,7 +728,6 @@ static int leader(const Game *g) {
     return lead;
 }
 
-
 /* --- the seam (`pnp/play/_seam.h`): whole games, playouts and the search, by named fields -- */
 
 /* A whole game: its settings by name (`engine.settings`), the game, and what it gave
