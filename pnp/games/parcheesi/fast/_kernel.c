@@ -736,7 +736,7 @@ typedef struct {
     Game g;
     int seats[COLOURS], players, greedy, standard, max_turns;
     int turns, end, pawns[COLOURS * PAWNS];
-    int captures, decisions, legal_moves, entries, passes;
+    uint64_t captures, decisions, legal_moves, entries, passes; /* the game's longs, not cut */
     int *leaders;
 } Whole;
 
@@ -756,11 +756,11 @@ static const SeamField RECORD[] = {
     SEAM_OUT_INT(Whole, end),
     SEAM_INTS(Whole, pawns, 0, 0),
     SEAM_HEAP_OUT(Whole, leaders, turns),
-    SEAM_OUT_INT(Whole, captures),
-    SEAM_OUT_INT(Whole, decisions),
-    SEAM_OUT_INT(Whole, legal_moves),
-    SEAM_OUT_INT(Whole, entries),
-    SEAM_OUT_INT(Whole, passes),
+    SEAM_U64(Whole, captures),
+    SEAM_U64(Whole, decisions),
+    SEAM_U64(Whole, legal_moves),
+    SEAM_U64(Whole, entries),
+    SEAM_U64(Whole, passes),
     SEAM_END,
 };
 
@@ -976,11 +976,11 @@ static int whole_play(const void *board, void *game) {
         for (int i = 0; i < PAWNS; i++) w->pawns[c * PAWNS + i] = p.pawns[c][i];
     w->turns = p.turns;
     w->end = p.ended;
-    w->captures = (int)g->captures;
-    w->decisions = (int)g->decisions;
-    w->legal_moves = (int)g->legal;
-    w->entries = (int)g->entries;
-    w->passes = (int)g->passes;
+    w->captures = (uint64_t)g->captures;
+    w->decisions = (uint64_t)g->decisions;
+    w->legal_moves = (uint64_t)g->legal;
+    w->entries = (uint64_t)g->entries;
+    w->passes = (uint64_t)g->passes;
     return 0;
 }
 
