@@ -136,6 +136,20 @@ def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
         kernel._search.moves(t.kernel, {"colour1": 0, "pawns": [], "to_move": 0})
 
 
+def test_a_whole_game_comes_back_by_name():
+    """A game crosses back as named fields (`_play.h`'s ``RECORD``), each the readable
+    rules' own, its counters by `rules.COUNTER_NAMES`: a field renamed, dropped or swapped
+    in C fails here by name."""
+    board = model()
+    t = kernel.tables(board)
+    words = random.Random("by name").getstate()[1]
+    game, _ = kernel._search.play(t.kernel, kernel.settings(t, 3, True), words)
+    theirs = engine.play_one(board, 3, "greedy", random.Random("by name"), reference=True)
+    assert set(game) == {"turns", "end", *rules.COUNTER_NAMES}
+    assert (game["turns"], kernel.ENDS[game["end"]].value) == (theirs.turns, theirs.end)
+    assert {name: game[name] for name in rules.COUNTER_NAMES} == theirs.counters
+
+
 def test_the_kernel_names_a_board_field_that_is_wrong():
     """The fast tables cross the seam by name too (`kernel.playboard_fields`): a field
     missing, misspelt, extra or out of range is an error naming it."""

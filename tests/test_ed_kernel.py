@@ -195,6 +195,20 @@ def test_the_kernel_names_a_field_left_out_misspelt_or_unknown():
         kernel._kernel.tree_search(board, packed, {**search, "budget": 0}, words)
 
 
+def test_a_whole_game_comes_back_by_name():
+    """A game crosses back as named fields too (`_kernel.c`'s ``RECORD``), each the
+    readable rules' own: a field renamed, dropped or swapped in C fails here by name."""
+    words = random.Random("by name").getstate()[1]
+    game, _ = kernel._kernel.play(kernel.boards(DEFAULT), kernel.settings(2, 2, False), words)
+    theirs = engine.play_one(DEFAULT, 2, "random", random.Random("by name"), True, reference=True)
+    assert set(game) == {"turns", "end", "scores", "winners", "deal", "leaders"}
+    assert (game["turns"], kernel.ENDS[game["end"] - 1]) == (theirs.turns, theirs.end)
+    assert game["scores"] == theirs.scores and game["winners"] == theirs.winners
+    assert game["leaders"] == theirs.leaders and len(game["leaders"]) == game["turns"]
+    owners = rules._deals(len(DEFAULT.colours), 2, 2)[game["deal"]]
+    assert rules._names(DEFAULT.colours, owners) == theirs.colours
+
+
 def test_the_kernel_refuses_a_board_it_cannot_hold():
     """The board goes by name (`kernel.board_fields`): a field missing, misspelt, extra or
     out of range is an error naming it, as is a table that is not of the grid."""

@@ -165,6 +165,27 @@ def test_a_chunk_seeded_in_the_kernel_plays_the_games_of_its_seed_texts(rules_na
 
 
 @needs_kernel
+@pytest.mark.parametrize("rules_name", ["seed", "standard"])
+def test_a_whole_game_comes_back_by_name(rules_name):
+    """A game crosses back as named fields (`_kernel.c`'s ``RECORD``), each the readable
+    rules' own, its counters by `engine.COUNTERS`' names: a field renamed, dropped or
+    swapped in C fails here by name."""
+    model, seats = MODELS[rules_name], rules.seat_colours(3)
+    words = random.Random("by name").getstate()[1]
+    board = engine._boards(model)
+    played, _ = engine._kernel.play(board, engine.settings(model, seats, True), words)
+    theirs = engine.play_one(model, 3, "greedy", random.Random("by name"), reference=True)
+    assert set(played) == {"turns", "end", "pawns", "leaders", *engine.COUNTERS}
+    assert (played["turns"], compiled.ENDED[played["end"]]) == (theirs.turns, theirs.end)
+    assert played["leaders"] == theirs.leaders
+    assert {name: played[name] for name in engine.COUNTERS} == theirs.counters
+    pawns = compiled.by_colour(played["pawns"], seats)  # four a colour, colour after colour
+    assert tuple(pawns[c].count(model.home) for c in seats) == theirs.scores
+    (unplayed,) = set(range(4)) - set(seats)
+    assert played["pawns"][unplayed * rules.PAWNS : (unplayed + 1) * rules.PAWNS] == (N,) * 4
+
+
+@needs_kernel
 def test_the_kernel_refuses_what_it_cannot_play():
     board = engine._boards(MODELS["seed"])
     kernel = engine._kernel

@@ -14,6 +14,7 @@ from typing import Any
 
 from pnp.contract.hooks import EngineHooks
 from pnp.games.parcheesi import rules as ref
+from pnp.games.parcheesi.fast.kernel import ENDED, by_colour
 from pnp.games.parcheesi.fast.kernel import board as _boards
 from pnp.games.parcheesi.fast.kernel import kernel as _kernel
 from pnp.games.parcheesi.params import DICE, RULES, ParcheesiParams
@@ -165,7 +166,7 @@ def play_many(
     greedy = make_bot(bot, model).name == "greedy"
     seats = ref.seat_colours(players)
     games = _kernel.play_seeded(_boards(model), settings(model, seats, greedy), seeds)
-    return [_record(model, seats, *played) for played in games]
+    return [_record(model, seats, played) for played in games]
 
 
 def settings(model: PlayModel, seats: tuple[int, ...], greedy: bool) -> dict[str, Any]:
@@ -178,18 +179,14 @@ def settings(model: PlayModel, seats: tuple[int, ...], greedy: bool) -> dict[str
     }
 
 
-def _record(
-    model: PlayModel,
-    seats: tuple[int, ...],
-    turns: int,
-    end: str,
-    pawns: tuple[list[int], ...],
-    leaders: tuple[int, ...],
-    counts: tuple[int, int, int, int, int],
-) -> GameRecord:
-    """The runner's record of a game the kernel played."""
-    counters = dict(zip(COUNTERS, counts, strict=True))
-    return game.game_record(model, seats, turns, end, pawns, leaders, counters)
+def _record(model: PlayModel, seats: tuple[int, ...], played: _kernel.Game) -> GameRecord:
+    """The runner's record of a game the kernel played, read by name (`_kernel.c`'s
+    ``RECORD``; its counters are named as `COUNTERS`)."""
+    end = ENDED[played["end"]]
+    assert end is not None, "a whole game ends"
+    pawns = by_colour(played["pawns"], seats)
+    counters = {name: played[name] for name in COUNTERS}
+    return game.game_record(model, seats, played["turns"], end, pawns, played["leaders"], counters)
 
 
 def _play_compiled(model: PlayModel, players: int, greedy: bool, rng: random.Random) -> GameRecord:
@@ -198,11 +195,9 @@ def _play_compiled(model: PlayModel, players: int, greedy: bool, rng: random.Ran
     assert _kernel is not None
     seats = ref.seat_colours(players)
     version, words, gauss = rng.getstate()
-    (turns, end, pawns, leaders, counts), words = _kernel.play(
-        _boards(model), settings(model, seats, greedy), words
-    )
+    played, words = _kernel.play(_boards(model), settings(model, seats, greedy), words)
     rng.setstate((version, words, gauss))
-    return _record(model, seats, turns, end, pawns, leaders, counts)
+    return _record(model, seats, played)
 
 
 # the contract's optional members (`pnp.contract.hooks.EngineHooks`), typed where they are named

@@ -594,8 +594,9 @@ static int game_play(const void *board, void *game) {
 
 static PyObject *game_record(const void *board, const void *game) {
     const Game *g = game;
-    Result r = {g->s.turns, g->s.end, g->cnt[0], g->cnt[1], g->cnt[2], g->cnt[3],
-                po_isolated(board, g->s.m)};
+    Result r = {.turns = g->s.turns, .end = g->s.end, .passes = g->cnt[0],
+                .legal_moves = g->cnt[1], .decisions = g->cnt[2], .special_turns = g->cnt[3],
+                .isolated_left = po_isolated(board, g->s.m)};
     return seam_write(RECORD, &r);
 }
 

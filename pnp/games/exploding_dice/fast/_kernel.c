@@ -384,7 +384,7 @@ typedef struct {
     Twister tw;
     int players, each, greedy, max_turns, target;
     int seat_colours[NCOL][NCOL]; /* each seat's colours, `each` of them */
-    int scores[NCOL];             /* by colour, at the end */
+    int scores[NCOL], winners[NCOL], nwinners; /* by seat, at the end (`seat_results`) */
     int deal, turns, end;
     int *leaders; /* per turn: the sole leading seat, or -1 */
 } Game;
@@ -424,33 +424,17 @@ static void new_game(Game *g, const Board *b, Tree *t, Position *p) {
     tree_begin_turn(t, p);
 }
 
-/* (turns, end, scores by seat, winners, deal, leaders): the GameRecord `kernel._record`
- * makes (`rules.game_record`'s seat scores and `top_seats`); the end is an index into
- * `kernel.ENDS` from END_FIFTY on, the deal one into `rules._deals`. */
-static PyObject *game_result(const Game *g) {
-    int seat_scores[NCOL], top = 0, nwin = 0, k = 0;
-    for (int s = 0; s < g->players; s++) {
-        seat_scores[s] = 0;
-        for (int j = 0; j < g->each; j++) seat_scores[s] += g->scores[g->seat_colours[s][j]];
-        if (s == 0 || seat_scores[s] > top) top = seat_scores[s];
-    }
-    for (int s = 0; s < g->players; s++) nwin += seat_scores[s] == top;
-    PyObject *scores = PyTuple_New(g->players), *winners = PyTuple_New(nwin);
-    PyObject *leaders = PyTuple_New(g->turns);
-    if (!scores || !winners || !leaders) {
-        Py_XDECREF(scores);
-        Py_XDECREF(winners);
-        Py_XDECREF(leaders);
-        return NULL;
-    }
-    for (int s = 0; s < g->players; s++) {
-        PyTuple_SET_ITEM(scores, s, PyLong_FromLong(seat_scores[s]));
-        if (seat_scores[s] == top) PyTuple_SET_ITEM(winners, k++, PyLong_FromLong(s));
-    }
-    for (int t = 0; t < g->turns; t++) PyTuple_SET_ITEM(leaders, t, PyLong_FromLong(g->leaders[t]));
-    return Py_BuildValue("iiNNiN", g->turns, g->end - 1, scores, winners, g->deal, leaders);
+/* The record's scores by seat (`seat_totals`, as `rules.game_record` adds them up) and
+ * winners (the seats sharing the top score, `top_seats`) at the end of a game. */
+static void seat_results(Game *g, const Tree *t, const Position *p) {
+    int top = 0;
+    seat_totals(t, p, g->scores);
+    for (int s = 0; s < g->players; s++)
+        if (s == 0 || g->scores[s] > top) top = g->scores[s];
+    g->nwinners = 0;
+    for (int s = 0; s < g->players; s++)
+        if (g->scores[s] == top) g->winners[g->nwinners++] = s;
 }
-
 
 /* --- the seam (`pnp/play/_seam.h`): whole games, playouts and the search, by named fields -- */
 
@@ -461,6 +445,19 @@ static const SeamField SETTINGS[] = {
     SEAM_BOOL(Game, greedy),
     SEAM_INT(Game, max_turns, 1, 10000000),
     SEAM_INT(Game, target, 0, 1000000000),
+    SEAM_END,
+};
+
+/* A whole game by name (`kernel._records`, into a GameRecord): the turns, the end code (a
+   playout's, from END_FIFTY on), the scores by seat, the winners, the deal (an index into
+   `rules._deals`) and each turn's leader. */
+static const SeamField RECORD[] = {
+    SEAM_OUT_INT(Game, turns),
+    SEAM_OUT_INT(Game, end),
+    SEAM_LIST(Game, scores, players, 0, 0),
+    SEAM_LIST(Game, winners, nwinners, 0, 0),
+    SEAM_OUT_INT(Game, deal),
+    SEAM_HEAP_OUT(Game, leaders, turns),
     SEAM_END,
 };
 
@@ -491,15 +488,15 @@ static int game_play(const void *board, void *game) {
     new_game(g, board, &t, &p);
     UctGame steps = ed_steps(&t);
     drive_play(&steps, &p, &g->tw, g->greedy ? ed_greedy : NULL, INT_MAX);
-    memcpy(g->scores, p.scores, sizeof g->scores);
     g->turns = p.turns;
     g->end = p.end;
+    seat_results(g, &t, &p);
     return 0;
 }
 
 static PyObject *game_record(const void *board, const void *game) {
     (void)board;
-    return game_result(game);
+    return seam_write(RECORD, game);
 }
 
 static const uint32_t *seed_start(const void *board) { return ((const Board *)board)->genrand_init; }

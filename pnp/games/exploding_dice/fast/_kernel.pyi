@@ -6,8 +6,11 @@ from typing import Any, NewType
 Board = NewType("Board", object)
 """A capsule holding the kernel's copy of the board."""
 
-Game = tuple[int, int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
-"""turns, end (an index into `kernel.ENDS`), scores by seat, winners, deal, leaders"""
+Game = dict[str, Any]
+"""A whole game by name (`_kernel.c`'s ``RECORD``): ``turns``; ``end``, the end code as a
+playout's (1 for `kernel.ENDS`' first); ``scores`` by seat; ``winners``, the seats sharing
+the top score; ``deal``, an index into `rules._deals`; ``leaders``, after each turn the
+seat leading alone or -1."""
 
 Fields = dict[str, Any]
 """Named fields: `kernel.board_fields`, `kernel.settings`, `kernel.position`,
@@ -19,7 +22,7 @@ def board(fields: Fields) -> Board:
     reserve, the stall rule."""
 
 def play(board: Board, settings: Fields, twister: tuple[int, ...]) -> tuple[Game, tuple[int, ...]]:
-    """One whole game drawing from the twister state: (the game, the twister after)."""
+    """One whole game drawing from the twister state: (the game by name, the twister after)."""
 
 def play_seeded(board: Board, settings: Fields, seeds: Sequence[str]) -> list[Game]:
     """One game per seed text, each on what `random.Random(text)` draws."""

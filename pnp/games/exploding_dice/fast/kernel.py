@@ -38,7 +38,8 @@ MAX_N = 8
 """The largest grid side the kernel holds (a cell is a bit of a 64-bit word)."""
 ENDS = tuple(t.value for t in (Termination.FIFTY, Termination.FULL, Termination.RESERVE))
 ENDS += (Termination.STALLED.value, Termination.TIMEOUT.value)
-"""How the kernel's games end, by its end codes (`_kernel.c`'s order, from END_FIFTY)."""
+"""How the kernel's games end, by its end codes (`_kernel.c`'s order): code 1, END_FIFTY,
+first."""
 ENDS_BY_CODE: tuple[Termination | None, ...] = (None, *(Termination(e) for e in ENDS))
 """A playout's end code (0: still playing) as the rules' `Termination`."""
 NO_KERNEL = (
@@ -92,14 +93,23 @@ def missing() -> bool:
     return fastpath.active(State) is None
 
 
-def _records(model: PlayModel, players: int, each: int, games: Sequence[Any]) -> list[GameRecord]:
-    """The kernel's games as `rules.game_record` makes them (the kernel adds up the seats'
-    scores and finds the winners; the tests hold both to the same records)."""
+def _records(
+    model: PlayModel, players: int, each: int, games: Sequence[_kernel.Game]
+) -> list[GameRecord]:
+    """The kernel's games, by name, as `rules.game_record` makes them (the kernel adds up
+    the seats' scores and finds the winners; the tests hold both to the same records)."""
     deals = rules._deals(len(model.colours), players, each)
     names = [rules._names(model.colours, owners) for owners in deals]
     return [
-        GameRecord(turns, ENDS[end], scores, winners, names[deal], leaders)
-        for turns, end, scores, winners, deal, leaders in games
+        GameRecord(
+            game["turns"],
+            ENDS[game["end"] - 1],
+            game["scores"],
+            game["winners"],
+            names[game["deal"]],
+            game["leaders"],
+        )
+        for game in games
     ]
 
 

@@ -728,43 +728,15 @@ static int leader(const Game *g) {
     return lead;
 }
 
-
-/* The pawns by colour as lists (an unplayed colour's empty), for the caller's state. */
-static PyObject *pawn_lists(const Game *g) {
-    PyObject *pawns = PyTuple_New(COLOURS);
-    for (int c = 0; pawns && c < COLOURS; c++) {
-        int played = 0;
-        for (int k = 0; k < g->players; k++) played |= g->seats[k] == c;
-        PyObject *list = PyList_New(played ? PAWNS : 0);
-        if (!list) { Py_CLEAR(pawns); break; }
-        for (int i = 0; played && i < PAWNS; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(g->pawns[c][i]));
-        PyTuple_SET_ITEM(pawns, c, list);
-    }
-    return pawns;
-}
-
-/* A played game for the caller: (turns, ended, pawns, leaders, (captures, decisions,
- * legal, entries, passes)). */
-static PyObject *game_result(const Game *g, int turns, const char *ended, const int *leaders) {
-    PyObject *pawns = pawn_lists(g), *lead = PyTuple_New(turns);
-    if (!pawns || !lead) {
-        Py_XDECREF(pawns);
-        Py_XDECREF(lead);
-        return NULL;
-    }
-    for (int t = 0; t < turns; t++) PyTuple_SET_ITEM(lead, t, PyLong_FromLong(leaders[t]));
-    return Py_BuildValue("isNN(lllll)", turns, ended, pawns, lead, g->captures, g->decisions,
-                         g->legal, g->entries, g->passes);
-}
-
 /* --- the seam (`pnp/play/_seam.h`): whole games, playouts and the search, by named fields -- */
 
-/* A whole game: its settings by name (`engine.settings`), the game, and what it gave. */
+/* A whole game: its settings by name (`engine.settings`), the game, and what it gave
+ * (`RECORD`). */
 typedef struct {
     Game g;
     int seats[COLOURS], players, greedy, standard, max_turns;
-    int turns;
-    const char *ended;
+    int turns, end, pawns[COLOURS * PAWNS];
+    uint64_t captures, decisions, legal_moves, entries, passes; /* the game's longs, not cut */
     int *leaders;
 } Whole;
 
@@ -773,6 +745,22 @@ static const SeamField SETTINGS[] = {
     SEAM_BOOL(Whole, greedy),
     SEAM_BOOL(Whole, standard),
     SEAM_INT(Whole, max_turns, 1, 100000000),
+    SEAM_END,
+};
+
+/* A played game by name (`engine._record`): the turns, the end code (a playout's: 1 home,
+ * 2 timeout), each colour's four pawns (an unplayed colour's NEST), the leader after each
+ * turn, and the counters by `engine.COUNTERS`' names. */
+static const SeamField RECORD[] = {
+    SEAM_OUT_INT(Whole, turns),
+    SEAM_OUT_INT(Whole, end),
+    SEAM_INTS(Whole, pawns, 0, 0),
+    SEAM_HEAP_OUT(Whole, leaders, turns),
+    SEAM_U64(Whole, captures),
+    SEAM_U64(Whole, decisions),
+    SEAM_U64(Whole, legal_moves),
+    SEAM_U64(Whole, entries),
+    SEAM_U64(Whole, passes),
     SEAM_END,
 };
 
@@ -876,8 +864,7 @@ static int whole_begin(const void *board, void *game) {
 
 static PyObject *whole_record(const void *board, const void *game) {
     (void)board;
-    const Whole *w = game;
-    return game_result(&w->g, w->turns, w->ended, w->leaders);
+    return seam_write(RECORD, game);
 }
 
 /* What a game's rolls grew, and its leaders (the game itself is the caller's). */
@@ -985,9 +972,15 @@ static int whole_play(const void *board, void *game) {
     p.winner = -1;
     g->captures = g->decisions = g->legal = g->entries = g->passes = 0;
     if (tree_forward(&t, &p, tree_player(g, w->greedy), INT_MAX) < 0) return -1;
-    memcpy(g->pawns, p.pawns, sizeof p.pawns);
+    for (int c = 0; c < COLOURS; c++)
+        for (int i = 0; i < PAWNS; i++) w->pawns[c * PAWNS + i] = p.pawns[c][i];
     w->turns = p.turns;
-    w->ended = p.ended == TREE_HOME ? "home" : "timeout";
+    w->end = p.ended;
+    w->captures = (uint64_t)g->captures;
+    w->decisions = (uint64_t)g->decisions;
+    w->legal_moves = (uint64_t)g->legal;
+    w->entries = (uint64_t)g->entries;
+    w->passes = (uint64_t)g->passes;
     return 0;
 }
 

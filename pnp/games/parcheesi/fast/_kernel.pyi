@@ -6,10 +6,11 @@ from typing import Any, NewType
 Board = NewType("Board", object)
 """A capsule holding the kernel's copy of the board."""
 
-Counts = tuple[int, int, int, int, int]
-"""captures, decisions, legal moves, entries, passes"""
-Game = tuple[int, str, tuple[list[int], ...], tuple[int, ...], Counts]
-"""turns, end, pawns by colour, the leader after each turn, counts"""
+Game = dict[str, Any]
+"""A whole game by name (`_kernel.c`'s ``RECORD``): ``turns``; ``end``, the end code as a
+playout's (1 home, 2 timeout); ``pawns``, four a colour (an unplayed colour's in the nest);
+``leaders``, the leader after each turn; and the counters ``captures``, ``decisions``,
+``legal_moves``, ``entries``, ``passes``."""
 
 Fields = dict[str, Any]
 """Named fields: `compiled.board_fields`, `compiled.query`, `engine.settings`,
@@ -26,7 +27,7 @@ def results(board: Board, query: Fields) -> list[tuple[tuple[int, int, int, int]
     by name."""
 
 def play(board: Board, settings: Fields, twister: tuple[int, ...]) -> tuple[Game, tuple[int, ...]]:
-    """One whole game: ((turns, end, pawns by colour, leaders, counters), the twister after)."""
+    """One whole game: (the game by name, the twister after)."""
 
 def play_seeded(board: Board, settings: Fields, seeds: Sequence[str]) -> list[Game]:
     """One whole game per seed text, each on `random.Random(text)`'s draws, as `play`

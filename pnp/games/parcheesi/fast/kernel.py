@@ -9,6 +9,7 @@ once per play model, from the model (each colour's path, the safe nodes, the str
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from pnp.games.parcheesi.rules import COUNTERS, MAX_TURNS, NEST, PAWNS, Position, outlook
@@ -52,7 +53,16 @@ board: PerModel[PlayModel, kernel.Board] = PerModel(_board)
 """The kernel's board of a play model (built once per model and process)."""
 
 ENDED = (None, "home", "timeout")
-"""How a playout ended, by the kernel's code."""
+"""How a game or playout ended, by the kernel's code."""
+
+
+def by_colour(flat: Sequence[int], seats: Sequence[int]) -> list[list[int]]:
+    """The kernel's pawns (four a colour, colour after colour) as `State.pawns` holds
+    them: a list a colour, an unplayed colour's empty."""
+    return [
+        list(flat[c * PAWNS : (c + 1) * PAWNS]) if c in seats else []
+        for c in range(len(flat) // PAWNS)
+    ]
 
 
 def position(state: State) -> dict[str, Any]:
@@ -112,11 +122,7 @@ def playout(state: State, rng: random.Random, stop: int) -> bool:
     if state.ended is not None or state.turns >= stop:
         return True
     after = kernel.playout(board(state.model), position(state), stop, seed)
-    flat, seat, turns = after["pawns"], after["seat"], after["turns"]
-    pawns = [
-        list(flat[c * PAWNS : (c + 1) * PAWNS]) if c in state.seats else []
-        for c in range(len(state.pawns))
-    ]
+    pawns, seat, turns = by_colour(after["pawns"], state.seats), after["seat"], after["turns"]
     ended, winner, leaders = ENDED[after["ended"]], after["winner"], after["leaders"]
     counts = (after["captures"], after["entries"], after["passes"])
     state.pawns = pawns
