@@ -148,7 +148,8 @@ def test_kits_the_kernel_does_not_cover_play_as_before(changes, path):
 def test_the_runner_tallies_batches_as_it_tallies_games(monkeypatch):
     """`play_chunk` hands the kernel batches: the tallies are those of game-by-game play."""
     batched = play_chunk(engine, DEFAULT, 4, "random", 3, 0, 450, {})
-    monkeypatch.delattr(engine, "play_many")
+    # the runner finds `play_many` among the engine's hooks: without it, one game at a time
+    monkeypatch.setattr(engine, "HOOKS", dataclasses.replace(engine.HOOKS, play_many=None))
     one_by_one = play_chunk(engine, DEFAULT, 4, "random", 3, 0, 450, {})
     assert batched == one_by_one and batched.games == 450
 
