@@ -127,6 +127,7 @@ def test_12_safe_spaces_are_ringed(kit_dir):
     assert len(rings) == 12
 
 
+@pytest.mark.slow  # reads the card and board pages; the safe spaces: test_parcheesi_rules.py
 def test_the_card_names_the_safe_spaces_as_the_board_draws_them(kit_dir):
     """Issue 17 item 8: the card said all 12 safe spaces are dark, but the entry spaces
     are pale with rings in their colour. Count both kinds on the board; read the card."""

@@ -411,6 +411,7 @@ def _workers(proc) -> list[int]:
     return workers
 
 
+@pytest.mark.slow  # a real pool's worker killed; Ctrl-C between games stays in the fast tier
 @pytest.mark.skipif(not needs_proc, reason="finds the workers in /proc")
 def test_a_killed_worker_is_one_error_line_and_the_finished_games_are_reported():
     proc = start(*HIOP)

@@ -56,7 +56,13 @@ def top_level(names: set[str]) -> set[str]:
     return {name.split(".")[0] for name in names}
 
 
-@pytest.mark.parametrize("slug", list(built_in_slugs()))
+@pytest.mark.parametrize(  # a fresh process each: one game in the fast tier, all in CI
+    "slug",
+    [
+        s if s == "exploding-dice" else pytest.param(s, marks=pytest.mark.slow)
+        for s in built_in_slugs()
+    ],
+)
 def test_simulate_imports_its_game_rules_and_nothing_that_draws(slug, tmp_path):
     names = imported(tmp_path, "simulate", slug, "--games", "1")
     pkg = built_in_slugs()[slug]

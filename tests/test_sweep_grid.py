@@ -244,6 +244,7 @@ def test_a_two_key_report_has_a_heatmap_per_metric_and_the_reading_on_top(tmp_pa
     assert len(re.findall(r"<tr><td class=\"num\">", section)) == 6  # a row per setting
 
 
+@pytest.mark.slow  # draws the plots; the grid's report tables stay in the fast tier
 def test_a_one_key_report_draws_a_line_per_metric(tmp_path):
     request = Request("exploding-dice", 120, None, "random", 3, 1, None, {})
     grid = parse_grid(["dice_per_colour=2..4"])
