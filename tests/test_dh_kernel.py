@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernels import assert_no_batch_on_the_readable_rules
 from test_dh_properties import kits
 from tiers import ci_keeps
 
@@ -30,7 +31,6 @@ from pnp.games.desert_home.fast import kernel as compiled
 from pnp.games.desert_home.params import DesertHomeParams
 from pnp.games.desert_home.rules import moves, turn
 from pnp.games.desert_home.rules.model import play_model
-from pnp.play import fastpath
 from pnp.sim.worker import play_chunk
 
 pytestmark = pytest.mark.skipif(
@@ -208,16 +208,7 @@ def test_a_batch_of_seeds_plays_the_games_one_by_one_plays(bot, groups):
 
 
 def test_without_the_kernel_play_many_leaves_the_games_to_play_one():
-    """On the readable rules there is no batch: the runner plays game by game, the same
-    games (`play_many` still refuses an unknown bot)."""
-    model = engine.prepare(DesertHomeParams(), 2)
-    seeds = [f"9:{i}" for i in range(3)]
-    batch = engine.play_many(model, 2, "greedy", seeds)
-    with fastpath.using(fastpath.READABLE):
-        assert engine.play_many(model, 2, "greedy", seeds) is None
-        assert batch == [engine.play_one(model, 2, "greedy", random.Random(s)) for s in seeds]
-    with pytest.raises(ValueError, match="unknown bot 'mcts'"):
-        engine.play_many(model, 2, "mcts", seeds)
+    assert_no_batch_on_the_readable_rules(engine, engine.prepare(DesertHomeParams(), 2), 2)
 
 
 def test_the_runner_tallies_batches_as_it_tallies_games(monkeypatch):

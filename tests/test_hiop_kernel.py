@@ -25,7 +25,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from kernels import without_compiler
+from kernels import assert_no_batch_on_the_readable_rules, without_compiler
 from tiers import ci_keeps
 
 from pnp.games.home_in_one_piece import engine
@@ -168,15 +168,7 @@ def test_a_batch_of_seeds_plays_the_games_one_by_one_plays(bot, kit, options):
 
 @needs_kernel
 def test_without_the_kernel_play_many_leaves_the_games_to_play_one():
-    """On the readable rules there is no batch: the runner plays game by game, the same
-    games (`play_many` still refuses an unknown bot)."""
-    seeds = [f"9:{i}" for i in range(3)]
-    batch = engine.play_many(DEFAULT, 2, "greedy", seeds)
-    with fastpath.using(fastpath.READABLE):
-        assert engine.play_many(DEFAULT, 2, "greedy", seeds) is None
-        assert batch == [engine.play_one(DEFAULT, 2, "greedy", random.Random(s)) for s in seeds]
-    with pytest.raises(ValueError, match="unknown bot 'mcts'"):
-        engine.play_many(DEFAULT, 2, "mcts", seeds)
+    assert_no_batch_on_the_readable_rules(engine, DEFAULT, 2)
 
 
 @needs_kernel
